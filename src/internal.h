@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Small helpers shared by every module of libmycl. */
+#ifndef MYCL_INTERNAL_H
+#define MYCL_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include "mycl/error.h"
+#include "mycl/log.h"
+
+#define MYCL_API __attribute__((visibility("default")))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define ALIGN8(x) (((x) + 7) & ~(size_t)7)
+
+/* Where a module sends messages: the caller's callback, or nowhere. */
+struct logger {
+	mycl_print_fn print;
+	void *ctx;
+};
+
+void mycl_log(const struct logger *lg, enum mycl_print_level level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Pull a field from a caller's opts struct only if the caller's struct has it. */
+#define OPTS_HAS(opts, field) \
+	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field))
+#define OPTS_GET(opts, field, fallback) (OPTS_HAS(opts, field) ? (opts)->field : (fallback))
+
+static inline const char *str_or(const char *s, const char *fallback)
+{
+	return s ? s : fallback;
+}
+
+/* Growable arrays: ensures room for one more element of *ARR. 0 or -ENOMEM. */
+int grow_array(void **arr, size_t *cap, size_t need, size_t elem);
+#define ARRAY_GROW(arr, cap, need) grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+
+#endif

@@ -1,0 +1,626 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Opening a perf.data: the file header, attrs and their ids, feature sections. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "perf_abi.h"
+#include "perf_data_priv.h"
+
+int pd_error(struct mycl_perf_data *pd, int err, const char *fmt, ...)
+{
+	int n;
+	va_list ap;
+
+	n = snprintf(pd->errmsg, sizeof(pd->errmsg), "%s: ", pd->path);
+	if (n < 0 || (size_t)n >= sizeof(pd->errmsg))
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(pd->errmsg + n, sizeof(pd->errmsg) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static int read_full_at(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t r = pread(fd, (uint8_t *)buf + done, len - done, (off_t)(off + done));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return MYCL_ERR_TRUNCATED;
+		done += (size_t)r;
+	}
+	return 0;
+}
+
+static int read_full(int fd, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t r = read(fd, (uint8_t *)buf + done, len - done);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return MYCL_ERR_TRUNCATED;
+		done += (size_t)r;
+	}
+	return 0;
+}
+
+char *pd_strdup_owned(struct mycl_perf_data *pd, int slot, const char *s, size_t maxlen)
+{
+	char *d = strndup(s, maxlen);
+
+	if (!d)
+		return NULL;
+	free(pd->strs[slot]);
+	pd->strs[slot] = d;
+	return d;
+}
+
+/* ---- events and ids ---- */
+
+static size_t id_hash(uint64_t id, size_t cap)
+{
+	return (size_t)((id * 0x9E3779B97F4A7C15ULL) >> 17) & (cap - 1);
+}
+
+int pd_add_id(struct mycl_perf_data *pd, uint64_t id, int idx)
+{
+	size_t h;
+
+	if ((pd->nr_ids + 1) * 2 > pd->ids_cap) {
+		size_t ncap = pd->ids_cap ? pd->ids_cap * 2 : 64;
+		struct id_slot *n = malloc(ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		for (size_t i = 0; i < ncap; i++)
+			n[i].idx = -1;
+		for (size_t i = 0; i < pd->ids_cap; i++) {
+			if (pd->ids[i].idx < 0)
+				continue;
+			h = id_hash(pd->ids[i].id, ncap);
+			while (n[h].idx >= 0)
+				h = (h + 1) & (ncap - 1);
+			n[h] = pd->ids[i];
+		}
+		free(pd->ids);
+		pd->ids = n;
+		pd->ids_cap = ncap;
+	}
+	h = id_hash(id, pd->ids_cap);
+	while (pd->ids[h].idx >= 0) {
+		if (pd->ids[h].id == id) {
+			pd->ids[h].idx = idx;
+			return 0;
+		}
+		h = (h + 1) & (pd->ids_cap - 1);
+	}
+	pd->ids[h].id = id;
+	pd->ids[h].idx = idx;
+	pd->nr_ids++;
+	return 0;
+}
+
+struct event_priv *pd_event_by_id_exact(struct mycl_perf_data *pd, uint64_t id)
+{
+	size_t h;
+
+	if (!pd->ids_cap)
+		return NULL;
+	h = id_hash(id, pd->ids_cap);
+	while (pd->ids[h].idx >= 0) {
+		if (pd->ids[h].id == id)
+			return pd->events[pd->ids[h].idx];
+		h = (h + 1) & (pd->ids_cap - 1);
+	}
+	return NULL;
+}
+
+/* The event of a record whose id is ID; NULL when the id is not known. */
+struct event_priv *pd_event_by_id(struct mycl_perf_data *pd, uint64_t id)
+{
+	if (pd->nr_events == 1 || (pd->nr_events > 0 && pd->id_pos < 0 && pd->is_pos == 0))
+		return pd->events[0];
+	if (!pd->ids_cap)
+		return pd->nr_events ? pd->events[0] : NULL;
+	return pd_event_by_id_exact(pd, id);
+}
+
+/*
+ * Where the event id sits, decided from the first event as perf does: all
+ * events of one recording share the layout of these leading/trailing fields
+ * (perf adds PERF_SAMPLE_IDENTIFIER when their sample types differ).
+ */
+void pd_update_id_layout(struct mycl_perf_data *pd)
+{
+	uint64_t st;
+
+	pd->id_pos = -1;
+	pd->is_pos = 0;
+	if (!pd->nr_events)
+		return;
+	st = pd->events[0]->pub.sample_type;
+	if (st & S_IDENTIFIER) {
+		pd->id_pos = 0;
+		pd->is_pos = 1;
+	} else if (st & S_ID) {
+		pd->id_pos = !!(st & S_IP) + !!(st & S_TID) + !!(st & S_TIME) + !!(st & S_ADDR);
+		pd->is_pos = 1 + !!(st & S_CPU) + !!(st & S_STREAM_ID);
+	}
+}
+
+static uint64_t reverse_bits64(uint64_t v)
+{
+	uint64_t r = 0;
+
+	for (int i = 0; i < 64; i++, v >>= 1)
+		r = (r << 1) | (v & 1);
+	return r;
+}
+
+/*
+ * perf_event_attr, as many bytes as ATTR_SIZE (older and newer perfs write
+ * shorter or longer ones; fields past the end are zero):
+ *   0 u32 type      4 u32 size      8 u64 config     16 u64 period|freq
+ *  24 u64 sample_type  32 u64 read_format  40 u64 bitfield flags
+ *  48 u32 wakeup   52 u32 bp_type  56 u64 config1   64 u64 config2
+ *  72 u64 branch_sample_type  80 u64 sample_regs_user  88 u32 sample_stack_user
+ *  92 s32 clockid  96 u64 sample_regs_intr ...
+ * The bitfield word is laid out by the writer's compiler: on a big-endian
+ * writer the first bitfield is the most significant bit.
+ */
+int pd_add_event(struct mycl_perf_data *pd, struct cursor *c, uint32_t attr_size,
+		 const uint64_t *ids, size_t nr_ids)
+{
+	uint8_t buf[256] = { 0 };
+	struct cursor a;
+	struct event_priv *ev;
+	struct mycl_event *e;
+	const void *raw;
+	bool writer_be;
+	char name[64];
+	uint64_t st;
+	int err;
+
+	if (attr_size < 64)
+		return MYCL_ERR_CORRUPT;
+	raw = cursor_bytes(c, attr_size);
+	if (!raw)
+		return MYCL_ERR_TRUNCATED;
+	memcpy(buf, raw, attr_size < sizeof(buf) ? attr_size : sizeof(buf));
+	cursor_init(&a, buf, sizeof(buf), c->swap);
+
+	if (ARRAY_GROW(pd->events, pd->events_cap, pd->nr_events + 1))
+		return -ENOMEM;
+	ev = calloc(1, sizeof(*ev));
+	if (!ev)
+		return -ENOMEM;
+	e = &ev->pub;
+	e->idx = (int)pd->nr_events;
+	e->attr_size = attr_size;
+	e->type = cursor_u32(&a);
+	cursor_u32(&a);
+	e->config = cursor_u64(&a);
+	e->sample_period_or_freq = cursor_u64(&a);
+	e->sample_type = cursor_u64(&a);
+	e->read_format = cursor_u64(&a);
+	e->flags = cursor_u64(&a);
+	writer_be = (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) != c->swap;
+	if (writer_be)
+		e->flags = reverse_bits64(e->flags);
+	e->freq = (e->flags >> AF_FREQ) & 1;
+	cursor_skip(&a, 4 + 4 + 8 + 8);
+	e->branch_sample_type = cursor_u64(&a);
+	e->sample_regs_user = cursor_u64(&a);
+	e->sample_stack_user = cursor_u32(&a);
+	cursor_u32(&a);
+	e->sample_regs_intr = cursor_u64(&a);
+
+	st = e->sample_type;
+	ev->sample_id_all = (e->flags >> AF_SAMPLE_ID_ALL) & 1;
+	ev->time_pos = (st & S_TIME) ? !!(st & S_IDENTIFIER) + !!(st & S_IP) + !!(st & S_TID) : -1;
+	ev->trailer_words = ev->sample_id_all ?
+		!!(st & S_TID) + !!(st & S_TIME) + !!(st & S_ID) + !!(st & S_STREAM_ID) +
+		!!(st & S_CPU) + !!(st & S_IDENTIFIER) : 0;
+	e->name = pd_event_default_name(e->type, e->config, name, sizeof(name));
+	if (e->name == name) {
+		ev->name = strdup(name);
+		if (!ev->name) {
+			free(ev);
+			return -ENOMEM;
+		}
+		e->name = ev->name;
+	}
+	pd->events[pd->nr_events++] = ev;
+	for (size_t i = 0; i < nr_ids; i++) {
+		err = pd_add_id(pd, ids[i], e->idx);
+		if (err)
+			return err;
+	}
+	pd_update_id_layout(pd);
+	return 0;
+}
+
+/* ---- file header ---- */
+
+/*
+ * perf_file_header (104 bytes):
+ *   u64 magic "PERFILE2"   u64 size (104; 16 in pipe mode)   u64 attr_size
+ *   {u64 offset, u64 size} attrs, data, event_types
+ *   u64 adds_features[4]   (bitmap of feature sections)
+ * attrs: attr_size bytes of perf_event_attr then {u64 offset, u64 size} of
+ * its u64 ids, per event.
+ */
+static int read_attrs(struct mycl_perf_data *pd, uint64_t attr_size, uint64_t off, uint64_t size)
+{
+	uint64_t entry = attr_size + 16;
+	uint8_t *buf;
+	struct cursor c;
+	int err = 0;
+
+	if (attr_size < 64 || attr_size > 4096)
+		return pd_error(pd, MYCL_ERR_CORRUPT, "header at offset 0x10 gives attr size %" PRIu64
+				" (expected 64 to 4096)", attr_size);
+	if (size % entry)
+		mycl_log(&pd->log, MYCL_WARN, "%s: attr section size %" PRIu64
+			 " is not a multiple of %" PRIu64, pd->path, size, entry);
+	if (off > pd->info.file_size || size > pd->info.file_size - off)
+		return pd_error(pd, MYCL_ERR_CORRUPT, "attr section at offset 0x%" PRIx64
+				" claims %" PRIu64 " bytes, file has %" PRIu64,
+				off, size, pd->info.file_size);
+	if (size / entry == 0)
+		return pd_error(pd, MYCL_ERR_CORRUPT, "no events in the attr section (offset 0x%"
+				PRIx64 ", %" PRIu64 " bytes)", off, size);
+	buf = malloc(size);
+	if (!buf)
+		return -ENOMEM;
+	err = read_full_at(pd->fd, buf, size, off);
+	if (err) {
+		free(buf);
+		return pd_error(pd, err, "cannot read attr section at offset 0x%" PRIx64, off);
+	}
+	cursor_init(&c, buf, size, pd->info.swapped);
+	for (uint64_t i = 0; i < size / entry && !err; i++) {
+		struct cursor ac = c;
+		uint64_t ids_off, ids_size, *ids = NULL;
+
+		cursor_skip(&c, attr_size);
+		ids_off = cursor_u64(&c);
+		ids_size = cursor_u64(&c);
+		if (ids_off > pd->info.file_size || ids_size > pd->info.file_size - ids_off ||
+		    ids_size % 8) {
+			err = pd_error(pd, MYCL_ERR_CORRUPT, "event %" PRIu64 ": ids at offset 0x%"
+				       PRIx64 " (%" PRIu64 " bytes) lie outside the file", i, ids_off,
+				       ids_size);
+			break;
+		}
+		if (ids_size) {
+			ids = malloc(ids_size);
+			if (!ids) {
+				err = -ENOMEM;
+				break;
+			}
+			err = read_full_at(pd->fd, ids, ids_size, ids_off);
+			if (!err && pd->info.swapped)
+				for (uint64_t k = 0; k < ids_size / 8; k++)
+					ids[k] = bswap_64(ids[k]);
+		}
+		if (!err)
+			err = pd_add_event(pd, &ac, (uint32_t)attr_size, ids, ids_size / 8);
+		free(ids);
+		if (err && err != -ENOMEM)
+			err = pd_error(pd, err, "cannot decode event %" PRIu64 " at offset 0x%" PRIx64,
+				       i, off + i * entry);
+	}
+	free(buf);
+	return err;
+}
+
+static int read_features(struct mycl_perf_data *pd, uint64_t table_off)
+{
+	unsigned int feats[FEAT_BITS];
+	unsigned int nr = 0;
+	uint8_t *table;
+	struct cursor c;
+	int err;
+
+	for (unsigned int f = 0; f < FEAT_BITS; f++)
+		if (pd->info.features[f / 64] >> (f % 64) & 1)
+			feats[nr++] = f;
+	if (!nr)
+		return 0;
+	if (table_off > pd->info.file_size || nr * 16ULL > pd->info.file_size - table_off) {
+		mycl_log(&pd->log, MYCL_WARN, "%s: feature table at offset 0x%" PRIx64
+			 " lies outside the file; header features ignored", pd->path, table_off);
+		return 0;
+	}
+	table = malloc(nr * 16);
+	if (!table)
+		return -ENOMEM;
+	err = read_full_at(pd->fd, table, nr * 16, table_off);
+	if (err) {
+		free(table);
+		return pd_error(pd, err, "cannot read feature table at offset 0x%" PRIx64, table_off);
+	}
+	cursor_init(&c, table, nr * 16, pd->info.swapped);
+	for (unsigned int i = 0; i < nr; i++) {
+		uint64_t off = cursor_u64(&c), size = cursor_u64(&c);
+		uint8_t *sec;
+
+		if (off > pd->info.file_size || size > pd->info.file_size - off) {
+			mycl_log(&pd->log, MYCL_WARN, "%s: feature %s at offset 0x%" PRIx64
+				 " claims %" PRIu64 " bytes past the end; skipped", pd->path,
+				 str_or(mycl_perf_feature_name(feats[i]), "?"), off, size);
+			continue;
+		}
+		sec = malloc(size ? size : 1);
+		if (!sec) {
+			free(table);
+			return -ENOMEM;
+		}
+		err = read_full_at(pd->fd, sec, size, off);
+		if (!err)
+			err = pd_read_feature(pd, feats[i], sec, size, off);
+		free(sec);
+		if (err == -ENOMEM) {
+			free(table);
+			return err;
+		}
+	}
+	free(table);
+	return 0;
+}
+
+static int open_file_mode(struct mycl_perf_data *pd, const uint8_t *first16)
+{
+	uint8_t hdr[PERF_FILE_HEADER_SIZE];
+	struct cursor c;
+	uint64_t hsize, attr_size, attrs_off, attrs_size, data_off, data_size;
+	int err;
+
+	memcpy(hdr, first16, 16);
+	err = read_full_at(pd->fd, hdr + 16, sizeof(hdr) - 16, 16);
+	if (err)
+		return pd_error(pd, MYCL_ERR_TRUNCATED, "file header is cut short (%" PRIu64
+				" bytes; a perf.data header has %d)", pd->info.file_size,
+				PERF_FILE_HEADER_SIZE);
+	cursor_init(&c, hdr, sizeof(hdr), pd->info.swapped);
+	cursor_u64(&c);
+	hsize = cursor_u64(&c);
+	if (hsize < PERF_FILE_HEADER_SIZE)
+		return pd_error(pd, MYCL_ERR_UNSUPPORTED, "header size %" PRIu64
+				" at offset 0x8 is not supported (expected %d or 16)", hsize,
+				PERF_FILE_HEADER_SIZE);
+	attr_size = cursor_u64(&c);
+	attrs_off = cursor_u64(&c);
+	attrs_size = cursor_u64(&c);
+	data_off = cursor_u64(&c);
+	data_size = cursor_u64(&c);
+	cursor_u64(&c);
+	cursor_u64(&c);
+	for (int i = 0; i < 4; i++)
+		pd->info.features[i] = cursor_u64(&c);
+
+	pd->info.data_offset = data_off;
+	pd->info.data_size = data_size;
+	if (data_off > pd->info.file_size)
+		return pd_error(pd, MYCL_ERR_TRUNCATED, "data section starts at offset 0x%" PRIx64
+				" but the file has only %" PRIu64 " bytes", data_off,
+				pd->info.file_size);
+	err = read_attrs(pd, attr_size, attrs_off, attrs_size);
+	if (err)
+		return err;
+
+	pd->st.limit = data_off + data_size;
+	if (data_size == 0) {
+		pd->info.data_size_zero = true;
+		pd->st.limit = UINT64_MAX;
+		memset(pd->info.features, 0, sizeof(pd->info.features));
+		mycl_log(&pd->log, MYCL_WARN, "%s: header says the data section is empty "
+			 "(perf was killed?); reading records to the end of the file", pd->path);
+	} else if (data_size > pd->info.file_size - data_off) {
+		mycl_log(&pd->log, MYCL_WARN, "%s: data section claims %" PRIu64 " bytes from "
+			 "offset 0x%" PRIx64 " but the file ends %" PRIu64 " bytes in; the file "
+			 "is truncated, reading to its last whole record", pd->path, data_size,
+			 data_off, pd->info.file_size - data_off);
+		pd->st.limit = pd->info.file_size;
+		memset(pd->info.features, 0, sizeof(pd->info.features));
+	} else {
+		err = read_features(pd, data_off + data_size);
+		if (err)
+			return err;
+	}
+	if (lseek(pd->fd, (off_t)data_off, SEEK_SET) < 0)
+		return pd_error(pd, -errno, "cannot seek to the data section at 0x%" PRIx64, data_off);
+	pd->st.off = data_off;
+	return 0;
+}
+
+static int open_common(struct mycl_perf_data *pd)
+{
+	uint8_t first[16];
+	struct stat sb;
+	uint64_t magic, size;
+	int err;
+
+	if (fstat(pd->fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
+		pd->info.file_size = (uint64_t)sb.st_size;
+		pd->st.seekable = true;
+	} else if (fstat(pd->fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		return pd_error(pd, -EISDIR, "is a directory (perf record --threads "
+				"directories are not supported)");
+	}
+	err = read_full(pd->fd, first, 8);
+	if (err == MYCL_ERR_TRUNCATED)
+		return pd_error(pd, MYCL_ERR_NOT_PERF_DATA, "%s", pd->info.file_size ?
+				"too short to be a perf.data file" : "empty input");
+	if (err)
+		return pd_error(pd, err, "cannot read: %s", strerror(-err));
+	memcpy(&magic, first, 8);
+	if (magic == PERF_MAGIC2) {
+		pd->info.swapped = false;
+	} else if (magic == PERF_MAGIC2_SWAPPED) {
+		pd->info.swapped = true;
+	} else if (!memcmp(first, "PERFFILE", 8)) {
+		return pd_error(pd, MYCL_ERR_LEGACY_FORMAT, "legacy PERFFILE (version 1) magic at "
+				"offset 0; this format predates perf 3.x and is not supported");
+	} else if (first[0] == 0x1f && first[1] == 0x8b) {
+		return pd_error(pd, MYCL_ERR_NOT_PERF_DATA, "is gzip-compressed; decompress it first");
+	} else {
+		return pd_error(pd, MYCL_ERR_NOT_PERF_DATA, "not a perf.data file: bad magic "
+				"%02x%02x%02x%02x%02x%02x%02x%02x at offset 0 (expected \"PERFILE2\")",
+				first[0], first[1], first[2], first[3], first[4], first[5], first[6],
+				first[7]);
+	}
+	err = read_full(pd->fd, first + 8, 8);
+	if (err)
+		return pd_error(pd, MYCL_ERR_TRUNCATED, "file header is cut short after the magic");
+	memcpy(&size, first + 8, 8);
+	if (pd->info.swapped)
+		size = bswap_64(size);
+	pd->info.clockid = UINT64_MAX;
+	if (size == PERF_PIPE_HEADER_SIZE) {
+		pd->info.pipe_mode = true;
+		pd->st.off = PERF_PIPE_HEADER_SIZE;
+		pd->st.limit = UINT64_MAX;
+		pd->info.data_offset = PERF_PIPE_HEADER_SIZE;
+		return 0;
+	}
+	if (!pd->st.seekable)
+		return pd_error(pd, MYCL_ERR_UNSUPPORTED, "a file-mode perf.data cannot be read "
+				"from a pipe (header size %" PRIu64 "); record with -o - for pipe mode",
+				size);
+	return open_file_mode(pd, first);
+}
+
+MYCL_API int mycl_perf_data__open_fd(int fd, const char *name,
+				     const struct mycl_perf_data_opts *opts,
+				     struct mycl_perf_data **out, char *errbuf, size_t errbuf_len)
+{
+	struct mycl_perf_data *pd;
+	int err;
+
+	*out = NULL;
+	pd = calloc(1, sizeof(*pd));
+	if (!pd) {
+		close(fd);
+		return -ENOMEM;
+	}
+	pd->fd = fd;
+	pd->path = strdup(name ? name : "perf.data");
+	pd->log.print = OPTS_GET(opts, print, NULL);
+	pd->log.ctx = OPTS_GET(opts, print_ctx, NULL);
+	pd->file_order = OPTS_GET(opts, file_order, false);
+	pd->max_queue = OPTS_GET(opts, max_queue_bytes, 0);
+	if (!pd->max_queue)
+		pd->max_queue = 256u << 20;
+	pd->st.fd = fd;
+	pd->id_pos = -1;
+	if (!pd->path) {
+		mycl_perf_data__close(pd);
+		return -ENOMEM;
+	}
+	err = open_common(pd);
+	if (err) {
+		if (errbuf && errbuf_len)
+			snprintf(errbuf, errbuf_len, "%s", pd->errmsg[0] ? pd->errmsg :
+				 mycl_strerror(err));
+		mycl_perf_data__close(pd);
+		return err;
+	}
+	*out = pd;
+	return 0;
+}
+
+MYCL_API int mycl_perf_data__open(const char *path, const struct mycl_perf_data_opts *opts,
+				  struct mycl_perf_data **out, char *errbuf, size_t errbuf_len)
+{
+	int fd;
+
+	if (!strcmp(path, "-")) {
+		fd = dup(0);
+		path = "<stdin>";
+	} else {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	if (fd < 0) {
+		int err = -errno;
+
+		*out = NULL;
+		if (errbuf && errbuf_len)
+			snprintf(errbuf, errbuf_len, "%s: cannot open: %s", path, strerror(errno));
+		return err;
+	}
+	return mycl_perf_data__open_fd(fd, path, opts, out, errbuf, errbuf_len);
+}
+
+MYCL_API void mycl_perf_data__close(struct mycl_perf_data *pd)
+{
+	if (!pd)
+		return;
+	if (pd->fd >= 0)
+		close(pd->fd);
+	for (size_t i = 0; i < pd->nr_events; i++) {
+		free(pd->events[i]->name);
+		free(pd->events[i]);
+	}
+	free(pd->events);
+	free(pd->ids);
+	for (size_t i = 0; i < pd->info.nr_build_ids; i++)
+		free((char *)pd->build_ids[i].filename);
+	free(pd->build_ids);
+	for (size_t i = 0; i < ARRAY_SIZE(pd->strs); i++)
+		free(pd->strs[i]);
+	free(pd->st.buf);
+	order_queue_free(&pd->q);
+	ZSTD_freeDCtx(pd->zctx);
+	free(pd->zbuf);
+	free(pd->path);
+	free(pd);
+}
+
+MYCL_API const char *mycl_perf_data__errmsg(const struct mycl_perf_data *pd)
+{
+	return pd->errmsg;
+}
+
+MYCL_API const char *mycl_perf_data__path(const struct mycl_perf_data *pd)
+{
+	return pd->path;
+}
+
+MYCL_API const struct mycl_perf_info *mycl_perf_data__info(const struct mycl_perf_data *pd)
+{
+	return &pd->info;
+}
+
+MYCL_API size_t mycl_perf_data__nr_events(const struct mycl_perf_data *pd)
+{
+	return pd->nr_events;
+}
+
+MYCL_API const struct mycl_event *mycl_perf_data__event(const struct mycl_perf_data *pd, size_t idx)
+{
+	return idx < pd->nr_events ? &pd->events[idx]->pub : NULL;
+}
+
+MYCL_API const struct mycl_perf_stats *mycl_perf_data__stats(const struct mycl_perf_data *pd)
+{
+	return &pd->stats;
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The perf.data reader's private state, shared by its source files. */
+#ifndef MYCL_PERF_DATA_PRIV_H
+#define MYCL_PERF_DATA_PRIV_H
+
+#include <stdint.h>
+#include <zstd.h>
+#include "mycl/perf_data.h"
+#include "cursor.h"
+#include "internal.h"
+
+struct event_priv {
+	struct mycl_event pub;
+	char *name;			/* owned; pub.name points here or to a static */
+	/* Where the sample-id fields sit, from sample_type. */
+	int time_pos;			/* u64 index of TIME in a sample, or -1 */
+	bool sample_id_all;
+	unsigned int trailer_words;	/* u64s of the sample_id_all trailer */
+};
+
+struct id_slot {
+	uint64_t id;
+	int idx;			/* event index; -1: empty slot */
+};
+
+/* A record held back for time ordering: its bytes live in the queue arena. */
+struct qent {
+	uint64_t time;
+	uint64_t seq;
+	size_t off;
+	uint32_t len;
+};
+
+struct order_queue {
+	struct qent *ents;
+	size_t nr, cap;
+	uint8_t *arena;
+	size_t used, acap;
+	uint64_t next_flush;		/* flush up to here at the next round */
+	uint64_t max_time;		/* largest time queued so far */
+	uint64_t last_flushed;		/* time of the last record delivered */
+	uint64_t seq;
+};
+
+/* Buffered reading of the data section or of a pipe. */
+struct stream {
+	int fd;
+	uint8_t *buf;
+	size_t cap, head, tail;		/* unconsumed bytes are buf[head..tail) */
+	uint64_t off;			/* file offset of buf[0] */
+	uint64_t limit;			/* file offset where data ends; UINT64_MAX: EOF */
+	bool eof;
+	bool seekable;
+};
+
+struct mycl_perf_data {
+	char *path;
+	int fd;
+	struct logger log;
+	bool file_order;
+	size_t max_queue;
+	bool read_done;
+	char errmsg[512];
+
+	struct mycl_perf_info info;
+	char *strs[8];			/* owned strings behind info */
+	struct mycl_build_id *build_ids;
+	size_t build_ids_cap;
+
+	struct event_priv **events;
+	size_t nr_events, events_cap;
+	struct id_slot *ids;		/* open-addressing map id -> event */
+	size_t ids_cap, nr_ids;
+	int id_pos;			/* sample: u64 index of the id, -1: none */
+	int is_pos;			/* other records: u64s from the end, 0: none */
+
+	struct mycl_perf_stats stats;
+	const struct mycl_record_ops *ops;
+	void *ctx;
+
+	struct stream st;
+	struct order_queue q;
+	ZSTD_DCtx *zctx;
+	uint8_t *zbuf;			/* decompressed bytes not yet made records */
+	size_t zcap, zlen;
+
+	uint64_t scratch[8192];		/* decoded arrays of one record (< 64 KiB) */
+};
+
+/* perf_data.c */
+int pd_error(struct mycl_perf_data *pd, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+struct event_priv *pd_event_by_id(struct mycl_perf_data *pd, uint64_t id);
+struct event_priv *pd_event_by_id_exact(struct mycl_perf_data *pd, uint64_t id);
+int pd_add_event(struct mycl_perf_data *pd, struct cursor *c, uint32_t attr_size,
+		 const uint64_t *ids, size_t nr_ids);
+int pd_add_id(struct mycl_perf_data *pd, uint64_t id, int idx);
+void pd_update_id_layout(struct mycl_perf_data *pd);
+char *pd_strdup_owned(struct mycl_perf_data *pd, int slot, const char *s, size_t maxlen);
+
+/* perf_feature.c: decodes feature FEAT from its section bytes. */
+int pd_read_feature(struct mycl_perf_data *pd, unsigned int feat, const uint8_t *p, size_t len,
+		    uint64_t file_off);
+int pd_add_build_id(struct mycl_perf_data *pd, struct cursor *c, uint16_t misc, size_t len);
+
+/* perf_record.c: decoders for kernel records. */
+int pd_decode_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
+		     struct mycl_sample *s);
+struct event_priv *pd_record_event(struct mycl_perf_data *pd, const uint8_t *rec, size_t len);
+uint64_t pd_record_time(struct mycl_perf_data *pd, const uint8_t *rec, size_t len);
+int pd_deliver(struct mycl_perf_data *pd, const uint8_t *rec, size_t len);
+
+/* perf_stream.c */
+int pd_read_records(struct mycl_perf_data *pd);
+
+/* perf_order.c */
+int order_queue_push(struct mycl_perf_data *pd, uint64_t time, const uint8_t *rec, size_t len);
+int order_queue_flush(struct mycl_perf_data *pd, uint64_t upto);
+void order_queue_free(struct order_queue *q);
+
+/* perf_attr.c */
+const char *pd_event_default_name(uint32_t type, uint64_t config, char *buf, size_t len);
+
+#endif

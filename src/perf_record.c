@@ -1,0 +1,441 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Decoders for the records the kernel writes, and their dispatch to callbacks. */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include "perf_abi.h"
+#include "perf_data_priv.h"
+
+static uint64_t load_u64(const struct mycl_perf_data *pd, const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return pd->info.swapped ? bswap_64(v) : v;
+}
+
+struct event_priv *pd_record_event(struct mycl_perf_data *pd, const uint8_t *rec, size_t len)
+{
+	uint32_t type;
+
+	if (!pd->nr_events)
+		return NULL;
+	if (pd->nr_events == 1)
+		return pd->events[0];
+	memcpy(&type, rec, 4);
+	if (pd->info.swapped)
+		type = bswap_32(type);
+	if (type == REC_SAMPLE) {
+		if (pd->id_pos < 0)
+			return pd->events[0];
+		if (8 + (size_t)pd->id_pos * 8 + 8 > len)
+			return NULL;
+		return pd_event_by_id(pd, load_u64(pd, rec + 8 + pd->id_pos * 8));
+	}
+	if (!pd->events[0]->sample_id_all || pd->is_pos == 0)
+		return pd->events[0];
+	if ((size_t)pd->is_pos * 8 + 8 > len)
+		return NULL;
+	return pd_event_by_id(pd, load_u64(pd, rec + len - pd->is_pos * 8));
+}
+
+/* The record's timestamp, or UINT64_MAX when it carries none. */
+uint64_t pd_record_time(struct mycl_perf_data *pd, const uint8_t *rec, size_t len)
+{
+	struct event_priv *ev = pd_record_event(pd, rec, len);
+	uint32_t type;
+	size_t pos;
+
+	if (!ev || !(ev->pub.sample_type & S_TIME))
+		return UINT64_MAX;
+	memcpy(&type, rec, 4);
+	if (pd->info.swapped)
+		type = bswap_32(type);
+	if (type == REC_SAMPLE) {
+		pos = 8 + (size_t)ev->time_pos * 8;
+	} else {
+		if (!ev->sample_id_all || (size_t)ev->trailer_words * 8 + 8 > len)
+			return UINT64_MAX;
+		pos = len - ev->trailer_words * 8 + ((ev->pub.sample_type & S_TID) ? 8 : 0);
+	}
+	if (pos + 8 > len)
+		return UINT64_MAX;
+	return load_u64(pd, rec + pos);
+}
+
+/* Copies N u64s from C into the scratch area at *USED; NULL when they do not fit. */
+static const uint64_t *take_u64s(struct mycl_perf_data *pd, struct cursor *c, uint64_t n,
+				 size_t *used)
+{
+	uint64_t *dst;
+
+	if (n > cursor_left(c) / 8 || n > ARRAY_SIZE(pd->scratch) - *used) {
+		c->bad = true;
+		return NULL;
+	}
+	dst = pd->scratch + *used;
+	cursor_u64_array(c, dst, n);
+	*used += n;
+	return dst;
+}
+
+/*
+ * PERF_RECORD_SAMPLE body, each field present when its sample_type bit is
+ * set, in this order:
+ *   IDENTIFIER, IP, TID (u32 pid, u32 tid), TIME, ADDR, ID, STREAM_ID,
+ *   CPU (u32 cpu, u32 res), PERIOD, READ (by read_format), CALLCHAIN (u64 nr,
+ *   ips[nr]), RAW (u32 size, data[size]; u64 aligned), BRANCH_STACK (u64 nr,
+ *   [u64 hw_idx], {from, to, flags}[nr], [u64 counters[nr]]), REGS_USER (u64 abi,
+ *   regs[popcount(mask)] if abi), STACK_USER (u64 size, data[size], u64 dyn_size
+ *   if size), WEIGHT or WEIGHT_STRUCT, DATA_SRC, TRANSACTION, REGS_INTR,
+ *   PHYS_ADDR, CGROUP, DATA_PAGE_SIZE, CODE_PAGE_SIZE, AUX (u64 size, data).
+ */
+int pd_decode_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
+		     struct mycl_sample *s)
+{
+	struct event_priv *ev = pd_record_event(pd, rec, len);
+	const struct mycl_event *e;
+	struct cursor c;
+	size_t used = 0;
+	uint64_t st, rf;
+	uint16_t misc;
+
+	if (!ev)
+		return MYCL_ERR_CORRUPT;
+	e = &ev->pub;
+	st = e->sample_type;
+	rf = e->read_format;
+	memset(s, 0, sizeof(*s));
+	cursor_init(&c, rec, len, pd->info.swapped);
+	cursor_u32(&c);
+	misc = cursor_u16(&c);
+	cursor_u16(&c);
+	s->event = e;
+	s->misc = misc;
+	s->cpumode = (enum mycl_cpumode)(misc & MISC_CPUMODE_MASK);
+	s->sample_type = st;
+	s->pid = s->tid = -1;
+	s->cpu = UINT32_MAX;
+	s->branch_hw_idx = UINT64_MAX;
+	s->period = e->freq ? 1 : (e->sample_period_or_freq ? e->sample_period_or_freq : 1);
+
+	if (st & S_IDENTIFIER)
+		s->id = cursor_u64(&c);
+	if (st & S_IP)
+		s->ip = cursor_u64(&c);
+	if (st & S_TID) {
+		s->pid = (int32_t)cursor_u32(&c);
+		s->tid = (int32_t)cursor_u32(&c);
+	}
+	if (st & S_TIME)
+		s->time = cursor_u64(&c);
+	if (st & S_ADDR)
+		s->addr = cursor_u64(&c);
+	if (st & S_ID)
+		s->id = cursor_u64(&c);
+	if (st & S_STREAM_ID)
+		s->stream_id = cursor_u64(&c);
+	if (st & S_CPU) {
+		s->cpu = cursor_u32(&c);
+		cursor_u32(&c);
+	}
+	if (st & S_PERIOD)
+		s->period = cursor_u64(&c);
+	if (st & S_READ) {
+		uint64_t nr = 1, per;
+
+		if (rf & RF_GROUP)
+			nr = cursor_u64(&c);
+		if (rf & RF_TOTAL_TIME_ENABLED && rf & RF_GROUP)
+			s->time_enabled = cursor_u64(&c);
+		if (rf & RF_TOTAL_TIME_RUNNING && rf & RF_GROUP)
+			s->time_running = cursor_u64(&c);
+		per = 1 + !!(rf & RF_ID) + !!(rf & RF_LOST);
+		if (!(rf & RF_GROUP)) {
+			s->read_values = take_u64s(pd, &c, 1, &used);
+			if (rf & RF_TOTAL_TIME_ENABLED)
+				s->time_enabled = cursor_u64(&c);
+			if (rf & RF_TOTAL_TIME_RUNNING)
+				s->time_running = cursor_u64(&c);
+			if (rf & RF_ID)
+				s->read_ids = take_u64s(pd, &c, 1, &used);
+			if (rf & RF_LOST)
+				cursor_u64(&c);
+		} else if (nr <= cursor_left(&c) / 8 / per) {
+			/* Values interleaved with ids/lost: keep every field, values first. */
+			const uint64_t *all = take_u64s(pd, &c, nr * per, &used);
+
+			if (all && per > 1) {
+				uint64_t *v = pd->scratch + used;
+
+				if (used + 2 * nr <= ARRAY_SIZE(pd->scratch)) {
+					for (uint64_t i = 0; i < nr; i++) {
+						v[i] = all[i * per];
+						v[nr + i] = (rf & RF_ID) ? all[i * per + 1] : 0;
+					}
+					used += 2 * nr;
+					s->read_values = v;
+					s->read_ids = (rf & RF_ID) ? v + nr : NULL;
+				}
+			} else {
+				s->read_values = all;
+			}
+		} else {
+			c.bad = true;
+		}
+		s->read_nr = nr;
+	}
+	if (st & S_CALLCHAIN) {
+		s->callchain_nr = cursor_u64(&c);
+		s->callchain = take_u64s(pd, &c, s->callchain_nr, &used);
+	}
+	if (st & S_RAW) {
+		s->raw_size = cursor_u32(&c);
+		s->raw = cursor_bytes(&c, s->raw_size);
+	}
+	if (st & S_BRANCH_STACK) {
+		uint64_t nr = cursor_u64(&c);
+
+		if (e->branch_sample_type & BR_HW_INDEX)
+			s->branch_hw_idx = cursor_u64(&c);
+		if (nr > cursor_left(&c) / 24) {
+			c.bad = true;
+		} else {
+			s->branch_nr = nr;
+			s->branches = (const struct mycl_branch_entry *)take_u64s(pd, &c, nr * 3, &used);
+			if (e->branch_sample_type & BR_COUNTERS)
+				cursor_skip(&c, nr * 8);
+		}
+	}
+	if (st & S_REGS_USER) {
+		s->user_regs_abi = cursor_u64(&c);
+		if (s->user_regs_abi) {
+			s->user_regs_mask = e->sample_regs_user;
+			s->user_regs_nr = (uint32_t)__builtin_popcountll(e->sample_regs_user);
+			s->user_regs = take_u64s(pd, &c, s->user_regs_nr, &used);
+		}
+	}
+	if (st & S_STACK_USER) {
+		s->user_stack_size = cursor_u64(&c);
+		if (s->user_stack_size) {
+			s->user_stack = cursor_bytes(&c, s->user_stack_size);
+			s->user_stack_dyn_size = cursor_u64(&c);
+			if (s->user_stack_dyn_size > s->user_stack_size)
+				s->user_stack_dyn_size = s->user_stack_size;
+		}
+	}
+	if (st & S_WEIGHT_STRUCT) {
+		s->weight_struct = cursor_u64(&c);
+		s->weight = s->weight_struct & 0xffffffffu;
+	} else if (st & S_WEIGHT) {
+		s->weight = cursor_u64(&c);
+	}
+	if (st & S_DATA_SRC)
+		s->data_src = cursor_u64(&c);
+	if (st & S_TRANSACTION)
+		s->transaction = cursor_u64(&c);
+	if (st & S_REGS_INTR) {
+		s->intr_regs_abi = cursor_u64(&c);
+		if (s->intr_regs_abi) {
+			s->intr_regs_mask = e->sample_regs_intr;
+			s->intr_regs_nr = (uint32_t)__builtin_popcountll(e->sample_regs_intr);
+			s->intr_regs = take_u64s(pd, &c, s->intr_regs_nr, &used);
+		}
+	}
+	if (st & S_PHYS_ADDR)
+		s->phys_addr = cursor_u64(&c);
+	if (st & S_CGROUP)
+		s->cgroup = cursor_u64(&c);
+	if (st & S_DATA_PAGE_SIZE)
+		s->data_page_size = cursor_u64(&c);
+	if (st & S_CODE_PAGE_SIZE)
+		s->code_page_size = cursor_u64(&c);
+	if (st & S_AUX) {
+		s->aux_size = cursor_u64(&c);
+		s->aux = cursor_bytes(&c, s->aux_size);
+	}
+	return c.bad ? MYCL_ERR_CORRUPT : 0;
+}
+
+/* The body of a non-sample record, without its sample_id_all trailer. */
+static size_t body_len(struct mycl_perf_data *pd, const uint8_t *rec, size_t len, uint64_t *time)
+{
+	struct event_priv *ev = pd_record_event(pd, rec, len);
+	size_t trailer = ev && ev->sample_id_all ? ev->trailer_words * 8 : 0;
+
+	*time = pd_record_time(pd, rec, len);
+	if (*time == UINT64_MAX)
+		*time = 0;
+	return trailer + 8 <= len ? len - trailer : len;
+}
+
+static int bad_record(struct mycl_perf_data *pd, uint32_t type, size_t len)
+{
+	pd->stats.nr_bad_samples++;
+	mycl_log(&pd->log, MYCL_DEBUG, "%s: %s record of %zu bytes does not decode; skipped",
+		 pd->path, str_or(mycl_perf_record_name(type), "?"), len);
+	return 0;
+}
+
+static int deliver_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len)
+{
+	struct mycl_sample s;
+	struct event_priv *ev;
+
+	if (pd_decode_sample(pd, rec, len, &s))
+		return bad_record(pd, REC_SAMPLE, len);
+	ev = pd->events[s.event->idx];
+	ev->pub.nr_samples++;
+	ev->pub.total_period += s.period;
+	pd->stats.nr_samples++;
+	if (s.sample_type & S_TIME) {
+		if (!pd->stats.first_time || s.time < pd->stats.first_time)
+			pd->stats.first_time = s.time;
+		if (s.time > pd->stats.last_time)
+			pd->stats.last_time = s.time;
+	}
+	if (pd->ops->sample)
+		return pd->ops->sample(&s, pd->ctx);
+	return 0;
+}
+
+/*
+ * MMAP:  u32 pid, tid; u64 addr, len, pgoff; char filename[]
+ * MMAP2: u32 pid, tid; u64 addr, len, pgoff; either u32 maj, min; u64 ino,
+ *        ino_generation, or (misc & MMAP_BUILD_ID) u8 size, u8, u16, u8 id[20];
+ *        u32 prot, flags; char filename[]
+ */
+static int deliver_mmap(struct mycl_perf_data *pd, uint32_t type, uint16_t misc,
+			const uint8_t *rec, size_t len)
+{
+	struct mycl_mmap m = { 0 };
+	struct cursor c;
+	size_t blen = body_len(pd, rec, len, &m.time);
+
+	if (!pd->ops->mmap)
+		return 0;
+	cursor_init(&c, rec + 8, blen - 8, pd->info.swapped);
+	m.misc = misc;
+	m.pid = (int32_t)cursor_u32(&c);
+	m.tid = (int32_t)cursor_u32(&c);
+	m.start = cursor_u64(&c);
+	m.len = cursor_u64(&c);
+	m.pgoff = cursor_u64(&c);
+	if (type == REC_MMAP2) {
+		m.is_mmap2 = true;
+		if (misc & MISC_MMAP_BUILD_ID) {
+			const uint8_t *id;
+
+			m.build_id_size = cursor_u8(&c);
+			cursor_skip(&c, 3);
+			id = cursor_bytes(&c, 20);
+			if (id)
+				memcpy(m.build_id, id, 20);
+			if (m.build_id_size > 20)
+				m.build_id_size = 20;
+		} else {
+			m.maj = cursor_u32(&c);
+			m.min = cursor_u32(&c);
+			m.ino = cursor_u64(&c);
+			m.ino_generation = cursor_u64(&c);
+		}
+		m.prot = cursor_u32(&c);
+		m.flags = cursor_u32(&c);
+	}
+	m.filename = cursor_str(&c, cursor_left(&c));
+	if (c.bad || !m.filename)
+		return bad_record(pd, type, len);
+	return pd->ops->mmap(&m, pd->ctx);
+}
+
+int pd_deliver(struct mycl_perf_data *pd, const uint8_t *rec, size_t len)
+{
+	struct cursor c;
+	uint32_t type;
+	uint16_t misc;
+	uint64_t time;
+	size_t blen;
+
+	cursor_init(&c, rec, len, pd->info.swapped);
+	type = cursor_u32(&c);
+	misc = cursor_u16(&c);
+	cursor_u16(&c);
+
+	switch (type) {
+	case REC_SAMPLE:
+		return deliver_sample(pd, rec, len);
+	case REC_MMAP:
+	case REC_MMAP2:
+		return deliver_mmap(pd, type, misc, rec, len);
+	case REC_COMM: {
+		/* u32 pid, tid; char comm[] */
+		struct mycl_comm cm = { 0 };
+
+		if (!pd->ops->comm)
+			return 0;
+		blen = body_len(pd, rec, len, &cm.time);
+		cursor_init(&c, rec + 8, blen - 8, pd->info.swapped);
+		cm.pid = (int32_t)cursor_u32(&c);
+		cm.tid = (int32_t)cursor_u32(&c);
+		cm.exec = misc & MISC_COMM_EXEC;
+		cm.comm = cursor_str(&c, cursor_left(&c));
+		if (c.bad || !cm.comm)
+			return bad_record(pd, type, len);
+		return pd->ops->comm(&cm, pd->ctx);
+	}
+	case REC_FORK:
+	case REC_EXIT: {
+		/* u32 pid, ppid, tid, ptid; u64 time */
+		struct mycl_task t = { 0 };
+		int (*cb)(const struct mycl_task *, void *) =
+			type == REC_FORK ? pd->ops->fork : pd->ops->exit;
+
+		if (!cb)
+			return 0;
+		cursor_init(&c, rec + 8, len - 8, pd->info.swapped);
+		t.pid = (int32_t)cursor_u32(&c);
+		t.ppid = (int32_t)cursor_u32(&c);
+		t.tid = (int32_t)cursor_u32(&c);
+		t.ptid = (int32_t)cursor_u32(&c);
+		t.time = cursor_u64(&c);
+		if (c.bad)
+			return bad_record(pd, type, len);
+		return cb(&t, pd->ctx);
+	}
+	case REC_KSYMBOL: {
+		/* u64 addr; u32 len; u16 ksym_type, flags; char name[] */
+		struct mycl_ksymbol k = { 0 };
+
+		if (!pd->ops->ksymbol)
+			return 0;
+		blen = body_len(pd, rec, len, &time);
+		cursor_init(&c, rec + 8, blen - 8, pd->info.swapped);
+		k.addr = cursor_u64(&c);
+		k.len = cursor_u32(&c);
+		k.ksym_type = cursor_u16(&c);
+		k.flags = cursor_u16(&c);
+		k.name = cursor_str(&c, cursor_left(&c));
+		if (c.bad || !k.name)
+			return bad_record(pd, type, len);
+		return pd->ops->ksymbol(&k, pd->ctx);
+	}
+	case REC_LOST:
+		/* u64 id, lost */
+		cursor_u64(&c);
+		pd->stats.lost_records++;
+		pd->stats.lost_events += cursor_u64(&c);
+		return 0;
+	case REC_LOST_SAMPLES:
+		/* u64 lost */
+		pd->stats.lost_samples += cursor_u64(&c);
+		return 0;
+	case REC_THROTTLE:
+		pd->stats.nr_throttle++;
+		return 0;
+	case REC_UNTHROTTLE:
+		pd->stats.nr_unthrottle++;
+		return 0;
+	default:
+		return 0;
+	}
+}

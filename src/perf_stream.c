@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Reading the record stream: the data section of a file, or a pipe.  One
+ * buffered path serves both; records perf synthesizes (types >= 64) are
+ * handled here, kernel records go to the order queue or straight to delivery.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "perf_abi.h"
+#include "perf_data_priv.h"
+
+#define STREAM_BUF (4u << 20)
+#define ZBUF_STEP (1u << 20)
+
+enum { FILL_OK = 0, FILL_SHORT = 1 };
+
+static const char *const record_names[REC_USER_MAX] = {
+	[REC_MMAP] = "MMAP", [REC_LOST] = "LOST", [REC_COMM] = "COMM", [REC_EXIT] = "EXIT",
+	[REC_THROTTLE] = "THROTTLE", [REC_UNTHROTTLE] = "UNTHROTTLE", [REC_FORK] = "FORK",
+	[REC_READ] = "READ", [REC_SAMPLE] = "SAMPLE", [REC_MMAP2] = "MMAP2", [REC_AUX] = "AUX",
+	[REC_ITRACE_START] = "ITRACE_START", [REC_LOST_SAMPLES] = "LOST_SAMPLES",
+	[REC_SWITCH] = "SWITCH", [REC_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
+	[REC_NAMESPACES] = "NAMESPACES", [REC_KSYMBOL] = "KSYMBOL", [REC_BPF_EVENT] = "BPF_EVENT",
+	[REC_CGROUP] = "CGROUP", [REC_TEXT_POKE] = "TEXT_POKE",
+	[REC_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID", [REC_HEADER_ATTR] = "HEADER_ATTR",
+	[REC_HEADER_EVENT_TYPE] = "HEADER_EVENT_TYPE",
+	[REC_HEADER_TRACING_DATA] = "HEADER_TRACING_DATA",
+	[REC_HEADER_BUILD_ID] = "HEADER_BUILD_ID", [REC_FINISHED_ROUND] = "FINISHED_ROUND",
+	[REC_ID_INDEX] = "ID_INDEX", [REC_AUXTRACE_INFO] = "AUXTRACE_INFO",
+	[REC_AUXTRACE] = "AUXTRACE", [REC_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
+	[REC_THREAD_MAP] = "THREAD_MAP", [REC_CPU_MAP] = "CPU_MAP",
+	[REC_STAT_CONFIG] = "STAT_CONFIG", [REC_STAT] = "STAT", [REC_STAT_ROUND] = "STAT_ROUND",
+	[REC_EVENT_UPDATE] = "EVENT_UPDATE", [REC_TIME_CONV] = "TIME_CONV",
+	[REC_HEADER_FEATURE] = "HEADER_FEATURE", [REC_COMPRESSED] = "COMPRESSED",
+	[REC_FINISHED_INIT] = "FINISHED_INIT", [REC_COMPRESSED2] = "COMPRESSED2",
+	[REC_BPF_METADATA] = "BPF_METADATA", [REC_SCHEDSTAT_CPU] = "SCHEDSTAT_CPU",
+	[REC_SCHEDSTAT_DOMAIN] = "SCHEDSTAT_DOMAIN",
+};
+
+MYCL_API const char *mycl_perf_record_name(uint32_t type)
+{
+	return type < REC_USER_MAX ? record_names[type] : NULL;
+}
+
+/* Makes at least NEED unconsumed bytes available; FILL_SHORT at end of data. */
+static int stream_fill(struct stream *st, size_t need)
+{
+	if (st->tail - st->head >= need)
+		return FILL_OK;
+	if (st->head) {
+		memmove(st->buf, st->buf + st->head, st->tail - st->head);
+		st->off += st->head;
+		st->tail -= st->head;
+		st->head = 0;
+	}
+	if (need > st->cap || !st->buf) {
+		size_t ncap = st->cap ? st->cap : STREAM_BUF;
+		uint8_t *n;
+
+		while (ncap < need)
+			ncap *= 2;
+		n = realloc(st->buf, ncap);
+		if (!n)
+			return -ENOMEM;
+		st->buf = n;
+		st->cap = ncap;
+	}
+	while (st->tail < need && !st->eof) {
+		size_t room = st->cap - st->tail;
+		uint64_t pos = st->off + st->tail;
+		ssize_t r;
+
+		if (st->limit != UINT64_MAX) {
+			if (pos >= st->limit) {
+				st->eof = true;
+				break;
+			}
+			if (room > st->limit - pos)
+				room = (size_t)(st->limit - pos);
+		}
+		r = read(st->fd, st->buf + st->tail, room);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			st->eof = true;
+		st->tail += (size_t)r;
+	}
+	return st->tail - st->head >= need ? FILL_OK : FILL_SHORT;
+}
+
+/* Skips N bytes that follow a record outside its size (AUXTRACE, TRACING_DATA). */
+static int stream_skip(struct stream *st, uint64_t n)
+{
+	uint64_t have = st->tail - st->head;
+
+	if (n <= have) {
+		st->head += (size_t)n;
+		return FILL_OK;
+	}
+	n -= have;
+	st->off += st->tail;
+	st->head = st->tail = 0;
+	if (st->seekable) {
+		uint64_t target = st->off + n;
+
+		if (st->limit != UINT64_MAX && target > st->limit)
+			return FILL_SHORT;
+		if (lseek(st->fd, (off_t)target, SEEK_SET) < 0)
+			return -errno;
+		st->off = target;
+		return FILL_OK;
+	}
+	while (n) {
+		int r = stream_fill(st, 1);
+
+		if (r)
+			return r;
+		have = st->tail - st->head;
+		if (have > n)
+			have = n;
+		st->head += (size_t)have;
+		n -= have;
+	}
+	return FILL_OK;
+}
+
+static bool ordering_on(const struct mycl_perf_data *pd)
+{
+	if (pd->file_order)
+		return false;
+	for (size_t i = 0; i < pd->nr_events; i++)
+		if (pd->events[i]->pub.sample_type & S_TIME)
+			return true;
+	return false;
+}
+
+static int process_record(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
+			  uint64_t off, uint64_t *extra, bool nested);
+
+/* Processes the records complete in zbuf and keeps the partial tail. */
+static int drain_zbuf(struct mycl_perf_data *pd, uint64_t off)
+{
+	size_t pos = 0;
+	int err = 0;
+
+	while (pd->zlen - pos >= 8) {
+		struct cursor c;
+		uint16_t size;
+		uint64_t extra = 0;
+
+		cursor_init(&c, pd->zbuf + pos + 6, 2, pd->info.swapped);
+		size = cursor_u16(&c);
+		if (size < 8)
+			return pd_error(pd, MYCL_ERR_CORRUPT, "record inside the compressed record "
+					"at offset 0x%" PRIx64 " claims %u bytes", off, size);
+		if (pd->zlen - pos < size)
+			break;
+		err = process_record(pd, pd->zbuf + pos, size, off, &extra, true);
+		if (err)
+			return err;
+		if (extra)
+			return pd_error(pd, MYCL_ERR_UNSUPPORTED, "record with trailing payload "
+					"inside the compressed record at offset 0x%" PRIx64, off);
+		pos += size;
+	}
+	memmove(pd->zbuf, pd->zbuf + pos, pd->zlen - pos);
+	pd->zlen -= pos;
+	return 0;
+}
+
+/*
+ * COMPRESSED:  header, then zstd data up to header.size.
+ * COMPRESSED2: header, u64 data_size, zstd data (header.size is 8-aligned).
+ * The decompressed bytes of successive records form one record stream:
+ * a record may begin in one compressed record and end in the next.
+ */
+static int decompress(struct mycl_perf_data *pd, const uint8_t *src, size_t n, uint64_t off)
+{
+	ZSTD_inBuffer in = { src, n, 0 };
+	int err;
+
+	if (!pd->zctx) {
+		pd->zctx = ZSTD_createDCtx();
+		if (!pd->zctx)
+			return -ENOMEM;
+	}
+	pd->stats.nr_compressed++;
+	while (in.pos < in.size) {
+		ZSTD_outBuffer out;
+		size_t before = in.pos, ret;
+
+		if (pd->zcap - pd->zlen < ZBUF_STEP) {
+			uint8_t *nb = realloc(pd->zbuf, pd->zcap + ZBUF_STEP);
+
+			if (!nb)
+				return -ENOMEM;
+			pd->zbuf = nb;
+			pd->zcap += ZBUF_STEP;
+		}
+		out = (ZSTD_outBuffer){ pd->zbuf + pd->zlen, pd->zcap - pd->zlen, 0 };
+		ret = ZSTD_decompressStream(pd->zctx, &out, &in);
+		if (ZSTD_isError(ret))
+			return pd_error(pd, MYCL_ERR_DECOMPRESS, "compressed record at offset 0x%"
+					PRIx64 ": zstd: %s", off, ZSTD_getErrorName(ret));
+		pd->zlen += out.pos;
+		pd->stats.decompressed_bytes += out.pos;
+		err = drain_zbuf(pd, off);
+		if (err)
+			return err;
+		if (!out.pos && in.pos == before)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * HEADER_ATTR (pipe mode): perf_event_attr (attr.size bytes, 64 when 0),
+ * then the event's u64 ids to the end of the record.
+ */
+static int header_attr(struct mycl_perf_data *pd, const uint8_t *rec, size_t len, uint64_t off)
+{
+	struct cursor c, sz;
+	uint32_t attr_size;
+	uint64_t *ids;
+	size_t nr_ids;
+	int err;
+
+	cursor_init(&sz, rec + 12, len >= 16 ? 4 : 0, pd->info.swapped);
+	attr_size = cursor_u32(&sz);
+	if (!attr_size)
+		attr_size = 64;
+	if (attr_size < 64 || attr_size > len - 8)
+		return pd_error(pd, MYCL_ERR_CORRUPT, "HEADER_ATTR record at offset 0x%" PRIx64
+				" has attr size %u in a record of %zu bytes", off, attr_size, len);
+	nr_ids = (len - 8 - attr_size) / 8;
+	ids = malloc((nr_ids ? nr_ids : 1) * 8);
+	if (!ids)
+		return -ENOMEM;
+	cursor_init(&c, rec + 8 + attr_size, nr_ids * 8, pd->info.swapped);
+	cursor_u64_array(&c, ids, nr_ids);
+	cursor_init(&c, rec + 8, attr_size, pd->info.swapped);
+	err = pd_add_event(pd, &c, attr_size, ids, nr_ids);
+	free(ids);
+	return err;
+}
+
+/* ID_INDEX: u64 nr, then nr entries {u64 id, idx, cpu, tid[, machine_pid, vcpu]}. */
+static int id_index(struct mycl_perf_data *pd, struct cursor *c, size_t len)
+{
+	uint64_t nr = cursor_u64(c);
+	size_t esz;
+
+	if (!nr || nr > (len - 16) / 32)
+		return 0;
+	esz = (len - 16) / nr;
+	for (uint64_t i = 0; i < nr; i++) {
+		struct cursor e = *c;
+		uint64_t id = cursor_u64(&e), idx = cursor_u64(&e);
+
+		cursor_skip(c, esz);
+		if (idx < pd->nr_events && !pd_event_by_id_exact(pd, id)) {
+			int err = pd_add_id(pd, id, (int)idx);
+
+			if (err)
+				return err;
+		}
+	}
+	pd_update_id_layout(pd);
+	return 0;
+}
+
+/* EVENT_UPDATE: u64 type, u64 id, payload; type 3 names the event. */
+static int event_update(struct mycl_perf_data *pd, struct cursor *c, size_t len)
+{
+	uint64_t type = cursor_u64(c), id = cursor_u64(c);
+	struct event_priv *ev;
+	const char *name;
+	char *dup;
+
+	if (type != 3 || c->bad)
+		return 0;
+	ev = pd_event_by_id_exact(pd, id);
+	name = cursor_str(c, cursor_left(c));
+	if (!ev || !name)
+		return 0;
+	dup = strdup(name);
+	if (!dup)
+		return -ENOMEM;
+	free(ev->name);
+	ev->name = dup;
+	ev->pub.name = dup;
+	return 0;
+}
+
+static int process_record(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
+			  uint64_t off, uint64_t *extra, bool nested)
+{
+	struct cursor c;
+	uint32_t type;
+	uint16_t misc;
+
+	cursor_init(&c, rec, len, pd->info.swapped);
+	type = cursor_u32(&c);
+	misc = cursor_u16(&c);
+	cursor_u16(&c);
+	pd->stats.nr_records++;
+	if (type < ARRAY_SIZE(pd->stats.nr_by_type))
+		pd->stats.nr_by_type[type]++;
+
+	if (type < REC_KERNEL_MAX) {
+		uint64_t t;
+
+		if (!pd->nr_events)
+			return pd_error(pd, MYCL_ERR_CORRUPT, "%s record at offset 0x%" PRIx64
+					" comes before any event is described",
+					str_or(mycl_perf_record_name(type), "kernel"), off);
+		if (ordering_on(pd)) {
+			t = pd_record_time(pd, rec, len);
+			if (t != UINT64_MAX)
+				return order_queue_push(pd, t, rec, len);
+		}
+		return pd_deliver(pd, rec, len);
+	}
+	if (type >= SIMPLEPERF_RECORD_FIRST)
+		return pd_error(pd, MYCL_ERR_SIMPLEPERF, "record type %u at offset 0x%" PRIx64
+				" is Android simpleperf's own; convert the file with simpleperf's "
+				"report_sample.py or record with Linux perf", type, off);
+
+	switch (type) {
+	case REC_HEADER_ATTR:
+		return header_attr(pd, rec, len, off);
+	case REC_HEADER_TRACING_DATA: {
+		/* u32 size; the tracing data follows the record, padded to 8. */
+		uint32_t size = cursor_u32(&c);
+
+		*extra = ALIGN8((uint64_t)size);
+		return 0;
+	}
+	case REC_AUXTRACE: {
+		/* u64 size, offset, reference; u32 idx, tid, cpu, res; size bytes follow. */
+		*extra = cursor_u64(&c);
+		return 0;
+	}
+	case REC_HEADER_BUILD_ID:
+		return pd_add_build_id(pd, &c, misc, len) == -ENOMEM ? -ENOMEM : 0;
+	case REC_FINISHED_ROUND: {
+		int err = order_queue_flush(pd, pd->q.next_flush);
+
+		pd->q.next_flush = pd->q.max_time;
+		return err;
+	}
+	case REC_ID_INDEX:
+		return id_index(pd, &c, len);
+	case REC_EVENT_UPDATE:
+		return event_update(pd, &c, len);
+	case REC_HEADER_FEATURE: {
+		/* u64 feature id, then the feature's section bytes. */
+		uint64_t feat = cursor_u64(&c);
+
+		if (c.bad || feat >= FEAT_BITS)
+			return 0;
+		return pd_read_feature(pd, (unsigned int)feat, c.p, cursor_left(&c), off);
+	}
+	case REC_COMPRESSED:
+	case REC_COMPRESSED2: {
+		size_t n = len - 8;
+
+		if (nested)
+			return pd_error(pd, MYCL_ERR_CORRUPT, "compressed record nested inside "
+					"another at offset 0x%" PRIx64, off);
+		if (type == REC_COMPRESSED2) {
+			uint64_t dsz = cursor_u64(&c);
+
+			if (c.bad || dsz > len - 16)
+				return pd_error(pd, MYCL_ERR_CORRUPT, "COMPRESSED2 record at offset 0x%"
+						PRIx64 " claims %" PRIu64 " bytes of data in %zu",
+						off, dsz, len);
+			n = (size_t)dsz;
+		}
+		return decompress(pd, c.p, n, off);
+	}
+	default:
+		if (type >= REC_USER_MAX)
+			pd->stats.nr_unknown++;
+		return 0;
+	}
+}
+
+int pd_read_records(struct mycl_perf_data *pd)
+{
+	struct stream *st = &pd->st;
+	int err = 0, r;
+
+	for (;;) {
+		struct cursor c;
+		uint64_t off, extra = 0;
+		uint16_t size;
+
+		r = stream_fill(st, 8);
+		if (r < 0)
+			return pd_error(pd, r, "read error at offset 0x%" PRIx64 ": %s", st->off +
+					st->head, strerror(-r));
+		if (r == FILL_SHORT) {
+			if (st->tail > st->head)
+				mycl_log(&pd->log, MYCL_WARN, "%s: %zu stray bytes at offset 0x%"
+					 PRIx64 " after the last record; ignored", pd->path,
+					 st->tail - st->head, st->off + st->head);
+			break;
+		}
+		off = st->off + st->head;
+		cursor_init(&c, st->buf + st->head + 6, 2, pd->info.swapped);
+		size = cursor_u16(&c);
+		if (size < 8)
+			return pd_error(pd, MYCL_ERR_CORRUPT, "record at offset 0x%" PRIx64
+					" has size %u (a record is at least 8 bytes)", off, size);
+		r = stream_fill(st, size);
+		if (r < 0)
+			return pd_error(pd, r, "read error at offset 0x%" PRIx64, off);
+		if (r == FILL_SHORT) {
+			mycl_log(&pd->log, MYCL_WARN, "%s: record at offset 0x%" PRIx64 " claims %u "
+				 "bytes, %zu remain: the file is truncated; read up to its last "
+				 "whole record", pd->path, off, size, st->tail - st->head);
+			break;
+		}
+		st->head += size;
+		err = process_record(pd, st->buf + st->head - size, size, off, &extra, false);
+		if (err)
+			return err;
+		if (extra) {
+			r = stream_skip(st, extra);
+			if (r < 0)
+				return pd_error(pd, r, "read error after the record at offset 0x%" PRIx64,
+						off);
+			if (r == FILL_SHORT) {
+				mycl_log(&pd->log, MYCL_WARN, "%s: payload of the record at offset 0x%"
+					 PRIx64 " is cut short: the file is truncated", pd->path, off);
+				break;
+			}
+		}
+	}
+	if (pd->zlen)
+		mycl_log(&pd->log, MYCL_WARN, "%s: %zu decompressed bytes after the last whole "
+			 "compressed record; ignored", pd->path, pd->zlen);
+	return order_queue_flush(pd, UINT64_MAX);
+}
+
+MYCL_API int mycl_perf_data__read(struct mycl_perf_data *pd, const struct mycl_record_ops *ops,
+				  void *ctx)
+{
+	static const struct mycl_record_ops none = { .sz = sizeof(none) };
+	struct mycl_record_ops local = { .sz = sizeof(local) };
+	int err;
+
+	if (pd->read_done)
+		return pd_error(pd, -EALREADY, "records were already read from this handle");
+	pd->read_done = true;
+	if (ops) {
+		/* Copy what the caller's (possibly older, shorter) struct has. */
+		memcpy(&local, ops, ops->sz < sizeof(local) ? ops->sz : sizeof(local));
+		local.sz = sizeof(local);
+	} else {
+		local = none;
+	}
+	pd->ops = &local;
+	pd->ctx = ctx;
+	err = pd_read_records(pd);
+	pd->ops = &none;
+	return err;
+}
