@@ -264,19 +264,20 @@ int pd_add_event(struct mycl_perf_data *pd, struct cursor *c, uint32_t attr_size
  *   u64 magic "PERFILE2"   u64 size (104; 16 in pipe mode)   u64 attr_size
  *   {u64 offset, u64 size} attrs, data, event_types
  *   u64 adds_features[4]   (bitmap of feature sections)
- * attrs: attr_size bytes of perf_event_attr then {u64 offset, u64 size} of
- * its u64 ids, per event.
+ * attrs: one perf_file_attr per event, attr_size bytes each: the
+ * perf_event_attr (attr_size - 16 bytes) then {u64 offset, u64 size} of its
+ * u64 ids.
  */
-static int read_attrs(struct mycl_perf_data *pd, uint64_t attr_size, uint64_t off, uint64_t size)
+static int read_attrs(struct mycl_perf_data *pd, uint64_t entry, uint64_t off, uint64_t size)
 {
-	uint64_t entry = attr_size + 16;
+	uint64_t attr_size = entry - 16;
 	uint8_t *buf;
 	struct cursor c;
 	int err = 0;
 
-	if (attr_size < 64 || attr_size > 4096)
+	if (entry < 80 || entry > 4096)
 		return pd_error(pd, MYCL_ERR_CORRUPT, "header at offset 0x10 gives attr size %" PRIu64
-				" (expected 64 to 4096)", attr_size);
+				" (expected 80 to 4096)", entry);
 	if (size % entry)
 		mycl_log(&pd->log, MYCL_WARN, "%s: attr section size %" PRIu64
 			 " is not a multiple of %" PRIu64, pd->path, size, entry);

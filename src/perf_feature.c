@@ -143,7 +143,7 @@ static int read_event_desc(struct mycl_perf_data *pd, struct cursor *c)
 			ev = pd_event_by_id(pd, id0);
 		if (!ev && nr == pd->nr_events)
 			ev = pd->events[i];
-		if (!ev)
+		if (!ev || !strnlen(name, len))
 			continue;
 		dup = strndup(name, len);
 		if (!dup)

@@ -286,7 +286,7 @@ static int event_update(struct mycl_perf_data *pd, struct cursor *c, size_t len)
 		return 0;
 	ev = pd_event_by_id_exact(pd, id);
 	name = cursor_str(c, cursor_left(c));
-	if (!ev || !name)
+	if (!ev || !name || !*name)
 		return 0;
 	dup = strdup(name);
 	if (!dup)
