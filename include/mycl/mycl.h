@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* mycl: perf recordings and ELF binaries turned into findings. */
+#ifndef MYCL_MYCL_H
+#define MYCL_MYCL_H
+
+#include "mycl/error.h"
+#include "mycl/log.h"
+#include "mycl/perf_data.h"
+#include "mycl/profile.h"
+#include "mycl/report.h"
+
+#endif

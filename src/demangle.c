@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * C++ demangling through the C++ runtime's __cxa_demangle, in process.
+ * Names are shown as perf shows them by default: without the parameter
+ * list and without a template function's return type
+ * ("PolicyMutex<TTASEventMutex<GenericPolicy> >::enter").
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "symtab.h"
+
+char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status);
+
+static int depth_delta(char c)
+{
+	switch (c) {
+	case '(': case '<': case '[': case '{':
+		return 1;
+	case ')': case '>': case ']': case '}':
+		return -1;
+	default:
+		return 0;
+	}
+}
+
+/* Cuts "(params) const" off S, and a leading "rettype " at top level. */
+static void strip_signature(char *s)
+{
+	size_t n = strlen(s);
+	int depth = 0;
+	char *cut = NULL, *space = NULL;
+
+	/* Trailing qualifiers after the parameter list. */
+	while (n && s[n - 1] != ')') {
+		if (n > 1 && (s[n - 1] == '&' || s[n - 1] == ' ' || (s[n - 1] >= 'a' && s[n - 1] <= 'z')))
+			n--;
+		else
+			break;
+	}
+	if (!n || s[n - 1] != ')')
+		return;
+	/* Find the '(' that opens the final parameter list. */
+	for (size_t i = n; i-- > 0;) {
+		depth -= depth_delta(s[i]);
+		if (depth == 0) {
+			cut = s + i;
+			break;
+		}
+	}
+	if (!cut || cut == s)
+		return;
+	/* "operator()" is a name, not a parameter list. */
+	if (cut - s >= 8 && !strncmp(cut - 8, "operator", 8))
+		return;
+	*cut = '\0';
+	depth = 0;
+	for (char *p = s; *p; p++) {
+		depth += depth_delta(*p);
+		if (*p == ' ' && depth == 0 && strncmp(p + 1, "operator", 8) && p > s &&
+		    strncmp(p - 8 > s ? p - 8 : s, "operator", 8))
+			space = p;
+	}
+	if (space && !strstr(s, "operator"))
+		memmove(s, space + 1, strlen(space + 1) + 1);
+}
+
+char *demangle_name(const char *mangled)
+{
+	int status = 0;
+	char *d = __cxa_demangle(mangled, NULL, NULL, &status);
+
+	if (!d || status != 0) {
+		free(d);
+		return NULL;
+	}
+	strip_signature(d);
+	return d;
+}

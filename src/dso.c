@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Finding the file behind a DSO, by build-id where the recording has one:
+ *   --symfs DIR + path
+ *   perf's build-id cache: ~/.debug/.build-id/xx/rest/{debug,elf}
+ *   /usr/lib/debug/.build-id/xx/rest.debug
+ *   the recorded path itself
+ *   .gnu_debuglink: beside the binary, its .debug/, and /usr/lib/debug/<dir>/
+ * The first file with a full .symtab wins; else the first with .dynsym.
+ * Files whose build-id differs from the recording's are never used.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dso.h"
+
+static const char *const status_str[] = {
+	[DSO_PENDING] = "not loaded",
+	[DSO_OK] = "ok",
+	[DSO_MISSING] = "binary not found",
+	[DSO_NO_SYMBOLS] = "no symbol table",
+	[DSO_BUILD_ID_MISMATCH] = "build-id mismatch",
+	[DSO_NOT_ELF] = "not an ELF file",
+	[DSO_NO_FILE] = "anonymous memory (JIT?) without a perf map",
+	[DSO_KALLSYMS_MISSING] = "kernel symbols not found",
+};
+
+const char *dso_status_str(enum dso_status s)
+{
+	return (size_t)s < ARRAY_SIZE(status_str) ? status_str[s] : "?";
+}
+
+void build_id_hex(const uint8_t *id, size_t size, char *out)
+{
+	for (size_t i = 0; i < size; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * size] = '\0';
+}
+
+static bool is_anon(const char *path)
+{
+	return !strncmp(path, "//anon", 6) || !strncmp(path, "/dev/zero", 9) ||
+	       !strncmp(path, "/anon_hugepage", 14) || !strncmp(path, "[anon:", 6) ||
+	       !strncmp(path, "/memfd:", 7);
+}
+
+struct dso *dso_new(const char *path, bool kernel)
+{
+	struct dso *d = calloc(1, sizeof(*d));
+	const char *base;
+
+	if (!d)
+		return NULL;
+	d->path = strdup(path);
+	if (!d->path) {
+		free(d);
+		return NULL;
+	}
+	d->kernel = kernel;
+	d->identity = is_anon(path) || path[0] == '[';
+	if (kernel && !strncmp(path, "[kernel.kallsyms]", 17)) {
+		d->short_name = "[kernel.kallsyms]";
+	} else if (kernel) {
+		/* A module: "/lib/modules/.../foo.ko" or "[foo]" shows as "[foo]". */
+		base = strrchr(path, '/');
+		base = base ? base + 1 : path;
+		if (asprintf(&d->short_buf, "[%.*s]", (int)strcspn(base, ".]"),
+			     base[0] == '[' ? base + 1 : base) < 0)
+			d->short_buf = NULL;
+		d->short_name = d->short_buf ? d->short_buf : d->path;
+	} else if (path[0] == '[') {
+		d->short_name = d->path;
+	} else {
+		base = strrchr(path, '/');
+		d->short_name = base && base[1] ? base + 1 : d->path;
+	}
+	return d;
+}
+
+void dso_free(struct dso *d)
+{
+	if (!d)
+		return;
+	symtab_free(&d->syms);
+	free(d->segs);
+	free(d->sym_path);
+	free(d->detail);
+	free(d->short_buf);
+	free(d->path);
+	free(d);
+}
+
+void dso_set_build_id(struct dso *d, const uint8_t *id, uint8_t size)
+{
+	if (!size || size > 20)
+		return;
+	memcpy(d->build_id, id, size);
+	d->build_id_size = size;
+}
+
+uint64_t dso_offset_to_vaddr(const struct dso *d, uint64_t off)
+{
+	for (size_t i = 0; i < d->nr_segs; i++)
+		if (off >= d->segs[i].off && off - d->segs[i].off < d->segs[i].size)
+			return off - d->segs[i].off + d->segs[i].vaddr;
+	return off;
+}
+
+static void set_detail(struct dso *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_detail(struct dso *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(d->detail);
+	d->detail = NULL;
+	va_start(ap, fmt);
+	if (vasprintf(&d->detail, fmt, ap) < 0)
+		d->detail = NULL;
+	va_end(ap);
+}
+
+struct candidates {
+	char *path[12];
+	int nr;
+};
+
+static void add_cand(struct candidates *c, char *p)
+{
+	if (p && c->nr < (int)ARRAY_SIZE(c->path))
+		c->path[c->nr++] = p;
+	else
+		free(p);
+}
+
+static char *fmt_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt_path(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+static void debuglink_cands(struct candidates *c, const char *bin, const char *link,
+			    const struct sym_opts *o)
+{
+	char *dup = strdup(bin);
+	const char *dir;
+
+	if (!dup)
+		return;
+	dir = dirname(dup);
+	add_cand(c, fmt_path("%s/%s", dir, link));
+	add_cand(c, fmt_path("%s/.debug/%s", dir, link));
+	add_cand(c, fmt_path("%s%s/%s", o->debug_dir, dir, link));
+	free(dup);
+}
+
+static void load_kernel(struct dso *d, const struct sym_opts *o)
+{
+	char hex[41];
+	char *p = NULL;
+	int err = -ENOENT;
+
+	if (o->kallsyms) {
+		err = kallsyms_load(o->kallsyms, d, (struct logger *)&o->log);
+		if (!err)
+			d->sym_path = strdup(o->kallsyms);
+	}
+	if (err && d->build_id_size && o->buildid_dir) {
+		build_id_hex(d->build_id, d->build_id_size, hex);
+		p = fmt_path("%s/.build-id/%.2s/%s/kallsyms", o->buildid_dir, hex, hex + 2);
+		if (p && !(err = kallsyms_load(p, d, (struct logger *)&o->log)))
+			d->sym_path = p;
+		else
+			free(p);
+	}
+	if (err) {
+		/* The running kernel's, when it is the recorded one. */
+		bool same = true;
+
+		if (d->build_id_size) {
+			FILE *n = fopen("/sys/kernel/notes", "rb");
+			uint8_t buf[4096];
+			size_t len = n ? fread(buf, 1, sizeof(buf), n) : 0;
+
+			if (n)
+				fclose(n);
+			same = len && memmem(buf, len, d->build_id, d->build_id_size);
+		} else if (o->os_release) {
+			FILE *r = fopen("/proc/sys/kernel/osrelease", "r");
+			char rel[256] = "";
+
+			if (r) {
+				if (!fgets(rel, sizeof(rel), r))
+					rel[0] = '\0';
+				fclose(r);
+			}
+			rel[strcspn(rel, "\n")] = '\0';
+			same = !strcmp(rel, o->os_release);
+		}
+		if (same && !(err = kallsyms_load("/proc/kallsyms", d, (struct logger *)&o->log)))
+			d->sym_path = strdup("/proc/kallsyms");
+		else if (!same)
+			set_detail(d, "the recording's kernel is not the running one; "
+				   "pass --kallsyms from the recorded machine or use perf archive");
+	}
+	if (!err) {
+		d->status = DSO_OK;
+	} else {
+		d->status = DSO_KALLSYMS_MISSING;
+		if (!d->detail)
+			set_detail(d, "no readable kallsyms (kptr_restrict, or not root?)");
+	}
+}
+
+void dso_load(struct dso *d, const struct sym_opts *o)
+{
+	struct candidates c = { 0 };
+	char hex[41] = "";
+	const char *full = NULL, *dyn = NULL, *runtime = NULL;
+	bool mismatch = false, found = false;
+	char mismatch_hex[41] = "";
+
+	if (d->status != DSO_PENDING)
+		return;
+	if (d->kernel) {
+		load_kernel(d, o);
+		goto done;
+	}
+	if (d->identity && !strncmp(d->path, "/tmp/perf-", 10)) {
+		char *p = o->symfs ? fmt_path("%s%s", o->symfs, d->path) : strdup(d->path);
+
+		d->status = p && !perfmap_load(p, d) ? DSO_OK : DSO_NO_FILE;
+		if (d->status == DSO_OK)
+			d->sym_path = p;
+		else
+			free(p);
+		goto done;
+	}
+	if (d->identity && strncmp(d->path, "[vdso]", 6)) {
+		d->status = DSO_NO_FILE;
+		goto done;
+	}
+	if (d->build_id_size)
+		build_id_hex(d->build_id, d->build_id_size, hex);
+	if (o->symfs && d->path[0] == '/')
+		add_cand(&c, fmt_path("%s%s", o->symfs, d->path));
+	if (hex[0] && o->buildid_dir) {
+		add_cand(&c, fmt_path("%s/.build-id/%.2s/%s/debug", o->buildid_dir, hex, hex + 2));
+		add_cand(&c, fmt_path("%s/.build-id/%.2s/%s/elf", o->buildid_dir, hex, hex + 2));
+		/* [vdso] and friends are cached by name too. */
+		add_cand(&c, fmt_path("%s/%s/%s/%s", o->buildid_dir, d->path, hex,
+				      d->path[0] == '[' ? "vdso" : "elf"));
+	}
+	if (hex[0] && o->debug_dir)
+		add_cand(&c, fmt_path("%s/.build-id/%.2s/%s.debug", o->debug_dir, hex, hex + 2));
+	if (!o->symfs && d->path[0] == '/')
+		add_cand(&c, strdup(d->path));
+
+	for (int i = 0; i < c.nr && !(full && runtime); i++) {
+		struct elf_found f;
+
+		if (elf_probe(c.path[i], &f) || !f.is_elf)
+			continue;
+		found = true;
+		if (d->build_id_size && f.build_id_size &&
+		    (f.build_id_size != d->build_id_size ||
+		     memcmp(f.build_id, d->build_id, d->build_id_size))) {
+			mismatch = true;
+			build_id_hex(f.build_id, (size_t)f.build_id_size, mismatch_hex);
+			continue;
+		}
+		if (!runtime && f.has_dynsym)
+			runtime = c.path[i];
+		if (f.has_symtab && !full)
+			full = c.path[i];
+		else if (f.has_dynsym && !dyn)
+			dyn = c.path[i];
+		if (!full && f.debuglink[0] && c.nr < (int)ARRAY_SIZE(c.path) - 3)
+			debuglink_cands(&c, c.path[i], f.debuglink, o);
+	}
+	if (full || dyn) {
+		const char *use = full ? full : dyn;
+
+		/*
+		 * File offsets in the maps convert to addresses with the program
+		 * headers of the file that was mapped; a separate debug file's may
+		 * differ.
+		 */
+		if (runtime)
+			elf_load_segments(runtime, d);
+		if (elf_load_symbols(use, d, true, o->demangle) == 0) {
+			if (runtime)
+				elf_add_plt_symbols(runtime, d);
+			d->sym_path = strdup(use);
+			d->status = DSO_OK;
+			if (!full)
+				set_detail(d, "only .dynsym in %s: static functions show as "
+					   "their exported neighbours or addresses", use);
+		} else {
+			d->status = DSO_NOT_ELF;
+		}
+	} else if (mismatch) {
+		d->status = DSO_BUILD_ID_MISMATCH;
+		set_detail(d, "recorded build-id %s, found %s: the binary changed since the "
+			   "recording", hex, mismatch_hex);
+	} else if (found) {
+		d->status = DSO_NO_SYMBOLS;
+		set_detail(d, "stripped%s%s", hex[0] ? ": install debug info with build-id " : "",
+			   hex);
+	} else {
+		d->status = DSO_MISSING;
+		set_detail(d, "%s not found%s", d->path,
+			   o->symfs ? " under --symfs" : "; copy it here or pass --symfs");
+	}
+	for (int i = 0; i < c.nr; i++)
+		free(c.path[i]);
+done:
+	symtab_finish(&d->syms, 0);
+	if (d->status == DSO_OK && !d->syms.nr && !d->kernel) {
+		d->status = DSO_NO_SYMBOLS;
+		set_detail(d, "no function symbols in %s", str_or(d->sym_path, d->path));
+	}
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A binary that code was mapped from (DSO, in perf's words): where its
+ * symbols were found, or why they were not.
+ */
+#ifndef MYCL_DSO_H
+#define MYCL_DSO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "internal.h"
+#include "symtab.h"
+
+enum dso_status {
+	DSO_PENDING,			/* symbols not looked for yet */
+	DSO_OK,				/* symbols loaded */
+	DSO_MISSING,			/* no file found */
+	DSO_NO_SYMBOLS,			/* file found, no symbol table in it */
+	DSO_BUILD_ID_MISMATCH,		/* only files with another build-id were found */
+	DSO_NOT_ELF,			/* file found but not a readable ELF file */
+	DSO_NO_FILE,			/* anonymous or special memory: no file to read */
+	DSO_KALLSYMS_MISSING,		/* kernel: no kallsyms for the recorded kernel */
+};
+
+struct seg {
+	uint64_t off, vaddr, size;
+};
+
+struct dso {
+	char *path;			/* as recorded (anon: /tmp/perf-PID.map) */
+	const char *short_name;		/* as shown: basename, [kernel.kallsyms], [vdso] */
+	char *short_buf;
+	bool kernel;			/* kernel or module: addresses are absolute */
+	bool identity;			/* anon/JIT memory: the ip is the address */
+	uint8_t build_id[20];
+	uint8_t build_id_size;
+	enum dso_status status;
+	char *sym_path;			/* the file symbols came from */
+	char *detail;			/* for the summary: what was tried or what differed */
+	struct symtab syms;
+	struct seg *segs;
+	size_t nr_segs;
+	bool symtab_full;		/* .symtab (not only .dynsym) */
+	uint64_t kernel_text;		/* kernel: _text in the kallsyms used */
+};
+
+struct sym_opts {
+	const char *symfs;		/* prefix for every binary path */
+	const char *kallsyms;		/* kernel symbols file */
+	const char *buildid_dir;	/* perf's build-id cache (~/.debug) */
+	const char *debug_dir;		/* /usr/lib/debug */
+	const char *os_release;		/* recording's kernel release */
+	const uint8_t *kernel_build_id;	/* recording's kernel build-id, or NULL */
+	uint8_t kernel_build_id_size;
+	bool demangle;
+	struct logger log;
+};
+
+struct dso *dso_new(const char *path, bool kernel);
+void dso_free(struct dso *d);
+void dso_set_build_id(struct dso *d, const uint8_t *id, uint8_t size);
+/* Finds and loads symbols once; never fails the caller: status says why. */
+void dso_load(struct dso *d, const struct sym_opts *o);
+/* A map-relative file offset to the address space of the symbol table. */
+uint64_t dso_offset_to_vaddr(const struct dso *d, uint64_t off);
+const char *dso_status_str(enum dso_status s);
+void build_id_hex(const uint8_t *id, size_t size, char *out);
+
+/* elf_syms.c */
+struct elf_found {
+	bool is_elf, has_symtab, has_dynsym;
+	uint8_t build_id[20];
+	int build_id_size;
+	char debuglink[256];
+};
+/* Probes PATH; with LOAD, adds its symbols (and segments) to D. */
+int elf_probe(const char *path, struct elf_found *f);
+int elf_load_symbols(const char *path, struct dso *d, bool prefer_symtab, bool demangle);
+int elf_add_plt_symbols(const char *path, struct dso *d);
+/* PT_LOAD segments of PATH, unless D has some: the mapped file's are the truth. */
+int elf_load_segments(const char *path, struct dso *d);
+
+/* perfmap.c: /tmp/perf-PID.map of a JIT */
+int perfmap_load(const char *path, struct dso *d);
+
+/* kallsyms.c */
+int kallsyms_load(const char *path, struct dso *d, struct logger *lg);
+
+#endif

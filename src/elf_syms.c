@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Function symbols from ELF files (.symtab, .dynsym and the PLT) through libelf. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <elfutils/libdwelf.h>
+#include "dso.h"
+
+static Elf *open_elf(const char *path, int *fd)
+{
+	Elf *e;
+
+	elf_version(EV_CURRENT);
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return NULL;
+	e = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF) {
+		if (e)
+			elf_end(e);
+		close(*fd);
+		*fd = -1;
+		return NULL;
+	}
+	return e;
+}
+
+static Elf_Scn *find_section(Elf *e, Elf64_Word type, const char *name, GElf_Shdr *out)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(e, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (type && sh.sh_type != type)
+			continue;
+		n = elf_strptr(e, shstrndx, sh.sh_name);
+		if (name && (!n || strcmp(n, name)))
+			continue;
+		*out = sh;
+		return scn;
+	}
+	return NULL;
+}
+
+int elf_probe(const char *path, struct elf_found *f)
+{
+	const void *bid;
+	GElf_Word crc;
+	GElf_Shdr sh;
+	const char *link;
+	int fd, n;
+	Elf *e;
+
+	memset(f, 0, sizeof(*f));
+	if (access(path, R_OK))
+		return -errno;
+	e = open_elf(path, &fd);
+	if (!e)
+		return 0;
+	f->is_elf = true;
+	n = dwelf_elf_gnu_build_id(e, &bid);
+	if (n > 0) {
+		f->build_id_size = n > 20 ? 20 : n;
+		memcpy(f->build_id, bid, (size_t)f->build_id_size);
+	}
+	f->has_symtab = find_section(e, SHT_SYMTAB, NULL, &sh) && sh.sh_size > 0;
+	f->has_dynsym = find_section(e, SHT_DYNSYM, NULL, &sh) && sh.sh_size > 0;
+	link = dwelf_elf_gnu_debuglink(e, &crc);
+	if (link)
+		snprintf(f->debuglink, sizeof(f->debuglink), "%s", link);
+	elf_end(e);
+	close(fd);
+	return 0;
+}
+
+static void load_segments(Elf *e, struct dso *d)
+{
+	size_t nph;
+
+	if (d->nr_segs || elf_getphdrnum(e, &nph))
+		return;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		struct seg *n;
+
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		n = realloc(d->segs, (d->nr_segs + 1) * sizeof(*n));
+		if (!n)
+			return;
+		d->segs = n;
+		d->segs[d->nr_segs++] = (struct seg){ ph.p_offset, ph.p_vaddr,
+						      ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz };
+	}
+}
+
+int elf_load_segments(const char *path, struct dso *d)
+{
+	int fd;
+	Elf *e = open_elf(path, &fd);
+
+	if (!e)
+		return MYCL_ERR_ELF;
+	load_segments(e, d);
+	elf_end(e);
+	close(fd);
+	return 0;
+}
+
+int elf_load_symbols(const char *path, struct dso *d, bool prefer_symtab, bool demangle)
+{
+	GElf_Shdr sh;
+	GElf_Ehdr eh;
+	Elf_Scn *scn;
+	Elf_Data *data;
+	int fd, err = 0;
+	Elf *e = open_elf(path, &fd);
+
+	if (!e)
+		return MYCL_ERR_ELF;
+	gelf_getehdr(e, &eh);
+	load_segments(e, d);
+	scn = prefer_symtab ? find_section(e, SHT_SYMTAB, NULL, &sh) : NULL;
+	if (!scn)
+		scn = find_section(e, SHT_DYNSYM, NULL, &sh);
+	if (!scn || !(data = elf_getdata(scn, NULL)) || !sh.sh_entsize) {
+		elf_end(e);
+		close(fd);
+		return MYCL_ERR_ELF;
+	}
+	d->symtab_full = sh.sh_type == SHT_SYMTAB;
+	for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+		GElf_Sym s;
+		const char *name;
+		int type, bind;
+
+		if (!gelf_getsym(data, (int)i, &s))
+			break;
+		type = GELF_ST_TYPE(s.st_info);
+		bind = GELF_ST_BIND(s.st_info);
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
+		    s.st_shndx >= SHN_LORESERVE || !s.st_value)
+			continue;
+		name = elf_strptr(e, sh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		if (eh.e_machine == EM_ARM)
+			s.st_value &= ~1ULL;
+		err = symtab_add(&d->syms, s.st_value, s.st_size, name,
+				 bind == STB_GLOBAL ? SYMB_GLOBAL : bind == STB_WEAK ? SYMB_WEAK : SYMB_LOCAL,
+				 demangle);
+		if (err)
+			break;
+	}
+	elf_end(e);
+	close(fd);
+	return err;
+}
+
+/*
+ * PLT entries named as perf names them ("strcmp@plt"): the n-th JUMP_SLOT
+ * relocation of .rela.plt belongs to the n-th PLT entry, which sits after
+ * the PLT header in .plt, or with no header in .plt.sec (x86 IBT).
+ */
+int elf_add_plt_symbols(const char *path, struct dso *d)
+{
+	GElf_Shdr plt, relsh, dynsh, sec;
+	Elf_Scn *rscn, *dscn;
+	Elf_Data *rdata, *ddata;
+	uint64_t base, hdr = 0, entsz = 16;
+	GElf_Ehdr eh;
+	bool rela = true;
+	int fd, err = 0;
+	Elf *e = open_elf(path, &fd);
+
+	if (!e)
+		return 0;
+	gelf_getehdr(e, &eh);
+	switch (eh.e_machine) {
+	case EM_X86_64: case EM_386:
+		hdr = 16;
+		break;
+	case EM_AARCH64:
+		hdr = 32;
+		break;
+	default:
+		goto out;
+	}
+	if (!find_section(e, SHT_PROGBITS, ".plt", &plt))
+		goto out;
+	rscn = find_section(e, SHT_RELA, ".rela.plt", &relsh);
+	if (!rscn) {
+		rscn = find_section(e, SHT_REL, ".rel.plt", &relsh);
+		rela = false;
+	}
+	if (!rscn || !relsh.sh_entsize || !(rdata = elf_getdata(rscn, NULL)))
+		goto out;
+	dscn = elf_getscn(e, relsh.sh_link);
+	if (!dscn || !gelf_getshdr(dscn, &dynsh) || !(ddata = elf_getdata(dscn, NULL)))
+		goto out;
+	base = plt.sh_addr + hdr;
+	if (find_section(e, SHT_PROGBITS, ".plt.sec", &sec))
+		base = sec.sh_addr;
+	for (size_t i = 0; i < relsh.sh_size / relsh.sh_entsize; i++) {
+		GElf_Rela r;
+		GElf_Rel rl;
+		GElf_Sym s;
+		uint64_t info;
+		const char *name;
+		char buf[512];
+
+		if (rela) {
+			if (!gelf_getrela(rdata, (int)i, &r))
+				break;
+			info = r.r_info;
+		} else {
+			if (!gelf_getrel(rdata, (int)i, &rl))
+				break;
+			info = rl.r_info;
+		}
+		if (!gelf_getsym(ddata, (int)GELF_R_SYM(info), &s))
+			continue;
+		name = elf_strptr(e, dynsh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		snprintf(buf, sizeof(buf), "%s@plt", name);
+		err = symtab_add(&d->syms, base + i * entsz, entsz, buf, SYMB_GLOBAL, false);
+		if (err)
+			break;
+	}
+out:
+	elf_end(e);
+	close(fd);
+	return err;
+}

@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "perf_abi.h"
+#include "machine.h"
+
+struct strpool {
+	char **slots;
+	size_t cap, nr;
+};
+
+struct machine {
+	struct sym_opts opts;
+	const struct mycl_perf_info *info;
+	struct strpool strs;
+	struct thread **threads;	/* open addressing by tid */
+	size_t threads_cap, nr_threads;
+	struct dso **dsos;
+	size_t nr_dsos, dsos_cap;
+	struct maps kmaps;		/* kernel and modules */
+	struct dso *kernel;
+	uint64_t kernel_pgoff;		/* runtime _text from the kernel MMAP */
+	struct symtab dyn_ksyms;	/* KSYMBOL records (BPF, trampolines) */
+	bool dyn_sorted;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 1099511628211ULL;
+	return h;
+}
+
+const char *machine_intern(struct machine *m, const char *s)
+{
+	struct strpool *p = &m->strs;
+	size_t h;
+
+	if ((p->nr + 1) * 2 > p->cap) {
+		size_t ncap = p->cap ? p->cap * 2 : 256;
+		char **n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (size_t i = 0; i < p->cap; i++) {
+			if (!p->slots[i])
+				continue;
+			h = hash_str(p->slots[i]) & (ncap - 1);
+			while (n[h])
+				h = (h + 1) & (ncap - 1);
+			n[h] = p->slots[i];
+		}
+		free(p->slots);
+		p->slots = n;
+		p->cap = ncap;
+	}
+	h = hash_str(s) & (p->cap - 1);
+	while (p->slots[h]) {
+		if (!strcmp(p->slots[h], s))
+			return p->slots[h];
+		h = (h + 1) & (p->cap - 1);
+	}
+	p->slots[h] = strdup(s);
+	if (p->slots[h])
+		p->nr++;
+	return p->slots[h];
+}
+
+struct machine *machine_new(const struct sym_opts *o, const struct mycl_perf_info *info)
+{
+	struct machine *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->opts = *o;
+	m->info = info;
+	m->kmaps.refcnt = 1;
+	return m;
+}
+
+static void maps_put(struct maps *ms)
+{
+	if (ms && --ms->refcnt == 0) {
+		free(ms->v);
+		free(ms);
+	}
+}
+
+void machine_free(struct machine *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->threads_cap; i++) {
+		if (!m->threads[i])
+			continue;
+		maps_put(m->threads[i]->maps);
+		free(m->threads[i]);
+	}
+	free(m->threads);
+	for (size_t i = 0; i < m->nr_dsos; i++)
+		dso_free(m->dsos[i]);
+	free(m->dsos);
+	free(m->kmaps.v);
+	symtab_free(&m->dyn_ksyms);
+	for (size_t i = 0; i < m->strs.cap; i++)
+		free(m->strs.slots[i]);
+	free(m->strs.slots);
+	free(m);
+}
+
+size_t machine_nr_dsos(const struct machine *m)
+{
+	return m->nr_dsos;
+}
+
+struct dso *machine_dso(const struct machine *m, size_t i)
+{
+	return i < m->nr_dsos ? m->dsos[i] : NULL;
+}
+
+/* ---- DSOs ---- */
+
+static struct dso *find_dso(struct machine *m, const char *path, bool kernel,
+			    const uint8_t *bid, uint8_t bid_size)
+{
+	struct dso *d;
+
+	for (size_t i = m->nr_dsos; i-- > 0;) {
+		d = m->dsos[i];
+		if (d->kernel != kernel || strcmp(d->path, path))
+			continue;
+		if (bid_size && d->build_id_size &&
+		    (bid_size != d->build_id_size || memcmp(bid, d->build_id, bid_size)))
+			continue;	/* same path, another binary (rebuilt while recording) */
+		return d;
+	}
+	if (ARRAY_GROW(m->dsos, m->dsos_cap, m->nr_dsos + 1))
+		return NULL;
+	d = dso_new(path, kernel);
+	if (!d)
+		return NULL;
+	if (bid_size)
+		dso_set_build_id(d, bid, bid_size);
+	m->dsos[m->nr_dsos++] = d;
+	return d;
+}
+
+/*
+ * The build-id the header recorded for D's file.  Looked up when symbols are
+ * first needed: in pipe mode the build-ids arrive after the maps.
+ */
+static void attach_header_build_id(struct machine *m, struct dso *d)
+{
+	if (d->build_id_size || d->status != DSO_PENDING)
+		return;
+	for (size_t i = 0; i < m->info->nr_build_ids; i++) {
+		const struct mycl_build_id *b = &m->info->build_ids[i];
+
+		if (!strcmp(b->filename, d->path) ||
+		    (d->kernel && b->pid == -1 && !strcmp(b->filename, "[kernel.kallsyms]") &&
+		     !strncmp(d->path, "[kernel.kallsyms]", 17))) {
+			dso_set_build_id(d, b->id, b->size);
+			return;
+		}
+	}
+}
+
+static void load_dso(struct machine *m, struct dso *d)
+{
+	if (d->status != DSO_PENDING)
+		return;
+	attach_header_build_id(m, d);
+	if (d->kernel && d == m->kernel && !m->opts.kernel_build_id && d->build_id_size) {
+		m->opts.kernel_build_id = d->build_id;
+		m->opts.kernel_build_id_size = d->build_id_size;
+	}
+	dso_load(d, &m->opts);
+}
+
+static struct dso *kernel_dso(struct machine *m)
+{
+	if (!m->kernel)
+		m->kernel = find_dso(m, "[kernel.kallsyms]", true, NULL, 0);
+	return m->kernel;
+}
+
+/* ---- maps ---- */
+
+/* Inserts NEW, trimming or splitting the maps it overlaps (a new mmap wins). */
+static int maps_insert(struct maps *ms, const struct map *nm)
+{
+	size_t out = 0, pos;
+	struct map *v;
+
+	if (ARRAY_GROW(ms->v, ms->cap, ms->nr * 2 + 2))
+		return -ENOMEM;
+	v = malloc((ms->nr * 2 + 2) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < ms->nr; i++) {
+		struct map o = ms->v[i];
+
+		if (o.end <= nm->start || o.start >= nm->end) {
+			v[out++] = o;
+			continue;
+		}
+		if (o.start < nm->start) {
+			v[out] = o;
+			v[out++].end = nm->start;
+		}
+		if (o.end > nm->end) {
+			v[out] = o;
+			v[out].pgoff += nm->end - o.start;
+			v[out++].start = nm->end;
+		}
+	}
+	for (pos = 0; pos < out && v[pos].start < nm->start; pos++)
+		;
+	memmove(v + pos + 1, v + pos, (out - pos) * sizeof(*v));
+	v[pos] = *nm;
+	out++;
+	memcpy(ms->v, v, out * sizeof(*v));
+	ms->nr = out;
+	free(v);
+	return 0;
+}
+
+static const struct map *maps_find(const struct maps *ms, uint64_t ip)
+{
+	size_t lo = 0, hi = ms->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ms->v[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && ip < ms->v[lo - 1].end)
+		return &ms->v[lo - 1];
+	return NULL;
+}
+
+static struct maps *maps_new(void)
+{
+	struct maps *ms = calloc(1, sizeof(*ms));
+
+	if (ms)
+		ms->refcnt = 1;
+	return ms;
+}
+
+static struct maps *maps_clone(const struct maps *src)
+{
+	struct maps *ms = maps_new();
+
+	if (!ms || !src->nr)
+		return ms;
+	ms->v = malloc(src->nr * sizeof(*ms->v));
+	if (!ms->v) {
+		free(ms);
+		return NULL;
+	}
+	memcpy(ms->v, src->v, src->nr * sizeof(*ms->v));
+	ms->nr = ms->cap = src->nr;
+	return ms;
+}
+
+/* ---- threads ---- */
+
+static size_t tid_slot(int32_t tid, size_t cap)
+{
+	return ((uint32_t)tid * 2654435761u) & (cap - 1);
+}
+
+static struct thread *thread_lookup(struct machine *m, int32_t tid)
+{
+	size_t h;
+
+	if (!m->threads_cap)
+		return NULL;
+	h = tid_slot(tid, m->threads_cap);
+	while (m->threads[h]) {
+		if (m->threads[h]->tid == tid)
+			return m->threads[h];
+		h = (h + 1) & (m->threads_cap - 1);
+	}
+	return NULL;
+}
+
+static int thread_store(struct machine *m, struct thread *t)
+{
+	size_t h;
+
+	if ((m->nr_threads + 1) * 2 > m->threads_cap) {
+		size_t ncap = m->threads_cap ? m->threads_cap * 2 : 256;
+		struct thread **n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		for (size_t i = 0; i < m->threads_cap; i++) {
+			if (!m->threads[i])
+				continue;
+			h = tid_slot(m->threads[i]->tid, ncap);
+			while (n[h])
+				h = (h + 1) & (ncap - 1);
+			n[h] = m->threads[i];
+		}
+		free(m->threads);
+		m->threads = n;
+		m->threads_cap = ncap;
+	}
+	h = tid_slot(t->tid, m->threads_cap);
+	while (m->threads[h] && m->threads[h]->tid != t->tid)
+		h = (h + 1) & (m->threads_cap - 1);
+	if (!m->threads[h])
+		m->nr_threads++;
+	m->threads[h] = t;
+	return 0;
+}
+
+static struct thread *thread_create(struct machine *m, int32_t pid, int32_t tid)
+{
+	struct thread *t = calloc(1, sizeof(*t));
+	char name[32];
+
+	if (!t)
+		return NULL;
+	t->pid = pid;
+	t->tid = tid;
+	if (tid == 0) {
+		t->comm = machine_intern(m, "swapper");
+		t->comm_set = true;
+	} else {
+		snprintf(name, sizeof(name), ":%d", tid);
+		t->comm = machine_intern(m, name);
+	}
+	if (pid >= 0 && pid != tid) {
+		struct thread *leader = machine_thread(m, pid, pid);
+
+		if (leader && leader->maps) {
+			t->maps = leader->maps;
+			t->maps->refcnt++;
+		}
+	}
+	if (!t->maps)
+		t->maps = maps_new();
+	if (!t->comm || !t->maps || thread_store(m, t)) {
+		maps_put(t->maps);
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+struct thread *machine_thread(struct machine *m, int32_t pid, int32_t tid)
+{
+	struct thread *t;
+
+	if (tid < 0)
+		tid = pid;
+	t = thread_lookup(m, tid);
+	if (t) {
+		if (t->pid < 0 && pid >= 0)
+			t->pid = pid;
+		return t;
+	}
+	return thread_create(m, pid, tid);
+}
+
+/* ---- records ---- */
+
+int machine_mmap(struct machine *m, const struct mycl_mmap *ev)
+{
+	bool kernel = (ev->misc & MISC_CPUMODE_MASK) == 1 /* KERNEL */ || ev->pid == -1;
+	struct map nm = { .start = ev->start, .end = ev->start + ev->len, .pgoff = ev->pgoff };
+	struct thread *t;
+	char anon[64];
+	const char *path = ev->filename;
+
+	if (ev->misc & MISC_MMAP_DATA)
+		return 0;
+	if (nm.end < nm.start)
+		nm.end = UINT64_MAX;
+	if (kernel) {
+		bool is_kernel = !strncmp(path, "[kernel.kallsyms]", 17) || !strcmp(path, "[kernel]");
+
+		nm.dso = is_kernel ? kernel_dso(m) : find_dso(m, path, true, NULL, 0);
+		if (!nm.dso)
+			return -ENOMEM;
+		if (is_kernel)
+			m->kernel_pgoff = ev->pgoff;
+		return maps_insert(&m->kmaps, &nm);
+	}
+	t = machine_thread(m, ev->pid, ev->tid);
+	if (!t)
+		return -ENOMEM;
+	if (!strncmp(path, "//anon", 6) || !strncmp(path, "/dev/zero", 9) ||
+	    !strncmp(path, "/anon_hugepage", 14)) {
+		/* JIT code: perf looks for /tmp/perf-PID.map. */
+		snprintf(anon, sizeof(anon), "/tmp/perf-%d.map", ev->pid);
+		path = anon;
+	}
+	nm.dso = find_dso(m, path, false, ev->build_id, ev->build_id_size);
+	if (!nm.dso)
+		return -ENOMEM;
+	if (path == anon)
+		nm.dso->identity = true;
+	return maps_insert(t->maps, &nm);
+}
+
+int machine_comm(struct machine *m, const struct mycl_comm *ev)
+{
+	struct thread *t = machine_thread(m, ev->pid, ev->tid);
+
+	if (!t)
+		return -ENOMEM;
+	t->comm = machine_intern(m, ev->comm);
+	t->comm_set = true;
+	return t->comm ? 0 : -ENOMEM;
+}
+
+int machine_fork(struct machine *m, const struct mycl_task *ev)
+{
+	struct thread *parent, *child;
+
+	if (ev->pid == ev->ppid && ev->tid == ev->ptid)
+		return 0;
+	parent = machine_thread(m, ev->ppid, ev->ptid);
+	child = thread_lookup(m, ev->tid);
+	if (!parent)
+		return -ENOMEM;
+	if (!child) {
+		child = calloc(1, sizeof(*child));
+		if (!child || thread_store(m, child)) {
+			free(child);
+			return -ENOMEM;
+		}
+	} else {
+		maps_put(child->maps);
+	}
+	child->pid = ev->pid;
+	child->tid = ev->tid;
+	child->comm = parent->comm;
+	child->comm_set = parent->comm_set;
+	if (ev->pid == ev->ppid) {
+		child->maps = parent->maps;
+		child->maps->refcnt++;
+	} else {
+		child->maps = maps_clone(parent->maps);
+	}
+	return child->maps ? 0 : -ENOMEM;
+}
+
+int machine_ksymbol(struct machine *m, const struct mycl_ksymbol *ev)
+{
+	if (ev->flags & 1)
+		return 0;	/* unregistration: keep the name for samples before it */
+	m->dyn_sorted = false;
+	return symtab_add(&m->dyn_ksyms, ev->addr, ev->len, ev->name, SYMB_GLOBAL, false);
+}
+
+static const struct sym *kernel_sym(struct machine *m, uint64_t ip)
+{
+	struct dso *k = kernel_dso(m);
+	const struct sym *s = NULL;
+
+	if (!k)
+		return NULL;
+	load_dso(m, k);
+	if (k->status == DSO_OK) {
+		uint64_t addr = ip;
+
+		if (m->kernel_pgoff && k->kernel_text)
+			addr = ip - (m->kernel_pgoff - k->kernel_text);
+		s = symtab_find(&k->syms, addr);
+	}
+	if (!s && m->dyn_ksyms.nr) {
+		if (!m->dyn_sorted) {
+			symtab_finish(&m->dyn_ksyms, 0);
+			m->dyn_sorted = true;
+		}
+		s = symtab_find(&m->dyn_ksyms, ip);
+	}
+	return s;
+}
+
+int machine_resolve(struct machine *m, int32_t pid, int32_t tid, uint64_t ip,
+		    enum mycl_cpumode cpumode, struct resolved *r)
+{
+	static const char levels[] = { '.', 'k', '.', 'H', 'g', 'u', '.', '.' };
+	const struct map *map;
+
+	memset(r, 0, sizeof(*r));
+	r->thread = machine_thread(m, pid, tid);
+	if (!r->thread)
+		return -ENOMEM;
+	r->level = levels[cpumode & 7];
+	r->addr = ip;
+	if (cpumode == MYCL_CPUMODE_KERNEL) {
+		map = maps_find(&m->kmaps, ip);
+		r->dso = map ? map->dso : (m->kmaps.nr ? NULL : kernel_dso(m));
+		if (r->dso) {
+			r->sym = kernel_sym(m, ip);
+			if (r->dso != m->kernel)
+				load_dso(m, r->dso);
+		}
+		return 0;
+	}
+	if (cpumode != MYCL_CPUMODE_USER)
+		return 0;
+	map = maps_find(r->thread->maps, ip);
+	if (!map)
+		return 0;
+	r->dso = map->dso;
+	load_dso(m, r->dso);
+	if (r->dso->identity) {
+		r->sym = symtab_find(&r->dso->syms, ip);
+		return 0;
+	}
+	r->addr = ip - map->start + map->pgoff;
+	if (r->dso->status == DSO_OK)
+		r->sym = symtab_find(&r->dso->syms, dso_offset_to_vaddr(r->dso, r->addr));
+	return 0;
+}

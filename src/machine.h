@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The address spaces of a recording: threads, the maps of each process and
+ * the kernel's, built from MMAP/MMAP2/COMM/FORK/EXIT records, and the
+ * resolution of an instruction pointer to DSO and symbol.
+ */
+#ifndef MYCL_MACHINE_H
+#define MYCL_MACHINE_H
+
+#include <stdint.h>
+#include "mycl/perf_data.h"
+#include "dso.h"
+
+struct map {
+	uint64_t start, end, pgoff;
+	struct dso *dso;
+};
+
+struct maps {
+	struct map *v;
+	size_t nr, cap;
+	int refcnt;
+};
+
+struct thread {
+	int32_t pid, tid;
+	const char *comm;		/* interned: equal names, equal pointers */
+	struct maps *maps;
+	bool comm_set;
+};
+
+struct resolved {
+	struct thread *thread;
+	struct dso *dso;		/* NULL: no map ([unknown]) */
+	const struct sym *sym;		/* NULL: unresolved */
+	uint64_t addr;			/* as perf shows it: map-relative, or the ip */
+	char level;			/* 'k' kernel, '.' user, 'H', 'g', 'u' */
+};
+
+struct machine;
+
+struct machine *machine_new(const struct sym_opts *o, const struct mycl_perf_info *info);
+void machine_free(struct machine *m);
+
+int machine_mmap(struct machine *m, const struct mycl_mmap *ev);
+int machine_comm(struct machine *m, const struct mycl_comm *ev);
+int machine_fork(struct machine *m, const struct mycl_task *ev);
+int machine_ksymbol(struct machine *m, const struct mycl_ksymbol *ev);
+
+struct thread *machine_thread(struct machine *m, int32_t pid, int32_t tid);
+/* Resolves IP in the address space of (PID, TID) for CPUMODE. 0 or -ENOMEM. */
+int machine_resolve(struct machine *m, int32_t pid, int32_t tid, uint64_t ip,
+		    enum mycl_cpumode cpumode, struct resolved *r);
+
+/* Every DSO seen, for summaries. */
+size_t machine_nr_dsos(const struct machine *m);
+struct dso *machine_dso(const struct machine *m, size_t i);
+const char *machine_intern(struct machine *m, const char *s);
+
+#endif

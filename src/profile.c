@@ -1,0 +1,613 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Aggregating samples into the flat profile. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mycl/profile.h"
+#include "internal.h"
+#include "machine.h"
+
+static const char *const sort_names[MYCL_SORT__MAX] = {
+	[MYCL_SORT_COMM] = "comm", [MYCL_SORT_PID] = "pid", [MYCL_SORT_TID] = "tid",
+	[MYCL_SORT_DSO] = "dso", [MYCL_SORT_SYM] = "sym", [MYCL_SORT_CPU] = "cpu",
+};
+
+MYCL_API int mycl_sort_key_parse(const char *name)
+{
+	for (int i = 0; i < MYCL_SORT__MAX; i++)
+		if (!strcmp(name, sort_names[i]))
+			return i;
+	if (!strcmp(name, "symbol"))
+		return MYCL_SORT_SYM;
+	return -1;
+}
+
+MYCL_API const char *mycl_sort_key_name(enum mycl_sort_key key)
+{
+	return (unsigned)key < MYCL_SORT__MAX ? sort_names[key] : "?";
+}
+
+/* One aggregated row while counting: the key and its sums. */
+struct hent {
+	int ev;
+	const char *comm;
+	int32_t pid, tid;
+	uint32_t cpu;
+	struct dso *dso;
+	const struct sym *sym;
+	uint64_t addr;
+	char level;
+	uint64_t period, samples;
+};
+
+struct dso_count {
+	struct dso *dso;
+	uint64_t samples, unresolved;
+};
+
+struct filter {
+	char **names;
+	size_t nr;
+	long *nums;
+	size_t nr_nums;
+	bool on;
+};
+
+struct mycl_profile {
+	struct mycl_perf_data *pd;
+	struct machine *m;
+	struct logger log;
+	enum mycl_sort_key keys[MYCL_SORT__MAX];
+	size_t nr_keys;
+	bool use[MYCL_SORT__MAX];
+	struct filter f_comm, f_dso, f_pid, f_tid, f_cpu;
+	char *event_name;
+
+	struct hent *ents;
+	size_t nr_ents, ents_cap;
+	uint32_t *index;		/* open addressing into ents, UINT32_MAX empty */
+	size_t index_cap;
+
+	struct dso_count *dcounts;
+	size_t nr_dcounts, dcounts_cap;
+	uint64_t unmapped;
+
+	struct mycl_profile_event *events;
+	size_t nr_events;
+	struct mycl_hot_row **rows;
+	struct mycl_dso_summary *summ;
+	size_t nr_summ;
+	char **summ_strs;
+	char *buildid_dir;
+};
+
+static int filter_parse(struct filter *f, const char *list, bool numeric)
+{
+	char *dup, *tok, *save = NULL;
+
+	if (!list)
+		return 0;
+	f->on = true;
+	dup = strdup(list);
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (numeric) {
+			char *end;
+			long v = strtol(tok, &end, 10);
+			long *n;
+
+			if (*end || end == tok) {
+				free(dup);
+				return -EINVAL;
+			}
+			n = realloc(f->nums, (f->nr_nums + 1) * sizeof(*n));
+			if (!n)
+				goto nomem;
+			f->nums = n;
+			f->nums[f->nr_nums++] = v;
+		} else {
+			char **n = realloc(f->names, (f->nr + 1) * sizeof(*n));
+
+			if (!n)
+				goto nomem;
+			f->names = n;
+			f->names[f->nr] = strdup(tok);
+			if (!f->names[f->nr])
+				goto nomem;
+			f->nr++;
+		}
+	}
+	free(dup);
+	return 0;
+nomem:
+	free(dup);
+	return -ENOMEM;
+}
+
+static void filter_free(struct filter *f)
+{
+	for (size_t i = 0; i < f->nr; i++)
+		free(f->names[i]);
+	free(f->names);
+	free(f->nums);
+}
+
+static bool filter_num(const struct filter *f, long v)
+{
+	if (!f->on)
+		return true;
+	for (size_t i = 0; i < f->nr_nums; i++)
+		if (f->nums[i] == v)
+			return true;
+	return false;
+}
+
+static bool filter_name(const struct filter *f, const char *a, const char *b)
+{
+	if (!f->on)
+		return true;
+	for (size_t i = 0; i < f->nr; i++)
+		if ((a && !strcmp(f->names[i], a)) || (b && !strcmp(f->names[i], b)))
+			return true;
+	return false;
+}
+
+static uint64_t hent_hash(const struct hent *h)
+{
+	uint64_t x = (uint64_t)h->ev * 0x9E3779B97F4A7C15ULL;
+
+	x ^= (uintptr_t)h->comm * 0xC2B2AE3D27D4EB4FULL;
+	x ^= ((uint64_t)(uint32_t)h->pid << 32 | (uint32_t)h->tid) * 0x165667B19E3779F9ULL;
+	x ^= (uint64_t)h->cpu * 0x27D4EB2F165667C5ULL;
+	x ^= (uintptr_t)h->dso * 0x94D049BB133111EBULL;
+	x ^= (h->sym ? (uintptr_t)h->sym : h->addr) * 0xBF58476D1CE4E5B9ULL;
+	x ^= (uint64_t)(uint8_t)h->level;
+	return x ^ (x >> 31);
+}
+
+static bool hent_eq(const struct hent *a, const struct hent *b)
+{
+	return a->ev == b->ev && a->comm == b->comm && a->pid == b->pid && a->tid == b->tid &&
+	       a->cpu == b->cpu && a->dso == b->dso && a->sym == b->sym && a->addr == b->addr &&
+	       a->level == b->level;
+}
+
+static int hist_add(struct mycl_profile *p, const struct hent *k, uint64_t period)
+{
+	size_t h;
+
+	if ((p->nr_ents + 1) * 2 > p->index_cap) {
+		size_t ncap = p->index_cap ? p->index_cap * 2 : 1024;
+		uint32_t *n = malloc(ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		memset(n, 0xff, ncap * sizeof(*n));
+		for (size_t i = 0; i < p->nr_ents; i++) {
+			h = hent_hash(&p->ents[i]) & (ncap - 1);
+			while (n[h] != UINT32_MAX)
+				h = (h + 1) & (ncap - 1);
+			n[h] = (uint32_t)i;
+		}
+		free(p->index);
+		p->index = n;
+		p->index_cap = ncap;
+	}
+	h = hent_hash(k) & (p->index_cap - 1);
+	while (p->index[h] != UINT32_MAX) {
+		struct hent *e = &p->ents[p->index[h]];
+
+		if (hent_eq(e, k)) {
+			e->period += period;
+			e->samples++;
+			return 0;
+		}
+		h = (h + 1) & (p->index_cap - 1);
+	}
+	if (ARRAY_GROW(p->ents, p->ents_cap, p->nr_ents + 1))
+		return -ENOMEM;
+	p->ents[p->nr_ents] = *k;
+	p->ents[p->nr_ents].period = period;
+	p->ents[p->nr_ents].samples = 1;
+	p->index[h] = (uint32_t)p->nr_ents++;
+	return 0;
+}
+
+static struct dso_count *dso_count(struct mycl_profile *p, struct dso *d)
+{
+	/* The few most recent DSOs cover almost every sample: search from the end. */
+	for (size_t i = p->nr_dcounts; i-- > 0;)
+		if (p->dcounts[i].dso == d) {
+			if (i + 1 < p->nr_dcounts && i > p->nr_dcounts / 2) {
+				struct dso_count t = p->dcounts[i];
+
+				p->dcounts[i] = p->dcounts[p->nr_dcounts - 1];
+				p->dcounts[p->nr_dcounts - 1] = t;
+				return &p->dcounts[p->nr_dcounts - 1];
+			}
+			return &p->dcounts[i];
+		}
+	if (ARRAY_GROW(p->dcounts, p->dcounts_cap, p->nr_dcounts + 1))
+		return NULL;
+	p->dcounts[p->nr_dcounts] = (struct dso_count){ .dso = d };
+	return &p->dcounts[p->nr_dcounts++];
+}
+
+static int grow_events(struct mycl_profile *p, size_t n)
+{
+	struct mycl_profile_event *e;
+
+	if (n <= p->nr_events)
+		return 0;
+	e = realloc(p->events, n * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	memset(e + p->nr_events, 0, (n - p->nr_events) * sizeof(*e));
+	p->events = e;
+	p->nr_events = n;
+	return 0;
+}
+
+static int on_sample(const struct mycl_sample *s, void *ctx)
+{
+	struct mycl_profile *p = ctx;
+	struct mycl_profile_event *pe;
+	struct resolved r;
+	struct hent k = { 0 };
+	int err;
+
+	err = grow_events(p, (size_t)s->event->idx + 1);
+	if (err)
+		return err;
+	pe = &p->events[s->event->idx];
+	pe->event = s->event;
+	pe->nr_samples_all++;
+	pe->total_period_all += s->period;
+	if (p->event_name && strcmp(p->event_name, s->event->name))
+		return 0;
+	if (!filter_num(&p->f_pid, s->pid) || !filter_num(&p->f_tid, s->tid) ||
+	    !filter_num(&p->f_cpu, (long)s->cpu))
+		return 0;
+	err = machine_resolve(p->m, s->pid, s->tid, s->ip, s->cpumode, &r);
+	if (err)
+		return err;
+	if (!filter_name(&p->f_comm, r.thread->comm, NULL) ||
+	    !filter_name(&p->f_dso, r.dso ? r.dso->short_name : "[unknown]",
+			 r.dso ? r.dso->path : NULL))
+		return 0;
+	pe->nr_samples++;
+	pe->total_period += s->period;
+	if (r.dso) {
+		struct dso_count *dc = dso_count(p, r.dso);
+
+		if (!dc)
+			return -ENOMEM;
+		dc->samples++;
+		dc->unresolved += !r.sym;
+	} else {
+		p->unmapped++;
+	}
+	k.ev = s->event->idx;
+	if (p->use[MYCL_SORT_COMM])
+		k.comm = r.thread->comm;
+	if (p->use[MYCL_SORT_PID]) {
+		k.pid = r.thread->pid;
+		k.comm = r.thread->comm;
+	}
+	if (p->use[MYCL_SORT_TID]) {
+		k.tid = r.thread->tid;
+		k.pid = r.thread->pid;
+		k.comm = r.thread->comm;
+	}
+	if (p->use[MYCL_SORT_CPU])
+		k.cpu = s->cpu;
+	if (p->use[MYCL_SORT_DSO])
+		k.dso = r.dso;
+	if (p->use[MYCL_SORT_SYM]) {
+		k.level = r.level;
+		k.sym = r.sym;
+		if (!r.sym) {
+			k.addr = r.addr;
+			k.dso = r.dso;
+		}
+	}
+	return hist_add(p, &k, s->period);
+}
+
+static int on_mmap(const struct mycl_mmap *m, void *ctx)
+{
+	return machine_mmap(((struct mycl_profile *)ctx)->m, m);
+}
+
+static int on_comm(const struct mycl_comm *c, void *ctx)
+{
+	return machine_comm(((struct mycl_profile *)ctx)->m, c);
+}
+
+static int on_fork(const struct mycl_task *t, void *ctx)
+{
+	return machine_fork(((struct mycl_profile *)ctx)->m, t);
+}
+
+static int on_ksymbol(const struct mycl_ksymbol *k, void *ctx)
+{
+	return machine_ksymbol(((struct mycl_profile *)ctx)->m, k);
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct mycl_hot_row *x = a, *y = b;
+	int c;
+
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	if ((c = strcmp(x->comm ? x->comm : "", y->comm ? y->comm : "")))
+		return c;
+	if ((c = strcmp(x->dso ? x->dso : "", y->dso ? y->dso : "")))
+		return c;
+	if ((c = strcmp(x->sym ? x->sym : "", y->sym ? y->sym : "")))
+		return c;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+static int make_rows(struct mycl_profile *p)
+{
+	size_t *counts = calloc(p->nr_events ? p->nr_events : 1, sizeof(*counts));
+
+	p->rows = calloc(p->nr_events ? p->nr_events : 1, sizeof(*p->rows));
+	if (!counts || !p->rows) {
+		free(counts);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < p->nr_ents; i++)
+		counts[p->ents[i].ev]++;
+	for (size_t e = 0; e < p->nr_events; e++) {
+		p->rows[e] = calloc(counts[e] ? counts[e] : 1, sizeof(**p->rows));
+		if (!p->rows[e]) {
+			free(counts);
+			return -ENOMEM;
+		}
+		p->events[e].rows = p->rows[e];
+		p->events[e].nr_rows = 0;
+	}
+	for (size_t i = 0; i < p->nr_ents; i++) {
+		const struct hent *h = &p->ents[i];
+		struct mycl_profile_event *pe = &p->events[h->ev];
+		struct mycl_hot_row *r = &p->rows[h->ev][pe->nr_rows++];
+
+		r->comm = h->comm;
+		r->pid = h->pid;
+		r->tid = h->tid;
+		r->cpu = h->cpu;
+		r->dso = p->use[MYCL_SORT_DSO] || (p->use[MYCL_SORT_SYM] && !h->sym) ?
+			(h->dso ? h->dso->short_name : "[unknown]") : NULL;
+		r->dso_path = h->dso ? h->dso->path : NULL;
+		r->sym = h->sym ? h->sym->name : NULL;
+		r->addr = h->addr;
+		r->level = h->level;
+		r->period = h->period;
+		r->samples = h->samples;
+	}
+	for (size_t e = 0; e < p->nr_events; e++)
+		qsort(p->rows[e], p->events[e].nr_rows, sizeof(**p->rows), row_cmp);
+	free(counts);
+	return 0;
+}
+
+static int dcount_cmp(const void *a, const void *b)
+{
+	const struct dso_count *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return strcmp(x->dso->path, y->dso->path);
+}
+
+static int make_summary(struct mycl_profile *p)
+{
+	qsort(p->dcounts, p->nr_dcounts, sizeof(*p->dcounts), dcount_cmp);
+	p->summ = calloc(p->nr_dcounts ? p->nr_dcounts : 1, sizeof(*p->summ));
+	p->summ_strs = calloc(p->nr_dcounts ? p->nr_dcounts : 1, sizeof(char *));
+	if (!p->summ || !p->summ_strs)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nr_dcounts; i++) {
+		struct dso *d = p->dcounts[i].dso;
+		struct mycl_dso_summary *s = &p->summ[i];
+
+		p->summ_strs[i] = malloc(41);
+		if (!p->summ_strs[i])
+			return -ENOMEM;
+		build_id_hex(d->build_id, d->build_id_size, p->summ_strs[i]);
+		s->name = d->short_name;
+		s->path = d->path;
+		s->build_id = p->summ_strs[i];
+		s->sym_file = d->sym_path;
+		s->status = dso_status_str(d->status);
+		s->detail = d->detail;
+		s->kernel = d->kernel;
+		s->ok = d->status == DSO_OK;
+		s->samples = p->dcounts[i].samples;
+		s->unresolved = p->dcounts[i].unresolved;
+	}
+	p->nr_summ = p->nr_dcounts;
+	return 0;
+}
+
+static void find_kernel_build_id(const struct mycl_perf_info *in, struct sym_opts *so)
+{
+	for (size_t i = 0; i < in->nr_build_ids; i++)
+		if (!strcmp(in->build_ids[i].filename, "[kernel.kallsyms]")) {
+			so->kernel_build_id = in->build_ids[i].id;
+			so->kernel_build_id_size = in->build_ids[i].size;
+		}
+}
+
+MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_profile_opts *opts,
+				 struct mycl_profile **out)
+{
+	struct mycl_profile *p;
+	struct sym_opts so = { 0 };
+	const enum mycl_sort_key *keys = OPTS_GET(opts, sort, NULL);
+	size_t nr_keys = OPTS_GET(opts, nr_sort, 0);
+	static const enum mycl_sort_key def_keys[] = { MYCL_SORT_COMM, MYCL_SORT_DSO, MYCL_SORT_SYM };
+	const char *bdir = OPTS_GET(opts, buildid_dir, NULL);
+	struct mycl_record_ops ops = {
+		.sz = sizeof(ops), .sample = on_sample, .mmap = on_mmap, .comm = on_comm,
+		.fork = on_fork, .ksymbol = on_ksymbol,
+	};
+	const char *ev;
+	int err;
+
+	*out = NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->pd = pd;
+	p->log.print = OPTS_GET(opts, print, NULL);
+	p->log.ctx = OPTS_GET(opts, print_ctx, NULL);
+	if (!keys || !nr_keys) {
+		keys = def_keys;
+		nr_keys = ARRAY_SIZE(def_keys);
+	}
+	for (size_t i = 0; i < nr_keys && p->nr_keys < MYCL_SORT__MAX; i++) {
+		if ((unsigned)keys[i] >= MYCL_SORT__MAX) {
+			mycl_profile__free(p);
+			return -EINVAL;
+		}
+		if (!p->use[keys[i]])
+			p->keys[p->nr_keys++] = keys[i];
+		p->use[keys[i]] = true;
+	}
+	err = filter_parse(&p->f_comm, OPTS_GET(opts, comms, NULL), false);
+	err = err ? err : filter_parse(&p->f_dso, OPTS_GET(opts, dsos, NULL), false);
+	err = err ? err : filter_parse(&p->f_pid, OPTS_GET(opts, pids, NULL), true);
+	err = err ? err : filter_parse(&p->f_tid, OPTS_GET(opts, tids, NULL), true);
+	err = err ? err : filter_parse(&p->f_cpu, OPTS_GET(opts, cpus, NULL), true);
+	ev = OPTS_GET(opts, event, NULL);
+	if (!err && ev && !(p->event_name = strdup(ev)))
+		err = -ENOMEM;
+	if (err) {
+		mycl_profile__free(p);
+		return err;
+	}
+	if (!bdir) {
+		const char *home = getenv("HOME");
+
+		if (home && asprintf(&p->buildid_dir, "%s/.debug", home) < 0)
+			p->buildid_dir = NULL;
+		bdir = p->buildid_dir;
+	}
+	so.symfs = OPTS_GET(opts, symfs, NULL);
+	so.kallsyms = OPTS_GET(opts, kallsyms, NULL);
+	so.buildid_dir = bdir && *bdir ? bdir : NULL;
+	so.debug_dir = OPTS_GET(opts, debug_dir, NULL);
+	if (!so.debug_dir)
+		so.debug_dir = "/usr/lib/debug";
+	so.demangle = !OPTS_GET(opts, no_demangle, false);
+	so.log = p->log;
+	so.os_release = mycl_perf_data__info(pd)->os_release;
+	find_kernel_build_id(mycl_perf_data__info(pd), &so);
+	p->m = machine_new(&so, mycl_perf_data__info(pd));
+	if (!p->m) {
+		mycl_profile__free(p);
+		return -ENOMEM;
+	}
+	err = mycl_perf_data__read(pd, &ops, p);
+	if (!err)
+		err = grow_events(p, mycl_perf_data__nr_events(pd));
+	for (size_t i = 0; !err && i < p->nr_events; i++) {
+		p->events[i].event = mycl_perf_data__event(pd, i);
+		if (p->events[i].event && p->events[i].nr_samples_all == 0) {
+			p->events[i].nr_samples_all = p->events[i].event->nr_samples;
+			p->events[i].total_period_all = p->events[i].event->total_period;
+		}
+	}
+	if (!err && p->event_name) {
+		bool found = false;
+
+		for (size_t i = 0; i < p->nr_events; i++)
+			found |= p->events[i].event && !strcmp(p->events[i].event->name, p->event_name);
+		if (!found)
+			err = MYCL_ERR_NO_EVENT;
+	}
+	if (!err)
+		err = make_rows(p);
+	if (!err)
+		err = make_summary(p);
+	if (err) {
+		mycl_profile__free(p);
+		return err;
+	}
+	*out = p;
+	return 0;
+}
+
+MYCL_API void mycl_profile__free(struct mycl_profile *p)
+{
+	if (!p)
+		return;
+	for (size_t e = 0; p->rows && e < p->nr_events; e++)
+		free(p->rows[e]);
+	free(p->rows);
+	for (size_t i = 0; p->summ_strs && i < p->nr_summ; i++)
+		free(p->summ_strs[i]);
+	free(p->summ_strs);
+	free(p->summ);
+	free(p->events);
+	free(p->ents);
+	free(p->index);
+	free(p->dcounts);
+	filter_free(&p->f_comm);
+	filter_free(&p->f_dso);
+	filter_free(&p->f_pid);
+	filter_free(&p->f_tid);
+	filter_free(&p->f_cpu);
+	free(p->event_name);
+	free(p->buildid_dir);
+	machine_free(p->m);
+	free(p);
+}
+
+MYCL_API size_t mycl_profile__nr_events(const struct mycl_profile *p)
+{
+	return p->nr_events;
+}
+
+MYCL_API const struct mycl_profile_event *mycl_profile__event(const struct mycl_profile *p, size_t i)
+{
+	return i < p->nr_events ? &p->events[i] : NULL;
+}
+
+MYCL_API size_t mycl_profile__nr_dsos(const struct mycl_profile *p)
+{
+	return p->nr_summ;
+}
+
+MYCL_API const struct mycl_dso_summary *mycl_profile__dso(const struct mycl_profile *p, size_t i)
+{
+	return i < p->nr_summ ? &p->summ[i] : NULL;
+}
+
+MYCL_API uint64_t mycl_profile__unmapped(const struct mycl_profile *p)
+{
+	return p->unmapped;
+}
+
+MYCL_API const enum mycl_sort_key *mycl_profile__sort_keys(const struct mycl_profile *p, size_t *nr)
+{
+	*nr = p->nr_keys;
+	return p->keys;
+}
+
+MYCL_API struct mycl_perf_data *mycl_profile__perf_data(const struct mycl_profile *p)
+{
+	return p->pd;
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The flat profile as JSON, schema "mycl-hot/1" (see mycl-hot(1)). */
+#include <errno.h>
+#include "mycl/report.h"
+#include "internal.h"
+#include "json.h"
+
+static void header_obj(struct json *j, const struct mycl_perf_data *pd)
+{
+	const struct mycl_perf_info *in = mycl_perf_data__info(pd);
+	const struct mycl_perf_stats *st = mycl_perf_data__stats(pd);
+
+	json_begin_obj(j, "header");
+	json_str(j, "file", mycl_perf_data__path(pd));
+	json_bool(j, "pipe_mode", in->pipe_mode);
+	json_bool(j, "byte_swapped", in->swapped);
+	json_str(j, "hostname", in->hostname);
+	json_str(j, "os_release", in->os_release);
+	json_str(j, "arch", in->arch);
+	json_u64(j, "nr_cpus_online", in->nr_cpus_online);
+	json_u64(j, "nr_cpus_avail", in->nr_cpus_avail);
+	json_str(j, "cpudesc", in->cpudesc);
+	json_str(j, "perf_version", in->perf_version);
+	json_str(j, "cmdline", in->cmdline);
+	json_u64(j, "first_sample_time_ns", in->first_sample_time ? in->first_sample_time : st->first_time);
+	json_u64(j, "last_sample_time_ns", in->last_sample_time ? in->last_sample_time : st->last_time);
+	json_u64(j, "lost_samples", st->lost_samples);
+	json_u64(j, "lost_events", st->lost_events);
+	json_u64(j, "bad_records", st->nr_bad_samples);
+	json_end_obj(j);
+}
+
+MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const struct mycl_report_opts *o)
+{
+	double limit = OPTS_GET(o, percent_limit, 0.0);
+	size_t max_rows = OPTS_GET(o, max_rows, 0);
+	size_t nk;
+	const enum mycl_sort_key *keys = mycl_profile__sort_keys(p, &nk);
+	struct json j;
+
+	json_init(&j, f);
+	json_begin_obj(&j, NULL);
+	json_str(&j, "schema", "mycl-hot/1");
+	header_obj(&j, mycl_profile__perf_data(p));
+	json_begin_arr(&j, "sort");
+	for (size_t k = 0; k < nk; k++)
+		json_str(&j, NULL, mycl_sort_key_name(keys[k]));
+	json_end_arr(&j);
+	json_begin_arr(&j, "events");
+	for (size_t e = 0; e < mycl_profile__nr_events(p); e++) {
+		const struct mycl_profile_event *pe = mycl_profile__event(p, e);
+
+		if (!pe->event)
+			continue;
+		json_begin_obj(&j, NULL);
+		json_str(&j, "name", pe->event->name);
+		json_u64(&j, "samples", pe->nr_samples);
+		json_u64(&j, "event_count", pe->total_period);
+		json_u64(&j, "samples_unfiltered", pe->nr_samples_all);
+		json_u64(&j, "event_count_unfiltered", pe->total_period_all);
+		json_begin_arr(&j, "rows");
+		for (size_t i = 0; i < pe->nr_rows; i++) {
+			const struct mycl_hot_row *r = &pe->rows[i];
+			double pc = pe->total_period ? 100.0 * (double)r->period / (double)pe->total_period : 0;
+
+			if (pc < limit || (max_rows && i >= max_rows))
+				break;
+			json_begin_obj(&j, NULL);
+			json_dbl(&j, "overhead", pc, 4);
+			json_u64(&j, "samples", r->samples);
+			json_u64(&j, "period", r->period);
+			if (r->comm)
+				json_str(&j, "comm", r->comm);
+			for (size_t k = 0; k < nk; k++) {
+				switch (keys[k]) {
+				case MYCL_SORT_PID:
+					json_i64(&j, "pid", r->pid);
+					break;
+				case MYCL_SORT_TID:
+					json_i64(&j, "tid", r->tid);
+					break;
+				case MYCL_SORT_CPU:
+					json_u64(&j, "cpu", r->cpu);
+					break;
+				default:
+					break;
+				}
+			}
+			if (r->dso) {
+				json_str(&j, "dso", r->dso);
+				json_str(&j, "dso_path", r->dso_path);
+			}
+			if (r->level) {
+				json_str(&j, "symbol", r->sym);
+				if (!r->sym)
+					json_hex(&j, "address", r->addr);
+				json_str(&j, "level", r->level == 'k' ? "kernel" : r->level == '.' ? "user" : "other");
+			}
+			json_end_obj(&j);
+		}
+		json_end_arr(&j);
+		json_end_obj(&j);
+	}
+	json_end_arr(&j);
+	json_u64(&j, "unmapped_samples", mycl_profile__unmapped(p));
+	json_begin_arr(&j, "symbolization");
+	for (size_t i = 0; i < mycl_profile__nr_dsos(p); i++) {
+		const struct mycl_dso_summary *d = mycl_profile__dso(p, i);
+
+		json_begin_obj(&j, NULL);
+		json_str(&j, "dso", d->name);
+		json_str(&j, "path", d->path);
+		json_str(&j, "build_id", d->build_id[0] ? d->build_id : NULL);
+		json_bool(&j, "kernel", d->kernel);
+		json_u64(&j, "samples", d->samples);
+		json_u64(&j, "unresolved", d->unresolved);
+		json_str(&j, "status", d->status);
+		json_str(&j, "symbol_file", d->sym_file);
+		json_str(&j, "detail", d->detail);
+		json_end_obj(&j);
+	}
+	json_end_arr(&j);
+	json_end_obj(&j);
+	return ferror(f) ? -EIO : 0;
+}

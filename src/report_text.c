@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The flat profile as plain text, laid out like perf report --stdio. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "mycl/report.h"
+#include "internal.h"
+
+#define COL_MAX 512
+
+static void cell(const struct mycl_hot_row *r, enum mycl_sort_key k, char *buf, size_t len)
+{
+	switch (k) {
+	case MYCL_SORT_COMM:
+		snprintf(buf, len, "%s", str_or(r->comm, "?"));
+		break;
+	case MYCL_SORT_PID:
+		snprintf(buf, len, "%d:%s", r->pid, str_or(r->comm, "?"));
+		break;
+	case MYCL_SORT_TID:
+		snprintf(buf, len, "%d:%s", r->tid, str_or(r->comm, "?"));
+		break;
+	case MYCL_SORT_DSO:
+		snprintf(buf, len, "%s", str_or(r->dso, "[unknown]"));
+		break;
+	case MYCL_SORT_CPU:
+		snprintf(buf, len, "%03" PRIu32, r->cpu);
+		break;
+	case MYCL_SORT_SYM:
+		if (r->sym)
+			snprintf(buf, len, "[%c] %s", r->level, r->sym);
+		else
+			snprintf(buf, len, "[%c] 0x%016" PRIx64, r->level, r->addr);
+		break;
+	default:
+		buf[0] = '\0';
+	}
+}
+
+static const char *const col_title[MYCL_SORT__MAX] = {
+	[MYCL_SORT_COMM] = "Command", [MYCL_SORT_PID] = "Pid:Command",
+	[MYCL_SORT_TID] = "Tid:Command", [MYCL_SORT_DSO] = "Shared Object",
+	[MYCL_SORT_SYM] = "Symbol", [MYCL_SORT_CPU] = "CPU",
+};
+
+static double pct(uint64_t part, uint64_t total)
+{
+	return total ? 100.0 * (double)part / (double)total : 0.0;
+}
+
+static void header_block(FILE *f, const struct mycl_perf_data *pd)
+{
+	const struct mycl_perf_info *in = mycl_perf_data__info(pd);
+	const struct mycl_perf_stats *st = mycl_perf_data__stats(pd);
+	uint64_t first = in->first_sample_time ? in->first_sample_time : st->first_time;
+	uint64_t last = in->last_sample_time ? in->last_sample_time : st->last_time;
+
+	fprintf(f, "# mycl-hot report of %s%s\n", mycl_perf_data__path(pd),
+		in->pipe_mode ? " (pipe mode)" : "");
+	fprintf(f, "# host: %s   kernel: %s   arch: %s   CPUs: %" PRIu32 " online of %" PRIu32 "\n",
+		str_or(in->hostname, "?"), str_or(in->os_release, "?"), str_or(in->arch, "?"),
+		in->nr_cpus_online, in->nr_cpus_avail);
+	if (in->cpudesc)
+		fprintf(f, "# cpu: %s\n", in->cpudesc);
+	if (in->perf_version)
+		fprintf(f, "# perf version: %s\n", in->perf_version);
+	if (in->cmdline)
+		fprintf(f, "# command line: %s\n", in->cmdline);
+	if (last > first)
+		fprintf(f, "# time span: %.3f s (%" PRIu64 ".%06" PRIu64 " to %" PRIu64 ".%06" PRIu64 ")\n",
+			(double)(last - first) / 1e9, first / 1000000000, first / 1000 % 1000000,
+			last / 1000000000, last / 1000 % 1000000);
+	fprintf(f, "# lost samples: %" PRIu64 "   lost events: %" PRIu64 "\n", st->lost_samples,
+		st->lost_events);
+	if (st->nr_bad_samples)
+		fprintf(f, "# WARNING: %" PRIu64 " records did not decode and were skipped\n",
+			st->nr_bad_samples);
+	fprintf(f, "#\n");
+}
+
+static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl_profile_event *pe,
+			const struct mycl_report_opts *o)
+{
+	size_t nk, w[MYCL_SORT__MAX] = { 0 }, shown = 0;
+	const enum mycl_sort_key *keys = mycl_profile__sort_keys(p, &nk);
+	double limit = OPTS_GET(o, percent_limit, 0.0);
+	size_t max_rows = OPTS_GET(o, max_rows, 0);
+	char buf[COL_MAX];
+
+	fprintf(f, "# Event '%s': %" PRIu64 " samples, event count %" PRIu64, pe->event->name,
+		pe->nr_samples, pe->total_period);
+	if (pe->nr_samples != pe->nr_samples_all)
+		fprintf(f, " (filtered from %" PRIu64 " samples, %" PRIu64 ")", pe->nr_samples_all,
+			pe->total_period_all);
+	fprintf(f, "\n#\n");
+	for (size_t k = 0; k < nk; k++)
+		w[k] = strlen(col_title[keys[k]]);
+	for (size_t i = 0; i < pe->nr_rows; i++) {
+		const struct mycl_hot_row *r = &pe->rows[i];
+
+		if (pct(r->period, pe->total_period) < limit || (max_rows && i >= max_rows))
+			break;
+		for (size_t k = 0; k + 1 < nk; k++) {
+			cell(r, keys[k], buf, sizeof(buf));
+			if (strlen(buf) > w[k])
+				w[k] = strlen(buf);
+		}
+	}
+	fprintf(f, "# Overhead   Samples");
+	for (size_t k = 0; k < nk; k++)
+		fprintf(f, "  %-*s", k + 1 < nk ? (int)w[k] : 0, col_title[keys[k]]);
+	fprintf(f, "\n# ........  ........");
+	for (size_t k = 0; k < nk; k++) {
+		size_t dots = k + 1 < nk ? w[k] : strlen(col_title[keys[k]]);
+
+		fputs("  ", f);
+		for (size_t d = 0; d < dots; d++)
+			fputc('.', f);
+	}
+	fputs("\n#\n", f);
+	for (size_t i = 0; i < pe->nr_rows; i++) {
+		const struct mycl_hot_row *r = &pe->rows[i];
+		double pc = pct(r->period, pe->total_period);
+
+		if (pc < limit || (max_rows && i >= max_rows))
+			break;
+		fprintf(f, "  %7.2f%%  %8" PRIu64, pc, r->samples);
+		for (size_t k = 0; k < nk; k++) {
+			cell(r, keys[k], buf, sizeof(buf));
+			if (k + 1 < nk)
+				fprintf(f, "  %-*s", (int)w[k], buf);
+			else
+				fprintf(f, "  %s", buf);
+		}
+		fputc('\n', f);
+		shown++;
+	}
+	if (shown < pe->nr_rows)
+		fprintf(f, "#\n# %zu more rows below %.2f%%%s\n", pe->nr_rows - shown, limit,
+			max_rows ? " or past the row limit" : "");
+	fputs("\n", f);
+}
+
+static void summary_block(FILE *f, const struct mycl_profile *p)
+{
+	uint64_t total = mycl_profile__unmapped(p), unresolved = mycl_profile__unmapped(p);
+	size_t n = mycl_profile__nr_dsos(p);
+
+	for (size_t i = 0; i < n; i++) {
+		total += mycl_profile__dso(p, i)->samples;
+		unresolved += mycl_profile__dso(p, i)->unresolved;
+	}
+	if (!total)
+		return;
+	fprintf(f, "# Symbolization: %.1f%% of %" PRIu64 " samples resolved to a symbol\n",
+		pct(total - unresolved, total), total);
+	fprintf(f, "#\n#  Samples  No symbol  Binary\n");
+	if (mycl_profile__unmapped(p))
+		fprintf(f, "#  %6.2f%%    %6.2f%%  [unknown]: the address is in no known mapping\n",
+			pct(mycl_profile__unmapped(p), total), pct(mycl_profile__unmapped(p), total));
+	for (size_t i = 0; i < n; i++) {
+		const struct mycl_dso_summary *d = mycl_profile__dso(p, i);
+
+		fprintf(f, "#  %6.2f%%    %6.2f%%  %s", pct(d->samples, total),
+			pct(d->unresolved, total), d->kernel ? d->name : d->path);
+		if (d->build_id[0])
+			fprintf(f, " (build-id %s)", d->build_id);
+		if (d->ok)
+			fprintf(f, ": symbols from %s", str_or(d->sym_file, "?"));
+		else
+			fprintf(f, ": %s", d->status);
+		if (d->detail && (d->unresolved || !d->ok))
+			fprintf(f, "; %s", d->detail);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+MYCL_API int mycl_report__text(FILE *f, const struct mycl_profile *p, const struct mycl_report_opts *o)
+{
+	size_t shown = 0;
+
+	if (!OPTS_GET(o, no_header, false))
+		header_block(f, mycl_profile__perf_data(p));
+	for (size_t e = 0; e < mycl_profile__nr_events(p); e++) {
+		const struct mycl_profile_event *pe = mycl_profile__event(p, e);
+
+		if (!pe->event || !pe->nr_samples)
+			continue;
+		event_block(f, p, pe, o);
+		shown++;
+	}
+	if (!shown)
+		fprintf(f, "# no samples%s\n\n", mycl_perf_data__stats(mycl_profile__perf_data(p))->nr_samples ?
+			" after filtering" : " in the recording");
+	if (!OPTS_GET(o, no_summary, false))
+		summary_block(f, p);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "symtab.h"
+
+int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name,
+	       enum sym_binding b, bool demangle)
+{
+	char *copy = NULL;
+
+	if (demangle && name[0] == '_' && name[1] == 'Z')
+		copy = demangle_name(name);
+	if (!copy)
+		copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	if (ARRAY_GROW(t->syms, t->cap, t->nr + 1) ||
+	    ARRAY_GROW(t->pool, t->pool_cap, t->nr_pool + 1)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	t->pool[t->nr_pool++] = copy;
+	t->syms[t->nr++] = (struct sym){ .start = start, .end = start + size, .name = copy,
+					 .binding = (uint8_t)b };
+	t->sorted = false;
+	return 0;
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return 0;
+}
+
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* True when A is the better name for one address (perf's order of preference). */
+static bool better(const struct sym *a, const struct sym *b)
+{
+	bool az = a->end == a->start, bz = b->end == b->start;
+	size_t ua, ub, la, lb;
+
+	if (az != bz)
+		return !az;
+	if ((a->binding == SYMB_WEAK) != (b->binding == SYMB_WEAK))
+		return b->binding == SYMB_WEAK;
+	if ((a->binding == SYMB_GLOBAL) != (b->binding == SYMB_GLOBAL))
+		return a->binding == SYMB_GLOBAL;
+	ua = leading_underscores(a->name);
+	ub = leading_underscores(b->name);
+	if (ua != ub)
+		return ua < ub;
+	la = strlen(a->name);
+	lb = strlen(b->name);
+	if (la != lb)
+		return la > lb;
+	return strcmp(a->name, b->name) < 0;
+}
+
+void symtab_finish(struct symtab *t, uint64_t last_end)
+{
+	size_t out = 0;
+
+	if (!t->nr) {
+		t->sorted = true;
+		return;
+	}
+	qsort(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
+	for (size_t i = 0; i < t->nr; i++) {
+		if (out && t->syms[out - 1].start == t->syms[i].start) {
+			if (better(&t->syms[i], &t->syms[out - 1]))
+				t->syms[out - 1] = t->syms[i];
+			continue;
+		}
+		t->syms[out++] = t->syms[i];
+	}
+	t->nr = out;
+	for (size_t i = 0; i + 1 < t->nr; i++)
+		if (t->syms[i].end == t->syms[i].start)
+			t->syms[i].end = t->syms[i + 1].start;
+	if (t->syms[t->nr - 1].end == t->syms[t->nr - 1].start)
+		t->syms[t->nr - 1].end = last_end > t->syms[t->nr - 1].start ?
+			last_end : t->syms[t->nr - 1].start + 1;
+	t->sorted = true;
+}
+
+const struct sym *symtab_find(const struct symtab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->nr;
+
+	/* Last symbol starting at or before ADDR. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	if (addr < t->syms[lo - 1].end)
+		return &t->syms[lo - 1];
+	/* An enclosing symbol that starts earlier (nested or aliased code). */
+	if (lo >= 2 && addr < t->syms[lo - 2].end)
+		return &t->syms[lo - 2];
+	return NULL;
+}
+
+void symtab_free(struct symtab *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nr_pool; i++)
+		free(t->pool[i]);
+	free(t->pool);
+	free(t->syms);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* A sorted table of function symbols with binary-search look-up. */
+#ifndef MYCL_SYMTAB_H
+#define MYCL_SYMTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum sym_binding { SYMB_LOCAL, SYMB_GLOBAL, SYMB_WEAK };
+
+struct sym {
+	uint64_t start, end;		/* [start, end) in the table's address space */
+	const char *name;		/* owned by the table's string pool */
+	uint8_t binding;
+};
+
+struct symtab {
+	struct sym *syms;
+	size_t nr, cap;
+	char **pool;			/* owned name strings */
+	size_t nr_pool, pool_cap;
+	bool sorted;
+};
+
+/* Adds a symbol; NAME is copied (demangled first when DEMANGLE). 0 or -ENOMEM. */
+int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name,
+	       enum sym_binding b, bool demangle);
+/*
+ * Sorts, keeps one symbol per address (the one perf would choose: sized over
+ * zero-sized, global over weak over local, fewer leading underscores, longer
+ * name) and gives zero-sized symbols the extent up to the next one.
+ * LAST_END bounds the last zero-sized symbol (0: leave it one byte long).
+ */
+void symtab_finish(struct symtab *t, uint64_t last_end);
+const struct sym *symtab_find(const struct symtab *t, uint64_t addr);
+void symtab_free(struct symtab *t);
+
+/* demangle.c: C++ name for MANGLED without parameters, or NULL (caller frees). */
+char *demangle_name(const char *mangled);
+
+#endif

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What the mycl tools share: exit codes and the message printer. */
+#ifndef MYCL_CLI_H
+#define MYCL_CLI_H
+
+#include <stdbool.h>
+#include "mycl/mycl.h"
+
+/* Exit codes, documented in each tool's man page. */
+enum {
+	EXIT_OK = 0,
+	EXIT_USAGE = 1,		/* bad options */
+	EXIT_IO = 2,		/* input cannot be opened or read */
+	EXIT_BAD_INPUT = 3,	/* not a perf.data, corrupt or unsupported */
+	EXIT_NOTHING = 4,	/* valid input, but nothing to report (no such event) */
+	EXIT_INTERNAL = 5,	/* out of memory, output error */
+};
+
+struct cli_log {
+	const char *prog;
+	int verbose;		/* -1 quiet, 0 warnings, 1 info, 2 debug */
+};
+
+void cli_print(enum mycl_print_level level, const char *msg, void *ctx);
+/* Exit code for a library error code. */
+int cli_exit_code(int err);
+
+#endif

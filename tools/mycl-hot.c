@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* mycl-hot: where the time goes in a perf recording. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: mycl-hot [options] [perf.data | -]\n"
+	      "\n"
+	      "Flat profile of a perf recording: overhead by command, binary and symbol.\n"
+	      "\n"
+	      "  -i, --input FILE        recording to read (default perf.data; - or a pipe: stdin)\n"
+	      "  -s, --sort KEYS         comma list of comm,pid,tid,dso,sym,cpu (default comm,dso,sym)\n"
+	      "      --percent-limit P   hide rows under P percent\n"
+	      "      --max-rows N        show at most N rows per event\n"
+	      "      --comm LIST         only these commands      --pid LIST  only these pids\n"
+	      "      --tid LIST          only these threads       --cpu LIST  only these CPUs\n"
+	      "      --dso LIST          only these binaries (short name or path)\n"
+	      "      --event NAME        only this event (default: every event in turn)\n"
+	      "      --format text|json  output format (default text)\n"
+	      "  -o, --output FILE       write the report to FILE\n"
+	      "      --symfs DIR         look for binaries under DIR\n"
+	      "      --kallsyms FILE     kernel symbols of the recorded kernel\n"
+	      "      --buildid-dir DIR   perf's build-id cache (default ~/.debug)\n"
+	      "      --no-demangle       show C++ names mangled\n"
+	      "      --no-header         omit the recording's header block\n"
+	      "      --no-summary        omit the symbolization summary\n"
+	      "      --file-order        do not sort records by time\n"
+	      "  -q, --quiet             no warnings        -v, --verbose  more messages\n"
+	      "  -h, --help              this help          --version      print the version\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 usage, 2 cannot read input, 3 invalid or corrupt input,\n"
+	      "4 nothing to report, 5 internal error.\n", f);
+}
+
+enum {
+	OPT_PERCENT = 256, OPT_MAXROWS, OPT_COMM, OPT_PID, OPT_TID, OPT_CPU, OPT_DSO, OPT_EVENT,
+	OPT_FORMAT, OPT_SYMFS, OPT_KALLSYMS, OPT_BUILDID, OPT_NODEMANGLE, OPT_NOHEADER,
+	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION,
+};
+
+static const struct option long_opts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "sort", required_argument, NULL, 's' },
+	{ "percent-limit", required_argument, NULL, OPT_PERCENT },
+	{ "max-rows", required_argument, NULL, OPT_MAXROWS },
+	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "comms", required_argument, NULL, OPT_COMM },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "dso", required_argument, NULL, OPT_DSO },
+	{ "dsos", required_argument, NULL, OPT_DSO },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "buildid-dir", required_argument, NULL, OPT_BUILDID },
+	{ "no-demangle", no_argument, NULL, OPT_NODEMANGLE },
+	{ "no-header", no_argument, NULL, OPT_NOHEADER },
+	{ "no-summary", no_argument, NULL, OPT_NOSUMMARY },
+	{ "file-order", no_argument, NULL, OPT_FILEORDER },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_sort(const char *list, enum mycl_sort_key *keys, size_t *nr)
+{
+	char buf[256], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	*nr = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int k = mycl_sort_key_parse(tok);
+
+		if (k < 0 || *nr >= MYCL_SORT__MAX) {
+			fprintf(stderr, "mycl-hot: unknown sort key '%s' (use comm,pid,tid,dso,sym,cpu)\n",
+				tok);
+			return -1;
+		}
+		keys[(*nr)++] = (enum mycl_sort_key)k;
+	}
+	return *nr ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli_log lg = { .prog = "mycl-hot", .verbose = 0 };
+	MYCL_OPTS(mycl_perf_data_opts, popts, .print = cli_print, .print_ctx = &lg);
+	MYCL_OPTS(mycl_profile_opts, opts, .print = cli_print, .print_ctx = &lg);
+	MYCL_OPTS(mycl_report_opts, ropts);
+	enum mycl_sort_key keys[MYCL_SORT__MAX];
+	const char *input = NULL, *output = NULL, *format = "text";
+	struct mycl_perf_data *pd = NULL;
+	struct mycl_profile *prof = NULL;
+	char errbuf[600];
+	FILE *out = stdout;
+	int c, err, rc;
+
+	while ((c = getopt_long(argc, argv, "i:s:o:qvh", long_opts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'i': input = optarg; break;
+		case 's':
+			if (parse_sort(optarg, keys, &opts.nr_sort))
+				return EXIT_USAGE;
+			opts.sort = keys;
+			break;
+		case OPT_PERCENT:
+			ropts.percent_limit = strtod(optarg, &end);
+			if (*end || ropts.percent_limit < 0) {
+				fprintf(stderr, "mycl-hot: --percent-limit takes a number, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_MAXROWS: ropts.max_rows = strtoul(optarg, NULL, 10); break;
+		case OPT_COMM: opts.comms = optarg; break;
+		case OPT_PID: opts.pids = optarg; break;
+		case OPT_TID: opts.tids = optarg; break;
+		case OPT_CPU: opts.cpus = optarg; break;
+		case OPT_DSO: opts.dsos = optarg; break;
+		case OPT_EVENT: opts.event = optarg; break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+				fprintf(stderr, "mycl-hot: --format is text or json, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			format = optarg;
+			break;
+		case 'o': output = optarg; break;
+		case OPT_SYMFS: opts.symfs = optarg; break;
+		case OPT_KALLSYMS: opts.kallsyms = optarg; break;
+		case OPT_BUILDID: opts.buildid_dir = optarg; break;
+		case OPT_NODEMANGLE: opts.no_demangle = true; break;
+		case OPT_NOHEADER: ropts.no_header = true; break;
+		case OPT_NOSUMMARY: ropts.no_summary = true; break;
+		case OPT_FILEORDER: popts.file_order = true; break;
+		case 'q': lg.verbose = -1; break;
+		case 'v': lg.verbose++; break;
+		case 'h': usage(stdout); return EXIT_OK;
+		case OPT_VERSION: puts("mycl-hot " MYCL_VERSION); return EXIT_OK;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		if (input || optind + 1 < argc) {
+			fprintf(stderr, "mycl-hot: one recording at a time\n");
+			return EXIT_USAGE;
+		}
+		input = argv[optind];
+	}
+	if (!input) {
+		struct stat sb;
+
+		input = !fstat(0, &sb) && S_ISFIFO(sb.st_mode) ? "-" : "perf.data";
+	}
+
+	err = mycl_perf_data__open(input, &popts, &pd, errbuf, sizeof(errbuf));
+	if (err) {
+		fprintf(stderr, "mycl-hot: %s\n", errbuf);
+		return cli_exit_code(err);
+	}
+	err = mycl_profile__build(pd, &opts, &prof);
+	if (err) {
+		const char *msg = mycl_perf_data__errmsg(pd);
+
+		if (err == MYCL_ERR_NO_EVENT)
+			fprintf(stderr, "mycl-hot: %s: no event named '%s' in the recording\n",
+				mycl_perf_data__path(pd), opts.event);
+		else if (err == -EINVAL)
+			fprintf(stderr, "mycl-hot: --pid, --tid and --cpu take comma lists of numbers\n");
+		else
+			fprintf(stderr, "mycl-hot: %s\n", msg[0] ? msg : mycl_strerror(err));
+		rc = err == -EINVAL ? EXIT_USAGE : cli_exit_code(err);
+		mycl_perf_data__close(pd);
+		return rc;
+	}
+	if (output && !(out = fopen(output, "w"))) {
+		fprintf(stderr, "mycl-hot: cannot write %s: %s\n", output, strerror(errno));
+		mycl_profile__free(prof);
+		mycl_perf_data__close(pd);
+		return EXIT_IO;
+	}
+	err = !strcmp(format, "json") ? mycl_report__json(out, prof, &ropts)
+				      : mycl_report__text(out, prof, &ropts);
+	if (fflush(out) || err) {
+		fprintf(stderr, "mycl-hot: writing the report failed\n");
+		err = -EIO;
+	}
+	if (out != stdout)
+		fclose(out);
+	mycl_profile__free(prof);
+	mycl_perf_data__close(pd);
+	return err ? EXIT_INTERNAL : EXIT_OK;
+}
