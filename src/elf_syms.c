@@ -232,9 +232,8 @@ int elf_add_plt_symbols(const char *path, struct dso *d)
 		if (!gelf_getsym(ddata, (int)GELF_R_SYM(info), &s))
 			continue;
 		name = elf_strptr(e, dynsh.sh_link, s.st_name);
-		if (!name || !*name)
-			continue;
-		snprintf(buf, sizeof(buf), "%s@plt", name);
+		/* IRELATIVE slots have no name: perf calls them "@plt" too. */
+		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
 		err = symtab_add(&d->syms, base + i * entsz, entsz, buf, SYMB_GLOBAL, false);
 		if (err)
 			break;

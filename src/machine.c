@@ -438,7 +438,10 @@ int machine_fork(struct machine *m, const struct mycl_task *ev)
 		return -ENOMEM;
 	if (!child) {
 		child = calloc(1, sizeof(*child));
-		if (!child || thread_store(m, child)) {
+		if (!child)
+			return -ENOMEM;
+		child->tid = ev->tid;
+		if (thread_store(m, child)) {
 			free(child);
 			return -ENOMEM;
 		}
@@ -446,7 +449,6 @@ int machine_fork(struct machine *m, const struct mycl_task *ev)
 		maps_put(child->maps);
 	}
 	child->pid = ev->pid;
-	child->tid = ev->tid;
 	child->comm = parent->comm;
 	child->comm_set = parent->comm_set;
 	if (ev->pid == ev->ppid) {
