@@ -60,6 +60,7 @@ struct dso *dso_new(const char *path, bool kernel)
 		return NULL;
 	}
 	d->kernel = kernel;
+	path = d->path;		/* names below must point into our copy */
 	d->identity = is_anon(path) || path[0] == '[';
 	if (kernel && !strncmp(path, "[kernel.kallsyms]", 17)) {
 		d->short_name = "[kernel.kallsyms]";
@@ -248,6 +249,15 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 	if (d->identity && strncmp(d->path, "[vdso]", 6)) {
 		d->status = DSO_NO_FILE;
 		goto done;
+	}
+	if (!d->build_id_size && d->path[0] == '/') {
+		/* No build-id recorded: take the file's own to find its debug info. */
+		struct elf_found f;
+		char *p = o->symfs ? fmt_path("%s%s", o->symfs, d->path) : strdup(d->path);
+
+		if (p && !elf_probe(p, &f) && f.build_id_size > 0)
+			dso_set_build_id(d, f.build_id, (uint8_t)f.build_id_size);
+		free(p);
 	}
 	if (d->build_id_size)
 		build_id_hex(d->build_id, d->build_id_size, hex);

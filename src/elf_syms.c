@@ -149,11 +149,21 @@ int elf_load_symbols(const char *path, struct dso *d, bool prefer_symtab, bool d
 			break;
 		type = GELF_ST_TYPE(s.st_info);
 		bind = GELF_ST_BIND(s.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
-		    s.st_shndx >= SHN_LORESERVE || !s.st_value)
+		if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE || !s.st_value)
 			continue;
+		/* Functions, and untyped labels in code (_start), as perf takes them. */
+		if (type == STT_NOTYPE) {
+			GElf_Shdr ts;
+			Elf_Scn *tscn = elf_getscn(e, s.st_shndx);
+
+			if (!tscn || !gelf_getshdr(tscn, &ts) || !(ts.sh_flags & SHF_EXECINSTR))
+				continue;
+		} else if (type != STT_FUNC && type != STT_GNU_IFUNC) {
+			continue;
+		}
 		name = elf_strptr(e, sh.sh_link, s.st_name);
-		if (!name || !*name)
+		if (!name || !*name || (name[0] == '$' && strchr("adtx", name[1]) &&
+					(!name[2] || name[2] == '.')))
 			continue;
 		if (eh.e_machine == EM_ARM)
 			s.st_value &= ~1ULL;

@@ -35,8 +35,12 @@ struct hent {
 	int32_t pid, tid;
 	uint32_t cpu;
 	struct dso *dso;
-	const struct sym *sym;
-	uint64_t addr;
+	/*
+	 * The symbol by name and start, not by pointer: tables that grow while
+	 * reading (KSYMBOL) move their entries; the names stay put.
+	 */
+	const char *sym;
+	uint64_t addr;			/* symbol start, or the address when unresolved */
 	char level;
 	uint64_t period, samples;
 };
@@ -162,7 +166,7 @@ static uint64_t hent_hash(const struct hent *h)
 	x ^= ((uint64_t)(uint32_t)h->pid << 32 | (uint32_t)h->tid) * 0x165667B19E3779F9ULL;
 	x ^= (uint64_t)h->cpu * 0x27D4EB2F165667C5ULL;
 	x ^= (uintptr_t)h->dso * 0x94D049BB133111EBULL;
-	x ^= (h->sym ? (uintptr_t)h->sym : h->addr) * 0xBF58476D1CE4E5B9ULL;
+	x ^= ((uintptr_t)h->sym ^ h->addr) * 0xBF58476D1CE4E5B9ULL;
 	x ^= (uint64_t)(uint8_t)h->level;
 	return x ^ (x >> 31);
 }
@@ -307,10 +311,12 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 		k.dso = r.dso;
 	if (p->use[MYCL_SORT_SYM]) {
 		k.level = r.level;
-		k.sym = r.sym;
-		if (!r.sym) {
+		k.dso = r.dso;
+		if (r.sym) {
+			k.sym = r.sym->name;
+			k.addr = r.sym->start;
+		} else {
 			k.addr = r.addr;
-			k.dso = r.dso;
 		}
 	}
 	return hist_add(p, &k, s->period);
@@ -390,8 +396,8 @@ static int make_rows(struct mycl_profile *p)
 		r->dso = p->use[MYCL_SORT_DSO] || (p->use[MYCL_SORT_SYM] && !h->sym) ?
 			(h->dso ? h->dso->short_name : "[unknown]") : NULL;
 		r->dso_path = h->dso ? h->dso->path : NULL;
-		r->sym = h->sym ? h->sym->name : NULL;
-		r->addr = h->addr;
+		r->sym = h->sym;
+		r->addr = h->sym ? 0 : h->addr;
 		r->level = h->level;
 		r->period = h->period;
 		r->samples = h->samples;

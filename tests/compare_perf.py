@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""
+Records real workloads with perf and checks that mycl-hot's flat profile
+agrees with perf report's on the same file: every row at 0.5% or more in
+either report is in both, within 0.05 percentage points, and the sample
+counts per event are equal.  Exits 77 (skip) where perf cannot record.
+
+usage: compare_perf.py MYCL_HOT HOTLOOP WORKDIR
+"""
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "scripts"))
+from perfreport import perf_rows, mycl_rows, perf_sample_counts  # noqa: E402
+
+MIN_PCT = 0.5
+TOL = 0.05
+
+
+def record(args, out, workload, pipe=False):
+    cmd = ["perf", "record", "-q", *args]
+    if pipe:
+        with open(out, "wb") as f:
+            r = subprocess.run(cmd + ["-o", "-", "--"] + workload, stdout=f,
+                               stderr=subprocess.PIPE, timeout=300)
+    else:
+        r = subprocess.run(cmd + ["-o", out, "--"] + workload, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, timeout=300)
+    return r.returncode == 0
+
+
+def compare(name, path, mycl_hot, extra_mycl=()):
+    perf, _ = perf_rows(path)
+    mine, _ = mycl_rows(mycl_hot, path, extra_mycl)
+    counts = perf_sample_counts(path)
+    failures = []
+    if set(perf) != set(mine):
+        failures.append(f"events differ: perf {sorted(perf)} mycl {sorted(mine)}")
+    checked = 0
+    for ev in sorted(set(perf) & set(mine)):
+        p, m = perf[ev], mine[ev]
+        if p.get("event_count") != m["event_count"]:
+            failures.append(f"{ev}: perf event count {p.get('event_count')}, "
+                            f"mycl {m['event_count']}")
+        if ev in counts and counts[ev] != m["samples"]:
+            failures.append(f"{ev}: perf {counts[ev]} samples, mycl {m['samples']}")
+        for key in sorted(set(p["rows"]) | set(m["rows"])):
+            pv, mv = p["rows"].get(key), m["rows"].get(key)
+            if max(pv or 0, mv or 0) < MIN_PCT:
+                continue
+            checked += 1
+            if pv is None or mv is None:
+                failures.append(f"{ev}: row {key} only in {'perf' if mv is None else 'mycl'} "
+                                f"({pv if mv is None else mv:.2f}%)")
+            elif abs(pv - mv) > TOL:
+                failures.append(f"{ev}: row {key}: perf {pv:.2f}% mycl {mv:.2f}%")
+    status = "ok" if not failures else "FAIL"
+    print(f"{status}: {name}: {checked} rows >= {MIN_PCT}% compared over {len(perf)} event(s)")
+    for f in failures:
+        print("   ", f)
+    return not failures
+
+
+def main():
+    mycl_hot, hotloop, work = sys.argv[1:4]
+    os.makedirs(work, exist_ok=True)
+    probe = os.path.join(work, "probe.data")
+    if not record(["-e", "cpu-clock"], probe, ["true"]):
+        print("SKIP: perf record -e cpu-clock does not work here")
+        return 77
+    load = [hotloop, "0.6"]
+    cases = [
+        ("plain -F", ["-e", "cpu-clock", "-F", "3000"], False, load),
+        ("period -c", ["-e", "cpu-clock", "-c", "250000"], False, load),
+        ("call graph -g", ["-e", "cpu-clock", "-F", "2000", "-g"], False, load),
+        ("system-wide -a", ["-e", "cpu-clock", "-F", "1000", "-a"], False, load),
+        ("compressed -z", ["-e", "cpu-clock", "-F", "2000", "-z"], False, load),
+        ("pipe mode", ["-e", "cpu-clock", "-F", "2000", "-g"], True, load),
+        ("two events", ["-e", "cpu-clock", "-e", "page-faults", "-F", "2000"], False, load),
+        ("dwarf stacks", ["-e", "cpu-clock", "-F", "500", "--call-graph", "dwarf,4096"], False,
+         [hotloop, "0.4"]),
+        ("shell and libc", ["-e", "cpu-clock", "-F", "4000"], False,
+         ["sh", "-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"]),
+    ]
+    ok = True
+    passed = failed = 0
+    for i, (name, args, pipe, workload) in enumerate(cases):
+        path = os.path.join(work, f"case{i}.data")
+        if not record(args, path, workload, pipe):
+            print(f"skip: {name}: perf record failed")
+            continue
+        good = compare(name, path, mycl_hot)
+        if pipe:
+            # The same recording read from standard input.
+            r = subprocess.run(f"{mycl_hot} --format json -q - < {path} > /dev/null",
+                               shell=True)
+            good = good and r.returncode == 0
+        passed += good
+        failed += not good
+        ok = ok and good
+    print(f"{passed} passed, {failed} failed")
+    return 0 if ok and passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

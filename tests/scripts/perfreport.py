@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Shared helpers for the tests that use perf itself as the oracle."""
+import json
+import subprocess
+
+
+def perf_rows(path, extra=()):
+    """perf report's flat profile: {event: {"samples": n, "rows": {(comm, dso, sym): pct}}}."""
+    out = subprocess.run(
+        ["perf", "report", "-i", path, "--stdio", "--no-children", "--sort", "comm,dso,sym",
+         "-t", "|", "-g", "none", *extra],
+        capture_output=True, text=True, timeout=600)
+    events = {}
+    cur = None
+    for line in out.stdout.splitlines():
+        if line.startswith("# Event count (approx.):") and cur is not None:
+            cur["event_count"] = int(line.split(":", 1)[1])
+            continue
+        if line.startswith("# Samples:"):
+            # "# Samples: 142  of event 'cpu-clock'"
+            name = line.split("of event '", 1)[1].rsplit("'", 1)[0]
+            count = line.split(":", 1)[1].split("of event")[0].strip()
+            mult = 1
+            if count.endswith("K"):
+                mult, count = 1000, count[:-1]
+            elif count.endswith("M"):
+                mult, count = 1000000, count[:-1]
+            cur = events.setdefault(name, {"samples": int(float(count) * mult), "rows": {}})
+            continue
+        if not line or line.startswith("#") or cur is None:
+            continue
+        parts = line.split("|")
+        if len(parts) < 4 or not parts[0].strip().endswith("%"):
+            continue
+        pct = float(parts[0].strip().rstrip("%"))
+        key = (parts[1].strip(), parts[2].strip(), "|".join(parts[3:]).strip())
+        cur["rows"][key] = cur["rows"].get(key, 0.0) + pct
+    return events, out
+
+
+def mycl_rows(mycl_hot, path, extra=()):
+    """mycl-hot's flat profile in the same shape as perf_rows."""
+    out = subprocess.run([mycl_hot, "--format", "json", "-q", *extra, path],
+                         capture_output=True, text=True, timeout=600)
+    if out.returncode != 0:
+        raise RuntimeError(f"mycl-hot failed ({out.returncode}) on {path}: {out.stderr}")
+    doc = json.loads(out.stdout)
+    events = {}
+    for ev in doc["events"]:
+        if not ev["samples"]:
+            continue  # perf report does not show events without samples
+        rows = {}
+        for r in ev["rows"]:
+            sym = r.get("symbol")
+            lvl = "k" if r.get("level") == "kernel" else "."
+            sym = f"[{lvl}] {sym}" if sym else f"[{lvl}] 0x{int(r['address'], 16):016x}"
+            key = (r.get("comm", ""), r.get("dso", ""), sym)
+            rows[key] = rows.get(key, 0.0) + r["overhead"]
+        events[ev["name"]] = {"samples": ev["samples"], "event_count": ev["event_count"],
+                              "rows": rows}
+    return events, doc
+
+
+def perf_sample_counts(path):
+    """Exact SAMPLE counts per event, from perf report --stats."""
+    out = subprocess.run(["perf", "report", "-i", path, "--stats"], capture_output=True,
+                         text=True, timeout=600)
+    counts, cur = {}, None
+    for line in out.stdout.splitlines():
+        s = line.strip()
+        if s.endswith(" stats:") and not s.startswith("Aggregated"):
+            cur = s[:-len(" stats:")]
+        elif s.startswith("SAMPLE events:") and cur is not None:
+            counts[cur] = int(s.split(":")[1].split()[0])
+    return counts
