@@ -90,7 +90,10 @@ enum {
 #define AF_SAMPLE_ID_ALL	18
 #define AF_EXCLUDE_USER		4
 #define AF_EXCLUDE_KERNEL	5
+#define AF_EXCLUDE_HV		6
 #define AF_PRECISE_LO		15
+#define AF_EXCLUDE_HOST		19
+#define AF_EXCLUDE_GUEST	20
 
 /* perf_event_attr.type */
 enum { PT_HARDWARE = 0, PT_SOFTWARE = 1, PT_TRACEPOINT = 2, PT_HW_CACHE = 3,

@@ -2,6 +2,7 @@
 /* Names for events whose recording does not name them (no EVENT_DESC). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include "perf_abi.h"
 #include "perf_data_priv.h"
 
@@ -42,4 +43,50 @@ const char *pd_event_default_name(uint32_t type, uint64_t config, char *buf, siz
 	}
 	snprintf(buf, len, "type%" PRIu32 ":0x%" PRIx64, type, config);
 	return buf;
+}
+
+static bool flag(uint64_t flags, int bit)
+{
+	return (flags >> bit) & 1;
+}
+
+/*
+ * Appends perf's modifier suffix (":u", ":ppp", ":uH"...) for an event named
+ * from its type and config, so names match what perf shows for the same
+ * attr: the privilege levels counted when any is excluded, the precise level,
+ * and host/guest when exclude_guest differs from perf's default.
+ */
+void pd_event_add_modifiers(uint64_t flags, char *buf, size_t len)
+{
+	char mod[16];
+	size_t n = 0;
+	bool guest_default = false;
+	unsigned int precise = (flags >> AF_PRECISE_LO) & 3;
+
+	if (flag(flags, AF_EXCLUDE_KERNEL) || flag(flags, AF_EXCLUDE_USER) ||
+	    flag(flags, AF_EXCLUDE_HV)) {
+		if (!flag(flags, AF_EXCLUDE_KERNEL))
+			mod[n++] = 'k';
+		if (!flag(flags, AF_EXCLUDE_USER))
+			mod[n++] = 'u';
+		if (!flag(flags, AF_EXCLUDE_HV))
+			mod[n++] = 'h';
+		guest_default = true;
+	}
+	for (unsigned int i = 0; i < precise; i++)
+		mod[n++] = 'p';
+	if (precise)
+		guest_default = true;
+	if (flag(flags, AF_EXCLUDE_HOST) || flag(flags, AF_EXCLUDE_GUEST) == guest_default) {
+		if (!flag(flags, AF_EXCLUDE_HOST))
+			mod[n++] = 'H';
+		if (!flag(flags, AF_EXCLUDE_GUEST))
+			mod[n++] = 'G';
+	}
+	mod[n] = '\0';
+	if (n) {
+		size_t used = strlen(buf);
+
+		snprintf(buf + used, len - used, ":%s", mod);
+	}
 }

@@ -239,14 +239,15 @@ int pd_add_event(struct mycl_perf_data *pd, struct cursor *c, uint32_t attr_size
 		!!(st & S_TID) + !!(st & S_TIME) + !!(st & S_ID) + !!(st & S_STREAM_ID) +
 		!!(st & S_CPU) + !!(st & S_IDENTIFIER) : 0;
 	e->name = pd_event_default_name(e->type, e->config, name, sizeof(name));
-	if (e->name == name) {
-		ev->name = strdup(name);
-		if (!ev->name) {
-			free(ev);
-			return -ENOMEM;
-		}
-		e->name = ev->name;
+	if (e->name != name)
+		snprintf(name, sizeof(name), "%s", e->name);
+	pd_event_add_modifiers(e->flags, name, sizeof(name));
+	ev->name = strdup(name);
+	if (!ev->name) {
+		free(ev);
+		return -ENOMEM;
 	}
+	e->name = ev->name;
 	pd->events[pd->nr_events++] = ev;
 	for (size_t i = 0; i < nr_ids; i++) {
 		err = pd_add_id(pd, ids[i], e->idx);

@@ -120,5 +120,6 @@ void order_queue_free(struct order_queue *q);
 
 /* perf_attr.c */
 const char *pd_event_default_name(uint32_t type, uint64_t config, char *buf, size_t len);
+void pd_event_add_modifiers(uint64_t flags, char *buf, size_t len);
 
 #endif

@@ -335,10 +335,13 @@ static int process_record(struct mycl_perf_data *pd, const uint8_t *rec, size_t 
 	case REC_HEADER_ATTR:
 		return header_attr(pd, rec, len, off);
 	case REC_HEADER_TRACING_DATA: {
-		/* u32 size; the tracing data follows the record, padded to 8. */
+		/*
+		 * u32 size; perf writes the tracing data after this 16-byte
+		 * record, padded to 8.  simpleperf puts it inside the record.
+		 */
 		uint32_t size = cursor_u32(&c);
 
-		*extra = ALIGN8((uint64_t)size);
+		*extra = len <= 16 ? ALIGN8((uint64_t)size) : 0;
 		return 0;
 	}
 	case REC_AUXTRACE: {
