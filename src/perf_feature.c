@@ -124,7 +124,7 @@ static int read_event_desc(struct mycl_perf_data *pd, struct cursor *c)
 
 	if (c->bad || attr_size < 64 || attr_size > cursor_left(c))
 		return MYCL_ERR_CORRUPT;
-	for (uint32_t i = 0; i < nr; i++) {
+	for (uint32_t i = 0; i < nr && !c->bad; i++) {
 		struct event_priv *ev = NULL;
 		uint32_t nr_ids, len;
 		const char *name;

@@ -41,6 +41,7 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 	json_init(&j, f);
 	json_begin_obj(&j, NULL);
 	json_str(&j, "schema", "mycl-hot/1");
+	json_str(&j, "overhead_base", OPTS_GET(o, relative, false) ? "kept" : "all");
 	header_obj(&j, mycl_profile__perf_data(p));
 	json_begin_arr(&j, "sort");
 	for (size_t k = 0; k < nk; k++)
@@ -61,7 +62,8 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 		json_begin_arr(&j, "rows");
 		for (size_t i = 0; i < pe->nr_rows; i++) {
 			const struct mycl_hot_row *r = &pe->rows[i];
-			double pc = pe->total_period ? 100.0 * (double)r->period / (double)pe->total_period : 0;
+			uint64_t base = OPTS_GET(o, relative, false) ? pe->total_period : pe->total_period_all;
+			double pc = base ? 100.0 * (double)r->period / (double)base : 0;
 
 			if (pc < limit || (max_rows && i >= max_rows))
 				break;

@@ -87,19 +87,21 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 	double limit = OPTS_GET(o, percent_limit, 0.0);
 	size_t max_rows = OPTS_GET(o, max_rows, 0);
 	char buf[COL_MAX];
+	uint64_t base = OPTS_GET(o, relative, false) ? pe->total_period : pe->total_period_all;
 
 	fprintf(f, "# Event '%s': %" PRIu64 " samples, event count %" PRIu64, pe->event->name,
 		pe->nr_samples, pe->total_period);
 	if (pe->nr_samples != pe->nr_samples_all)
-		fprintf(f, " (filtered from %" PRIu64 " samples, %" PRIu64 ")", pe->nr_samples_all,
-			pe->total_period_all);
+		fprintf(f, " kept by the filters, of %" PRIu64 " samples (%" PRIu64 "); overhead is "
+			"of the %s", pe->nr_samples_all, pe->total_period_all,
+			OPTS_GET(o, relative, false) ? "samples kept" : "whole event");
 	fprintf(f, "\n#\n");
 	for (size_t k = 0; k < nk; k++)
 		w[k] = strlen(col_title[keys[k]]);
 	for (size_t i = 0; i < pe->nr_rows; i++) {
 		const struct mycl_hot_row *r = &pe->rows[i];
 
-		if (pct(r->period, pe->total_period) < limit || (max_rows && i >= max_rows))
+		if (pct(r->period, base) < limit || (max_rows && i >= max_rows))
 			break;
 		for (size_t k = 0; k + 1 < nk; k++) {
 			cell(r, keys[k], buf, sizeof(buf));
@@ -121,7 +123,7 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 	fputs("\n#\n", f);
 	for (size_t i = 0; i < pe->nr_rows; i++) {
 		const struct mycl_hot_row *r = &pe->rows[i];
-		double pc = pct(r->period, pe->total_period);
+		double pc = pct(r->period, base);
 
 		if (pc < limit || (max_rows && i >= max_rows))
 			break;

@@ -19,6 +19,8 @@ static void usage(FILE *f)
 	      "  -s, --sort KEYS         comma list of comm,pid,tid,dso,sym,cpu (default comm,dso,sym)\n"
 	      "      --percent-limit P   hide rows under P percent\n"
 	      "      --max-rows N        show at most N rows per event\n"
+	      "      --percentage absolute|relative  overhead of all samples (default, as perf)\n"
+	      "                          or of the samples the filters keep\n"
 	      "      --comm LIST         only these commands      --pid LIST  only these pids\n"
 	      "      --tid LIST          only these threads       --cpu LIST  only these CPUs\n"
 	      "      --dso LIST          only these binaries (short name or path)\n"
@@ -42,7 +44,7 @@ static void usage(FILE *f)
 enum {
 	OPT_PERCENT = 256, OPT_MAXROWS, OPT_COMM, OPT_PID, OPT_TID, OPT_CPU, OPT_DSO, OPT_EVENT,
 	OPT_FORMAT, OPT_SYMFS, OPT_KALLSYMS, OPT_BUILDID, OPT_NODEMANGLE, OPT_NOHEADER,
-	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION,
+	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE,
 };
 
 static const struct option long_opts[] = {
@@ -50,6 +52,7 @@ static const struct option long_opts[] = {
 	{ "sort", required_argument, NULL, 's' },
 	{ "percent-limit", required_argument, NULL, OPT_PERCENT },
 	{ "max-rows", required_argument, NULL, OPT_MAXROWS },
+	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "comms", required_argument, NULL, OPT_COMM },
 	{ "pid", required_argument, NULL, OPT_PID },
@@ -125,6 +128,13 @@ int main(int argc, char **argv)
 			}
 			break;
 		case OPT_MAXROWS: ropts.max_rows = strtoul(optarg, NULL, 10); break;
+		case OPT_PERCENTAGE:
+			if (strcmp(optarg, "absolute") && strcmp(optarg, "relative")) {
+				fprintf(stderr, "mycl-hot: --percentage is absolute or relative\n");
+				return EXIT_USAGE;
+			}
+			ropts.relative = !strcmp(optarg, "relative");
+			break;
 		case OPT_COMM: opts.comms = optarg; break;
 		case OPT_PID: opts.pids = optarg; break;
 		case OPT_TID: opts.tids = optarg; break;

@@ -17,6 +17,11 @@ struct mycl_report_opts {
 	bool no_header;			/* omit the recording's header block */
 	bool no_summary;		/* omit the symbolization summary */
 	size_t max_rows;		/* 0: all rows */
+	/*
+	 * Overheads relative to the samples the filters kept (sum 100%), instead
+	 * of to all samples of the event as perf report does by default.
+	 */
+	bool relative;
 };
 
 /* Writes the text report to OUT.  0, or -EIO when writing failed. */

@@ -1,0 +1,1 @@
+"$MYCL_HOT" --sort nonsense "$DATA/hotloop.data"

@@ -1,0 +1,1 @@
+"$MYCL_HOT" /nonexistent/perf.data

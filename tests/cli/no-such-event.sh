@@ -1,0 +1,1 @@
+"$MYCL_HOT" --event cycles "$DATA/two-events.data"

@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# CLI golden tests: each CASE.sh runs with $MYCL_HOT and $DATA set; its exit
+# status must equal CASE.exit (0 when absent), its stdout CASE.stdout.exact
+# when present, and every line of CASE.stderr.contains must occur in stderr.
+# usage: run.sh MYCL_HOT CASE_DIR DATA_DIR
+MYCL_HOT=$1; CASES=$2; DATA=$3
+export MYCL_HOT DATA
+pass=0; fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for t in "$CASES"/*.sh; do
+	name=$(basename "$t" .sh)
+	[ "$name" = run ] && continue
+	(cd "$tmp" && sh "$t") > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	want=0
+	[ -f "$CASES/$name.exit" ] && want=$(cat "$CASES/$name.exit")
+	ok=1
+	if [ "$rc" != "$want" ]; then
+		echo "FAIL $name: exit $rc, expected $want"; sed 's/^/    stderr: /' "$tmp/err" | head -5; ok=0
+	fi
+	if [ -f "$CASES/$name.stdout.exact" ] && ! cmp -s "$tmp/out" "$CASES/$name.stdout.exact"; then
+		echo "FAIL $name: stdout differs"; diff "$CASES/$name.stdout.exact" "$tmp/out" | head -20; ok=0
+	fi
+	if [ -f "$CASES/$name.stderr.contains" ]; then
+		while IFS= read -r line; do
+			grep -qF -- "$line" "$tmp/err" || { echo "FAIL $name: stderr lacks '$line'"; ok=0; }
+		done < "$CASES/$name.stderr.contains"
+	fi
+	if [ $ok = 1 ]; then pass=$((pass + 1)); echo "ok   $name"; else fail=$((fail + 1)); fi
+done
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

@@ -1,0 +1,2 @@
+head -c 12000 "$DATA/hotloop.data" > cut.data
+"$MYCL_HOT" --buildid-dir "" --no-summary cut.data > /dev/null

@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Regenerates the recordings in tests/data/ (run as root on an x86_64 Debian 12
+# machine where perf record -e cpu-clock works).  The sample program is built to
+# /mycl-fixtures/hotloop, the path the recordings name, and copied under
+# symfs/ so the tests resolve it with --symfs wherever the checkout is.
+# expected.txt holds what perf report says of each file: the oracle.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+bin=/mycl-fixtures/hotloop
+mkdir -p /mycl-fixtures "$here/symfs/mycl-fixtures"
+gcc -O2 -g -fno-omit-frame-pointer -pthread -o "$bin" "$top/samples/hotloop.c"
+cp "$bin" "$here/symfs/mycl-fixtures/hotloop"
+cd "$here"
+rec() { out=$1; shift; perf record -q "$@" -o "$out" -- "$bin" 0.25 >/dev/null; }
+rec hotloop.data -e cpu-clock:u -F 1000
+rec hotloop.g.data -e cpu-clock:u -F 1000 -g
+rec hotloop.z.data -e cpu-clock:u -F 1000 -z
+rec two-events.data -e cpu-clock:u -e page-faults:u -F 1000
+perf record -q -e cpu-clock:u -F 1000 -o - -- "$bin" 0.25 > hotloop.pipe.data
+: > expected.txt
+for f in hotloop.data hotloop.g.data hotloop.z.data two-events.data hotloop.pipe.data; do
+	perf report -i "$f" --stats 2>/dev/null | awk -v f="$f" '
+		/ stats:$/ && !/Aggregated/ { ev = $1; sub(/:$/, "", ev) }
+		/SAMPLE events:/ && ev != "" { print f, ev, $3 }' >> expected.txt
+done
+ls -l "$here"/*.data

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+#include "symtab.h"
+
+static void aliases_resolve_to_the_preferred_name(void **state)
+{
+	struct symtab t = { 0 };
+
+	(void)state;
+	assert_int_equal(symtab_add(&t, 0x100, 0x10, "__GI_memcpy", SYMB_LOCAL, false), 0);
+	assert_int_equal(symtab_add(&t, 0x100, 0x10, "memcpy", SYMB_WEAK, false), 0);
+	assert_int_equal(symtab_add(&t, 0x100, 0x10, "__memcpy", SYMB_GLOBAL, false), 0);
+	assert_int_equal(symtab_add(&t, 0x100, 0, "memcpy_label", SYMB_GLOBAL, false), 0);
+	symtab_finish(&t, 0);
+	assert_int_equal(t.nr, 1);
+	/* Sized beats zero-sized, global beats weak and local. */
+	assert_string_equal(symtab_find(&t, 0x108)->name, "__memcpy");
+	symtab_free(&t);
+}
+
+static void zero_sized_symbols_reach_the_next(void **state)
+{
+	struct symtab t = { 0 };
+
+	(void)state;
+	symtab_add(&t, 0x300, 0, "c", SYMB_GLOBAL, false);
+	symtab_add(&t, 0x100, 0, "a", SYMB_GLOBAL, false);
+	symtab_add(&t, 0x200, 0x20, "b", SYMB_GLOBAL, false);
+	symtab_finish(&t, 0x400);
+	assert_null(symtab_find(&t, 0xff));
+	assert_string_equal(symtab_find(&t, 0x1ff)->name, "a");
+	assert_string_equal(symtab_find(&t, 0x21f)->name, "b");
+	assert_null(symtab_find(&t, 0x220));	/* a gap after a sized symbol */
+	assert_string_equal(symtab_find(&t, 0x3ff)->name, "c");
+	assert_null(symtab_find(&t, 0x400));
+	symtab_free(&t);
+}
+
+static void demangles_like_perf(void **state)
+{
+	struct { const char *in, *out; } cases[] = {
+		{ "_ZN11PolicyMutexI14TTASEventMutexI13GenericPolicyEE5enterEjjPKcj",
+		  "PolicyMutex<TTASEventMutex<GenericPolicy> >::enter" },
+		{ "_ZN4MVCC9view_openERP8ReadViewP5trx_t", "MVCC::view_open" },
+		{ "_ZNK3Foo3getEv", "Foo::get" },
+		{ "_Z3maxIiET_S0_S0_", "max<int>" },
+		{ "_ZN12_GLOBAL__N_13fooEv", "(anonymous namespace)::foo" },
+		{ "_ZN3FooclEv", "Foo::operator()" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *d = demangle_name(cases[i].in);
+
+		assert_non_null(d);
+		assert_string_equal(d, cases[i].out);
+		free(d);
+	}
+	assert_null(demangle_name("not_mangled"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(aliases_resolve_to_the_preferred_name),
+		cmocka_unit_test(zero_sized_symbols_reach_the_next),
+		cmocka_unit_test(demangles_like_perf),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
