@@ -226,13 +226,17 @@ static int maps_insert(struct maps *ms, const struct map *nm)
 	out++;
 	memcpy(ms->v, v, out * sizeof(*v));
 	ms->nr = out;
+	ms->last = SIZE_MAX;
 	free(v);
 	return 0;
 }
 
-static const struct map *maps_find(const struct maps *ms, uint64_t ip)
+static const struct map *maps_find(struct maps *ms, uint64_t ip)
 {
 	size_t lo = 0, hi = ms->nr;
+
+	if (ms->last < ms->nr && ip >= ms->v[ms->last].start && ip < ms->v[ms->last].end)
+		return &ms->v[ms->last];
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -242,8 +246,10 @@ static const struct map *maps_find(const struct maps *ms, uint64_t ip)
 		else
 			hi = mid;
 	}
-	if (lo && ip < ms->v[lo - 1].end)
+	if (lo && ip < ms->v[lo - 1].end) {
+		ms->last = lo - 1;
 		return &ms->v[lo - 1];
+	}
 	return NULL;
 }
 

@@ -19,6 +19,7 @@ struct map {
 struct maps {
 	struct map *v;
 	size_t nr, cap;
+	size_t last;			/* index of the last map found: a look-up cache */
 	int refcnt;
 };
 

@@ -29,13 +29,14 @@ struct qent {
 	uint64_t seq;
 	size_t off;
 	uint32_t len;
+	struct event_priv *ev;		/* found when queued, not looked up again */
 };
 
 struct order_queue {
-	struct qent *ents;
-	size_t nr, cap;
-	uint8_t *arena;
-	size_t used, acap;
+	struct qent *ents, *tmp;	/* tmp: merge sort scratch */
+	size_t nr, cap, tmp_cap;
+	uint8_t *arena, *spare;		/* records; spare receives the leftovers */
+	size_t used, acap, spare_cap;
 	uint64_t next_flush;		/* flush up to here at the next round */
 	uint64_t max_time;		/* largest time queued so far */
 	uint64_t last_flushed;		/* time of the last record delivered */
@@ -58,6 +59,7 @@ struct mycl_perf_data {
 	int fd;
 	struct logger log;
 	bool file_order;
+	bool ordering;			/* records are queued for time order */
 	size_t max_queue;
 	bool read_done;
 	char errmsg[512];
@@ -105,16 +107,19 @@ int pd_add_build_id(struct mycl_perf_data *pd, struct cursor *c, uint16_t misc, 
 
 /* perf_record.c: decoders for kernel records. */
 int pd_decode_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
-		     struct mycl_sample *s);
+		     struct event_priv *ev, struct mycl_sample *s);
 struct event_priv *pd_record_event(struct mycl_perf_data *pd, const uint8_t *rec, size_t len);
-uint64_t pd_record_time(struct mycl_perf_data *pd, const uint8_t *rec, size_t len);
-int pd_deliver(struct mycl_perf_data *pd, const uint8_t *rec, size_t len);
+uint64_t pd_record_time(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
+			struct event_priv *ev);
+/* EV: the record's event when known, else NULL. */
+int pd_deliver(struct mycl_perf_data *pd, const uint8_t *rec, size_t len, struct event_priv *ev);
 
 /* perf_stream.c */
 int pd_read_records(struct mycl_perf_data *pd);
 
 /* perf_order.c */
-int order_queue_push(struct mycl_perf_data *pd, uint64_t time, const uint8_t *rec, size_t len);
+int order_queue_push(struct mycl_perf_data *pd, uint64_t time, const uint8_t *rec, size_t len,
+		     struct event_priv *ev);
 int order_queue_flush(struct mycl_perf_data *pd, uint64_t upto);
 void order_queue_free(struct order_queue *q);
 

@@ -12,16 +12,74 @@
 #include <string.h>
 #include "perf_data_priv.h"
 
-static int qent_cmp(const void *a, const void *b)
+static bool qent_before(const struct qent *x, const struct qent *y)
 {
-	const struct qent *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
 }
 
-int order_queue_push(struct mycl_perf_data *pd, uint64_t time, const uint8_t *rec, size_t len)
+/*
+ * Sorts by (time, seq).  A round holds one time-sorted run per ring buffer
+ * (CPU) plus the sorted leftovers of the round before, so a natural merge
+ * sort does O(n log runs) work where qsort would do O(n log n).
+ */
+static int sort_queue(struct order_queue *q)
+{
+	struct qent *src = q->ents, *dst;
+	size_t n = q->nr, *bounds, nb;
+
+	if (n < 2)
+		return 0;
+	if (ARRAY_GROW(q->tmp, q->tmp_cap, n))
+		return -ENOMEM;
+	bounds = malloc((n + 1) * sizeof(*bounds));
+	if (!bounds)
+		return -ENOMEM;
+	nb = 0;
+	bounds[nb++] = 0;
+	for (size_t i = 1; i < n; i++)
+		if (qent_before(&src[i], &src[i - 1]))
+			bounds[nb++] = i;
+	bounds[nb] = n;
+	dst = q->tmp;
+	while (nb > 1) {
+		size_t out = 0;
+
+		for (size_t r = 0; r < nb; r += 2) {
+			size_t i = bounds[r], mid = bounds[r + 1];
+			size_t j = mid, end = r + 2 <= nb ? bounds[r + 2] : mid, k = i;
+
+			while (i < mid && j < end)
+				dst[k++] = qent_before(&src[j], &src[i]) ? src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < end)
+				dst[k++] = src[j++];
+			bounds[out++] = bounds[r];
+		}
+		bounds[out] = n;
+		nb = out;
+		{
+			struct qent *t = src;
+
+			src = dst;
+			dst = t;
+		}
+	}
+	if (src != q->ents) {
+		/* The sorted entries are in tmp: swap the arrays. */
+		size_t c = q->cap;
+
+		q->tmp = q->ents;
+		q->ents = src;
+		q->cap = q->tmp_cap;
+		q->tmp_cap = c;
+	}
+	free(bounds);
+	return 0;
+}
+
+int order_queue_push(struct mycl_perf_data *pd, uint64_t time, const uint8_t *rec, size_t len,
+		     struct event_priv *ev)
 {
 	struct order_queue *q = &pd->q;
 	int err;
@@ -30,8 +88,9 @@ int order_queue_push(struct mycl_perf_data *pd, uint64_t time, const uint8_t *re
 		pd->stats.nr_unordered++;
 	if (q->used + len > pd->max_queue && q->nr) {
 		/* Deliver the older half now. */
-		qsort(q->ents, q->nr, sizeof(*q->ents), qent_cmp);
-		err = order_queue_flush(pd, q->ents[q->nr / 2].time);
+		err = sort_queue(q);
+		if (!err)
+			err = order_queue_flush(pd, q->ents[q->nr / 2].time);
 		if (err)
 			return err;
 	}
@@ -51,7 +110,7 @@ int order_queue_push(struct mycl_perf_data *pd, uint64_t time, const uint8_t *re
 	}
 	memcpy(q->arena + q->used, rec, len);
 	q->ents[q->nr++] = (struct qent){ .time = time, .seq = q->seq++, .off = q->used,
-					  .len = (uint32_t)len };
+					  .len = (uint32_t)len, .ev = ev };
 	q->used += len;
 	if (time > q->max_time)
 		q->max_time = time;
@@ -68,31 +127,45 @@ int order_queue_flush(struct mycl_perf_data *pd, uint64_t upto)
 
 	if (!q->nr)
 		return 0;
-	qsort(q->ents, q->nr, sizeof(*q->ents), qent_cmp);
+	err = sort_queue(q);
+	if (err)
+		return err;
 	for (i = 0; i < q->nr && q->ents[i].time <= upto; i++) {
-		err = pd_deliver(pd, q->arena + q->ents[i].off, q->ents[i].len);
+		err = pd_deliver(pd, q->arena + q->ents[i].off, q->ents[i].len, q->ents[i].ev);
 		q->last_flushed = q->ents[i].time;
 		if (err) {
 			i++;
 			break;
 		}
 	}
-	/* Compact what is left into a fresh arena so memory stays bounded. */
+	/*
+	 * Move what is left to the front of the spare arena and swap: memory
+	 * stays bounded by about two rounds and nothing is allocated per flush.
+	 */
 	for (size_t k = i; k < q->nr; k++)
 		kept_bytes += q->ents[k].len;
-	if (kept_bytes) {
-		narena = malloc(kept_bytes > q->acap / 2 ? q->acap : q->acap / 2 + kept_bytes);
-		if (!narena)
+	if (kept_bytes > q->spare_cap) {
+		uint8_t *n = realloc(q->spare, q->acap);
+
+		if (!n)
 			return -ENOMEM;
-		for (size_t k = i, off = 0; k < q->nr; k++) {
-			memcpy(narena + off, q->arena + q->ents[k].off, q->ents[k].len);
-			q->ents[keep] = q->ents[k];
-			q->ents[keep++].off = off;
-			off += q->ents[k].len;
-		}
-		q->acap = kept_bytes > q->acap / 2 ? q->acap : q->acap / 2 + kept_bytes;
-		free(q->arena);
-		q->arena = narena;
+		q->spare = n;
+		q->spare_cap = q->acap;
+	}
+	for (size_t k = i, off = 0; k < q->nr; k++) {
+		q->ents[keep] = q->ents[k];
+		memcpy(q->spare + off, q->arena + q->ents[k].off, q->ents[k].len);
+		q->ents[keep++].off = off;
+		off += q->ents[k].len;
+	}
+	narena = q->arena;
+	q->arena = q->spare;
+	q->spare = narena;
+	{
+		size_t c = q->acap;
+
+		q->acap = q->spare_cap;
+		q->spare_cap = c;
 	}
 	q->nr = keep;
 	q->used = kept_bytes;
@@ -102,6 +175,8 @@ int order_queue_flush(struct mycl_perf_data *pd, uint64_t upto)
 void order_queue_free(struct order_queue *q)
 {
 	free(q->ents);
+	free(q->tmp);
 	free(q->arena);
+	free(q->spare);
 	memset(q, 0, sizeof(*q));
 }

@@ -40,9 +40,9 @@ struct event_priv *pd_record_event(struct mycl_perf_data *pd, const uint8_t *rec
 }
 
 /* The record's timestamp, or UINT64_MAX when it carries none. */
-uint64_t pd_record_time(struct mycl_perf_data *pd, const uint8_t *rec, size_t len)
+uint64_t pd_record_time(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
+			struct event_priv *ev)
 {
-	struct event_priv *ev = pd_record_event(pd, rec, len);
 	uint32_t type;
 	size_t pos;
 
@@ -91,15 +91,16 @@ static const uint64_t *take_u64s(struct mycl_perf_data *pd, struct cursor *c, ui
  *   PHYS_ADDR, CGROUP, DATA_PAGE_SIZE, CODE_PAGE_SIZE, AUX (u64 size, data).
  */
 int pd_decode_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
-		     struct mycl_sample *s)
+		     struct event_priv *ev, struct mycl_sample *s)
 {
-	struct event_priv *ev = pd_record_event(pd, rec, len);
 	const struct mycl_event *e;
 	struct cursor c;
 	size_t used = 0;
 	uint64_t st, rf;
 	uint16_t misc;
 
+	if (!ev)
+		ev = pd_record_event(pd, rec, len);
 	if (!ev)
 		return MYCL_ERR_CORRUPT;
 	e = &ev->pub;
@@ -187,7 +188,13 @@ int pd_decode_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
 	}
 	if (st & S_CALLCHAIN) {
 		s->callchain_nr = cursor_u64(&c);
-		s->callchain = take_u64s(pd, &c, s->callchain_nr, &used);
+		if (!c.swap && !((uintptr_t)c.p & 7) && s->callchain_nr <= cursor_left(&c) / 8) {
+			/* In place: nothing to swap and aligned. */
+			s->callchain = (const uint64_t *)(const void *)c.p;
+			c.p += s->callchain_nr * 8;
+		} else {
+			s->callchain = take_u64s(pd, &c, s->callchain_nr, &used);
+		}
 	}
 	if (st & S_RAW) {
 		s->raw_size = cursor_u32(&c);
@@ -263,7 +270,7 @@ static size_t body_len(struct mycl_perf_data *pd, const uint8_t *rec, size_t len
 	struct event_priv *ev = pd_record_event(pd, rec, len);
 	size_t trailer = ev && ev->sample_id_all ? ev->trailer_words * 8 : 0;
 
-	*time = pd_record_time(pd, rec, len);
+	*time = ev ? pd_record_time(pd, rec, len, ev) : UINT64_MAX;
 	if (*time == UINT64_MAX)
 		*time = 0;
 	return trailer + 8 <= len ? len - trailer : len;
@@ -277,12 +284,12 @@ static int bad_record(struct mycl_perf_data *pd, uint32_t type, size_t len)
 	return 0;
 }
 
-static int deliver_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len)
+static int deliver_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
+			  struct event_priv *ev)
 {
 	struct mycl_sample s;
-	struct event_priv *ev;
 
-	if (pd_decode_sample(pd, rec, len, &s))
+	if (pd_decode_sample(pd, rec, len, ev, &s))
 		return bad_record(pd, REC_SAMPLE, len);
 	ev = pd->events[s.event->idx];
 	ev->pub.nr_samples++;
@@ -348,7 +355,7 @@ static int deliver_mmap(struct mycl_perf_data *pd, uint32_t type, uint16_t misc,
 	return pd->ops->mmap(&m, pd->ctx);
 }
 
-int pd_deliver(struct mycl_perf_data *pd, const uint8_t *rec, size_t len)
+int pd_deliver(struct mycl_perf_data *pd, const uint8_t *rec, size_t len, struct event_priv *ev)
 {
 	struct cursor c;
 	uint32_t type;
@@ -363,7 +370,7 @@ int pd_deliver(struct mycl_perf_data *pd, const uint8_t *rec, size_t len)
 
 	switch (type) {
 	case REC_SAMPLE:
-		return deliver_sample(pd, rec, len);
+		return deliver_sample(pd, rec, len, ev);
 	case REC_MMAP:
 	case REC_MMAP2:
 		return deliver_mmap(pd, type, misc, rec, len);

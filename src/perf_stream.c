@@ -319,12 +319,14 @@ static int process_record(struct mycl_perf_data *pd, const uint8_t *rec, size_t 
 			return pd_error(pd, MYCL_ERR_CORRUPT, "%s record at offset 0x%" PRIx64
 					" comes before any event is described",
 					str_or(mycl_perf_record_name(type), "kernel"), off);
-		if (ordering_on(pd)) {
-			t = pd_record_time(pd, rec, len);
+		if (pd->ordering) {
+			struct event_priv *ev = pd_record_event(pd, rec, len);
+
+			t = ev ? pd_record_time(pd, rec, len, ev) : UINT64_MAX;
 			if (t != UINT64_MAX)
-				return order_queue_push(pd, t, rec, len);
+				return order_queue_push(pd, t, rec, len, ev);
 		}
-		return pd_deliver(pd, rec, len);
+		return pd_deliver(pd, rec, len, NULL);
 	}
 	if (type >= SIMPLEPERF_RECORD_FIRST)
 		return pd_error(pd, MYCL_ERR_SIMPLEPERF, "record type %u at offset 0x%" PRIx64
@@ -332,8 +334,12 @@ static int process_record(struct mycl_perf_data *pd, const uint8_t *rec, size_t 
 				"report_sample.py or record with Linux perf", type, off);
 
 	switch (type) {
-	case REC_HEADER_ATTR:
-		return header_attr(pd, rec, len, off);
+	case REC_HEADER_ATTR: {
+		int err = header_attr(pd, rec, len, off);
+
+		pd->ordering = ordering_on(pd);
+		return err;
+	}
 	case REC_HEADER_TRACING_DATA: {
 		/*
 		 * u32 size; perf writes the tracing data after this 16-byte
@@ -471,6 +477,7 @@ MYCL_API int mycl_perf_data__read(struct mycl_perf_data *pd, const struct mycl_r
 	}
 	pd->ops = &local;
 	pd->ctx = ctx;
+	pd->ordering = ordering_on(pd);
 	err = pd_read_records(pd);
 	pd->ops = &none;
 	return err;

@@ -22,6 +22,7 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name
 		return -ENOMEM;
 	}
 	t->pool[t->nr_pool++] = copy;
+	t->last = NULL;
 	t->syms[t->nr++] = (struct sym){ .start = start, .end = start + size, .name = copy,
 					 .binding = (uint8_t)b };
 	t->sorted = false;
@@ -77,7 +78,12 @@ void symtab_finish(struct symtab *t, uint64_t last_end)
 		t->sorted = true;
 		return;
 	}
-	qsort(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
+	for (size_t i = 1; i < t->nr; i++) {
+		if (t->syms[i].start < t->syms[i - 1].start) {
+			qsort(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
+			break;
+		}
+	}
 	for (size_t i = 0; i < t->nr; i++) {
 		if (out && t->syms[out - 1].start == t->syms[i].start) {
 			if (better(&t->syms[i], &t->syms[out - 1]))
@@ -87,6 +93,7 @@ void symtab_finish(struct symtab *t, uint64_t last_end)
 		t->syms[out++] = t->syms[i];
 	}
 	t->nr = out;
+	t->last = NULL;
 	for (size_t i = 0; i + 1 < t->nr; i++)
 		if (t->syms[i].end == t->syms[i].start)
 			t->syms[i].end = t->syms[i + 1].start;
@@ -100,6 +107,10 @@ const struct sym *symtab_find(const struct symtab *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->nr;
 
+	/* Consecutive look-ups often land in the same function. */
+	if (t->last && addr >= t->last->start && addr < t->last->end)
+		return t->last;
+
 	/* Last symbol starting at or before ADDR. */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -112,7 +123,7 @@ const struct sym *symtab_find(const struct symtab *t, uint64_t addr)
 	if (!lo)
 		return NULL;
 	if (addr < t->syms[lo - 1].end)
-		return &t->syms[lo - 1];
+		return ((struct symtab *)t)->last = &t->syms[lo - 1];
 	/* An enclosing symbol that starts earlier (nested or aliased code). */
 	if (lo >= 2 && addr < t->syms[lo - 2].end)
 		return &t->syms[lo - 2];

@@ -21,6 +21,7 @@ struct symtab {
 	char **pool;			/* owned name strings */
 	size_t nr_pool, pool_cap;
 	bool sorted;
+	const struct sym *last;		/* look-up cache (mutable) */
 };
 
 /* Adds a symbol; NAME is copied (demangled first when DEMANGLE). 0 or -ENOMEM. */
