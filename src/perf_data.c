@@ -533,6 +533,7 @@ MYCL_API int mycl_perf_data__open_fd(int fd, const char *name,
 	if (!pd->max_queue)
 		pd->max_queue = 256u << 20;
 	pd->st.fd = fd;
+	pd->st.keep_from = UINT64_MAX;
 	pd->id_pos = -1;
 	if (!pd->path) {
 		mycl_perf_data__close(pd);

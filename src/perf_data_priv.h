@@ -29,6 +29,7 @@ struct qent {
 	uint64_t seq;
 	size_t off;
 	uint32_t len;
+	bool in_stream;			/* off: file offset, read in the stream buffer */
 	struct event_priv *ev;		/* found when queued, not looked up again */
 };
 
@@ -50,6 +51,7 @@ struct stream {
 	size_t cap, head, tail;		/* unconsumed bytes are buf[head..tail) */
 	uint64_t off;			/* file offset of buf[0] */
 	uint64_t limit;			/* file offset where data ends; UINT64_MAX: EOF */
+	uint64_t keep_from;		/* file offset of the oldest record queued in place */
 	bool eof;
 	bool seekable;
 };
@@ -122,6 +124,8 @@ int order_queue_push(struct mycl_perf_data *pd, uint64_t time, const uint8_t *re
 		     struct event_priv *ev);
 int order_queue_flush(struct mycl_perf_data *pd, uint64_t upto);
 void order_queue_free(struct order_queue *q);
+/* Copies records queued in the stream buffer into the queue's arena. */
+int order_queue_detach_stream(struct mycl_perf_data *pd);
 
 /* perf_attr.c */
 const char *pd_event_default_name(uint32_t type, uint64_t config, char *buf, size_t len);

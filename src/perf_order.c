@@ -86,7 +86,10 @@ int order_queue_push(struct mycl_perf_data *pd, uint64_t time, const uint8_t *re
 
 	if (time < q->last_flushed)
 		pd->stats.nr_unordered++;
-	if (q->used + len > pd->max_queue && q->nr) {
+	/* Bytes held: the arena, and the stream buffer from the oldest kept record. */
+	if (q->nr && (q->used + len > pd->max_queue ||
+		      (pd->st.keep_from != UINT64_MAX &&
+		       pd->st.off + pd->st.tail - pd->st.keep_from > pd->max_queue))) {
 		/* Deliver the older half now. */
 		err = sort_queue(q);
 		if (!err)
@@ -96,6 +99,18 @@ int order_queue_push(struct mycl_perf_data *pd, uint64_t time, const uint8_t *re
 	}
 	if (ARRAY_GROW(q->ents, q->cap, q->nr + 1))
 		return -ENOMEM;
+	if (pd->st.buf && rec >= pd->st.buf && rec < pd->st.buf + pd->st.tail) {
+		/* In the stream buffer: keep it there, no copy. */
+		uint64_t off = pd->st.off + (uint64_t)(rec - pd->st.buf);
+
+		q->ents[q->nr++] = (struct qent){ .time = time, .seq = q->seq++, .off = off,
+						  .len = (uint32_t)len, .in_stream = true, .ev = ev };
+		if (pd->st.keep_from == UINT64_MAX)
+			pd->st.keep_from = off;
+		if (time > q->max_time)
+			q->max_time = time;
+		return 0;
+	}
 	if (q->used + len > q->acap) {
 		size_t ncap = q->acap ? q->acap : 1u << 20;
 		uint8_t *n;
@@ -131,7 +146,11 @@ int order_queue_flush(struct mycl_perf_data *pd, uint64_t upto)
 	if (err)
 		return err;
 	for (i = 0; i < q->nr && q->ents[i].time <= upto; i++) {
-		err = pd_deliver(pd, q->arena + q->ents[i].off, q->ents[i].len, q->ents[i].ev);
+		const struct qent *e = &q->ents[i];
+		const uint8_t *rec = e->in_stream ? pd->st.buf + (e->off - pd->st.off)
+						  : q->arena + e->off;
+
+		err = pd_deliver(pd, rec, e->len, e->ev);
 		q->last_flushed = q->ents[i].time;
 		if (err) {
 			i++;
@@ -142,8 +161,13 @@ int order_queue_flush(struct mycl_perf_data *pd, uint64_t upto)
 	 * Move what is left to the front of the spare arena and swap: memory
 	 * stays bounded by about two rounds and nothing is allocated per flush.
 	 */
-	for (size_t k = i; k < q->nr; k++)
-		kept_bytes += q->ents[k].len;
+	pd->st.keep_from = UINT64_MAX;
+	for (size_t k = i; k < q->nr; k++) {
+		if (!q->ents[k].in_stream)
+			kept_bytes += q->ents[k].len;
+		else if (q->ents[k].off < pd->st.keep_from)
+			pd->st.keep_from = q->ents[k].off;
+	}
 	if (kept_bytes > q->spare_cap) {
 		uint8_t *n = realloc(q->spare, q->acap);
 
@@ -154,6 +178,10 @@ int order_queue_flush(struct mycl_perf_data *pd, uint64_t upto)
 	}
 	for (size_t k = i, off = 0; k < q->nr; k++) {
 		q->ents[keep] = q->ents[k];
+		if (q->ents[k].in_stream) {
+			keep++;
+			continue;
+		}
 		memcpy(q->spare + off, q->arena + q->ents[k].off, q->ents[k].len);
 		q->ents[keep++].off = off;
 		off += q->ents[k].len;
@@ -170,6 +198,36 @@ int order_queue_flush(struct mycl_perf_data *pd, uint64_t upto)
 	q->nr = keep;
 	q->used = kept_bytes;
 	return err;
+}
+
+int order_queue_detach_stream(struct mycl_perf_data *pd)
+{
+	struct order_queue *q = &pd->q;
+
+	for (size_t i = 0; i < q->nr; i++) {
+		struct qent *e = &q->ents[i];
+
+		if (!e->in_stream)
+			continue;
+		if (q->used + e->len > q->acap) {
+			size_t ncap = q->acap ? q->acap : 1u << 20;
+			uint8_t *n;
+
+			while (ncap < q->used + e->len)
+				ncap *= 2;
+			n = realloc(q->arena, ncap);
+			if (!n)
+				return -ENOMEM;
+			q->arena = n;
+			q->acap = ncap;
+		}
+		memcpy(q->arena + q->used, pd->st.buf + (e->off - pd->st.off), e->len);
+		e->off = q->used;
+		e->in_stream = false;
+		q->used += e->len;
+	}
+	pd->st.keep_from = UINT64_MAX;
+	return 0;
 }
 
 void order_queue_free(struct order_queue *q)

@@ -14,6 +14,7 @@
 
 #define STREAM_BUF (4u << 20)
 #define ZBUF_STEP (1u << 20)
+#define READ_CHUNK (256u << 10)
 
 enum { FILL_OK = 0, FILL_SHORT = 1 };
 
@@ -45,34 +46,47 @@ MYCL_API const char *mycl_perf_record_name(uint32_t type)
 	return type < REC_USER_MAX ? record_names[type] : NULL;
 }
 
-/* Makes at least NEED unconsumed bytes available; FILL_SHORT at end of data. */
+/*
+ * Makes at least NEED unconsumed bytes available; FILL_SHORT at end of data.
+ * Bytes from keep_from on stay in the buffer: records queued for ordering
+ * are read in place there.
+ */
 static int stream_fill(struct stream *st, size_t need)
 {
+	size_t drop = st->head;
+
 	if (st->tail - st->head >= need)
 		return FILL_OK;
-	if (st->head) {
-		memmove(st->buf, st->buf + st->head, st->tail - st->head);
-		st->off += st->head;
-		st->tail -= st->head;
-		st->head = 0;
+	if (st->keep_from != UINT64_MAX && st->keep_from < st->off + st->head)
+		drop = (size_t)(st->keep_from - st->off);
+	if (drop) {
+		memmove(st->buf, st->buf + drop, st->tail - drop);
+		st->off += drop;
+		st->tail -= drop;
+		st->head -= drop;
 	}
-	if (need > st->cap || !st->buf) {
+	if (st->head + need > st->cap / 2 || !st->buf) {
 		size_t ncap = st->cap ? st->cap : STREAM_BUF;
 		uint8_t *n;
 
-		while (ncap < need)
+		while (ncap / 2 < st->head + need)
 			ncap *= 2;
-		n = realloc(st->buf, ncap);
-		if (!n)
-			return -ENOMEM;
-		st->buf = n;
-		st->cap = ncap;
+		if (ncap != st->cap || !st->buf) {
+			n = realloc(st->buf, ncap);
+			if (!n)
+				return -ENOMEM;
+			st->buf = n;
+			st->cap = ncap;
+		}
 	}
-	while (st->tail < need && !st->eof) {
+	while (st->tail - st->head < need && !st->eof) {
 		size_t room = st->cap - st->tail;
 		uint64_t pos = st->off + st->tail;
 		ssize_t r;
 
+		/* Small reads keep the bytes in cache until they are parsed. */
+		if (room > READ_CHUNK && need - (st->tail - st->head) <= READ_CHUNK)
+			room = READ_CHUNK;
 		if (st->limit != UINT64_MAX) {
 			if (pos >= st->limit) {
 				st->eof = true;
@@ -94,14 +108,20 @@ static int stream_fill(struct stream *st, size_t need)
 }
 
 /* Skips N bytes that follow a record outside its size (AUXTRACE, TRACING_DATA). */
-static int stream_skip(struct stream *st, uint64_t n)
+static int stream_skip(struct mycl_perf_data *pd, uint64_t n)
 {
+	struct stream *st = &pd->st;
 	uint64_t have = st->tail - st->head;
+	int err;
 
 	if (n <= have) {
 		st->head += (size_t)n;
 		return FILL_OK;
 	}
+	/* The buffer is about to be dropped: queued records move out of it. */
+	err = order_queue_detach_stream(pd);
+	if (err)
+		return err;
 	n -= have;
 	st->off += st->tail;
 	st->head = st->tail = 0;
@@ -441,7 +461,7 @@ int pd_read_records(struct mycl_perf_data *pd)
 		if (err)
 			return err;
 		if (extra) {
-			r = stream_skip(st, extra);
+			r = stream_skip(pd, extra);
 			if (r < 0)
 				return pd_error(pd, r, "read error after the record at offset 0x%" PRIx64,
 						off);
