@@ -24,6 +24,7 @@ struct machine {
 	struct dso *kernel;
 	uint64_t kernel_pgoff;		/* runtime _text from the kernel MMAP */
 	struct symtab dyn_ksyms;	/* KSYMBOL records (BPF, trampolines) */
+	struct thread *last_thread;	/* look-up cache */
 	bool dyn_sorted;
 };
 
@@ -371,7 +372,12 @@ struct thread *machine_thread(struct machine *m, int32_t pid, int32_t tid)
 
 	if (tid < 0)
 		tid = pid;
+	/* Samples come in runs from the same thread. */
+	if (m->last_thread && m->last_thread->tid == tid && m->last_thread->pid == pid)
+		return m->last_thread;
 	t = thread_lookup(m, tid);
+	if (t && t->pid == pid)
+		m->last_thread = t;
 	if (t) {
 		if (t->pid < 0 && pid >= 0)
 			t->pid = pid;

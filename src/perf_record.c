@@ -106,7 +106,11 @@ int pd_decode_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
 	e = &ev->pub;
 	st = e->sample_type;
 	rf = e->read_format;
-	memset(s, 0, sizeof(*s));
+	/*
+	 * Only the fields that are always set or read by everyone are cleared
+	 * here; the rest are set below whether the event samples them or not.
+	 * (A full memset of this struct was a measurable share of a report.)
+	 */
 	cursor_init(&c, rec, len, pd->info.swapped);
 	cursor_u32(&c);
 	misc = cursor_u16(&c);
@@ -120,10 +124,29 @@ int pd_decode_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
 	s->branch_hw_idx = UINT64_MAX;
 	s->period = e->freq ? 1 : (e->sample_period_or_freq ? e->sample_period_or_freq : 1);
 
-	if (st & S_IDENTIFIER)
-		s->id = cursor_u64(&c);
-	if (st & S_IP)
-		s->ip = cursor_u64(&c);
+	s->id = (st & S_IDENTIFIER) ? cursor_u64(&c) : 0;
+	s->ip = (st & S_IP) ? cursor_u64(&c) : 0;
+	s->time = s->addr = s->stream_id = 0;
+	s->weight = s->weight_struct = s->data_src = s->transaction = s->phys_addr = 0;
+	s->cgroup = s->data_page_size = s->code_page_size = 0;
+	s->read_nr = s->time_enabled = s->time_running = 0;
+	s->read_values = s->read_ids = NULL;
+	s->callchain_nr = 0;
+	s->callchain = NULL;
+	s->raw_size = 0;
+	s->raw = NULL;
+	s->branch_nr = 0;
+	s->branches = NULL;
+	s->user_regs_abi = s->user_regs_mask = 0;
+	s->user_regs_nr = 0;
+	s->user_regs = NULL;
+	s->user_stack_size = s->user_stack_dyn_size = 0;
+	s->user_stack = NULL;
+	s->intr_regs_abi = s->intr_regs_mask = 0;
+	s->intr_regs_nr = 0;
+	s->intr_regs = NULL;
+	s->aux_size = 0;
+	s->aux = NULL;
 	if (st & S_TID) {
 		s->pid = (int32_t)cursor_u32(&c);
 		s->tid = (int32_t)cursor_u32(&c);
