@@ -104,9 +104,15 @@ void dso_set_build_id(struct dso *d, const uint8_t *id, uint8_t size)
 
 uint64_t dso_offset_to_vaddr(const struct dso *d, uint64_t off)
 {
+	const struct seg *last = d->segs && d->last_seg < d->nr_segs ? &d->segs[d->last_seg] : NULL;
+
+	if (last && off >= last->off && off - last->off < last->size)
+		return off - last->off + last->vaddr;
 	for (size_t i = 0; i < d->nr_segs; i++)
-		if (off >= d->segs[i].off && off - d->segs[i].off < d->segs[i].size)
+		if (off >= d->segs[i].off && off - d->segs[i].off < d->segs[i].size) {
+			((struct dso *)d)->last_seg = i;
 			return off - d->segs[i].off + d->segs[i].vaddr;
+		}
 	return off;
 }
 

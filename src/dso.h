@@ -39,7 +39,7 @@ struct dso {
 	char *detail;			/* for the summary: what was tried or what differed */
 	struct symtab syms;
 	struct seg *segs;
-	size_t nr_segs;
+	size_t nr_segs, last_seg;	/* last_seg: look-up cache */
 	bool symtab_full;		/* .symtab (not only .dynsym) */
 	uint64_t kernel_text;		/* kernel: _text in the kallsyms used */
 };

@@ -71,6 +71,7 @@ struct mycl_profile {
 	struct hent *ents;
 	size_t nr_ents, ents_cap;
 	uint32_t *index;		/* open addressing into ents, UINT32_MAX empty */
+	size_t last_ent;		/* the row of the previous sample */
 	size_t index_cap;
 
 	struct dso_count *dcounts;
@@ -182,6 +183,13 @@ static int hist_add(struct mycl_profile *p, const struct hent *k, uint64_t perio
 {
 	size_t h;
 
+	/* Runs of samples in one hot loop hit the same row. */
+	if (p->last_ent < p->nr_ents && hent_eq(&p->ents[p->last_ent], k)) {
+		p->ents[p->last_ent].period += period;
+		p->ents[p->last_ent].samples++;
+		return 0;
+	}
+
 	if ((p->nr_ents + 1) * 2 > p->index_cap) {
 		size_t ncap = p->index_cap ? p->index_cap * 2 : 1024;
 		uint32_t *n = malloc(ncap * sizeof(*n));
@@ -206,6 +214,7 @@ static int hist_add(struct mycl_profile *p, const struct hent *k, uint64_t perio
 		if (hent_eq(e, k)) {
 			e->period += period;
 			e->samples++;
+			p->last_ent = p->index[h];
 			return 0;
 		}
 		h = (h + 1) & (p->index_cap - 1);
@@ -215,6 +224,7 @@ static int hist_add(struct mycl_profile *p, const struct hent *k, uint64_t perio
 	p->ents[p->nr_ents] = *k;
 	p->ents[p->nr_ents].period = period;
 	p->ents[p->nr_ents].samples = 1;
+	p->last_ent = p->nr_ents;
 	p->index[h] = (uint32_t)p->nr_ents++;
 	return 0;
 }
