@@ -319,8 +319,7 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 			d->sym_path = strdup(use);
 			d->status = DSO_OK;
 			if (!full)
-				set_detail(d, "only .dynsym in %s: static functions show as "
-					   "their exported neighbours or addresses", use);
+				set_detail(d, "only exported functions (.dynsym) in %s", use);
 		} else {
 			d->status = DSO_NOT_ELF;
 		}

@@ -7,6 +7,7 @@
 #include "mycl/profile.h"
 #include "internal.h"
 #include "machine.h"
+#include "pkghint.h"
 
 static const char *const sort_names[MYCL_SORT__MAX] = {
 	[MYCL_SORT_COMM] = "comm", [MYCL_SORT_PID] = "pid", [MYCL_SORT_TID] = "tid",
@@ -431,7 +432,7 @@ static int make_summary(struct mycl_profile *p)
 {
 	qsort(p->dcounts, p->nr_dcounts, sizeof(*p->dcounts), dcount_cmp);
 	p->summ = calloc(p->nr_dcounts ? p->nr_dcounts : 1, sizeof(*p->summ));
-	p->summ_strs = calloc(p->nr_dcounts ? p->nr_dcounts : 1, sizeof(char *));
+	p->summ_strs = calloc(p->nr_dcounts ? p->nr_dcounts * 2 : 1, sizeof(char *));
 	if (!p->summ || !p->summ_strs)
 		return -ENOMEM;
 	for (size_t i = 0; i < p->nr_dcounts; i++) {
@@ -452,6 +453,10 @@ static int make_summary(struct mycl_profile *p)
 		s->ok = d->status == DSO_OK;
 		s->samples = p->dcounts[i].samples;
 		s->unresolved = p->dcounts[i].unresolved;
+		if (s->unresolved && !d->kernel && (!s->ok || !d->symtab_full)) {
+			p->summ_strs[p->nr_dcounts + i] = pkg_debug_hint(d->path);
+			s->fix = p->summ_strs[p->nr_dcounts + i];
+		}
 	}
 	p->nr_summ = p->nr_dcounts;
 	return 0;
@@ -573,7 +578,7 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	for (size_t e = 0; p->rows && e < p->nr_events; e++)
 		free(p->rows[e]);
 	free(p->rows);
-	for (size_t i = 0; p->summ_strs && i < p->nr_summ; i++)
+	for (size_t i = 0; p->summ_strs && i < 2 * p->nr_summ; i++)
 		free(p->summ_strs[i]);
 	free(p->summ_strs);
 	free(p->summ);

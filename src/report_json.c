@@ -119,6 +119,7 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 		json_str(&j, "status", d->status);
 		json_str(&j, "symbol_file", d->sym_file);
 		json_str(&j, "detail", d->detail);
+		json_str(&j, "fix", d->fix);
 		json_end_obj(&j);
 	}
 	json_end_arr(&j);

@@ -174,6 +174,8 @@ static void summary_block(FILE *f, const struct mycl_profile *p)
 			fprintf(f, ": %s", d->status);
 		if (d->detail && (d->unresolved || !d->ok))
 			fprintf(f, "; %s", d->detail);
+		if (d->fix)
+			fprintf(f, "\n#                       fix: %s", d->fix);
 		fputc('\n', f);
 	}
 	fputc('\n', f);

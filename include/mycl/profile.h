@@ -74,7 +74,8 @@ struct mycl_dso_summary {
 	const char *build_id;		/* hex, "" when unknown */
 	const char *sym_file;		/* the file symbols came from, or NULL */
 	const char *status;		/* "ok", "binary not found", "no symbol table"... */
-	const char *detail;		/* what was tried or what would fix it; may be NULL */
+	const char *detail;		/* what was tried or what differed; may be NULL */
+	const char *fix;		/* what to install, when samples lack symbols; may be NULL */
 	bool kernel, ok;
 	uint64_t samples, unresolved;
 };
