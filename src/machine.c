@@ -25,6 +25,7 @@ struct machine {
 	uint64_t kernel_pgoff;		/* runtime _text from the kernel MMAP */
 	struct symtab dyn_ksyms;	/* KSYMBOL records (BPF, trampolines) */
 	struct thread *last_thread;	/* look-up cache */
+	uint32_t generation;
 	bool dyn_sorted;
 };
 
@@ -398,6 +399,7 @@ int machine_mmap(struct machine *m, const struct mycl_mmap *ev)
 
 	if (ev->misc & MISC_MMAP_DATA)
 		return 0;
+	m->generation++;
 	if (nm.end < nm.start)
 		nm.end = UINT64_MAX;
 	if (kernel) {
@@ -444,6 +446,7 @@ int machine_fork(struct machine *m, const struct mycl_task *ev)
 
 	if (ev->pid == ev->ppid && ev->tid == ev->ptid)
 		return 0;
+	m->generation++;
 	parent = machine_thread(m, ev->ppid, ev->ptid);
 	child = thread_lookup(m, ev->tid);
 	if (!parent)
@@ -542,4 +545,9 @@ int machine_resolve(struct machine *m, int32_t pid, int32_t tid, uint64_t ip,
 	if (r->dso->status == DSO_OK)
 		r->sym = symtab_find(&r->dso->syms, dso_offset_to_vaddr(r->dso, r->addr));
 	return 0;
+}
+
+uint32_t machine_generation(const struct machine *m)
+{
+	return m->generation;
 }

@@ -57,5 +57,8 @@ int machine_resolve(struct machine *m, int32_t pid, int32_t tid, uint64_t ip,
 size_t machine_nr_dsos(const struct machine *m);
 struct dso *machine_dso(const struct machine *m, size_t i);
 const char *machine_intern(struct machine *m, const char *s);
+/* Changes whenever an address space changes (mmap, fork): resolutions made
+ * under an older generation may differ. */
+uint32_t machine_generation(const struct machine *m);
 
 #endif

@@ -4,10 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mycl/profile.h"
-#include "internal.h"
-#include "machine.h"
 #include "pkghint.h"
+#include "profile_priv.h"
 
 static const char *const sort_names[MYCL_SORT__MAX] = {
 	[MYCL_SORT_COMM] = "comm", [MYCL_SORT_PID] = "pid", [MYCL_SORT_TID] = "tid",
@@ -28,65 +26,6 @@ MYCL_API const char *mycl_sort_key_name(enum mycl_sort_key key)
 {
 	return (unsigned)key < MYCL_SORT__MAX ? sort_names[key] : "?";
 }
-
-/* One aggregated row while counting: the key and its sums. */
-struct hent {
-	int ev;
-	const char *comm;
-	int32_t pid, tid;
-	uint32_t cpu;
-	struct dso *dso;
-	/*
-	 * The symbol by name and start, not by pointer: tables that grow while
-	 * reading (KSYMBOL) move their entries; the names stay put.
-	 */
-	const char *sym;
-	uint64_t addr;			/* symbol start, or the address when unresolved */
-	char level;
-	uint64_t period, samples;
-};
-
-struct dso_count {
-	struct dso *dso;
-	uint64_t samples, unresolved;
-};
-
-struct filter {
-	char **names;
-	size_t nr;
-	long *nums;
-	size_t nr_nums;
-	bool on;
-};
-
-struct mycl_profile {
-	struct mycl_perf_data *pd;
-	struct machine *m;
-	struct logger log;
-	enum mycl_sort_key keys[MYCL_SORT__MAX];
-	size_t nr_keys;
-	bool use[MYCL_SORT__MAX];
-	struct filter f_comm, f_dso, f_pid, f_tid, f_cpu;
-	char *event_name;
-
-	struct hent *ents;
-	size_t nr_ents, ents_cap;
-	uint32_t *index;		/* open addressing into ents, UINT32_MAX empty */
-	size_t last_ent;		/* the row of the previous sample */
-	size_t index_cap;
-
-	struct dso_count *dcounts;
-	size_t nr_dcounts, dcounts_cap;
-	uint64_t unmapped;
-
-	struct mycl_profile_event *events;
-	size_t nr_events;
-	struct mycl_hot_row **rows;
-	struct mycl_dso_summary *summ;
-	size_t nr_summ;
-	char **summ_strs;
-	char *buildid_dir;
-};
 
 static int filter_parse(struct filter *f, const char *list, bool numeric)
 {
@@ -160,76 +99,6 @@ static bool filter_name(const struct filter *f, const char *a, const char *b)
 	return false;
 }
 
-static uint64_t hent_hash(const struct hent *h)
-{
-	uint64_t x = (uint64_t)h->ev * 0x9E3779B97F4A7C15ULL;
-
-	x ^= (uintptr_t)h->comm * 0xC2B2AE3D27D4EB4FULL;
-	x ^= ((uint64_t)(uint32_t)h->pid << 32 | (uint32_t)h->tid) * 0x165667B19E3779F9ULL;
-	x ^= (uint64_t)h->cpu * 0x27D4EB2F165667C5ULL;
-	x ^= (uintptr_t)h->dso * 0x94D049BB133111EBULL;
-	x ^= ((uintptr_t)h->sym ^ h->addr) * 0xBF58476D1CE4E5B9ULL;
-	x ^= (uint64_t)(uint8_t)h->level;
-	return x ^ (x >> 31);
-}
-
-static bool hent_eq(const struct hent *a, const struct hent *b)
-{
-	return a->ev == b->ev && a->comm == b->comm && a->pid == b->pid && a->tid == b->tid &&
-	       a->cpu == b->cpu && a->dso == b->dso && a->sym == b->sym && a->addr == b->addr &&
-	       a->level == b->level;
-}
-
-static int hist_add(struct mycl_profile *p, const struct hent *k, uint64_t period)
-{
-	size_t h;
-
-	/* Runs of samples in one hot loop hit the same row. */
-	if (p->last_ent < p->nr_ents && hent_eq(&p->ents[p->last_ent], k)) {
-		p->ents[p->last_ent].period += period;
-		p->ents[p->last_ent].samples++;
-		return 0;
-	}
-
-	if ((p->nr_ents + 1) * 2 > p->index_cap) {
-		size_t ncap = p->index_cap ? p->index_cap * 2 : 1024;
-		uint32_t *n = malloc(ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		memset(n, 0xff, ncap * sizeof(*n));
-		for (size_t i = 0; i < p->nr_ents; i++) {
-			h = hent_hash(&p->ents[i]) & (ncap - 1);
-			while (n[h] != UINT32_MAX)
-				h = (h + 1) & (ncap - 1);
-			n[h] = (uint32_t)i;
-		}
-		free(p->index);
-		p->index = n;
-		p->index_cap = ncap;
-	}
-	h = hent_hash(k) & (p->index_cap - 1);
-	while (p->index[h] != UINT32_MAX) {
-		struct hent *e = &p->ents[p->index[h]];
-
-		if (hent_eq(e, k)) {
-			e->period += period;
-			e->samples++;
-			p->last_ent = p->index[h];
-			return 0;
-		}
-		h = (h + 1) & (p->index_cap - 1);
-	}
-	if (ARRAY_GROW(p->ents, p->ents_cap, p->nr_ents + 1))
-		return -ENOMEM;
-	p->ents[p->nr_ents] = *k;
-	p->ents[p->nr_ents].period = period;
-	p->ents[p->nr_ents].samples = 1;
-	p->last_ent = p->nr_ents;
-	p->index[h] = (uint32_t)p->nr_ents++;
-	return 0;
-}
-
 static struct dso_count *dso_count(struct mycl_profile *p, struct dso *d)
 {
 	/* The few most recent DSOs cover almost every sample: search from the end. */
@@ -270,7 +139,8 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 	struct mycl_profile *p = ctx;
 	struct mycl_profile_event *pe;
 	struct resolved r;
-	struct hent k = { 0 };
+	struct hent rk = { 0 }, k;
+	struct ct_frame f;
 	int err;
 
 	err = grow_events(p, (size_t)s->event->idx + 1);
@@ -304,33 +174,28 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 	} else {
 		p->unmapped++;
 	}
-	k.ev = s->event->idx;
-	if (p->use[MYCL_SORT_COMM])
-		k.comm = r.thread->comm;
+	rk.ev = s->event->idx;
+	rk.comm = r.thread->comm;	/* dropped by profile_frame_key unless sorted on */
 	if (p->use[MYCL_SORT_PID]) {
-		k.pid = r.thread->pid;
-		k.comm = r.thread->comm;
+		rk.pid = r.thread->pid;
+		rk.comm = r.thread->comm;
 	}
 	if (p->use[MYCL_SORT_TID]) {
-		k.tid = r.thread->tid;
-		k.pid = r.thread->pid;
-		k.comm = r.thread->comm;
+		rk.tid = r.thread->tid;
+		rk.pid = r.thread->pid;
+		rk.comm = r.thread->comm;
 	}
 	if (p->use[MYCL_SORT_CPU])
-		k.cpu = s->cpu;
-	if (p->use[MYCL_SORT_DSO])
-		k.dso = r.dso;
-	if (p->use[MYCL_SORT_SYM]) {
-		k.level = r.level;
-		k.dso = r.dso;
-		if (r.sym) {
-			k.sym = r.sym->name;
-			k.addr = r.sym->start;
-		} else {
-			k.addr = r.addr;
-		}
-	}
-	return hist_add(p, &k, s->period);
+		rk.cpu = s->cpu;
+	f.dso = r.dso;
+	f.level = r.level;
+	f.sym = r.sym ? r.sym->name : NULL;
+	f.addr = r.sym ? r.sym->start : r.addr;
+	profile_frame_key(p, &rk, &f, &k);
+	err = hist_add(&p->self, &k, s->period, 1, NULL);
+	if (!err && p->want_tree)
+		err = profile_add_chain(p, s, &rk);
+	return err;
 }
 
 static int on_mmap(const struct mycl_mmap *m, void *ctx)
@@ -358,6 +223,8 @@ static int row_cmp(const void *a, const void *b)
 	const struct mycl_hot_row *x = a, *y = b;
 	int c;
 
+	if (x->total_period != y->total_period)
+		return x->total_period > y->total_period ? -1 : 1;
 	if (x->period != y->period)
 		return x->period > y->period ? -1 : 1;
 	if (x->samples != y->samples)
@@ -377,6 +244,7 @@ static int row_cmp(const void *a, const void *b)
 
 static int make_rows(struct mycl_profile *p)
 {
+	const struct hist *h = p->children ? &p->incl : &p->self;
 	size_t *counts = calloc(p->nr_events ? p->nr_events : 1, sizeof(*counts));
 
 	p->rows = calloc(p->nr_events ? p->nr_events : 1, sizeof(*p->rows));
@@ -384,8 +252,8 @@ static int make_rows(struct mycl_profile *p)
 		free(counts);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < p->nr_ents; i++)
-		counts[p->ents[i].ev]++;
+	for (size_t i = 0; i < h->nr; i++)
+		counts[h->ents[i].ev]++;
 	for (size_t e = 0; e < p->nr_events; e++) {
 		p->rows[e] = calloc(counts[e] ? counts[e] : 1, sizeof(**p->rows));
 		if (!p->rows[e]) {
@@ -395,23 +263,27 @@ static int make_rows(struct mycl_profile *p)
 		p->events[e].rows = p->rows[e];
 		p->events[e].nr_rows = 0;
 	}
-	for (size_t i = 0; i < p->nr_ents; i++) {
-		const struct hent *h = &p->ents[i];
-		struct mycl_profile_event *pe = &p->events[h->ev];
-		struct mycl_hot_row *r = &p->rows[h->ev][pe->nr_rows++];
+	for (size_t i = 0; i < h->nr; i++) {
+		const struct hent *he = &h->ents[i];
+		const struct hent *self = p->children ? hist_find(&p->self, he) : he;
+		struct mycl_profile_event *pe = &p->events[he->ev];
+		struct mycl_hot_row *r = &p->rows[he->ev][pe->nr_rows++];
 
-		r->comm = h->comm;
-		r->pid = h->pid;
-		r->tid = h->tid;
-		r->cpu = h->cpu;
-		r->dso = p->use[MYCL_SORT_DSO] || (p->use[MYCL_SORT_SYM] && !h->sym) ?
-			(h->dso ? h->dso->short_name : "[unknown]") : NULL;
-		r->dso_path = h->dso ? h->dso->path : NULL;
-		r->sym = h->sym;
-		r->addr = h->sym ? 0 : h->addr;
-		r->level = h->level;
-		r->period = h->period;
-		r->samples = h->samples;
+		r->id = (uint32_t)i;
+		r->comm = he->comm;
+		r->pid = he->pid;
+		r->tid = he->tid;
+		r->cpu = he->cpu;
+		r->dso = p->use[MYCL_SORT_DSO] || (p->use[MYCL_SORT_SYM] && !he->sym) ?
+			(he->dso ? he->dso->short_name : "[unknown]") : NULL;
+		r->dso_path = he->dso ? he->dso->path : NULL;
+		r->sym = he->sym;
+		r->addr = he->sym ? 0 : he->addr;
+		r->level = he->level;
+		r->period = self ? self->period : 0;
+		r->samples = self ? self->samples : 0;
+		r->total_period = p->children ? he->period : r->period;
+		r->total_samples = p->children ? he->samples : r->samples;
 	}
 	for (size_t e = 0; e < p->nr_events; e++)
 		qsort(p->rows[e], p->events[e].nr_rows, sizeof(**p->rows), row_cmp);
@@ -541,9 +413,13 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 		mycl_profile__free(p);
 		return -ENOMEM;
 	}
+	p->children = OPTS_GET(opts, children, false);
+	p->want_tree = p->children || OPTS_GET(opts, callgraph, false);
 	err = mycl_perf_data__read(pd, &ops, p);
 	if (!err)
 		err = grow_events(p, mycl_perf_data__nr_events(pd));
+	if (!err && p->want_tree)
+		err = profile_children(p);
 	for (size_t i = 0; !err && i < p->nr_events; i++) {
 		p->events[i].event = mycl_perf_data__event(pd, i);
 		if (p->events[i].event && p->events[i].nr_samples_all == 0) {
@@ -583,8 +459,13 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	free(p->summ_strs);
 	free(p->summ);
 	free(p->events);
-	free(p->ents);
-	free(p->index);
+	hist_free(&p->self);
+	hist_free(&p->roots);
+	hist_free(&p->incl);
+	calltree_free(&p->tree);
+	chaincache_free(&p->chains);
+	free(p->scratch);
+	free(p->frames);
 	free(p->dcounts);
 	filter_free(&p->f_comm);
 	filter_free(&p->f_dso);

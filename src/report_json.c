@@ -4,6 +4,7 @@
 #include "mycl/report.h"
 #include "internal.h"
 #include "json.h"
+#include "report_priv.h"
 
 static void header_obj(struct json *j, const struct mycl_perf_data *pd)
 {
@@ -36,12 +37,16 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 	size_t max_rows = OPTS_GET(o, max_rows, 0);
 	size_t nk;
 	const enum mycl_sort_key *keys = mycl_profile__sort_keys(p, &nk);
+	bool children = mycl_profile__children(p);
+	bool graph = OPTS_GET(o, graph, false) && mycl_profile__has_callgraph(p);
+	double glimit = OPTS_GET(o, graph_limit, 0.0) > 0 ? OPTS_GET(o, graph_limit, 0.0) : 0.5;
 	struct json j;
 
 	json_init(&j, f);
 	json_begin_obj(&j, NULL);
 	json_str(&j, "schema", "mycl-hot/1");
 	json_str(&j, "overhead_base", OPTS_GET(o, relative, false) ? "kept" : "all");
+	json_bool(&j, "children", children);
 	header_obj(&j, mycl_profile__perf_data(p));
 	json_begin_arr(&j, "sort");
 	for (size_t k = 0; k < nk; k++)
@@ -64,11 +69,17 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 			const struct mycl_hot_row *r = &pe->rows[i];
 			uint64_t base = OPTS_GET(o, relative, false) ? pe->total_period : pe->total_period_all;
 			double pc = base ? 100.0 * (double)r->period / (double)base : 0;
+			double pt = base ? 100.0 * (double)r->total_period / (double)base : 0;
 
-			if (pc < limit || (max_rows && i >= max_rows))
+			if ((children ? pt : pc) < limit || (max_rows && i >= max_rows))
 				break;
 			json_begin_obj(&j, NULL);
 			json_dbl(&j, "overhead", pc, 4);
+			if (children) {
+				json_dbl(&j, "children", pt, 4);
+				json_u64(&j, "children_samples", r->total_samples);
+				json_u64(&j, "children_period", r->total_period);
+			}
 			json_u64(&j, "samples", r->samples);
 			json_u64(&j, "period", r->period);
 			if (r->comm)
@@ -97,6 +108,14 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 				if (!r->sym)
 					json_hex(&j, "address", r->addr);
 				json_str(&j, "level", r->level == 'k' ? "kernel" : r->level == '.' ? "user" : "other");
+			}
+			if (graph) {
+				struct mycl_cg_node *tree;
+
+				if (!mycl_profile__row_graph(p, e, r, &tree)) {
+					report_tree_json(&j, "callers", tree, base, glimit);
+					mycl_cg_node__free(tree);
+				}
 			}
 			json_end_obj(&j);
 		}

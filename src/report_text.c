@@ -6,6 +6,7 @@
 #include <string.h>
 #include "mycl/report.h"
 #include "internal.h"
+#include "report_priv.h"
 
 #define COL_MAX 512
 
@@ -88,6 +89,9 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 	size_t max_rows = OPTS_GET(o, max_rows, 0);
 	char buf[COL_MAX];
 	uint64_t base = OPTS_GET(o, relative, false) ? pe->total_period : pe->total_period_all;
+	bool children = mycl_profile__children(p);
+	bool graph = OPTS_GET(o, graph, false) && mycl_profile__has_callgraph(p);
+	double glimit = OPTS_GET(o, graph_limit, 0.0) > 0 ? OPTS_GET(o, graph_limit, 0.0) : 0.5;
 
 	fprintf(f, "# Event '%s': %" PRIu64 " samples, event count %" PRIu64, pe->event->name,
 		pe->nr_samples, pe->total_period);
@@ -101,7 +105,7 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 	for (size_t i = 0; i < pe->nr_rows; i++) {
 		const struct mycl_hot_row *r = &pe->rows[i];
 
-		if (pct(r->period, base) < limit || (max_rows && i >= max_rows))
+		if (pct(r->total_period, base) < limit || (max_rows && i >= max_rows))
 			break;
 		for (size_t k = 0; k + 1 < nk; k++) {
 			cell(r, keys[k], buf, sizeof(buf));
@@ -109,10 +113,10 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 				w[k] = strlen(buf);
 		}
 	}
-	fprintf(f, "# Overhead   Samples");
+	fprintf(f, children ? "# Children      Self   Samples" : "# Overhead   Samples");
 	for (size_t k = 0; k < nk; k++)
 		fprintf(f, "  %-*s", k + 1 < nk ? (int)w[k] : 0, col_title[keys[k]]);
-	fprintf(f, "\n# ........  ........");
+	fprintf(f, children ? "\n# ........  ........  ........" : "\n# ........  ........");
 	for (size_t k = 0; k < nk; k++) {
 		size_t dots = k + 1 < nk ? w[k] : strlen(col_title[keys[k]]);
 
@@ -123,11 +127,15 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 	fputs("\n#\n", f);
 	for (size_t i = 0; i < pe->nr_rows; i++) {
 		const struct mycl_hot_row *r = &pe->rows[i];
-		double pc = pct(r->period, base);
+		double pc = pct(r->total_period, base);
 
 		if (pc < limit || (max_rows && i >= max_rows))
 			break;
-		fprintf(f, "  %7.2f%%  %8" PRIu64, pc, r->samples);
+		if (children)
+			fprintf(f, "  %7.2f%%  %7.2f%%  %8" PRIu64, pc, pct(r->period, base),
+				r->total_samples);
+		else
+			fprintf(f, "  %7.2f%%  %8" PRIu64, pc, r->samples);
 		for (size_t k = 0; k < nk; k++) {
 			cell(r, keys[k], buf, sizeof(buf));
 			if (k + 1 < nk)
@@ -137,6 +145,15 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 		}
 		fputc('\n', f);
 		shown++;
+		if (graph) {
+			struct mycl_cg_node *tree;
+			size_t ev = (size_t)(pe - mycl_profile__event(p, 0));
+
+			if (!mycl_profile__row_graph(p, ev, r, &tree)) {
+				report_tree_text(f, tree, base, glimit, 12);
+				mycl_cg_node__free(tree);
+			}
+		}
 	}
 	if (shown < pe->nr_rows)
 		fprintf(f, "#\n# %zu more rows below %.2f%%%s\n", pe->nr_rows - shown, limit,

@@ -13,7 +13,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "scripts"))
-from perfreport import perf_rows, mycl_rows, perf_sample_counts  # noqa: E402
+from perfreport import (perf_rows, mycl_rows, perf_sample_counts,  # noqa: E402
+                        perf_children_rows, mycl_children_rows)
 
 MIN_PCT = 0.5
 TOL = 0.05
@@ -63,6 +64,35 @@ def compare(name, path, mycl_hot, extra_mycl=()):
     return not failures
 
 
+def compare_children(name, path, mycl_hot, top=30, tol=0.1):
+    """Children and self of perf's top entries, within TOL percentage points."""
+    perf = perf_children_rows(path)
+    mine = mycl_children_rows(mycl_hot, path)
+    failures, checked = [], 0
+    for ev, prow in perf.items():
+        mrow = mine.get(ev, {})
+        # Entries below the tolerance are noise; perf also shows some user
+        # addresses of kernel samples' chains as unresolved kernel frames.
+        ranked = [kv for kv in sorted(prow.items(), key=lambda kv: -kv[1][0])[:top]
+                  if kv[1][0] > tol]
+        for key, (pc, ps) in ranked:
+            checked += 1
+            if key not in mrow:
+                failures.append(f"{ev}: {key} ({pc:.2f}% children) missing in mycl")
+                continue
+            mc, ms = mrow[key]
+            if abs(pc - mc) > tol or abs(ps - ms) > tol:
+                failures.append(f"{ev}: {key}: perf {pc:.2f}/{ps:.2f}, mycl {mc:.2f}/{ms:.2f}")
+    if not checked:
+        print(f"skip: {name} --children: perf report gave no children rows")
+        return True
+    status = "ok" if not failures else "FAIL"
+    print(f"{status}: {name} --children: top {checked} entries compared")
+    for f in failures:
+        print("   ", f)
+    return not failures
+
+
 def main():
     mycl_hot, hotloop, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
@@ -92,6 +122,8 @@ def main():
             print(f"skip: {name}: perf record failed")
             continue
         good = compare(name, path, mycl_hot)
+        if "-g" in args:
+            good = compare_children(name, path, mycl_hot) and good
         if pipe:
             # The same recording read from standard input.
             r = subprocess.run(f"{mycl_hot} --format json -q - < {path} > /dev/null",

@@ -25,6 +25,12 @@ static void usage(FILE *f)
 	      "      --tid LIST          only these threads       --cpu LIST  only these CPUs\n"
 	      "      --dso LIST          only these binaries (short name or path)\n"
 	      "      --event NAME        only this event (default: every event in turn)\n"
+	      "  -g, --call-graph        under each row, the tree of its callers\n"
+	      "      --children          rows by inclusive time (self and children), as perf's default\n"
+	      "      --graph-limit P     hide call-graph branches under P percent (default 0.5)\n"
+	      "      --callers SYM       every call path into SYM, merged into one tree\n"
+	      "      --callees SYM       everything SYM calls, merged into one tree\n"
+	      "      --folded            folded stacks (flamegraph.pl, speedscope, inferno)\n"
 	      "      --format text|json  output format (default text)\n"
 	      "  -o, --output FILE       write the report to FILE\n"
 	      "      --symfs DIR         look for binaries under DIR\n"
@@ -44,7 +50,8 @@ static void usage(FILE *f)
 enum {
 	OPT_PERCENT = 256, OPT_MAXROWS, OPT_COMM, OPT_PID, OPT_TID, OPT_CPU, OPT_DSO, OPT_EVENT,
 	OPT_FORMAT, OPT_SYMFS, OPT_KALLSYMS, OPT_BUILDID, OPT_NODEMANGLE, OPT_NOHEADER,
-	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE,
+	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE, OPT_CHILDREN, OPT_NOCHILDREN,
+	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED,
 };
 
 static const struct option long_opts[] = {
@@ -53,6 +60,13 @@ static const struct option long_opts[] = {
 	{ "percent-limit", required_argument, NULL, OPT_PERCENT },
 	{ "max-rows", required_argument, NULL, OPT_MAXROWS },
 	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
+	{ "call-graph", no_argument, NULL, 'g' },
+	{ "children", no_argument, NULL, OPT_CHILDREN },
+	{ "no-children", no_argument, NULL, OPT_NOCHILDREN },
+	{ "graph-limit", required_argument, NULL, OPT_GLIMIT },
+	{ "callers", required_argument, NULL, OPT_CALLERS },
+	{ "callees", required_argument, NULL, OPT_CALLEES },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "comms", required_argument, NULL, OPT_COMM },
 	{ "pid", required_argument, NULL, OPT_PID },
@@ -96,6 +110,42 @@ static int parse_sort(const char *list, enum mycl_sort_key *keys, size_t *nr)
 	return *nr ? 0 : -1;
 }
 
+/* --callers/--callees SYM, --folded: for each event with samples (or the one chosen). */
+static int special_views(FILE *out, const struct mycl_profile *prof, const char *sym, bool callees,
+			 bool folded, bool json, const struct mycl_report_opts *ro)
+{
+	int err = -ENOENT;
+	bool any = false;
+
+	for (size_t e = 0; e < mycl_profile__nr_events(prof); e++) {
+		const struct mycl_profile_event *pe = mycl_profile__event(prof, e);
+		struct mycl_cg_node *tree;
+		int rc;
+
+		if (!pe->event || !pe->nr_samples)
+			continue;
+		if (folded) {
+			/* One event only: stacks of different events do not add up. */
+			return mycl_report__folded(out, prof, e, false);
+		}
+		rc = mycl_profile__symbol_graph(prof, e, sym, callees, &tree);
+		if (rc == -ENOENT)
+			continue;
+		if (rc)
+			return rc;
+		if (any && !json)
+			fputc('\n', out);
+		rc = json ? mycl_report__graph_json(out, prof, e, tree, callees, ro)
+			  : mycl_report__graph_text(out, prof, e, tree, callees, ro);
+		mycl_cg_node__free(tree);
+		if (rc)
+			return rc;
+		any = true;
+		err = 0;
+	}
+	return folded ? 0 : err;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_log lg = { .prog = "mycl-hot", .verbose = 0 };
@@ -108,9 +158,11 @@ int main(int argc, char **argv)
 	struct mycl_profile *prof = NULL;
 	char errbuf[600];
 	FILE *out = stdout;
+	const char *graph_sym = NULL;
+	bool graph_callees = false, folded = false;
 	int c, err, rc;
 
-	while ((c = getopt_long(argc, argv, "i:s:o:qvh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:o:gqvh", long_opts, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -156,6 +208,23 @@ int main(int argc, char **argv)
 		case OPT_NOHEADER: ropts.no_header = true; break;
 		case OPT_NOSUMMARY: ropts.no_summary = true; break;
 		case OPT_FILEORDER: popts.file_order = true; break;
+		case 'g':
+			opts.callgraph = true;
+			ropts.graph = true;
+			break;
+		case OPT_CHILDREN: opts.children = true; break;
+		case OPT_NOCHILDREN: opts.children = false; break;
+		case OPT_GLIMIT: ropts.graph_limit = strtod(optarg, NULL); break;
+		case OPT_CALLERS:
+		case OPT_CALLEES:
+			graph_sym = optarg;
+			graph_callees = c == OPT_CALLEES;
+			opts.callgraph = true;
+			break;
+		case OPT_FOLDED:
+			folded = true;
+			opts.callgraph = true;
+			break;
 		case 'q': lg.verbose = -1; break;
 		case 'v': lg.verbose++; break;
 		case 'h': usage(stdout); return EXIT_OK;
@@ -202,8 +271,22 @@ int main(int argc, char **argv)
 		mycl_perf_data__close(pd);
 		return EXIT_IO;
 	}
-	err = !strcmp(format, "json") ? mycl_report__json(out, prof, &ropts)
-				      : mycl_report__text(out, prof, &ropts);
+	if (graph_sym || folded)
+		err = special_views(out, prof, graph_sym, graph_callees, folded,
+				    !strcmp(format, "json"), &ropts);
+	else
+		err = !strcmp(format, "json") ? mycl_report__json(out, prof, &ropts)
+					      : mycl_report__text(out, prof, &ropts);
+	if (err == -ENOENT) {
+		fprintf(stderr, "mycl-hot: %s: no sample went through '%s'\n",
+			mycl_perf_data__path(pd), graph_sym);
+		rc = EXIT_NOTHING;
+		if (out != stdout)
+			fclose(out);
+		mycl_profile__free(prof);
+		mycl_perf_data__close(pd);
+		return rc;
+	}
 	if (fflush(out) || err) {
 		fprintf(stderr, "mycl-hot: writing the report failed\n");
 		err = -EIO;

@@ -45,6 +45,8 @@ struct mycl_profile_opts {
 	/* Filters: comma-separated lists; NULL keeps everything. */
 	const char *comms, *dsos, *pids, *tids, *cpus;
 	const char *event;		/* only the event of this name; NULL: all */
+	bool callgraph;			/* keep call paths: graphs, --callers, folded */
+	bool children;			/* rows by inclusive time (implies callgraph) */
 };
 
 /* One row of the flat profile.  Fields not among the sort keys are 0/NULL. */
@@ -57,7 +59,9 @@ struct mycl_hot_row {
 	const char *sym;		/* NULL when unresolved: show addr */
 	uint64_t addr;
 	char level;			/* '.' user, 'k' kernel */
-	uint64_t period, samples;
+	uint64_t period, samples;	/* self: samples taken in the function */
+	uint64_t total_period, total_samples; /* children: samples under it too */
+	uint32_t id;			/* identifies the row to mycl_profile__row_graph() */
 };
 
 struct mycl_profile_event {
@@ -80,6 +84,21 @@ struct mycl_dso_summary {
 	uint64_t samples, unresolved;
 };
 
+/*
+ * A call graph: a function and, below it, its callers (or callees), each
+ * with the period and samples that went through that path.  Children are
+ * sorted by period, largest first.
+ */
+struct mycl_cg_node {
+	const char *sym;		/* NULL when unresolved: see addr */
+	const char *dso;
+	uint64_t addr;
+	char level;
+	uint64_t period, samples;
+	size_t nr_children;
+	struct mycl_cg_node *children;
+};
+
 struct mycl_profile;
 
 /*
@@ -100,6 +119,30 @@ const struct mycl_dso_summary *mycl_profile__dso(const struct mycl_profile *p, s
 uint64_t mycl_profile__unmapped(const struct mycl_profile *p);
 const enum mycl_sort_key *mycl_profile__sort_keys(const struct mycl_profile *p, size_t *nr);
 struct mycl_perf_data *mycl_profile__perf_data(const struct mycl_profile *p);
+/* True when the profile was built with call paths (callgraph or children). */
+bool mycl_profile__has_callgraph(const struct mycl_profile *p);
+bool mycl_profile__children(const struct mycl_profile *p);
+
+/*
+ * The callers of row ROW of event EV: the row's function at the top, then who
+ * called it, weighted by the row's self time (by its inclusive time in
+ * children mode).  Needs callgraph.  *OUT is freed with mycl_cg_node__free().
+ */
+int mycl_profile__row_graph(const struct mycl_profile *p, size_t ev, const struct mycl_hot_row *row,
+			    struct mycl_cg_node **out);
+/*
+ * Every call path into (CALLEES false) or out of (CALLEES true) the functions
+ * named SYM in event EV, merged into one tree rooted at SYM and weighted by the
+ * time spent in or under it.  -ENOENT when no sample went through SYM.
+ */
+int mycl_profile__symbol_graph(const struct mycl_profile *p, size_t ev, const char *sym,
+			       bool callees, struct mycl_cg_node **out);
+void mycl_cg_node__free(struct mycl_cg_node *n);
+
+/* Visits each distinct call path of event EV, outermost frame first, with its sample count. */
+typedef int (*mycl_path_fn)(const char *comm, const struct mycl_cg_node *frames, size_t n,
+			    uint64_t samples, uint64_t period, void *ctx);
+int mycl_profile__for_each_path(const struct mycl_profile *p, size_t ev, mycl_path_fn fn, void *ctx);
 
 #ifdef __cplusplus
 }

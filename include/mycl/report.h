@@ -22,6 +22,8 @@ struct mycl_report_opts {
 	 * of to all samples of the event as perf report does by default.
 	 */
 	bool relative;
+	bool graph;			/* under each row, the tree of its callers */
+	double graph_limit;		/* hide branches under this percent; 0.5 when unset */
 };
 
 /* Writes the text report to OUT.  0, or -EIO when writing failed. */
@@ -32,6 +34,26 @@ int mycl_report__text(FILE *out, const struct mycl_profile *p, const struct mycl
  * rows, symbolization; documented in mycl-hot(1)).  0 or -EIO.
  */
 int mycl_report__json(FILE *out, const struct mycl_profile *p, const struct mycl_report_opts *opts);
+
+/*
+ * Writes ROOT (from mycl_profile__symbol_graph) as a text tree, percentages
+ * of all of event EV's samples.  0 or a negative code.
+ */
+int mycl_report__graph_text(FILE *out, const struct mycl_profile *p, size_t ev,
+			    const struct mycl_cg_node *root, bool callees,
+			    const struct mycl_report_opts *opts);
+
+/* The same as JSON, schema "mycl-hot-graph/1". */
+int mycl_report__graph_json(FILE *out, const struct mycl_profile *p, size_t ev,
+			    const struct mycl_cg_node *root, bool callees,
+			    const struct mycl_report_opts *opts);
+
+/*
+ * Folded stacks of event EV: "comm;outer;...;inner COUNT" per distinct path,
+ * COUNT in samples (or in period with BY_PERIOD).  Needs a profile built with
+ * callgraph.  0 or a negative code.
+ */
+int mycl_report__folded(FILE *out, const struct mycl_profile *p, size_t ev, bool by_period);
 
 #ifdef __cplusplus
 }

@@ -73,3 +73,43 @@ def perf_sample_counts(path):
         elif s.startswith("SAMPLE events:") and cur is not None:
             counts[cur] = int(s.split(":")[1].split()[0])
     return counts
+
+
+def perf_children_rows(path):
+    """perf report --children: {event: {(comm, dso, sym): (children, self)}}."""
+    out = subprocess.run(
+        ["perf", "report", "-i", path, "--stdio", "--children", "--sort", "comm,dso,sym",
+         "-t", "|", "-g", "none"], capture_output=True, text=True, timeout=600)
+    events, cur = {}, None
+    for line in out.stdout.splitlines():
+        if line.startswith("# Samples:"):
+            name = line.split("of event '", 1)[1].rsplit("'", 1)[0]
+            cur = events.setdefault(name, {})
+            continue
+        if not line or line.startswith("#") or cur is None:
+            continue
+        parts = line.split("|")
+        if len(parts) < 5 or not parts[0].strip().endswith("%"):
+            continue
+        key = (parts[2].strip(), parts[3].strip(), "|".join(parts[4:]).strip())
+        cur[key] = (float(parts[0].strip().rstrip("%")), float(parts[1].strip().rstrip("%")))
+    return events
+
+
+def mycl_children_rows(mycl_hot, path):
+    out = subprocess.run([mycl_hot, "--format", "json", "-q", "--children", path],
+                         capture_output=True, text=True, timeout=600)
+    if out.returncode != 0:
+        raise RuntimeError(f"mycl-hot --children failed ({out.returncode}) on {path}: {out.stderr}")
+    events = {}
+    for ev in json.loads(out.stdout)["events"]:
+        if not ev["samples"]:
+            continue
+        rows = {}
+        for r in ev["rows"]:
+            sym = r.get("symbol")
+            lvl = "k" if r.get("level") == "kernel" else "."
+            sym = f"[{lvl}] {sym}" if sym else f"[{lvl}] 0x{int(r['address'], 16):016x}"
+            rows[(r.get("comm", ""), r.get("dso", ""), sym)] = (r["children"], r["overhead"])
+        events[ev["name"]] = rows
+    return events

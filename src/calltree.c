@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "calltree.h"
+#include "internal.h"
+
+void calltree_init(struct calltree *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void calltree_free(struct calltree *t)
+{
+	free(t->nodes);
+	free(t->index);
+	free(t->roots);
+	memset(t, 0, sizeof(*t));
+}
+
+bool ct_frame_eq(const struct ct_frame *a, const struct ct_frame *b)
+{
+	return a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->level == b->level;
+}
+
+static uint64_t hash_child(uint32_t parent, const struct ct_frame *f)
+{
+	uint64_t x = parent * 0x9E3779B97F4A7C15ULL;
+
+	x ^= (uintptr_t)f->dso * 0xC2B2AE3D27D4EB4FULL;
+	x ^= ((uintptr_t)f->sym ^ f->addr) * 0x165667B19E3779F9ULL;
+	x ^= (uint8_t)f->level;
+	return x ^ (x >> 29);
+}
+
+static int new_node(struct calltree *t, uint32_t parent, const struct ct_frame *f, uint32_t key,
+		    uint32_t *out)
+{
+	struct ct_node *n;
+
+	if (t->nr >= CT_NONE - 1)
+		return -E2BIG;
+	if (ARRAY_GROW(t->nodes, t->cap, t->nr + 1))
+		return -ENOMEM;
+	n = &t->nodes[t->nr];
+	memset(n, 0, sizeof(*n));
+	if (f)
+		n->f = *f;
+	n->parent = parent;
+	n->first_child = CT_NONE;
+	n->next_sibling = CT_NONE;
+	n->key = key;
+	if (parent != CT_NONE) {
+		n->next_sibling = t->nodes[parent].first_child;
+		t->nodes[parent].first_child = (uint32_t)t->nr;
+	}
+	*out = (uint32_t)t->nr++;
+	return 0;
+}
+
+int calltree_root(struct calltree *t, uint32_t key, uint32_t *root)
+{
+	if (key >= t->nr_roots) {
+		size_t n = t->nr_roots;
+
+		if (ARRAY_GROW(t->roots, t->roots_cap, (size_t)key + 1))
+			return -ENOMEM;
+		for (; n <= key; n++)
+			t->roots[n] = CT_NONE;
+		t->nr_roots = (size_t)key + 1;
+	}
+	if (t->roots[key] == CT_NONE) {
+		int err = new_node(t, CT_NONE, NULL, key, &t->roots[key]);
+
+		if (err)
+			return err;
+	}
+	*root = t->roots[key];
+	return 0;
+}
+
+static int rehash(struct calltree *t)
+{
+	size_t ncap = t->index_cap ? t->index_cap * 2 : 4096;
+	uint32_t *n = malloc(ncap * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	memset(n, 0xff, ncap * sizeof(*n));
+	for (size_t i = 0; i < t->nr; i++) {
+		size_t h;
+
+		if (t->nodes[i].parent == CT_NONE)
+			continue;
+		h = hash_child(t->nodes[i].parent, &t->nodes[i].f) & (ncap - 1);
+		while (n[h] != CT_NONE)
+			h = (h + 1) & (ncap - 1);
+		n[h] = (uint32_t)i;
+	}
+	free(t->index);
+	t->index = n;
+	t->index_cap = ncap;
+	return 0;
+}
+
+int calltree_child(struct calltree *t, uint32_t parent, const struct ct_frame *f, uint32_t *child)
+{
+	size_t h;
+	int err;
+
+	if ((t->nr + 1) * 2 > t->index_cap && (err = rehash(t)))
+		return err;
+	h = hash_child(parent, f) & (t->index_cap - 1);
+	while (t->index[h] != CT_NONE) {
+		const struct ct_node *n = &t->nodes[t->index[h]];
+
+		if (n->parent == parent && ct_frame_eq(&n->f, f)) {
+			*child = t->index[h];
+			return 0;
+		}
+		h = (h + 1) & (t->index_cap - 1);
+	}
+	err = new_node(t, parent, f, t->nodes[parent].key, child);
+	if (err)
+		return err;
+	t->index[h] = *child;
+	return 0;
+}
+
+void calltree_finish(struct calltree *t)
+{
+	for (size_t i = 0; i < t->nr; i++) {
+		t->nodes[i].total_period = t->nodes[i].self_period;
+		t->nodes[i].total_samples = t->nodes[i].self_samples;
+	}
+	/* A child is always made after its parent: sum from the newest back. */
+	for (size_t i = t->nr; i-- > 0;) {
+		uint32_t p = t->nodes[i].parent;
+
+		if (p != CT_NONE) {
+			t->nodes[p].total_period += t->nodes[i].total_period;
+			t->nodes[p].total_samples += t->nodes[i].total_samples;
+		}
+	}
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The call paths of the samples as one prefix tree: a root per report key
+ * (event, and comm/pid/tid/cpu as sorted on), then frames from the outermost
+ * caller to the sampled function.  Samples add to the self count of the node
+ * their path ends at; inclusive counts, per-function children totals and the
+ * caller/callee views are derived from the tree when reporting.
+ */
+#ifndef MYCL_CALLTREE_H
+#define MYCL_CALLTREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct dso;
+
+/* One frame: a function (sym != NULL) or an unresolved address in a binary. */
+struct ct_frame {
+	struct dso *dso;
+	const char *sym;		/* interned or pool-owned: compared by pointer */
+	uint64_t addr;			/* symbol start, or the address when unresolved */
+	char level;			/* '.' user, 'k' kernel */
+};
+
+struct ct_node {
+	struct ct_frame f;
+	uint32_t parent;		/* CT_NONE for roots */
+	uint32_t first_child, next_sibling;
+	uint32_t key;			/* roots: the caller's key; others: their root's */
+	uint64_t self_period, self_samples;
+	uint64_t total_period, total_samples;	/* after calltree_finish */
+};
+
+#define CT_NONE UINT32_MAX
+
+struct calltree {
+	struct ct_node *nodes;
+	size_t nr, cap;
+	uint32_t *index;		/* (parent, frame) -> node, open addressing */
+	size_t index_cap;
+	uint32_t *roots;		/* root node per key */
+	size_t nr_roots, roots_cap;
+};
+
+void calltree_init(struct calltree *t);
+void calltree_free(struct calltree *t);
+/* The root for KEY (a caller-chosen dense index), made on first use. */
+int calltree_root(struct calltree *t, uint32_t key, uint32_t *root);
+/* The child of PARENT for frame F, made on first use. */
+int calltree_child(struct calltree *t, uint32_t parent, const struct ct_frame *f, uint32_t *child);
+/* Adds a sample's period at NODE. */
+static inline void calltree_hit(struct calltree *t, uint32_t node, uint64_t period)
+{
+	t->nodes[node].self_period += period;
+	t->nodes[node].self_samples++;
+}
+/* Computes inclusive totals (children before parents: nodes are made in that order). */
+void calltree_finish(struct calltree *t);
+bool ct_frame_eq(const struct ct_frame *a, const struct ct_frame *b);
+
+#endif

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "chaincache.h"
+#include "internal.h"
+
+static uint64_t chain_hash(uint32_t root, uint32_t gen, const uint64_t *ids, size_t n)
+{
+	uint64_t h = ((uint64_t)root << 32 | gen) * 0x9E3779B97F4A7C15ULL ^ n;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ids[i]) * 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 32);
+}
+
+uint32_t chaincache_get(const struct chaincache *c, uint32_t root, uint32_t gen,
+			const uint64_t *ids, size_t n, uint64_t *hash)
+{
+	size_t i;
+
+	/* Never 0: a zero hash marks an empty slot. */
+	*hash = chain_hash(root, gen, ids, n) | 1;
+	if (!c->cap)
+		return UINT32_MAX;
+	for (i = *hash & (c->cap - 1); c->ents[i].hash; i = (i + 1) & (c->cap - 1)) {
+		const struct chain_ent *e = &c->ents[i];
+
+		if (e->hash == *hash && e->root == root && e->gen == gen && e->n == n &&
+		    !memcmp(c->ids + e->off, ids, n * sizeof(*ids)))
+			return e->leaf;
+	}
+	return UINT32_MAX;
+}
+
+static void place(struct chain_ent *tab, size_t cap, const struct chain_ent *e)
+{
+	size_t i = e->hash & (cap - 1);
+
+	while (tab[i].hash)
+		i = (i + 1) & (cap - 1);
+	tab[i] = *e;
+}
+
+int chaincache_put(struct chaincache *c, uint64_t hash, uint32_t root, uint32_t gen,
+		   const uint64_t *ids, size_t n, uint32_t leaf)
+{
+	struct chain_ent e = { .hash = hash, .root = root, .gen = gen, .leaf = leaf,
+			       .n = (uint32_t)n, .off = c->nr_ids };
+	if ((c->nr + 1) * 2 > c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 4096;
+		struct chain_ent *t = calloc(ncap, sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		for (size_t i = 0; i < c->cap; i++)
+			if (c->ents[i].hash)
+				place(t, ncap, &c->ents[i]);
+		free(c->ents);
+		c->ents = t;
+		c->cap = ncap;
+	}
+	if (ARRAY_GROW(c->ids, c->ids_cap, c->nr_ids + n))
+		return -ENOMEM;
+	memcpy(c->ids + c->nr_ids, ids, n * sizeof(*ids));
+	c->nr_ids += n;
+	place(c->ents, c->cap, &e);
+	c->nr++;
+	return 0;
+}
+
+void chaincache_free(struct chaincache *c)
+{
+	free(c->ents);
+	free(c->ids);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Samples with the same raw call chain in the same address-space generation
+ * end at the same call-tree node: remembering that skips resolving and
+ * walking dozens of frames for all but the first such sample.
+ */
+#ifndef MYCL_CHAINCACHE_H
+#define MYCL_CHAINCACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct chain_ent {
+	uint64_t hash;
+	uint32_t root, gen, leaf, n;
+	size_t off;			/* into the id arena */
+};
+
+struct chaincache {
+	struct chain_ent *ents;
+	size_t nr, cap;
+	uint64_t *ids;
+	size_t nr_ids, ids_cap;
+};
+
+/* The leaf for (ROOT, GEN, IDS[N]), or UINT32_MAX; *HASH gets the key's hash. */
+uint32_t chaincache_get(const struct chaincache *c, uint32_t root, uint32_t gen,
+			const uint64_t *ids, size_t n, uint64_t *hash);
+int chaincache_put(struct chaincache *c, uint64_t hash, uint32_t root, uint32_t gen,
+		   const uint64_t *ids, size_t n, uint32_t leaf);
+void chaincache_free(struct chaincache *c);
+
+#endif

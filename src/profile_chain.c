@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Call paths: from a sample's call chain into the call tree; inclusive rows. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "profile_priv.h"
+
+/* Call-chain context markers (PERF_CONTEXT_*), as u64. */
+#define CTX_HV			((uint64_t)-32)
+#define CTX_KERNEL		((uint64_t)-128)
+#define CTX_USER		((uint64_t)-512)
+#define CTX_GUEST		((uint64_t)-2048)
+#define CTX_GUEST_KERNEL	((uint64_t)-2176)
+#define CTX_GUEST_USER		((uint64_t)-2560)
+#define CTX_MAX			((uint64_t)-4095)
+
+void profile_frame_key(const struct mycl_profile *p, const struct hent *rk,
+		       const struct ct_frame *f, struct hent *out)
+{
+	*out = *rk;
+	out->period = out->samples = 0;
+	if (!p->use[MYCL_SORT_COMM] && !p->use[MYCL_SORT_PID] && !p->use[MYCL_SORT_TID])
+		out->comm = NULL;
+	if (p->use[MYCL_SORT_DSO])
+		out->dso = f->dso;
+	if (p->use[MYCL_SORT_SYM]) {
+		out->level = f->level;
+		out->dso = f->dso;
+		out->sym = f->sym;
+		out->addr = f->addr;
+	}
+}
+
+static int grow_scratch(struct mycl_profile *p, size_t n)
+{
+	uint64_t *ids;
+	struct ct_frame *fr;
+
+	if (n <= p->scratch_cap)
+		return 0;
+	ids = realloc(p->scratch, n * sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
+	p->scratch = ids;
+	fr = realloc(p->frames, n * sizeof(*fr));
+	if (!fr)
+		return -ENOMEM;
+	p->frames = fr;
+	p->scratch_cap = n;
+	return 0;
+}
+
+static enum mycl_cpumode marker_mode(uint64_t v, enum mycl_cpumode cur)
+{
+	switch (v) {
+	case CTX_KERNEL: return MYCL_CPUMODE_KERNEL;
+	case CTX_USER: return MYCL_CPUMODE_USER;
+	case CTX_HV: return MYCL_CPUMODE_HYPERVISOR;
+	case CTX_GUEST_KERNEL: return MYCL_CPUMODE_GUEST_KERNEL;
+	case CTX_GUEST_USER: return MYCL_CPUMODE_GUEST_USER;
+	default: return cur;
+	}
+}
+
+/*
+ * Resolves the frames of IDS (leaf first, with context markers) into
+ * p->frames; returns how many.
+ */
+static int resolve_frames(struct mycl_profile *p, const struct mycl_sample *s, const uint64_t *ids,
+			  size_t n, size_t *nframes)
+{
+	enum mycl_cpumode mode = s->cpumode;
+	size_t out = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct resolved r;
+		int err;
+
+		if (ids[i] >= CTX_MAX) {
+			mode = marker_mode(ids[i], mode);
+			continue;
+		}
+		err = machine_resolve(p->m, s->pid, s->tid, ids[i], mode, &r);
+		if (err)
+			return err;
+		p->frames[out].dso = r.dso;
+		p->frames[out].level = r.level;
+		p->frames[out].sym = r.sym ? r.sym->name : NULL;
+		p->frames[out].addr = r.sym ? r.sym->start : r.addr;
+		out++;
+	}
+	*nframes = out;
+	return 0;
+}
+
+int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *rk)
+{
+	const uint64_t *ids = s->callchain;
+	size_t n = s->callchain_nr, nframes;
+	uint32_t rk_idx, root, node, gen = machine_generation(p->m);
+	uint64_t single[2], hash;
+	int err;
+
+	if (!ids || !n) {
+		/* No chain recorded: the path is the sampled function alone. */
+		single[0] = s->cpumode == MYCL_CPUMODE_KERNEL ? CTX_KERNEL : CTX_USER;
+		single[1] = s->ip;
+		ids = single;
+		n = 2;
+	}
+	err = hist_add(&p->roots, rk, 0, 0, &rk_idx);
+	if (err)
+		return err;
+	node = chaincache_get(&p->chains, rk_idx, gen, ids, n, &hash);
+	if (node != UINT32_MAX) {
+		calltree_hit(&p->tree, node, s->period);
+		return 0;
+	}
+	err = grow_scratch(p, n);
+	if (!err)
+		err = resolve_frames(p, s, ids, n, &nframes);
+	if (!err)
+		err = calltree_root(&p->tree, rk_idx, &root);
+	if (err)
+		return err;
+	node = root;
+	for (size_t i = nframes; i-- > 0;) {
+		err = calltree_child(&p->tree, node, &p->frames[i], &node);
+		if (err)
+			return err;
+	}
+	calltree_hit(&p->tree, node, s->period);
+	return chaincache_put(&p->chains, hash, rk_idx, gen, ids, n, node);
+}
+
+/*
+ * Inclusive rows: each path's samples count once for every distinct row its
+ * frames fall in (a recursive function is not counted twice), as perf's
+ * children mode counts them.
+ */
+int profile_children(struct mycl_profile *p)
+{
+	uint32_t *stamp = NULL;
+	size_t stamp_cap = 0;
+	int err = 0;
+
+	calltree_finish(&p->tree);
+	for (size_t i = 0; i < p->tree.nr && !err; i++) {
+		const struct ct_node *leaf = &p->tree.nodes[i];
+		const struct hent *rk;
+
+		if (!leaf->self_samples || leaf->parent == CT_NONE)
+			continue;
+		rk = &p->roots.ents[leaf->key];
+		for (uint32_t a = (uint32_t)i; p->tree.nodes[a].parent != CT_NONE;
+		     a = p->tree.nodes[a].parent) {
+			struct hent k;
+			uint32_t idx;
+
+			profile_frame_key(p, rk, &p->tree.nodes[a].f, &k);
+			err = hist_add(&p->incl, &k, 0, 0, &idx);
+			if (err)
+				break;
+			if (idx >= stamp_cap) {
+				size_t ncap = stamp_cap ? stamp_cap * 2 : 1024;
+				uint32_t *ns;
+
+				while (ncap <= idx)
+					ncap *= 2;
+				ns = realloc(stamp, ncap * sizeof(*ns));
+				if (!ns) {
+					err = -ENOMEM;
+					break;
+				}
+				memset(ns + stamp_cap, 0xff, (ncap - stamp_cap) * sizeof(*ns));
+				stamp = ns;
+				stamp_cap = ncap;
+			}
+			if (stamp[idx] == i)
+				continue;
+			stamp[idx] = (uint32_t)i;
+			p->incl.ents[idx].period += leaf->self_period;
+			p->incl.ents[idx].samples += leaf->self_samples;
+		}
+	}
+	free(stamp);
+	return err;
+}

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Views of the call tree: a row's callers, a function's callers or callees, paths. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "profile_priv.h"
+
+/* A tree being merged: nodes in one array, siblings linked. */
+struct vnode {
+	struct ct_frame f;
+	uint64_t period, samples;
+	uint32_t first_child, next_sibling, nr_children;
+};
+
+struct vtree {
+	struct vnode *v;
+	size_t nr, cap;
+};
+
+static int vchild(struct vtree *t, uint32_t parent, const struct ct_frame *f, uint32_t *out)
+{
+	uint32_t c;
+
+	for (c = t->v[parent].first_child; c != CT_NONE; c = t->v[c].next_sibling)
+		if (ct_frame_eq(&t->v[c].f, f)) {
+			*out = c;
+			return 0;
+		}
+	if (ARRAY_GROW(t->v, t->cap, t->nr + 1))
+		return -ENOMEM;
+	t->v[t->nr] = (struct vnode){ .f = *f, .first_child = CT_NONE,
+				      .next_sibling = t->v[parent].first_child };
+	t->v[parent].first_child = (uint32_t)t->nr;
+	t->v[parent].nr_children++;
+	*out = (uint32_t)t->nr++;
+	return 0;
+}
+
+static int vroot(struct vtree *t, const struct ct_frame *f)
+{
+	t->v = calloc(16, sizeof(*t->v));
+	if (!t->v)
+		return -ENOMEM;
+	t->cap = 16;
+	t->nr = 1;
+	t->v[0] = (struct vnode){ .f = *f, .first_child = CT_NONE, .next_sibling = CT_NONE };
+	return 0;
+}
+
+static void fill_public(const struct vnode *v, struct mycl_cg_node *out)
+{
+	out->sym = v->f.sym;
+	out->dso = v->f.dso ? v->f.dso->short_name : "[unknown]";
+	out->addr = v->f.addr;
+	out->level = v->f.level;
+	out->period = v->period;
+	out->samples = v->samples;
+}
+
+static int cg_cmp(const void *a, const void *b)
+{
+	const struct mycl_cg_node *x = a, *y = b;
+
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	return strcmp(x->sym ? x->sym : "", y->sym ? y->sym : "");
+}
+
+static int convert(const struct vtree *t, uint32_t i, struct mycl_cg_node *out)
+{
+	size_t k = 0;
+
+	fill_public(&t->v[i], out);
+	out->nr_children = t->v[i].nr_children;
+	out->children = NULL;
+	if (!out->nr_children)
+		return 0;
+	out->children = calloc(out->nr_children, sizeof(*out->children));
+	if (!out->children)
+		return -ENOMEM;
+	for (uint32_t c = t->v[i].first_child; c != CT_NONE; c = t->v[c].next_sibling) {
+		int err = convert(t, c, &out->children[k++]);
+
+		if (err)
+			return err;
+	}
+	qsort(out->children, out->nr_children, sizeof(*out->children), cg_cmp);
+	return 0;
+}
+
+static int finish(struct vtree *t, struct mycl_cg_node **out)
+{
+	struct mycl_cg_node *root = calloc(1, sizeof(*root));
+	int err = root ? convert(t, 0, root) : -ENOMEM;
+
+	free(t->v);
+	if (err) {
+		mycl_cg_node__free(root);
+		return err;
+	}
+	*out = root;
+	return 0;
+}
+
+static void free_children(struct mycl_cg_node *n)
+{
+	for (size_t i = 0; i < n->nr_children; i++)
+		free_children(&n->children[i]);
+	free(n->children);
+}
+
+MYCL_API void mycl_cg_node__free(struct mycl_cg_node *n)
+{
+	if (!n)
+		return;
+	free_children(n);
+	free(n);
+}
+
+/* Adds the callers of tree node N (its ancestors) under view node 0 with weight W. */
+static int add_callers(const struct mycl_profile *p, struct vtree *t, uint32_t n, uint64_t w,
+		       uint64_t samples)
+{
+	uint32_t v = 0;
+
+	t->v[0].period += w;
+	t->v[0].samples += samples;
+	for (uint32_t a = p->tree.nodes[n].parent; p->tree.nodes[a].parent != CT_NONE;
+	     a = p->tree.nodes[a].parent) {
+		int err = vchild(t, v, &p->tree.nodes[a].f, &v);
+
+		if (err)
+			return err;
+		t->v[v].period += w;
+		t->v[v].samples += samples;
+	}
+	return 0;
+}
+
+/* Merges tree node N's callees under view node V. */
+static int add_callees(const struct mycl_profile *p, struct vtree *t, uint32_t n, uint32_t v)
+{
+	for (uint32_t c = p->tree.nodes[n].first_child; c != CT_NONE; c = p->tree.nodes[c].next_sibling) {
+		const struct ct_node *cn = &p->tree.nodes[c];
+		uint32_t vc;
+		int err = vchild(t, v, &cn->f, &vc);
+
+		if (err)
+			return err;
+		t->v[vc].period += cn->total_period;
+		t->v[vc].samples += cn->total_samples;
+		err = add_callees(p, t, c, vc);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+MYCL_API int mycl_profile__row_graph(const struct mycl_profile *p, size_t ev,
+				     const struct mycl_hot_row *row, struct mycl_cg_node **out)
+{
+	const struct hist *h = p->children ? &p->incl : &p->self;
+	const struct hent *key;
+	struct ct_frame top;
+	struct vtree t;
+	int err;
+
+	*out = NULL;
+	if (!p->want_tree)
+		return -EINVAL;
+	if (row->id >= h->nr)
+		return -EINVAL;
+	key = &h->ents[row->id];
+	top = (struct ct_frame){ .dso = key->dso, .sym = key->sym, .addr = key->addr,
+				 .level = key->level };
+	err = vroot(&t, &top);
+	for (size_t i = 0; i < p->tree.nr && !err; i++) {
+		const struct ct_node *n = &p->tree.nodes[i];
+		const struct hent *rk;
+		struct hent k;
+		bool outer = true;
+
+		if (n->parent == CT_NONE || (!p->children && !n->self_samples))
+			continue;
+		rk = &p->roots.ents[n->key];
+		if ((size_t)rk->ev != ev)
+			continue;
+		profile_frame_key(p, rk, &n->f, &k);
+		if (!hent_key_eq(&k, key))
+			continue;
+		if (p->children) {
+			/* Only the outermost of recursive calls: no double counting. */
+			for (uint32_t a = n->parent; outer && p->tree.nodes[a].parent != CT_NONE;
+			     a = p->tree.nodes[a].parent) {
+				struct hent ka;
+
+				profile_frame_key(p, rk, &p->tree.nodes[a].f, &ka);
+				outer = !hent_key_eq(&ka, key);
+			}
+			if (outer)
+				err = add_callers(p, &t, (uint32_t)i, n->total_period, n->total_samples);
+		} else {
+			err = add_callers(p, &t, (uint32_t)i, n->self_period, n->self_samples);
+		}
+	}
+	if (err) {
+		free(t.v);
+		return err;
+	}
+	return finish(&t, out);
+}
+
+static bool sym_is(const struct ct_frame *f, const char *sym)
+{
+	return f->sym && !strcmp(f->sym, sym);
+}
+
+MYCL_API int mycl_profile__symbol_graph(const struct mycl_profile *p, size_t ev, const char *sym,
+					bool callees, struct mycl_cg_node **out)
+{
+	struct ct_frame top = { 0 };
+	struct vtree t;
+	bool found = false;
+	int err;
+
+	*out = NULL;
+	if (!p->want_tree)
+		return -EINVAL;
+	for (size_t i = 0; i < p->tree.nr && !found; i++)
+		if (p->tree.nodes[i].parent != CT_NONE && sym_is(&p->tree.nodes[i].f, sym)) {
+			top = p->tree.nodes[i].f;
+			found = true;
+		}
+	if (!found)
+		return -ENOENT;
+	top.dso = NULL;		/* one tree for the name, whatever binary it is in */
+	err = vroot(&t, &top);
+	for (size_t i = 0; i < p->tree.nr && !err; i++) {
+		const struct ct_node *n = &p->tree.nodes[i];
+		bool outer = true;
+
+		if (n->parent == CT_NONE || !sym_is(&n->f, sym) ||
+		    (size_t)p->roots.ents[n->key].ev != ev)
+			continue;
+		for (uint32_t a = n->parent; outer && p->tree.nodes[a].parent != CT_NONE;
+		     a = p->tree.nodes[a].parent)
+			outer = !sym_is(&p->tree.nodes[a].f, sym);
+		if (!outer)
+			continue;
+		if (callees) {
+			t.v[0].period += n->total_period;
+			t.v[0].samples += n->total_samples;
+			err = add_callees(p, &t, (uint32_t)i, 0);
+		} else {
+			err = add_callers(p, &t, (uint32_t)i, n->total_period, n->total_samples);
+		}
+	}
+	if (err) {
+		free(t.v);
+		return err;
+	}
+	if (!t.v[0].samples) {
+		free(t.v);
+		return -ENOENT;
+	}
+	return finish(&t, out);
+}
+
+MYCL_API int mycl_profile__for_each_path(const struct mycl_profile *p, size_t ev, mycl_path_fn fn,
+					 void *ctx)
+{
+	struct mycl_cg_node *frames = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	if (!p->want_tree)
+		return -EINVAL;
+	for (size_t i = 0; i < p->tree.nr && !err; i++) {
+		const struct ct_node *n = &p->tree.nodes[i];
+		const struct hent *rk;
+		size_t depth = 0, k;
+
+		if (n->parent == CT_NONE || !n->self_samples)
+			continue;
+		rk = &p->roots.ents[n->key];
+		if ((size_t)rk->ev != ev)
+			continue;
+		for (uint32_t a = (uint32_t)i; p->tree.nodes[a].parent != CT_NONE;
+		     a = p->tree.nodes[a].parent)
+			depth++;
+		if (depth > cap) {
+			struct mycl_cg_node *nf = realloc(frames, depth * sizeof(*nf));
+
+			if (!nf) {
+				err = -ENOMEM;
+				break;
+			}
+			frames = nf;
+			cap = depth;
+		}
+		k = depth;
+		for (uint32_t a = (uint32_t)i; p->tree.nodes[a].parent != CT_NONE;
+		     a = p->tree.nodes[a].parent) {
+			struct vnode v = { .f = p->tree.nodes[a].f };
+
+			memset(&frames[--k], 0, sizeof(frames[k]));
+			fill_public(&v, &frames[k]);
+		}
+		err = fn(rk->comm, frames, depth, n->self_samples, n->self_period, ctx);
+	}
+	free(frames);
+	return err;
+}
+
+MYCL_API bool mycl_profile__has_callgraph(const struct mycl_profile *p)
+{
+	return p->want_tree;
+}
+
+MYCL_API bool mycl_profile__children(const struct mycl_profile *p)
+{
+	return p->children;
+}
