@@ -21,6 +21,7 @@ struct ct_frame {
 	const char *sym;		/* interned or pool-owned: compared by pointer */
 	uint64_t addr;			/* symbol start, or the address when unresolved */
 	char level;			/* '.' user, 'k' kernel */
+	bool inl;			/* an inlined function inside the frame above it */
 };
 
 struct ct_node {

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dso.h"
+#include "inline.h"
 
 static const char *const status_str[] = {
 	[DSO_PENDING] = "not loaded",
@@ -86,8 +87,10 @@ void dso_free(struct dso *d)
 	if (!d)
 		return;
 	symtab_free(&d->syms);
+	inline_cache_free(d);
 	free(d->segs);
 	free(d->sym_path);
+	free(d->runtime_path);
 	free(d->detail);
 	free(d->short_buf);
 	free(d->path);
@@ -311,8 +314,10 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		 * headers of the file that was mapped; a separate debug file's may
 		 * differ.
 		 */
-		if (runtime)
+		if (runtime) {
 			elf_load_segments(runtime, d);
+			d->runtime_path = strdup(runtime);
+		}
 		if (elf_load_symbols(use, d, true, o->demangle) == 0) {
 			if (runtime)
 				elf_add_plt_symbols(runtime, d);

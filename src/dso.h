@@ -36,12 +36,15 @@ struct dso {
 	uint8_t build_id_size;
 	enum dso_status status;
 	char *sym_path;			/* the file symbols came from */
+	char *runtime_path;		/* the mapped file itself (for unwinding, code bytes) */
 	char *detail;			/* for the summary: what was tried or what differed */
 	struct symtab syms;
 	struct seg *segs;
 	size_t nr_segs, last_seg;	/* last_seg: look-up cache */
 	bool symtab_full;		/* .symtab (not only .dynsym) */
 	uint64_t kernel_text;		/* kernel: _text in the kallsyms used */
+	struct inline_cache *inlines;	/* inline.c */
+	bool inlines_tried;
 };
 
 struct sym_opts {

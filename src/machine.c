@@ -551,3 +551,21 @@ uint32_t machine_generation(const struct machine *m)
 {
 	return m->generation;
 }
+
+int machine_for_each_map(struct machine *m, int32_t pid, int32_t tid,
+			 int (*fn)(const struct map *mp, void *arg), void *arg)
+{
+	struct thread *t = machine_thread(m, pid, tid);
+
+	if (!t)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->maps->nr; i++) {
+		int err;
+
+		load_dso(m, t->maps->v[i].dso);
+		err = fn(&t->maps->v[i], arg);
+		if (err)
+			return err;
+	}
+	return 0;
+}

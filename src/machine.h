@@ -60,5 +60,8 @@ const char *machine_intern(struct machine *m, const char *s);
 /* Changes whenever an address space changes (mmap, fork): resolutions made
  * under an older generation may differ. */
 uint32_t machine_generation(const struct machine *m);
+/* Calls FN for each map of (PID, TID)'s address space, symbols loaded; stops on non-zero. */
+int machine_for_each_map(struct machine *m, int32_t pid, int32_t tid,
+			 int (*fn)(const struct map *mp, void *arg), void *arg);
 
 #endif

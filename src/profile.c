@@ -6,6 +6,7 @@
 #include <string.h>
 #include "pkghint.h"
 #include "profile_priv.h"
+#include "unwind.h"
 
 static const char *const sort_names[MYCL_SORT__MAX] = {
 	[MYCL_SORT_COMM] = "comm", [MYCL_SORT_PID] = "pid", [MYCL_SORT_TID] = "tid",
@@ -415,6 +416,7 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	}
 	p->children = OPTS_GET(opts, children, false);
 	p->want_tree = p->children || OPTS_GET(opts, callgraph, false);
+	p->inlines = !OPTS_GET(opts, no_inline, false);
 	err = mycl_perf_data__read(pd, &ops, p);
 	if (!err)
 		err = grow_events(p, mycl_perf_data__nr_events(pd));
@@ -464,7 +466,8 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	hist_free(&p->incl);
 	calltree_free(&p->tree);
 	chaincache_free(&p->chains);
-	free(p->scratch);
+	unwinder_free(p->unwinder);
+	free(p->ubuf);
 	free(p->frames);
 	free(p->dcounts);
 	filter_free(&p->f_comm);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "profile_priv.h"
+#include "inline.h"
+#include "unwind.h"
 
 /* Call-chain context markers (PERF_CONTEXT_*), as u64. */
 #define CTX_HV			((uint64_t)-32)
@@ -13,6 +15,9 @@
 #define CTX_GUEST_KERNEL	((uint64_t)-2176)
 #define CTX_GUEST_USER		((uint64_t)-2560)
 #define CTX_MAX			((uint64_t)-4095)
+/* Ours, in the marker range: where DWARF unwinding had to stop. */
+#define CTX_UNWIND_STOP		((uint64_t)-4000)
+#define MAX_UNWIND		127
 
 void profile_frame_key(const struct mycl_profile *p, const struct hent *rk,
 		       const struct ct_frame *f, struct hent *out)
@@ -33,21 +38,7 @@ void profile_frame_key(const struct mycl_profile *p, const struct hent *rk,
 
 static int grow_scratch(struct mycl_profile *p, size_t n)
 {
-	uint64_t *ids;
-	struct ct_frame *fr;
-
-	if (n <= p->scratch_cap)
-		return 0;
-	ids = realloc(p->scratch, n * sizeof(*ids));
-	if (!ids)
-		return -ENOMEM;
-	p->scratch = ids;
-	fr = realloc(p->frames, n * sizeof(*fr));
-	if (!fr)
-		return -ENOMEM;
-	p->frames = fr;
-	p->scratch_cap = n;
-	return 0;
+	return ARRAY_GROW(p->frames, p->frames_cap, n) ? -ENOMEM : 0;
 }
 
 static enum mycl_cpumode marker_mode(uint64_t v, enum mycl_cpumode cur)
@@ -67,15 +58,29 @@ static enum mycl_cpumode marker_mode(uint64_t v, enum mycl_cpumode cur)
  * p->frames; returns how many.
  */
 static int resolve_frames(struct mycl_profile *p, const struct mycl_sample *s, const uint64_t *ids,
-			  size_t n, size_t *nframes)
+			  size_t n, bool inlines, size_t *nframes)
 {
 	enum mycl_cpumode mode = s->cpumode;
+	bool leaf_pending = true;
 	size_t out = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		struct resolved r;
 		int err;
 
+		if (ids[i] >= CTX_UNWIND_STOP && ids[i] < CTX_UNWIND_STOP + 8) {
+			/* A frame that says the stack goes on but could not be unwound. */
+			static const char *const why[] = {
+				"[unwinding stopped]", "[unwinding stopped: no unwind info]",
+				"[unwinding stopped: end of stack copy]", "[not unwound]",
+				"[unwinding stopped: too deep]",
+			};
+			size_t k = (size_t)(ids[i] - CTX_UNWIND_STOP);
+
+			p->frames[out] = (struct ct_frame){ .sym = why[k < 5 ? k : 0], .level = '.' };
+			out++;
+			continue;
+		}
 		if (ids[i] >= CTX_MAX) {
 			mode = marker_mode(ids[i], mode);
 			continue;
@@ -83,6 +88,31 @@ static int resolve_frames(struct mycl_profile *p, const struct mycl_sample *s, c
 		err = machine_resolve(p->m, s->pid, s->tid, ids[i], mode, &r);
 		if (err)
 			return err;
+		if (inlines && r.sym && r.dso && !r.dso->kernel && !r.dso->identity) {
+			/* Functions inlined here come first: they are "called" by r.sym. */
+			const char *names[8];
+			bool replaces;
+			size_t k;
+
+			err = inline_frames(p->m, r.dso, dso_offset_to_vaddr(r.dso, r.addr),
+					    r.sym->name, names, 8, &k, &replaces);
+			if (err)
+				return err;
+			if (ARRAY_GROW(p->frames, p->frames_cap, out + k + (n - i) + 1))
+				return -ENOMEM;
+			for (size_t j = 0; j < k; j++)
+				p->frames[out++] = (struct ct_frame){ .dso = r.dso, .sym = names[j],
+								      .level = r.level, .inl = true };
+			/*
+			 * A caller frame whose source name differs from its symbol
+			 * (foo.part.0 is "foo") is that name alone, as perf shows it;
+			 * the sampled frame keeps its symbol: self time is its.
+			 */
+			if (replaces && out > 0 && !leaf_pending)
+				continue;
+		}
+		leaf_pending = false;
+		p->frames[out].inl = false;
 		p->frames[out].dso = r.dso;
 		p->frames[out].level = r.level;
 		p->frames[out].sym = r.sym ? r.sym->name : NULL;
@@ -93,14 +123,64 @@ static int resolve_frames(struct mycl_profile *p, const struct mycl_sample *s, c
 	return 0;
 }
 
+/*
+ * A --call-graph dwarf sample: the kernel part of its recorded chain, then
+ * the user stack unwound with DWARF, then a stop marker when the unwinder
+ * could not reach the outermost frame.
+ */
+static int dwarf_chain(struct mycl_profile *p, const struct mycl_sample *s, const uint64_t **ids,
+		       size_t *n, bool *unwound)
+{
+	size_t k = 0, got = 0;
+	enum unwind_end end;
+	int err;
+
+	if (!p->unwinder) {
+		p->unwinder = unwinder_new(p->m, mycl_perf_data__info(p->pd)->arch);
+		if (!p->unwinder)
+			return -ENOMEM;
+	}
+	if (ARRAY_GROW(p->ubuf, p->ubuf_cap, s->callchain_nr + MAX_UNWIND + 3))
+		return -ENOMEM;
+	for (size_t i = 0; i < s->callchain_nr && s->callchain[i] != CTX_USER; i++)
+		p->ubuf[k++] = s->callchain[i];
+	p->ubuf[k++] = CTX_USER;
+	err = unwinder_unwind(p->unwinder, s, p->ubuf + k, MAX_UNWIND, &got, &end);
+	if (err)
+		return err;
+	if (!got) {
+		/* Not unwound at all: keep what was recorded. */
+		if (s->callchain_nr) {
+			*ids = s->callchain;
+			*n = s->callchain_nr;
+		}
+		return 0;
+	}
+	k += got;
+	if (end != UNWIND_COMPLETE)
+		p->ubuf[k++] = CTX_UNWIND_STOP + (uint64_t)end;
+	p->nr_unwound++;
+	p->nr_unwind_stopped += end != UNWIND_COMPLETE;
+	*unwound = true;
+	*ids = p->ubuf;
+	*n = k;
+	return 0;
+}
+
 int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *rk)
 {
 	const uint64_t *ids = s->callchain;
 	size_t n = s->callchain_nr, nframes;
 	uint32_t rk_idx, root, node, gen = machine_generation(p->m);
 	uint64_t single[2], hash;
+	bool unwound = false;
 	int err;
 
+	if (s->user_regs_abi && s->user_stack_size) {
+		err = dwarf_chain(p, s, &ids, &n, &unwound);
+		if (err)
+			return err;
+	}
 	if (!ids || !n) {
 		/* No chain recorded: the path is the sampled function alone. */
 		single[0] = s->cpumode == MYCL_CPUMODE_KERNEL ? CTX_KERNEL : CTX_USER;
@@ -118,7 +198,7 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 	}
 	err = grow_scratch(p, n);
 	if (!err)
-		err = resolve_frames(p, s, ids, n, &nframes);
+		err = resolve_frames(p, s, ids, n, unwound && p->inlines, &nframes);
 	if (!err)
 		err = calltree_root(&p->tree, rk_idx, &root);
 	if (err)

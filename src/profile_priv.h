@@ -40,9 +40,13 @@ struct mycl_profile {
 	struct hist incl;		/* rows: period under the function (children) */
 	struct calltree tree;
 	struct chaincache chains;
-	uint64_t *scratch;		/* a chain's frame ids while resolving */
-	struct ct_frame *frames;
-	size_t scratch_cap;
+	struct ct_frame *frames;	/* a chain's frames while resolving */
+	size_t frames_cap;
+	bool inlines;			/* inlined functions as frames of unwound stacks */
+	struct unwinder *unwinder;	/* made at the first --call-graph dwarf sample */
+	uint64_t *ubuf;			/* a chain with its unwound user part */
+	size_t ubuf_cap;
+	uint64_t nr_unwound, nr_unwind_stopped;
 
 	struct dso_count *dcounts;
 	size_t nr_dcounts, dcounts_cap;

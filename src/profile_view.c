@@ -182,6 +182,23 @@ MYCL_API int mycl_profile__row_graph(const struct mycl_profile *p, size_t ev,
 
 		if (n->parent == CT_NONE || (!p->children && !n->self_samples))
 			continue;
+		if (!p->children) {
+			/* Self time belongs to the real function around inlined frames. */
+			uint32_t at = (uint32_t)i;
+
+			while (p->tree.nodes[at].f.inl &&
+			       p->tree.nodes[p->tree.nodes[at].parent].parent != CT_NONE)
+				at = p->tree.nodes[at].parent;
+			if (at != i) {
+				rk = &p->roots.ents[n->key];
+				if ((size_t)rk->ev != ev)
+					continue;
+				profile_frame_key(p, rk, &p->tree.nodes[at].f, &k);
+				if (hent_key_eq(&k, key))
+					err = add_callers(p, &t, at, n->self_period, n->self_samples);
+				continue;
+			}
+		}
 		rk = &p->roots.ents[n->key];
 		if ((size_t)rk->ev != ev)
 			continue;

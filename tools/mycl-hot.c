@@ -31,6 +31,7 @@ static void usage(FILE *f)
 	      "      --callers SYM       every call path into SYM, merged into one tree\n"
 	      "      --callees SYM       everything SYM calls, merged into one tree\n"
 	      "      --folded            folded stacks (flamegraph.pl, speedscope, inferno)\n"
+	      "      --no-inline         no inlined-function frames in DWARF-unwound stacks\n"
 	      "      --format text|json  output format (default text)\n"
 	      "  -o, --output FILE       write the report to FILE\n"
 	      "      --symfs DIR         look for binaries under DIR\n"
@@ -51,7 +52,7 @@ enum {
 	OPT_PERCENT = 256, OPT_MAXROWS, OPT_COMM, OPT_PID, OPT_TID, OPT_CPU, OPT_DSO, OPT_EVENT,
 	OPT_FORMAT, OPT_SYMFS, OPT_KALLSYMS, OPT_BUILDID, OPT_NODEMANGLE, OPT_NOHEADER,
 	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE, OPT_CHILDREN, OPT_NOCHILDREN,
-	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED,
+	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE,
 };
 
 static const struct option long_opts[] = {
@@ -67,6 +68,7 @@ static const struct option long_opts[] = {
 	{ "callers", required_argument, NULL, OPT_CALLERS },
 	{ "callees", required_argument, NULL, OPT_CALLEES },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "no-inline", no_argument, NULL, OPT_NOINLINE },
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "comms", required_argument, NULL, OPT_COMM },
 	{ "pid", required_argument, NULL, OPT_PID },
@@ -214,6 +216,7 @@ int main(int argc, char **argv)
 			break;
 		case OPT_CHILDREN: opts.children = true; break;
 		case OPT_NOCHILDREN: opts.children = false; break;
+		case OPT_NOINLINE: opts.no_inline = true; break;
 		case OPT_GLIMIT: ropts.graph_limit = strtod(optarg, NULL); break;
 		case OPT_CALLERS:
 		case OPT_CALLEES:

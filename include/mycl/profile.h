@@ -47,6 +47,7 @@ struct mycl_profile_opts {
 	const char *event;		/* only the event of this name; NULL: all */
 	bool callgraph;			/* keep call paths: graphs, --callers, folded */
 	bool children;			/* rows by inclusive time (implies callgraph) */
+	bool no_inline;			/* no inlined-function frames in unwound stacks */
 };
 
 /* One row of the flat profile.  Fields not among the sort keys are 0/NULL. */

@@ -75,11 +75,11 @@ def perf_sample_counts(path):
     return counts
 
 
-def perf_children_rows(path):
+def perf_children_rows(path, extra=()):
     """perf report --children: {event: {(comm, dso, sym): (children, self)}}."""
     out = subprocess.run(
         ["perf", "report", "-i", path, "--stdio", "--children", "--sort", "comm,dso,sym",
-         "-t", "|", "-g", "none"], capture_output=True, text=True, timeout=600)
+         "-t", "|", "-g", "none", *extra], capture_output=True, text=True, timeout=600)
     events, cur = {}, None
     for line in out.stdout.splitlines():
         if line.startswith("# Samples:"):
@@ -96,8 +96,8 @@ def perf_children_rows(path):
     return events
 
 
-def mycl_children_rows(mycl_hot, path):
-    out = subprocess.run([mycl_hot, "--format", "json", "-q", "--children", path],
+def mycl_children_rows(mycl_hot, path, extra=()):
+    out = subprocess.run([mycl_hot, "--format", "json", "-q", "--children", *extra, path],
                          capture_output=True, text=True, timeout=600)
     if out.returncode != 0:
         raise RuntimeError(f"mycl-hot --children failed ({out.returncode}) on {path}: {out.stderr}")

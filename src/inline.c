@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <dwarf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <elfutils/libdw.h>
+#include "dso.h"
+#include "inline.h"
+#include "machine.h"
+
+#define MAX_INLINE 16
+
+struct inl_ent {
+	uint64_t vaddr;
+	uint32_t off, n;		/* names[off..off+n) */
+	bool used;
+	bool replaces;			/* the last name stands for the symbol itself */
+};
+
+struct inline_cache {
+	Dwarf *dw;
+	int fd;
+	struct inl_ent *ents;
+	size_t nr, cap;
+	const char **names;
+	size_t nr_names, names_cap;
+};
+
+static struct inline_cache *cache_of(struct dso *d)
+{
+	struct inline_cache *c = d->inlines;
+
+	if (c || d->inlines_tried)
+		return c;
+	d->inlines_tried = true;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->fd = -1;
+	/* The file symbols came from carries .debug_info when there is any. */
+	if (d->sym_path) {
+		c->fd = open(d->sym_path, O_RDONLY | O_CLOEXEC);
+		if (c->fd >= 0)
+			c->dw = dwarf_begin(c->fd, DWARF_C_READ);
+	}
+	d->inlines = c;
+	return c;
+}
+
+void inline_cache_free(struct dso *d)
+{
+	struct inline_cache *c = d->inlines;
+
+	if (!c)
+		return;
+	if (c->dw)
+		dwarf_end(c->dw);
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->ents);
+	free(c->names);
+	free(c);
+	d->inlines = NULL;
+}
+
+static size_t slot(uint64_t vaddr, size_t cap)
+{
+	return (size_t)((vaddr * 0x9E3779B97F4A7C15ULL) >> 20) & (cap - 1);
+}
+
+static const char *scope_name(struct machine *m, Dwarf_Die *scope, const char *base)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die origin, *d = scope;
+	const char *name = NULL;
+	char *dem = NULL, buf[1024];
+
+	if (dwarf_attr(scope, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &origin))
+		d = &origin;
+	if (dwarf_attr_integrate(d, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &attr)) {
+		const char *link = dwarf_formstring(&attr);
+
+		if (link)
+			dem = demangle_name(link);
+	}
+	if (!dem) {
+		if (dwarf_attr_integrate(d, DW_AT_name, &attr))
+			name = dwarf_formstring(&attr);
+		if (!name)
+			return NULL;
+	}
+	/* The function the symbol is: no frame of its own (perf's rule too). */
+	if (base && !strcmp(base, dem ? dem : name)) {
+		free(dem);
+		return NULL;
+	}
+	snprintf(buf, sizeof(buf), "%s (inlined)", dem ? dem : name);
+	free(dem);
+	return machine_intern(m, buf);
+}
+
+/*
+ * The inlined subroutines at VADDR, innermost first, then the function they
+ * sit in when its source name is not BASE (a .constprop/.part clone, a
+ * versioned alias): perf lists those as "(inlined)" too.
+ */
+static int lookup(struct machine *m, struct inline_cache *c, uint64_t vaddr, const char *base,
+		  const char **names, size_t max, size_t *n, bool *replaces)
+{
+	Dwarf_Die cudie, *scopes = NULL;
+	bool same_as_base = false;
+	int nscopes;
+
+	*n = 0;
+	*replaces = false;
+	if (!c->dw || !dwarf_addrdie(c->dw, vaddr, &cudie))
+		return 0;
+	nscopes = dwarf_getscopes(&cudie, vaddr, &scopes);
+	for (int i = 0; i < nscopes && *n < max; i++) {
+		const char *name;
+
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		name = scope_name(m, &scopes[i], base);
+		if (name)
+			names[(*n)++] = name;
+		if (tag == DW_TAG_subprogram) {
+			same_as_base = !name;
+			break;
+		}
+	}
+	free(scopes);
+	/*
+	 * The outermost name found is the function as the source knows it; when
+	 * it is not the symbol's (a clone, or only inlined code is described),
+	 * it stands for the symbol, as in perf.
+	 */
+	*replaces = *n > 0 && !same_as_base;
+	return 0;
+}
+
+int inline_frames(struct machine *m, struct dso *d, uint64_t vaddr, const char *base,
+		  const char **names, size_t max, size_t *n, bool *replaces)
+{
+	struct inline_cache *c = cache_of(d);
+	const char *found[MAX_INLINE];
+	size_t h, nf = 0;
+	bool repl = false;
+	int err;
+
+	*n = 0;
+	*replaces = false;
+	if (!c || !c->dw)
+		return 0;
+	if (c->cap) {
+		for (h = slot(vaddr, c->cap); c->ents[h].used; h = (h + 1) & (c->cap - 1))
+			if (c->ents[h].vaddr == vaddr) {
+				*n = c->ents[h].n < max ? c->ents[h].n : max;
+				*replaces = c->ents[h].replaces && *n == c->ents[h].n;
+				memcpy(names, c->names + c->ents[h].off, *n * sizeof(*names));
+				return 0;
+			}
+	}
+	err = lookup(m, c, vaddr, base, found, MAX_INLINE, &nf, &repl);
+	if (err)
+		return err;
+	if ((c->nr + 1) * 2 > c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 1024;
+		struct inl_ent *t = calloc(ncap, sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		for (size_t i = 0; i < c->cap; i++) {
+			if (!c->ents[i].used)
+				continue;
+			for (h = slot(c->ents[i].vaddr, ncap); t[h].used; h = (h + 1) & (ncap - 1))
+				;
+			t[h] = c->ents[i];
+		}
+		free(c->ents);
+		c->ents = t;
+		c->cap = ncap;
+	}
+	if (ARRAY_GROW(c->names, c->names_cap, c->nr_names + nf + 1))
+		return -ENOMEM;
+	memcpy(c->names + c->nr_names, found, nf * sizeof(*found));
+	for (h = slot(vaddr, c->cap); c->ents[h].used; h = (h + 1) & (c->cap - 1))
+		;
+	c->ents[h] = (struct inl_ent){ .vaddr = vaddr, .off = (uint32_t)c->nr_names,
+				       .n = (uint32_t)nf, .used = true, .replaces = repl };
+	c->nr_names += nf;
+	c->nr++;
+	*n = nf < max ? nf : max;
+	*replaces = repl && *n == nf;
+	memcpy(names, found, *n * sizeof(*names));
+	return 0;
+}

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <elfutils/libdwfl.h>
+#include "internal.h"
+#include "machine.h"
+#include "unwind.h"
+
+enum arch { ARCH_UNKNOWN, ARCH_X86_64, ARCH_AARCH64 };
+
+struct uproc {
+	int32_t pid;
+	Dwfl *dwfl;
+	uint32_t gen;			/* machine generation when made */
+	bool attached;
+};
+
+struct unwind_ctx {
+	const struct mycl_sample *s;
+	uint64_t sp;
+	uint64_t *ips;
+	size_t max, n;
+	enum unwind_end end;
+};
+
+struct unwinder {
+	struct machine *m;
+	enum arch arch;
+	struct uproc *procs;
+	size_t nr, cap;
+	struct unwind_ctx *cur;
+	char *debuginfo_path;
+	Dwfl_Callbacks cb;
+};
+
+static const char *const end_str[] = {
+	[UNWIND_COMPLETE] = "complete",
+	[UNWIND_NO_CFI] = "no unwind information",
+	[UNWIND_STACK_END] = "end of the stack copy",
+	[UNWIND_NOT_SUPPORTED] = "cannot unwind",
+	[UNWIND_MAX_DEPTH] = "too deep",
+};
+
+const char *unwind_end_str(enum unwind_end e)
+{
+	return end_str[e];
+}
+
+struct unwinder *unwinder_new(struct machine *m, const char *arch)
+{
+	struct unwinder *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	u->m = m;
+	if (arch && !strcmp(arch, "x86_64"))
+		u->arch = ARCH_X86_64;
+	else if (arch && (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64")))
+		u->arch = ARCH_AARCH64;
+	u->cb.find_elf = dwfl_build_id_find_elf;
+	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->cb.debuginfo_path = &u->debuginfo_path;
+	return u;
+}
+
+void unwinder_free(struct unwinder *u)
+{
+	if (!u)
+		return;
+	for (size_t i = 0; i < u->nr; i++)
+		dwfl_end(u->procs[i].dwfl);
+	free(u->procs);
+	free(u);
+}
+
+/* perf register N of the sample's user registers, or false when not sampled. */
+static bool user_reg(const struct mycl_sample *s, unsigned int n, uint64_t *v)
+{
+	if (n >= 64 || !(s->user_regs_mask >> n & 1))
+		return false;
+	*v = s->user_regs[__builtin_popcountll(s->user_regs_mask & ((1ULL << n) - 1))];
+	return true;
+}
+
+static bool sample_sp(const struct unwinder *u, const struct mycl_sample *s, uint64_t *sp)
+{
+	return user_reg(s, u->arch == ARCH_X86_64 ? 7 : 31, sp);
+}
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)arg;
+	(void)thread_argp;
+	return 0;
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)tid;
+	*thread_argp = arg;
+	return true;
+}
+
+/* The unwinder reads the sample's copy of the stack; nothing else is available. */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct unwinder *u = arg;
+	struct unwind_ctx *c = u->cur;
+	uint64_t len = c->s->user_stack_dyn_size ? c->s->user_stack_dyn_size : c->s->user_stack_size;
+
+	(void)dwfl;
+	if (addr < c->sp || addr - c->sp + sizeof(*result) > len) {
+		if (addr >= c->sp)
+			c->end = UNWIND_STACK_END;
+		return false;
+	}
+	memcpy(result, (const uint8_t *)c->s->user_stack + (addr - c->sp), sizeof(*result));
+	return true;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct unwinder *u = arg;
+	const struct mycl_sample *s = u->cur->s;
+	Dwarf_Word regs[33];
+
+	if (u->arch == ARCH_X86_64) {
+		/* DWARF order: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip; perf's: ax bx cx dx si di bp sp ip ... r8-r15 at 16. */
+		static const unsigned int perf_of_dwarf[17] = {
+			0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8,
+		};
+
+		for (int i = 0; i < 17; i++) {
+			uint64_t v = 0;
+
+			if (!user_reg(s, perf_of_dwarf[i], &v) && (i == 7 || i == 16))
+				return false;
+			regs[i] = v;
+		}
+		return dwfl_thread_state_registers(thread, 0, 17, regs);
+	}
+	if (u->arch == ARCH_AARCH64) {
+		uint64_t pc;
+
+		for (unsigned int i = 0; i < 32; i++) {
+			uint64_t v = 0;
+
+			user_reg(s, i, &v);
+			regs[i] = v;
+		}
+		if (!user_reg(s, 32, &pc) || !dwfl_thread_state_registers(thread, 0, 32, regs))
+			return false;
+		dwfl_thread_state_register_pc(thread, pc);
+		return true;
+	}
+	return false;
+}
+
+static const Dwfl_Thread_Callbacks thread_cb = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+static int report_map(const struct map *mp, void *arg)
+{
+	Dwfl *dwfl = arg;
+	const struct dso *d = mp->dso;
+	uint64_t bias;
+
+	if (!d || d->kernel || d->identity || !d->runtime_path)
+		return 0;
+	bias = mp->start - dso_offset_to_vaddr(d, mp->pgoff);
+	/* Several maps of one file report it once; a failure leaves the range unknown. */
+	dwfl_report_elf(dwfl, d->short_name, d->runtime_path, -1, bias, false);
+	return 0;
+}
+
+static struct uproc *proc_for(struct unwinder *u, const struct mycl_sample *s)
+{
+	uint32_t gen = machine_generation(u->m);
+	struct uproc *p = NULL;
+
+	for (size_t i = 0; i < u->nr; i++)
+		if (u->procs[i].pid == s->pid)
+			p = &u->procs[i];
+	if (p && p->gen != gen) {
+		/* The process's maps may have changed: start over. */
+		dwfl_end(p->dwfl);
+		p->dwfl = NULL;
+	}
+	if (!p) {
+		if (ARRAY_GROW(u->procs, u->cap, u->nr + 1))
+			return NULL;
+		p = &u->procs[u->nr++];
+		memset(p, 0, sizeof(*p));
+		p->pid = s->pid;
+	}
+	if (!p->dwfl) {
+		p->gen = gen;
+		p->attached = false;
+		p->dwfl = dwfl_begin(&u->cb);
+		if (!p->dwfl)
+			return NULL;
+		dwfl_report_begin(p->dwfl);
+		machine_for_each_map(u->m, s->pid, s->tid, report_map, p->dwfl);
+		dwfl_report_end(p->dwfl, NULL, NULL);
+		p->attached = dwfl_attach_state(p->dwfl, NULL, s->pid, &thread_cb, u);
+	}
+	return p;
+}
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+	struct unwinder *u = arg;
+	struct unwind_ctx *c = u->cur;
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	if (!activation)
+		pc--;
+	if (c->n == c->max) {
+		c->end = UNWIND_MAX_DEPTH;
+		return DWARF_CB_ABORT;
+	}
+	c->ips[c->n++] = pc;
+	return DWARF_CB_OK;
+}
+
+int unwinder_unwind(struct unwinder *u, const struct mycl_sample *s, uint64_t *ips, size_t max,
+		    size_t *n, enum unwind_end *end)
+{
+	struct unwind_ctx c = { .s = s, .ips = ips, .max = max, .end = UNWIND_COMPLETE };
+	struct uproc *p;
+	int rc;
+
+	*n = 0;
+	*end = UNWIND_NOT_SUPPORTED;
+	if (u->arch == ARCH_UNKNOWN || !s->user_regs_abi || !s->user_stack_size || !s->user_stack ||
+	    !sample_sp(u, s, &c.sp))
+		return 0;
+	p = proc_for(u, s);
+	if (!p)
+		return -ENOMEM;
+	if (!p->attached)
+		return 0;
+	u->cur = &c;
+	rc = dwfl_getthread_frames(p->dwfl, s->tid, frame_cb, u);
+	u->cur = NULL;
+	if (rc != 0 && c.end == UNWIND_COMPLETE)
+		c.end = c.n ? UNWIND_NO_CFI : UNWIND_NOT_SUPPORTED;
+	*n = c.n;
+	*end = c.end;
+	return 0;
+}
