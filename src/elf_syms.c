@@ -84,11 +84,30 @@ int elf_probe(const char *path, struct elf_found *f)
 	return 0;
 }
 
+/* True when the file holds code bytes (not a separate debug file, whose code is NOBITS). */
+static bool has_code(Elf *e)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR) &&
+		    sh.sh_type == SHT_PROGBITS && sh.sh_size)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Program headers map file offsets to addresses, but only in the file that
+ * was mapped: a debug file's copies describe offsets it does not have.
+ */
 static void load_segments(Elf *e, struct dso *d)
 {
 	size_t nph;
 
-	if (d->nr_segs || elf_getphdrnum(e, &nph))
+	if (d->nr_segs || elf_getphdrnum(e, &nph) || !has_code(e))
 		return;
 	for (size_t i = 0; i < nph; i++) {
 		GElf_Phdr ph;

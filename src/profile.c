@@ -405,6 +405,8 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	so.debug_dir = OPTS_GET(opts, debug_dir, NULL);
 	if (!so.debug_dir)
 		so.debug_dir = "/usr/lib/debug";
+	else if (!*so.debug_dir)
+		so.debug_dir = NULL;
 	so.demangle = !OPTS_GET(opts, no_demangle, false);
 	so.log = p->log;
 	so.os_release = mycl_perf_data__info(pd)->os_release;

@@ -36,7 +36,8 @@ static void usage(FILE *f)
 	      "  -o, --output FILE       write the report to FILE\n"
 	      "      --symfs DIR         look for binaries under DIR\n"
 	      "      --kallsyms FILE     kernel symbols of the recorded kernel\n"
-	      "      --buildid-dir DIR   perf's build-id cache (default ~/.debug)\n"
+	      "      --buildid-dir DIR   perf's build-id cache (default ~/.debug; '' for none)\n"
+	      "      --debug-dir DIR     separate debug files (default /usr/lib/debug; '' for none)\n"
 	      "      --no-demangle       show C++ names mangled\n"
 	      "      --no-header         omit the recording's header block\n"
 	      "      --no-summary        omit the symbolization summary\n"
@@ -52,7 +53,7 @@ enum {
 	OPT_PERCENT = 256, OPT_MAXROWS, OPT_COMM, OPT_PID, OPT_TID, OPT_CPU, OPT_DSO, OPT_EVENT,
 	OPT_FORMAT, OPT_SYMFS, OPT_KALLSYMS, OPT_BUILDID, OPT_NODEMANGLE, OPT_NOHEADER,
 	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE, OPT_CHILDREN, OPT_NOCHILDREN,
-	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE,
+	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE, OPT_DEBUGDIR,
 };
 
 static const struct option long_opts[] = {
@@ -82,6 +83,7 @@ static const struct option long_opts[] = {
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "buildid-dir", required_argument, NULL, OPT_BUILDID },
+	{ "debug-dir", required_argument, NULL, OPT_DEBUGDIR },
 	{ "no-demangle", no_argument, NULL, OPT_NODEMANGLE },
 	{ "no-header", no_argument, NULL, OPT_NOHEADER },
 	{ "no-summary", no_argument, NULL, OPT_NOSUMMARY },
@@ -206,6 +208,7 @@ int main(int argc, char **argv)
 		case OPT_SYMFS: opts.symfs = optarg; break;
 		case OPT_KALLSYMS: opts.kallsyms = optarg; break;
 		case OPT_BUILDID: opts.buildid_dir = optarg; break;
+		case OPT_DEBUGDIR: opts.debug_dir = optarg; break;
 		case OPT_NODEMANGLE: opts.no_demangle = true; break;
 		case OPT_NOHEADER: ropts.no_header = true; break;
 		case OPT_NOSUMMARY: ropts.no_summary = true; break;

@@ -40,7 +40,7 @@ struct mycl_profile_opts {
 	const char *symfs;		/* look for binaries under this directory */
 	const char *kallsyms;		/* kernel symbols file */
 	const char *buildid_dir;	/* NULL: $HOME/.debug; "" disables */
-	const char *debug_dir;		/* NULL: /usr/lib/debug */
+	const char *debug_dir;		/* NULL: /usr/lib/debug; "" disables */
 	bool no_demangle;
 	/* Filters: comma-separated lists; NULL keeps everything. */
 	const char *comms, *dsos, *pids, *tids, *cpus;

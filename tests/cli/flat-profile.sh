@@ -1,1 +1,1 @@
-"$MYCL_HOT" --symfs "$DATA/symfs" --buildid-dir "" --dso hotloop --no-header --no-summary "$DATA/hotloop.data"
+"$MYCL_HOT" --symfs "$DATA/symfs" --buildid-dir "" --debug-dir "" --dso hotloop --no-header --no-summary "$DATA/hotloop.data"

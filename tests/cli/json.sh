@@ -1,4 +1,4 @@
-"$MYCL_HOT" --symfs "$DATA/symfs" --buildid-dir "" --dso hotloop --format json "$DATA/two-events.data" |
+"$MYCL_HOT" --symfs "$DATA/symfs" --buildid-dir "" --debug-dir "" --dso hotloop --format json "$DATA/two-events.data" |
 python3 -c '
 import json, sys
 d = json.load(sys.stdin)

@@ -1,0 +1,1 @@
+"$MYCL_HOT" --symfs "$DATA/symfs" --buildid-dir "" --debug-dir "" -g --comm hotloop --dso hotloop --no-header --no-summary --percent-limit 5 "$DATA/hotloop.g.data"
