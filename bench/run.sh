@@ -25,8 +25,21 @@ measure() { # label, command...: runs twice (warm cache), reports the second run
 	echo "$label: ${wall} s, $((rss / 1024)) MB peak RSS"
 	eval "${label}_wall=$wall ${label}_rss=$rss"
 }
+ratio() { # title, perf label, mycl label
+	eval "pw=\$${2}_wall pr=\$${2}_rss mw=\$${3}_wall mr=\$${3}_rss"
+	awk -v t="$1" -v pw="$pw" -v mw="$mw" -v pr="$pr" -v mr="$mr" 'BEGIN {
+		printf "%s: %.1fx faster, %.2fx the memory\n", t,
+			(mw > 0 ? pw / mw : 0), (pr > 0 ? mr / pr : 0) }'
+}
+echo "== flat profile"
 measure perf perf report -i "$data" --stdio --no-children -g none --sort comm,dso,sym
 measure mycl "$hot" -q "$data"
-awk -v pw="$perf_wall" -v mw="$mycl_wall" -v pr="$perf_rss" -v mr="$mycl_rss" 'BEGIN {
-	printf "mycl-hot vs perf report: %.1fx faster, %.2fx the memory\n",
-		(mw > 0 ? pw / mw : 0), (pr > 0 ? mr / pr : 0) }'
+ratio "mycl-hot vs perf report" perf mycl
+echo "== call graphs"
+measure perfg perf report -i "$data" --stdio --no-children --sort comm,dso,sym
+measure myclg "$hot" -q -g "$data"
+ratio "mycl-hot -g vs perf report -g" perfg myclg
+echo "== folded stacks"
+measure perfs perf script -i "$data"
+measure myclf "$hot" -q --folded "$data"
+ratio "mycl-hot --folded vs perf script" perfs myclf

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""
+DWARF unwinding on a real server built without frame pointers: Debian's
+mariadbd under `select now()` load from 16 connections, recorded with
+--call-graph dwarf.  Checks that at least 90% of the samples taken in mariadbd
+code unwind to a thread entry (handle_one_connection, start_thread, clone),
+and that mycl completes at least as many stacks as perf does on the same file.
+Installs MariaDB when it is missing and starts its own server on a private
+socket; exits 77 (skip) where it cannot.
+
+usage: mariadb_unwind.py MYCL_HOT WORKDIR
+"""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+ENTRIES = ("handle_one_connection", "start_thread", "clone", "clone3", "__clone3")
+
+
+def skip(why):
+    print(f"SKIP: {why}")
+    sys.exit(77)
+
+
+def ensure_mariadb():
+    if shutil.which("mariadbd") or os.path.exists("/usr/sbin/mariadbd"):
+        if shutil.which("mariadb-slap") or shutil.which("mysqlslap"):
+            return
+    if os.geteuid() != 0:
+        skip("MariaDB is not installed and we are not root")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    r = subprocess.run("apt-get install -y -qq mariadb-server mariadb-client > /dev/null 2>&1 || "
+                       "(apt-get update -qq && apt-get install -y -qq mariadb-server "
+                       "mariadb-client > /dev/null 2>&1)", shell=True, env=env, timeout=900)
+    if r.returncode != 0:
+        skip("cannot install mariadb-server")
+
+
+def start_server(work):
+    data, sock = os.path.join(work, "data"), os.path.join(work, "mysql.sock")
+    shutil.rmtree(data, ignore_errors=True)
+    os.makedirs(data)
+    r = subprocess.run(["mariadb-install-db", "--no-defaults", f"--datadir={data}", "--user=root",
+                        "--skip-test-db", "--auth-root-authentication-method=normal"],
+                       capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        skip(f"mariadb-install-db failed: {r.stderr[-300:]}")
+    mariadbd = shutil.which("mariadbd") or "/usr/sbin/mariadbd"
+    srv = subprocess.Popen([mariadbd, "--no-defaults", f"--datadir={data}", f"--socket={sock}",
+                            "--skip-networking", "--user=root", "--innodb-buffer-pool-size=64M",
+                            f"--log-error={work}/mariadbd.err", "--skip-grant-tables",
+                            f"--pid-file={work}/mariadbd.pid"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(120):
+        if os.path.exists(sock):
+            return srv, sock
+        if srv.poll() is not None:
+            break
+        time.sleep(0.25)
+    srv.kill()
+    skip("mariadbd did not start")
+
+
+def our_counts(mycl_hot, path):
+    out = subprocess.run([mycl_hot, "-q", "--folded", "--no-inline", "--dso", "mariadbd", path],
+                         capture_output=True, text=True, timeout=600)
+    if out.returncode != 0:
+        raise SystemExit(f"mycl-hot failed: {out.stderr}")
+    total = complete = 0
+    for line in out.stdout.splitlines():
+        stack, n = line.rsplit(" ", 1)
+        frames = stack.split(";")[1:]
+        total += int(n)
+        if any(f in ENTRIES for f in frames):
+            complete += int(n)
+    return total, complete
+
+
+def perf_counts(path):
+    out = subprocess.run(["perf", "script", "-i", path, "-F", "comm,tid,ip,sym,dso", "--no-inline"],
+                         capture_output=True, text=True, timeout=900)
+    total = complete = 0
+    for block in out.stdout.split("\n\n"):
+        lines = [ln.strip() for ln in block.strip().splitlines()]
+        if len(lines) < 2:
+            continue
+        frames = lines[1:]
+        if "/mariadbd)" not in frames[0]:
+            continue
+        total += 1
+        syms = [f.split(" ", 1)[1].rsplit(" (", 1)[0] if " " in f else "" for f in frames]
+        if any(s.split("+")[0] in ENTRIES for s in syms):
+            complete += 1
+    return total, complete
+
+
+def main():
+    mycl_hot, work = sys.argv[1:3]
+    os.makedirs(work, exist_ok=True)
+    if not shutil.which("perf"):
+        skip("no perf")
+    probe = os.path.join(work, "probe.data")
+    if subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-o", probe, "true"],
+                      capture_output=True).returncode != 0:
+        skip("perf record -e cpu-clock does not work here")
+    ensure_mariadb()
+    srv, sock = start_server(work)
+    slap = shutil.which("mariadb-slap") or shutil.which("mysqlslap")
+    data = os.path.join(work, "mariadbd.data")
+    try:
+        load = subprocess.Popen([slap, "--no-defaults", f"--socket={sock}", "-uroot",
+                                 "--query=select now()", "--concurrency=16", "--create-schema=mysql",
+                                 "--number-of-queries=2000000", "--iterations=1"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(2)
+        rec = subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", "250",
+                              "--call-graph", "dwarf,16384", "-p", str(srv.pid), "-o", data,
+                              "--", "sleep", "4"], capture_output=True, text=True, timeout=120)
+        load.kill()
+        if rec.returncode != 0:
+            skip(f"perf record -p failed: {rec.stderr[-200:]}")
+    finally:
+        srv.send_signal(signal.SIGTERM)
+        try:
+            srv.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            srv.kill()
+    total, complete = our_counts(mycl_hot, data)
+    ptotal, pcomplete = perf_counts(data)
+    share = complete / total if total else 0
+    print(f"mycl: {complete} of {total} mariadbd samples reach a thread entry ({share:.1%})")
+    print(f"perf: {pcomplete} of {ptotal}")
+    ok = total > 50 and share >= 0.90 and complete >= pcomplete
+    print(f"{int(ok)} passed, {int(not ok)} failed")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
