@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dso.h"
+#include "elfimage.h"
 #include "inline.h"
 
 static const char *const status_str[] = {
@@ -87,6 +88,8 @@ void dso_free(struct dso *d)
 	if (!d)
 		return;
 	symtab_free(&d->syms);
+	symtab_free(&d->data_syms);
+	elf_image_close(d->image);
 	inline_cache_free(d);
 	free(d->segs);
 	free(d->sym_path);
@@ -345,8 +348,20 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		free(c.path[i]);
 done:
 	symtab_finish(&d->syms, 0);
+	d->data_syms.keep_sizes = true;
+	symtab_finish(&d->data_syms, 0);
 	if (d->status == DSO_OK && !d->syms.nr && !d->kernel) {
 		d->status = DSO_NO_SYMBOLS;
 		set_detail(d, "no function symbols in %s", str_or(d->sym_path, d->path));
 	}
+}
+
+struct elf_image *dso_image(struct dso *d)
+{
+	if (!d->image_tried) {
+		d->image_tried = true;
+		if (d->runtime_path && elf_image_open(d->runtime_path, &d->image))
+			d->image = NULL;
+	}
+	return d->image;
 }

@@ -39,6 +39,9 @@ struct dso {
 	char *runtime_path;		/* the mapped file itself (for unwinding, code bytes) */
 	char *detail;			/* for the summary: what was tried or what differed */
 	struct symtab syms;
+	struct symtab data_syms;	/* variables (STT_OBJECT), for naming what code touches */
+	struct elf_image *image;	/* the mapped file, opened for disassembly */
+	bool image_tried;
 	struct seg *segs;
 	size_t nr_segs, last_seg;	/* last_seg: look-up cache */
 	bool symtab_full;		/* .symtab (not only .dynsym) */
@@ -82,6 +85,9 @@ int elf_load_symbols(const char *path, struct dso *d, bool prefer_symtab, bool d
 int elf_add_plt_symbols(const char *path, struct dso *d);
 /* PT_LOAD segments of PATH, unless D has some: the mapped file's are the truth. */
 int elf_load_segments(const char *path, struct dso *d);
+
+/* The mapped file's code and relocations, opened on first use; NULL when there is none. */
+struct elf_image *dso_image(struct dso *d);
 
 /* perfmap.c: /tmp/perf-PID.map of a JIT */
 int perfmap_load(const char *path, struct dso *d);

@@ -170,6 +170,16 @@ int elf_load_symbols(const char *path, struct dso *d, bool prefer_symtab, bool d
 		bind = GELF_ST_BIND(s.st_info);
 		if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE || !s.st_value)
 			continue;
+		if (type == STT_OBJECT) {
+			name = elf_strptr(e, sh.sh_link, s.st_name);
+			if (name && *name)
+				err = symtab_add(&d->data_syms, s.st_value, s.st_size, name,
+						 bind == STB_GLOBAL ? SYMB_GLOBAL : bind == STB_WEAK ?
+						 SYMB_WEAK : SYMB_LOCAL, demangle);
+			if (err)
+				break;
+			continue;
+		}
 		/* Functions, and untyped labels in code (_start), as perf takes them. */
 		if (type == STT_NOTYPE) {
 			GElf_Shdr ts;

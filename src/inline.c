@@ -201,3 +201,21 @@ int inline_frames(struct machine *m, struct dso *d, uint64_t vaddr, const char *
 	memcpy(names, found, *n * sizeof(*names));
 	return 0;
 }
+
+int inline_srcline(struct dso *d, uint64_t vaddr, const char **file, int *line)
+{
+	struct inline_cache *c = cache_of(d);
+	Dwarf_Die cudie;
+	Dwarf_Line *l;
+
+	*file = NULL;
+	*line = 0;
+	if (!c || !c->dw || !dwarf_addrdie(c->dw, vaddr, &cudie))
+		return 0;
+	l = dwarf_getsrc_die(&cudie, vaddr);
+	if (!l)
+		return 0;
+	*file = dwarf_linesrc(l, NULL, NULL);
+	dwarf_lineno(l, line);
+	return 0;
+}

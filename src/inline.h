@@ -21,6 +21,8 @@ struct machine;
  */
 int inline_frames(struct machine *m, struct dso *d, uint64_t vaddr, const char *base,
 		  const char **names, size_t max, size_t *n, bool *replaces);
+/* The source file and line of VADDR in D (file NULL when unknown); strings live with D. */
+int inline_srcline(struct dso *d, uint64_t vaddr, const char **file, int *line);
 void inline_cache_free(struct dso *d);
 
 #endif

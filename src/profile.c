@@ -194,6 +194,12 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 	f.addr = r.sym ? r.sym->start : r.addr;
 	profile_frame_key(p, &rk, &f, &k);
 	err = hist_add(&p->self, &k, s->period, 1, NULL);
+	if (!err && p->annotate && r.sym && r.dso && !r.dso->kernel && !r.dso->identity) {
+		struct hent ik = { .ev = s->event->idx, .dso = r.dso,
+				   .addr = dso_offset_to_vaddr(r.dso, r.addr) };
+
+		err = hist_add(&p->insns, &ik, s->period, 1, NULL);
+	}
 	if (!err && p->want_tree)
 		err = profile_add_chain(p, s, &rk);
 	return err;
@@ -419,6 +425,7 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	p->children = OPTS_GET(opts, children, false);
 	p->want_tree = p->children || OPTS_GET(opts, callgraph, false);
 	p->inlines = !OPTS_GET(opts, no_inline, false);
+	p->annotate = OPTS_GET(opts, annotate, false);
 	err = mycl_perf_data__read(pd, &ops, p);
 	if (!err)
 		err = grow_events(p, mycl_perf_data__nr_events(pd));
@@ -466,6 +473,7 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	hist_free(&p->self);
 	hist_free(&p->roots);
 	hist_free(&p->incl);
+	hist_free(&p->insns);
 	calltree_free(&p->tree);
 	chaincache_free(&p->chains);
 	unwinder_free(p->unwinder);

@@ -38,6 +38,8 @@ struct mycl_profile {
 	struct hist self;		/* rows: period where the sample was taken */
 	struct hist roots;		/* call-tree roots: the row key without dso/sym */
 	struct hist incl;		/* rows: period under the function (children) */
+	struct hist insns;		/* per instruction: ev, dso, addr (binary address) */
+	bool annotate;
 	struct calltree tree;
 	struct chaincache chains;
 	struct ct_frame *frames;	/* a chain's frames while resolving */

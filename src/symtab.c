@@ -94,6 +94,13 @@ void symtab_finish(struct symtab *t, uint64_t last_end)
 	}
 	t->nr = out;
 	t->last = NULL;
+	if (t->keep_sizes) {
+		for (size_t i = 0; i < t->nr; i++)
+			if (t->syms[i].end == t->syms[i].start)
+				t->syms[i].end++;
+		t->sorted = true;
+		return;
+	}
 	for (size_t i = 0; i + 1 < t->nr; i++)
 		if (t->syms[i].end == t->syms[i].start)
 			t->syms[i].end = t->syms[i + 1].start;

@@ -22,6 +22,7 @@ struct symtab {
 	size_t nr_pool, pool_cap;
 	bool sorted;
 	const struct sym *last;		/* look-up cache (mutable) */
+	bool keep_sizes;		/* data: zero-sized symbols stay one byte, not extended */
 };
 
 /* Adds a symbol; NAME is copied (demangled first when DEMANGLE). 0 or -ENOMEM. */

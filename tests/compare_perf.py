@@ -8,6 +8,7 @@ counts per event are equal.  Exits 77 (skip) where perf cannot record.
 
 usage: compare_perf.py MYCL_HOT HOTLOOP WORKDIR
 """
+import json
 import os
 import subprocess
 import sys
@@ -93,6 +94,47 @@ def compare_children(name, path, mycl_hot, top=30, tol=0.1, extra=()):
     return not failures
 
 
+def compare_annotate(name, path, mycl_hot, top=3, tol=0.1):
+    """Per-instruction shares of the hottest functions against perf annotate."""
+    out = subprocess.run([mycl_hot, "-q", "--format", "json", f"--annotate={top}", path],
+                         capture_output=True, text=True, timeout=600)
+    if out.returncode != 0:
+        print(f"FAIL: {name} --annotate: exit {out.returncode}: {out.stderr[:300]}")
+        return False
+    failures, checked = [], 0
+    for ann in json.loads(out.stdout):
+        if ann.get("not_shown") or not ann["samples"]:
+            continue
+        perf = subprocess.run(["perf", "annotate", "-i", path, "--stdio", "-s", ann["symbol"],
+                               "--percent-type", "local-period"],
+                              capture_output=True, text=True, timeout=600).stdout
+        pct = {}
+        for line in perf.splitlines():
+            parts = line.split(":")
+            if len(parts) >= 3:
+                try:
+                    pct[int(parts[1].strip(), 16)] = float(parts[0].strip())
+                except ValueError:
+                    pass
+        if not pct:
+            continue
+        for ins in ann["instructions"]:
+            addr = int(ins["address"], 16)
+            mine, theirs = ins["percent"], pct.get(addr, 0.0)
+            if max(mine, theirs) < 1.0:
+                continue
+            checked += 1
+            if abs(mine - theirs) > tol:
+                failures.append(f"{ann['symbol']}+0x{addr:x}: perf {theirs:.2f}% mycl {mine:.2f}%")
+    if not checked:
+        print(f"skip: {name} --annotate: nothing perf annotate could show")
+        return True
+    print(f"{'ok' if not failures else 'FAIL'}: {name} --annotate: {checked} instructions compared")
+    for f in failures:
+        print("   ", f)
+    return not failures
+
+
 def main():
     mycl_hot, hotloop, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
@@ -124,6 +166,8 @@ def main():
         good = compare(name, path, mycl_hot)
         if "-g" in args:
             good = compare_children(name, path, mycl_hot) and good
+        if name in ("plain -F", "call graph -g"):
+            good = compare_annotate(name, path, mycl_hot) and good
         if "--call-graph" in args:
             # DWARF unwinding: the same frames as perf's libdw unwinder.  Inline
             # frames are compared apart: perf names them from addr2line's view.

@@ -9,6 +9,50 @@
 #include <unistd.h>
 #include "cli.h"
 
+#define MAX_SRC_DIRS 16
+
+/* --annotate: the N hottest functions with code of each event, or the one named. */
+static int annotations(FILE *out, const struct mycl_profile *prof, int n, const char *sym,
+		       int context, bool json, const struct mycl_annotate_opts *ao)
+{
+	bool first = true, found = false;
+	int err = 0;
+
+	if (json)
+		fputs("[", out);
+	for (size_t e = 0; e < mycl_profile__nr_events(prof) && !err; e++) {
+		const struct mycl_profile_event *pe = mycl_profile__event(prof, e);
+		int done = 0;
+
+		if (!pe->event || !pe->nr_samples)
+			continue;
+		for (size_t i = 0; i < pe->nr_rows && !err && (sym || done < n); i++) {
+			const struct mycl_hot_row *r = &pe->rows[i];
+			struct mycl_annotation *a;
+
+			if (!r->sym || (sym && strcmp(r->sym, sym)) || r->level != '.' || !r->samples)
+				continue;
+			err = mycl_profile__annotate(prof, e, r, ao, &a);
+			if (err)
+				break;
+			if (json) {
+				if (!first)
+					fputc(',', out);
+				err = mycl_report__annotation_json(out, a);
+			} else {
+				err = mycl_report__annotation_text(out, a, context);
+			}
+			first = false;
+			found = true;
+			mycl_annotation__free(a);
+			done++;
+		}
+	}
+	if (json)
+		fputs("]\n", out);
+	return err ? err : (sym && !found ? -ENOENT : 0);
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: mycl-hot [options] [perf.data | -]\n"
@@ -32,6 +76,10 @@ static void usage(FILE *f)
 	      "      --callees SYM       everything SYM calls, merged into one tree\n"
 	      "      --folded            folded stacks (flamegraph.pl, speedscope, inferno)\n"
 	      "      --no-inline         no inlined-function frames in DWARF-unwound stacks\n"
+	      "      --annotate[=SYM|N]  disassemble the N hottest functions (default 3) or SYM\n"
+	      "      --annotate-context=N  only N instructions around the hot ones\n"
+	      "      --source-dir DIR    where to find source files (repeatable)\n"
+	      "      --prefix-map OLD=NEW  rewrite build paths of source files\n"
 	      "      --format text|json  output format (default text)\n"
 	      "  -o, --output FILE       write the report to FILE\n"
 	      "      --symfs DIR         look for binaries under DIR\n"
@@ -53,7 +101,8 @@ enum {
 	OPT_PERCENT = 256, OPT_MAXROWS, OPT_COMM, OPT_PID, OPT_TID, OPT_CPU, OPT_DSO, OPT_EVENT,
 	OPT_FORMAT, OPT_SYMFS, OPT_KALLSYMS, OPT_BUILDID, OPT_NODEMANGLE, OPT_NOHEADER,
 	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE, OPT_CHILDREN, OPT_NOCHILDREN,
-	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE, OPT_DEBUGDIR,
+	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE, OPT_DEBUGDIR, OPT_ANNOTATE,
+	OPT_ACONTEXT, OPT_SRCDIR, OPT_PREFIXMAP,
 };
 
 static const struct option long_opts[] = {
@@ -70,6 +119,10 @@ static const struct option long_opts[] = {
 	{ "callees", required_argument, NULL, OPT_CALLEES },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "no-inline", no_argument, NULL, OPT_NOINLINE },
+	{ "annotate", optional_argument, NULL, OPT_ANNOTATE },
+	{ "annotate-context", required_argument, NULL, OPT_ACONTEXT },
+	{ "source-dir", required_argument, NULL, OPT_SRCDIR },
+	{ "prefix-map", required_argument, NULL, OPT_PREFIXMAP },
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "comms", required_argument, NULL, OPT_COMM },
 	{ "pid", required_argument, NULL, OPT_PID },
@@ -162,8 +215,10 @@ int main(int argc, char **argv)
 	struct mycl_profile *prof = NULL;
 	char errbuf[600];
 	FILE *out = stdout;
-	const char *graph_sym = NULL;
+	const char *graph_sym = NULL, *ann_sym = NULL, *src_dirs[MAX_SRC_DIRS + 1] = { NULL };
 	bool graph_callees = false, folded = false;
+	int ann_n = 0, ann_context = 0, nsrc = 0;
+	MYCL_OPTS(mycl_annotate_opts, aopts, .source_dirs = src_dirs);
 	int c, err, rc;
 
 	while ((c = getopt_long(argc, argv, "i:s:o:gqvh", long_opts, NULL)) != -1) {
@@ -220,6 +275,25 @@ int main(int argc, char **argv)
 		case OPT_CHILDREN: opts.children = true; break;
 		case OPT_NOCHILDREN: opts.children = false; break;
 		case OPT_NOINLINE: opts.no_inline = true; break;
+		case OPT_ANNOTATE:
+			opts.annotate = true;
+			ann_n = 3;
+			if (optarg) {
+				char *e;
+				long v = strtol(optarg, &e, 10);
+
+				if (!*e && v > 0)
+					ann_n = (int)v;
+				else
+					ann_sym = optarg;
+			}
+			break;
+		case OPT_ACONTEXT: ann_context = atoi(optarg); break;
+		case OPT_SRCDIR:
+			if (nsrc < MAX_SRC_DIRS)
+				src_dirs[nsrc++] = optarg;
+			break;
+		case OPT_PREFIXMAP: aopts.prefix_map = optarg; break;
 		case OPT_GLIMIT: ropts.graph_limit = strtod(optarg, NULL); break;
 		case OPT_CALLERS:
 		case OPT_CALLEES:
@@ -280,7 +354,15 @@ int main(int argc, char **argv)
 	if (graph_sym || folded)
 		err = special_views(out, prof, graph_sym, graph_callees, folded,
 				    !strcmp(format, "json"), &ropts);
-	else
+	else if (ann_n && !strcmp(format, "json"))
+		err = annotations(out, prof, ann_n, ann_sym, ann_context, true, &aopts);
+	else if (ann_n) {
+		err = mycl_report__text(out, prof, &ropts);
+		if (!err)
+			err = annotations(out, prof, ann_n, ann_sym, ann_context, false, &aopts);
+		if (err == -ENOENT)
+			graph_sym = ann_sym;
+	} else
 		err = !strcmp(format, "json") ? mycl_report__json(out, prof, &ropts)
 					      : mycl_report__text(out, prof, &ropts);
 	if (err == -ENOENT) {

@@ -8,5 +8,6 @@
 #include "mycl/perf_data.h"
 #include "mycl/profile.h"
 #include "mycl/report.h"
+#include "mycl/annotate.h"
 
 #endif

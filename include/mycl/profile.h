@@ -48,6 +48,7 @@ struct mycl_profile_opts {
 	bool callgraph;			/* keep call paths: graphs, --callers, folded */
 	bool children;			/* rows by inclusive time (implies callgraph) */
 	bool no_inline;			/* no inlined-function frames in unwound stacks */
+	bool annotate;			/* count samples per instruction, for annotation */
 };
 
 /* One row of the flat profile.  Fields not among the sort keys are 0/NULL. */

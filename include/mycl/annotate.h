@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Annotation: a hot function's instructions (capstone, in process) with the
+ * share of samples on each, the source line, the functions inlined there,
+ * and the global variable or branch target each instruction names.
+ */
+#ifndef MYCL_ANNOTATE_H
+#define MYCL_ANNOTATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "mycl/profile.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct mycl_annotate_opts {
+	size_t sz;			/* sizeof(struct mycl_annotate_opts) */
+	const char *const *source_dirs;	/* where to look for source files; NULL-terminated */
+	const char *prefix_map;		/* "BUILD=LOCAL": rewrite build paths of sources */
+};
+
+struct mycl_annotate_line {
+	uint64_t addr;			/* in the binary's address space (as objdump shows) */
+	const char *insn;		/* "mov     0x2f1a(%rip), %eax" */
+	uint64_t period, samples;
+	double pct;			/* of the function's samples */
+	double pct_total;		/* of all the event's samples */
+	const char *file;		/* source file, or NULL */
+	int line;
+	const char *source;		/* that line's text when the file was found, else NULL */
+	const char *inlined;		/* set where code of an inlined function starts: its name */
+	const char *target;		/* branch/call target, "sym+0x10" */
+	const char *global;		/* the global the instruction touches, "var+0x8" */
+	const char *access;		/* "read", "write", "rmw", "address" for global */
+	bool atomic, spin_hint;
+};
+
+struct mycl_annotation {
+	const char *sym, *dso, *arch;
+	uint64_t start, end;
+	uint64_t period, samples;	/* the function's self samples */
+	double pct_total;
+	size_t nr_lines;
+	struct mycl_annotate_line *lines;
+	const char *why_not;		/* when no code could be shown: the reason */
+};
+
+/*
+ * Annotates ROW (a row of event EV with a symbol in a user binary) of a
+ * profile built with annotate set.  *OUT is freed with mycl_annotation__free.
+ * When the code is not available, *OUT still tells why (why_not) with no lines.
+ */
+int mycl_profile__annotate(const struct mycl_profile *p, size_t ev, const struct mycl_hot_row *row,
+			   const struct mycl_annotate_opts *opts, struct mycl_annotation **out);
+void mycl_annotation__free(struct mycl_annotation *a);
+
+/* Text: CONTEXT > 0 prints only that many lines around instructions with >= 1% of the function. */
+int mycl_report__annotation_text(FILE *f, const struct mycl_annotation *a, int context);
+int mycl_report__annotation_json(FILE *f, const struct mycl_annotation *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Annotating a function: instructions, sample shares, source, inlines, globals. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mycl/annotate.h"
+#include "disasm.h"
+#include "elfimage.h"
+#include "inline.h"
+#include "profile_priv.h"
+
+/* Strings the annotation owns, freed with it. */
+struct strbag {
+	char **v;
+	size_t nr, cap;
+};
+
+struct annotation_priv {
+	struct mycl_annotation pub;
+	struct strbag strs;
+};
+
+static const char *keep(struct strbag *b, char *s)
+{
+	if (!s)
+		return NULL;
+	if (ARRAY_GROW(b->v, b->cap, b->nr + 1)) {
+		free(s);
+		return NULL;
+	}
+	b->v[b->nr++] = s;
+	return s;
+}
+
+static const char *keepf(struct strbag *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *keepf(struct strbag *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return keep(b, s);
+}
+
+/* "sym+0x10" for an address in D's code or data, or via its GOT. */
+static const char *name_of(struct strbag *b, struct dso *d, struct elf_image *img, uint64_t addr,
+			   bool code)
+{
+	const struct sym *s = symtab_find(code ? &d->syms : &d->data_syms, addr);
+	const struct got_slot *g;
+
+	if (!s && !code)
+		s = symtab_find(&d->syms, addr);
+	if (s)
+		return addr == s->start ? s->name : keepf(b, "%s+0x%" PRIx64, s->name, addr - s->start);
+	if (!code && img && (g = elf_image_got(img, addr))) {
+		/* A load through the GOT: name what the slot points to. */
+		if (g->name && *g->name)
+			return keepf(b, "%s (via GOT)", g->name);
+		if (g->target && (s = symtab_find(&d->data_syms, g->target)))
+			return keepf(b, "%s%s (via GOT)", s->name, g->target == s->start ? "" :
+				     keepf(b, "+0x%" PRIx64, g->target - s->start));
+	}
+	return NULL;
+}
+
+/* Source files read once per annotation. */
+struct srcfile {
+	const char *path;
+	char *text;
+	char **lines;
+	size_t nr;
+};
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!f)
+		return NULL;
+	if (getdelim(&buf, &len, '\0', f) < 0) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static char *find_source(const char *file, const struct mycl_annotate_opts *o)
+{
+	const char *map = OPTS_GET(o, prefix_map, NULL);
+	const char *const *dirs = OPTS_GET(o, source_dirs, NULL);
+	char *path = NULL, *text;
+
+	if (map && strchr(map, '=')) {
+		size_t ol = (size_t)(strchr(map, '=') - map);
+
+		if (!strncmp(file, map, ol) && asprintf(&path, "%s%s", map + ol + 1, file + ol) >= 0) {
+			text = read_file(path);
+			free(path);
+			if (text)
+				return text;
+		}
+	}
+	if ((text = read_file(file)))
+		return text;
+	for (size_t i = 0; dirs && dirs[i]; i++) {
+		/* The path as recorded under the directory, then its trailing parts. */
+		for (const char *tail = file; tail; tail = strchr(tail + 1, '/')) {
+			if (asprintf(&path, "%s/%s", dirs[i], *tail == '/' ? tail + 1 : tail) < 0)
+				return NULL;
+			text = read_file(path);
+			free(path);
+			if (text)
+				return text;
+		}
+	}
+	return NULL;
+}
+
+static const char *source_line(struct srcfile *files, size_t *nfiles, const char *file, int line,
+			       const struct mycl_annotate_opts *o)
+{
+	struct srcfile *sf = NULL;
+
+	for (size_t i = 0; i < *nfiles; i++)
+		if (files[i].path == file)
+			sf = &files[i];
+	if (!sf && *nfiles < 32) {
+		sf = &files[(*nfiles)++];
+		memset(sf, 0, sizeof(*sf));
+		sf->path = file;
+		sf->text = find_source(file, o);
+		for (char *p = sf->text; p && *p;) {
+			char **n = realloc(sf->lines, (sf->nr + 1) * sizeof(*n));
+
+			if (!n)
+				break;
+			sf->lines = n;
+			sf->lines[sf->nr++] = p;
+			p = strchr(p, '\n');
+			if (!p)
+				break;
+			*p++ = '\0';
+		}
+	}
+	if (!sf || line <= 0 || (size_t)line > sf->nr)
+		return NULL;
+	return sf->lines[line - 1];
+}
+
+static const char *access_str(uint8_t a)
+{
+	switch (a) {
+	case ACC_READ: return "read";
+	case ACC_WRITE: return "write";
+	case ACC_RMW: return "rmw";
+	case ACC_ADDR: return "address";
+	default: return NULL;
+	}
+}
+
+static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t ev, struct dso *d,
+		const struct sym *fn, const struct mycl_annotate_opts *o)
+{
+	struct mycl_annotation *a = &ap->pub;
+	const struct mycl_profile_event *pe = &p->events[ev];
+	struct elf_image *img = dso_image(d);
+	struct srcfile files[32];
+	size_t nfiles = 0, n = 0;
+	struct disasm *dis = NULL;
+	const char *last_inline = NULL;
+	const uint8_t *code;
+	struct insn *insns = NULL;
+	int err;
+
+	if (!img) {
+		a->why_not = "the binary's code is not available (file not found)";
+		return 0;
+	}
+	code = elf_image_code(img, fn->start, fn->end - fn->start);
+	if (!code) {
+		a->why_not = "the function's bytes are not in a code section of the binary";
+		return 0;
+	}
+	a->arch = disasm_arch_name(elf_image_machine(img));
+	err = disasm_open(&dis, elf_image_machine(img), elf_image_big_endian(img), elf_image_toc(img));
+	if (err) {
+		a->why_not = "no disassembler for this architecture";
+		return 0;
+	}
+	err = disasm_range(dis, code, fn->end - fn->start, fn->start, &insns, &n);
+	disasm_close(dis);
+	if (err)
+		return err;
+	a->lines = calloc(n ? n : 1, sizeof(*a->lines));
+	if (!a->lines) {
+		free(insns);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct mycl_annotate_line *l = &a->lines[i];
+		struct hent k = { .ev = (int)ev, .dso = d, .addr = insns[i].addr };
+		const struct hent *h = hist_find(&p->insns, &k);
+		const char *inl[8];
+		size_t ninl = 0;
+		bool repl;
+
+		l->addr = insns[i].addr;
+		l->insn = keep(&ap->strs, strdup(insns[i].text));
+		if (h) {
+			l->period = h->period;
+			l->samples = h->samples;
+		}
+		if (insns[i].target)
+			l->target = name_of(&ap->strs, d, img, insns[i].target, true);
+		if (insns[i].data) {
+			l->global = name_of(&ap->strs, d, img, insns[i].data, false);
+			if (!l->global)
+				l->global = keepf(&ap->strs, "0x%" PRIx64, insns[i].data);
+			l->access = access_str(insns[i].access);
+		}
+		l->atomic = insns[i].atomic;
+		l->spin_hint = insns[i].spin_hint;
+		inline_srcline(d, l->addr, &l->file, &l->line);
+		if (l->file)
+			l->source = source_line(files, &nfiles, l->file, l->line, o);
+		inline_frames(p->m, d, l->addr, fn->name, inl, 8, &ninl, &repl);
+		if (ninl && (!repl || ninl > 1)) {
+			const char *innermost = inl[0];
+
+			if (innermost != last_inline)
+				l->inlined = innermost;
+			last_inline = innermost;
+		} else {
+			last_inline = NULL;
+		}
+		a->period += l->period;
+		a->samples += l->samples;
+	}
+	for (size_t i = 0; i < n; i++) {
+		a->lines[i].pct = a->period ? 100.0 * (double)a->lines[i].period / (double)a->period : 0;
+		a->lines[i].pct_total = pe->total_period_all ?
+			100.0 * (double)a->lines[i].period / (double)pe->total_period_all : 0;
+	}
+	a->pct_total = pe->total_period_all ? 100.0 * (double)a->period / (double)pe->total_period_all : 0;
+	a->nr_lines = n;
+	/* Source text lives in the file buffers: keep them with the annotation. */
+	for (size_t i = 0; i < nfiles; i++) {
+		free(files[i].lines);
+		keep(&ap->strs, files[i].text);
+	}
+	free(insns);
+	return 0;
+}
+
+MYCL_API int mycl_profile__annotate(const struct mycl_profile *p, size_t ev,
+				    const struct mycl_hot_row *row,
+				    const struct mycl_annotate_opts *o, struct mycl_annotation **out)
+{
+	const struct hist *h = p->children ? &p->incl : &p->self;
+	struct annotation_priv *ap;
+	const struct hent *key;
+	const struct sym *fn;
+	struct dso *d;
+	int err;
+
+	*out = NULL;
+	if (!p->annotate || ev >= p->nr_events || row->id >= h->nr)
+		return -EINVAL;
+	key = &h->ents[row->id];
+	ap = calloc(1, sizeof(*ap));
+	if (!ap)
+		return -ENOMEM;
+	d = key->dso;
+	ap->pub.sym = key->sym;
+	ap->pub.dso = d ? d->short_name : "[unknown]";
+	*out = &ap->pub;
+	if (!key->sym || !d) {
+		ap->pub.why_not = "the samples have no symbol";
+		return 0;
+	}
+	if (d->kernel || d->identity) {
+		ap->pub.why_not = d->kernel ? "kernel code is not annotated (no vmlinux)" :
+					      "JIT or anonymous code has no file to read";
+		return 0;
+	}
+	fn = symtab_find(&d->syms, key->addr);
+	if (!fn || fn->name != key->sym) {
+		ap->pub.why_not = "the symbol is not in the binary's table";
+		return 0;
+	}
+	ap->pub.start = fn->start;
+	ap->pub.end = fn->end;
+	err = fill(ap, p, ev, d, fn, o);
+	if (err) {
+		mycl_annotation__free(&ap->pub);
+		*out = NULL;
+	}
+	return err;
+}
+
+MYCL_API void mycl_annotation__free(struct mycl_annotation *a)
+{
+	struct annotation_priv *ap = (struct annotation_priv *)a;
+
+	if (!a)
+		return;
+	for (size_t i = 0; i < ap->strs.nr; i++)
+		free(ap->strs.v[i]);
+	free(ap->strs.v);
+	free(a->lines);
+	free(ap);
+}

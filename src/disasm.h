@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Disassembly with capstone (x86_64, aarch64, ppc64/ppc64le, s390x), and for
+ * each instruction: where it branches, and which memory address it reads or
+ * writes when the address is known statically (RIP-relative, ADRP pairs,
+ * TOC-relative, PC-relative *RL forms) — the global it touches.
+ */
+#ifndef MYCL_DISASM_H
+#define MYCL_DISASM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum insn_access {
+	ACC_NONE = 0,
+	ACC_READ = 1,			/* a load, or a compare with memory */
+	ACC_WRITE = 2,			/* a store */
+	ACC_RMW = 3,			/* read-modify-write (inc, add to memory, xchg, CAS) */
+	ACC_ADDR = 4,			/* only the address is taken (lea, adrp+add, larl) */
+};
+
+struct insn {
+	uint64_t addr;
+	uint8_t size;
+	char text[200];			/* "mnemonic operands" */
+	bool branch, call, ret;
+	uint64_t target;		/* branch or call target, when direct */
+	uint64_t data;			/* the address read/written/taken, when known; else 0 */
+	uint8_t access;			/* enum insn_access, for data */
+	bool atomic;			/* lock prefix, ldxr/stxr, larx/stcx, CAS... */
+	bool spin_hint;			/* pause, yield, isb, wfe, or 27,27,27... */
+};
+
+struct disasm;
+
+/*
+ * A disassembler for ELF machine E_MACHINE (EM_*).  TOC: the ppc64 TOC pointer
+ * value (r2) when known, else 0.  -ENOTSUP for other machines.
+ */
+int disasm_open(struct disasm **out, uint16_t e_machine, bool big_endian, uint64_t toc);
+void disasm_close(struct disasm *d);
+/* Disassembles CODE (LEN bytes at ADDR) into *OUT (caller frees), *N instructions. */
+int disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+		 struct insn **out, size_t *n);
+const char *disasm_arch_name(uint16_t e_machine);
+
+#endif

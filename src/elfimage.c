@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "elfimage.h"
+#include "internal.h"
+
+struct code_sec {
+	uint64_t addr, size;
+	const uint8_t *bytes;
+};
+
+struct elf_image {
+	int fd;
+	Elf *e;
+	uint16_t machine;
+	bool big_endian;
+	uint64_t toc;
+	struct code_sec *code;
+	size_t nr_code, code_cap;
+	struct got_slot *got;		/* sorted by slot */
+	size_t nr_got, got_cap;
+};
+
+static int slot_cmp(const void *a, const void *b)
+{
+	const struct got_slot *x = a, *y = b;
+
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/* GLOB_DAT, ADDR64/64 and RELATIVE relocation types, per machine. */
+static int reloc_kind(uint16_t m, uint32_t type)
+{
+	enum { OTHER, NAMED, RELATIVE };
+
+	switch (m) {
+	case EM_X86_64:
+		return type == R_X86_64_GLOB_DAT || type == R_X86_64_64 ? NAMED :
+		       type == R_X86_64_RELATIVE ? RELATIVE : OTHER;
+	case EM_AARCH64:
+		return type == R_AARCH64_GLOB_DAT || type == R_AARCH64_ABS64 ? NAMED :
+		       type == R_AARCH64_RELATIVE ? RELATIVE : OTHER;
+	case EM_PPC64:
+		return type == R_PPC64_GLOB_DAT || type == R_PPC64_ADDR64 ? NAMED :
+		       type == R_PPC64_RELATIVE ? RELATIVE : OTHER;
+	case EM_S390:
+		return type == R_390_GLOB_DAT || type == R_390_64 ? NAMED :
+		       type == R_390_RELATIVE ? RELATIVE : OTHER;
+	default:
+		return OTHER;
+	}
+}
+
+static int load_relocs(struct elf_image *img, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL), *symdata;
+	Elf_Scn *symscn = elf_getscn(img->e, sh->sh_link);
+	GElf_Shdr symsh;
+
+	if (!data || !sh->sh_entsize || !symscn || !gelf_getshdr(symscn, &symsh) ||
+	    !(symdata = elf_getdata(symscn, NULL)))
+		return 0;
+	for (size_t i = 0; i < sh->sh_size / sh->sh_entsize; i++) {
+		GElf_Rela r;
+		GElf_Sym s;
+		int kind;
+
+		if (!gelf_getrela(data, (int)i, &r))
+			break;
+		kind = reloc_kind(img->machine, (uint32_t)GELF_R_TYPE(r.r_info));
+		if (!kind)
+			continue;
+		if (ARRAY_GROW(img->got, img->got_cap, img->nr_got + 1))
+			return -ENOMEM;
+		img->got[img->nr_got] = (struct got_slot){ .slot = r.r_offset };
+		if (kind == 2) {
+			img->got[img->nr_got].target = (uint64_t)r.r_addend;
+		} else if (gelf_getsym(symdata, (int)GELF_R_SYM(r.r_info), &s)) {
+			img->got[img->nr_got].name = elf_strptr(img->e, symsh.sh_link, s.st_name);
+			img->got[img->nr_got].target = s.st_value ? s.st_value + (uint64_t)r.r_addend : 0;
+		}
+		img->nr_got++;
+	}
+	return 0;
+}
+
+int elf_image_open(const char *path, struct elf_image **out)
+{
+	struct elf_image *img;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	uint64_t got_addr = 0;
+	int err = 0;
+
+	*out = NULL;
+	img = calloc(1, sizeof(*img));
+	if (!img)
+		return -ENOMEM;
+	elf_version(EV_CURRENT);
+	img->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (img->fd < 0) {
+		err = -errno;
+		free(img);
+		return err;
+	}
+	img->e = elf_begin(img->fd, ELF_C_READ_MMAP, NULL);
+	if (!img->e || !gelf_getehdr(img->e, &eh) || elf_getshdrstrndx(img->e, &shstrndx)) {
+		elf_image_close(img);
+		return MYCL_ERR_ELF;
+	}
+	img->machine = eh.e_machine;
+	img->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	while ((scn = elf_nextscn(img->e, scn)) && !err) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(img->e, shstrndx, sh.sh_name);
+		if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_EXECINSTR) && sh.sh_size) {
+			Elf_Data *data = elf_getdata(scn, NULL);
+
+			if (data && data->d_size == sh.sh_size &&
+			    !ARRAY_GROW(img->code, img->code_cap, img->nr_code + 1))
+				img->code[img->nr_code++] = (struct code_sec){ sh.sh_addr, sh.sh_size,
+									      data->d_buf };
+		} else if (sh.sh_type == SHT_RELA) {
+			err = load_relocs(img, scn, &sh);
+		} else if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) {
+			/* ppc64: r2 holds .TOC. (the .got section + 0x8000). */
+			Elf_Data *data = elf_getdata(scn, NULL);
+
+			for (size_t i = 0; data && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+				GElf_Sym s;
+				const char *n;
+
+				if (!gelf_getsym(data, (int)i, &s))
+					break;
+				n = elf_strptr(img->e, sh.sh_link, s.st_name);
+				if (n && !strcmp(n, ".TOC.") && s.st_value)
+					img->toc = s.st_value;
+			}
+		}
+		if (name && !strcmp(name, ".got"))
+			got_addr = sh.sh_addr;
+	}
+	if (!img->toc && img->machine == EM_PPC64 && got_addr)
+		img->toc = got_addr + 0x8000;
+	qsort(img->got, img->nr_got, sizeof(*img->got), slot_cmp);
+	if (err) {
+		elf_image_close(img);
+		return err;
+	}
+	*out = img;
+	return 0;
+}
+
+void elf_image_close(struct elf_image *img)
+{
+	if (!img)
+		return;
+	if (img->e)
+		elf_end(img->e);
+	if (img->fd >= 0)
+		close(img->fd);
+	free(img->code);
+	free(img->got);
+	free(img);
+}
+
+uint16_t elf_image_machine(const struct elf_image *img)
+{
+	return img->machine;
+}
+
+bool elf_image_big_endian(const struct elf_image *img)
+{
+	return img->big_endian;
+}
+
+uint64_t elf_image_toc(const struct elf_image *img)
+{
+	return img->toc;
+}
+
+const uint8_t *elf_image_code(const struct elf_image *img, uint64_t vaddr, size_t len)
+{
+	for (size_t i = 0; i < img->nr_code; i++) {
+		const struct code_sec *c = &img->code[i];
+
+		if (vaddr >= c->addr && vaddr - c->addr <= c->size && len <= c->size - (vaddr - c->addr))
+			return c->bytes + (vaddr - c->addr);
+	}
+	return NULL;
+}
+
+const struct got_slot *elf_image_got(const struct elf_image *img, uint64_t addr)
+{
+	struct got_slot key = { .slot = addr };
+
+	return bsearch(&key, img->got, img->nr_got, sizeof(*img->got), slot_cmp);
+}
+
+int elf_image_for_each_code(const struct elf_image *img,
+			    int (*fn)(uint64_t addr, const uint8_t *bytes, size_t len, void *arg),
+			    void *arg)
+{
+	for (size_t i = 0; i < img->nr_code; i++) {
+		int err = fn(img->code[i].addr, img->code[i].bytes, img->code[i].size, arg);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}

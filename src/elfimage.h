@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A binary's code and data layout, for disassembly: code bytes by address,
+ * the GOT (or TOC) slot -> symbol map from dynamic relocations, the ppc64 TOC
+ * pointer, the machine and byte order.  Opened from the mapped file.
+ */
+#ifndef MYCL_ELFIMAGE_H
+#define MYCL_ELFIMAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct elf_image;
+
+struct got_slot {
+	uint64_t slot;
+	uint64_t target;		/* RELATIVE: the address stored; else 0 */
+	const char *name;		/* GLOB_DAT/ADDR64/JUMP_SLOT: the symbol; else NULL */
+};
+
+int elf_image_open(const char *path, struct elf_image **out);
+void elf_image_close(struct elf_image *img);
+uint16_t elf_image_machine(const struct elf_image *img);
+bool elf_image_big_endian(const struct elf_image *img);
+uint64_t elf_image_toc(const struct elf_image *img);
+/* LEN code bytes at VADDR, or NULL when they are not all in one code section. */
+const uint8_t *elf_image_code(const struct elf_image *img, uint64_t vaddr, size_t len);
+/* What the GOT/TOC slot at ADDR points to, or NULL. */
+const struct got_slot *elf_image_got(const struct elf_image *img, uint64_t addr);
+/* Calls FN for each code section: [addr, addr+len) with its bytes. */
+int elf_image_for_each_code(const struct elf_image *img,
+			    int (*fn)(uint64_t addr, const uint8_t *bytes, size_t len, void *arg),
+			    void *arg);
+
+#endif

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Annotations as text (made to be pasted into a ticket) and as JSON. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mycl/annotate.h"
+#include "internal.h"
+#include "json.h"
+
+#define HOT_PCT 1.0
+
+static const char *marker(double pct)
+{
+	return pct >= 20 ? "***" : pct >= 5 ? "** " : pct >= HOT_PCT ? "*  " : "   ";
+}
+
+static const char *base(const char *path)
+{
+	const char *s = path ? strrchr(path, '/') : NULL;
+
+	return s ? s + 1 : path;
+}
+
+static void note(FILE *f, const struct mycl_annotate_line *l)
+{
+	bool any = false;
+
+	if (l->global) {
+		fprintf(f, "  # %s%s%s", l->global, l->access ? " " : "", l->access ? l->access : "");
+		any = true;
+	}
+	if (l->target) {
+		fprintf(f, "%s%s", any ? ", -> " : "  # -> ", l->target);
+		any = true;
+	}
+	if (l->atomic) {
+		fprintf(f, "%s", any ? ", atomic" : "  # atomic");
+		any = true;
+	}
+	if (l->spin_hint)
+		fprintf(f, "%s", any ? ", spin hint" : "  # spin hint");
+}
+
+MYCL_API int mycl_report__annotation_text(FILE *f, const struct mycl_annotation *a, int context)
+{
+	const char *last_file = NULL;
+	int last_line = -1;
+	bool *show = NULL, skipping = false;
+
+	fprintf(f, "# Annotation of %s in %s", str_or(a->sym, "?"), str_or(a->dso, "?"));
+	if (a->why_not) {
+		fprintf(f, ": not shown, %s\n\n", a->why_not);
+		return ferror(f) ? -EIO : 0;
+	}
+	fprintf(f, " (%s, 0x%" PRIx64 "-0x%" PRIx64 "): %" PRIu64 " samples, %.2f%% of the event\n",
+		str_or(a->arch, "?"), a->start, a->end, a->samples, a->pct_total);
+	fprintf(f, "# Percent of the function, of all samples; *** >= 20%%, ** >= 5%%, * >= 1%%\n#\n");
+	if (context > 0) {
+		show = calloc(a->nr_lines ? a->nr_lines : 1, sizeof(*show));
+		if (!show)
+			return -ENOMEM;
+		for (size_t i = 0; i < a->nr_lines; i++) {
+			if (a->lines[i].pct < HOT_PCT)
+				continue;
+			for (size_t k = i >= (size_t)context ? i - (size_t)context : 0;
+			     k < a->nr_lines && k <= i + (size_t)context; k++)
+				show[k] = true;
+		}
+	}
+	for (size_t i = 0; i < a->nr_lines; i++) {
+		const struct mycl_annotate_line *l = &a->lines[i];
+
+		if (show && !show[i]) {
+			if (!skipping)
+				fprintf(f, "                       ...\n");
+			skipping = true;
+			continue;
+		}
+		skipping = false;
+		if (l->file && (l->file != last_file || l->line != last_line)) {
+			fprintf(f, "%24s%s:%d", "", base(l->file), l->line);
+			if (l->source)
+				fprintf(f, "  %s", l->source);
+			fputc('\n', f);
+			last_file = l->file;
+			last_line = l->line;
+		}
+		if (l->inlined)
+			fprintf(f, "%24s%s:\n", "", l->inlined);
+		if (l->samples)
+			fprintf(f, "  %6.2f  %6.2f %s", l->pct, l->pct_total, marker(l->pct));
+		else
+			fprintf(f, "%21s", "");
+		fprintf(f, " %8" PRIx64 ":  %s", l->addr, l->insn);
+		note(f, l);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+	free(show);
+	return ferror(f) ? -EIO : 0;
+}
+
+MYCL_API int mycl_report__annotation_json(FILE *f, const struct mycl_annotation *a)
+{
+	struct json j;
+
+	json_init(&j, f);
+	json_begin_obj(&j, NULL);
+	json_str(&j, "schema", "mycl-annotate/1");
+	json_str(&j, "symbol", a->sym);
+	json_str(&j, "dso", a->dso);
+	json_str(&j, "arch", a->arch);
+	json_hex(&j, "start", a->start);
+	json_hex(&j, "end", a->end);
+	json_u64(&j, "samples", a->samples);
+	json_u64(&j, "period", a->period);
+	json_dbl(&j, "overhead", a->pct_total, 4);
+	json_str(&j, "not_shown", a->why_not);
+	json_begin_arr(&j, "instructions");
+	for (size_t i = 0; i < a->nr_lines; i++) {
+		const struct mycl_annotate_line *l = &a->lines[i];
+
+		json_begin_obj(&j, NULL);
+		json_hex(&j, "address", l->addr);
+		json_str(&j, "insn", l->insn);
+		json_u64(&j, "samples", l->samples);
+		json_u64(&j, "period", l->period);
+		json_dbl(&j, "percent", l->pct, 4);
+		json_dbl(&j, "percent_total", l->pct_total, 4);
+		if (l->file) {
+			json_str(&j, "file", l->file);
+			json_i64(&j, "line", l->line);
+			json_str(&j, "source", l->source);
+		}
+		if (l->inlined)
+			json_str(&j, "inlined", l->inlined);
+		if (l->target)
+			json_str(&j, "target", l->target);
+		if (l->global) {
+			json_str(&j, "global", l->global);
+			json_str(&j, "access", l->access);
+		}
+		if (l->atomic)
+			json_bool(&j, "atomic", true);
+		if (l->spin_hint)
+			json_bool(&j, "spin_hint", true);
+		json_end_obj(&j);
+	}
+	json_end_arr(&j);
+	json_end_obj(&j);
+	return ferror(f) ? -EIO : 0;
+}
