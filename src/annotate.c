@@ -196,6 +196,7 @@ static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t
 		a->why_not = "no disassembler for this architecture";
 		return 0;
 	}
+	disasm_set_got(dis, elf_image_got_target, img);
 	err = disasm_range(dis, code, fn->end - fn->start, fn->start, &insns, &n);
 	disasm_close(dis);
 	if (err)

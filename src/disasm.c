@@ -20,8 +20,46 @@ struct disasm {
 	uint16_t machine;
 	bool big_endian;
 	uint64_t toc;
+	bool no_text;
+	uint64_t (*got)(void *ctx, uint64_t slot);	/* what a GOT/TOC slot points to */
+	void *got_ctx;
 	struct regval regs[NREGS];
+	uint8_t x86_family[NREGS];	/* x86: register id -> 1 + its 64-bit register, 0: none */
 };
+
+/* x86: the 64-bit register a register id is part of (eax, ax, al -> rax). */
+static void x86_families(struct disasm *d)
+{
+	static const char *const fam[16][4] = {
+		{ "rax", "eax", "ax", "al" }, { "rbx", "ebx", "bx", "bl" }, { "rcx", "ecx", "cx", "cl" },
+		{ "rdx", "edx", "dx", "dl" }, { "rsi", "esi", "si", "sil" }, { "rdi", "edi", "di", "dil" },
+		{ "rbp", "ebp", "bp", "bpl" }, { "rsp", "esp", "sp", "spl" }, { "r8", "r8d", "r8w", "r8b" },
+		{ "r9", "r9d", "r9w", "r9b" }, { "r10", "r10d", "r10w", "r10b" },
+		{ "r11", "r11d", "r11w", "r11b" }, { "r12", "r12d", "r12w", "r12b" },
+		{ "r13", "r13d", "r13w", "r13b" }, { "r14", "r14d", "r14w", "r14b" },
+		{ "r15", "r15d", "r15w", "r15b" },
+	};
+
+	for (unsigned int r = 1; r < NREGS; r++) {
+		const char *n = cs_reg_name(d->cs, r);
+
+		for (int f = 0; n && f < 16 && !d->x86_family[r]; f++)
+			for (int k = 0; k < 4; k++)
+				if (!strcmp(n, fam[f][k]))
+					d->x86_family[r] = (uint8_t)(f + 1);
+	}
+}
+
+void disasm_set_got(struct disasm *d, uint64_t (*fn)(void *ctx, uint64_t slot), void *ctx)
+{
+	d->got = fn;
+	d->got_ctx = ctx;
+}
+
+static uint64_t got_target(struct disasm *d, uint64_t slot)
+{
+	return d->got ? d->got(d->got_ctx, slot) : 0;
+}
 
 const char *disasm_arch_name(uint16_t m)
 {
@@ -56,8 +94,10 @@ int disasm_open(struct disasm **out, uint16_t machine, bool big_endian, uint64_t
 		return -ENOTSUP;
 	}
 	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
-	if (arch == CS_ARCH_X86)
+	if (arch == CS_ARCH_X86) {
 		cs_option(d->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);	/* as perf and objdump show it */
+		x86_families(d);
+	}
 	d->machine = machine;
 	d->big_endian = big_endian;
 	d->toc = toc;
@@ -80,31 +120,75 @@ static bool starts(const char *s, const char *p)
 
 /* ---- x86_64 ---- */
 
+static uint8_t x86_access(const cs_insn *ci, const cs_x86_op *op, bool atomic)
+{
+	if (ci->id == X86_INS_LEA)
+		return ACC_ADDR;
+	if (atomic || ((op->access & CS_AC_READ) && (op->access & CS_AC_WRITE)))
+		return ACC_RMW;
+	return op->access & CS_AC_WRITE ? ACC_WRITE : ACC_READ;
+}
+
+/*
+ * RIP-relative operands name their address directly; registers loaded with
+ * an address (lea, or a load from a GOT slot) are followed until something
+ * else writes them, so (%reg) accesses are named too.
+ */
 static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 {
 	const cs_x86 *x = &ci->detail->x86;
+	cs_regs rd, wr;
+	uint8_t nrd = 0, nwr = 0;
+	int set_reg = -1;
+	uint64_t set_val = 0;
 
-	(void)d;
-	in->atomic = x->prefix[0] == X86_PREFIX_LOCK || ci->id == X86_INS_XCHG;
+	in->atomic = x->prefix[0] == X86_PREFIX_LOCK ||
+		     (ci->id == X86_INS_XCHG && x->op_count == 2 &&
+		      (x->operands[0].type == X86_OP_MEM || x->operands[1].type == X86_OP_MEM));
 	in->spin_hint = ci->id == X86_INS_PAUSE;
 	for (int i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
+		unsigned int fam;
 
 		if (op->type == X86_OP_IMM && (in->branch || in->call))
 			in->target = (uint64_t)op->imm;
-		if (op->type != X86_OP_MEM || op->mem.base != X86_REG_RIP)
+		if (op->type != X86_OP_MEM || op->mem.segment != X86_REG_INVALID)
 			continue;
-		in->data = ci->address + ci->size + (uint64_t)op->mem.disp;
-		if (ci->id == X86_INS_LEA)
-			in->access = ACC_ADDR;
-		else if ((op->access & CS_AC_READ) && (op->access & CS_AC_WRITE))
-			in->access = ACC_RMW;
-		else if (op->access & CS_AC_WRITE)
-			in->access = ACC_WRITE;
-		else
-			in->access = ACC_READ;
-		if (in->atomic && in->access != ACC_ADDR)
-			in->access = ACC_RMW;
+		if (op->mem.base == X86_REG_RIP) {
+			uint64_t a = ci->address + ci->size + (uint64_t)op->mem.disp, t;
+
+			in->data = a;
+			in->access = x86_access(ci, op, in->atomic);
+			/* mov foo@GOTPCREL(%rip), %reg: reg holds &foo. */
+			if (ci->id == X86_INS_MOV && in->access == ACC_READ && ci->size >= 7 &&
+			    (t = got_target(d, a))) {
+				in->data = t;
+				in->access = ACC_ADDR;
+				set_val = t;
+			} else if (ci->id == X86_INS_LEA) {
+				set_val = a;
+			}
+			continue;
+		}
+		fam = op->mem.base < NREGS ? d->x86_family[op->mem.base] : 0;
+		if (fam && op->mem.index == X86_REG_INVALID && d->regs[fam].known) {
+			in->data = d->regs[fam].v + (uint64_t)op->mem.disp;
+			in->access = x86_access(ci, op, in->atomic);
+			if (ci->id == X86_INS_LEA)
+				set_val = in->data;
+		}
+	}
+	if (set_val && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
+	    x->operands[1].reg < NREGS)
+		set_reg = d->x86_family[x->operands[1].reg];
+	/* Whatever this instruction writes is no longer a known address. */
+	if (!cs_regs_access(d->cs, ci, rd, &nrd, wr, &nwr))
+		for (uint8_t i = 0; i < nwr; i++)
+			if (wr[i] < NREGS && d->x86_family[wr[i]])
+				d->regs[d->x86_family[wr[i]]].known = false;
+	if (set_reg > 0) {
+		d->regs[set_reg].v = set_val;
+		d->regs[set_reg].known = true;
 	}
 }
 
@@ -152,8 +236,18 @@ static void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 			in->target = (uint64_t)op->imm;
 		if (op->type == ARM64_OP_MEM && op->mem.base > 0 && op->mem.base < NREGS &&
 		    d->regs[op->mem.base].known && op->mem.index == ARM64_REG_INVALID) {
+			uint64_t t;
+
 			in->data = d->regs[op->mem.base].v + (uint64_t)(int64_t)op->mem.disp;
 			in->access = acc ? acc : ACC_READ;
+			/* ldr xN, [xM, :got_lo12:foo]: xN now holds &foo. */
+			if (ci->id == ARM64_INS_LDR && dst > 0 && (t = got_target(d, in->data))) {
+				in->data = t;
+				in->access = ACC_ADDR;
+				d->regs[dst].v = t;
+				d->regs[dst].known = true;
+				return;
+			}
 		}
 		/* ldr xN, <literal>: the address is the immediate itself. */
 		if (op->type == ARM64_OP_IMM && acc == ACC_READ && i == 1 && !in->branch)
@@ -212,8 +306,18 @@ static void ppc(struct disasm *d, const cs_insn *ci, struct insn *in, const uint
 			bool toc = op->mem.base == PPC_REG_R2 && d->toc;
 
 			if (toc || d->regs[op->mem.base].known) {
+				uint64_t t;
+
 				in->data = (toc ? d->toc : d->regs[op->mem.base].v) + (uint64_t)(int64_t)op->mem.disp;
 				in->access = acc ? acc : ACC_READ;
+				/* ld rN, foo@got(r2): rN now holds &foo. */
+				if (!strcmp(ci->mnemonic, "ld") && dst > 0 && (t = got_target(d, in->data))) {
+					in->data = t;
+					in->access = ACC_ADDR;
+					d->regs[dst].v = t;
+					d->regs[dst].known = true;
+					return;
+				}
 			}
 		}
 	}
@@ -267,52 +371,101 @@ static void s390(struct disasm *d, const cs_insn *ci, struct insn *in)
 		in->access = ACC_RMW;
 }
 
-int disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
-		 struct insn **out, size_t *n)
+int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+		int (*fn)(const struct insn *in, void *arg), void *arg)
 {
-	cs_insn *ci = NULL;
-	size_t count;
-	struct insn *v;
+	cs_insn *ci = cs_malloc(d->cs);
+	const uint8_t *p = code;
+	uint64_t pc = addr;
+	int err = 0;
 
-	*out = NULL;
-	*n = 0;
-	memset(d->regs, 0, sizeof(d->regs));
-	count = cs_disasm(d->cs, code, len, addr, 0, &ci);
-	v = calloc(count ? count : 1, sizeof(*v));
-	if (!v) {
-		cs_free(ci, count);
+	if (!ci)
 		return -ENOMEM;
-	}
-	for (size_t i = 0; i < count; i++) {
-		struct insn *in = &v[i];
+	memset(d->regs, 0, sizeof(d->regs));
+	while (len && !err) {
+		struct insn in = { 0 };
 
-		in->addr = ci[i].address;
-		in->size = (uint8_t)ci[i].size;
-		snprintf(in->text, sizeof(in->text), "%-7s %s", ci[i].mnemonic, ci[i].op_str);
-		in->branch = cs_insn_group(d->cs, &ci[i], CS_GRP_JUMP);
-		in->call = cs_insn_group(d->cs, &ci[i], CS_GRP_CALL);
-		in->ret = cs_insn_group(d->cs, &ci[i], CS_GRP_RET);
+		if (!cs_disasm_iter(d->cs, &p, &len, &pc, ci)) {
+			/* Not an instruction (data in code, padding): skip its bytes. */
+			size_t skip = d->machine == EM_X86_64 ? 1 : d->machine == EM_S390 ? 2 : 4;
+
+			if (skip > len)
+				break;
+			p += skip;
+			pc += skip;
+			len -= skip;
+			memset(d->regs, 0, sizeof(d->regs));
+			continue;
+		}
+		in.addr = ci->address;
+		in.size = (uint8_t)ci->size;
+		if (!d->no_text)
+			snprintf(in.text, sizeof(in.text), "%-7s %s", ci->mnemonic, ci->op_str);
+		in.branch = cs_insn_group(d->cs, ci, CS_GRP_JUMP);
+		in.call = cs_insn_group(d->cs, ci, CS_GRP_CALL);
+		in.ret = cs_insn_group(d->cs, ci, CS_GRP_RET);
 		if (d->machine == EM_PPC64 || d->machine == EM_S390) {
 			/* capstone does not group every call of these: by mnemonic. */
-			const char *m = ci[i].mnemonic;
+			const char *m = ci->mnemonic;
 
 			if (!strcmp(m, "bl") || !strcmp(m, "bla") || !strcmp(m, "brasl") ||
 			    !strcmp(m, "bras"))
-				in->call = true;
+				in.call = true;
 		}
 		switch (d->machine) {
-		case EM_X86_64: x86(d, &ci[i], in); break;
-		case EM_AARCH64: arm64(d, &ci[i], in); break;
-		case EM_PPC64: ppc(d, &ci[i], in, code + (ci[i].address - addr)); break;
-		case EM_S390: s390(d, &ci[i], in); break;
+		case EM_X86_64: x86(d, ci, &in); break;
+		case EM_AARCH64: arm64(d, ci, &in); break;
+		case EM_PPC64: ppc(d, ci, &in, p - ci->size); break;
+		case EM_S390: s390(d, ci, &in); break;
 		default: break;
 		}
 		/* A call clobbers what registers held. */
-		if (in->call)
+		if (in.call)
 			memset(d->regs, 0, sizeof(d->regs));
+		err = fn(&in, arg);
 	}
-	cs_free(ci, count);
-	*out = v;
-	*n = count;
+	cs_free(ci, 1);
+	return err;
+}
+
+struct collect {
+	struct insn *v;
+	size_t n, cap;
+};
+
+static int collect_one(const struct insn *in, void *arg)
+{
+	struct collect *c = arg;
+
+	if (c->n == c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 64;
+		struct insn *nv = realloc(c->v, ncap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		c->v = nv;
+		c->cap = ncap;
+	}
+	c->v[c->n++] = *in;
 	return 0;
+}
+
+int disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+		 struct insn **out, size_t *n)
+{
+	struct collect c = { 0 };
+	int err = disasm_iter(d, code, len, addr, collect_one, &c);
+
+	if (err) {
+		free(c.v);
+		return err;
+	}
+	*out = c.v;
+	*n = c.n;
+	return 0;
+}
+
+void disasm_set_text(struct disasm *d, bool text)
+{
+	d->no_text = !text;
 }

@@ -43,6 +43,13 @@ void disasm_close(struct disasm *d);
 /* Disassembles CODE (LEN bytes at ADDR) into *OUT (caller frees), *N instructions. */
 int disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		 struct insn **out, size_t *n);
+/* Calls FN for each instruction of CODE in order; stops on non-zero. */
+int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+		int (*fn)(const struct insn *in, void *arg), void *arg);
 const char *disasm_arch_name(uint16_t e_machine);
+/* FN(CTX, SLOT): the address a GOT/TOC slot holds, or 0 (for loads through the GOT). */
+void disasm_set_got(struct disasm *d, uint64_t (*fn)(void *ctx, uint64_t slot), void *ctx);
+/* Whether to format ->text (on by default; scans of whole binaries turn it off). */
+void disasm_set_text(struct disasm *d, bool text);
 
 #endif

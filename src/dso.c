@@ -300,7 +300,7 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 			build_id_hex(f.build_id, (size_t)f.build_id_size, mismatch_hex);
 			continue;
 		}
-		if (!runtime && f.has_dynsym)
+		if (!runtime && f.has_code)
 			runtime = c.path[i];
 		if (f.has_symtab && !full)
 			full = c.path[i];

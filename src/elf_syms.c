@@ -53,6 +53,21 @@ static Elf_Scn *find_section(Elf *e, Elf64_Word type, const char *name, GElf_Shd
 	return NULL;
 }
 
+/* True when the file holds code bytes (not a separate debug file, whose code is NOBITS). */
+static bool has_code(Elf *e)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR) &&
+		    sh.sh_type == SHT_PROGBITS && sh.sh_size)
+			return true;
+	}
+	return false;
+}
+
 int elf_probe(const char *path, struct elf_found *f)
 {
 	const void *bid;
@@ -75,6 +90,7 @@ int elf_probe(const char *path, struct elf_found *f)
 		memcpy(f->build_id, bid, (size_t)f->build_id_size);
 	}
 	f->has_symtab = find_section(e, SHT_SYMTAB, NULL, &sh) && sh.sh_size > 0;
+	f->has_code = has_code(e);
 	f->has_dynsym = find_section(e, SHT_DYNSYM, NULL, &sh) && sh.sh_size > 0;
 	link = dwelf_elf_gnu_debuglink(e, &crc);
 	if (link)
@@ -82,21 +98,6 @@ int elf_probe(const char *path, struct elf_found *f)
 	elf_end(e);
 	close(fd);
 	return 0;
-}
-
-/* True when the file holds code bytes (not a separate debug file, whose code is NOBITS). */
-static bool has_code(Elf *e)
-{
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-
-		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR) &&
-		    sh.sh_type == SHT_PROGBITS && sh.sh_size)
-			return true;
-	}
-	return false;
 }
 
 /*

@@ -23,6 +23,8 @@ struct elf_image {
 	size_t nr_code, code_cap;
 	struct got_slot *got;		/* sorted by slot */
 	size_t nr_got, got_cap;
+	struct elf_section *secs;	/* allocated sections */
+	size_t nr_secs, secs_cap;
 };
 
 static int slot_cmp(const void *a, const void *b)
@@ -122,6 +124,12 @@ int elf_image_open(const char *path, struct elf_image **out)
 		if (!gelf_getshdr(scn, &sh))
 			continue;
 		name = elf_strptr(img->e, shstrndx, sh.sh_name);
+		if ((sh.sh_flags & SHF_ALLOC) && sh.sh_size &&
+		    !ARRAY_GROW(img->secs, img->secs_cap, img->nr_secs + 1))
+			img->secs[img->nr_secs++] = (struct elf_section){
+				.name = name ? name : "?", .addr = sh.sh_addr, .size = sh.sh_size,
+				.write = sh.sh_flags & SHF_WRITE, .exec = sh.sh_flags & SHF_EXECINSTR,
+				.tls = sh.sh_flags & SHF_TLS, .nobits = sh.sh_type == SHT_NOBITS };
 		if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_EXECINSTR) && sh.sh_size) {
 			Elf_Data *data = elf_getdata(scn, NULL);
 
@@ -170,6 +178,7 @@ void elf_image_close(struct elf_image *img)
 		close(img->fd);
 	free(img->code);
 	free(img->got);
+	free(img->secs);
 	free(img);
 }
 
@@ -217,4 +226,20 @@ int elf_image_for_each_code(const struct elf_image *img,
 			return err;
 	}
 	return 0;
+}
+
+const struct elf_section *elf_image_section_at(const struct elf_image *img, uint64_t addr)
+{
+	for (size_t i = 0; i < img->nr_secs; i++)
+		if (!img->secs[i].tls && addr >= img->secs[i].addr &&
+		    addr - img->secs[i].addr < img->secs[i].size)
+			return &img->secs[i];
+	return NULL;
+}
+
+uint64_t elf_image_got_target(void *arg, uint64_t slot)
+{
+	const struct got_slot *g = elf_image_got(arg, slot);
+
+	return g ? g->target : 0;
 }

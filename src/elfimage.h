@@ -19,7 +19,15 @@ struct got_slot {
 	const char *name;		/* GLOB_DAT/ADDR64/JUMP_SLOT: the symbol; else NULL */
 };
 
+struct elf_section {
+	const char *name;
+	uint64_t addr, size;
+	bool write, exec, tls, nobits;
+};
+
 int elf_image_open(const char *path, struct elf_image **out);
+/* The allocated section holding ADDR, or NULL. */
+const struct elf_section *elf_image_section_at(const struct elf_image *img, uint64_t addr);
 void elf_image_close(struct elf_image *img);
 uint16_t elf_image_machine(const struct elf_image *img);
 bool elf_image_big_endian(const struct elf_image *img);
@@ -28,6 +36,8 @@ uint64_t elf_image_toc(const struct elf_image *img);
 const uint8_t *elf_image_code(const struct elf_image *img, uint64_t vaddr, size_t len);
 /* What the GOT/TOC slot at ADDR points to, or NULL. */
 const struct got_slot *elf_image_got(const struct elf_image *img, uint64_t addr);
+/* For disasm_set_got: the address the slot holds (RELATIVE target, or symbol value). */
+uint64_t elf_image_got_target(void *img, uint64_t slot);
 /* Calls FN for each code section: [addr, addr+len) with its bytes. */
 int elf_image_for_each_code(const struct elf_image *img,
 			    int (*fn)(uint64_t addr, const uint8_t *bytes, size_t len, void *arg),

@@ -9,5 +9,6 @@
 #include "mycl/profile.h"
 #include "mycl/report.h"
 #include "mycl/annotate.h"
+#include "mycl/share.h"
 
 #endif

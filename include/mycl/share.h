@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * False sharing among global variables: every data object of a binary placed
+ * on the cache lines of the binary's architecture, who writes and who reads
+ * each one (from disassembling all its code), and a verdict per line.
+ */
+#ifndef MYCL_SHARE_H
+#define MYCL_SHARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "mycl/log.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct mycl_share_opts {
+	size_t sz;			/* sizeof(struct mycl_share_opts) */
+	mycl_print_fn print;
+	void *print_ctx;
+	unsigned int line_size;		/* 0: the architecture's (x86_64 64, arm64/ppc64 128, s390x 256) */
+	const char *arch;		/* override the ELF header's: x86_64, aarch64, ppc64, s390x */
+	bool include_readonly;		/* also read-only data (.rodata, .data.rel.ro) */
+	const char *debug_dir;		/* NULL: /usr/lib/debug; "" disables */
+	const char *perf_data;		/* weight by this recording's samples */
+	bool no_dwarf;			/* skip DWARF variables without symbols */
+};
+
+enum mycl_share_verdict {
+	MYCL_SHARE_OK = 0,
+	MYCL_SHARE_WRITER_WITH_READERS,	/* a written variable beside read-mostly ones */
+	MYCL_SHARE_WRITERS,		/* several independently written variables */
+};
+
+struct mycl_share_var {
+	const char *name;
+	const char *type;		/* from DWARF when known, else NULL */
+	const char *origin;		/* "symtab", "dynsym" or "dwarf" */
+	uint64_t addr, size;
+	const char *section;
+	uint64_t loads, stores, rmws, addr_taken;	/* instructions, by access */
+	uint64_t atomics, in_loops, in_spin;		/* of the writing instructions */
+	uint64_t samples;		/* sampled instructions touching it (with perf_data) */
+};
+
+struct mycl_share_line {
+	uint64_t start;
+	const char *section;
+	size_t nr_members;
+	const size_t *members;		/* indexes into the variables, by address */
+	enum mycl_share_verdict verdict;
+	double score;
+	const char *why;		/* the verdict in words */
+	const char *fix;		/* what would fix it */
+	uint64_t samples;		/* of its members (with perf_data) */
+	uint64_t data_samples, hitm;	/* data-address samples on this line (perf mem/c2c) */
+};
+
+struct mycl_share;
+
+/*
+ * Analyses the ELF file PATH (its debug file is found by build-id or
+ * debuglink).  0 or a negative code; ERRBUF gets the message.
+ */
+int mycl_share__analyze(const char *path, const struct mycl_share_opts *opts,
+			struct mycl_share **out, char *errbuf, size_t errbuf_len);
+void mycl_share__free(struct mycl_share *s);
+
+const char *mycl_share__arch(const struct mycl_share *s);
+unsigned int mycl_share__line_size(const struct mycl_share *s);
+size_t mycl_share__nr_vars(const struct mycl_share *s);
+const struct mycl_share_var *mycl_share__var(const struct mycl_share *s, size_t i);
+size_t mycl_share__nr_lines(const struct mycl_share *s);
+const struct mycl_share_line *mycl_share__line(const struct mycl_share *s, size_t i);
+/* Re-groups the same variables on lines of SIZE bytes (for --what-if). */
+int mycl_share__regroup(struct mycl_share *s, unsigned int size);
+
+struct mycl_share_write_opts {
+	size_t sz;
+	size_t max_lines;		/* flagged lines shown; 0: 20 */
+	bool all_lines;			/* every line with a written variable, flagged or not */
+	const char *symbol;		/* only this symbol's line and its neighbours */
+};
+
+int mycl_share__write_text(FILE *f, const struct mycl_share *s, const struct mycl_share_write_opts *o);
+int mycl_share__write_json(FILE *f, const struct mycl_share *s, const struct mycl_share_write_opts *o);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Weighting the variables by a recording: sampled instructions that touch
+ * each one (the sampled instruction, or the one before it: a timer sample
+ * lands after the load that stalled), and, when the recording has data
+ * addresses (perf mem, perf c2c), the samples and HITMs on each line.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mycl/mycl.h"
+#include "profile_priv.h"
+#include "share_priv.h"
+
+#define SNOOP_HITM (1ULL << 23)	/* PERF_MEM_SNOOP_HITM in perf_mem_data_src */
+#define S_ADDR (1ULL << 3)
+
+static const struct share_ref *ref_at(const struct mycl_share *s, uint64_t addr, bool by_end)
+{
+	/* refs are sorted by addr; "by_end": the instruction that ends at ADDR. */
+	size_t lo = 0, hi = s->nr_refs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->refs[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!by_end)
+		return lo < s->nr_refs && s->refs[lo].addr == addr ? &s->refs[lo] : NULL;
+	return lo > 0 && s->refs[lo - 1].end == addr ? &s->refs[lo - 1] : NULL;
+}
+
+static bool same_binary(const struct dso *a, const struct dso *b)
+{
+	if (a->build_id_size && b->build_id_size)
+		return a->build_id_size == b->build_id_size &&
+		       !memcmp(a->build_id, b->build_id, a->build_id_size);
+	return !strcmp(a->short_name, b->short_name);
+}
+
+struct addr_ctx {
+	struct mycl_share *s;
+	const char *base;		/* the binary's file name */
+	uint64_t bias;
+	bool have_bias;
+};
+
+static int on_mmap(const struct mycl_mmap *m, void *arg)
+{
+	struct addr_ctx *c = arg;
+	const char *b = strrchr(m->filename, '/');
+
+	if (!c->have_bias && !strcmp(b ? b + 1 : m->filename, c->base) && !(m->misc & (1 << 13))) {
+		c->bias = m->start - dso_offset_to_vaddr(c->s->dso, m->pgoff);
+		c->have_bias = true;
+	}
+	return 0;
+}
+
+static int bucket(struct mycl_share *s, uint64_t line, bool hitm)
+{
+	for (size_t i = 0; i < s->nr_buckets; i++)
+		if (s->buckets[i].line == line) {
+			s->buckets[i].samples++;
+			s->buckets[i].hitm += hitm;
+			return 0;
+		}
+	if (ARRAY_GROW(s->buckets, s->buckets_cap, s->nr_buckets + 1))
+		return -ENOMEM;
+	s->buckets[s->nr_buckets++] = (struct share_bucket){ line, 1, hitm };
+	return 0;
+}
+
+static int on_sample(const struct mycl_sample *smp, void *arg)
+{
+	struct addr_ctx *c = arg;
+	struct mycl_share *s = c->s;
+	uint64_t a = smp->addr;
+
+	if (!(smp->sample_type & S_ADDR) || !a)
+		return 0;
+	s->data_samples++;
+	/* In the binary's own data when its mapping is known: binary addresses. */
+	if (c->have_bias && a >= c->bias)
+		a -= c->bias;
+	return bucket(s, a & ~(uint64_t)(s->line_size - 1), smp->data_src & SNOOP_HITM);
+}
+
+int share_weigh(struct mycl_share *s, const char *path, char *errbuf, size_t len)
+{
+	MYCL_OPTS(mycl_profile_opts, po, .annotate = true);
+	struct mycl_perf_data *pd;
+	struct mycl_profile *p;
+	struct addr_ctx ac = { .s = s };
+	struct mycl_record_ops ops = { .sz = sizeof(ops), .sample = on_sample, .mmap = on_mmap };
+	int err;
+
+	err = mycl_perf_data__open(path, NULL, &pd, errbuf, len);
+	if (err)
+		return err;
+	err = mycl_profile__build(pd, &po, &p);
+	if (err) {
+		snprintf(errbuf, len, "%s", mycl_perf_data__errmsg(pd));
+		mycl_perf_data__close(pd);
+		return err;
+	}
+	for (size_t i = 0; i < p->insns.nr; i++) {
+		const struct hent *h = &p->insns.ents[i];
+		const struct share_ref *r;
+
+		if (!h->dso || !same_binary(h->dso, s->dso))
+			continue;
+		r = ref_at(s, h->addr, false);
+		if (!r)
+			r = ref_at(s, h->addr, true);
+		if (r)
+			s->vars[r->var].samples += h->samples;
+	}
+	mycl_profile__free(p);
+	mycl_perf_data__close(pd);
+	s->weighted = true;
+
+	/* A second pass for data addresses. */
+	err = mycl_perf_data__open(path, NULL, &pd, errbuf, len);
+	if (err)
+		return err;
+	ac.base = s->dso->short_name;
+	err = mycl_perf_data__read(pd, &ops, &ac);
+	if (err)
+		snprintf(errbuf, len, "%s", mycl_perf_data__errmsg(pd));
+	mycl_perf_data__close(pd);
+	return err;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef MYCL_SHARE_PRIV_H
+#define MYCL_SHARE_PRIV_H
+
+#include "mycl/share.h"
+#include "dso.h"
+#include "internal.h"
+
+/* An instruction that touches a variable: for weighting by samples. */
+struct share_ref {
+	uint64_t addr, end;		/* the instruction, and the address after it */
+	uint32_t var;
+	uint8_t access;
+};
+
+struct share_bucket {
+	uint64_t line;
+	uint64_t samples, hitm;
+};
+
+struct mycl_share {
+	struct logger log;
+	struct dso *dso;
+	const char *arch;
+	unsigned int line_size;
+	struct mycl_share_var *vars;
+	size_t nr_vars, vars_cap;
+	struct share_ref *refs;		/* sorted by addr */
+	size_t nr_refs, refs_cap;
+	struct mycl_share_line *lines;
+	size_t nr_lines;
+	size_t *members;		/* storage for lines' member lists */
+	char **strs;			/* owned strings */
+	size_t nr_strs, strs_cap;
+	/* Data-address samples (perf mem/c2c) with no binary line: absolute lines. */
+	struct share_bucket *buckets;
+	size_t nr_buckets, buckets_cap;
+	uint64_t data_samples;
+	bool weighted;
+};
+
+const char *share_keep(struct mycl_share *s, char *str);
+/* share_perf.c */
+int share_weigh(struct mycl_share *s, const char *perf_data, char *errbuf, size_t len);
+/* share_dwarf.c */
+int share_dwarf_vars(struct mycl_share *s, const char *file, bool include_readonly);
+
+#endif

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* mycl-share: which global variables share a cache line, who writes them. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: mycl-share [options] BINARY\n"
+	      "\n"
+	      "Global variables on the cache lines of BINARY's architecture, the code that\n"
+	      "writes and reads each, and the lines where written data sits beside other data.\n"
+	      "\n"
+	      "      --line-size N      line size in bytes (default: x86_64 64, aarch64 and\n"
+	      "                         ppc64 128, s390x 256)\n"
+	      "      --arch NAME        take the line size of NAME (x86_64, aarch64, ppc64, s390x)\n"
+	      "      --what-if          the flagged lines at 64, 128 and 256 bytes\n"
+	      "      --symbol NAME      NAME's line and its neighbours, at 64, 128 and 256 bytes\n"
+	      "      --perf FILE        weight by a recording (sampled instructions, data addresses)\n"
+	      "      --all              every line with a variable, not only flagged ones\n"
+	      "      --max-lines N      flagged lines shown (default 20)\n"
+	      "      --include-readonly also read-only data\n"
+	      "      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
+	      "      --format text|json\n"
+	      "  -q, --quiet  -h, --help\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 usage, 2 cannot read, 3 not an ELF file with code,\n"
+	      "4 symbol not found, 5 internal error.\n", f);
+}
+
+enum { O_LINE = 256, O_ARCH, O_WHATIF, O_SYMBOL, O_PERF, O_ALL, O_MAX, O_RO, O_DEBUG, O_FORMAT };
+
+static const struct option long_opts[] = {
+	{ "line-size", required_argument, NULL, O_LINE },
+	{ "arch", required_argument, NULL, O_ARCH },
+	{ "what-if", no_argument, NULL, O_WHATIF },
+	{ "symbol", required_argument, NULL, O_SYMBOL },
+	{ "perf", required_argument, NULL, O_PERF },
+	{ "all", no_argument, NULL, O_ALL },
+	{ "max-lines", required_argument, NULL, O_MAX },
+	{ "include-readonly", no_argument, NULL, O_RO },
+	{ "debug-dir", required_argument, NULL, O_DEBUG },
+	{ "format", required_argument, NULL, O_FORMAT },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int main(int argc, char **argv)
+{
+	struct cli_log lg = { .prog = "mycl-share", .verbose = 0 };
+	MYCL_OPTS(mycl_share_opts, o, .print = cli_print, .print_ctx = &lg);
+	MYCL_OPTS(mycl_share_write_opts, wo);
+	struct mycl_share *s;
+	bool what_if = false, json = false;
+	char err[600] = "";
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "qh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case O_LINE:
+			o.line_size = (unsigned int)strtoul(optarg, NULL, 0);
+			if (!o.line_size || (o.line_size & (o.line_size - 1))) {
+				fprintf(stderr, "mycl-share: --line-size takes a power of two\n");
+				return EXIT_USAGE;
+			}
+			break;
+		case O_ARCH: o.arch = optarg; break;
+		case O_WHATIF: what_if = true; break;
+		case O_SYMBOL: wo.symbol = optarg; break;
+		case O_PERF: o.perf_data = optarg; break;
+		case O_ALL: wo.all_lines = true; break;
+		case O_MAX: wo.max_lines = strtoul(optarg, NULL, 10); break;
+		case O_RO: o.include_readonly = true; break;
+		case O_DEBUG: o.debug_dir = optarg; break;
+		case O_FORMAT:
+			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+				fprintf(stderr, "mycl-share: --format is text or json\n");
+				return EXIT_USAGE;
+			}
+			json = !strcmp(optarg, "json");
+			break;
+		case 'q': lg.verbose = -1; break;
+		case 'h': usage(stdout); return EXIT_OK;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	rc = mycl_share__analyze(argv[optind], &o, &s, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "mycl-share: %s\n", err[0] ? err : mycl_strerror(rc));
+		return rc == -EINVAL ? EXIT_USAGE : rc == MYCL_ERR_ELF ? EXIT_BAD_INPUT : cli_exit_code(rc);
+	}
+	if (what_if || wo.symbol) {
+		/* The same variables at each line size (x86's adjacent-line prefetch pairs: 128). */
+		static const unsigned int sizes[] = { 64, 128, 256 };
+
+		for (size_t i = 0; i < 3 && !rc; i++) {
+			rc = mycl_share__regroup(s, sizes[i]);
+			if (!rc)
+				rc = json ? mycl_share__write_json(stdout, s, &wo)
+					  : mycl_share__write_text(stdout, s, &wo);
+			if (!json)
+				putchar('\n');
+		}
+	} else {
+		rc = json ? mycl_share__write_json(stdout, s, &wo) : mycl_share__write_text(stdout, s, &wo);
+	}
+	mycl_share__free(s);
+	if (rc == -ENOENT) {
+		fprintf(stderr, "mycl-share: %s: no variable named '%s'\n", argv[optind], wo.symbol);
+		return EXIT_NOTHING;
+	}
+	return rc ? EXIT_INTERNAL : EXIT_OK;
+}
