@@ -47,7 +47,7 @@ struct ttas_mutex {
 /* Written data starts a block of its own, away from the lines above. */
 __attribute__((aligned(256))) struct ttas_mutex trx_sys_mutex = { 0, 0 };
 struct ttas_mutex lock_sys_mutex = { 0, 0 };
-volatile unsigned long rows_read = 1, views_opened = 1;	/* in the written block too */
+volatile unsigned long rows_read, views_opened;	/* zero: .bss, in the written block */
 static volatile int stop;
 
 static inline unsigned long ut_rnd_gen_next_ulint(unsigned long rnd)

@@ -321,6 +321,12 @@ static void ppc(struct disasm *d, const cs_insn *ci, struct insn *in, const uint
 			}
 		}
 	}
+	if (dst == PPC_REG_R2) {
+		/* Setting up the TOC pointer itself (lis r2 / addi r2): not data. */
+		in->data = 0;
+		in->access = ACC_NONE;
+		return;
+	}
 	if (p->op_count == 3 && p->operands[1].type == PPC_OP_REG && p->operands[2].type == PPC_OP_IMM) {
 		int src = p->operands[1].reg;
 		bool known = src == PPC_REG_R2 ? d->toc != 0 : (src > 0 && src < NREGS && d->regs[src].known);
@@ -345,19 +351,42 @@ static void ppc(struct disasm *d, const cs_insn *ci, struct insn *in, const uint
 
 /* ---- s390x: larl and the PC-relative *RL loads and stores ---- */
 
+static uint8_t s390_access(const char *m)
+{
+	if (starts(m, "st") || starts(m, "mvi") || starts(m, "mvhi") || starts(m, "mvghi") ||
+	    starts(m, "mvhhi") || !strcmp(m, "mvc") || starts(m, "xc"))
+		return ACC_WRITE;
+	if (!strcmp(m, "ni") || !strcmp(m, "oi") || !strcmp(m, "xi") || !strcmp(m, "niy") ||
+	    !strcmp(m, "oiy") || !strcmp(m, "xiy") || starts(m, "asi") || starts(m, "agsi") ||
+	    starts(m, "alsi") || starts(m, "algsi") || starts(m, "laa") || starts(m, "lan") ||
+	    starts(m, "lao") || starts(m, "lax") || !strcmp(m, "cs") || !strcmp(m, "csg") ||
+	    !strcmp(m, "csy"))
+		return ACC_RMW;
+	if (starts(m, "la") && strcmp(m, "larl"))
+		return ACC_ADDR;
+	return ACC_READ;
+}
+
+/* s390x: larl and the PC-relative *RL forms; larl'd registers used as bases. */
 static void s390(struct disasm *d, const cs_insn *ci, struct insn *in)
 {
 	const cs_sysz *z = &ci->detail->sysz;
 	const char *m = ci->mnemonic;
 	size_t ml = strlen(m);
 	bool rl = ml > 2 && !strcmp(m + ml - 2, "rl") && strcmp(m, "brasl") && strcmp(m, "brcl");
+	int dst = z->op_count > 0 && z->operands[0].type == SYSZ_OP_REG ? (int)z->operands[0].reg : -1;
 
-	(void)d;
 	in->atomic = !strcmp(m, "cs") || !strcmp(m, "csg") || !strcmp(m, "csy") || starts(m, "laa") ||
 		     starts(m, "lan") || starts(m, "lao") || starts(m, "lax");
 	for (int i = 0; i < z->op_count; i++) {
 		const cs_sysz_op *op = &z->operands[i];
 
+		if (op->type == SYSZ_OP_MEM && op->mem.base > 0 &&
+		    d->regs[op->mem.base].known && !op->mem.index) {
+			in->data = d->regs[op->mem.base].v + (uint64_t)op->mem.disp;
+			in->access = s390_access(m);
+			continue;
+		}
 		if (op->type != SYSZ_OP_IMM)
 			continue;
 		if (in->branch || in->call) {
@@ -367,8 +396,14 @@ static void s390(struct disasm *d, const cs_insn *ci, struct insn *in)
 			in->access = !strcmp(m, "larl") ? ACC_ADDR : starts(m, "st") ? ACC_WRITE : ACC_READ;
 		}
 	}
-	if (in->atomic && !in->access)
+	if (in->atomic && in->access && in->access != ACC_ADDR)
 		in->access = ACC_RMW;
+	if (!strcmp(m, "larl") && dst > 0 && dst < NREGS) {
+		d->regs[dst].v = in->data;
+		d->regs[dst].known = true;
+	} else if (dst > 0 && dst < NREGS && !starts(m, "st") && !starts(m, "c")) {
+		d->regs[dst].known = false;
+	}
 }
 
 int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,

@@ -587,3 +587,56 @@ MYCL_API const struct mycl_share_line *mycl_share__line(const struct mycl_share 
 {
 	return i < s->nr_lines ? &s->lines[i] : NULL;
 }
+
+static const char *access_word(uint8_t a)
+{
+	static const char *const w[] = { "", "read", "write", "rmw", "address" };
+
+	return a < 5 ? w[a] : "";
+}
+
+MYCL_API int mycl_share__disassemble(FILE *f, const struct mycl_share *s, const char *func)
+{
+	struct elf_image *img = dso_image(s->dso);
+	const struct sym *fn = NULL;
+	struct disasm *d;
+	struct insn *v;
+	size_t n;
+	const uint8_t *code;
+	int err;
+
+	for (size_t i = 0; i < s->dso->syms.nr && !fn; i++)
+		if (!strcmp(s->dso->syms.syms[i].name, func))
+			fn = &s->dso->syms.syms[i];
+	if (!fn || !img)
+		return -ENOENT;
+	code = elf_image_code(img, fn->start, fn->end - fn->start);
+	if (!code)
+		return -ENOENT;
+	err = disasm_open(&d, elf_image_machine(img), elf_image_big_endian(img), elf_image_toc(img));
+	if (err)
+		return err;
+	disasm_set_got(d, elf_image_got_target, img);
+	err = disasm_range(d, code, fn->end - fn->start, fn->start, &v, &n);
+	disasm_close(d);
+	if (err)
+		return err;
+	fprintf(f, "# %s (%s):\n", func, s->arch);
+	for (size_t i = 0; i < n; i++) {
+		long k = v[i].data ? find_var(s, v[i].data) : -1;
+
+		fprintf(f, "  %8" PRIx64 ":  %s", v[i].addr, v[i].text);
+		if (k >= 0)
+			fprintf(f, "  # %s%s %s", s->vars[k].name,
+				v[i].data == s->vars[k].addr ? "" : "+off", access_word(v[i].access));
+		else if (v[i].data)
+			fprintf(f, "  # 0x%" PRIx64 " %s", v[i].data, access_word(v[i].access));
+		if (v[i].atomic)
+			fputs(" atomic", f);
+		if (v[i].spin_hint)
+			fputs(" spin hint", f);
+		fputc('\n', f);
+	}
+	free(v);
+	return ferror(f) ? -EIO : 0;
+}

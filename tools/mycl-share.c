@@ -22,6 +22,7 @@ static void usage(FILE *f)
 	      "      --perf FILE        weight by a recording (sampled instructions, data addresses)\n"
 	      "      --all              every line with a variable, not only flagged ones\n"
 	      "      --max-lines N      flagged lines shown (default 20)\n"
+	      "      --disassemble FUNC FUNC's code with the variables each instruction touches\n"
 	      "      --include-readonly also read-only data\n"
 	      "      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
 	      "      --format text|json\n"
@@ -31,7 +32,7 @@ static void usage(FILE *f)
 	      "4 symbol not found, 5 internal error.\n", f);
 }
 
-enum { O_LINE = 256, O_ARCH, O_WHATIF, O_SYMBOL, O_PERF, O_ALL, O_MAX, O_RO, O_DEBUG, O_FORMAT };
+enum { O_LINE = 256, O_ARCH, O_WHATIF, O_SYMBOL, O_PERF, O_ALL, O_MAX, O_RO, O_DEBUG, O_FORMAT, O_DIS };
 
 static const struct option long_opts[] = {
 	{ "line-size", required_argument, NULL, O_LINE },
@@ -44,6 +45,7 @@ static const struct option long_opts[] = {
 	{ "include-readonly", no_argument, NULL, O_RO },
 	{ "debug-dir", required_argument, NULL, O_DEBUG },
 	{ "format", required_argument, NULL, O_FORMAT },
+	{ "disassemble", required_argument, NULL, O_DIS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -56,6 +58,7 @@ int main(int argc, char **argv)
 	MYCL_OPTS(mycl_share_write_opts, wo);
 	struct mycl_share *s;
 	bool what_if = false, json = false;
+	const char *dis = NULL;
 	char err[600] = "";
 	int c, rc;
 
@@ -75,6 +78,7 @@ int main(int argc, char **argv)
 		case O_ALL: wo.all_lines = true; break;
 		case O_MAX: wo.max_lines = strtoul(optarg, NULL, 10); break;
 		case O_RO: o.include_readonly = true; break;
+		case O_DIS: dis = optarg; break;
 		case O_DEBUG: o.debug_dir = optarg; break;
 		case O_FORMAT:
 			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
@@ -96,6 +100,13 @@ int main(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "mycl-share: %s\n", err[0] ? err : mycl_strerror(rc));
 		return rc == -EINVAL ? EXIT_USAGE : rc == MYCL_ERR_ELF ? EXIT_BAD_INPUT : cli_exit_code(rc);
+	}
+	if (dis) {
+		rc = mycl_share__disassemble(stdout, s, dis);
+		if (rc == -ENOENT)
+			fprintf(stderr, "mycl-share: %s: no function named '%s'\n", argv[optind], dis);
+		mycl_share__free(s);
+		return rc == -ENOENT ? EXIT_NOTHING : rc ? EXIT_INTERNAL : EXIT_OK;
 	}
 	if (what_if || wo.symbol) {
 		/* The same variables at each line size (x86's adjacent-line prefetch pairs: 128). */

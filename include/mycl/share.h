@@ -85,6 +85,9 @@ struct mycl_share_write_opts {
 	const char *symbol;		/* only this symbol's line and its neighbours */
 };
 
+/* FUNC's disassembly with the variables each instruction touches.  -ENOENT: no such function. */
+int mycl_share__disassemble(FILE *f, const struct mycl_share *s, const char *func);
+
 int mycl_share__write_text(FILE *f, const struct mycl_share *s, const struct mycl_share_write_opts *o);
 int mycl_share__write_json(FILE *f, const struct mycl_share *s, const struct mycl_share_write_opts *o);
 
