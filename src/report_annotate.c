@@ -30,6 +30,14 @@ static void note(FILE *f, const struct mycl_annotate_line *l)
 		fprintf(f, "  # %s%s%s", l->global, l->access ? " " : "", l->access ? l->access : "");
 		any = true;
 	}
+	if (l->line_shared_with) {
+		fprintf(f, ", its line is shared with %s (written here)", l->line_shared_with);
+		any = true;
+	}
+	if (l->after && l->samples) {
+		fprintf(f, "%s%s", any ? ", after " : "  # after ", l->after);
+		any = true;
+	}
 	if (l->target) {
 		fprintf(f, "%s%s", any ? ", -> " : "  # -> ", l->target);
 		any = true;
@@ -141,6 +149,10 @@ MYCL_API int mycl_report__annotation_json(FILE *f, const struct mycl_annotation 
 			json_str(&j, "global", l->global);
 			json_str(&j, "access", l->access);
 		}
+		if (l->after)
+			json_str(&j, "after", l->after);
+		if (l->line_shared_with)
+			json_str(&j, "line_shared_with", l->line_shared_with);
 		if (l->atomic)
 			json_bool(&j, "atomic", true);
 		if (l->spin_hint)

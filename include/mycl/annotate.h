@@ -36,6 +36,14 @@ struct mycl_annotate_line {
 	const char *target;		/* branch/call target, "sym+0x10" */
 	const char *global;		/* the global the instruction touches, "var+0x8" */
 	const char *access;		/* "read", "write", "rmw", "address" for global */
+	/*
+	 * A timer sample lands on the instruction after the one that stalled:
+	 * for an instruction touching no global, the global the one before it
+	 * touched.
+	 */
+	const char *after;
+	/* Another global on the same cache line that this function writes. */
+	const char *line_shared_with;
 	bool atomic, spin_hint;
 };
 
