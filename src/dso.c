@@ -18,6 +18,7 @@
 #include "dso.h"
 #include "elfimage.h"
 #include "inline.h"
+#include "spinloops.h"
 
 static const char *const status_str[] = {
 	[DSO_PENDING] = "not loaded",
@@ -91,6 +92,7 @@ void dso_free(struct dso *d)
 	symtab_free(&d->data_syms);
 	elf_image_close(d->image);
 	inline_cache_free(d);
+	spinloops_free(d);
 	free(d->segs);
 	free(d->sym_path);
 	free(d->runtime_path);

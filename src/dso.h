@@ -47,6 +47,7 @@ struct dso {
 	bool symtab_full;		/* .symtab (not only .dynsym) */
 	uint64_t kernel_text;		/* kernel: _text in the kallsyms used */
 	struct inline_cache *inlines;	/* inline.c */
+	struct spin_cache *spins;	/* spinloops.c */
 	bool inlines_tried;
 };
 

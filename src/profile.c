@@ -200,8 +200,13 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 
 		err = hist_add(&p->insns, &ik, s->period, 1, NULL);
 	}
-	if (!err && p->want_tree)
-		err = profile_add_chain(p, s, &rk);
+	if (!err && p->want_tree) {
+		uint32_t leaf = UINT32_MAX;
+
+		err = profile_add_chain(p, s, &rk, &leaf);
+		if (!err && p->locks && leaf != UINT32_MAX)
+			err = profile_locks_sample(p, s, leaf);
+	}
 	return err;
 }
 
@@ -423,7 +428,17 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 		return -ENOMEM;
 	}
 	p->children = OPTS_GET(opts, children, false);
-	p->want_tree = p->children || OPTS_GET(opts, callgraph, false);
+	p->want_tree = p->children || OPTS_GET(opts, callgraph, false) || OPTS_GET(opts, locks, false);
+	if (OPTS_GET(opts, locks, false)) {
+		char msg[512] = "";
+
+		err = profile_locks_init(p, OPTS_GET(opts, lock_rules, NULL), msg, sizeof(msg));
+		if (err) {
+			mycl_log(&p->log, MYCL_WARN, "%s", msg);
+			mycl_profile__free(p);
+			return err;
+		}
+	}
 	p->inlines = !OPTS_GET(opts, no_inline, false);
 	p->annotate = OPTS_GET(opts, annotate, false);
 	err = mycl_perf_data__read(pd, &ops, p);
@@ -477,6 +492,7 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	calltree_free(&p->tree);
 	chaincache_free(&p->chains);
 	unwinder_free(p->unwinder);
+	profile_locks_free(p);
 	free(p->ubuf);
 	free(p->frames);
 	free(p->dcounts);

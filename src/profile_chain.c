@@ -167,7 +167,8 @@ static int dwarf_chain(struct mycl_profile *p, const struct mycl_sample *s, cons
 	return 0;
 }
 
-int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *rk)
+int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *rk,
+		      uint32_t *leaf)
 {
 	const uint64_t *ids = s->callchain;
 	size_t n = s->callchain_nr, nframes;
@@ -194,6 +195,7 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 	node = chaincache_get(&p->chains, rk_idx, gen, ids, n, &hash);
 	if (node != UINT32_MAX) {
 		calltree_hit(&p->tree, node, s->period);
+		*leaf = node;
 		return 0;
 	}
 	err = grow_scratch(p, n);
@@ -210,6 +212,7 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 			return err;
 	}
 	calltree_hit(&p->tree, node, s->period);
+	*leaf = node;
 	return chaincache_put(&p->chains, hash, rk_idx, gen, ids, n, node);
 }
 

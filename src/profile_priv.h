@@ -40,6 +40,7 @@ struct mycl_profile {
 	struct hist incl;		/* rows: period under the function (children) */
 	struct hist insns;		/* per instruction: ev, dso, addr (binary address) */
 	bool annotate;
+	struct lock_state *locks;	/* profile_locks.c, with opts.locks */
 	struct calltree tree;
 	struct chaincache chains;
 	struct ct_frame *frames;	/* a chain's frames while resolving */
@@ -63,8 +64,34 @@ struct mycl_profile {
 	char *buildid_dir;
 };
 
+/* A tree being merged (profile_view.c): nodes in one array, siblings linked. */
+struct vnode {
+	struct ct_frame f;
+	uint64_t period, samples;
+	uint32_t first_child, next_sibling, nr_children;
+};
+
+struct vtree {
+	struct vnode *v;
+	size_t nr, cap;
+};
+
+int vtree_root(struct vtree *t, const struct ct_frame *f);
+int vtree_child(struct vtree *t, uint32_t parent, const struct ct_frame *f, uint32_t *out);
+/* Adds call-tree node N's callers under view node 0, weighted W (and SAMPLES). */
+int vtree_add_callers(const struct mycl_profile *p, struct vtree *t, uint32_t n, uint64_t w,
+		      uint64_t samples);
+/* Converts to the public form, sorted; frees T's storage. */
+int vtree_finish(struct vtree *t, struct mycl_cg_node **out);
+
+/* profile_locks.c */
+int profile_locks_init(struct mycl_profile *p, const char *rules_file, char *err, size_t len);
+int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf);
+void profile_locks_free(struct mycl_profile *p);
+
 /* profile_chain.c */
-int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *key);
+int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *key,
+		      uint32_t *leaf);
 int profile_children(struct mycl_profile *p);
 /* The row key for a call-tree frame under root key RK. */
 void profile_frame_key(const struct mycl_profile *p, const struct hent *rk,

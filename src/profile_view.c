@@ -5,19 +5,7 @@
 #include <string.h>
 #include "profile_priv.h"
 
-/* A tree being merged: nodes in one array, siblings linked. */
-struct vnode {
-	struct ct_frame f;
-	uint64_t period, samples;
-	uint32_t first_child, next_sibling, nr_children;
-};
-
-struct vtree {
-	struct vnode *v;
-	size_t nr, cap;
-};
-
-static int vchild(struct vtree *t, uint32_t parent, const struct ct_frame *f, uint32_t *out)
+int vtree_child(struct vtree *t, uint32_t parent, const struct ct_frame *f, uint32_t *out)
 {
 	uint32_t c;
 
@@ -36,7 +24,7 @@ static int vchild(struct vtree *t, uint32_t parent, const struct ct_frame *f, ui
 	return 0;
 }
 
-static int vroot(struct vtree *t, const struct ct_frame *f)
+int vtree_root(struct vtree *t, const struct ct_frame *f)
 {
 	t->v = calloc(16, sizeof(*t->v));
 	if (!t->v)
@@ -88,7 +76,7 @@ static int convert(const struct vtree *t, uint32_t i, struct mycl_cg_node *out)
 	return 0;
 }
 
-static int finish(struct vtree *t, struct mycl_cg_node **out)
+int vtree_finish(struct vtree *t, struct mycl_cg_node **out)
 {
 	struct mycl_cg_node *root = calloc(1, sizeof(*root));
 	int err = root ? convert(t, 0, root) : -ENOMEM;
@@ -118,7 +106,7 @@ MYCL_API void mycl_cg_node__free(struct mycl_cg_node *n)
 }
 
 /* Adds the callers of tree node N (its ancestors) under view node 0 with weight W. */
-static int add_callers(const struct mycl_profile *p, struct vtree *t, uint32_t n, uint64_t w,
+int vtree_add_callers(const struct mycl_profile *p, struct vtree *t, uint32_t n, uint64_t w,
 		       uint64_t samples)
 {
 	uint32_t v = 0;
@@ -127,7 +115,7 @@ static int add_callers(const struct mycl_profile *p, struct vtree *t, uint32_t n
 	t->v[0].samples += samples;
 	for (uint32_t a = p->tree.nodes[n].parent; p->tree.nodes[a].parent != CT_NONE;
 	     a = p->tree.nodes[a].parent) {
-		int err = vchild(t, v, &p->tree.nodes[a].f, &v);
+		int err = vtree_child(t, v, &p->tree.nodes[a].f, &v);
 
 		if (err)
 			return err;
@@ -143,7 +131,7 @@ static int add_callees(const struct mycl_profile *p, struct vtree *t, uint32_t n
 	for (uint32_t c = p->tree.nodes[n].first_child; c != CT_NONE; c = p->tree.nodes[c].next_sibling) {
 		const struct ct_node *cn = &p->tree.nodes[c];
 		uint32_t vc;
-		int err = vchild(t, v, &cn->f, &vc);
+		int err = vtree_child(t, v, &cn->f, &vc);
 
 		if (err)
 			return err;
@@ -173,7 +161,7 @@ MYCL_API int mycl_profile__row_graph(const struct mycl_profile *p, size_t ev,
 	key = &h->ents[row->id];
 	top = (struct ct_frame){ .dso = key->dso, .sym = key->sym, .addr = key->addr,
 				 .level = key->level };
-	err = vroot(&t, &top);
+	err = vtree_root(&t, &top);
 	for (size_t i = 0; i < p->tree.nr && !err; i++) {
 		const struct ct_node *n = &p->tree.nodes[i];
 		const struct hent *rk;
@@ -195,7 +183,7 @@ MYCL_API int mycl_profile__row_graph(const struct mycl_profile *p, size_t ev,
 					continue;
 				profile_frame_key(p, rk, &p->tree.nodes[at].f, &k);
 				if (hent_key_eq(&k, key))
-					err = add_callers(p, &t, at, n->self_period, n->self_samples);
+					err = vtree_add_callers(p, &t, at, n->self_period, n->self_samples);
 				continue;
 			}
 		}
@@ -215,16 +203,16 @@ MYCL_API int mycl_profile__row_graph(const struct mycl_profile *p, size_t ev,
 				outer = !hent_key_eq(&ka, key);
 			}
 			if (outer)
-				err = add_callers(p, &t, (uint32_t)i, n->total_period, n->total_samples);
+				err = vtree_add_callers(p, &t, (uint32_t)i, n->total_period, n->total_samples);
 		} else {
-			err = add_callers(p, &t, (uint32_t)i, n->self_period, n->self_samples);
+			err = vtree_add_callers(p, &t, (uint32_t)i, n->self_period, n->self_samples);
 		}
 	}
 	if (err) {
 		free(t.v);
 		return err;
 	}
-	return finish(&t, out);
+	return vtree_finish(&t, out);
 }
 
 static bool sym_is(const struct ct_frame *f, const char *sym)
@@ -251,7 +239,7 @@ MYCL_API int mycl_profile__symbol_graph(const struct mycl_profile *p, size_t ev,
 	if (!found)
 		return -ENOENT;
 	top.dso = NULL;		/* one tree for the name, whatever binary it is in */
-	err = vroot(&t, &top);
+	err = vtree_root(&t, &top);
 	for (size_t i = 0; i < p->tree.nr && !err; i++) {
 		const struct ct_node *n = &p->tree.nodes[i];
 		bool outer = true;
@@ -269,7 +257,7 @@ MYCL_API int mycl_profile__symbol_graph(const struct mycl_profile *p, size_t ev,
 			t.v[0].samples += n->total_samples;
 			err = add_callees(p, &t, (uint32_t)i, 0);
 		} else {
-			err = add_callers(p, &t, (uint32_t)i, n->total_period, n->total_samples);
+			err = vtree_add_callers(p, &t, (uint32_t)i, n->total_period, n->total_samples);
 		}
 	}
 	if (err) {
@@ -280,7 +268,7 @@ MYCL_API int mycl_profile__symbol_graph(const struct mycl_profile *p, size_t ev,
 		free(t.v);
 		return -ENOENT;
 	}
-	return finish(&t, out);
+	return vtree_finish(&t, out);
 }
 
 MYCL_API int mycl_profile__for_each_path(const struct mycl_profile *p, size_t ev, mycl_path_fn fn,

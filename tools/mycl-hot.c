@@ -11,6 +11,49 @@
 
 #define MAX_SRC_DIRS 16
 
+/* --locks: the lock report of each event with samples; else the short section. */
+static int lock_reports(FILE *out, const struct mycl_profile *prof, bool full, bool json,
+			const char *rules, double limit)
+{
+	bool first = true;
+	int err = 0;
+
+	if (json)
+		fputs("[", out);
+	for (size_t e = 0; e < mycl_profile__nr_events(prof) && !err; e++) {
+		const struct mycl_profile_event *pe = mycl_profile__event(prof, e);
+		struct mycl_lock_report *r;
+
+		if (!pe->event || !pe->nr_samples)
+			continue;
+		err = full ? mycl_profile__locks(prof, e, &r) :
+			     mycl_profile__lock_summary(prof, e, rules, &r);
+		if (err)
+			break;
+		if (json) {
+			if (!first)
+				fputc(',', out);
+			err = mycl_report__locks_json(out, r, limit);
+		} else if (full) {
+			err = mycl_report__locks_text(out, r, limit);
+		} else if (r->samples) {
+			fprintf(out, "# Lock and spin primitives in '%s': %.2f%% of the samples\n",
+				pe->event->name, r->total_period ?
+				100.0 * (double)r->period / (double)r->total_period : 0.0);
+			for (size_t i = 0; i < r->nr_primitives && i < 5; i++)
+				fprintf(out, "#   %7.2f%%  %-40s %-8s %s\n",
+					100.0 * (double)r->primitives[i].period / (double)r->total_period,
+					r->primitives[i].name, r->primitives[i].layer, r->primitives[i].kind);
+			fprintf(out, "# Lock sites, with the code that takes each lock: mycl-hot --locks\n\n");
+		}
+		first = false;
+		mycl_lock_report__free(r);
+	}
+	if (json)
+		fputs("]\n", out);
+	return err;
+}
+
 /* --annotate: the N hottest functions with code of each event, or the one named. */
 static int annotations(FILE *out, const struct mycl_profile *prof, int n, const char *sym,
 		       int context, bool json, const struct mycl_annotate_opts *ao)
@@ -80,6 +123,8 @@ static void usage(FILE *f)
 	      "      --annotate-context=N  only N instructions around the hot ones\n"
 	      "      --source-dir DIR    where to find source files (repeatable)\n"
 	      "      --prefix-map OLD=NEW  rewrite build paths of source files\n"
+	      "      --locks             lock and spin time by primitive and by lock site\n"
+	      "      --lock-rules FILE   more lock primitives (LAYER KIND PATTERN lines)\n"
 	      "      --format text|json  output format (default text)\n"
 	      "  -o, --output FILE       write the report to FILE\n"
 	      "      --symfs DIR         look for binaries under DIR\n"
@@ -102,7 +147,7 @@ enum {
 	OPT_FORMAT, OPT_SYMFS, OPT_KALLSYMS, OPT_BUILDID, OPT_NODEMANGLE, OPT_NOHEADER,
 	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE, OPT_CHILDREN, OPT_NOCHILDREN,
 	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE, OPT_DEBUGDIR, OPT_ANNOTATE,
-	OPT_ACONTEXT, OPT_SRCDIR, OPT_PREFIXMAP,
+	OPT_ACONTEXT, OPT_SRCDIR, OPT_PREFIXMAP, OPT_LOCKS, OPT_LOCKRULES,
 };
 
 static const struct option long_opts[] = {
@@ -123,6 +168,8 @@ static const struct option long_opts[] = {
 	{ "annotate-context", required_argument, NULL, OPT_ACONTEXT },
 	{ "source-dir", required_argument, NULL, OPT_SRCDIR },
 	{ "prefix-map", required_argument, NULL, OPT_PREFIXMAP },
+	{ "locks", no_argument, NULL, OPT_LOCKS },
+	{ "lock-rules", required_argument, NULL, OPT_LOCKRULES },
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "comms", required_argument, NULL, OPT_COMM },
 	{ "pid", required_argument, NULL, OPT_PID },
@@ -294,6 +341,8 @@ int main(int argc, char **argv)
 				src_dirs[nsrc++] = optarg;
 			break;
 		case OPT_PREFIXMAP: aopts.prefix_map = optarg; break;
+		case OPT_LOCKS: opts.locks = true; break;
+		case OPT_LOCKRULES: opts.lock_rules = optarg; break;
 		case OPT_GLIMIT: ropts.graph_limit = strtod(optarg, NULL); break;
 		case OPT_CALLERS:
 		case OPT_CALLEES:
@@ -351,7 +400,10 @@ int main(int argc, char **argv)
 		mycl_perf_data__close(pd);
 		return EXIT_IO;
 	}
-	if (graph_sym || folded)
+	if (opts.locks)
+		err = lock_reports(out, prof, true, !strcmp(format, "json"), opts.lock_rules,
+				   ropts.graph_limit);
+	else if (graph_sym || folded)
 		err = special_views(out, prof, graph_sym, graph_callees, folded,
 				    !strcmp(format, "json"), &ropts);
 	else if (ann_n && !strcmp(format, "json"))
@@ -362,9 +414,13 @@ int main(int argc, char **argv)
 			err = annotations(out, prof, ann_n, ann_sym, ann_context, false, &aopts);
 		if (err == -ENOENT)
 			graph_sym = ann_sym;
-	} else
-		err = !strcmp(format, "json") ? mycl_report__json(out, prof, &ropts)
-					      : mycl_report__text(out, prof, &ropts);
+	} else if (!strcmp(format, "json")) {
+		err = mycl_report__json(out, prof, &ropts);
+	} else {
+		err = mycl_report__text(out, prof, &ropts);
+		if (!err)
+			err = lock_reports(out, prof, false, false, opts.lock_rules, 0);
+	}
 	if (err == -ENOENT) {
 		fprintf(stderr, "mycl-hot: %s: no sample went through '%s'\n",
 			mycl_perf_data__path(pd), graph_sym);

@@ -10,5 +10,6 @@
 #include "mycl/report.h"
 #include "mycl/annotate.h"
 #include "mycl/share.h"
+#include "mycl/locks.h"
 
 #endif

@@ -49,6 +49,8 @@ struct mycl_profile_opts {
 	bool children;			/* rows by inclusive time (implies callgraph) */
 	bool no_inline;			/* no inlined-function frames in unwound stacks */
 	bool annotate;			/* count samples per instruction, for annotation */
+	bool locks;			/* classify lock and spin samples (implies callgraph) */
+	const char *lock_rules;		/* more rules, from this file (see data/lock-rules.txt) */
 };
 
 /* One row of the flat profile.  Fields not among the sort keys are 0/NULL. */

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Spin and mutex hot spots: samples in lock and spin primitives of every
+ * layer (kernel, glibc, InnoDB/MariaDB, C++, tcmalloc; from a rules file),
+ * and spin loops inlined where no rule names them, each credited to its lock
+ * site: the first caller that is not a primitive itself.
+ */
+#ifndef MYCL_LOCKS_H
+#define MYCL_LOCKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "mycl/profile.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct mycl_lock_primitive {
+	const char *name;		/* function, or "(inlined spin loop)" */
+	const char *layer, *kind;	/* from the rule: "kernel" "spin", "glibc" "mutex"... */
+	uint64_t period, samples;	/* samples with it on their lock path */
+	char layer_buf[16], kind_buf[16];	/* storage behind layer and kind when needed */
+};
+
+struct mycl_lock_site {
+	const char *sym, *dso;
+	uint64_t period, samples;	/* lock samples credited here */
+	const char *via;		/* the primitives below it, largest first */
+	const char *lock_word;		/* global an atomic in its spin loop targets, if any */
+	const char *seed;		/* global written in its spin loop, if any */
+	bool inlined_spin;		/* the spin loop is in the site's own code */
+	struct mycl_cg_node *callers;	/* who called the site, weighted by lock samples */
+};
+
+struct mycl_lock_report {
+	const struct mycl_event *event;
+	uint64_t period, samples;	/* in lock and spin code */
+	uint64_t total_period, total_samples;
+	size_t nr_primitives;
+	struct mycl_lock_primitive *primitives;	/* by period */
+	size_t nr_sites;
+	struct mycl_lock_site *sites;		/* by period */
+};
+
+/*
+ * The lock report of event EV; the profile must be built with locks set.
+ * *OUT is freed with mycl_lock_report__free().
+ */
+int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct mycl_lock_report **out);
+void mycl_lock_report__free(struct mycl_lock_report *r);
+/*
+ * The same from the flat rows only (functions that are primitives), for
+ * profiles built without locks: primitives, no sites.  RULES_FILE may be NULL.
+ */
+int mycl_profile__lock_summary(const struct mycl_profile *p, size_t ev, const char *rules_file,
+			       struct mycl_lock_report **out);
+
+int mycl_report__locks_text(FILE *f, const struct mycl_lock_report *r, double graph_limit);
+int mycl_report__locks_json(FILE *f, const struct mycl_lock_report *r, double graph_limit);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "lockrules.h"
+
+int lock_rules_parse(struct lock_rules *r, const char *text, int *bad_line)
+{
+	int lineno = 0;
+
+	for (const char *p = text; p && *p; ) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		char buf[512], f[3][256];
+		int n;
+
+		lineno++;
+		if (len >= sizeof(buf))
+			len = sizeof(buf) - 1;
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		p = eol ? eol + 1 : NULL;
+		buf[strcspn(buf, "#")] = '\0';
+		n = sscanf(buf, "%255s %255s %255[^\n]", f[0], f[1], f[2]);
+		if (n <= 0)
+			continue;
+		if (n != 3) {
+			if (bad_line)
+				*bad_line = lineno;
+			return -EINVAL;
+		}
+		/* Trailing blanks of the pattern go. */
+		for (size_t k = strlen(f[2]); k && (f[2][k - 1] == ' ' || f[2][k - 1] == '\t'); k--)
+			f[2][k - 1] = '\0';
+		if (ARRAY_GROW(r->v, r->cap, r->nr + 1))
+			return -ENOMEM;
+		r->v[r->nr] = (struct lock_rule){ strdup(f[0]), strdup(f[1]), strdup(f[2]) };
+		if (!r->v[r->nr].layer || !r->v[r->nr].kind || !r->v[r->nr].pattern)
+			return -ENOMEM;
+		r->nr++;
+	}
+	return 0;
+}
+
+int lock_rules_match(const struct lock_rules *r, const char *name)
+{
+	char base[1024];
+	const char *inl;
+
+	if (!name)
+		return -1;
+	/* "foo (inlined)" is foo. */
+	inl = strstr(name, " (inlined)");
+	if (inl && (size_t)(inl - name) < sizeof(base)) {
+		memcpy(base, name, (size_t)(inl - name));
+		base[inl - name] = '\0';
+		name = base;
+	}
+	for (size_t i = r->nr; i-- > 0;)
+		if (!fnmatch(r->v[i].pattern, name, 0))
+			return (int)i;
+	return -1;
+}
+
+void lock_rules_free(struct lock_rules *r)
+{
+	for (size_t i = 0; i < r->nr; i++) {
+		free(r->v[i].layer);
+		free(r->v[i].kind);
+		free(r->v[i].pattern);
+	}
+	free(r->v);
+	r->v = NULL;
+	r->nr = r->cap = 0;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Lock and spin primitives by function-name pattern: the rules file. */
+#ifndef MYCL_LOCKRULES_H
+#define MYCL_LOCKRULES_H
+
+#include <stddef.h>
+
+struct lock_rule {
+	char *layer, *kind, *pattern;
+};
+
+struct lock_rules {
+	struct lock_rule *v;
+	size_t nr, cap;
+};
+
+/* Adds the rules in TEXT ("LAYER KIND PATTERN" lines).  0, -ENOMEM, or -EINVAL with *BAD_LINE. */
+int lock_rules_parse(struct lock_rules *r, const char *text, int *bad_line);
+/* The rule NAME matches, or -1.  Later rules win (a rules file overrides the defaults). */
+int lock_rules_match(const struct lock_rules *r, const char *name);
+void lock_rules_free(struct lock_rules *r);
+
+extern const char mycl_default_lock_rules[];
+
+#endif
