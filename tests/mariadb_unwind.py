@@ -11,6 +11,7 @@ socket; exits 77 (skip) where it cannot.
 
 usage: mariadb_unwind.py MYCL_HOT WORKDIR
 """
+import json
 import os
 import shutil
 import signal
@@ -80,6 +81,26 @@ def our_counts(mycl_hot, path):
     return total, complete
 
 
+def tz_check(mycl_hot, path):
+    """time_zone=SYSTEM: samples under __tz_convert credited to Time_zone_system::gmt_sec_to_TIME."""
+    out = subprocess.run([mycl_hot, "-q", "--folded", "--no-inline", path], capture_output=True,
+                         text=True, timeout=600).stdout
+    under = 0
+    for line in out.splitlines():
+        stack, n = line.rsplit(" ", 1)
+        if "__tz_convert" in stack.split(";"):
+            under += int(n)
+    locks = json.loads(subprocess.run([mycl_hot, "-q", "--locks", "--no-inline", "--format", "json",
+                                       path], capture_output=True, text=True, timeout=600).stdout)
+    site = sum(s["samples"] for ev in locks for s in ev["sites"]
+               if s["site"] and "Time_zone_system::gmt_sec_to_TIME" in s["site"]
+               and s["via"] and "__tz_convert" in s["via"])
+    ok = under > 0 and site >= 0.9 * under
+    print(f"{'ok  ' if ok else 'FAIL'} time_zone=SYSTEM: {site} of {under} samples under __tz_convert "
+          f"credited to Time_zone_system::gmt_sec_to_TIME")
+    return ok
+
+
 def perf_counts(path):
     out = subprocess.run(["perf", "script", "-i", path, "-F", "comm,tid,ip,sym,dso", "--no-inline"],
                          capture_output=True, text=True, timeout=900)
@@ -129,14 +150,15 @@ def main():
             srv.wait(timeout=30)
         except subprocess.TimeoutExpired:
             srv.kill()
+    tz_ok = tz_check(mycl_hot, data)
     total, complete = our_counts(mycl_hot, data)
     ptotal, pcomplete = perf_counts(data)
     share = complete / total if total else 0
     print(f"mycl: {complete} of {total} mariadbd samples reach a thread entry ({share:.1%})")
     print(f"perf: {pcomplete} of {ptotal}")
     ok = total > 50 and share >= 0.90 and complete >= pcomplete
-    print(f"{int(ok)} passed, {int(not ok)} failed")
-    return 0 if ok else 1
+    print(f"{int(ok) + int(tz_ok)} passed, {int(not ok) + int(not tz_ok)} failed")
+    return 0 if ok and tz_ok else 1
 
 
 if __name__ == "__main__":
