@@ -97,6 +97,24 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 
 	rule = lock_rules_match(&ls->rules, t->nodes[a].f.sym);
 	if (rule < 0) {
+		/*
+		 * Code called by a function that runs under a global lock (kind
+		 * "serial", __tz_convert) is under that lock too.
+		 */
+		uint32_t b = a;
+
+		for (int depth = 0; depth < 16 && t->nodes[b].parent != CT_NONE; depth++) {
+			int rb = lock_rules_match(&ls->rules, t->nodes[b].f.sym);
+
+			if (rb >= 0 && !strcmp(ls->rules.v[rb].kind, "serial")) {
+				a = b;
+				rule = rb;
+				break;
+			}
+			b = t->nodes[b].parent;
+		}
+	}
+	if (rule < 0) {
 		struct resolved r;
 		struct spin_info si;
 

@@ -138,7 +138,7 @@ def main():
                                  "--number-of-queries=2000000", "--iterations=1"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(2)
-        rec = subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", "250",
+        rec = subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", "1000",
                               "--call-graph", "dwarf,16384", "-p", str(srv.pid), "-o", data,
                               "--", "sleep", "4"], capture_output=True, text=True, timeout=120)
         load.kill()
