@@ -112,7 +112,7 @@ static int lookup(struct machine *m, struct inline_cache *c, uint64_t vaddr, con
 		  const char **names, size_t max, size_t *n, bool *replaces)
 {
 	Dwarf_Die cudie, *scopes = NULL;
-	bool same_as_base = false;
+	bool sub_differs = false;
 	int nscopes;
 
 	*n = 0;
@@ -131,17 +131,17 @@ static int lookup(struct machine *m, struct inline_cache *c, uint64_t vaddr, con
 		if (name)
 			names[(*n)++] = name;
 		if (tag == DW_TAG_subprogram) {
-			same_as_base = !name;
+			sub_differs = name != NULL;
 			break;
 		}
 	}
 	free(scopes);
 	/*
-	 * The outermost name found is the function as the source knows it; when
-	 * it is not the symbol's (a clone, or only inlined code is described),
-	 * it stands for the symbol, as in perf.
+	 * The function as the source knows it, when its name is not the symbol's
+	 * (foo.constprop.0 is "foo"), stands for the symbol, as in perf.  When no
+	 * enclosing function is described, the symbol keeps its frame.
 	 */
-	*replaces = *n > 0 && !same_as_base;
+	*replaces = sub_differs;
 	return 0;
 }
 

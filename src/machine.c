@@ -569,3 +569,31 @@ int machine_for_each_map(struct machine *m, int32_t pid, int32_t tid,
 	}
 	return 0;
 }
+
+char *machine_data_symbol(struct machine *m, int32_t pid, int32_t tid, uint64_t addr)
+{
+	struct thread *t = machine_thread(m, pid, tid);
+	char *out = NULL;
+
+	for (size_t i = 0; t && i < t->maps->nr && !out; i++) {
+		const struct map *mp = &t->maps->v[i];
+		struct dso *d = mp->dso;
+		const struct sym *s;
+		uint64_t bias, v;
+
+		if (!d || d->kernel || d->identity)
+			continue;
+		load_dso(m, d);
+		if (!d->data_syms.nr)
+			continue;
+		bias = mp->start - dso_offset_to_vaddr(d, mp->pgoff);
+		v = addr - bias;
+		s = symtab_find(&d->data_syms, v);
+		if (!s)
+			continue;
+		if ((v == s->start ? asprintf(&out, "%s (%s)", s->name, d->short_name) :
+		     asprintf(&out, "%s+0x%" PRIx64 " (%s)", s->name, v - s->start, d->short_name)) < 0)
+			out = NULL;
+	}
+	return out;
+}

@@ -53,6 +53,9 @@ struct thread *machine_thread(struct machine *m, int32_t pid, int32_t tid);
 int machine_resolve(struct machine *m, int32_t pid, int32_t tid, uint64_t ip,
 		    enum mycl_cpumode cpumode, struct resolved *r);
 
+/* "var+0x8" for a data address in (PID, TID)'s binaries, or NULL (caller frees). */
+char *machine_data_symbol(struct machine *m, int32_t pid, int32_t tid, uint64_t addr);
+
 /* Every DSO seen, for summaries. */
 size_t machine_nr_dsos(const struct machine *m);
 struct dso *machine_dso(const struct machine *m, size_t i);

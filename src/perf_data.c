@@ -594,6 +594,7 @@ MYCL_API void mycl_perf_data__close(struct mycl_perf_data *pd)
 	order_queue_free(&pd->q);
 	ZSTD_freeDCtx(pd->zctx);
 	free(pd->zbuf);
+	free(pd->tracing);
 	free(pd->path);
 	free(pd);
 }
@@ -626,4 +627,10 @@ MYCL_API const struct mycl_event *mycl_perf_data__event(const struct mycl_perf_d
 MYCL_API const struct mycl_perf_stats *mycl_perf_data__stats(const struct mycl_perf_data *pd)
 {
 	return &pd->stats;
+}
+
+MYCL_API const void *mycl_perf_data__tracing_data(const struct mycl_perf_data *pd, size_t *len)
+{
+	*len = pd->tracing_len;
+	return pd->tracing;
 }

@@ -88,6 +88,10 @@ struct mycl_perf_data {
 	uint8_t *zbuf;			/* decompressed bytes not yet made records */
 	size_t zcap, zlen;
 
+	uint8_t *tracing;		/* the tracing data (event formats), when recorded */
+	size_t tracing_len;
+	uint64_t tracing_pending;	/* pipe mode: payload bytes to capture after the record */
+
 	uint64_t scratch[8192];		/* decoded arrays of one record (< 64 KiB) */
 };
 

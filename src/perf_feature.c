@@ -245,6 +245,15 @@ int pd_read_feature(struct mycl_perf_data *pd, unsigned int feat, const uint8_t 
 	case FEAT_EVENT_DESC:
 		err = read_event_desc(pd, &c);
 		break;
+	case FEAT_TRACING_DATA:
+		/* Kept whole: the tracepoint formats, for decoding RAW sample data. */
+		free(pd->tracing);
+		pd->tracing = malloc(len ? len : 1);
+		if (!pd->tracing)
+			return -ENOMEM;
+		memcpy(pd->tracing, p, len);
+		pd->tracing_len = len;
+		return 0;
 	default:
 		/* Known to perf but not needed here, or newer than this reader. */
 		return 0;

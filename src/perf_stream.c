@@ -368,6 +368,17 @@ static int process_record(struct mycl_perf_data *pd, const uint8_t *rec, size_t 
 		uint32_t size = cursor_u32(&c);
 
 		*extra = len <= 16 ? ALIGN8((uint64_t)size) : 0;
+		if (len > 16 && size <= len - 16) {
+			/* simpleperf: inside the record. */
+			free(pd->tracing);
+			pd->tracing = malloc(size ? size : 1);
+			if (!pd->tracing)
+				return -ENOMEM;
+			memcpy(pd->tracing, rec + 16, size);
+			pd->tracing_len = size;
+		} else if (!nested && size <= (64u << 20)) {
+			pd->tracing_pending = size;
+		}
 		return 0;
 	}
 	case REC_AUXTRACE: {
@@ -460,6 +471,20 @@ int pd_read_records(struct mycl_perf_data *pd)
 		err = process_record(pd, st->buf + st->head - size, size, off, &extra, false);
 		if (err)
 			return err;
+		if (extra && pd->tracing_pending && pd->tracing_pending <= extra) {
+			/* Pipe mode: the tracing data follows its record; keep it. */
+			size_t n = (size_t)pd->tracing_pending;
+
+			pd->tracing_pending = 0;
+			if (stream_fill(st, n) == FILL_OK) {
+				free(pd->tracing);
+				pd->tracing = malloc(n ? n : 1);
+				if (!pd->tracing)
+					return -ENOMEM;
+				memcpy(pd->tracing, st->buf + st->head, n);
+				pd->tracing_len = n;
+			}
+		}
 		if (extra) {
 			r = stream_skip(pd, extra);
 			if (r < 0)

@@ -7,6 +7,7 @@
 #include "mycl/locks.h"
 #include "lockrules.h"
 #include "profile_priv.h"
+#include "offcpu.h"
 #include "spinloops.h"
 
 #define INLINE_SPIN "(inlined spin loop)"
@@ -65,6 +66,7 @@ void profile_locks_free(struct mycl_profile *p)
 {
 	if (!p->locks)
 		return;
+	offcpu_free(p);
 	lock_rules_free(&p->locks->rules);
 	hist_free(&p->locks->prims);
 	hist_free(&p->locks->sites);
@@ -87,6 +89,8 @@ static int count_prim(struct mycl_profile *p, const struct mycl_sample *s, const
  */
 int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf)
 {
+	if (s->event->type == 2 /* PERF_TYPE_TRACEPOINT */)
+		return offcpu_sample(p, s, leaf);
 	struct lock_state *ls = p->locks;
 	const struct calltree *t = &p->tree;
 	const char *seen[16], *innermost = NULL;
@@ -151,6 +155,9 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 	}
 	if (t->nodes[a].parent == CT_NONE)
 		a = leaf;	/* primitives all the way up: the stack was cut short */
+	/* Code inlined into a function is that function's: the site is the function. */
+	while (t->nodes[a].f.inl && t->nodes[t->nodes[a].parent].parent != CT_NONE)
+		a = t->nodes[a].parent;
 	k.addr = a;
 	k.sym = innermost;
 	return hist_add(&ls->sites, &k, s->period, 1, NULL);
@@ -391,4 +398,9 @@ MYCL_API int mycl_profile__lock_summary(const struct mycl_profile *p, size_t ev,
 	qsort(r->primitives, r->nr_primitives, sizeof(*r->primitives), prim_cmp);
 	*out = r;
 	return 0;
+}
+
+const struct lock_rules *lock_rules_of(const struct mycl_profile *p)
+{
+	return &p->locks->rules;
 }

@@ -41,6 +41,7 @@ struct mycl_profile {
 	struct hist insns;		/* per instruction: ev, dso, addr (binary address) */
 	bool annotate;
 	struct lock_state *locks;	/* profile_locks.c, with opts.locks */
+	struct wait_state *waits;	/* offcpu.c: tracepoint waits */
 	struct calltree tree;
 	struct chaincache chains;
 	struct ct_frame *frames;	/* a chain's frames while resolving */

@@ -102,3 +102,86 @@ MYCL_API int mycl_report__locks_json(FILE *f, const struct mycl_lock_report *r, 
 	json_end_obj(&j);
 	return ferror(f) ? -EIO : 0;
 }
+
+static void addr_lines(FILE *f, const char *title, const struct mycl_addr_wait *v, size_t n)
+{
+	if (!n)
+		return;
+	fprintf(f, "# %s\n#        waits      wait time  address             symbol\n", title);
+	for (size_t i = 0; i < n && i < 10; i++)
+		fprintf(f, "#   %10" PRIu64 "  %11.3f ms  0x%016" PRIx64 "  %s\n", v[i].waits,
+			(double)v[i].wait_ns / 1e6, v[i].addr, str_or(v[i].symbol, ""));
+	fprintf(f, "#\n");
+}
+
+MYCL_API int mycl_report__waits_text(FILE *f, const struct mycl_wait_report *w, double limit)
+{
+	if (limit <= 0)
+		limit = 0.5;
+	if (w->have_sched_switch) {
+		fprintf(f, "# Off-CPU waits (sched:sched_switch, asleep until switched in again): "
+			"%.3f ms in all\n#\n", (double)w->total_wait_ns / 1e6);
+		for (size_t i = 0; i < w->nr_sites; i++) {
+			const struct mycl_offcpu_site *s = &w->sites[i];
+
+			if (pct(s->wait_ns, w->total_wait_ns) < limit)
+				break;
+			fprintf(f, "  %7.2f%%  %11.3f ms  %6" PRIu64 " waits  %s (%s)%s%s\n",
+				pct(s->wait_ns, w->total_wait_ns), (double)s->wait_ns / 1e6, s->waits,
+				str_or(s->sym, "[unknown]"), s->dso, s->via ? " via " : "",
+				str_or(s->via, ""));
+			if (s->callers && s->callers->nr_children)
+				report_tree_text(f, s->callers, s->callers->period, limit, 12);
+		}
+		fputc('\n', f);
+	}
+	addr_lines(f, "Futex waits by word (syscalls:sys_enter_futex/sys_exit_futex):", w->futexes,
+		   w->nr_futexes);
+	addr_lines(f, "Kernel lock contention (lock:contention_begin/end):", w->locks, w->nr_locks);
+	return ferror(f) ? -EIO : 0;
+}
+
+static void addr_json(struct json *j, const char *key, const struct mycl_addr_wait *v, size_t n)
+{
+	json_begin_arr(j, key);
+	for (size_t i = 0; i < n; i++) {
+		json_begin_obj(j, NULL);
+		json_hex(j, "address", v[i].addr);
+		json_str(j, "symbol", v[i].symbol);
+		json_u64(j, "waits", v[i].waits);
+		json_u64(j, "wait_ns", v[i].wait_ns);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+}
+
+MYCL_API int mycl_report__waits_json(FILE *f, const struct mycl_wait_report *w, double limit)
+{
+	struct json j;
+
+	if (limit <= 0)
+		limit = 0.5;
+	json_init(&j, f);
+	json_begin_obj(&j, NULL);
+	json_str(&j, "schema", "mycl-waits/1");
+	json_u64(&j, "total_wait_ns", w->total_wait_ns);
+	json_begin_arr(&j, "sites");
+	for (size_t i = 0; i < w->nr_sites; i++) {
+		const struct mycl_offcpu_site *s = &w->sites[i];
+
+		json_begin_obj(&j, NULL);
+		json_str(&j, "site", s->sym);
+		json_str(&j, "dso", s->dso);
+		json_str(&j, "via", s->via);
+		json_u64(&j, "waits", s->waits);
+		json_u64(&j, "wait_ns", s->wait_ns);
+		if (s->callers)
+			report_tree_json(&j, "callers", s->callers, s->callers->period, limit);
+		json_end_obj(&j);
+	}
+	json_end_arr(&j);
+	addr_json(&j, "futexes", w->futexes, w->nr_futexes);
+	addr_json(&j, "kernel_locks", w->locks, w->nr_locks);
+	json_end_obj(&j);
+	return ferror(f) ? -EIO : 0;
+}

@@ -10,7 +10,11 @@ recorded with perf record -g:
     instructions (directly, skid-aware, or as the written neighbour on the line).
 Exits 77 where perf cannot record.
 
-usage: locks_checks.py MYCL_HOT TTAS_MUTEX WORKDIR
+  - samples/mutex_wait recorded with sched_switch and futex tracepoints: the
+    off-CPU waits per lock site and the futex waits on its mutex account for
+    the waits the program measured itself.
+
+usage: locks_checks.py MYCL_HOT TTAS_MUTEX WORKDIR   (mutex_wait beside TTAS_MUTEX)
 """
 import json
 import os
@@ -65,8 +69,37 @@ def main():
              (i.get("global", ""), i.get("after", ""), i.get("line_shared_with", ""))]
     check("the hottest annotated instructions name the seed", bool(named),
           [(i["insn"], i.get("global"), i.get("after")) for i in insns])
+    waits(hot, os.path.join(os.path.dirname(ttas), "mutex_wait"), work)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def waits(hot, prog, work):
+    """Off-CPU waits per lock site and futex waits per word, against the program's own count."""
+    data = os.path.join(work, "waits.data")
+    r = subprocess.run(["perf", "record", "-q", "--call-graph", "dwarf,8192",
+                        "-e", "sched:sched_switch", "-e", "syscalls:sys_enter_futex",
+                        "-e", "syscalls:sys_exit_futex", "-o", data, prog, "2", "4"],
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        print(f"skip waits: tracepoints cannot be recorded here: {r.stderr[-200:]}")
+        return
+    known = {line.split()[0]: float(line.split()[1]) for line in r.stdout.splitlines()}
+    rep = [x for x in run_json(hot, "-q", "--locks", "--format", "json", data)
+           if x.get("schema") == "mycl-waits/1"]
+    check("waits: a report from the tracepoints", bool(rep))
+    if not rep:
+        return
+    sites = {s["site"]: s["wait_ns"] / 1e9 for s in rep[0]["sites"]}
+    for site, secs in known.items():
+        got = sites.get(site, 0.0)
+        check(f"waits: {site} off-CPU {got:.2f} s against {secs:.2f} s measured by the program",
+              secs > 0.2 and abs(got - secs) <= 0.25 * secs, sites)
+    fut = rep[0]["futexes"][0] if rep[0]["futexes"] else {}
+    total = sum(known.values())
+    check("waits: the futex word is table_lock, with the program's waits",
+          (fut.get("symbol") or "").startswith("table_lock") and
+          abs(fut.get("wait_ns", 0) / 1e9 - total) <= 0.25 * total, fut)
 
 
 if __name__ == "__main__":

@@ -49,6 +49,19 @@ static int lock_reports(FILE *out, const struct mycl_profile *prof, bool full, b
 		first = false;
 		mycl_lock_report__free(r);
 	}
+	if (full && !err) {
+		struct mycl_wait_report *w;
+
+		if (!mycl_profile__waits(prof, &w)) {
+			if (json) {
+				fputs(first ? "" : ",", out);
+				err = mycl_report__waits_json(out, w, limit);
+			} else {
+				err = mycl_report__waits_text(out, w, limit);
+			}
+			mycl_wait_report__free(w);
+		}
+	}
 	if (json)
 		fputs("]\n", out);
 	return err;

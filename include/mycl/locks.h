@@ -58,6 +58,41 @@ void mycl_lock_report__free(struct mycl_lock_report *r);
 int mycl_profile__lock_summary(const struct mycl_profile *p, size_t ev, const char *rules_file,
 			       struct mycl_lock_report **out);
 
+/* Waits seen through tracepoints (sched_switch, futex syscalls, lock:contention_*). */
+struct mycl_offcpu_site {
+	const char *sym, *dso;		/* the lock site: first caller above the wait */
+	const char *via;		/* the outermost primitive of the wait (pthread_mutex_lock) */
+	uint64_t waits, wait_ns;
+	struct mycl_cg_node *callers;
+};
+
+struct mycl_addr_wait {
+	uint64_t addr;
+	const char *symbol;		/* the global the address is in, when known */
+	uint64_t waits, wait_ns;
+};
+
+struct mycl_wait_report {
+	bool have_sched_switch, have_futex, have_contention;
+	uint64_t total_wait_ns;		/* off-CPU in waits (not preemptions) */
+	size_t nr_sites;
+	struct mycl_offcpu_site *sites;	/* by wait time */
+	size_t nr_futexes;
+	struct mycl_addr_wait *futexes;	/* syscalls:sys_enter_futex / sys_exit_futex */
+	size_t nr_locks;
+	struct mycl_addr_wait *locks;	/* lock:contention_begin / contention_end (kernel) */
+};
+
+/*
+ * Waits from the recording's tracepoints, per lock site and per address.
+ * The profile must be built with locks set.  -ENOENT when the recording has
+ * none of those tracepoints.  Freed with mycl_wait_report__free().
+ */
+int mycl_profile__waits(const struct mycl_profile *p, struct mycl_wait_report **out);
+void mycl_wait_report__free(struct mycl_wait_report *w);
+int mycl_report__waits_text(FILE *f, const struct mycl_wait_report *w, double graph_limit);
+int mycl_report__waits_json(FILE *f, const struct mycl_wait_report *w, double graph_limit);
+
 int mycl_report__locks_text(FILE *f, const struct mycl_lock_report *r, double graph_limit);
 int mycl_report__locks_json(FILE *f, const struct mycl_lock_report *r, double graph_limit);
 

@@ -232,6 +232,12 @@ const struct mycl_event *mycl_perf_data__event(const struct mycl_perf_data *pd, 
 
 const struct mycl_perf_stats *mycl_perf_data__stats(const struct mycl_perf_data *pd);
 
+/*
+ * The recording's tracing data (tracepoint formats, as perf writes them), or
+ * NULL; complete after __read in pipe mode.  Owned by PD.
+ */
+const void *mycl_perf_data__tracing_data(const struct mycl_perf_data *pd, size_t *len);
+
 /* Name of a feature bit ("build_id", "hostname"...); NULL when unknown. */
 const char *mycl_perf_feature_name(unsigned int feat);
 

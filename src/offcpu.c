@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Waits from tracepoints: sched:sched_switch (a thread leaving the CPU to
+ * sleep, with the call chain of where it blocked, until it is switched in
+ * again), syscalls:sys_enter_futex/sys_exit_futex (waits per futex word) and
+ * lock:contention_begin/contention_end (kernel lock contention).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mycl/locks.h"
+#include "lockrules.h"
+#include "offcpu.h"
+#include "profile_priv.h"
+#include "tracepoint.h"
+
+#define PERF_TYPE_TRACEPOINT 2
+
+struct pending {
+	int32_t tid;
+	uint64_t time;
+	uint32_t node;			/* sched_switch: the lock site's call-tree node */
+	const char *via;
+	uint64_t addr;			/* futex word or kernel lock */
+};
+
+struct pend_set {
+	struct pending *v;
+	size_t nr, cap;
+};
+
+struct wait_state {
+	struct tracepoints *tp;
+	bool tried;
+	struct pend_set sched, futex, lock;
+	struct hist sites;		/* key: addr = call-tree node, sym = via */
+	struct hist futexes;		/* key: addr = futex word, pid = a process using it */
+	struct hist locks;		/* key: addr = kernel lock */
+	bool have_sched, have_futex, have_lock;
+	uint64_t total;
+};
+
+static struct pending *pend_find(struct pend_set *s, int32_t tid)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->v[i].tid == tid)
+			return &s->v[i];
+	return NULL;
+}
+
+static int pend_put(struct pend_set *s, const struct pending *p)
+{
+	struct pending *e = pend_find(s, p->tid);
+
+	if (!e) {
+		if (ARRAY_GROW(s->v, s->cap, s->nr + 1))
+			return -ENOMEM;
+		e = &s->v[s->nr++];
+	}
+	*e = *p;
+	return 0;
+}
+
+static void pend_drop(struct pend_set *s, struct pending *e)
+{
+	*e = s->v[--s->nr];
+}
+
+void offcpu_free(struct mycl_profile *p)
+{
+	struct wait_state *w = p->waits;
+
+	if (!w)
+		return;
+	tracepoints_close(w->tp);
+	free(w->sched.v);
+	free(w->futex.v);
+	free(w->lock.v);
+	hist_free(&w->sites);
+	hist_free(&w->futexes);
+	hist_free(&w->locks);
+	free(w);
+	p->waits = NULL;
+}
+
+/* The first caller above the primitives of LEAF's path; *VIA the outermost primitive. */
+static uint32_t site_of(struct mycl_profile *p, uint32_t leaf, const char **via)
+{
+	const struct calltree *t = &p->tree;
+	uint32_t a = leaf;
+	int rule;
+
+	*via = NULL;
+	while (t->nodes[a].parent != CT_NONE &&
+	       (rule = lock_rules_match(lock_rules_of(p), t->nodes[a].f.sym)) >= 0) {
+		/* Scheduler and syscall plumbing say nothing about the lock. */
+		const char *kind = lock_rules_of(p)->v[rule].kind;
+
+		if (strcmp(kind, "sched") && strcmp(kind, "entry"))
+			*via = t->nodes[a].f.sym;
+		a = t->nodes[a].parent;
+	}
+	if (t->nodes[a].parent == CT_NONE)
+		return leaf;
+	/* Code inlined into a function is that function's. */
+	while (t->nodes[a].f.inl && t->nodes[t->nodes[a].parent].parent != CT_NONE)
+		a = t->nodes[a].parent;
+	return a;
+}
+
+static bool field(struct wait_state *w, const struct mycl_sample *s, const char *name, uint64_t *v)
+{
+	return tracepoints_field(w->tp, s->event->config, name, s->raw, s->raw_size, v);
+}
+
+int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf)
+{
+	struct wait_state *w = p->waits;
+	const char *name;
+	uint64_t v;
+	int err = 0;
+
+	if (s->event->type != PERF_TYPE_TRACEPOINT || !s->raw)
+		return 0;
+	if (!w) {
+		w = p->waits = calloc(1, sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+	}
+	if (!w->tried) {
+		size_t len;
+		const void *data = mycl_perf_data__tracing_data(p->pd, &len);
+
+		w->tried = true;
+		w->tp = tracepoints_open(data, len);
+	}
+	if (!w->tp || !(name = tracepoints_name(w->tp, s->event->config)))
+		return 0;
+
+	if (!strcmp(name, "sched:sched_switch")) {
+		uint64_t prev = 0, next = 0, state = 0;
+		struct pending *e;
+
+		w->have_sched = true;
+		if (!field(w, s, "prev_pid", &prev) || !field(w, s, "next_pid", &next))
+			return 0;
+		field(w, s, "prev_state", &state);
+		/* The thread switched in ends its wait. */
+		e = pend_find(&w->sched, (int32_t)next);
+		if (e) {
+			struct hent k = { .addr = e->node, .sym = e->via };
+			uint64_t d = s->time > e->time ? s->time - e->time : 0;
+
+			err = hist_add(&w->sites, &k, d, 1, NULL);
+			w->total += d;
+			pend_drop(&w->sched, e);
+		}
+		/* A thread leaving the CPU asleep (not preempted) starts one. */
+		if (!err && (state & 0xff) && prev && leaf != UINT32_MAX) {
+			struct pending n = { .tid = (int32_t)prev, .time = s->time };
+
+			n.node = site_of(p, leaf, &n.via);
+			err = pend_put(&w->sched, &n);
+		}
+	} else if (!strcmp(name, "syscalls:sys_enter_futex")) {
+		uint64_t uaddr = 0, op = 0;
+
+		w->have_futex = true;
+		if (field(w, s, "uaddr", &uaddr) && field(w, s, "op", &op) &&
+		    ((op & 0x7f) == 0 || (op & 0x7f) == 9 || (op & 0x7f) == 6)) {
+			struct pending n = { .tid = s->tid, .time = s->time, .addr = uaddr };
+			struct hent k = { .addr = uaddr, .pid = s->pid };
+
+			err = hist_add(&w->futexes, &k, 0, 1, NULL);
+			if (!err)
+				err = pend_put(&w->futex, &n);
+		}
+	} else if (!strcmp(name, "syscalls:sys_exit_futex")) {
+		struct pending *e = pend_find(&w->futex, s->tid);
+
+		if (e) {
+			struct hent k = { .addr = e->addr, .pid = s->pid };
+
+			err = hist_add(&w->futexes, &k, s->time > e->time ? s->time - e->time : 0, 0, NULL);
+			pend_drop(&w->futex, e);
+		}
+	} else if (!strcmp(name, "lock:contention_begin")) {
+		w->have_lock = true;
+		if (field(w, s, "lock_addr", &v)) {
+			struct pending n = { .tid = s->tid, .time = s->time, .addr = v };
+
+			err = pend_put(&w->lock, &n);
+		}
+	} else if (!strcmp(name, "lock:contention_end")) {
+		struct pending *e = pend_find(&w->lock, s->tid);
+
+		if (e) {
+			struct hent k = { .addr = e->addr };
+
+			err = hist_add(&w->locks, &k, s->time > e->time ? s->time - e->time : 0, 1, NULL);
+			pend_drop(&w->lock, e);
+		}
+	}
+	return err;
+}
+
+static int site_cmp(const void *a, const void *b)
+{
+	const struct mycl_offcpu_site *x = a, *y = b;
+
+	return x->wait_ns != y->wait_ns ? (x->wait_ns > y->wait_ns ? -1 : 1) : 0;
+}
+
+static int addr_cmp(const void *a, const void *b)
+{
+	const struct mycl_addr_wait *x = a, *y = b;
+
+	if (x->wait_ns != y->wait_ns)
+		return x->wait_ns > y->wait_ns ? -1 : 1;
+	return x->waits > y->waits ? -1 : x->waits < y->waits;
+}
+
+static struct mycl_addr_wait *addr_list(struct mycl_profile *p, const struct hist *h, size_t *n,
+					bool symbolize)
+{
+	struct mycl_addr_wait *v = calloc(h->nr ? h->nr : 1, sizeof(*v));
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < h->nr; i++) {
+		v[i].addr = h->ents[i].addr;
+		v[i].waits = h->ents[i].samples;
+		v[i].wait_ns = h->ents[i].period;
+		if (symbolize)
+			v[i].symbol = machine_data_symbol(p->m, h->ents[i].pid, h->ents[i].pid,
+							  h->ents[i].addr);
+	}
+	*n = h->nr;
+	qsort(v, *n, sizeof(*v), addr_cmp);
+	return v;
+}
+
+MYCL_API int mycl_profile__waits(const struct mycl_profile *cp, struct mycl_wait_report **out)
+{
+	struct mycl_profile *p = (struct mycl_profile *)cp;
+	struct wait_state *w = p->waits;
+	struct mycl_wait_report *r;
+	int err = 0;
+
+	*out = NULL;
+	if (!w || !(w->have_sched || w->have_futex || w->have_lock))
+		return -ENOENT;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->have_sched_switch = w->have_sched;
+	r->have_futex = w->have_futex;
+	r->have_contention = w->have_lock;
+	r->total_wait_ns = w->total;
+	r->sites = calloc(w->sites.nr ? w->sites.nr : 1, sizeof(*r->sites));
+	if (!r->sites)
+		err = -ENOMEM;
+	/* One entry per site frame: several call-tree nodes can be the same function. */
+	for (size_t i = 0; !err && i < w->sites.nr; i++) {
+		const struct hent *h = &w->sites.ents[i];
+		const struct ct_frame *f = &p->tree.nodes[h->addr].f;
+		struct mycl_offcpu_site *st = NULL;
+		struct vtree t;
+
+		for (size_t k = 0; k < r->nr_sites && !st; k++)
+			if (r->sites[k].sym == f->sym && r->sites[k].via == h->sym &&
+			    r->sites[k].dso == (f->dso ? f->dso->short_name : "[unknown]"))
+				st = &r->sites[k];
+		if (!st) {
+			st = &r->sites[r->nr_sites++];
+			st->sym = f->sym;
+			st->dso = f->dso ? f->dso->short_name : "[unknown]";
+			st->via = h->sym;
+		}
+		st->waits += h->samples;
+		st->wait_ns += h->period;
+		/* Callers: merged per site as trees of their own. */
+		err = vtree_root(&t, f);
+		if (!err)
+			err = vtree_add_callers(p, &t, (uint32_t)h->addr, h->period, h->samples);
+		if (!err) {
+			struct mycl_cg_node *g;
+
+			err = vtree_finish(&t, &g);
+			if (!err && !st->callers) {
+				st->callers = g;
+			} else if (!err) {
+				mycl_cg_node__free(g);	/* the largest first path is kept */
+			}
+		}
+	}
+	qsort(r->sites, r->nr_sites, sizeof(*r->sites), site_cmp);
+	if (!err) {
+		r->futexes = addr_list(p, &w->futexes, &r->nr_futexes, true);
+		r->locks = addr_list(p, &w->locks, &r->nr_locks, false);
+		if (!r->futexes || !r->locks)
+			err = -ENOMEM;
+	}
+	if (err) {
+		mycl_wait_report__free(r);
+		return err;
+	}
+	*out = r;
+	return 0;
+}
+
+MYCL_API void mycl_wait_report__free(struct mycl_wait_report *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nr_sites; i++)
+		mycl_cg_node__free(r->sites[i].callers);
+	for (size_t i = 0; i < r->nr_futexes; i++)
+		free((char *)r->futexes[i].symbol);
+	free(r->sites);
+	free(r->futexes);
+	free(r->locks);
+	free(r);
+}

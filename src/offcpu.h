@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef MYCL_OFFCPU_H
+#define MYCL_OFFCPU_H
+
+#include <stdint.h>
+#include "mycl/perf_data.h"
+
+struct mycl_profile;
+struct lock_rules;
+
+/* A tracepoint sample (sched_switch, futex syscalls, lock contention); LEAF its call-tree node. */
+int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf);
+void offcpu_free(struct mycl_profile *p);
+/* profile_locks.c: the rules in force. */
+const struct lock_rules *lock_rules_of(const struct mycl_profile *p);
+
+#endif
