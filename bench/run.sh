@@ -43,3 +43,10 @@ echo "== folded stacks"
 measure perfs perf script -i "$data"
 measure myclf "$hot" -q --folded "$data"
 ratio "mycl-hot --folded vs perf script" perfs myclf
+echo "== annotation of the 10 hottest functions (on top of the flat profile)"
+measure myclflat "$hot" -q "$data"
+measure myclann "$hot" -q --annotate=10 "$data"
+awk -v a="$myclann_wall" -v f="$myclflat_wall" 'BEGIN { printf "annotating 10 functions adds %.2f s\n", a - f }'
+sym=$("$hot" -q --format json --max-rows 1 "$data" | python3 -c 'import json,sys; print(json.load(sys.stdin)["events"][0]["rows"][0]["symbol"])')
+measure perfann perf annotate -i "$data" --stdio -s "$sym"
+echo "(perf annotate of one function, $sym: ${perfann_wall} s)"
