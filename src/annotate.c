@@ -34,18 +34,7 @@ static const char *keep(struct strbag *b, char *s)
 	return s;
 }
 
-static const char *keepf(struct strbag *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static const char *keepf(struct strbag *b, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return keep(b, s);
-}
+#define keepf(bag, ...) keep(bag, str_printf(__VA_ARGS__))
 
 /* "sym+0x10" for an address in D's code or data, or via its GOT. */
 static const char *name_of(struct strbag *b, struct dso *d, struct elf_image *img, uint64_t addr,
@@ -77,22 +66,6 @@ struct srcfile {
 	size_t nr;
 };
 
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0;
-
-	if (!f)
-		return NULL;
-	if (getdelim(&buf, &len, '\0', f) < 0) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 static char *find_source(const char *file, const struct mycl_annotate_opts *o)
 {
 	const char *map = OPTS_GET(o, prefix_map, NULL);
@@ -103,20 +76,20 @@ static char *find_source(const char *file, const struct mycl_annotate_opts *o)
 		size_t ol = (size_t)(strchr(map, '=') - map);
 
 		if (!strncmp(file, map, ol) && asprintf(&path, "%s%s", map + ol + 1, file + ol) >= 0) {
-			text = read_file(path);
+			text = read_text_file(path);
 			free(path);
 			if (text)
 				return text;
 		}
 	}
-	if ((text = read_file(file)))
+	if ((text = read_text_file(file)))
 		return text;
 	for (size_t i = 0; dirs && dirs[i]; i++) {
 		/* The path as recorded under the directory, then its trailing parts. */
 		for (const char *tail = file; tail; tail = strchr(tail + 1, '/')) {
 			if (asprintf(&path, "%s/%s", dirs[i], *tail == '/' ? tail + 1 : tail) < 0)
 				return NULL;
-			text = read_file(path);
+			text = read_text_file(path);
 			free(path);
 			if (text)
 				return text;

@@ -31,6 +31,13 @@ static const char *const status_str[] = {
 	[DSO_KALLSYMS_MISSING] = "kernel symbols not found",
 };
 
+const char *dso_debug_dir(const char *given)
+{
+	if (!given)
+		return "/usr/lib/debug";
+	return *given ? given : NULL;
+}
+
 const char *dso_status_str(enum dso_status s)
 {
 	return (size_t)s < ARRAY_SIZE(status_str) ? status_str[s] : "?";
@@ -124,18 +131,7 @@ uint64_t dso_offset_to_vaddr(const struct dso *d, uint64_t off)
 	return off;
 }
 
-static void set_detail(struct dso *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_detail(struct dso *d, const char *fmt, ...)
-{
-	va_list ap;
-
-	free(d->detail);
-	d->detail = NULL;
-	va_start(ap, fmt);
-	if (vasprintf(&d->detail, fmt, ap) < 0)
-		d->detail = NULL;
-	va_end(ap);
-}
+#define set_detail(d, ...) do { free((d)->detail); (d)->detail = str_printf(__VA_ARGS__); } while (0)
 
 struct candidates {
 	char *path[12];
@@ -150,19 +146,6 @@ static void add_cand(struct candidates *c, char *p)
 		free(p);
 }
 
-static char *fmt_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt_path(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
 static void debuglink_cands(struct candidates *c, const char *bin, const char *link,
 			    const struct sym_opts *o)
 {
@@ -172,9 +155,9 @@ static void debuglink_cands(struct candidates *c, const char *bin, const char *l
 	if (!dup)
 		return;
 	dir = dirname(dup);
-	add_cand(c, fmt_path("%s/%s", dir, link));
-	add_cand(c, fmt_path("%s/.debug/%s", dir, link));
-	add_cand(c, fmt_path("%s%s/%s", o->debug_dir, dir, link));
+	add_cand(c, str_printf("%s/%s", dir, link));
+	add_cand(c, str_printf("%s/.debug/%s", dir, link));
+	add_cand(c, str_printf("%s%s/%s", o->debug_dir, dir, link));
 	free(dup);
 }
 
@@ -191,7 +174,7 @@ static void load_kernel(struct dso *d, const struct sym_opts *o)
 	}
 	if (err && d->build_id_size && o->buildid_dir) {
 		build_id_hex(d->build_id, d->build_id_size, hex);
-		p = fmt_path("%s/.build-id/%.2s/%s/kallsyms", o->buildid_dir, hex, hex + 2);
+		p = str_printf("%s/.build-id/%.2s/%s/kallsyms", o->buildid_dir, hex, hex + 2);
 		if (p && !(err = kallsyms_load(p, d, (struct logger *)&o->log)))
 			d->sym_path = p;
 		else
@@ -251,7 +234,7 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		goto done;
 	}
 	if (d->identity && !strncmp(d->path, "/tmp/perf-", 10)) {
-		char *p = o->symfs ? fmt_path("%s%s", o->symfs, d->path) : strdup(d->path);
+		char *p = o->symfs ? str_printf("%s%s", o->symfs, d->path) : strdup(d->path);
 
 		d->status = p && !perfmap_load(p, d) ? DSO_OK : DSO_NO_FILE;
 		if (d->status == DSO_OK)
@@ -267,7 +250,7 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 	if (!d->build_id_size && d->path[0] == '/') {
 		/* No build-id recorded: take the file's own to find its debug info. */
 		struct elf_found f;
-		char *p = o->symfs ? fmt_path("%s%s", o->symfs, d->path) : strdup(d->path);
+		char *p = o->symfs ? str_printf("%s%s", o->symfs, d->path) : strdup(d->path);
 
 		if (p && !elf_probe(p, &f) && f.build_id_size > 0)
 			dso_set_build_id(d, f.build_id, (uint8_t)f.build_id_size);
@@ -276,16 +259,16 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 	if (d->build_id_size)
 		build_id_hex(d->build_id, d->build_id_size, hex);
 	if (o->symfs && d->path[0] == '/')
-		add_cand(&c, fmt_path("%s%s", o->symfs, d->path));
+		add_cand(&c, str_printf("%s%s", o->symfs, d->path));
 	if (hex[0] && o->buildid_dir) {
-		add_cand(&c, fmt_path("%s/.build-id/%.2s/%s/debug", o->buildid_dir, hex, hex + 2));
-		add_cand(&c, fmt_path("%s/.build-id/%.2s/%s/elf", o->buildid_dir, hex, hex + 2));
+		add_cand(&c, str_printf("%s/.build-id/%.2s/%s/debug", o->buildid_dir, hex, hex + 2));
+		add_cand(&c, str_printf("%s/.build-id/%.2s/%s/elf", o->buildid_dir, hex, hex + 2));
 		/* [vdso] and friends are cached by name too. */
-		add_cand(&c, fmt_path("%s/%s/%s/%s", o->buildid_dir, d->path, hex,
+		add_cand(&c, str_printf("%s/%s/%s/%s", o->buildid_dir, d->path, hex,
 				      d->path[0] == '[' ? "vdso" : "elf"));
 	}
 	if (hex[0] && o->debug_dir)
-		add_cand(&c, fmt_path("%s/.build-id/%.2s/%s.debug", o->debug_dir, hex, hex + 2));
+		add_cand(&c, str_printf("%s/.build-id/%.2s/%s.debug", o->debug_dir, hex, hex + 2));
 	if (!o->symfs && d->path[0] == '/')
 		add_cand(&c, strdup(d->path));
 

@@ -71,6 +71,8 @@ void dso_load(struct dso *d, const struct sym_opts *o);
 /* A map-relative file offset to the address space of the symbol table. */
 uint64_t dso_offset_to_vaddr(const struct dso *d, uint64_t off);
 const char *dso_status_str(enum dso_status s);
+/* The debug directory an option names: NULL means /usr/lib/debug, "" none. */
+const char *dso_debug_dir(const char *given);
 void build_id_hex(const uint8_t *id, size_t size, char *out);
 
 /* elf_syms.c */

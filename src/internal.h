@@ -31,6 +31,11 @@ static inline const char *str_or(const char *s, const char *fallback)
 	return s ? s : fallback;
 }
 
+/* The whole text file PATH, NUL-terminated, or NULL with errno set.  Caller frees. */
+char *read_text_file(const char *path);
+/* A new string from FMT, or NULL.  Caller frees. */
+char *str_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Growable arrays: ensures room for one more element of *ARR. 0 or -ENOMEM. */
 int grow_array(void **arr, size_t *cap, size_t need, size_t elem);
 #define ARRAY_GROW(arr, cap, need) grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr)))

@@ -413,11 +413,7 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	so.symfs = OPTS_GET(opts, symfs, NULL);
 	so.kallsyms = OPTS_GET(opts, kallsyms, NULL);
 	so.buildid_dir = bdir && *bdir ? bdir : NULL;
-	so.debug_dir = OPTS_GET(opts, debug_dir, NULL);
-	if (!so.debug_dir)
-		so.debug_dir = "/usr/lib/debug";
-	else if (!*so.debug_dir)
-		so.debug_dir = NULL;
+	so.debug_dir = dso_debug_dir(OPTS_GET(opts, debug_dir, NULL));
 	so.demangle = !OPTS_GET(opts, no_demangle, false);
 	so.log = p->log;
 	so.os_release = mycl_perf_data__info(pd)->os_release;

@@ -20,22 +20,6 @@ struct lock_state {
 	struct hist sites;
 };
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0;
-
-	if (!f)
-		return NULL;
-	if (getdelim(&buf, &len, '\0', f) < 0) {
-		free(buf);
-		buf = strdup("");
-	}
-	fclose(f);
-	return buf;
-}
-
 int profile_locks_init(struct mycl_profile *p, const char *file, char *err, size_t len)
 {
 	struct lock_state *ls = calloc(1, sizeof(*ls));
@@ -48,7 +32,7 @@ int profile_locks_init(struct mycl_profile *p, const char *file, char *err, size
 	if (rc)
 		return rc;
 	if (file) {
-		char *text = slurp(file);
+		char *text = read_text_file(file);
 
 		if (!text) {
 			snprintf(err, len, "%s: cannot read lock rules: %s", file, strerror(errno));
@@ -361,7 +345,7 @@ MYCL_API int mycl_profile__lock_summary(const struct mycl_profile *p, size_t ev,
 	pe = &p->events[ev];
 	err = lock_rules_parse(&rules, mycl_default_lock_rules, &bad);
 	if (!err && rules_file) {
-		extra = slurp(rules_file);
+		extra = read_text_file(rules_file);
 		err = extra ? lock_rules_parse(&rules, extra, &bad) : -errno;
 		free(extra);
 	}

@@ -23,18 +23,7 @@ const char *share_keep(struct mycl_share *s, char *str)
 	return str;
 }
 
-static const char *keepf(struct mycl_share *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static const char *keepf(struct mycl_share *s, const char *fmt, ...)
-{
-	va_list ap;
-	char *str;
-
-	va_start(ap, fmt);
-	if (vasprintf(&str, fmt, ap) < 0)
-		str = NULL;
-	va_end(ap);
-	return share_keep(s, str);
-}
+#define keepf(s, ...) share_keep(s, str_printf(__VA_ARGS__))
 
 static unsigned int arch_line(uint16_t machine, const char **arch)
 {
@@ -467,11 +456,7 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 	int err;
 
 	*out = NULL;
-	so.debug_dir = OPTS_GET(o, debug_dir, NULL);
-	if (!so.debug_dir)
-		so.debug_dir = "/usr/lib/debug";
-	else if (!*so.debug_dir)
-		so.debug_dir = NULL;
+	so.debug_dir = dso_debug_dir(OPTS_GET(o, debug_dir, NULL));
 	abs = realpath(path, NULL);
 	if (!abs) {
 		err = -errno;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "internal.h"
 
 void mycl_log(const struct logger *lg, enum mycl_print_level level, const char *fmt, ...)
@@ -33,4 +34,32 @@ int grow_array(void **arr, size_t *cap, size_t need, size_t elem)
 	*arr = p;
 	*cap = ncap;
 	return 0;
+}
+
+char *read_text_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!f)
+		return NULL;
+	if (getdelim(&buf, &len, '\0', f) < 0) {
+		free(buf);
+		buf = feof(f) ? strdup("") : NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+char *str_printf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
 }

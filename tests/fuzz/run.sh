@@ -12,7 +12,7 @@ python3 "$top/src/embed.py" "$top/data/lock-rules.txt" "$out/lock_rules.c" mycl_
 if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-D_GNU_SOURCE -std=gnu11 -I"$top/include" -I"$top/src" \
 	"$top/tests/fuzz/fuzz_perf_data.c" "$top"/src/*.c "$out/lock_rules.c" \
-	-lelf -ldw -lzstd -lstdc++ -lcapstone -o "$out/fuzz_perf_data" 2> "$out/build.log"; then
+	-lelf -ldw -lzstd -lstdc++ -lcapstone -ltraceevent -o "$out/fuzz_perf_data" 2> "$out/build.log"; then
 	echo "fuzz: SKIP, clang cannot build the fuzzer:"; tail -3 "$out/build.log"
 	exit 77
 fi
