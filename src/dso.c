@@ -71,7 +71,7 @@ struct dso *dso_new(const char *path, bool kernel)
 	}
 	d->kernel = kernel;
 	path = d->path;		/* names below must point into our copy */
-	d->identity = is_anon(path) || path[0] == '[';
+	d->identity = is_anon(path) || (path[0] == '[' && strncmp(path, "[vdso]", 6));
 	if (kernel && !strncmp(path, "[kernel.kallsyms]", 17)) {
 		d->short_name = "[kernel.kallsyms]";
 	} else if (kernel) {
