@@ -320,6 +320,8 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		d->status = DSO_BUILD_ID_MISMATCH;
 		set_detail(d, "recorded build-id %s, found %s: the binary changed since the "
 			   "recording", hex, mismatch_hex);
+		mycl_log(&o->log, MYCL_WARN, "%s: build-id %s differs from the recording's %s; "
+			 "its samples stay unresolved", d->path, mismatch_hex, hex);
 	} else if (found) {
 		d->status = DSO_NO_SYMBOLS;
 		set_detail(d, "stripped%s%s", hex[0] ? ": install debug info with build-id " : "",
