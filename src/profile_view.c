@@ -125,6 +125,28 @@ int vtree_add_callers(const struct mycl_profile *p, struct vtree *t, uint32_t n,
 	return 0;
 }
 
+/* Adds the path from the outermost caller down to N's caller under view node 0. */
+static int add_path_down(const struct mycl_profile *p, struct vtree *t, uint32_t n, uint64_t w,
+			 uint64_t samples)
+{
+	uint32_t stack[512], depth = 0, v = 0;
+
+	t->v[0].period += w;
+	t->v[0].samples += samples;
+	for (uint32_t a = p->tree.nodes[n].parent; p->tree.nodes[a].parent != CT_NONE && depth < 512;
+	     a = p->tree.nodes[a].parent)
+		stack[depth++] = a;
+	while (depth--) {
+		int err = vtree_child(t, v, &p->tree.nodes[stack[depth]].f, &v);
+
+		if (err)
+			return err;
+		t->v[v].period += w;
+		t->v[v].samples += samples;
+	}
+	return 0;
+}
+
 /* Merges tree node N's callees under view node V. */
 static int add_callees(const struct mycl_profile *p, struct vtree *t, uint32_t n, uint32_t v)
 {
@@ -147,6 +169,15 @@ static int add_callees(const struct mycl_profile *p, struct vtree *t, uint32_t n
 MYCL_API int mycl_profile__row_graph(const struct mycl_profile *p, size_t ev,
 				     const struct mycl_hot_row *row, struct mycl_cg_node **out)
 {
+	return mycl_profile__row_graph_order(p, ev, row, false, out);
+}
+
+MYCL_API int mycl_profile__row_graph_order(const struct mycl_profile *p, size_t ev,
+					   const struct mycl_hot_row *row, bool caller_order,
+					   struct mycl_cg_node **out)
+{
+	int (*add)(const struct mycl_profile *, struct vtree *, uint32_t, uint64_t, uint64_t) =
+		caller_order ? add_path_down : vtree_add_callers;
 	const struct hist *h = p->children ? &p->incl : &p->self;
 	const struct hent *key;
 	struct ct_frame top;
@@ -183,7 +214,7 @@ MYCL_API int mycl_profile__row_graph(const struct mycl_profile *p, size_t ev,
 					continue;
 				profile_frame_key(p, rk, &p->tree.nodes[at].f, &k);
 				if (hent_key_eq(&k, key))
-					err = vtree_add_callers(p, &t, at, n->self_period, n->self_samples);
+					err = add(p, &t, at, n->self_period, n->self_samples);
 				continue;
 			}
 		}
@@ -203,9 +234,9 @@ MYCL_API int mycl_profile__row_graph(const struct mycl_profile *p, size_t ev,
 				outer = !hent_key_eq(&ka, key);
 			}
 			if (outer)
-				err = vtree_add_callers(p, &t, (uint32_t)i, n->total_period, n->total_samples);
+				err = add(p, &t, (uint32_t)i, n->total_period, n->total_samples);
 		} else {
-			err = vtree_add_callers(p, &t, (uint32_t)i, n->self_period, n->self_samples);
+			err = add(p, &t, (uint32_t)i, n->self_period, n->self_samples);
 		}
 	}
 	if (err) {

@@ -112,7 +112,7 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 			if (graph) {
 				struct mycl_cg_node *tree;
 
-				if (!mycl_profile__row_graph(p, e, r, &tree)) {
+				if (!mycl_profile__row_graph_order(p, e, r, OPTS_GET(o, caller_order, false), &tree)) {
 					report_tree_json(&j, "callers", tree, base, glimit);
 					mycl_cg_node__free(tree);
 				}

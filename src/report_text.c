@@ -149,7 +149,7 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 			struct mycl_cg_node *tree;
 			size_t ev = (size_t)(pe - mycl_profile__event(p, 0));
 
-			if (!mycl_profile__row_graph(p, ev, r, &tree)) {
+			if (!mycl_profile__row_graph_order(p, ev, r, OPTS_GET(o, caller_order, false), &tree)) {
 				report_tree_text(f, tree, base, glimit, 12);
 				mycl_cg_node__free(tree);
 			}

@@ -126,6 +126,8 @@ static void usage(FILE *f)
 	      "      --dso LIST          only these binaries (short name or path)\n"
 	      "      --event NAME        only this event (default: every event in turn)\n"
 	      "  -g, --call-graph        under each row, the tree of its callers\n"
+	      "      --call-order callee|caller  callers below the function (default) or\n"
+	      "                          paths from the outermost caller down to it\n"
 	      "      --children          rows by inclusive time (self and children), as perf's default\n"
 	      "      --graph-limit P     hide call-graph branches under P percent (default 0.5)\n"
 	      "      --callers SYM       every call path into SYM, merged into one tree\n"
@@ -160,7 +162,7 @@ enum {
 	OPT_FORMAT, OPT_SYMFS, OPT_KALLSYMS, OPT_BUILDID, OPT_NODEMANGLE, OPT_NOHEADER,
 	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE, OPT_CHILDREN, OPT_NOCHILDREN,
 	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE, OPT_DEBUGDIR, OPT_ANNOTATE,
-	OPT_ACONTEXT, OPT_SRCDIR, OPT_PREFIXMAP, OPT_LOCKS, OPT_LOCKRULES,
+	OPT_ACONTEXT, OPT_SRCDIR, OPT_PREFIXMAP, OPT_LOCKS, OPT_LOCKRULES, OPT_CORDER,
 };
 
 static const struct option long_opts[] = {
@@ -182,6 +184,7 @@ static const struct option long_opts[] = {
 	{ "source-dir", required_argument, NULL, OPT_SRCDIR },
 	{ "prefix-map", required_argument, NULL, OPT_PREFIXMAP },
 	{ "locks", no_argument, NULL, OPT_LOCKS },
+	{ "call-order", required_argument, NULL, OPT_CORDER },
 	{ "lock-rules", required_argument, NULL, OPT_LOCKRULES },
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "comms", required_argument, NULL, OPT_COMM },
@@ -355,6 +358,14 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PREFIXMAP: aopts.prefix_map = optarg; break;
 		case OPT_LOCKS: opts.locks = true; break;
+		case OPT_CORDER:
+			if (strcmp(optarg, "caller") && strcmp(optarg, "callee")) {
+				fprintf(stderr, "mycl-hot: --call-order is caller or callee\n");
+				return EXIT_USAGE;
+			}
+			ropts.caller_order = !strcmp(optarg, "caller");
+			opts.callgraph = ropts.graph = true;
+			break;
 		case OPT_LOCKRULES: opts.lock_rules = optarg; break;
 		case OPT_GLIMIT: ropts.graph_limit = strtod(optarg, NULL); break;
 		case OPT_CALLERS:

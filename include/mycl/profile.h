@@ -135,6 +135,13 @@ bool mycl_profile__children(const struct mycl_profile *p);
 int mycl_profile__row_graph(const struct mycl_profile *p, size_t ev, const struct mycl_hot_row *row,
 			    struct mycl_cg_node **out);
 /*
+ * The same, in caller order when CALLER_ORDER: from the outermost callers down
+ * to the row's function (perf report -g caller).
+ */
+int mycl_profile__row_graph_order(const struct mycl_profile *p, size_t ev,
+				  const struct mycl_hot_row *row, bool caller_order,
+				  struct mycl_cg_node **out);
+/*
  * Every call path into (CALLEES false) or out of (CALLEES true) the functions
  * named SYM in event EV, merged into one tree rooted at SYM and weighted by the
  * time spent in or under it.  -ENOENT when no sample went through SYM.

@@ -24,6 +24,7 @@ struct mycl_report_opts {
 	bool relative;
 	bool graph;			/* under each row, the tree of its callers */
 	double graph_limit;		/* hide branches under this percent; 0.5 when unset */
+	bool caller_order;		/* graphs from the outermost caller down (perf -g caller) */
 };
 
 /* Writes the text report to OUT.  0, or -EIO when writing failed. */
