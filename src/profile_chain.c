@@ -18,6 +18,7 @@
 /* Ours, in the marker range: where DWARF unwinding had to stop. */
 #define CTX_UNWIND_STOP		((uint64_t)-4000)
 #define MAX_UNWIND		127
+#define BRANCH_CALL_STACK	(1ULL << 11)	/* PERF_SAMPLE_BRANCH_CALL_STACK */
 
 void profile_frame_key(const struct mycl_profile *p, const struct hent *rk,
 		       const struct ct_frame *f, struct hent *out)
@@ -167,6 +168,32 @@ static int dwarf_chain(struct mycl_profile *p, const struct mycl_sample *s, cons
 	return 0;
 }
 
+/*
+ * --call-graph lbr: the kernel part of the recorded chain, then the user
+ * stack from the LBR call stack, as perf merges it: the sampled ip (for a
+ * user-mode sample), then each entry's "from", the call sites, innermost
+ * first.
+ */
+static int lbr_chain(struct mycl_profile *p, const struct mycl_sample *s, const uint64_t **ids,
+		     size_t *n)
+{
+	size_t k = 0;
+
+	if (ARRAY_GROW(p->ubuf, p->ubuf_cap, s->callchain_nr + s->branch_nr + 3))
+		return -ENOMEM;
+	for (size_t i = 0; i < s->callchain_nr && s->callchain[i] != CTX_USER; i++)
+		p->ubuf[k++] = s->callchain[i];
+	p->ubuf[k++] = CTX_USER;
+	if (s->cpumode == MYCL_CPUMODE_USER)
+		p->ubuf[k++] = s->ip;
+	for (uint64_t i = 0; i < s->branch_nr; i++)
+		if (s->branches[i].from)
+			p->ubuf[k++] = s->branches[i].from;
+	*ids = p->ubuf;
+	*n = k;
+	return 0;
+}
+
 int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *rk,
 		      uint32_t *leaf)
 {
@@ -179,6 +206,10 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 
 	if (s->user_regs_abi && s->user_stack_size) {
 		err = dwarf_chain(p, s, &ids, &n, &unwound);
+		if (err)
+			return err;
+	} else if (s->branch_nr && (s->event->branch_sample_type & BRANCH_CALL_STACK)) {
+		err = lbr_chain(p, s, &ids, &n);
 		if (err)
 			return err;
 	}

@@ -7,7 +7,7 @@
 #include "machine.h"
 #include "unwind.h"
 
-enum arch { ARCH_UNKNOWN, ARCH_X86_64, ARCH_AARCH64 };
+enum arch { ARCH_UNKNOWN, ARCH_X86_64, ARCH_AARCH64, ARCH_PPC64, ARCH_S390X };
 
 struct uproc {
 	int32_t pid;
@@ -58,6 +58,10 @@ struct unwinder *unwinder_new(struct machine *m, const char *arch)
 		u->arch = ARCH_X86_64;
 	else if (arch && (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64")))
 		u->arch = ARCH_AARCH64;
+	else if (arch && !strncmp(arch, "ppc64", 5))
+		u->arch = ARCH_PPC64;
+	else if (arch && !strcmp(arch, "s390x"))
+		u->arch = ARCH_S390X;
 	u->cb.find_elf = dwfl_build_id_find_elf;
 	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
 	u->cb.debuginfo_path = &u->debuginfo_path;
@@ -83,9 +87,14 @@ static bool user_reg(const struct mycl_sample *s, unsigned int n, uint64_t *v)
 	return true;
 }
 
+/* The stack pointer among perf's user registers: rsp, sp, r1, r15. */
 static bool sample_sp(const struct unwinder *u, const struct mycl_sample *s, uint64_t *sp)
 {
-	return user_reg(s, u->arch == ARCH_X86_64 ? 7 : 31, sp);
+	static const unsigned int sp_reg[] = {
+		[ARCH_X86_64] = 7, [ARCH_AARCH64] = 31, [ARCH_PPC64] = 1, [ARCH_S390X] = 15,
+	};
+
+	return user_reg(s, sp_reg[u->arch], sp);
 }
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
@@ -153,6 +162,28 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 		}
 		if (!user_reg(s, 32, &pc) || !dwfl_thread_state_registers(thread, 0, 32, regs))
 			return false;
+		dwfl_thread_state_register_pc(thread, pc);
+		return true;
+	}
+	if (u->arch == ARCH_PPC64 || u->arch == ARCH_S390X) {
+		/* r0-r31 (r0-r15 on s390x) are DWARF 0-31 (0-15); pc apart; ppc64's LR is 65. */
+		unsigned int ngpr = u->arch == ARCH_PPC64 ? 32 : 16;
+		uint64_t pc, lr;
+
+		for (unsigned int i = 0; i < ngpr; i++) {
+			uint64_t v = 0;
+
+			user_reg(s, i, &v);
+			regs[i] = v;
+		}
+		if (!user_reg(s, u->arch == ARCH_PPC64 ? 32 : 33, &pc) ||
+		    !dwfl_thread_state_registers(thread, 0, ngpr, regs))
+			return false;
+		if (u->arch == ARCH_PPC64 && user_reg(s, 36, &lr)) {
+			Dwarf_Word w = lr;
+
+			dwfl_thread_state_registers(thread, 65, 1, &w);
+		}
 		dwfl_thread_state_register_pc(thread, pc);
 		return true;
 	}
