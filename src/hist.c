@@ -19,13 +19,6 @@ static uint64_t hent_hash(const struct hent *h)
 	return x ^ (x >> 31);
 }
 
-bool hent_key_eq(const struct hent *a, const struct hent *b)
-{
-	return a->ev == b->ev && a->comm == b->comm && a->pid == b->pid && a->tid == b->tid &&
-	       a->cpu == b->cpu && a->dso == b->dso && a->sym == b->sym && a->addr == b->addr &&
-	       a->level == b->level;
-}
-
 static int rehash(struct hist *p)
 {
 	size_t ncap = p->index_cap ? p->index_cap * 2 : 1024;
@@ -47,15 +40,12 @@ static int rehash(struct hist *p)
 	return 0;
 }
 
-int hist_add(struct hist *p, const struct hent *k, uint64_t period, uint64_t samples, uint32_t *idx)
+int hist_add_slow(struct hist *p, const struct hent *k, uint64_t period, uint64_t samples,
+		  uint32_t *idx)
 {
 	struct hent *e;
 	size_t h;
 
-	if (p->last < p->nr && hent_key_eq(&p->ents[p->last], k)) {
-		e = &p->ents[p->last];
-		goto found;
-	}
 	if ((p->nr + 1) * 2 > p->index_cap && rehash(p))
 		return -ENOMEM;
 	h = hent_hash(k) & (p->index_cap - 1);

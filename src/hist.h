@@ -35,11 +35,31 @@ struct hist {
 };
 
 /* Adds PERIOD and SAMPLES to K's row, made on first use; *IDX gets its index. */
-int hist_add(struct hist *h, const struct hent *k, uint64_t period, uint64_t samples, uint32_t *idx);
+int hist_add_slow(struct hist *h, const struct hent *k, uint64_t period, uint64_t samples,
+		  uint32_t *idx);
+/* Same key (the sums aside). */
+static inline bool hent_key_eq(const struct hent *a, const struct hent *b)
+{
+	return a->ev == b->ev && a->comm == b->comm && a->pid == b->pid && a->tid == b->tid &&
+	       a->cpu == b->cpu && a->dso == b->dso && a->sym == b->sym && a->addr == b->addr &&
+	       a->level == b->level;
+}
+
+static inline int hist_add(struct hist *h, const struct hent *k, uint64_t period, uint64_t samples,
+			   uint32_t *idx)
+{
+	/* Runs of samples in one hot loop hit the same row. */
+	if (h->last < h->nr && hent_key_eq(&h->ents[h->last], k)) {
+		h->ents[h->last].period += period;
+		h->ents[h->last].samples += samples;
+		if (idx)
+			*idx = (uint32_t)h->last;
+		return 0;
+	}
+	return hist_add_slow(h, k, period, samples, idx);
+}
 /* K's row, or NULL. */
 const struct hent *hist_find(const struct hist *h, const struct hent *k);
 void hist_free(struct hist *h);
-/* Same key (the sums aside). */
-bool hent_key_eq(const struct hent *a, const struct hent *b);
 
 #endif

@@ -515,7 +515,11 @@ int machine_resolve(struct machine *m, int32_t pid, int32_t tid, uint64_t ip,
 	const struct map *map;
 
 	memset(r, 0, sizeof(*r));
-	r->thread = machine_thread(m, pid, tid);
+	/* Runs of samples come from one thread: skip the look-up for them. */
+	if (m->last_thread && m->last_thread->tid == (tid < 0 ? pid : tid) && m->last_thread->pid == pid)
+		r->thread = m->last_thread;
+	else
+		r->thread = machine_thread(m, pid, tid);
 	if (!r->thread)
 		return -ENOMEM;
 	r->level = levels[cpumode & 7];

@@ -20,23 +20,6 @@
 #define MAX_UNWIND		127
 #define BRANCH_CALL_STACK	(1ULL << 11)	/* PERF_SAMPLE_BRANCH_CALL_STACK */
 
-void profile_frame_key(const struct mycl_profile *p, const struct hent *rk,
-		       const struct ct_frame *f, struct hent *out)
-{
-	*out = *rk;
-	out->period = out->samples = 0;
-	if (!p->use[MYCL_SORT_COMM] && !p->use[MYCL_SORT_PID] && !p->use[MYCL_SORT_TID])
-		out->comm = NULL;
-	if (p->use[MYCL_SORT_DSO])
-		out->dso = f->dso;
-	if (p->use[MYCL_SORT_SYM]) {
-		out->level = f->level;
-		out->dso = f->dso;
-		out->sym = f->sym;
-		out->addr = f->addr;
-	}
-}
-
 static int grow_scratch(struct mycl_profile *p, size_t n)
 {
 	return ARRAY_GROW(p->frames, p->frames_cap, n) ? -ENOMEM : 0;

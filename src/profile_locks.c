@@ -58,6 +58,12 @@ void profile_locks_free(struct mycl_profile *p)
 	p->locks = NULL;
 }
 
+/* Scheduler and syscall entry rules: on a lock's path, but not a lock. */
+static bool plumbing(const struct lock_rules *r, int rule)
+{
+	return !strcmp(r->v[rule].kind, "sched") || !strcmp(r->v[rule].kind, "entry");
+}
+
 static int count_prim(struct mycl_profile *p, const struct mycl_sample *s, const char *name,
 		      int rule)
 {
@@ -120,10 +126,29 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 		k.sym = INLINE_SPIN;
 		return err ? err : hist_add(&ls->sites, &k, s->period, 1, NULL);
 	}
+	/* A path of only scheduler or syscall plumbing is no lock time. */
+	{
+		bool real = false;
+
+		for (uint32_t b = a; t->nodes[b].parent != CT_NONE; b = t->nodes[b].parent) {
+			int rb = lock_rules_match(&ls->rules, t->nodes[b].f.sym);
+
+			if (rb < 0)
+				break;
+			real |= !plumbing(&ls->rules, rb);
+		}
+		if (!real)
+			return 0;
+	}
 	while (t->nodes[a].parent != CT_NONE &&
 	       (rule = lock_rules_match(&ls->rules, t->nodes[a].f.sym)) >= 0) {
 		const char *name = t->nodes[a].f.sym;
 		bool dup = false;
+
+		if (plumbing(&ls->rules, rule)) {
+			a = t->nodes[a].parent;
+			continue;
+		}
 
 		for (size_t i = 0; i < nseen; i++)
 			dup |= seen[i] == name;
@@ -365,7 +390,7 @@ MYCL_API int mycl_profile__lock_summary(const struct mycl_profile *p, size_t ev,
 		int rule = lock_rules_match(&rules, row->sym);
 		struct mycl_lock_primitive *pr;
 
-		if (rule < 0 || !row->period)
+		if (rule < 0 || !row->period || plumbing(&rules, rule))
 			continue;
 		pr = &r->primitives[r->nr_primitives++];
 		pr->name = row->sym;

@@ -94,8 +94,22 @@ void profile_locks_free(struct mycl_profile *p);
 int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *key,
 		      uint32_t *leaf);
 int profile_children(struct mycl_profile *p);
-/* The row key for a call-tree frame under root key RK. */
-void profile_frame_key(const struct mycl_profile *p, const struct hent *rk,
-		       const struct ct_frame *f, struct hent *out);
+/* The row key for a call-tree frame under root key RK (inline: once per sample). */
+static inline void profile_frame_key(const struct mycl_profile *p, const struct hent *rk,
+				     const struct ct_frame *f, struct hent *out)
+{
+	*out = *rk;
+	out->period = out->samples = 0;
+	if (!p->use[MYCL_SORT_COMM] && !p->use[MYCL_SORT_PID] && !p->use[MYCL_SORT_TID])
+		out->comm = NULL;
+	if (p->use[MYCL_SORT_DSO])
+		out->dso = f->dso;
+	if (p->use[MYCL_SORT_SYM]) {
+		out->level = f->level;
+		out->dso = f->dso;
+		out->sym = f->sym;
+		out->addr = f->addr;
+	}
+}
 
 #endif
