@@ -78,6 +78,24 @@ static int sort_queue(struct order_queue *q)
 	return 0;
 }
 
+/* Room for LEN more bytes in the arena. */
+static int arena_reserve(struct order_queue *q, size_t len)
+{
+	size_t ncap = q->acap ? q->acap : 1u << 20;
+	uint8_t *n;
+
+	if (q->used + len <= q->acap)
+		return 0;
+	while (ncap < q->used + len)
+		ncap *= 2;
+	n = realloc(q->arena, ncap);
+	if (!n)
+		return -ENOMEM;
+	q->arena = n;
+	q->acap = ncap;
+	return 0;
+}
+
 int order_queue_push(struct mycl_perf_data *pd, uint64_t time, const uint8_t *rec, size_t len,
 		     struct event_priv *ev)
 {
@@ -111,18 +129,8 @@ int order_queue_push(struct mycl_perf_data *pd, uint64_t time, const uint8_t *re
 			q->max_time = time;
 		return 0;
 	}
-	if (q->used + len > q->acap) {
-		size_t ncap = q->acap ? q->acap : 1u << 20;
-		uint8_t *n;
-
-		while (ncap < q->used + len)
-			ncap *= 2;
-		n = realloc(q->arena, ncap);
-		if (!n)
-			return -ENOMEM;
-		q->arena = n;
-		q->acap = ncap;
-	}
+	if (arena_reserve(q, len))
+		return -ENOMEM;
 	memcpy(q->arena + q->used, rec, len);
 	q->ents[q->nr++] = (struct qent){ .time = time, .seq = q->seq++, .off = q->used,
 					  .len = (uint32_t)len, .ev = ev };
@@ -209,18 +217,8 @@ int order_queue_detach_stream(struct mycl_perf_data *pd)
 
 		if (!e->in_stream)
 			continue;
-		if (q->used + e->len > q->acap) {
-			size_t ncap = q->acap ? q->acap : 1u << 20;
-			uint8_t *n;
-
-			while (ncap < q->used + e->len)
-				ncap *= 2;
-			n = realloc(q->arena, ncap);
-			if (!n)
-				return -ENOMEM;
-			q->arena = n;
-			q->acap = ncap;
-		}
+		if (arena_reserve(q, e->len))
+			return -ENOMEM;
 		memcpy(q->arena + q->used, pd->st.buf + (e->off - pd->st.off), e->len);
 		e->off = q->used;
 		e->in_stream = false;
