@@ -237,7 +237,8 @@ static struct mycl_addr_wait *addr_list(struct mycl_profile *p, const struct his
 							  h->ents[i].addr);
 	}
 	*n = h->nr;
-	qsort(v, *n, sizeof(*v), addr_cmp);
+	if (*n)
+		qsort(v, *n, sizeof(*v), addr_cmp);
 	return v;
 }
 
@@ -295,7 +296,8 @@ MYCL_API int mycl_profile__waits(const struct mycl_profile *cp, struct mycl_wait
 			}
 		}
 	}
-	qsort(r->sites, r->nr_sites, sizeof(*r->sites), site_cmp);
+	if (r->nr_sites)
+		qsort(r->sites, r->nr_sites, sizeof(*r->sites), site_cmp);
 	if (!err) {
 		r->futexes = addr_list(p, &w->futexes, &r->nr_futexes, true);
 		r->locks = addr_list(p, &w->locks, &r->nr_locks, false);

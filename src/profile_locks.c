@@ -257,7 +257,8 @@ MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct
 		pr->samples = h->samples;
 		r->nr_primitives++;
 	}
-	qsort(r->primitives, r->nr_primitives, sizeof(*r->primitives), prim_cmp);
+	if (r->nr_primitives)
+		qsort(r->primitives, r->nr_primitives, sizeof(*r->primitives), prim_cmp);
 	for (size_t i = 0; i < ls->sites.nr && !err; i++) {
 		const struct hent *h = &ls->sites.ents[i];
 		const struct ct_frame *f;
@@ -333,7 +334,8 @@ MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct
 		mycl_lock_report__free(r);
 		return err;
 	}
-	qsort(r->sites, r->nr_sites, sizeof(*r->sites), site_cmp);
+	if (r->nr_sites)
+		qsort(r->sites, r->nr_sites, sizeof(*r->sites), site_cmp);
 	*out = r;
 	return 0;
 }
@@ -404,7 +406,8 @@ MYCL_API int mycl_profile__lock_summary(const struct mycl_profile *p, size_t ev,
 		pr->layer = pr->layer_buf;
 	}
 	lock_rules_free(&rules);
-	qsort(r->primitives, r->nr_primitives, sizeof(*r->primitives), prim_cmp);
+	if (r->nr_primitives)
+		qsort(r->primitives, r->nr_primitives, sizeof(*r->primitives), prim_cmp);
 	*out = r;
 	return 0;
 }

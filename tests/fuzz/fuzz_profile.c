@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libFuzzer target for everything after the reader: address spaces, symbol
+ * look-ups, call paths (frame pointers, DWARF stacks, LBR), children, lock
+ * classification, tracepoint decoding and the writers, on any bytes.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "mycl/mycl.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	MYCL_OPTS(mycl_perf_data_opts, o, .max_queue_bytes = 1 << 20);
+	MYCL_OPTS(mycl_profile_opts, po, .children = true, .locks = true, .annotate = true,
+		  .buildid_dir = "", .debug_dir = "");
+	MYCL_OPTS(mycl_report_opts, ro, .graph = true);
+	struct mycl_perf_data *pd;
+	struct mycl_profile *p;
+	char err[256];
+	FILE *null;
+	int fd = memfd_create("fuzz", 0);
+
+	if (fd < 0)
+		return 0;
+	if (size && write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		return 0;
+	}
+	lseek(fd, 0, SEEK_SET);
+	if (mycl_perf_data__open_fd(fd, "fuzz", &o, &pd, err, sizeof(err)))
+		return 0;
+	if (!mycl_profile__build(pd, &po, &p)) {
+		null = fopen("/dev/null", "w");
+		if (null) {
+			mycl_report__text(null, p, &ro);
+			mycl_report__json(null, p, &ro);
+			for (size_t e = 0; e < mycl_profile__nr_events(p); e++) {
+				struct mycl_lock_report *lr;
+
+				mycl_report__folded(null, p, e, false);
+				if (!mycl_profile__locks(p, e, &lr)) {
+					mycl_report__locks_text(null, lr, 0.5);
+					mycl_lock_report__free(lr);
+				}
+			}
+			fclose(null);
+		}
+		mycl_profile__free(p);
+	}
+	mycl_perf_data__close(pd);
+	return 0;
+}
