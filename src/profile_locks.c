@@ -178,8 +178,8 @@ struct site_acc {
 	struct ct_frame f;
 	uint64_t period, samples;
 	struct vtree callers;
-	const char *via[8];
-	uint64_t via_period[8];
+	const char *via[MYCL_LOCK_MAX_VIA];
+	uint64_t via_period[MYCL_LOCK_MAX_VIA];
 	size_t nvia;
 	bool inl;
 };
@@ -199,27 +199,32 @@ static int site_cmp(const void *a, const void *b)
 	       strcmp(x->sym ? x->sym : "", y->sym ? y->sym : "");
 }
 
-static char *via_text(const struct site_acc *sa)
+/* Sorts the site's primitives by period into ST and renders them as text. */
+static void site_vias(const struct site_acc *sa, struct mycl_lock_site *st)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f;
 
-	if (!f)
-		return NULL;
-	for (size_t i = 0; i < sa->nvia; i++) {
-		size_t best = i;
+	st->nr_via = 0;
+	for (size_t i = 0; i < sa->nvia && i < MYCL_LOCK_MAX_VIA; i++) {
+		size_t k = st->nr_via++;
 
-		for (size_t j = i + 1; j < sa->nvia; j++)
-			if (sa->via_period[j] > sa->via_period[best])
-				best = j;
-		fprintf(f, "%s%s %.0f%%", i ? ", " : "", sa->via[best],
-			100.0 * (double)sa->via_period[best] / (double)(sa->period ? sa->period : 1));
-		((struct site_acc *)sa)->via_period[best] = sa->via_period[i];
-		((struct site_acc *)sa)->via[best] = sa->via[i];
+		while (k && st->vias[k - 1].period < sa->via_period[i]) {
+			st->vias[k] = st->vias[k - 1];
+			k--;
+		}
+		st->vias[k].name = sa->via[i];
+		st->vias[k].period = sa->via_period[i];
 	}
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return;
+	for (size_t i = 0; i < st->nr_via; i++)
+		fprintf(f, "%s%s %.0f%%", i ? ", " : "", st->vias[i].name,
+			100.0 * (double)st->vias[i].period / (double)(sa->period ? sa->period : 1));
 	fclose(f);
-	return buf;
+	st->via = buf;
 }
 
 MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct mycl_lock_report **out)
@@ -292,9 +297,9 @@ MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct
 
 			for (k = 0; k < sa->nvia && sa->via[k] != h->sym; k++)
 				;
-			if (k == sa->nvia && k < 8)
+			if (k == sa->nvia && k < MYCL_LOCK_MAX_VIA)
 				sa->via[sa->nvia++] = h->sym;
-			if (k < 8)
+			if (k < MYCL_LOCK_MAX_VIA)
 				sa->via_period[k] += h->period;
 		}
 		err = vtree_add_callers(p, &sa->callers, (uint32_t)h->addr, h->period, h->samples);
@@ -315,7 +320,7 @@ MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct
 		st->dso = sa->f.dso ? sa->f.dso->short_name : "[unknown]";
 		st->period = sa->period;
 		st->samples = sa->samples;
-		st->via = via_text(sa);
+		site_vias(sa, st);
 		st->inlined_spin = sa->inl;
 		if (sa->f.dso && sa->f.sym && !sa->f.dso->kernel && !sa->f.dso->identity) {
 			const struct sym *fn = symtab_find(&sa->f.dso->syms, sa->f.addr);

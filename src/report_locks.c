@@ -90,7 +90,14 @@ MYCL_API int mycl_report__locks_json(FILE *f, const struct mycl_lock_report *r, 
 		json_str(&j, "dso", s->dso);
 		json_dbl(&j, "overhead", pct(s->period, r->total_period), 4);
 		json_u64(&j, "samples", s->samples);
-		json_str(&j, "via", s->via);
+		json_begin_arr(&j, "via");
+		for (size_t v = 0; v < s->nr_via; v++) {
+			json_begin_obj(&j, NULL);
+			json_str(&j, "primitive", s->vias[v].name);
+			json_dbl(&j, "share", s->period ? (double)s->vias[v].period / (double)s->period : 0, 4);
+			json_end_obj(&j);
+		}
+		json_end_arr(&j);
 		json_str(&j, "lock_word", s->lock_word);
 		json_str(&j, "seed", s->seed);
 		json_bool(&j, "inlined_spin", s->inlined_spin);

@@ -60,6 +60,12 @@ def main():
     check("the spin seed is named", top.get("seed") == "ut_rnd_ulint_counter", top.get("seed"))
     check("the lock word is named", top.get("lock_word") in ("trx_sys_mutex", "lock_sys_mutex"),
           top.get("lock_word"))
+    via = top.get("via", [])
+    shares = [v["share"] for v in via]
+    check("the top site's primitives are listed largest first and account for its samples",
+          via and via[0]["primitive"] in ("(inlined spin loop)", "ut_delay")
+          and shares == sorted(shares, reverse=True)
+          and 0.95 <= sum(shares) <= 1.0001, via)
     prims = rep["primitives"]
     check("the spin ranks first among the primitives",
           prims and prims[0]["kind"] == "spin", [p["name"] for p in prims[:3]])
