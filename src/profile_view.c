@@ -256,8 +256,9 @@ MYCL_API int mycl_profile__symbol_graph(const struct mycl_profile *p, size_t ev,
 					bool callees, struct mycl_cg_node **out)
 {
 	struct ct_frame top = { 0 };
+	const struct dso *one = NULL;	/* the binary of every match, NULL if several */
 	struct vtree t;
-	bool found = false;
+	bool found = false, several = false;
 	int err;
 
 	*out = NULL;
@@ -284,6 +285,8 @@ MYCL_API int mycl_profile__symbol_graph(const struct mycl_profile *p, size_t ev,
 			outer = !sym_is(&p->tree.nodes[a].f, sym);
 		if (!outer)
 			continue;
+		several |= one && one != n->f.dso;
+		one = n->f.dso;
 		if (callees) {
 			t.v[0].period += n->total_period;
 			t.v[0].samples += n->total_samples;
@@ -300,7 +303,10 @@ MYCL_API int mycl_profile__symbol_graph(const struct mycl_profile *p, size_t ev,
 		free(t.v);
 		return -ENOENT;
 	}
-	return vtree_finish(&t, out);
+	err = vtree_finish(&t, out);
+	if (!err)
+		(*out)->dso = !several && one ? one->short_name : NULL;
+	return err;
 }
 
 MYCL_API int mycl_profile__for_each_path(const struct mycl_profile *p, size_t ev, mycl_path_fn fn,
