@@ -4,9 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
-#include "mycl/mycl.h"
+#include "fuzz_input.h"
 
 static volatile uint64_t sink;
 
@@ -42,19 +40,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mycl_record_ops ops = { .sz = sizeof(ops), .sample = on_sample, .mmap = on_mmap,
 				       .comm = on_comm };
-	MYCL_OPTS(mycl_perf_data_opts, o, .max_queue_bytes = 1 << 20);
 	struct mycl_perf_data *pd;
-	char err[256];
-	int fd = memfd_create("fuzz", 0);
 
-	if (fd < 0)
-		return 0;
-	if (size && write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return 0;
-	}
-	lseek(fd, 0, SEEK_SET);
-	if (mycl_perf_data__open_fd(fd, "fuzz", &o, &pd, err, sizeof(err)) == 0) {
+	if (fuzz_open(data, size, &pd) == 0) {
 		mycl_perf_data__read(pd, &ops, NULL);
 		for (size_t i = 0; i < mycl_perf_data__nr_events(pd); i++)
 			sink += strlen(mycl_perf_data__event(pd, i)->name);

@@ -8,31 +8,19 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <unistd.h>
-#include "mycl/mycl.h"
+#include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	MYCL_OPTS(mycl_perf_data_opts, o, .max_queue_bytes = 1 << 20);
 	MYCL_OPTS(mycl_profile_opts, po, .children = true, .locks = true, .annotate = true,
 		  .buildid_dir = "", .debug_dir = "");
 	MYCL_OPTS(mycl_report_opts, ro, .graph = true);
 	struct mycl_perf_data *pd;
 	struct mycl_profile *p;
-	char err[256];
 	FILE *null;
-	int fd = memfd_create("fuzz", 0);
 
-	if (fd < 0)
-		return 0;
-	if (size && write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return 0;
-	}
-	lseek(fd, 0, SEEK_SET);
-	if (mycl_perf_data__open_fd(fd, "fuzz", &o, &pd, err, sizeof(err)))
+	if (fuzz_open(data, size, &pd))
 		return 0;
 	if (!mycl_profile__build(pd, &po, &p)) {
 		null = fopen("/dev/null", "w");

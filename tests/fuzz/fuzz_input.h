@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The fuzz input as a perf.data the library opens: a memfd holding the bytes. */
+#ifndef MYCL_FUZZ_INPUT_H
+#define MYCL_FUZZ_INPUT_H
+
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "mycl/mycl.h"
+
+/* 0 and *PD set, or nonzero; the memfd is the library's either way. */
+static inline int fuzz_open(const uint8_t *data, size_t size, struct mycl_perf_data **pd)
+{
+	MYCL_OPTS(mycl_perf_data_opts, o, .max_queue_bytes = 1 << 20);
+	char err[256];
+	int fd = memfd_create("fuzz", 0);
+
+	if (fd < 0)
+		return -1;
+	if (size && write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		return -1;
+	}
+	lseek(fd, 0, SEEK_SET);
+	return mycl_perf_data__open_fd(fd, "fuzz", &o, pd, err, sizeof(err));
+}
+
+#endif
