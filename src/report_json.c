@@ -39,7 +39,7 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 	const enum mycl_sort_key *keys = mycl_profile__sort_keys(p, &nk);
 	bool children = mycl_profile__children(p);
 	bool graph = OPTS_GET(o, graph, false) && mycl_profile__has_callgraph(p);
-	double glimit = OPTS_GET(o, graph_limit, 0.0) > 0 ? OPTS_GET(o, graph_limit, 0.0) : 0.5;
+	double glimit = REPORT_GRAPH_LIMIT(o);
 	struct json j;
 
 	json_init(&j, f);

@@ -7,11 +7,6 @@
 #include "json.h"
 #include "report_priv.h"
 
-static double pct(uint64_t a, uint64_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0.0;
-}
-
 MYCL_API int mycl_report__locks_text(FILE *f, const struct mycl_lock_report *r, double limit)
 {
 	if (limit <= 0)

@@ -45,11 +45,6 @@ static const char *const col_title[MYCL_SORT__MAX] = {
 	[MYCL_SORT_SYM] = "Symbol", [MYCL_SORT_CPU] = "CPU",
 };
 
-static double pct(uint64_t part, uint64_t total)
-{
-	return total ? 100.0 * (double)part / (double)total : 0.0;
-}
-
 static void header_block(FILE *f, const struct mycl_perf_data *pd)
 {
 	const struct mycl_perf_info *in = mycl_perf_data__info(pd);
@@ -91,7 +86,7 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 	uint64_t base = OPTS_GET(o, relative, false) ? pe->total_period : pe->total_period_all;
 	bool children = mycl_profile__children(p);
 	bool graph = OPTS_GET(o, graph, false) && mycl_profile__has_callgraph(p);
-	double glimit = OPTS_GET(o, graph_limit, 0.0) > 0 ? OPTS_GET(o, graph_limit, 0.0) : 0.5;
+	double glimit = REPORT_GRAPH_LIMIT(o);
 
 	fprintf(f, "# Event '%s': %" PRIu64 " samples, event count %" PRIu64, pe->event->name,
 		pe->nr_samples, pe->total_period);

@@ -14,11 +14,6 @@ void report_node_name(const struct mycl_cg_node *n, char *buf, size_t len)
 		snprintf(buf, len, "%s+0x%" PRIx64, n->dso ? n->dso : "[unknown]", n->addr);
 }
 
-static double pct(uint64_t part, uint64_t total)
-{
-	return total ? 100.0 * (double)part / (double)total : 0.0;
-}
-
 static size_t kept(const struct mycl_cg_node *n, uint64_t total, double limit)
 {
 	size_t k = 0;
@@ -96,7 +91,7 @@ MYCL_API int mycl_report__graph_text(FILE *f, const struct mycl_profile *p, size
 {
 	const struct mycl_profile_event *pe = mycl_profile__event(p, ev);
 	uint64_t total = pe ? pe->total_period_all : 0;
-	double limit = OPTS_GET(o, graph_limit, 0.0) > 0 ? OPTS_GET(o, graph_limit, 0.0) : 0.5;
+	double limit = REPORT_GRAPH_LIMIT(o);
 	char name[512];
 
 	report_node_name(root, name, sizeof(name));
@@ -115,7 +110,7 @@ MYCL_API int mycl_report__graph_json(FILE *f, const struct mycl_profile *p, size
 {
 	const struct mycl_profile_event *pe = mycl_profile__event(p, ev);
 	uint64_t total = pe ? pe->total_period_all : 0;
-	double limit = OPTS_GET(o, graph_limit, 0.0) > 0 ? OPTS_GET(o, graph_limit, 0.0) : 0.5;
+	double limit = REPORT_GRAPH_LIMIT(o);
 	struct json j;
 
 	json_init(&j, f);

@@ -21,14 +21,7 @@ import os
 import subprocess
 import sys
 
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    print(f"{'ok  ' if ok else 'FAIL'} {name}{': ' + str(detail) if detail and not ok else ''}")
-    passed += bool(ok)
-    failed += not ok
+from checks import check, summary
 
 
 def run_json(*args):
@@ -76,8 +69,7 @@ def main():
     check("the hottest annotated instructions name the seed", bool(named),
           [(i["insn"], i.get("global"), i.get("after")) for i in insns])
     waits(hot, os.path.join(os.path.dirname(ttas), "mutex_wait"), work)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 def waits(hot, prog, work):

@@ -22,14 +22,7 @@ import subprocess
 import sys
 import time
 
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    print(f"{'ok  ' if ok else 'FAIL'} {name}{': ' + detail if detail and not ok else ''}")
-    passed += bool(ok)
-    failed += not ok
+from checks import check, summary
 
 
 def share(tool, *args):
@@ -155,8 +148,7 @@ def main():
     ttas(tool, ttas_bin)
     mariadbd(tool)
     weight_struct(tool, corpus, ttas_bin)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":
