@@ -9,11 +9,15 @@
 
 struct json {
 	FILE *f;
-	int depth;
-	bool need_comma[64];
+	size_t depth, cap;		/* nesting is as deep as the data: call trees */
+	bool *need_comma;		/* per open level; need_inline until it outgrows it */
+	bool need_inline[64];
+	int err;			/* -ENOMEM: nothing more is written */
 };
 
 void json_init(struct json *j, FILE *f);
+/* Frees the nesting stack; 0, -ENOMEM when the writer ran out, -EIO on a write error. */
+int json_finish(struct json *j);
 void json_begin_obj(struct json *j, const char *key);	/* key NULL inside arrays */
 void json_end_obj(struct json *j);
 void json_begin_arr(struct json *j, const char *key);

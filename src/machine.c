@@ -443,21 +443,25 @@ int machine_comm(struct machine *m, const struct mycl_comm *ev)
 int machine_fork(struct machine *m, const struct mycl_task *ev)
 {
 	struct thread *parent, *child;
+	struct maps *pm;
 
 	if (ev->pid == ev->ppid && ev->tid == ev->ptid)
 		return 0;
 	m->generation++;
 	parent = machine_thread(m, ev->ppid, ev->ptid);
-	child = thread_lookup(m, ev->tid);
 	if (!parent)
 		return -ENOMEM;
+	/* Held across the child's reset: a corrupt FORK may name the parent as its child. */
+	pm = parent->maps;
+	pm->refcnt++;
+	child = thread_lookup(m, ev->tid);
 	if (!child) {
 		child = calloc(1, sizeof(*child));
-		if (!child)
-			return -ENOMEM;
-		child->tid = ev->tid;
-		if (thread_store(m, child)) {
+		if (child)
+			child->tid = ev->tid;
+		if (!child || thread_store(m, child)) {
 			free(child);
+			maps_put(pm);
 			return -ENOMEM;
 		}
 	} else {
@@ -467,11 +471,11 @@ int machine_fork(struct machine *m, const struct mycl_task *ev)
 	child->comm = parent->comm;
 	child->comm_set = parent->comm_set;
 	if (ev->pid == ev->ppid) {
-		child->maps = parent->maps;
-		child->maps->refcnt++;
-	} else {
-		child->maps = maps_clone(parent->maps);
+		child->maps = pm;
+		return 0;
 	}
+	child->maps = maps_clone(pm);
+	maps_put(pm);
 	return child->maps ? 0 : -ENOMEM;
 }
 

@@ -161,5 +161,5 @@ MYCL_API int mycl_report__annotation_json(FILE *f, const struct mycl_annotation 
 	}
 	json_end_arr(&j);
 	json_end_obj(&j);
-	return ferror(f) ? -EIO : 0;
+	return json_finish(&j);
 }

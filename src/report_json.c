@@ -143,5 +143,5 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 	}
 	json_end_arr(&j);
 	json_end_obj(&j);
-	return ferror(f) ? -EIO : 0;
+	return json_finish(&j);
 }

@@ -102,7 +102,7 @@ MYCL_API int mycl_report__locks_json(FILE *f, const struct mycl_lock_report *r, 
 	}
 	json_end_arr(&j);
 	json_end_obj(&j);
-	return ferror(f) ? -EIO : 0;
+	return json_finish(&j);
 }
 
 static void addr_lines(FILE *f, const char *title, const struct mycl_addr_wait *v, size_t n)
@@ -185,5 +185,5 @@ MYCL_API int mycl_report__waits_json(FILE *f, const struct mycl_wait_report *w, 
 	addr_json(&j, "futexes", w->futexes, w->nr_futexes);
 	addr_json(&j, "kernel_locks", w->locks, w->nr_locks);
 	json_end_obj(&j);
-	return ferror(f) ? -EIO : 0;
+	return json_finish(&j);
 }

@@ -210,5 +210,5 @@ MYCL_API int mycl_share__write_json(FILE *f, const struct mycl_share *s,
 	json_end_arr(&j);
 	json_end_obj(&j);
 	free(idx);
-	return ferror(f) ? -EIO : 0;
+	return json_finish(&j);
 }

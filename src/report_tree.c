@@ -121,5 +121,5 @@ MYCL_API int mycl_report__graph_json(FILE *f, const struct mycl_profile *p, size
 	json_u64(&j, "event_count", total);
 	report_tree_json(&j, "graph", root, total, limit);
 	json_end_obj(&j);
-	return ferror(f) ? -5 : 0;
+	return json_finish(&j);
 }

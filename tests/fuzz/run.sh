@@ -21,13 +21,14 @@ for target in fuzz_perf_data fuzz_profile; do
 	fi
 	mkdir -p "$out/corpus-$target"
 	cp "$top"/tests/data/*.data "$out/corpus-$target/"
+	cp "$top"/tests/fuzz/regress/*.bin "$out/corpus-$target/"
 	(cd "$out" && ./$target -max_total_time=$((secs / 2)) -max_len=65536 -timeout=10 \
 		-rss_limit_mb=2048 -print_final_stats=1 "corpus-$target" > "$target.log" 2>&1)
 	rc=$?
 	tail -2 "$out/$target.log"
 	if [ $rc != 0 ]; then
 		echo "fuzz: $target FAIL (exit $rc), see $out/$target.log"
-		grep -A25 "ERROR" "$out/$target.log" | head -40
+		grep -E -A25 "ERROR|runtime error" "$out/$target.log" | head -40
 		status=1
 	fi
 done
