@@ -4,9 +4,10 @@
 # and runs each for SECONDS / 2, seeded with the committed recordings.  Exit 77
 # when clang cannot build fuzzers here; 1 when a fuzzer found a crash (kept in
 # OUTDIR).
-# usage: run.sh OUTDIR SECONDS
+# usage: run.sh OUTDIR SECONDS   (FUZZ_SEED=N: libFuzzer's seed, default 1 so that
+# CI runs are repeatable; FUZZ_SEED=0 lets libFuzzer pick one)
 set -u
-out=$1; secs=$2
+out=$1; secs=$2; seed=${FUZZ_SEED:-1}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out/corpus"
 python3 "$top/src/embed.py" "$top/data/lock-rules.txt" "$out/lock_rules.c" mycl_default_lock_rules
@@ -22,7 +23,7 @@ for target in fuzz_perf_data fuzz_profile; do
 	mkdir -p "$out/corpus-$target"
 	cp "$top"/tests/data/*.data "$out/corpus-$target/"
 	cp "$top"/tests/fuzz/regress/*.bin "$out/corpus-$target/"
-	(cd "$out" && ./$target -max_total_time=$((secs / 2)) -max_len=65536 -timeout=10 \
+	(cd "$out" && ./$target -seed=$seed -max_total_time=$((secs / 2)) -max_len=65536 -timeout=10 \
 		-rss_limit_mb=2048 -print_final_stats=1 "corpus-$target" > "$target.log" 2>&1)
 	rc=$?
 	tail -2 "$out/$target.log"
