@@ -302,13 +302,9 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		 * headers of the file that was mapped; a separate debug file's may
 		 * differ.
 		 */
-		if (runtime) {
-			elf_load_segments(runtime, d);
+		if (runtime)
 			d->runtime_path = strdup(runtime);
-		}
-		if (elf_load_symbols(use, d, true, o->demangle) == 0) {
-			if (runtime)
-				elf_add_plt_symbols(runtime, d);
+		if (elf_load(runtime, use, d, o->demangle) == 0) {
 			d->sym_path = strdup(use);
 			d->status = DSO_OK;
 			if (!full)

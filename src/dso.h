@@ -82,12 +82,15 @@ struct elf_found {
 	int build_id_size;
 	char debuglink[256];
 };
-/* Probes PATH; with LOAD, adds its symbols (and segments) to D. */
+/* What PATH holds: ELF or not, build-id, symbol tables, code, debuglink. */
 int elf_probe(const char *path, struct elf_found *f);
-int elf_load_symbols(const char *path, struct dso *d, bool prefer_symtab, bool demangle);
-int elf_add_plt_symbols(const char *path, struct dso *d);
-/* PT_LOAD segments of PATH, unless D has some: the mapped file's are the truth. */
-int elf_load_segments(const char *path, struct dso *d);
+/*
+ * Loads D from its files: PT_LOAD segments and PLT slot names from RUNTIME
+ * (the mapped file, may be NULL), functions and data objects from USE (.symtab,
+ * else .dynsym).  The same file is opened once.  0, or MYCL_ERR_ELF when USE
+ * gives no symbols.
+ */
+int elf_load(const char *runtime, const char *use, struct dso *d, bool demangle);
 
 /* The mapped file's code and relocations, opened on first use; NULL when there is none. */
 struct elf_image *dso_image(struct dso *d);

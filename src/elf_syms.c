@@ -125,40 +125,21 @@ static void load_segments(Elf *e, struct dso *d)
 	}
 }
 
-int elf_load_segments(const char *path, struct dso *d)
-{
-	int fd;
-	Elf *e = open_elf(path, &fd);
-
-	if (!e)
-		return MYCL_ERR_ELF;
-	load_segments(e, d);
-	elf_end(e);
-	close(fd);
-	return 0;
-}
-
-int elf_load_symbols(const char *path, struct dso *d, bool prefer_symtab, bool demangle)
+/* Functions (and data objects) of .symtab, else .dynsym. */
+static int load_symbols(Elf *e, struct dso *d, bool demangle)
 {
 	GElf_Shdr sh;
 	GElf_Ehdr eh;
 	Elf_Scn *scn;
 	Elf_Data *data;
-	int fd, err = 0;
-	Elf *e = open_elf(path, &fd);
+	int err = 0;
 
-	if (!e)
-		return MYCL_ERR_ELF;
 	gelf_getehdr(e, &eh);
-	load_segments(e, d);
-	scn = prefer_symtab ? find_section(e, SHT_SYMTAB, NULL, &sh) : NULL;
+	scn = find_section(e, SHT_SYMTAB, NULL, &sh);
 	if (!scn)
 		scn = find_section(e, SHT_DYNSYM, NULL, &sh);
-	if (!scn || !(data = elf_getdata(scn, NULL)) || !sh.sh_entsize) {
-		elf_end(e);
-		close(fd);
+	if (!scn || !(data = elf_getdata(scn, NULL)) || !sh.sh_entsize)
 		return MYCL_ERR_ELF;
-	}
 	d->symtab_full = sh.sh_type == SHT_SYMTAB;
 	for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 		GElf_Sym s;
@@ -203,8 +184,6 @@ int elf_load_symbols(const char *path, struct dso *d, bool prefer_symtab, bool d
 		if (err)
 			break;
 	}
-	elf_end(e);
-	close(fd);
 	return err;
 }
 
@@ -213,7 +192,7 @@ int elf_load_symbols(const char *path, struct dso *d, bool prefer_symtab, bool d
  * relocation of .rela.plt belongs to the n-th PLT entry, which sits after
  * the PLT header in .plt, or with no header in .plt.sec (x86 IBT).
  */
-int elf_add_plt_symbols(const char *path, struct dso *d)
+static int add_plt_symbols(Elf *e, struct dso *d)
 {
 	GElf_Shdr plt, relsh, dynsh, sec;
 	Elf_Scn *rscn, *dscn;
@@ -221,11 +200,8 @@ int elf_add_plt_symbols(const char *path, struct dso *d)
 	uint64_t base, hdr = 0, entsz = 16;
 	GElf_Ehdr eh;
 	bool rela = true;
-	int fd, err = 0;
-	Elf *e = open_elf(path, &fd);
+	int err = 0;
 
-	if (!e)
-		return 0;
 	gelf_getehdr(e, &eh);
 	switch (eh.e_machine) {
 	case EM_X86_64: case EM_386:
@@ -279,7 +255,30 @@ int elf_add_plt_symbols(const char *path, struct dso *d)
 			break;
 	}
 out:
-	elf_end(e);
-	close(fd);
+	return err;
+}
+
+int elf_load(const char *runtime, const char *use, struct dso *d, bool demangle)
+{
+	int fd_run = -1, fd_use = -1, err;
+	Elf *run = runtime ? open_elf(runtime, &fd_run) : NULL;
+	Elf *sym = run && !strcmp(runtime, use) ? run : open_elf(use, &fd_use);
+
+	/* The mapped file's segments first: a separate debug file's may differ. */
+	if (run)
+		load_segments(run, d);
+	err = sym ? load_symbols(sym, d, demangle) : MYCL_ERR_ELF;
+	if (!err && sym)
+		load_segments(sym, d);
+	if (!err && run)
+		add_plt_symbols(run, d);	/* best effort: the names perf gives PLT slots */
+	if (sym && sym != run) {
+		elf_end(sym);
+		close(fd_use);
+	}
+	if (run) {
+		elf_end(run);
+		close(fd_run);
+	}
 	return err;
 }

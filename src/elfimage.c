@@ -159,8 +159,7 @@ int elf_image_open(const char *path, struct elf_image **out)
 	}
 	if (!img->toc && img->machine == EM_PPC64 && got_addr)
 		img->toc = got_addr + 0x8000;
-	if (img->nr_got)
-		qsort(img->got, img->nr_got, sizeof(*img->got), slot_cmp);
+	sort_array(img->got, img->nr_got, sizeof(*img->got), slot_cmp);
 	if (err) {
 		elf_image_close(img);
 		return err;

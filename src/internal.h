@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include "mycl/error.h"
 #include "mycl/log.h"
 
@@ -29,6 +30,14 @@ void mycl_log(const struct logger *lg, enum mycl_print_level level, const char *
 static inline const char *str_or(const char *s, const char *fallback)
 {
 	return s ? s : fallback;
+}
+
+/* qsort that accepts an empty (possibly NULL) array, which qsort itself does not. */
+static inline void sort_array(void *base, size_t n, size_t size,
+			      int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
 }
 
 /* The whole text file PATH, NUL-terminated, or NULL with errno set.  Caller frees. */

@@ -237,8 +237,7 @@ static struct mycl_addr_wait *addr_list(struct mycl_profile *p, const struct his
 							  h->ents[i].addr);
 	}
 	*n = h->nr;
-	if (*n)
-		qsort(v, *n, sizeof(*v), addr_cmp);
+	sort_array(v, *n, sizeof(*v), addr_cmp);
 	return v;
 }
 
@@ -296,8 +295,7 @@ MYCL_API int mycl_profile__waits(const struct mycl_profile *cp, struct mycl_wait
 			}
 		}
 	}
-	if (r->nr_sites)
-		qsort(r->sites, r->nr_sites, sizeof(*r->sites), site_cmp);
+	sort_array(r->sites, r->nr_sites, sizeof(*r->sites), site_cmp);
 	if (!err) {
 		r->futexes = addr_list(p, &w->futexes, &r->nr_futexes, true);
 		r->locks = addr_list(p, &w->locks, &r->nr_locks, false);

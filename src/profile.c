@@ -298,8 +298,7 @@ static int make_rows(struct mycl_profile *p)
 		r->total_samples = p->children ? he->samples : r->samples;
 	}
 	for (size_t e = 0; e < p->nr_events; e++)
-		if (p->events[e].nr_rows)
-			qsort(p->rows[e], p->events[e].nr_rows, sizeof(**p->rows), row_cmp);
+		sort_array(p->rows[e], p->events[e].nr_rows, sizeof(**p->rows), row_cmp);
 	free(counts);
 	return 0;
 }
@@ -315,8 +314,7 @@ static int dcount_cmp(const void *a, const void *b)
 
 static int make_summary(struct mycl_profile *p)
 {
-	if (p->nr_dcounts)
-		qsort(p->dcounts, p->nr_dcounts, sizeof(*p->dcounts), dcount_cmp);
+	sort_array(p->dcounts, p->nr_dcounts, sizeof(*p->dcounts), dcount_cmp);
 	p->summ = calloc(p->nr_dcounts ? p->nr_dcounts : 1, sizeof(*p->summ));
 	p->summ_strs = calloc(p->nr_dcounts ? p->nr_dcounts * 2 : 1, sizeof(char *));
 	if (!p->summ || !p->summ_strs)

@@ -199,13 +199,9 @@ static int site_cmp(const void *a, const void *b)
 	       strcmp(x->sym ? x->sym : "", y->sym ? y->sym : "");
 }
 
-/* Sorts the site's primitives by period into ST and renders them as text. */
+/* The site's primitives into ST, largest period first. */
 static void site_vias(const struct site_acc *sa, struct mycl_lock_site *st)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
-
 	st->nr_via = 0;
 	for (size_t i = 0; i < sa->nvia && i < MYCL_LOCK_MAX_VIA; i++) {
 		size_t k = st->nr_via++;
@@ -217,14 +213,6 @@ static void site_vias(const struct site_acc *sa, struct mycl_lock_site *st)
 		st->vias[k].name = sa->via[i];
 		st->vias[k].period = sa->via_period[i];
 	}
-	f = open_memstream(&buf, &len);
-	if (!f)
-		return;
-	for (size_t i = 0; i < st->nr_via; i++)
-		fprintf(f, "%s%s %.0f%%", i ? ", " : "", st->vias[i].name,
-			100.0 * (double)st->vias[i].period / (double)(sa->period ? sa->period : 1));
-	fclose(f);
-	st->via = buf;
 }
 
 MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct mycl_lock_report **out)
@@ -262,8 +250,7 @@ MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct
 		pr->samples = h->samples;
 		r->nr_primitives++;
 	}
-	if (r->nr_primitives)
-		qsort(r->primitives, r->nr_primitives, sizeof(*r->primitives), prim_cmp);
+	sort_array(r->primitives, r->nr_primitives, sizeof(*r->primitives), prim_cmp);
 	for (size_t i = 0; i < ls->sites.nr && !err; i++) {
 		const struct hent *h = &ls->sites.ents[i];
 		const struct ct_frame *f;
@@ -339,8 +326,7 @@ MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct
 		mycl_lock_report__free(r);
 		return err;
 	}
-	if (r->nr_sites)
-		qsort(r->sites, r->nr_sites, sizeof(*r->sites), site_cmp);
+	sort_array(r->sites, r->nr_sites, sizeof(*r->sites), site_cmp);
 	*out = r;
 	return 0;
 }
@@ -349,10 +335,8 @@ MYCL_API void mycl_lock_report__free(struct mycl_lock_report *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nr_sites; i++) {
-		free((char *)r->sites[i].via);
+	for (size_t i = 0; i < r->nr_sites; i++)
 		mycl_cg_node__free(r->sites[i].callers);
-	}
 	free(r->sites);
 	free(r->primitives);
 	free(r);
@@ -411,8 +395,7 @@ MYCL_API int mycl_profile__lock_summary(const struct mycl_profile *p, size_t ev,
 		pr->layer = pr->layer_buf;
 	}
 	lock_rules_free(&rules);
-	if (r->nr_primitives)
-		qsort(r->primitives, r->nr_primitives, sizeof(*r->primitives), prim_cmp);
+	sort_array(r->primitives, r->nr_primitives, sizeof(*r->primitives), prim_cmp);
 	*out = r;
 	return 0;
 }

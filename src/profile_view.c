@@ -72,8 +72,7 @@ static int convert(const struct vtree *t, uint32_t i, struct mycl_cg_node *out)
 		if (err)
 			return err;
 	}
-	if (out->nr_children)
-		qsort(out->children, out->nr_children, sizeof(*out->children), cg_cmp);
+	sort_array(out->children, out->nr_children, sizeof(*out->children), cg_cmp);
 	return 0;
 }
 

@@ -35,8 +35,9 @@ MYCL_API int mycl_report__locks_text(FILE *f, const struct mycl_lock_report *r, 
 			break;
 		fprintf(f, "  %7.2f%%  %s (%s)\n", pct(s->period, r->total_period),
 			str_or(s->sym, "[unknown]"), s->dso);
-		if (s->via)
-			fprintf(f, "            via %s\n", s->via);
+		for (size_t v = 0; v < s->nr_via; v++)
+			fprintf(f, "%s%s %.0f%%%s", v ? ", " : "            via ", s->vias[v].name,
+				pct(s->vias[v].period, s->period), v + 1 == s->nr_via ? "\n" : "");
 		if (s->lock_word || s->seed)
 			fprintf(f, "            %s%s%s%s%s\n", s->lock_word ? "lock word: " : "",
 				str_or(s->lock_word, ""), s->lock_word && s->seed ? "   " : "",

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Call graphs as text trees (laid out like perf report -g) and as JSON. */
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 #include "internal.h"
@@ -101,7 +102,7 @@ MYCL_API int mycl_report__graph_text(FILE *f, const struct mycl_profile *p, size
 	fprintf(f, "# branches under %.2f%% are not shown\n#\n", limit);
 	fprintf(f, "  %7.2f%%  %s\n", pct(root->period, total), name);
 	report_tree_text(f, root, total, limit, 12);
-	return ferror(f) ? -5 : 0;
+	return ferror(f) ? -EIO : 0;
 }
 
 MYCL_API int mycl_report__graph_json(FILE *f, const struct mycl_profile *p, size_t ev,

@@ -188,10 +188,8 @@ static int mark_loops(struct scan *sc)
 	size_t nspin = 0;
 	int err = 0;
 
-	if (sc->nr_loops)
-		qsort(sc->loops, sc->nr_loops, sizeof(*sc->loops), iv_cmp);
-	if (sc->nr_spins)
-		qsort(sc->spins, sc->nr_spins, sizeof(*sc->spins), u64_cmp);
+	sort_array(sc->loops, sc->nr_loops, sizeof(*sc->loops), iv_cmp);
+	sort_array(sc->spins, sc->nr_spins, sizeof(*sc->spins), u64_cmp);
 	maxend = malloc((sc->nr_loops + 1) * sizeof(*maxend));
 	spinloops = malloc((sc->nr_loops + 1) * sizeof(*spinloops));
 	smaxend = malloc((sc->nr_loops + 1) * sizeof(*smaxend));
@@ -250,8 +248,7 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	disasm_close(sc.d);
 	if (!err)
 		err = mark_loops(&sc);
-	if (s->nr_refs)
-		qsort(s->refs, s->nr_refs, sizeof(*s->refs), ref_cmp);
+	sort_array(s->refs, s->nr_refs, sizeof(*s->refs), ref_cmp);
 	free(sc.loops);
 	free(sc.spins);
 	return err;
@@ -385,8 +382,7 @@ MYCL_API int mycl_share__regroup(struct mycl_share *s, unsigned int size)
 		if (last != first)
 			lv[n++] = (struct lv){ last, i };
 	}
-	if (n)
-		qsort(lv, n, sizeof(*lv), lv_cmp);
+	sort_array(lv, n, sizeof(*lv), lv_cmp);
 	for (size_t i = 0; i < n; i++)
 		nl += !i || lv[i].line != lv[i - 1].line;
 	s->lines = calloc(nl ? nl : 1, sizeof(*s->lines));
@@ -409,8 +405,7 @@ MYCL_API int mycl_share__regroup(struct mycl_share *s, unsigned int size)
 		l->nr_members++;
 	}
 	free(lv);
-	if (s->nr_lines)
-		qsort(s->lines, s->nr_lines, sizeof(*s->lines), line_cmp);
+	sort_array(s->lines, s->nr_lines, sizeof(*s->lines), line_cmp);
 	for (size_t b = 0; b < s->nr_buckets; b++) {
 		struct mycl_share_line key = { .start = s->buckets[b].line & ~(uint64_t)(size - 1) };
 		struct mycl_share_line *l = bsearch(&key, s->lines, s->nr_lines, sizeof(*s->lines),
@@ -510,8 +505,7 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 	if (!err) {
 		size_t out_n = 0;
 
-		if (s->nr_vars)
-			qsort(s->vars, s->nr_vars, sizeof(*s->vars), var_cmp);
+		sort_array(s->vars, s->nr_vars, sizeof(*s->vars), var_cmp);
 		/* One entry per address: aliases keep the preferred name (sorted first). */
 		for (size_t i = 0; i < s->nr_vars; i++)
 			if (!out_n || s->vars[i].addr != s->vars[out_n - 1].addr)

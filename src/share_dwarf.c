@@ -121,8 +121,7 @@ int share_dwarf_vars(struct mycl_share *s, const char *file, bool readonly)
 		close(fd);
 		return 0;	/* no DWARF: the symbol tables are all there is */
 	}
-	if (s->nr_vars)
-		qsort(s->vars, s->nr_vars, sizeof(*s->vars), sym_cmp);
+	sort_array(s->vars, s->nr_vars, sizeof(*s->vars), sym_cmp);
 	c.nr_symbols = s->nr_vars;
 	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;

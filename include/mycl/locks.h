@@ -35,9 +35,8 @@ struct mycl_lock_via {
 struct mycl_lock_site {
 	const char *sym, *dso;
 	uint64_t period, samples;	/* lock samples credited here */
-	const char *via;		/* the primitives below it as text, largest first */
 	size_t nr_via;
-	struct mycl_lock_via vias[MYCL_LOCK_MAX_VIA];	/* the same, by period */
+	struct mycl_lock_via vias[MYCL_LOCK_MAX_VIA];	/* the primitives below it, by period */
 	const char *lock_word;		/* global an atomic in its spin loop targets, if any */
 	const char *seed;		/* global written in its spin loop, if any */
 	bool inlined_spin;		/* the spin loop is in the site's own code */
