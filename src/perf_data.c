@@ -533,6 +533,7 @@ MYCL_API int mycl_perf_data__open_fd(int fd, const char *name,
 	if (!pd->max_queue)
 		pd->max_queue = 256u << 20;
 	pd->st.fd = fd;
+	pd->st.read_ahead = OPTS_GET(opts, read_ahead, MYCL_READ_AHEAD_AUTO);
 	pd->st.keep_from = UINT64_MAX;
 	pd->id_pos = -1;
 	if (!pd->path) {
@@ -577,6 +578,7 @@ MYCL_API void mycl_perf_data__close(struct mycl_perf_data *pd)
 {
 	if (!pd)
 		return;
+	stream_free(&pd->st);
 	if (pd->fd >= 0)
 		close(pd->fd);
 	for (size_t i = 0; i < pd->nr_events; i++) {
@@ -590,7 +592,6 @@ MYCL_API void mycl_perf_data__close(struct mycl_perf_data *pd)
 	free(pd->build_ids);
 	for (size_t i = 0; i < ARRAY_SIZE(pd->strs); i++)
 		free(pd->strs[i]);
-	free(pd->st.buf);
 	order_queue_free(&pd->q);
 	ZSTD_freeDCtx(pd->zctx);
 	free(pd->zbuf);

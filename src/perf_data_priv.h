@@ -8,6 +8,7 @@
 #include "mycl/perf_data.h"
 #include "cursor.h"
 #include "internal.h"
+#include "stream.h"
 
 struct event_priv {
 	struct mycl_event pub;
@@ -42,18 +43,6 @@ struct order_queue {
 	uint64_t max_time;		/* largest time queued so far */
 	uint64_t last_flushed;		/* time of the last record delivered */
 	uint64_t seq;
-};
-
-/* Buffered reading of the data section or of a pipe. */
-struct stream {
-	int fd;
-	uint8_t *buf;
-	size_t cap, head, tail;		/* unconsumed bytes are buf[head..tail) */
-	uint64_t off;			/* file offset of buf[0] */
-	uint64_t limit;			/* file offset where data ends; UINT64_MAX: EOF */
-	uint64_t keep_from;		/* file offset of the oldest record queued in place */
-	bool eof;
-	bool seekable;
 };
 
 struct mycl_perf_data {

@@ -12,11 +12,7 @@
 #include "perf_abi.h"
 #include "perf_data_priv.h"
 
-#define STREAM_BUF (4u << 20)
 #define ZBUF_STEP (1u << 20)
-#define READ_CHUNK (256u << 10)
-
-enum { FILL_OK = 0, FILL_SHORT = 1 };
 
 static const char *const record_names[REC_USER_MAX] = {
 	[REC_MMAP] = "MMAP", [REC_LOST] = "LOST", [REC_COMM] = "COMM", [REC_EXIT] = "EXIT",
@@ -46,107 +42,17 @@ MYCL_API const char *mycl_perf_record_name(uint32_t type)
 	return type < REC_USER_MAX ? record_names[type] : NULL;
 }
 
-/*
- * Makes at least NEED unconsumed bytes available; FILL_SHORT at end of data.
- * Bytes from keep_from on stay in the buffer: records queued for ordering
- * are read in place there.
- */
-static int stream_fill(struct stream *st, size_t need)
-{
-	size_t drop = st->head;
-
-	if (st->tail - st->head >= need)
-		return FILL_OK;
-	if (st->keep_from != UINT64_MAX && st->keep_from < st->off + st->head)
-		drop = (size_t)(st->keep_from - st->off);
-	if (drop) {
-		memmove(st->buf, st->buf + drop, st->tail - drop);
-		st->off += drop;
-		st->tail -= drop;
-		st->head -= drop;
-	}
-	if (st->head + need > st->cap / 2 || !st->buf) {
-		size_t ncap = st->cap ? st->cap : STREAM_BUF;
-		uint8_t *n;
-
-		while (ncap / 2 < st->head + need)
-			ncap *= 2;
-		if (ncap != st->cap || !st->buf) {
-			n = realloc(st->buf, ncap);
-			if (!n)
-				return -ENOMEM;
-			st->buf = n;
-			st->cap = ncap;
-		}
-	}
-	while (st->tail - st->head < need && !st->eof) {
-		size_t room = st->cap - st->tail;
-		uint64_t pos = st->off + st->tail;
-		ssize_t r;
-
-		/* Small reads keep the bytes in cache until they are parsed. */
-		if (room > READ_CHUNK && need - (st->tail - st->head) <= READ_CHUNK)
-			room = READ_CHUNK;
-		if (st->limit != UINT64_MAX) {
-			if (pos >= st->limit) {
-				st->eof = true;
-				break;
-			}
-			if (room > st->limit - pos)
-				room = (size_t)(st->limit - pos);
-		}
-		r = read(st->fd, st->buf + st->tail, room);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			st->eof = true;
-		st->tail += (size_t)r;
-	}
-	return st->tail - st->head >= need ? FILL_OK : FILL_SHORT;
-}
-
 /* Skips N bytes that follow a record outside its size (AUXTRACE, TRACING_DATA). */
-static int stream_skip(struct mycl_perf_data *pd, uint64_t n)
+static int skip_payload(struct mycl_perf_data *pd, uint64_t n)
 {
-	struct stream *st = &pd->st;
-	uint64_t have = st->tail - st->head;
-	int err;
+	if (!stream_has(&pd->st, n)) {
+		/* The buffer is about to be dropped: queued records move out of it. */
+		int err = order_queue_detach_stream(pd);
 
-	if (n <= have) {
-		st->head += (size_t)n;
-		return FILL_OK;
+		if (err)
+			return err;
 	}
-	/* The buffer is about to be dropped: queued records move out of it. */
-	err = order_queue_detach_stream(pd);
-	if (err)
-		return err;
-	n -= have;
-	st->off += st->tail;
-	st->head = st->tail = 0;
-	if (st->seekable) {
-		uint64_t target = st->off + n;
-
-		if (st->limit != UINT64_MAX && target > st->limit)
-			return FILL_SHORT;
-		if (lseek(st->fd, (off_t)target, SEEK_SET) < 0)
-			return -errno;
-		st->off = target;
-		return FILL_OK;
-	}
-	while (n) {
-		int r = stream_fill(st, 1);
-
-		if (r)
-			return r;
-		have = st->tail - st->head;
-		if (have > n)
-			have = n;
-		st->head += (size_t)have;
-		n -= have;
-	}
-	return FILL_OK;
+	return stream_skip(&pd->st, n);
 }
 
 static bool ordering_on(const struct mycl_perf_data *pd)
@@ -468,6 +374,7 @@ int pd_read_records(struct mycl_perf_data *pd)
 			break;
 		}
 		st->head += size;
+		stream_prefetch(st);
 		err = process_record(pd, st->buf + st->head - size, size, off, &extra, false);
 		if (err)
 			return err;
@@ -486,7 +393,7 @@ int pd_read_records(struct mycl_perf_data *pd)
 			}
 		}
 		if (extra) {
-			r = stream_skip(pd, extra);
+			r = skip_payload(pd, extra);
 			if (r < 0)
 				return pd_error(pd, r, "read error after the record at offset 0x%" PRIx64,
 						off);
@@ -523,7 +430,9 @@ MYCL_API int mycl_perf_data__read(struct mycl_perf_data *pd, const struct mycl_r
 	pd->ops = &local;
 	pd->ctx = ctx;
 	pd->ordering = ordering_on(pd);
+	stream_begin(&pd->st);
 	err = pd_read_records(pd);
+	stream_end(&pd->st);
 	pd->ops = &none;
 	return err;
 }

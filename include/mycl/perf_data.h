@@ -21,12 +21,23 @@ struct mycl_perf_data;
 #define MYCL_OPTS(TYPE, NAME, ...) \
 	struct TYPE NAME = { .sz = sizeof(struct TYPE), __VA_ARGS__ }
 
+/*
+ * Who reads the data section from the file.  With AUTO, the environment
+ * variable MYCL_READ_AHEAD=on or off decides instead.
+ */
+enum mycl_read_ahead {
+	MYCL_READ_AHEAD_AUTO = 0,	/* a thread, for regular files of 4 MiB and more on 2+ CPUs */
+	MYCL_READ_AHEAD_OFF,		/* the calling thread, with read() */
+	MYCL_READ_AHEAD_ON,		/* a thread, for every regular file */
+};
+
 struct mycl_perf_data_opts {
 	size_t sz;			/* sizeof(struct mycl_perf_data_opts) */
 	mycl_print_fn print;		/* warnings and debug messages; NULL: none */
 	void *print_ctx;
 	bool file_order;		/* do not sort records by time */
 	size_t max_queue_bytes;		/* records held for time ordering; 0: 256 MiB */
+	int read_ahead;			/* enum mycl_read_ahead */
 };
 
 /* What the header and feature sections (or pipe-mode header records) say. */

@@ -8,10 +8,14 @@
 #include <unistd.h>
 #include "mycl/mycl.h"
 
-/* 0 and *PD set, or nonzero; the memfd is the library's either way. */
-static inline int fuzz_open(const uint8_t *data, size_t size, struct mycl_perf_data **pd)
+/*
+ * 0 and *PD set, or nonzero; the memfd is the library's either way.
+ * READ_AHEAD: enum mycl_read_ahead.
+ */
+static inline int fuzz_open_mode(const uint8_t *data, size_t size, int read_ahead,
+				 struct mycl_perf_data **pd)
 {
-	MYCL_OPTS(mycl_perf_data_opts, o, .max_queue_bytes = 1 << 20);
+	MYCL_OPTS(mycl_perf_data_opts, o, .max_queue_bytes = 1 << 20, .read_ahead = read_ahead);
 	char err[256];
 	int fd = memfd_create("fuzz", 0);
 
@@ -23,6 +27,11 @@ static inline int fuzz_open(const uint8_t *data, size_t size, struct mycl_perf_d
 	}
 	lseek(fd, 0, SEEK_SET);
 	return mycl_perf_data__open_fd(fd, "fuzz", &o, pd, err, sizeof(err));
+}
+
+static inline int fuzz_open(const uint8_t *data, size_t size, struct mycl_perf_data **pd)
+{
+	return fuzz_open_mode(data, size, MYCL_READ_AHEAD_OFF, pd);
 }
 
 #endif

@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* libFuzzer target for the perf.data reader: any bytes, file or pipe mode. */
+/*
+ * libFuzzer target for the perf.data reader: any bytes, file or pipe mode.
+ * Each input is read twice, with plain reads and with the read-ahead thread;
+ * what the two deliver must be the same, down to the digest of every field.
+ */
 #define _GNU_SOURCE
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fuzz_input.h"
 
-static volatile uint64_t sink;
+static uint64_t sink;
 
 static int on_sample(const struct mycl_sample *s, void *ctx)
 {
 	(void)ctx;
-	sink += s->ip + s->callchain_nr + s->raw_size + s->branch_nr + s->user_regs_nr;
+	sink = sink * 1099511628211ULL + s->ip + s->time + s->callchain_nr + s->raw_size +
+	       s->branch_nr + s->user_regs_nr;
 	for (uint64_t i = 0; i < s->callchain_nr; i++)
 		sink += s->callchain[i];
 	for (uint64_t i = 0; i < s->branch_nr; i++)
@@ -35,18 +41,37 @@ static int on_comm(const struct mycl_comm *c, void *ctx)
 	return 0;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* A digest of everything one reading delivers, its result and statistics. */
+static uint64_t read_digest(const uint8_t *data, size_t size, int mode)
 {
 	struct mycl_record_ops ops = { .sz = sizeof(ops), .sample = on_sample, .mmap = on_mmap,
 				       .comm = on_comm };
 	struct mycl_perf_data *pd;
 
-	if (fuzz_open(data, size, &pd) == 0) {
-		mycl_perf_data__read(pd, &ops, NULL);
+	sink = 0;
+	if (fuzz_open_mode(data, size, mode, &pd) == 0) {
+		const struct mycl_perf_stats *st;
+
+		sink += (uint64_t)mycl_perf_data__read(pd, &ops, NULL) * 1000003;
 		for (size_t i = 0; i < mycl_perf_data__nr_events(pd); i++)
 			sink += strlen(mycl_perf_data__event(pd, i)->name);
+		st = mycl_perf_data__stats(pd);
+		sink = sink * 31 + st->nr_records;
+		sink = sink * 31 + st->nr_samples;
 		mycl_perf_data__close(pd);
+	}
+	return sink;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint64_t plain = read_digest(data, size, MYCL_READ_AHEAD_OFF);
+	uint64_t ahead = read_digest(data, size, MYCL_READ_AHEAD_ON);
+
+	if (plain != ahead) {
+		fprintf(stderr, "read-ahead delivers other records than plain reads\n");
+		abort();
 	}
 	return 0;
 }
