@@ -47,6 +47,7 @@ char *str_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Growable arrays: ensures room for one more element of *ARR. 0 or -ENOMEM. */
 int grow_array(void **arr, size_t *cap, size_t need, size_t elem);
-#define ARRAY_GROW(arr, cap, need) grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+#define ARRAY_GROW(arr, cap, need) \
+	((size_t)(need) <= (cap) ? 0 : grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr))))
 
 #endif

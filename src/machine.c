@@ -24,9 +24,29 @@ struct machine {
 	struct dso *kernel;
 	uint64_t kernel_pgoff;		/* runtime _text from the kernel MMAP */
 	struct symtab dyn_ksyms;	/* KSYMBOL records (BPF, trampolines) */
-	struct thread *last_thread;	/* look-up cache */
+	struct thread *recent[4];	/* look-up cache, replaced round-robin */
+	unsigned int recent_next;
+	struct rslot *rcache;		/* RCACHE_SIZE resolutions, direct-mapped by ip */
 	uint32_t generation;
 	bool dyn_sorted;
+};
+
+/*
+ * A resolution (address space, ip) -> (dso, symbol, address), valid while
+ * the machine's generation is the one it was made under.  Samples repeat
+ * the same few thousand ips: this skips the thread's map search, the
+ * offset translation and the symbol search for nearly all of them.
+ */
+#define RCACHE_SIZE 4096
+struct rslot {
+	uint64_t ip;
+	const struct maps *maps;	/* the thread's, or the kernel's */
+	uint32_t gen;
+	uint8_t cpumode;
+	bool valid;
+	struct dso *dso;
+	const struct sym *sym;
+	uint64_t addr;
 };
 
 static uint64_t hash_str(const char *s)
@@ -112,6 +132,7 @@ void machine_free(struct machine *m)
 	for (size_t i = 0; i < m->strs.cap; i++)
 		free(m->strs.slots[i]);
 	free(m->strs.slots);
+	free(m->rcache);
 	free(m);
 }
 
@@ -373,12 +394,15 @@ struct thread *machine_thread(struct machine *m, int32_t pid, int32_t tid)
 
 	if (tid < 0)
 		tid = pid;
-	/* Samples come in runs from the same thread. */
-	if (m->last_thread && m->last_thread->tid == tid && m->last_thread->pid == pid)
-		return m->last_thread;
+	/* Samples come from a few threads at a time (one per CPU). */
+	for (size_t i = 0; i < ARRAY_SIZE(m->recent); i++) {
+		t = m->recent[i];
+		if (t && t->tid == tid && t->pid == pid)
+			return t;
+	}
 	t = thread_lookup(m, tid);
 	if (t && t->pid == pid)
-		m->last_thread = t;
+		m->recent[m->recent_next++ % ARRAY_SIZE(m->recent)] = t;
 	if (t) {
 		if (t->pid < 0 && pid >= 0)
 			t->pid = pid;
@@ -484,6 +508,7 @@ int machine_ksymbol(struct machine *m, const struct mycl_ksymbol *ev)
 	if (ev->flags & 1)
 		return 0;	/* unregistration: keep the name for samples before it */
 	m->dyn_sorted = false;
+	m->generation++;	/* the table may move: cached symbols go stale */
 	return symtab_add(&m->dyn_ksyms, ev->addr, ev->len, ev->name, SYMB_GLOBAL, false);
 }
 
@@ -512,22 +537,11 @@ static const struct sym *kernel_sym(struct machine *m, uint64_t ip)
 	return s;
 }
 
-int machine_resolve(struct machine *m, int32_t pid, int32_t tid, uint64_t ip,
-		    enum mycl_cpumode cpumode, struct resolved *r)
+static void resolve_map(struct machine *m, uint64_t ip, enum mycl_cpumode cpumode,
+			struct resolved *r)
 {
-	static const char levels[] = { '.', 'k', '.', 'H', 'g', 'u', '.', '.' };
 	const struct map *map;
 
-	memset(r, 0, sizeof(*r));
-	/* Runs of samples come from one thread: skip the look-up for them. */
-	if (m->last_thread && m->last_thread->tid == (tid < 0 ? pid : tid) && m->last_thread->pid == pid)
-		r->thread = m->last_thread;
-	else
-		r->thread = machine_thread(m, pid, tid);
-	if (!r->thread)
-		return -ENOMEM;
-	r->level = levels[cpumode & 7];
-	r->addr = ip;
 	if (cpumode == MYCL_CPUMODE_KERNEL) {
 		map = maps_find(&m->kmaps, ip);
 		r->dso = map ? map->dso : (m->kmaps.nr ? NULL : kernel_dso(m));
@@ -536,22 +550,56 @@ int machine_resolve(struct machine *m, int32_t pid, int32_t tid, uint64_t ip,
 			if (r->dso != m->kernel)
 				load_dso(m, r->dso);
 		}
-		return 0;
+		return;
 	}
-	if (cpumode != MYCL_CPUMODE_USER)
-		return 0;
 	map = maps_find(r->thread->maps, ip);
 	if (!map)
-		return 0;
+		return;
 	r->dso = map->dso;
 	load_dso(m, r->dso);
 	if (r->dso->identity) {
 		r->sym = symtab_find(&r->dso->syms, ip);
-		return 0;
+		return;
 	}
 	r->addr = ip - map->start + map->pgoff;
 	if (r->dso->status == DSO_OK)
 		r->sym = symtab_find(&r->dso->syms, dso_offset_to_vaddr(r->dso, r->addr));
+}
+
+int machine_resolve(struct machine *m, int32_t pid, int32_t tid, uint64_t ip,
+		    enum mycl_cpumode cpumode, struct resolved *r)
+{
+	static const char levels[] = { '.', 'k', '.', 'H', 'g', 'u', '.', '.' };
+	const struct maps *ms;
+	struct rslot *sl;
+
+	r->thread = machine_thread(m, pid, tid);
+	if (!r->thread)
+		return -ENOMEM;
+	r->level = levels[cpumode & 7];
+	r->addr = ip;
+	r->dso = NULL;
+	r->sym = NULL;
+	if (cpumode != MYCL_CPUMODE_KERNEL && cpumode != MYCL_CPUMODE_USER)
+		return 0;
+	if (!m->rcache) {
+		m->rcache = calloc(RCACHE_SIZE, sizeof(*m->rcache));
+		if (!m->rcache)
+			return -ENOMEM;
+	}
+	ms = cpumode == MYCL_CPUMODE_KERNEL ? &m->kmaps : r->thread->maps;
+	sl = &m->rcache[((ip ^ ip >> 12) * 0x9E3779B97F4A7C15ULL ^ (uintptr_t)ms) >> 52 &
+			(RCACHE_SIZE - 1)];
+	if (sl->valid && sl->ip == ip && sl->maps == ms && sl->gen == m->generation &&
+	    sl->cpumode == cpumode) {
+		r->dso = sl->dso;
+		r->sym = sl->sym;
+		r->addr = sl->addr;
+		return 0;
+	}
+	resolve_map(m, ip, cpumode, r);
+	*sl = (struct rslot){ .ip = ip, .maps = ms, .gen = m->generation, .cpumode = (uint8_t)cpumode,
+			      .valid = true, .dso = r->dso, .sym = r->sym, .addr = r->addr };
 	return 0;
 }
 

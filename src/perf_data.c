@@ -235,6 +235,8 @@ int pd_add_event(struct mycl_perf_data *pd, struct cursor *c, uint32_t attr_size
 	st = e->sample_type;
 	ev->sample_id_all = (e->flags >> AF_SAMPLE_ID_ALL) & 1;
 	ev->time_pos = (st & S_TIME) ? !!(st & S_IDENTIFIER) + !!(st & S_IP) + !!(st & S_TID) : -1;
+	ev->head_words = (unsigned int)__builtin_popcountll(st & (S_IDENTIFIER | S_IP | S_TID |
+		S_TIME | S_ADDR | S_ID | S_STREAM_ID | S_CPU | S_PERIOD));
 	ev->trailer_words = ev->sample_id_all ?
 		!!(st & S_TID) + !!(st & S_TIME) + !!(st & S_ID) + !!(st & S_STREAM_ID) +
 		!!(st & S_CPU) + !!(st & S_IDENTIFIER) : 0;

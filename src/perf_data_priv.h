@@ -15,6 +15,7 @@ struct event_priv {
 	char *name;			/* owned; pub.name points here or to a static */
 	/* Where the sample-id fields sit, from sample_type. */
 	int time_pos;			/* u64 index of TIME in a sample, or -1 */
+	unsigned int head_words;	/* u64s of a sample's IDENTIFIER..PERIOD fields */
 	bool sample_id_all;
 	unsigned int trailer_words;	/* u64s of the sample_id_all trailer */
 };

@@ -5,23 +5,47 @@
 #include "internal.h"
 #include "symtab.h"
 
+#define NAME_CHUNK (64u << 10)
+
+/* A copy of NAME (LEN bytes and a NUL) in the table's name blocks, or NULL. */
+static const char *intern_name(struct symtab *t, const char *name, size_t len)
+{
+	char *dst;
+
+	if (t->chunk_cap - t->chunk_used < len + 1) {
+		size_t cap = len + 1 > NAME_CHUNK ? len + 1 : NAME_CHUNK;
+		char *chunk;
+
+		if (ARRAY_GROW(t->chunks, t->chunks_cap, t->nr_chunks + 1))
+			return NULL;
+		chunk = malloc(cap);
+		if (!chunk)
+			return NULL;
+		t->chunks[t->nr_chunks++] = chunk;
+		t->chunk_used = 0;
+		t->chunk_cap = cap;
+	}
+	dst = t->chunks[t->nr_chunks - 1] + t->chunk_used;
+	memcpy(dst, name, len);
+	dst[len] = '\0';
+	t->chunk_used += len + 1;
+	return dst;
+}
+
 int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name,
 	       enum sym_binding b, bool demangle)
 {
-	char *copy = NULL;
+	char *demangled = NULL;
+	const char *copy;
 
 	if (demangle && name[0] == '_' && name[1] == 'Z')
-		copy = demangle_name(name);
-	if (!copy)
-		copy = strdup(name);
-	if (!copy)
+		demangled = demangle_name(name);
+	if (demangled)
+		name = demangled;
+	copy = intern_name(t, name, strlen(name));
+	free(demangled);
+	if (!copy || ARRAY_GROW(t->syms, t->cap, t->nr + 1))
 		return -ENOMEM;
-	if (ARRAY_GROW(t->syms, t->cap, t->nr + 1) ||
-	    ARRAY_GROW(t->pool, t->pool_cap, t->nr_pool + 1)) {
-		free(copy);
-		return -ENOMEM;
-	}
-	t->pool[t->nr_pool++] = copy;
 	t->last = NULL;
 	t->syms[t->nr++] = (struct sym){ .start = start, .end = start + size, .name = copy,
 					 .binding = (uint8_t)b };
@@ -141,9 +165,9 @@ void symtab_free(struct symtab *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->nr_pool; i++)
-		free(t->pool[i]);
-	free(t->pool);
+	for (size_t i = 0; i < t->nr_chunks; i++)
+		free(t->chunks[i]);
+	free(t->chunks);
 	free(t->syms);
 	memset(t, 0, sizeof(*t));
 }

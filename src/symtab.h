@@ -18,8 +18,9 @@ struct sym {
 struct symtab {
 	struct sym *syms;
 	size_t nr, cap;
-	char **pool;			/* owned name strings */
-	size_t nr_pool, pool_cap;
+	char **chunks;			/* the names, packed into a few large blocks */
+	size_t nr_chunks, chunks_cap;
+	size_t chunk_used, chunk_cap;	/* in the newest block */
 	bool sorted;
 	const struct sym *last;		/* look-up cache (mutable) */
 	bool keep_sizes;		/* data: zero-sized symbols stay one byte, not extended */
