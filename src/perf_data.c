@@ -537,6 +537,7 @@ MYCL_API int mycl_perf_data__open_fd(int fd, const char *name,
 	pd->st.fd = fd;
 	pd->st.read_ahead = OPTS_GET(opts, read_ahead, MYCL_READ_AHEAD_AUTO);
 	pd->st.keep_from = UINT64_MAX;
+	pd->sample_dirty = true;
 	pd->id_pos = -1;
 	if (!pd->path) {
 		mycl_perf_data__close(pd);

@@ -28,11 +28,10 @@ struct id_slot {
 /* A record held back for time ordering: its bytes live in the queue arena. */
 struct qent {
 	uint64_t time;
-	uint64_t seq;
-	size_t off;
+	uint64_t off;
+	struct event_priv *ev;		/* found when queued, not looked up again */
 	uint32_t len;
 	bool in_stream;			/* off: file offset, read in the stream buffer */
-	struct event_priv *ev;		/* found when queued, not looked up again */
 };
 
 struct order_queue {
@@ -43,7 +42,6 @@ struct order_queue {
 	uint64_t next_flush;		/* flush up to here at the next round */
 	uint64_t max_time;		/* largest time queued so far */
 	uint64_t last_flushed;		/* time of the last record delivered */
-	uint64_t seq;
 };
 
 struct mycl_perf_data {
@@ -82,6 +80,8 @@ struct mycl_perf_data {
 	size_t tracing_len;
 	uint64_t tracing_pending;	/* pipe mode: payload bytes to capture after the record */
 
+	struct mycl_sample sample;	/* the one being delivered */
+	bool sample_dirty;		/* it has READ or tail fields set */
 	uint64_t scratch[8192];		/* decoded arrays of one record (< 64 KiB) */
 };
 

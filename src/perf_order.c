@@ -14,13 +14,16 @@
 
 static bool qent_before(const struct qent *x, const struct qent *y)
 {
-	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+	return x->time < y->time;
 }
 
 /*
- * Sorts by (time, seq).  A round holds one time-sorted run per ring buffer
- * (CPU) plus the sorted leftovers of the round before, so a natural merge
- * sort does O(n log runs) work where qsort would do O(n log n).
+ * Sorts by time, stably: among equal times the queue's order is the order
+ * records were queued in (the leftovers of a flush stay in front of what is
+ * queued after it, and they were queued before).  A round holds one
+ * time-sorted run per ring buffer (CPU) plus the sorted leftovers of the
+ * round before, so a natural merge sort does O(n log runs) work where qsort
+ * would do O(n log n).
  */
 static int sort_queue(struct order_queue *q)
 {
@@ -121,7 +124,7 @@ int order_queue_push(struct mycl_perf_data *pd, uint64_t time, const uint8_t *re
 		/* In the stream buffer: keep it there, no copy. */
 		uint64_t off = pd->st.off + (uint64_t)(rec - pd->st.buf);
 
-		q->ents[q->nr++] = (struct qent){ .time = time, .seq = q->seq++, .off = off,
+		q->ents[q->nr++] = (struct qent){ .time = time, .off = off,
 						  .len = (uint32_t)len, .in_stream = true, .ev = ev };
 		if (pd->st.keep_from == UINT64_MAX)
 			pd->st.keep_from = off;
@@ -132,7 +135,7 @@ int order_queue_push(struct mycl_perf_data *pd, uint64_t time, const uint8_t *re
 	if (arena_reserve(q, len))
 		return -ENOMEM;
 	memcpy(q->arena + q->used, rec, len);
-	q->ents[q->nr++] = (struct qent){ .time = time, .seq = q->seq++, .off = q->used,
+	q->ents[q->nr++] = (struct qent){ .time = time, .off = q->used,
 					  .len = (uint32_t)len, .ev = ev };
 	q->used += len;
 	if (time > q->max_time)

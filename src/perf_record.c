@@ -95,8 +95,12 @@ static const uint64_t *take_u64s(struct mycl_perf_data *pd, struct cursor *c, ui
 		S_TRANSACTION | S_REGS_INTR | S_PHYS_ADDR | S_AUX | S_CGROUP | S_DATA_PAGE_SIZE | \
 		S_CODE_PAGE_SIZE | S_WEIGHT_STRUCT)
 
-static void clear_tail(struct mycl_sample *s)
+/* The fields only READ and the tail fields set. */
+static void clear_rare(struct mycl_sample *s)
 {
+	s->read_nr = s->time_enabled = s->time_running = 0;
+	s->read_values = s->read_ids = NULL;
+	s->branch_hw_idx = UINT64_MAX;
 	s->weight = s->weight_struct = s->data_src = s->transaction = s->phys_addr = 0;
 	s->cgroup = s->data_page_size = s->code_page_size = 0;
 	s->raw_size = 0;
@@ -243,7 +247,6 @@ static void decode_tail(struct mycl_perf_data *pd, struct cursor *c, const struc
 	uint64_t st = e->sample_type;
 	size_t used = *usedp;
 
-	clear_tail(s);
 	if (st & S_RAW) {
 		s->raw_size = cursor_u32(c);
 		s->raw = cursor_bytes(c, s->raw_size);
@@ -328,8 +331,10 @@ int pd_decode_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
 	e = &ev->pub;
 	st = e->sample_type;
 	/*
-	 * Every field is set below, present or not; no memset of the whole
-	 * struct (that was a measurable share of a report).
+	 * S is the handle's one sample, kept between calls: the fields of READ
+	 * and of the tail are cleared only after a sample that set them.  (A
+	 * memset of the whole struct per sample was a measurable share of a
+	 * report.)
 	 */
 	memcpy(&misc, rec + 4, 2);	/* u32 type, u16 misc, u16 size */
 	if (pd->info.swapped)
@@ -340,11 +345,13 @@ int pd_decode_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
 	s->sample_type = st;
 	s->pid = s->tid = -1;
 	s->cpu = UINT32_MAX;
-	s->branch_hw_idx = UINT64_MAX;
 	s->period = e->freq ? 1 : (e->sample_period_or_freq ? e->sample_period_or_freq : 1);
 	s->id = s->ip = s->time = s->addr = s->stream_id = 0;
-	s->read_nr = s->time_enabled = s->time_running = 0;
-	s->read_values = s->read_ids = NULL;
+	if (pd->sample_dirty) {
+		clear_rare(s);
+		pd->sample_dirty = false;
+	}
+	pd->sample_dirty = (st & (S_READ | S_TAIL)) != 0;
 	s->callchain_nr = 0;
 	s->callchain = NULL;
 	head = (size_t)ev->head_words * 8;
@@ -369,8 +376,6 @@ int pd_decode_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
 	}
 	if (st & S_TAIL)
 		decode_tail(pd, &c, e, s, &used);
-	else
-		clear_tail(s);
 	return c.bad ? MYCL_ERR_CORRUPT : 0;
 }
 
@@ -397,22 +402,22 @@ static int bad_record(struct mycl_perf_data *pd, uint32_t type, size_t len)
 static int deliver_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
 			  struct event_priv *ev)
 {
-	struct mycl_sample s;
+	struct mycl_sample *s = &pd->sample;
 
-	if (pd_decode_sample(pd, rec, len, ev, &s))
+	if (pd_decode_sample(pd, rec, len, ev, s))
 		return bad_record(pd, REC_SAMPLE, len);
-	ev = pd->events[s.event->idx];
+	ev = pd->events[s->event->idx];
 	ev->pub.nr_samples++;
-	ev->pub.total_period += s.period;
+	ev->pub.total_period += s->period;
 	pd->stats.nr_samples++;
-	if (s.sample_type & S_TIME) {
-		if (!pd->stats.first_time || s.time < pd->stats.first_time)
-			pd->stats.first_time = s.time;
-		if (s.time > pd->stats.last_time)
-			pd->stats.last_time = s.time;
+	if (s->sample_type & S_TIME) {
+		if (!pd->stats.first_time || s->time < pd->stats.first_time)
+			pd->stats.first_time = s->time;
+		if (s->time > pd->stats.last_time)
+			pd->stats.last_time = s->time;
 	}
 	if (pd->ops->sample)
-		return pd->ops->sample(&s, pd->ctx);
+		return pd->ops->sample(s, pd->ctx);
 	return 0;
 }
 
