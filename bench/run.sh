@@ -17,12 +17,20 @@ size=$(du -m "$data" | cut -f1)
 samples=$(perf report -i "$data" --stats 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')
 echo "recording: $data, $size MB, $samples samples"
 
-measure() { # label, command...: runs twice (warm cache), reports the second run
+measure() { # label, command...: one warm-up run, then the median wall time of 5 and the peak RSS
 	label=$1; shift
 	"$@" > /dev/null 2>&1 || true
-	/usr/bin/time -f "%e %M" -o "$build/bench.time" "$@" > /dev/null 2>&1 || true
-	read -r wall rss < "$build/bench.time"
-	echo "$label: ${wall} s, $((rss / 1024)) MB peak RSS"
+	walls=""
+	for _ in 1 2 3 4 5; do
+		t0=$(date +%s%N)
+		"$@" > /dev/null 2>&1 || true
+		t1=$(date +%s%N)
+		walls="$walls $(( (t1 - t0) / 1000 ))"
+	done
+	wall=$(echo $walls | tr ' ' '\n' | sort -n | sed -n 3p | awk '{ printf "%.3f", $1 / 1e6 }')
+	/usr/bin/time -f "%M" -o "$build/bench.time" "$@" > /dev/null 2>&1 || true
+	rss=$(tail -1 "$build/bench.time")
+	echo "$label: ${wall} s (median of 5), $((rss / 1024)) MB peak RSS"
 	eval "${label}_wall=$wall ${label}_rss=$rss"
 }
 ratio() { # title, perf label, mycl label

@@ -223,37 +223,18 @@ static int event_update(struct mycl_perf_data *pd, struct cursor *c, size_t len)
 	return 0;
 }
 
-static int process_record(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
-			  uint64_t off, uint64_t *extra, bool nested)
+/* Records perf synthesizes (type >= 64): handled as they come, never queued. */
+static __attribute__((noinline)) int process_user_record(struct mycl_perf_data *pd, uint32_t type,
+							  const uint8_t *rec, size_t len,
+							  uint64_t off, uint64_t *extra,
+							  bool nested)
 {
 	struct cursor c;
-	uint32_t type;
 	uint16_t misc;
 
-	cursor_init(&c, rec, len, pd->info.swapped);
-	type = cursor_u32(&c);
+	cursor_init(&c, rec + 4, len - 4, pd->info.swapped);
 	misc = cursor_u16(&c);
 	cursor_u16(&c);
-	pd->stats.nr_records++;
-	if (type < ARRAY_SIZE(pd->stats.nr_by_type))
-		pd->stats.nr_by_type[type]++;
-
-	if (type < REC_KERNEL_MAX) {
-		uint64_t t;
-
-		if (!pd->nr_events)
-			return pd_error(pd, MYCL_ERR_CORRUPT, "%s record at offset 0x%" PRIx64
-					" comes before any event is described",
-					str_or(mycl_perf_record_name(type), "kernel"), off);
-		if (pd->ordering) {
-			struct event_priv *ev = pd_record_event(pd, rec, len);
-
-			t = ev ? pd_record_time(pd, rec, len, ev) : UINT64_MAX;
-			if (t != UINT64_MAX)
-				return order_queue_push(pd, t, rec, len, ev);
-		}
-		return pd_deliver(pd, rec, len, NULL);
-	}
 	if (type >= SIMPLEPERF_RECORD_FIRST)
 		return pd_error(pd, MYCL_ERR_SIMPLEPERF, "record type %u at offset 0x%" PRIx64
 				" is Android simpleperf's own; convert the file with simpleperf's "
@@ -335,6 +316,33 @@ static int process_record(struct mycl_perf_data *pd, const uint8_t *rec, size_t 
 			pd->stats.nr_unknown++;
 		return 0;
 	}
+}
+
+static int process_record(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
+			  uint64_t off, uint64_t *extra, bool nested)
+{
+	uint32_t type;
+
+	memcpy(&type, rec, 4);
+	if (pd->info.swapped)
+		type = bswap_32(type);
+	pd->stats.nr_records++;
+	if (type < ARRAY_SIZE(pd->stats.nr_by_type))
+		pd->stats.nr_by_type[type]++;
+	if (type >= REC_KERNEL_MAX)
+		return process_user_record(pd, type, rec, len, off, extra, nested);
+	if (!pd->nr_events)
+		return pd_error(pd, MYCL_ERR_CORRUPT, "%s record at offset 0x%" PRIx64
+				" comes before any event is described",
+				str_or(mycl_perf_record_name(type), "kernel"), off);
+	if (pd->ordering) {
+		struct event_priv *ev = pd_record_event(pd, rec, len);
+		uint64_t t = ev ? pd_record_time(pd, rec, len, ev) : UINT64_MAX;
+
+		if (t != UINT64_MAX)
+			return order_queue_push(pd, t, rec, len, ev);
+	}
+	return pd_deliver(pd, rec, len, NULL);
 }
 
 int pd_read_records(struct mycl_perf_data *pd)

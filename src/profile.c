@@ -102,7 +102,9 @@ static bool filter_name(const struct filter *f, const char *a, const char *b)
 
 static struct dso_count *dso_count(struct mycl_profile *p, struct dso *d)
 {
-	/* The few most recent DSOs cover almost every sample: search from the end. */
+	/* Runs of samples hit one DSO; the few most recent cover almost all. */
+	if (p->last_dcount < p->nr_dcounts && p->dcounts[p->last_dcount].dso == d)
+		return &p->dcounts[p->last_dcount];
 	for (size_t i = p->nr_dcounts; i-- > 0;)
 		if (p->dcounts[i].dso == d) {
 			if (i + 1 < p->nr_dcounts && i > p->nr_dcounts / 2) {
@@ -110,13 +112,15 @@ static struct dso_count *dso_count(struct mycl_profile *p, struct dso *d)
 
 				p->dcounts[i] = p->dcounts[p->nr_dcounts - 1];
 				p->dcounts[p->nr_dcounts - 1] = t;
-				return &p->dcounts[p->nr_dcounts - 1];
+				i = p->nr_dcounts - 1;
 			}
+			p->last_dcount = i;
 			return &p->dcounts[i];
 		}
 	if (ARRAY_GROW(p->dcounts, p->dcounts_cap, p->nr_dcounts + 1))
 		return NULL;
 	p->dcounts[p->nr_dcounts] = (struct dso_count){ .dso = d };
+	p->last_dcount = p->nr_dcounts;
 	return &p->dcounts[p->nr_dcounts++];
 }
 
@@ -144,24 +148,26 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 	struct ct_frame f;
 	int err;
 
-	err = grow_events(p, (size_t)s->event->idx + 1);
-	if (err)
-		return err;
+	if ((size_t)s->event->idx >= p->nr_events) {
+		err = grow_events(p, (size_t)s->event->idx + 1);
+		if (err)
+			return err;
+	}
 	pe = &p->events[s->event->idx];
 	pe->event = s->event;
 	pe->nr_samples_all++;
 	pe->total_period_all += s->period;
 	if (p->event_name && strcmp(p->event_name, s->event->name))
 		return 0;
-	if (!filter_num(&p->f_pid, s->pid) || !filter_num(&p->f_tid, s->tid) ||
-	    !filter_num(&p->f_cpu, (long)s->cpu))
+	if (p->filtered && (!filter_num(&p->f_pid, s->pid) || !filter_num(&p->f_tid, s->tid) ||
+			    !filter_num(&p->f_cpu, (long)s->cpu)))
 		return 0;
 	err = machine_resolve(p->m, s->pid, s->tid, s->ip, s->cpumode, &r);
 	if (err)
 		return err;
-	if (!filter_name(&p->f_comm, r.thread->comm, NULL) ||
-	    !filter_name(&p->f_dso, r.dso ? r.dso->short_name : "[unknown]",
-			 r.dso ? r.dso->path : NULL))
+	if (p->filtered && (!filter_name(&p->f_comm, r.thread->comm, NULL) ||
+			    !filter_name(&p->f_dso, r.dso ? r.dso->short_name : "[unknown]",
+					 r.dso ? r.dso->path : NULL)))
 		return 0;
 	pe->nr_samples++;
 	pe->total_period += s->period;
@@ -396,6 +402,7 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	err = err ? err : filter_parse(&p->f_pid, OPTS_GET(opts, pids, NULL), true);
 	err = err ? err : filter_parse(&p->f_tid, OPTS_GET(opts, tids, NULL), true);
 	err = err ? err : filter_parse(&p->f_cpu, OPTS_GET(opts, cpus, NULL), true);
+	p->filtered = p->f_comm.on || p->f_dso.on || p->f_pid.on || p->f_tid.on || p->f_cpu.on;
 	ev = OPTS_GET(opts, event, NULL);
 	if (!err && ev && !(p->event_name = strdup(ev)))
 		err = -ENOMEM;

@@ -31,6 +31,7 @@ struct mycl_profile {
 	size_t nr_keys;
 	bool use[MYCL_SORT__MAX];
 	struct filter f_comm, f_dso, f_pid, f_tid, f_cpu;
+	bool filtered;			/* any of them is on */
 	char *event_name;
 	bool want_tree;			/* call paths kept (graphs, children, folded) */
 	bool children;			/* rows by inclusive time */
@@ -53,7 +54,7 @@ struct mycl_profile {
 	uint64_t nr_unwound, nr_unwind_stopped;
 
 	struct dso_count *dcounts;
-	size_t nr_dcounts, dcounts_cap;
+	size_t nr_dcounts, dcounts_cap, last_dcount;
 	uint64_t unmapped;
 
 	struct mycl_profile_event *events;
