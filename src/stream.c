@@ -24,7 +24,7 @@
 
 #define STREAM_BUF (4u << 20)
 #define READ_CHUNK (256u << 10)
-#define RING_MIN (16u << 20)
+#define RING_MIN (8u << 20)
 #define AHEAD_CHUNK (512u << 10)
 #define AHEAD_MIN_DATA (4u << 20)	/* below this a thread does not pay */
 #define SPINS 512
