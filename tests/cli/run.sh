@@ -3,6 +3,8 @@
 # CLI golden tests: each CASE.sh runs with $MYCL_HOT and $DATA set; its exit
 # status must equal CASE.exit (0 when absent), its stdout CASE.stdout.exact
 # when present, and every line of CASE.stderr.contains must occur in stderr.
+# Every case runs twice: reading in the calling thread and with the
+# read-ahead thread (MYCL_READ_AHEAD=off, on); both must give the goldens.
 # usage: run.sh MYCL_HOT CASE_DIR DATA_DIR
 MYCL_HOT=$1; CASES=$2; DATA=$3
 export MYCL_HOT DATA
@@ -10,9 +12,10 @@ pass=0; fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for t in "$CASES"/*.sh; do
+for ra in off on; do
 	name=$(basename "$t" .sh)
 	[ "$name" = run ] && continue
-	(cd "$tmp" && sh "$t") > "$tmp/out" 2> "$tmp/err"
+	(cd "$tmp" && MYCL_READ_AHEAD=$ra sh "$t") > "$tmp/out" 2> "$tmp/err"
 	rc=$?
 	want=0
 	[ -f "$CASES/$name.exit" ] && want=$(cat "$CASES/$name.exit")
@@ -28,7 +31,8 @@ for t in "$CASES"/*.sh; do
 			grep -qF -- "$line" "$tmp/err" || { echo "FAIL $name: stderr lacks '$line'"; ok=0; }
 		done < "$CASES/$name.stderr.contains"
 	fi
-	if [ $ok = 1 ]; then pass=$((pass + 1)); echo "ok   $name"; else fail=$((fail + 1)); fi
+	if [ $ok = 1 ]; then pass=$((pass + 1)); echo "ok   $name ($ra)"; else fail=$((fail + 1)); echo "     ($name with read-ahead $ra)"; fi
+done
 done
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
