@@ -144,51 +144,42 @@ static void decode_head(struct cursor *c, uint64_t st, struct mycl_sample *s)
 		s->period = cursor_u64(c);
 }
 
+static inline const uint8_t *load64(const uint8_t *p, uint64_t *v)
+{
+	memcpy(v, p, 8);
+	return p + 8;
+}
+
 /* The same in the host's byte order, with the bytes known to be there. */
-static const uint8_t *decode_head_native(const uint8_t *p, uint64_t st, struct mycl_sample *s)
+static void decode_head_native(const uint8_t *p, uint64_t st, struct mycl_sample *s)
 {
 	uint32_t w[2];
 
-	if (st & S_IDENTIFIER) {
-		memcpy(&s->id, p, 8);
-		p += 8;
-	}
-	if (st & S_IP) {
-		memcpy(&s->ip, p, 8);
-		p += 8;
-	}
+	if (st & S_IDENTIFIER)
+		p = load64(p, &s->id);
+	if (st & S_IP)
+		p = load64(p, &s->ip);
 	if (st & S_TID) {
 		memcpy(w, p, 8);
 		s->pid = (int32_t)w[0];
 		s->tid = (int32_t)w[1];
 		p += 8;
 	}
-	if (st & S_TIME) {
-		memcpy(&s->time, p, 8);
-		p += 8;
-	}
-	if (st & S_ADDR) {
-		memcpy(&s->addr, p, 8);
-		p += 8;
-	}
-	if (st & S_ID) {
-		memcpy(&s->id, p, 8);
-		p += 8;
-	}
-	if (st & S_STREAM_ID) {
-		memcpy(&s->stream_id, p, 8);
-		p += 8;
-	}
+	if (st & S_TIME)
+		p = load64(p, &s->time);
+	if (st & S_ADDR)
+		p = load64(p, &s->addr);
+	if (st & S_ID)
+		p = load64(p, &s->id);
+	if (st & S_STREAM_ID)
+		p = load64(p, &s->stream_id);
 	if (st & S_CPU) {
 		memcpy(w, p, 8);
 		s->cpu = w[0];
 		p += 8;
 	}
-	if (st & S_PERIOD) {
-		memcpy(&s->period, p, 8);
-		p += 8;
-	}
-	return p;
+	if (st & S_PERIOD)
+		load64(p, &s->period);
 }
 
 static void decode_read(struct mycl_perf_data *pd, struct cursor *c, uint64_t rf,
