@@ -355,7 +355,8 @@ static int ahead_fill(struct stream *st, size_t need)
 	return FILL_SHORT;
 }
 
-static int plain_fill(struct stream *st, size_t need)
+/* Moves kept and unconsumed bytes to the front; grows so that 2 * NEED fit after them. */
+static int plain_compact(struct stream *st, size_t need)
 {
 	size_t drop = st->head;
 
@@ -380,6 +381,21 @@ static int plain_fill(struct stream *st, size_t need)
 			st->buf = n;
 			st->cap = ncap;
 		}
+	}
+	return 0;
+}
+
+static int plain_fill(struct stream *st, size_t need)
+{
+	/*
+	 * Compact only when the room left is short: bytes kept for ordering
+	 * (a round or two) would otherwise be moved at every read.
+	 */
+	if (!st->buf || st->cap - st->tail < need - (st->tail - st->head) + READ_CHUNK) {
+		int err = plain_compact(st, need);
+
+		if (err)
+			return err;
 	}
 	while (st->tail - st->head < need && !st->eof) {
 		size_t room = st->cap - st->tail;
