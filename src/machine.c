@@ -99,6 +99,11 @@ struct machine *machine_new(const struct sym_opts *o, const struct mycl_perf_inf
 
 	if (!m)
 		return NULL;
+	m->rcache = calloc(RCACHE_SIZE, sizeof(*m->rcache));
+	if (!m->rcache) {
+		free(m);
+		return NULL;
+	}
 	m->opts = *o;
 	m->info = info;
 	m->kmaps.refcnt = 1;
@@ -582,11 +587,6 @@ int machine_resolve(struct machine *m, int32_t pid, int32_t tid, uint64_t ip,
 	r->sym = NULL;
 	if (cpumode != MYCL_CPUMODE_KERNEL && cpumode != MYCL_CPUMODE_USER)
 		return 0;
-	if (!m->rcache) {
-		m->rcache = calloc(RCACHE_SIZE, sizeof(*m->rcache));
-		if (!m->rcache)
-			return -ENOMEM;
-	}
 	ms = cpumode == MYCL_CPUMODE_KERNEL ? &m->kmaps : r->thread->maps;
 	sl = &m->rcache[((ip ^ ip >> 12) * 0x9E3779B97F4A7C15ULL ^ (uintptr_t)ms) >> 52 &
 			(RCACHE_SIZE - 1)];

@@ -102,18 +102,11 @@ static bool filter_name(const struct filter *f, const char *a, const char *b)
 
 static struct dso_count *dso_count(struct mycl_profile *p, struct dso *d)
 {
-	/* Runs of samples hit one DSO; the few most recent cover almost all. */
+	/* Runs of samples hit one DSO: search only when it changes. */
 	if (p->last_dcount < p->nr_dcounts && p->dcounts[p->last_dcount].dso == d)
 		return &p->dcounts[p->last_dcount];
-	for (size_t i = p->nr_dcounts; i-- > 0;)
+	for (size_t i = 0; i < p->nr_dcounts; i++)
 		if (p->dcounts[i].dso == d) {
-			if (i + 1 < p->nr_dcounts && i > p->nr_dcounts / 2) {
-				struct dso_count t = p->dcounts[i];
-
-				p->dcounts[i] = p->dcounts[p->nr_dcounts - 1];
-				p->dcounts[p->nr_dcounts - 1] = t;
-				i = p->nr_dcounts - 1;
-			}
 			p->last_dcount = i;
 			return &p->dcounts[i];
 		}
