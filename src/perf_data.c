@@ -113,8 +113,24 @@ int pd_add_id(struct mycl_perf_data *pd, uint64_t id, int idx)
 	}
 	pd->ids[h].id = id;
 	pd->ids[h].idx = idx;
+	pd->ids[h].last_read = 0;
 	pd->nr_ids++;
 	return 0;
+}
+
+struct id_slot *pd_id_slot(struct mycl_perf_data *pd, uint64_t id)
+{
+	size_t h;
+
+	if (!pd->ids_cap)
+		return NULL;
+	h = id_hash(id, pd->ids_cap);
+	while (pd->ids[h].idx >= 0) {
+		if (pd->ids[h].id == id)
+			return &pd->ids[h];
+		h = (h + 1) & (pd->ids_cap - 1);
+	}
+	return NULL;
 }
 
 struct event_priv *pd_event_by_id_exact(struct mycl_perf_data *pd, uint64_t id)
@@ -213,6 +229,7 @@ int pd_add_event(struct mycl_perf_data *pd, struct cursor *c, uint32_t attr_size
 		return -ENOMEM;
 	e = &ev->pub;
 	e->idx = (int)pd->nr_events;
+	e->group_leader = e->idx;
 	e->attr_size = attr_size;
 	e->type = cursor_u32(&a);
 	cursor_u32(&a);

@@ -23,6 +23,7 @@ struct event_priv {
 struct id_slot {
 	uint64_t id;
 	int idx;			/* event index; -1: empty slot */
+	uint64_t last_read;		/* the id's last READ value: periods are its deltas */
 };
 
 /* A record held back for time ordering: its bytes live in the queue arena. */
@@ -90,6 +91,8 @@ int pd_error(struct mycl_perf_data *pd, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 struct event_priv *pd_event_by_id(struct mycl_perf_data *pd, uint64_t id);
 struct event_priv *pd_event_by_id_exact(struct mycl_perf_data *pd, uint64_t id);
+/* The id's slot (its event and last READ value), or NULL. */
+struct id_slot *pd_id_slot(struct mycl_perf_data *pd, uint64_t id);
 int pd_add_event(struct mycl_perf_data *pd, struct cursor *c, uint32_t attr_size,
 		 const uint64_t *ids, size_t nr_ids);
 int pd_add_id(struct mycl_perf_data *pd, uint64_t id, int idx);

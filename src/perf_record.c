@@ -83,6 +83,63 @@ static int bad_record(struct mycl_perf_data *pd, uint32_t type, size_t len)
 	return 0;
 }
 
+/* The first group read of a leader tells which events are its members. */
+static void note_group(struct mycl_perf_data *pd, struct mycl_event *leader,
+		       const struct mycl_sample *s)
+{
+	if (leader->nr_group_members || !s->read_ids)
+		return;
+	leader->nr_group_members = 1;
+	for (uint64_t i = 0; i < s->read_nr; i++) {
+		struct id_slot *slot = pd_id_slot(pd, s->read_ids[i]);
+
+		if (!slot || slot->idx == leader->idx)
+			continue;
+		pd->events[slot->idx]->pub.group_leader = leader->idx;
+		leader->nr_group_members++;
+	}
+}
+
+/*
+ * A sample that reads counts (PERF_SAMPLE_READ) is one sample of each event
+ * it read, as perf's session delivers it: the period is the increase of that
+ * event's count (per id, i.e. per CPU or thread) since its last read, and an
+ * event whose count did not move gets no sample.  Values whose id names no
+ * event are counted in nr_unknown_id, not delivered.
+ */
+static int deliver_read(struct mycl_perf_data *pd, struct mycl_sample *s)
+{
+	const struct mycl_event *own = s->event;
+	uint64_t nr = s->read_values ? s->read_nr : 0;
+	int err = 0;
+
+	if (own->read_format & RF_GROUP)
+		note_group(pd, &pd->events[own->idx]->pub, s);
+	for (uint64_t i = 0; i < nr && !err; i++) {
+		struct id_slot *slot = s->read_ids ? pd_id_slot(pd, s->read_ids[i]) : NULL;
+		struct event_priv *ev;
+		uint64_t v = s->read_values[i];
+
+		if (!slot) {
+			pd->stats.nr_unknown_id++;
+			continue;
+		}
+		s->period = v - slot->last_read;
+		slot->last_read = v;
+		if (!s->period)
+			continue;
+		ev = pd->events[slot->idx];
+		s->event = &ev->pub;
+		s->id = s->read_ids[i];
+		ev->pub.nr_samples++;
+		ev->pub.total_period += s->period;
+		pd->stats.nr_samples++;
+		if (pd->ops->sample)
+			err = pd->ops->sample(s, pd->ctx);
+	}
+	return err;
+}
+
 static int deliver_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
 			  struct event_priv *ev)
 {
@@ -90,16 +147,19 @@ static int deliver_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t 
 
 	if (pd_decode_sample(pd, rec, len, ev, s))
 		return bad_record(pd, REC_SAMPLE, len);
-	ev = pd->events[s->event->idx];
-	ev->pub.nr_samples++;
-	ev->pub.total_period += s->period;
-	pd->stats.nr_samples++;
+	pd->stats.nr_sample_records++;
 	if (s->sample_type & S_TIME) {
 		if (!pd->stats.first_time || s->time < pd->stats.first_time)
 			pd->stats.first_time = s->time;
 		if (s->time > pd->stats.last_time)
 			pd->stats.last_time = s->time;
 	}
+	if (s->sample_type & S_READ)
+		return deliver_read(pd, s);
+	ev = pd->events[s->event->idx];
+	ev->pub.nr_samples++;
+	ev->pub.total_period += s->period;
+	pd->stats.nr_samples++;
 	if (pd->ops->sample)
 		return pd->ops->sample(s, pd->ctx);
 	return 0;

@@ -31,6 +31,118 @@ static void header_obj(struct json *j, const struct mycl_perf_data *pd)
 	json_end_obj(j);
 }
 
+/* The row's key columns. */
+static void row_keys(struct json *j, const struct mycl_hot_row *r, const enum mycl_sort_key *keys,
+		     size_t nk)
+{
+	if (r->comm)
+		json_str(j, "comm", r->comm);
+	for (size_t k = 0; k < nk; k++) {
+		switch (keys[k]) {
+		case MYCL_SORT_PID:
+			json_i64(j, "pid", r->pid);
+			break;
+		case MYCL_SORT_TID:
+			json_i64(j, "tid", r->tid);
+			break;
+		case MYCL_SORT_CPU:
+			json_u64(j, "cpu", r->cpu);
+			break;
+		default:
+			break;
+		}
+	}
+	if (r->dso) {
+		json_str(j, "dso", r->dso);
+		json_str(j, "dso_path", r->dso_path);
+	}
+	if (r->level) {
+		json_str(j, "symbol", r->sym);
+		if (!r->sym)
+			json_hex(j, "address", r->addr);
+		json_str(j, "level", r->level == 'k' ? "kernel" : r->level == '.' ? "user" : "other");
+	}
+}
+
+/*
+ * "groups": per group of leader sampling, the members' rows side by side:
+ * overhead, period and samples as arrays in member order (self, or
+ * children with --children), and "ipc" where the group has cycles and
+ * instructions.
+ */
+static int groups_arr(struct json *j, const struct mycl_profile *p, const struct mycl_report_opts *o)
+{
+	size_t nk, max_rows = OPTS_GET(o, max_rows, 0);
+	const enum mycl_sort_key *keys = mycl_profile__sort_keys(p, &nk);
+	double limit = OPTS_GET(o, percent_limit, 0.0);
+	bool rel = OPTS_GET(o, relative, false), any = false;
+
+	for (size_t e = 0; e < mycl_profile__nr_events(p); e++)
+		any |= mycl_report__in_group_view(p, e, o);
+	if (!any)
+		return 0;	/* no group: no "groups" key */
+	json_begin_arr(j, "groups");
+	for (size_t e = 0; e < mycl_profile__nr_events(p); e++) {
+		const struct mycl_profile_event *pe = mycl_profile__event(p, e);
+		struct mycl_group_view *g;
+
+		if (!pe->event || (size_t)pe->event->group_leader != e ||
+		    !mycl_report__in_group_view(p, e, o))
+			continue;
+		if (mycl_profile__group_view(p, e, &g))
+			return -ENOMEM;
+		json_begin_obj(j, NULL);
+		json_str(j, "leader", pe->event->name);
+		json_begin_arr(j, "members");
+		for (size_t m = 0; m < g->nr_members; m++)
+			json_str(j, NULL, mycl_profile__event(p, g->members[m])->event->name);
+		json_end_arr(j);
+		json_begin_arr(j, "rows");
+		for (size_t i = 0; i < g->nr_rows && !(max_rows && i >= max_rows); i++) {
+			const struct mycl_group_row *r = &g->rows[i];
+			double top = 0;
+
+			for (size_t m = 0; m < g->nr_members; m++) {
+				const struct mycl_profile_event *me = mycl_profile__event(p, g->members[m]);
+				double v = r->members[m] ? pct(r->members[m]->total_period,
+							       rel ? me->total_period : me->total_period_all) : 0;
+
+				top = v > top ? v : top;
+			}
+			if (limit > 0 && top < limit)
+				continue;
+			json_begin_obj(j, NULL);
+			json_begin_arr(j, "overhead");
+			for (size_t m = 0; m < g->nr_members; m++) {
+				const struct mycl_profile_event *me = mycl_profile__event(p, g->members[m]);
+
+				json_dbl(j, NULL, r->members[m] ? pct(r->members[m]->total_period,
+						rel ? me->total_period : me->total_period_all) : 0, 4);
+			}
+			json_end_arr(j);
+			json_begin_arr(j, "period");
+			for (size_t m = 0; m < g->nr_members; m++)
+				json_u64(j, NULL, r->members[m] ? r->members[m]->total_period : 0);
+			json_end_arr(j);
+			json_begin_arr(j, "samples");
+			for (size_t m = 0; m < g->nr_members; m++)
+				json_u64(j, NULL, r->members[m] ? r->members[m]->total_samples : 0);
+			json_end_arr(j);
+			if (g->cycles >= 0 && g->instructions >= 0 && r->members[g->cycles] &&
+			    r->members[g->instructions] && r->members[g->cycles]->total_period)
+				json_dbl(j, "ipc", (double)r->members[g->instructions]->total_period /
+					 (double)r->members[g->cycles]->total_period, 4);
+			row_keys(j, r->key, keys, nk);
+			json_end_obj(j);
+		}
+		json_end_arr(j);
+		json_end_obj(j);
+		mycl_group_view__free(g);
+	}
+	json_end_arr(j);
+	return 0;
+}
+
 MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const struct mycl_report_opts *o)
 {
 	double limit = OPTS_GET(o, percent_limit, 0.0);
@@ -82,33 +194,7 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 			}
 			json_u64(&j, "samples", r->samples);
 			json_u64(&j, "period", r->period);
-			if (r->comm)
-				json_str(&j, "comm", r->comm);
-			for (size_t k = 0; k < nk; k++) {
-				switch (keys[k]) {
-				case MYCL_SORT_PID:
-					json_i64(&j, "pid", r->pid);
-					break;
-				case MYCL_SORT_TID:
-					json_i64(&j, "tid", r->tid);
-					break;
-				case MYCL_SORT_CPU:
-					json_u64(&j, "cpu", r->cpu);
-					break;
-				default:
-					break;
-				}
-			}
-			if (r->dso) {
-				json_str(&j, "dso", r->dso);
-				json_str(&j, "dso_path", r->dso_path);
-			}
-			if (r->level) {
-				json_str(&j, "symbol", r->sym);
-				if (!r->sym)
-					json_hex(&j, "address", r->addr);
-				json_str(&j, "level", r->level == 'k' ? "kernel" : r->level == '.' ? "user" : "other");
-			}
+			row_keys(&j, r, keys, nk);
 			if (graph) {
 				struct mycl_cg_node *tree;
 
@@ -123,6 +209,8 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 		json_end_obj(&j);
 	}
 	json_end_arr(&j);
+	if (groups_arr(&j, p, o))
+		return -ENOMEM;
 	json_u64(&j, "unmapped_samples", mycl_profile__unmapped(p));
 	json_begin_arr(&j, "symbolization");
 	for (size_t i = 0; i < mycl_profile__nr_dsos(p); i++) {

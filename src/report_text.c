@@ -156,6 +156,134 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 	fputs("\n", f);
 }
 
+static void group_title(FILE *f, const struct mycl_profile *p, const struct mycl_group_view *g)
+{
+	fputs("# Group 'anon group {", f);
+	for (size_t m = 0; m < g->nr_members; m++)
+		fprintf(f, "%s %s", m ? "," : "", mycl_profile__event(p, g->members[m])->event->name);
+	fputs(" }' (leader sampling)\n#   samples", f);
+	for (size_t m = 0; m < g->nr_members; m++)
+		fprintf(f, "%s %" PRIu64, m ? "," : "", mycl_profile__event(p, g->members[m])->nr_samples);
+	fputs("; event counts", f);
+	for (size_t m = 0; m < g->nr_members; m++)
+		fprintf(f, "%s %" PRIu64, m ? "," : "", mycl_profile__event(p, g->members[m])->total_period);
+	for (size_t m = 0; m < g->nr_members; m++) {
+		const struct mycl_profile_event *pe = mycl_profile__event(p, g->members[m]);
+
+		if (pe->nr_samples == pe->nr_samples_all)
+			continue;
+		fputs("\n#   kept by the filters, of samples", f);
+		for (size_t k = 0; k < g->nr_members; k++)
+			fprintf(f, "%s %" PRIu64, k ? "," : "",
+				mycl_profile__event(p, g->members[k])->nr_samples_all);
+		break;
+	}
+	fputs("\n#\n", f);
+}
+
+/* One table for a group: each member's overhead side by side (perf report's group view). */
+static void group_block(FILE *f, const struct mycl_profile *p, const struct mycl_group_view *g,
+			const struct mycl_report_opts *o)
+{
+	size_t nk, w[MYCL_SORT__MAX] = { 0 }, shown = 0;
+	const enum mycl_sort_key *keys = mycl_profile__sort_keys(p, &nk);
+	double limit = OPTS_GET(o, percent_limit, 0.0);
+	size_t max_rows = OPTS_GET(o, max_rows, 0);
+	bool rel = OPTS_GET(o, relative, false), ipc = g->cycles >= 0 && g->instructions >= 0;
+	bool children = mycl_profile__children(p);
+	uint64_t base[64];
+	size_t nm = g->nr_members < 64 ? g->nr_members : 64;
+	char buf[COL_MAX];
+
+	for (size_t m = 0; m < nm; m++) {
+		const struct mycl_profile_event *pe = mycl_profile__event(p, g->members[m]);
+
+		base[m] = rel ? pe->total_period : pe->total_period_all;
+	}
+	group_title(f, p, g);
+	for (size_t k = 0; k < nk; k++)
+		w[k] = strlen(col_title[keys[k]]);
+	for (size_t i = 0; i < g->nr_rows; i++) {
+		if ((max_rows && i >= max_rows))
+			break;
+		for (size_t k = 0; k + 1 < nk; k++) {
+			cell(g->rows[i].key, keys[k], buf, sizeof(buf));
+			if (strlen(buf) > w[k])
+				w[k] = strlen(buf);
+		}
+	}
+	fprintf(f, "# %s, of each member in turn:", children ? "Children" : "Overhead");
+	for (size_t m = 0; m < nm; m++)
+		fprintf(f, " %s", mycl_profile__event(p, g->members[m])->event->name);
+	fputs(ipc ? "; IPC: instructions per cycle\n#" : "\n#", f);
+	for (size_t m = 0; m < nm; m++)
+		fprintf(f, "  %8s", m ? "" : children ? "Children" : "Overhead");
+	fputs(ipc ? "     IPC   Samples" : "   Samples", f);
+	for (size_t k = 0; k < nk; k++)
+		fprintf(f, "  %-*s", k + 1 < nk ? (int)w[k] : 0, col_title[keys[k]]);
+	fputs("\n#", f);
+	for (size_t m = 0; m < nm; m++)
+		fputs("  ........", f);
+	fputs(ipc ? "  ......  ........" : "  ........", f);
+	for (size_t k = 0; k < nk; k++) {
+		size_t dots = k + 1 < nk ? w[k] : strlen(col_title[keys[k]]);
+
+		fputs("  ", f);
+		for (size_t d = 0; d < dots; d++)
+			fputc('.', f);
+	}
+	fputs("\n#\n", f);
+	for (size_t i = 0; i < g->nr_rows; i++) {
+		const struct mycl_group_row *r = &g->rows[i];
+		double top = 0;
+
+		for (size_t m = 0; m < nm; m++) {
+			double v = r->members[m] ? pct(r->members[m]->total_period, base[m]) : 0;
+
+			top = v > top ? v : top;
+		}
+		if ((limit > 0 && top < limit) || (max_rows && i >= max_rows))
+			continue;
+		fputc(' ', f);
+		for (size_t m = 0; m < nm; m++)
+			fprintf(f, "  %7.2f%%", r->members[m] ? pct(r->members[m]->total_period, base[m]) : 0);
+		if (ipc) {
+			const struct mycl_hot_row *c = r->members[g->cycles], *n = r->members[g->instructions];
+
+			if (c && n && c->total_period)
+				fprintf(f, "  %6.2f", (double)n->total_period / (double)c->total_period);
+			else
+				fprintf(f, "  %6s", "-");
+		}
+		fprintf(f, "  %8" PRIu64, r->members[0] ? r->members[0]->total_samples : 0);
+		for (size_t k = 0; k < nk; k++) {
+			cell(r->key, keys[k], buf, sizeof(buf));
+			if (k + 1 < nk)
+				fprintf(f, "  %-*s", (int)w[k], buf);
+			else
+				fprintf(f, "  %s", buf);
+		}
+		fputc('\n', f);
+		shown++;
+	}
+	if (shown < g->nr_rows)
+		fprintf(f, "#\n# %zu more rows below %.2f%% in every member%s\n", g->nr_rows - shown,
+			limit, max_rows ? " or past the row limit" : "");
+	fputs("\n", f);
+}
+
+MYCL_API bool mycl_report__in_group_view(const struct mycl_profile *p, size_t ev,
+					 const struct mycl_report_opts *o)
+{
+	const struct mycl_profile_event *pe = mycl_profile__event(p, ev), *lp;
+	const struct mycl_event *e = pe ? pe->event : NULL;
+
+	if (!e || OPTS_GET(o, no_group, false))
+		return false;
+	lp = mycl_profile__event(p, (size_t)e->group_leader);
+	return lp && lp->event && lp->event->nr_group_members > 1;
+}
+
 static void summary_block(FILE *f, const struct mycl_profile *p)
 {
 	uint64_t total = mycl_profile__unmapped(p), unresolved = mycl_profile__unmapped(p);
@@ -204,7 +332,18 @@ MYCL_API int mycl_report__text(FILE *f, const struct mycl_profile *p, const stru
 
 		if (!pe->event || !pe->nr_samples)
 			continue;
-		event_block(f, p, pe, o);
+		if (mycl_report__in_group_view(p, e, o)) {
+			struct mycl_group_view *g;
+
+			if ((size_t)pe->event->group_leader != e)
+				continue;	/* in its leader's table */
+			if (mycl_profile__group_view(p, e, &g))
+				return -ENOMEM;
+			group_block(f, p, g, o);
+			mycl_group_view__free(g);
+		} else {
+			event_block(f, p, pe, o);
+		}
 		shown++;
 	}
 	if (!shown)

@@ -47,8 +47,9 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name
 	if (!copy || ARRAY_GROW(t->syms, t->cap, t->nr + 1))
 		return -ENOMEM;
 	t->last = NULL;
-	t->syms[t->nr++] = (struct sym){ .start = start, .end = start + size, .name = copy,
-					 .binding = (uint8_t)b };
+	t->syms[t->nr] = (struct sym){ .start = start, .end = start + size, .name = copy,
+				       .binding = (uint8_t)b, .seq = (uint32_t)t->nr };
+	t->nr++;
 	t->sorted = false;
 	return 0;
 }
@@ -59,7 +60,7 @@ static int sym_cmp(const void *a, const void *b)
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	return 0;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static size_t leading_underscores(const char *s)
@@ -89,9 +90,8 @@ static bool better(const struct sym *a, const struct sym *b)
 		return ua < ub;
 	la = strlen(a->name);
 	lb = strlen(b->name);
-	if (la != lb)
-		return la > lb;
-	return strcmp(a->name, b->name) < 0;
+	/* Equal by every rule: the one added first stays, as in perf. */
+	return la > lb;
 }
 
 void symtab_finish(struct symtab *t, uint64_t last_end)

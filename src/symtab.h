@@ -13,6 +13,7 @@ struct sym {
 	uint64_t start, end;		/* [start, end) in the table's address space */
 	const char *name;		/* owned by the table's string pool */
 	uint8_t binding;
+	uint32_t seq;			/* order of addition: perf's tie-break among aliases */
 };
 
 struct symtab {
@@ -30,9 +31,10 @@ struct symtab {
 int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name,
 	       enum sym_binding b, bool demangle);
 /*
- * Sorts, keeps one symbol per address (the one perf would choose: sized over
- * zero-sized, global over weak over local, fewer leading underscores, longer
- * name) and gives zero-sized symbols the extent up to the next one.
+ * Sorts, keeps one symbol per address (the one perf would choose, as
+ * symbols__fixup_duplicate does: sized over zero-sized, non-weak over weak,
+ * then global over local, fewer leading underscores, the longer name, and
+ * on a tie the one added first) and gives zero-sized symbols the extent up to the next one.
  * LAST_END bounds the last zero-sized symbol (0: leave it one byte long).
  */
 void symtab_finish(struct symtab *t, uint64_t last_end);

@@ -1,7 +1,53 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "cli.h"
+
+int cli_size(const char *prog, const char *opt, const char *arg, size_t min, size_t max,
+	     size_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = isdigit((unsigned char)arg[0]) ? strtoull(arg, &end, 10) : 0;
+	if (!isdigit((unsigned char)arg[0]) || *end || errno || v < min || v > max) {
+		fprintf(stderr, "%s: %s takes a whole number from %zu to %zu, not '%s'\n", prog, opt,
+			min, max, arg);
+		return -1;
+	}
+	*out = (size_t)v;
+	return 0;
+}
+
+int cli_double(const char *prog, const char *opt, const char *arg, double min, double max,
+	       double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (!*arg || isspace((unsigned char)arg[0]) || *end || errno || !isfinite(v) || v < min ||
+	    v > max) {
+		fprintf(stderr, "%s: %s takes a number from %g to %g, not '%s'\n", prog, opt, min, max,
+			arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int cli_conflict(const char *prog, bool a, const char *na, bool b, const char *nb, const char *why)
+{
+	if (!a || !b)
+		return 0;
+	fprintf(stderr, "%s: %s and %s do not go together: %s\n", prog, na, nb, why);
+	return -1;
+}
 
 void cli_print(enum mycl_print_level level, const char *msg, void *ctx)
 {

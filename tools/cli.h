@@ -25,4 +25,15 @@ void cli_print(enum mycl_print_level level, const char *msg, void *ctx);
 /* Exit code for a library error code. */
 int cli_exit_code(int err);
 
+/*
+ * Strict option numbers: the whole of ARG, within [MIN, MAX].  On anything
+ * else, prints "PROG: OPT takes ...: 'ARG'" and returns -1.
+ */
+int cli_size(const char *prog, const char *opt, const char *arg, size_t min, size_t max,
+	     size_t *out);
+int cli_double(const char *prog, const char *opt, const char *arg, double min, double max,
+	       double *out);
+/* Refuses (message, -1) when both options were given: A and B do not go together. */
+int cli_conflict(const char *prog, bool a, const char *na, bool b, const char *nb, const char *why);
+
 #endif

@@ -118,13 +118,15 @@ static void usage(FILE *f)
 	      "  -i, --input FILE        recording to read (default perf.data; - or a pipe: stdin)\n"
 	      "  -s, --sort KEYS         comma list of comm,pid,tid,dso,sym,cpu (default comm,dso,sym)\n"
 	      "      --percent-limit P   hide rows under P percent\n"
-	      "      --max-rows N        show at most N rows per event\n"
+	      "      --max-rows N        show at most N rows per event (0: all)\n"
 	      "      --percentage absolute|relative  overhead of all samples (default, as perf)\n"
 	      "                          or of the samples the filters keep\n"
 	      "      --comm LIST         only these commands      --pid LIST  only these pids\n"
 	      "      --tid LIST          only these threads       --cpu LIST  only these CPUs\n"
 	      "      --dso LIST          only these binaries (short name or path)\n"
 	      "      --event NAME        only this event (default: every event in turn)\n"
+	      "      --group, --no-group  events read together by leader sampling side by side\n"
+	      "                          (default, as perf) or each in its own table\n"
 	      "  -g, --call-graph        under each row, the tree of its callers\n"
 	      "      --call-order callee|caller  callers below the function (default) or\n"
 	      "                          paths from the outermost caller down to it\n"
@@ -162,7 +164,8 @@ enum {
 	OPT_FORMAT, OPT_SYMFS, OPT_KALLSYMS, OPT_BUILDID, OPT_NODEMANGLE, OPT_NOHEADER,
 	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE, OPT_CHILDREN, OPT_NOCHILDREN,
 	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE, OPT_DEBUGDIR, OPT_ANNOTATE,
-	OPT_ACONTEXT, OPT_SRCDIR, OPT_PREFIXMAP, OPT_LOCKS, OPT_LOCKRULES, OPT_CORDER,
+	OPT_ACONTEXT, OPT_SRCDIR, OPT_PREFIXMAP, OPT_LOCKS, OPT_LOCKRULES, OPT_CORDER, OPT_GROUP,
+	OPT_NOGROUP,
 };
 
 static const struct option long_opts[] = {
@@ -184,6 +187,8 @@ static const struct option long_opts[] = {
 	{ "source-dir", required_argument, NULL, OPT_SRCDIR },
 	{ "prefix-map", required_argument, NULL, OPT_PREFIXMAP },
 	{ "locks", no_argument, NULL, OPT_LOCKS },
+	{ "group", no_argument, NULL, OPT_GROUP },
+	{ "no-group", no_argument, NULL, OPT_NOGROUP },
 	{ "call-order", required_argument, NULL, OPT_CORDER },
 	{ "lock-rules", required_argument, NULL, OPT_LOCKRULES },
 	{ "comm", required_argument, NULL, OPT_COMM },
@@ -215,6 +220,10 @@ static int parse_sort(const char *list, enum mycl_sort_key *keys, size_t *nr)
 {
 	char buf[256], *tok, *save = NULL;
 
+	if (strspn(list, ", ") == strlen(list)) {
+		fprintf(stderr, "mycl-hot: --sort needs at least one key of comm,pid,tid,dso,sym,cpu\n");
+		return -1;
+	}
 	snprintf(buf, sizeof(buf), "%s", list);
 	*nr = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -266,6 +275,63 @@ static int special_views(FILE *out, const struct mycl_profile *prof, const char 
 	return folded ? 0 : err;
 }
 
+#define P "mycl-hot"
+
+/*
+ * Views that cannot be shown together are refused here, never one of them
+ * silently dropped.  -g, --children and --annotate add to the flat profile;
+ * --locks, --callers/--callees and --folded are reports of their own.
+ */
+static int check_modes(const struct mycl_profile_opts *o, bool g, const char *graph_sym,
+		       bool callees, bool folded, bool ann, bool ann_context, bool glimit, int group,
+		       bool json, const struct mycl_report_opts *ro)
+{
+	const char *gs = callees ? "--callees" : "--callers";
+	bool locks = o->locks;
+
+	if (cli_conflict(P, locks, "--locks", ann, "--annotate",
+			 "the lock report names its hot sites; annotate one with --annotate=SYM") ||
+	    cli_conflict(P, locks, "--locks", folded, "--folded",
+			 "folded stacks are of the whole profile; run them apart") ||
+	    cli_conflict(P, locks, "--locks", o->children, "--children",
+			 "lock sites are counted by their own time; drop --children") ||
+	    cli_conflict(P, locks, "--locks", g, "-g",
+			 "the lock report has no rows to hang call graphs on") ||
+	    cli_conflict(P, locks, "--locks", graph_sym != NULL, gs, "run them apart") ||
+	    cli_conflict(P, folded, "--folded", o->children, "--children",
+			 "folded stacks count each sample once, in its own stack") ||
+	    cli_conflict(P, folded, "--folded", json, "--format json",
+			 "folded stacks are a text format of their own") ||
+	    cli_conflict(P, folded, "--folded", g, "-g", "folded stacks already hold the call paths") ||
+	    cli_conflict(P, folded, "--folded", ann, "--annotate", "run them apart") ||
+	    cli_conflict(P, folded, "--folded", graph_sym != NULL, gs, "run them apart") ||
+	    cli_conflict(P, folded, "--folded", ro->percent_limit > 0, "--percent-limit",
+			 "folded stacks list every path") ||
+	    cli_conflict(P, folded, "--folded", ro->max_rows > 0, "--max-rows",
+			 "folded stacks list every path") ||
+	    cli_conflict(P, graph_sym != NULL, gs, o->children, "--children",
+			 "the tree is weighted by the time spent in and under the symbol already") ||
+	    cli_conflict(P, graph_sym != NULL, gs, g, "-g", "the tree is the call graph") ||
+	    cli_conflict(P, graph_sym != NULL, gs, ann, "--annotate", "run them apart") ||
+	    cli_conflict(P, group == 1, "--group", g, "-g",
+			 "the group view is a flat table; use --no-group for call graphs per event") ||
+	    cli_conflict(P, group == 1, "--group", o->event != NULL, "--event",
+			 "the group view shows every member; --no-group shows one event") ||
+	    cli_conflict(P, group == 1, "--group", folded || graph_sym || locks,
+			 folded ? "--folded" : graph_sym ? gs : "--locks",
+			 "that view is of one event at a time (--event NAME)"))
+		return -1;
+	if (ann_context && !ann) {
+		fprintf(stderr, P ": --annotate-context goes with --annotate\n");
+		return -1;
+	}
+	if (glimit && !g && !graph_sym && !ro->graph) {
+		fprintf(stderr, P ": --graph-limit goes with -g, --callers or --callees\n");
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_log lg = { .prog = "mycl-hot", .verbose = 0 };
@@ -280,13 +346,12 @@ int main(int argc, char **argv)
 	FILE *out = stdout;
 	const char *graph_sym = NULL, *ann_sym = NULL, *src_dirs[MAX_SRC_DIRS + 1] = { NULL };
 	bool graph_callees = false, folded = false;
-	int ann_n = 0, ann_context = 0, nsrc = 0;
+	int ann_n = 0, ann_context = 0, nsrc = 0, group = -1;
+	bool want_g = false, ann_context_set = false, glimit_set = false;
 	MYCL_OPTS(mycl_annotate_opts, aopts, .source_dirs = src_dirs);
 	int c, err, rc;
 
 	while ((c = getopt_long(argc, argv, "i:s:o:gqvh", long_opts, NULL)) != -1) {
-		char *end;
-
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 's':
@@ -295,13 +360,13 @@ int main(int argc, char **argv)
 			opts.sort = keys;
 			break;
 		case OPT_PERCENT:
-			ropts.percent_limit = strtod(optarg, &end);
-			if (*end || ropts.percent_limit < 0) {
-				fprintf(stderr, "mycl-hot: --percent-limit takes a number, not '%s'\n", optarg);
+			if (cli_double(P, "--percent-limit", optarg, 0, 100, &ropts.percent_limit))
 				return EXIT_USAGE;
-			}
 			break;
-		case OPT_MAXROWS: ropts.max_rows = strtoul(optarg, NULL, 10); break;
+		case OPT_MAXROWS:
+			if (cli_size(P, "--max-rows", optarg, 0, 1000000000, &ropts.max_rows))
+				return EXIT_USAGE;
+			break;
 		case OPT_PERCENTAGE:
 			if (strcmp(optarg, "absolute") && strcmp(optarg, "relative")) {
 				fprintf(stderr, "mycl-hot: --percentage is absolute or relative\n");
@@ -334,6 +399,7 @@ int main(int argc, char **argv)
 		case 'g':
 			opts.callgraph = true;
 			ropts.graph = true;
+			want_g = true;
 			break;
 		case OPT_CHILDREN: opts.children = true; break;
 		case OPT_NOCHILDREN: opts.children = false; break;
@@ -341,17 +407,30 @@ int main(int argc, char **argv)
 		case OPT_ANNOTATE:
 			opts.annotate = true;
 			ann_n = 3;
-			if (optarg) {
-				char *e;
-				long v = strtol(optarg, &e, 10);
+			ann_sym = NULL;
+			if (optarg && strspn(optarg, "0123456789+-") == strlen(optarg)) {
+				size_t v;
 
-				if (!*e && v > 0)
-					ann_n = (int)v;
-				else
-					ann_sym = optarg;
+				if (cli_size(P, "--annotate=N", optarg, 1, 100000, &v))
+					return EXIT_USAGE;
+				ann_n = (int)v;
+			} else if (optarg) {
+				if (!*optarg) {
+					fprintf(stderr, "mycl-hot: --annotate= needs a symbol or a count\n");
+					return EXIT_USAGE;
+				}
+				ann_sym = optarg;
 			}
 			break;
-		case OPT_ACONTEXT: ann_context = atoi(optarg); break;
+		case OPT_ACONTEXT: {
+			size_t v;
+
+			if (cli_size(P, "--annotate-context", optarg, 0, 100000, &v))
+				return EXIT_USAGE;
+			ann_context = (int)v;
+			ann_context_set = true;
+			break;
+		}
 		case OPT_SRCDIR:
 			if (nsrc < MAX_SRC_DIRS)
 				src_dirs[nsrc++] = optarg;
@@ -364,12 +443,21 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			ropts.caller_order = !strcmp(optarg, "caller");
-			opts.callgraph = ropts.graph = true;
+			opts.callgraph = ropts.graph = want_g = true;
 			break;
 		case OPT_LOCKRULES: opts.lock_rules = optarg; break;
-		case OPT_GLIMIT: ropts.graph_limit = strtod(optarg, NULL); break;
+		case OPT_GLIMIT:
+			if (cli_double(P, "--graph-limit", optarg, 0, 100, &ropts.graph_limit))
+				return EXIT_USAGE;
+			glimit_set = true;
+			break;
 		case OPT_CALLERS:
 		case OPT_CALLEES:
+			if (graph_sym && graph_callees != (c == OPT_CALLEES)) {
+				fprintf(stderr, "mycl-hot: --callers and --callees do not go together: "
+					"one tree at a time\n");
+				return EXIT_USAGE;
+			}
 			graph_sym = optarg;
 			graph_callees = c == OPT_CALLEES;
 			opts.callgraph = true;
@@ -378,6 +466,8 @@ int main(int argc, char **argv)
 			folded = true;
 			opts.callgraph = true;
 			break;
+		case OPT_GROUP: group = 1; break;
+		case OPT_NOGROUP: group = 0; break;
 		case 'q': lg.verbose = -1; break;
 		case 'v': lg.verbose++; break;
 		case 'h': usage(stdout); return EXIT_OK;
@@ -385,6 +475,11 @@ int main(int argc, char **argv)
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
+	if (check_modes(&opts, want_g, graph_sym, graph_callees, folded, ann_n > 0, ann_context_set,
+			glimit_set, group, !strcmp(format, "json"), &ropts))
+		return EXIT_USAGE;
+	/* By default, as perf: groups side by side, unless a view of single events was asked for. */
+	ropts.no_group = group == 0 || (group < 0 && (want_g || opts.event));
 	if (optind < argc) {
 		if (input || optind + 1 < argc) {
 			fprintf(stderr, "mycl-hot: one recording at a time\n");

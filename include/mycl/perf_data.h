@@ -84,6 +84,13 @@ struct mycl_event {
 	/* Counted while reading: */
 	uint64_t nr_samples;
 	uint64_t total_period;
+	/*
+	 * The event whose samples read this one's count (PERF_SAMPLE_READ with
+	 * PERF_FORMAT_GROUP, as in leader sampling '{a,b}:S'); idx when none.
+	 * Known once a sample read the group.
+	 */
+	int group_leader;
+	unsigned int nr_group_members;	/* on a leader: events its samples read, itself first */
 };
 
 enum mycl_cpumode {
@@ -200,6 +207,8 @@ struct mycl_perf_stats {
 	uint64_t nr_bad_samples;	/* samples that did not decode (skipped) */
 	uint64_t nr_unordered;		/* records that arrived too late to order */
 	uint64_t first_time, last_time;	/* first and last sample time seen */
+	uint64_t nr_unknown_id;		/* READ values whose id names no event (not delivered) */
+	uint64_t nr_sample_records;	/* SAMPLE records; nr_samples counts deliveries */
 };
 
 /*

@@ -150,6 +150,37 @@ int mycl_profile__symbol_graph(const struct mycl_profile *p, size_t ev, const ch
 			       bool callees, struct mycl_cg_node **out);
 void mycl_cg_node__free(struct mycl_cg_node *n);
 
+/*
+ * The group view of leader sampling ('{cycles,instructions}:S', samples that
+ * read a group of counters): the rows of the group's members side by side,
+ * matched on the sort keys, as perf report shows a group by default.  Each
+ * member's rows are its own (its period is the increase of its count between
+ * the leader's samples); a member with no row for a key has NULL there.
+ */
+struct mycl_group_row {
+	const struct mycl_hot_row *key;	/* one member's row: the key columns */
+	const struct mycl_hot_row **members; /* nr_members entries, NULL where absent */
+};
+
+struct mycl_group_view {
+	size_t leader;			/* event index of the leader */
+	size_t nr_members;		/* the leader included, first */
+	const size_t *members;		/* event indexes */
+	int cycles, instructions;	/* member positions of those hardware events, -1 */
+	size_t nr_rows;
+	struct mycl_group_row *rows;	/* by the leader's period, then each member's */
+	const struct mycl_hot_row **slots; /* storage of the rows' members */
+};
+
+/*
+ * The group led by event LEADER (mycl_event.group_leader == its idx, with
+ * members).  -ENOENT when the event leads no group.  Free with
+ * mycl_group_view__free().
+ */
+int mycl_profile__group_view(const struct mycl_profile *p, size_t leader,
+			     struct mycl_group_view **out);
+void mycl_group_view__free(struct mycl_group_view *g);
+
 /* Visits each distinct call path of event EV, outermost frame first, with its sample count. */
 typedef int (*mycl_path_fn)(const char *comm, const struct mycl_cg_node *frames, size_t n,
 			    uint64_t samples, uint64_t period, void *ctx);

@@ -25,7 +25,17 @@ struct mycl_report_opts {
 	bool graph;			/* under each row, the tree of its callers */
 	double graph_limit;		/* hide branches under this percent; 0.5 when unset */
 	bool caller_order;		/* graphs from the outermost caller down (perf -g caller) */
+	/*
+	 * Events read as a group by leader sampling are shown side by side (one
+	 * table per group, perf report's default) unless NO_GROUP: then each
+	 * event has its own table, as perf report --no-group.
+	 */
+	bool no_group;
 };
+
+/* True when the text or JSON report shows event EV inside its group's table. */
+bool mycl_report__in_group_view(const struct mycl_profile *p, size_t ev,
+				const struct mycl_report_opts *opts);
 
 /* Writes the text report to OUT.  0, or -EIO when writing failed. */
 int mycl_report__text(FILE *out, const struct mycl_profile *p, const struct mycl_report_opts *opts);

@@ -18,9 +18,11 @@ rec hotloop.data -e cpu-clock:u -F 1000
 rec hotloop.g.data -e cpu-clock:u -F 1000 -g
 rec hotloop.z.data -e cpu-clock:u -F 1000 -z
 rec two-events.data -e cpu-clock:u -e page-faults:u -F 1000
+# Leader sampling: each cpu-clock sample reads the group's counts.
+rec group.data -e '{cpu-clock:u,page-faults:u,context-switches}:S' -F 1000
 perf record -q -e cpu-clock:u -F 1000 -o - -- "$bin" 0.25 > hotloop.pipe.data
 : > expected.txt
-for f in hotloop.data hotloop.g.data hotloop.z.data two-events.data hotloop.pipe.data; do
+for f in hotloop.data hotloop.g.data hotloop.z.data two-events.data hotloop.pipe.data group.data; do
 	perf report -i "$f" --stats 2>/dev/null | awk -v f="$f" '
 		/ stats:$/ && !/Aggregated/ { ev = $1; sub(/:$/, "", ev) }
 		/SAMPLE events:/ && ev != "" { print f, ev, $3 }' >> expected.txt

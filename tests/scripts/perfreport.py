@@ -1,7 +1,14 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Shared helpers for the tests that use perf itself as the oracle."""
 import json
+import re
 import subprocess
+
+
+def _sym_key(sym):
+    """perf prints an unresolved address with C's %#.16llx: no 0x for address 0."""
+    m = re.fullmatch(r"\[(.)\] ([0-9a-f]{16})", sym)
+    return f"[{m.group(1)}] 0x{m.group(2)}" if m else sym
 
 
 def perf_rows(path, extra=()):
@@ -33,7 +40,7 @@ def perf_rows(path, extra=()):
         if len(parts) < 4 or not parts[0].strip().endswith("%"):
             continue
         pct = float(parts[0].strip().rstrip("%"))
-        key = (parts[1].strip(), parts[2].strip(), "|".join(parts[3:]).strip())
+        key = (parts[1].strip(), parts[2].strip(), _sym_key("|".join(parts[3:]).strip()))
         cur["rows"][key] = cur["rows"].get(key, 0.0) + pct
     return events, out
 
@@ -91,7 +98,7 @@ def perf_children_rows(path, extra=()):
         parts = line.split("|")
         if len(parts) < 5 or not parts[0].strip().endswith("%"):
             continue
-        key = (parts[2].strip(), parts[3].strip(), "|".join(parts[4:]).strip())
+        key = (parts[2].strip(), parts[3].strip(), _sym_key("|".join(parts[4:]).strip()))
         cur[key] = (float(parts[0].strip().rstrip("%")), float(parts[1].strip().rstrip("%")))
     return events
 

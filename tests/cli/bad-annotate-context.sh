@@ -1,0 +1,1 @@
+"$MYCL_HOT" --annotate --annotate-context=-2 "$DATA/hotloop.data"

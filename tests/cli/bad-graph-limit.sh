@@ -1,0 +1,1 @@
+"$MYCL_HOT" -g --graph-limit xyz "$DATA/hotloop.g.data"

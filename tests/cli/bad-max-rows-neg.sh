@@ -1,0 +1,1 @@
+"$MYCL_HOT" --max-rows -1 "$DATA/hotloop.data"

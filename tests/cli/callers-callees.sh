@@ -1,0 +1,1 @@
+"$MYCL_HOT" --callers main --callees main "$DATA/hotloop.g.data"

@@ -1,0 +1,1 @@
+"$MYCL_HOT" --children --folded "$DATA/hotloop.g.data"

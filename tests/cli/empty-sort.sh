@@ -1,0 +1,1 @@
+"$MYCL_HOT" --sort '' "$DATA/hotloop.data"

@@ -1,0 +1,1 @@
+"$MYCL_HOT" --folded --locks "$DATA/hotloop.g.data"

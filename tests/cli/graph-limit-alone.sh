@@ -1,0 +1,1 @@
+"$MYCL_HOT" --graph-limit 1 "$DATA/hotloop.g.data"

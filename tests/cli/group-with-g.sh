@@ -1,0 +1,1 @@
+"$MYCL_HOT" --group -g "$DATA/group.data"

@@ -1,0 +1,1 @@
+"$MYCL_HOT" --format json --folded "$DATA/hotloop.g.data"

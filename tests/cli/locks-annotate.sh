@@ -1,0 +1,1 @@
+"$MYCL_HOT" --locks --annotate "$DATA/hotloop.g.data"
