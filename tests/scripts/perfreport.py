@@ -1,8 +1,31 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Shared helpers for the tests that use perf itself as the oracle."""
 import json
+import os
 import re
 import subprocess
+
+
+# A command prefix every helper runs perf and mycl-hot under (see no_debug_info()).
+WRAP = []
+
+
+def _run(cmd, **kw):
+    return subprocess.run(WRAP + cmd, **kw)
+
+
+def no_debug_info():
+    """A prefix that runs a command in a private mount namespace where
+    /usr/lib/debug and ~/.debug are empty: the machine as it is without
+    libc6-dbg and without perf's build-id cache.  None where that cannot be done."""
+    cache = os.path.join(os.path.expanduser("~"), ".debug")
+    os.makedirs(cache, exist_ok=True)
+    script = ("mount -t tmpfs none /usr/lib/debug && mount -t tmpfs none \"$MYCL_CACHE\" && "
+              'exec "$0" "$@"')
+    wrap = ["env", f"MYCL_CACHE={cache}", "unshare", "-m", "sh", "-c", script]
+    r = subprocess.run(wrap + ["sh", "-c", "test -z \"$(ls -A /usr/lib/debug)\""],
+                       capture_output=True)
+    return wrap if r.returncode == 0 else None
 
 
 def _sym_key(sym):
@@ -13,7 +36,7 @@ def _sym_key(sym):
 
 def perf_rows(path, extra=()):
     """perf report's flat profile: {event: {"samples": n, "rows": {(comm, dso, sym): pct}}}."""
-    out = subprocess.run(
+    out = _run(
         ["perf", "report", "-i", path, "--stdio", "--no-children", "--sort", "comm,dso,sym",
          "-t", "|", "-g", "none", *extra],
         capture_output=True, text=True, timeout=600)
@@ -25,8 +48,8 @@ def perf_rows(path, extra=()):
             continue
         if line.startswith("# Samples:"):
             # "# Samples: 142  of event 'cpu-clock'"
-            name = line.split("of event '", 1)[1].rsplit("'", 1)[0]
-            count = line.split(":", 1)[1].split("of event")[0].strip()
+            name = re.search(r"of events? '(.*)'", line).group(1)
+            count = line.split(":", 1)[1].split(" of event")[0].strip()
             mult = 1
             if count.endswith("K"):
                 mult, count = 1000, count[:-1]
@@ -47,7 +70,7 @@ def perf_rows(path, extra=()):
 
 def mycl_rows(mycl_hot, path, extra=()):
     """mycl-hot's flat profile in the same shape as perf_rows."""
-    out = subprocess.run([mycl_hot, "--format", "json", "-q", *extra, path],
+    out = _run([mycl_hot, "--format", "json", "-q", *extra, path],
                          capture_output=True, text=True, timeout=600)
     if out.returncode != 0:
         raise RuntimeError(f"mycl-hot failed ({out.returncode}) on {path}: {out.stderr}")
@@ -70,7 +93,7 @@ def mycl_rows(mycl_hot, path, extra=()):
 
 def perf_sample_counts(path):
     """Exact SAMPLE counts per event, from perf report --stats."""
-    out = subprocess.run(["perf", "report", "-i", path, "--stats"], capture_output=True,
+    out = _run(["perf", "report", "-i", path, "--stats"], capture_output=True,
                          text=True, timeout=600)
     counts, cur = {}, None
     for line in out.stdout.splitlines():
@@ -84,13 +107,13 @@ def perf_sample_counts(path):
 
 def perf_children_rows(path, extra=()):
     """perf report --children: {event: {(comm, dso, sym): (children, self)}}."""
-    out = subprocess.run(
+    out = _run(
         ["perf", "report", "-i", path, "--stdio", "--children", "--sort", "comm,dso,sym",
          "-t", "|", "-g", "none", *extra], capture_output=True, text=True, timeout=600)
     events, cur = {}, None
     for line in out.stdout.splitlines():
         if line.startswith("# Samples:"):
-            name = line.split("of event '", 1)[1].rsplit("'", 1)[0]
+            name = re.search(r"of events? '(.*)'", line).group(1)
             cur = events.setdefault(name, {})
             continue
         if not line or line.startswith("#") or cur is None:
@@ -104,7 +127,7 @@ def perf_children_rows(path, extra=()):
 
 
 def mycl_children_rows(mycl_hot, path, extra=()):
-    out = subprocess.run([mycl_hot, "--format", "json", "-q", "--children", *extra, path],
+    out = _run([mycl_hot, "--format", "json", "-q", "--children", *extra, path],
                          capture_output=True, text=True, timeout=600)
     if out.returncode != 0:
         raise RuntimeError(f"mycl-hot --children failed ({out.returncode}) on {path}: {out.stderr}")
@@ -120,3 +143,36 @@ def mycl_children_rows(mycl_hot, path, extra=()):
             rows[(r.get("comm", ""), r.get("dso", ""), sym)] = (r["children"], r["overhead"])
         events[ev["name"]] = rows
     return events
+
+
+def perf_group_rows(path):
+    """perf report's group view: {(comm, dso, sym): [pct of each member]}."""
+    out = _run(["perf", "report", "-i", path, "--stdio", "--no-children", "--group",
+                "--sort", "comm,dso,sym", "-t", "|", "-g", "none"],
+               capture_output=True, text=True, timeout=600)
+    rows = {}
+    for line in out.stdout.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split("|")
+        if len(parts) < 4 or not parts[0].strip().endswith("%"):
+            continue
+        pcts = [float(x.rstrip("%")) for x in parts[0].split()]
+        key = (parts[1].strip(), parts[2].strip(), _sym_key("|".join(parts[3:]).strip()))
+        rows[key] = pcts
+    return rows
+
+
+def mycl_group_rows(mycl_hot, path):
+    out = _run([mycl_hot, "--format", "json", "-q", path], capture_output=True, text=True,
+               timeout=600)
+    if out.returncode != 0:
+        raise RuntimeError(f"mycl-hot failed ({out.returncode}) on {path}: {out.stderr}")
+    rows = {}
+    for g in json.loads(out.stdout).get("groups", []):
+        for r in g["rows"]:
+            sym = r.get("symbol")
+            lvl = "k" if r.get("level") == "kernel" else "."
+            sym = f"[{lvl}] {sym}" if sym else f"[{lvl}] 0x{int(r['address'], 16):016x}"
+            rows[(r.get("comm", ""), r.get("dso", ""), sym)] = r["overhead"]
+    return rows
