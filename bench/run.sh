@@ -58,3 +58,12 @@ awk -v a="$myclann_wall" -v f="$myclflat_wall" 'BEGIN { printf "annotating 10 fu
 sym=$("$hot" -q --format json --max-rows 1 "$data" | python3 -c 'import json,sys; print(json.load(sys.stdin)["events"][0]["rows"][0]["symbol"])')
 measure perfann perf annotate -i "$data" --stdio -s "$sym"
 echo "(perf annotate of one function, $sym: ${perfann_wall} s)"
+echo "== mycl-share on Debian's mariadbd (when installed; the goal is under 1.5 s and 300 MB)"
+mariadbd=$(command -v mariadbd || echo /usr/sbin/mariadbd)
+if [ -x "$mariadbd" ]; then
+	measure share "$build/tools/mycl-share" --debug-dir "" "$mariadbd"
+	measure readelf readelf -sW "$mariadbd"
+	ratio "readelf -sW (symbols only) vs mycl-share (disassembly of every function)" share readelf
+else
+	echo "skip: mariadbd is not installed"
+fi

@@ -5,6 +5,10 @@
 # /mycl-fixtures/hotloop, the path the recordings name, and copied under
 # symfs/ so the tests resolve it with --symfs wherever the checkout is.
 # expected.txt holds what perf report says of each file: the oracle.
+# The lock fixtures: samples/ttas_mutex recorded with -g (ttas.g.data), and
+# samples/mutex_wait, linked statically so its glibc unwinds from the copy
+# here, with scheduler and futex tracepoints (waits.data; waits.expected is
+# what the program measured of its own waits in that run).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -12,6 +16,10 @@ bin=/mycl-fixtures/hotloop
 mkdir -p /mycl-fixtures "$here/symfs/mycl-fixtures"
 gcc -O2 -g -fno-omit-frame-pointer -pthread -o "$bin" "$top/samples/hotloop.c"
 cp "$bin" "$here/symfs/mycl-fixtures/hotloop"
+fp="-O2 -g -fno-omit-frame-pointer -fno-shrink-wrap -pthread"
+gcc $fp -fno-toplevel-reorder -o /mycl-fixtures/ttas_mutex "$top/samples/ttas_mutex.c"
+gcc $fp -static -o /mycl-fixtures/mutex_wait "$top/samples/mutex_wait.c"
+cp /mycl-fixtures/ttas_mutex /mycl-fixtures/mutex_wait "$here/symfs/mycl-fixtures/"
 cd "$here"
 rec() { out=$1; shift; perf record -q "$@" -o "$out" -- "$bin" 0.25 >/dev/null; }
 rec hotloop.data -e cpu-clock:u -F 1000
@@ -21,6 +29,9 @@ rec two-events.data -e cpu-clock:u -e page-faults:u -F 1000
 # Leader sampling: each cpu-clock sample reads the group's counts.
 rec group.data -e '{cpu-clock:u,page-faults:u,context-switches}:S' -F 1000
 perf record -q -e cpu-clock:u -F 1000 -o - -- "$bin" 0.25 > hotloop.pipe.data
+perf record -q -g -e cpu-clock -F 1000 -o ttas.g.data -- /mycl-fixtures/ttas_mutex 1.5 4 >/dev/null
+perf record -q -z --call-graph dwarf,4096 -e sched:sched_switch -e syscalls:sys_enter_futex \
+	-e syscalls:sys_exit_futex -o waits.data -- /mycl-fixtures/mutex_wait 0.5 4 > waits.expected
 : > expected.txt
 for f in hotloop.data hotloop.g.data hotloop.z.data two-events.data hotloop.pipe.data group.data; do
 	perf report -i "$f" --stats 2>/dev/null | awk -v f="$f" '
