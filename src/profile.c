@@ -199,6 +199,17 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 
 		err = hist_add(&p->insns, &ik, s->period, 1, NULL);
 	}
+	if (s->pid == 0 && s->sample_type & (1ULL << 1) /* TID */)
+		p->nr_idle++;
+	if (!err && p->want_tree && r.dso && s->cpumode == MYCL_CPUMODE_USER && s->callchain_nr &&
+	    !(s->user_regs_abi && s->user_stack_size) && !s->branch_nr) {
+		/* A frame-pointer chain: good only where the code keeps frame pointers. */
+		p->nr_fp_user++;
+		if (r.sym && profile_frameless(r.dso, r.sym)) {
+			p->nr_fp_gap++;
+			dso_count(p, r.dso)->fp_gap++;
+		}
+	}
 	if (!err && p->want_tree) {
 		uint32_t leaf = UINT32_MAX;
 
@@ -461,6 +472,8 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 		err = make_rows(p);
 	if (!err)
 		err = make_summary(p);
+	if (!err)
+		err = profile_quality(p);
 	if (err) {
 		mycl_profile__free(p);
 		return err;
@@ -492,6 +505,7 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	free(p->ubuf);
 	free(p->frames);
 	free(p->dcounts);
+	free(p->warnings);
 	filter_free(&p->f_comm);
 	filter_free(&p->f_dso);
 	filter_free(&p->f_pid);

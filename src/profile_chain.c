@@ -141,6 +141,10 @@ static int dwarf_chain(struct mycl_profile *p, const struct mycl_sample *s, cons
 		return 0;
 	}
 	k += got;
+	p->nr_stack_samples++;
+	p->nr_stack_end += end == UNWIND_STACK_END;
+	if (s->user_stack_size > p->stack_copy_size)
+		p->stack_copy_size = s->user_stack_size;
 	if (end != UNWIND_COMPLETE)
 		p->ubuf[k++] = CTX_UNWIND_STOP + (uint64_t)end;
 	p->nr_unwound++;

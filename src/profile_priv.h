@@ -13,6 +13,7 @@
 struct dso_count {
 	struct dso *dso;
 	uint64_t samples, unresolved;
+	uint64_t fp_gap;		/* user fp-chain samples in functions with no frame pointer */
 };
 
 struct filter {
@@ -52,6 +53,13 @@ struct mycl_profile {
 	uint64_t *ubuf;			/* a chain with its unwound user part */
 	size_t ubuf_cap;
 	uint64_t nr_unwound, nr_unwind_stopped;
+	/* How good the recording is (profile_quality.c): */
+	uint64_t nr_stack_samples, nr_stack_end;	/* DWARF stack copies; unwinding hit their end */
+	uint64_t stack_copy_size;			/* the largest copy asked for, bytes */
+	uint64_t nr_fp_user, nr_fp_gap;			/* user samples with fp chains; in frameless code */
+	uint64_t nr_idle;				/* samples of the idle task (pid 0) */
+	struct mycl_warning *warnings;
+	size_t nr_warnings;
 
 	struct dso_count *dcounts;
 	size_t nr_dcounts, dcounts_cap, last_dcount;
@@ -112,5 +120,14 @@ static inline void profile_frame_key(const struct mycl_profile *p, const struct 
 		out->addr = f->addr;
 	}
 }
+
+/* The warnings on the recording's quality, made once the rows are (profile_quality.c). */
+int profile_quality(struct mycl_profile *p);
+/*
+ * Whether SYM (in D) sets up a frame pointer, from its first bytes: a sample
+ * in a function that does not has an fp chain that skips its caller or stops.
+ * Cached in the symbol.
+ */
+bool profile_frameless(struct dso *d, const struct sym *sym);
 
 #endif

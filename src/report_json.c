@@ -31,6 +31,35 @@ static void header_obj(struct json *j, const struct mycl_perf_data *pd)
 	json_end_obj(j);
 }
 
+/* "warnings": what the recording cannot answer, with the share and the fix. */
+static void warnings_arr(struct json *j, const struct mycl_profile *p)
+{
+	json_begin_arr(j, "warnings");
+	for (size_t i = 0; i < mycl_profile__nr_warnings(p); i++) {
+		const struct mycl_warning *w = mycl_profile__warning(p, i);
+
+		json_begin_obj(j, NULL);
+		json_str(j, "kind", w->kind);
+		json_dbl(j, "share", w->share, 2);
+		json_str(j, "message", w->message);
+		json_str(j, "fix", w->fix[0] ? w->fix : NULL);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+}
+
+/* "ci95": where the row's share of samples lies, at 95% confidence. */
+static void ci95(struct json *j, uint64_t part, uint64_t total)
+{
+	double lo, hi;
+
+	mycl_share_ci95(part, total, &lo, &hi);
+	json_begin_arr(j, "ci95");
+	json_dbl(j, NULL, lo, 2);
+	json_dbl(j, NULL, hi, 2);
+	json_end_arr(j);
+}
+
 /* The row's key columns. */
 static void row_keys(struct json *j, const struct mycl_hot_row *r, const enum mycl_sort_key *keys,
 		     size_t nk)
@@ -160,6 +189,7 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 	json_str(&j, "overhead_base", OPTS_GET(o, relative, false) ? "kept" : "all");
 	json_bool(&j, "children", children);
 	header_obj(&j, mycl_profile__perf_data(p));
+	warnings_arr(&j, p);
 	json_begin_arr(&j, "sort");
 	for (size_t k = 0; k < nk; k++)
 		json_str(&j, NULL, mycl_sort_key_name(keys[k]));
@@ -194,6 +224,7 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 			}
 			json_u64(&j, "samples", r->samples);
 			json_u64(&j, "period", r->period);
+			ci95(&j, children ? r->total_samples : r->samples, pe->nr_samples);
 			row_keys(&j, r, keys, nk);
 			if (graph) {
 				struct mycl_cg_node *tree;

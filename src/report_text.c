@@ -45,8 +45,21 @@ static const char *const col_title[MYCL_SORT__MAX] = {
 	[MYCL_SORT_SYM] = "Symbol", [MYCL_SORT_CPU] = "CPU",
 };
 
-static void header_block(FILE *f, const struct mycl_perf_data *pd)
+/* What the recording cannot answer, and the command that would. */
+static void warnings_block(FILE *f, const struct mycl_profile *p)
 {
+	for (size_t i = 0; i < mycl_profile__nr_warnings(p); i++) {
+		const struct mycl_warning *w = mycl_profile__warning(p, i);
+
+		fprintf(f, "# WARNING: %s\n", w->message);
+		if (w->fix[0])
+			fprintf(f, "#          %s\n", w->fix);
+	}
+}
+
+static void header_block(FILE *f, const struct mycl_profile *p)
+{
+	const struct mycl_perf_data *pd = mycl_profile__perf_data(p);
 	const struct mycl_perf_info *in = mycl_perf_data__info(pd);
 	const struct mycl_perf_stats *st = mycl_perf_data__stats(pd);
 	uint64_t first = in->first_sample_time ? in->first_sample_time : st->first_time;
@@ -72,6 +85,7 @@ static void header_block(FILE *f, const struct mycl_perf_data *pd)
 	if (st->nr_bad_samples)
 		fprintf(f, "# WARNING: %" PRIu64 " records did not decode and were skipped\n",
 			st->nr_bad_samples);
+	warnings_block(f, p);
 	fprintf(f, "#\n");
 }
 
@@ -326,7 +340,7 @@ MYCL_API int mycl_report__text(FILE *f, const struct mycl_profile *p, const stru
 	size_t shown = 0;
 
 	if (!OPTS_GET(o, no_header, false))
-		header_block(f, mycl_profile__perf_data(p));
+		header_block(f, p);
 	for (size_t e = 0; e < mycl_profile__nr_events(p); e++) {
 		const struct mycl_profile_event *pe = mycl_profile__event(p, e);
 

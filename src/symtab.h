@@ -13,6 +13,7 @@ struct sym {
 	uint64_t start, end;		/* [start, end) in the table's address space */
 	const char *name;		/* owned by the table's string pool */
 	uint8_t binding;
+	uint8_t frame;			/* 0 not looked at; 1 sets up a frame pointer; 2 not; 3 cannot tell */
 	uint32_t seq;			/* order of addition: perf's tie-break among aliases */
 };
 

@@ -181,6 +181,29 @@ int mycl_profile__group_view(const struct mycl_profile *p, size_t leader,
 			     struct mycl_group_view **out);
 void mycl_group_view__free(struct mycl_group_view *g);
 
+/*
+ * What the recording cannot answer well, for the report's header: samples
+ * lost, DWARF stack copies too small, frame-pointer chains that stop early,
+ * a profile dominated by idle or by a hypervisor artefact, too few samples
+ * for the shares shown.  Each with the share it concerns and, where there is
+ * one, the perf record command (or option) that would do better.
+ */
+struct mycl_warning {
+	const char *kind;	/* "lost", "stack_copy", "fp_chains", "idle", "artefact", "few_samples" */
+	double share;		/* percent of the samples concerned */
+	char message[256];
+	char fix[192];		/* "" when there is nothing to do */
+};
+
+size_t mycl_profile__nr_warnings(const struct mycl_profile *p);
+const struct mycl_warning *mycl_profile__warning(const struct mycl_profile *p, size_t i);
+
+/*
+ * The 95% confidence interval (Wilson score) of a share of PART samples in
+ * TOTAL, in percent: how much the shares shown can be trusted.
+ */
+void mycl_share_ci95(uint64_t part, uint64_t total, double *lo, double *hi);
+
 /* Visits each distinct call path of event EV, outermost frame first, with its sample count. */
 typedef int (*mycl_path_fn)(const char *comm, const struct mycl_cg_node *frames, size_t n,
 			    uint64_t samples, uint64_t period, void *ctx);

@@ -20,6 +20,9 @@ fp="-O2 -g -fno-omit-frame-pointer -fno-shrink-wrap -pthread"
 gcc $fp -fno-toplevel-reorder -o /mycl-fixtures/ttas_mutex "$top/samples/ttas_mutex.c"
 gcc $fp -static -o /mycl-fixtures/mutex_wait "$top/samples/mutex_wait.c"
 cp /mycl-fixtures/ttas_mutex /mycl-fixtures/mutex_wait "$here/symfs/mycl-fixtures/"
+gcc -O2 -g -fno-omit-frame-pointer -pthread -o /mycl-fixtures/deepstack "$top/bench/deepstack.c"
+gcc -O2 -o /mycl-fixtures/yielder "$here/yielder.c"
+cp /mycl-fixtures/deepstack /mycl-fixtures/yielder "$here/symfs/mycl-fixtures/"
 cd "$here"
 rec() { out=$1; shift; perf record -q "$@" -o "$out" -- "$bin" 0.25 >/dev/null; }
 rec hotloop.data -e cpu-clock:u -F 1000
@@ -32,6 +35,17 @@ perf record -q -e cpu-clock:u -F 1000 -o - -- "$bin" 0.25 > hotloop.pipe.data
 perf record -q -g -e cpu-clock -F 1000 -o ttas.g.data -- /mycl-fixtures/ttas_mutex 1.5 4 >/dev/null
 perf record -q -z --call-graph dwarf,4096 -e sched:sched_switch -e syscalls:sys_enter_futex \
 	-e syscalls:sys_exit_futex -o waits.data -- /mycl-fixtures/mutex_wait 0.5 4 > waits.expected
+# Recordings made to trigger the header's warnings: samples lost (tiny
+# buffers, high rate), DWARF stack copies too small for deep stacks, a
+# timer event piling up at the kernel's interrupt-enable point (in a VM),
+# an idle machine.  artefact.kallsyms keeps the kernel symbols those
+# samples hit, so they resolve on any kernel.
+rec lost.g.data -m 1 -F 30000 -e cpu-clock:u -g
+perf record -q -e cpu-clock:u -F 500 --call-graph dwarf,256 -o stackcopy.data -- /mycl-fixtures/deepstack 0.4 >/dev/null
+perf record -q -e cpu-clock -F 1000 -o artefact.data -- /mycl-fixtures/yielder
+perf record -q -a -e cpu-clock -F 200 -o idle.data -- sleep 0.5
+perf script -i artefact.data -F ip | python3 "$here/kallsyms_subset.py" > artefact.kallsyms
+chmod 644 ./*.data
 : > expected.txt
 for f in hotloop.data hotloop.g.data hotloop.z.data two-events.data hotloop.pipe.data group.data; do
 	perf report -i "$f" --stats 2>/dev/null | awk -v f="$f" '

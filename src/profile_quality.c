@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What the recording cannot answer: warnings on lost samples, stack copies
+ * too small for DWARF unwinding, frame-pointer chains that stop early, idle
+ * or hypervisor artefacts, and too few samples, each with the command that
+ * would do better.  Reads the counters the profile kept while it was built.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "profile_priv.h"
+#include "dso.h"
+#include "elfimage.h"
+
+/* Below these, a warning would be noise. */
+#define LOST_MIN_PCT		0.1
+#define STACK_END_MIN_PCT	5.0
+#define FP_SHORT_MIN_PCT	20.0
+#define IDLE_MIN_PCT		30.0
+#define ARTEFACT_MIN_PCT	20.0
+#define FEW_SAMPLES		1000
+#define PERF_MAX_STACK_COPY	65528
+
+/*
+ * Kernel functions where a timer-based event (cpu-clock) piles up samples
+ * that belong elsewhere: the points where interrupts are enabled again
+ * (samples taken while they were off land here, common in VMs), and idle
+ * or halt loops.  Names only tell what is known; the share decides.
+ */
+static const char *const artefact_syms[] = {
+	"pvm_irq_enable", "__raw_callee_save_pvm_irq_enable", "native_irq_enable",
+	"arch_local_irq_enable", "pv_native_irq_enable", "native_safe_halt", "pv_native_safe_halt",
+	"default_idle", "default_idle_call", "acpi_idle_do_entry", "acpi_safe_halt", "intel_idle",
+	"mwait_idle", "poll_idle", "cpu_idle_poll", "xen_hypercall_sched_op", "hv_idle",
+};
+
+void mycl_share_ci95(uint64_t part, uint64_t total, double *lo, double *hi)
+{
+	const double z = 1.959964;
+	double n = (double)total, ph, den, mid, half;
+
+	if (!total) {
+		*lo = 0;
+		*hi = 100;
+		return;
+	}
+	ph = (double)part / n;
+	den = 1 + z * z / n;
+	mid = (ph + z * z / (2 * n)) / den;
+	half = z * sqrt(ph * (1 - ph) / n + z * z / (4 * n * n)) / den;
+	*lo = 100 * (mid - half < 0 ? 0 : mid - half);
+	*hi = 100 * (mid + half > 1 ? 1 : mid + half);
+}
+
+static struct mycl_warning *add(struct mycl_profile *p, const char *kind, double share)
+{
+	struct mycl_warning *w = realloc(p->warnings, (p->nr_warnings + 1) * sizeof(*w));
+
+	if (!w)
+		return NULL;
+	p->warnings = w;
+	w = &p->warnings[p->nr_warnings++];
+	memset(w, 0, sizeof(*w));
+	w->kind = kind;
+	w->share = share;
+	return w;
+}
+
+static int lost(struct mycl_profile *p)
+{
+	const struct mycl_perf_stats *st = mycl_perf_data__stats(p->pd);
+	/* perf writes LOST_SAMPLES for what LOST records already counted: the larger. */
+	uint64_t lost = st->lost_samples > st->lost_events ? st->lost_samples : st->lost_events;
+	uint64_t got = st->nr_sample_records;
+	double share = lost + got ? 100.0 * (double)lost / (double)(lost + got) : 0;
+	struct mycl_warning *w;
+
+	if (!lost || share < LOST_MIN_PCT)
+		return 0;
+	w = add(p, "lost", share);
+	if (!w)
+		return -ENOMEM;
+	snprintf(w->message, sizeof(w->message),
+		 "%.1f%% of samples lost (%" PRIu64 " of %" PRIu64 "): the report describes %.1f%%",
+		 share, lost, lost + got, 100 - share);
+	snprintf(w->fix, sizeof(w->fix),
+		 "record with a lower frequency (-F) or larger buffers (-m 1024), or fewer events");
+	return 0;
+}
+
+static int stack_copy(struct mycl_profile *p)
+{
+	double share = p->nr_stack_samples ?
+		100.0 * (double)p->nr_stack_end / (double)p->nr_stack_samples : 0;
+	uint64_t next = p->stack_copy_size * 4;
+	struct mycl_warning *w;
+
+	if (share < STACK_END_MIN_PCT)
+		return 0;
+	w = add(p, "stack_copy", share);
+	if (!w)
+		return -ENOMEM;
+	if (next > PERF_MAX_STACK_COPY)
+		next = PERF_MAX_STACK_COPY;
+	snprintf(w->message, sizeof(w->message),
+		 "%.0f%% of stacks hit the end of the %" PRIu64 "-byte stack copy: their outer callers "
+		 "are missing", share, p->stack_copy_size);
+	if (next > p->stack_copy_size)
+		snprintf(w->fix, sizeof(w->fix), "record with --call-graph dwarf,%" PRIu64, next);
+	return 0;
+}
+
+bool profile_frameless(struct dso *d, const struct sym *sym)
+{
+	struct sym *s = (struct sym *)sym;	/* the cache lives in the symbol */
+	struct elf_image *img;
+	size_t len;
+	const uint8_t *b;
+	uint16_t mach;
+
+	if (s->frame)
+		return s->frame == 2;
+	s->frame = 3;
+	img = d->kernel || d->identity ? NULL : dso_image(d);
+	len = s->end - s->start < 32 ? (size_t)(s->end - s->start) : 32;
+	if (!img || len < 4 || !(b = elf_image_code(img, s->start, len)))
+		return false;
+	mach = elf_image_machine(img);
+	if (mach != 62 /* EM_X86_64 */ && mach != 183 /* EM_AARCH64 */)
+		return false;
+	s->frame = 2;
+	for (size_t k = 0; k + 4 <= len; k++) {
+		/* x86-64 "mov %rsp,%rbp"; arm64 "mov x29, sp" */
+		if ((mach == 62 && b[k] == 0x48 && b[k + 1] == 0x89 && b[k + 2] == 0xe5) ||
+		    (mach == 183 && !(k & 3) && b[k] == 0xfd && b[k + 1] == 0x03 && b[k + 2] == 0x00 &&
+		     b[k + 3] == 0x91)) {
+			s->frame = 1;
+			break;
+		}
+	}
+	return s->frame == 2;
+}
+
+static int gap_cmp(const void *a, const void *b)
+{
+	const struct dso_count *x = *(const struct dso_count *const *)a;
+	const struct dso_count *y = *(const struct dso_count *const *)b;
+
+	return x->fp_gap != y->fp_gap ? (x->fp_gap > y->fp_gap ? -1 : 1) : 0;
+}
+
+/* Frame-pointer chains sampled in code that sets up no frame: callers skipped or lost. */
+static int fp_chains(struct mycl_profile *p)
+{
+	double share = p->nr_fp_user ? 100.0 * (double)p->nr_fp_gap / (double)p->nr_fp_user : 0;
+	struct dso_count **by;
+	struct mycl_warning *w;
+	size_t n = 0, len;
+
+	if (share < FP_SHORT_MIN_PCT)
+		return 0;
+	w = add(p, "fp_chains", share);
+	by = calloc(p->nr_dcounts ? p->nr_dcounts : 1, sizeof(*by));
+	if (!w || !by) {
+		free(by);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < p->nr_dcounts; i++)
+		if (p->dcounts[i].fp_gap * 200 >= p->nr_fp_user)	/* 0.5% or more */
+			by[n++] = &p->dcounts[i];
+	sort_array(by, n, sizeof(*by), gap_cmp);
+	len = (size_t)snprintf(w->message, sizeof(w->message),
+			       "%.0f%% of user samples are in functions that set up no frame pointer (",
+			       share);
+	for (size_t i = 0; i < n && i < 3 && len < sizeof(w->message); i++)
+		len += (size_t)snprintf(w->message + len, sizeof(w->message) - len, "%s%s %.0f%%",
+					i ? ", " : "in ", by[i]->dso->short_name,
+					100.0 * (double)by[i]->fp_gap / (double)p->nr_fp_user);
+	if (len < sizeof(w->message))
+		snprintf(w->message + len, sizeof(w->message) - len,
+			 "): their -g chains skip the direct caller or stop");
+	free(by);
+	snprintf(w->fix, sizeof(w->fix),
+		 "record with --call-graph dwarf (or --call-graph lbr on Intel) to see every caller");
+	return 0;
+}
+
+static bool is_artefact(const char *sym)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(artefact_syms); i++)
+		if (!strcmp(sym, artefact_syms[i]))
+			return true;
+	return false;
+}
+
+static int per_event(struct mycl_profile *p, const struct mycl_profile_event *pe)
+{
+	uint64_t art = 0, top = 0;
+	const char *top_sym = NULL;
+	struct mycl_warning *w;
+
+	if (!pe->event || !pe->nr_samples)
+		return 0;
+	for (size_t i = 0; i < pe->nr_rows; i++) {
+		const struct mycl_hot_row *r = &pe->rows[i];
+
+		if (r->level != 'k' || !r->sym || !is_artefact(r->sym))
+			continue;
+		art += r->period;
+		if (r->period > top) {
+			top = r->period;
+			top_sym = r->sym;
+		}
+	}
+	if (top_sym && pe->total_period &&
+	    100.0 * (double)art / (double)pe->total_period >= ARTEFACT_MIN_PCT) {
+		double share = 100.0 * (double)art / (double)pe->total_period;
+
+		w = add(p, "artefact", share);
+		if (!w)
+			return -ENOMEM;
+		snprintf(w->message, sizeof(w->message),
+			 "%.0f%% of '%s' lands in kernel idle or interrupt-enable points (%s...): "
+			 "time with interrupts off or idle, not code that ran there",
+			 share, pe->event->name, top_sym);
+		snprintf(w->fix, sizeof(w->fix),
+			 "read the user-space rows (--dso, or record with :u), or use a hardware event "
+			 "(-e cycles) where the machine has a PMU");
+	}
+	if (pe->nr_samples < FEW_SAMPLES) {
+		double lo, hi, half;
+		uint64_t first = pe->nr_rows ? pe->rows[0].total_samples : 0;
+
+		mycl_share_ci95(first, pe->nr_samples, &lo, &hi);
+		half = (hi - lo) / 2;
+		w = add(p, "few_samples", 100);
+		if (!w)
+			return -ENOMEM;
+		if (pe->nr_samples < 30)
+			snprintf(w->message, sizeof(w->message),
+				 "only %" PRIu64 " samples of '%s': too few for any share to mean much",
+				 pe->nr_samples, pe->event->name);
+		else
+			snprintf(w->message, sizeof(w->message),
+				 "only %" PRIu64 " samples of '%s': the top row's share is known to "
+				 "+-%.1f points (95%%)", pe->nr_samples,
+				 pe->event->name, half);
+		snprintf(w->fix, sizeof(w->fix), "record longer or at a higher frequency (-F)");
+	}
+	return 0;
+}
+
+int profile_quality(struct mycl_profile *p)
+{
+	const struct mycl_perf_stats *st = mycl_perf_data__stats(p->pd);
+	int err = lost(p);
+
+	if (!err)
+		err = stack_copy(p);
+	if (!err)
+		err = fp_chains(p);
+	if (!err && st->nr_sample_records &&
+	    100.0 * (double)p->nr_idle / (double)st->nr_sample_records >= IDLE_MIN_PCT) {
+		double share = 100.0 * (double)p->nr_idle / (double)st->nr_sample_records;
+		struct mycl_warning *w = add(p, "idle", share);
+
+		if (!w)
+			return -ENOMEM;
+		snprintf(w->message, sizeof(w->message),
+			 "%.0f%% of samples are the idle task: the CPUs were mostly idle", share);
+		snprintf(w->fix, sizeof(w->fix),
+			 "record the workload's processes (-p PID) or filter them (--comm, --pid)");
+	}
+	for (size_t e = 0; !err && e < p->nr_events; e++)
+		err = per_event(p, &p->events[e]);
+	return err;
+}
+
+MYCL_API size_t mycl_profile__nr_warnings(const struct mycl_profile *p)
+{
+	return p->nr_warnings;
+}
+
+MYCL_API const struct mycl_warning *mycl_profile__warning(const struct mycl_profile *p, size_t i)
+{
+	return i < p->nr_warnings ? &p->warnings[i] : NULL;
+}
