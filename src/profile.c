@@ -132,6 +132,29 @@ static int grow_events(struct mycl_profile *p, size_t n)
 	return 0;
 }
 
+/*
+ * NAME as the recording spells it: "cpu-clock" is the file's "cpu-clock:ppp"
+ * or "cpu-clock:u" when only one event has that name before its modifiers.
+ */
+static const char *match_event(struct mycl_perf_data *pd, const char *name)
+{
+	const char *found = NULL;
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < mycl_perf_data__nr_events(pd); i++) {
+		const char *e = mycl_perf_data__event(pd, i)->name;
+
+		if (!strcmp(e, name))
+			return name;
+		if (!strncmp(e, name, n) && e[n] == ':') {
+			if (found && strcmp(found, e))
+				return name;	/* ambiguous: no event of that name */
+			found = e;
+		}
+	}
+	return found ? found : name;
+}
+
 static int on_sample(const struct mycl_sample *s, void *ctx)
 {
 	struct mycl_profile *p = ctx;
@@ -408,6 +431,8 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	err = err ? err : filter_parse(&p->f_cpu, OPTS_GET(opts, cpus, NULL), true);
 	p->filtered = p->f_comm.on || p->f_dso.on || p->f_pid.on || p->f_tid.on || p->f_cpu.on;
 	ev = OPTS_GET(opts, event, NULL);
+	if (ev)
+		ev = match_event(pd, ev);
 	if (!err && ev && !(p->event_name = strdup(ev)))
 		err = -ENOMEM;
 	if (err) {

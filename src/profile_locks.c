@@ -40,8 +40,10 @@ int profile_locks_init(struct mycl_profile *p, const char *file, char *err, size
 		}
 		rc = lock_rules_parse(&ls->rules, text, &bad);
 		free(text);
-		if (rc == -EINVAL)
-			snprintf(err, len, "%s:%d: a rule is LAYER KIND PATTERN", file, bad);
+		if (rc == -EINVAL) {
+			snprintf(err, len, "%s:%d: not a lock rule (LAYER KIND PATTERN lines)", file, bad);
+			rc = MYCL_ERR_BAD_RULES;
+		}
 	}
 	return rc;
 }

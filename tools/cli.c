@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include "cli.h"
 
 int cli_size(const char *prog, const char *opt, const char *arg, size_t min, size_t max,
@@ -38,6 +40,56 @@ int cli_double(const char *prog, const char *opt, const char *arg, double min, d
 		return -1;
 	}
 	*out = v;
+	return 0;
+}
+
+bool cli_is_dir(const char *prog, const char *opt, const char *path)
+{
+	struct stat sb;
+
+	if (stat(path, &sb)) {
+		fprintf(stderr, "%s: %s %s: %s\n", prog, opt, path, strerror(errno));
+		return false;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		fprintf(stderr, "%s: %s %s: not a directory\n", prog, opt, path);
+		return false;
+	}
+	return true;
+}
+
+int cli_check_kallsyms(const char *prog, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	int n = 0, good = 0;
+
+	if (!f) {
+		fprintf(stderr, "%s: --kallsyms %s: %s\n", prog, path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char type, name[512];
+		unsigned long long addr;
+		int used = 0;
+
+		n++;
+		if (line[0] == '\n')
+			continue;
+		if (sscanf(line, "%llx %c %511s%n", &addr, &type, name, &used) != 3 ||
+		    !isalpha((unsigned char)type) || !strchr(" \t", line[strspn(line, "0123456789abcdefABCDEF")])) {
+			fprintf(stderr, "%s: %s:%d: not a kallsyms line (ADDRESS TYPE NAME): %.60s%s",
+				prog, path, n, line, strchr(line, '\n') ? "" : "\n");
+			fclose(f);
+			return -1;
+		}
+		good++;
+	}
+	fclose(f);
+	if (!good) {
+		fprintf(stderr, "%s: --kallsyms %s: no symbols in it\n", prog, path);
+		return -1;
+	}
 	return 0;
 }
 

@@ -33,6 +33,13 @@ int cli_size(const char *prog, const char *opt, const char *arg, size_t min, siz
 	     size_t *out);
 int cli_double(const char *prog, const char *opt, const char *arg, double min, double max,
 	       double *out);
+/* True when PATH is a directory; else says why, naming OPT. */
+bool cli_is_dir(const char *prog, const char *opt, const char *path);
+/*
+ * 0 when PATH reads as a kallsyms file ("ADDRESS TYPE NAME [module]" lines);
+ * else prints "PROG: PATH:LINE: ..." and returns -1.
+ */
+int cli_check_kallsyms(const char *prog, const char *path);
 /* Refuses (message, -1) when both options were given: A and B do not go together. */
 int cli_conflict(const char *prog, bool a, const char *na, bool b, const char *nb, const char *why);
 

@@ -480,6 +480,10 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	/* By default, as perf: groups side by side, unless a view of single events was asked for. */
 	ropts.no_group = group == 0 || (group < 0 && (want_g || opts.event));
+	if (opts.symfs && !cli_is_dir(P, "--symfs", opts.symfs))
+		return EXIT_USAGE;
+	if (opts.kallsyms && cli_check_kallsyms(P, opts.kallsyms))
+		return EXIT_USAGE;
 	if (optind < argc) {
 		if (input || optind + 1 < argc) {
 			fprintf(stderr, "mycl-hot: one recording at a time\n");
@@ -502,10 +506,16 @@ int main(int argc, char **argv)
 	if (err) {
 		const char *msg = mycl_perf_data__errmsg(pd);
 
-		if (err == MYCL_ERR_NO_EVENT)
-			fprintf(stderr, "mycl-hot: %s: no event named '%s' in the recording\n",
+		if (err == MYCL_ERR_NO_EVENT) {
+			fprintf(stderr, "mycl-hot: %s: no event named '%s' in the recording; it has",
 				mycl_perf_data__path(pd), opts.event);
-		else if (err == -EINVAL)
+			for (size_t i = 0; i < mycl_perf_data__nr_events(pd); i++)
+				fprintf(stderr, "%s '%s'", i ? "," : "", mycl_perf_data__event(pd, i)->name);
+			fputc('\n', stderr);
+		} else if (err == MYCL_ERR_BAD_RULES) {
+			fprintf(stderr, "mycl-hot: --lock-rules %s refused\n", opts.lock_rules);
+			err = -EINVAL;
+		} else if (err == -EINVAL)
 			fprintf(stderr, "mycl-hot: --pid, --tid and --cpu take comma lists of numbers\n");
 		else
 			fprintf(stderr, "mycl-hot: %s\n", msg[0] ? msg : mycl_strerror(err));

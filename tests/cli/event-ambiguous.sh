@@ -1,0 +1,1 @@
+"$MYCL_HOT" --event cpu "$DATA/two-events.data"

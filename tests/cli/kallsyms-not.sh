@@ -1,0 +1,1 @@
+"$MYCL_HOT" --kallsyms "$DATA/gen.sh" "$DATA/hotloop.data"

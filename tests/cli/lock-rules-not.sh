@@ -1,0 +1,1 @@
+"$MYCL_HOT" --locks --lock-rules "$DATA/gen.sh" "$DATA/ttas.g.data"

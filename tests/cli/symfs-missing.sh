@@ -1,0 +1,1 @@
+"$MYCL_HOT" --symfs /nonexistent/symfs "$DATA/hotloop.data"
