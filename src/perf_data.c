@@ -353,6 +353,67 @@ static int read_attrs(struct mycl_perf_data *pd, uint64_t entry, uint64_t off, u
 	return err;
 }
 
+/*
+ * Whether a feature table perf could have written sits at TABLE_OFF: one
+ * (offset, size) per feature bit, each section after the table and inside
+ * the file.  Only checked when the header has features.
+ */
+static bool features_table_ok(struct mycl_perf_data *pd, uint64_t table_off)
+{
+	unsigned int nr = 0;
+	uint8_t table[16 * FEAT_BITS];
+	struct cursor c;
+
+	for (unsigned int f = 0; f < FEAT_BITS; f++)
+		nr += pd->info.features[f / 64] >> (f % 64) & 1;
+	if (!nr)
+		return true;
+	if (table_off > pd->info.file_size || nr * 16ULL > pd->info.file_size - table_off ||
+	    read_full_at(pd->fd, table, nr * 16, table_off))
+		return false;
+	cursor_init(&c, table, nr * 16, pd->info.swapped);
+	for (unsigned int i = 0; i < nr; i++) {
+		uint64_t off = cursor_u64(&c), size = cursor_u64(&c);
+
+		if (off < table_off + nr * 16ULL || off > pd->info.file_size ||
+		    size > pd->info.file_size - off)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Where the records of the data section end, by following their sizes from
+ * DATA_OFF while each header is one perf could have written (a known type,
+ * 8 bytes or more in steps of 8); AUXTRACE's payload follows its record.
+ */
+static uint64_t records_end(struct mycl_perf_data *pd, uint64_t data_off)
+{
+	uint64_t pos = data_off;
+	uint8_t h[16];
+
+	while (pos + 8 <= pd->info.file_size && !read_full_at(pd->fd, h, 8, pos)) {
+		struct cursor c;
+		uint32_t type;
+		uint16_t size;
+
+		cursor_init(&c, h, 8, pd->info.swapped);
+		type = cursor_u32(&c);
+		cursor_u16(&c);
+		size = cursor_u16(&c);
+		if (size < 8 || (size & 7) || !((type >= 1 && type < 32) || (type >= 64 && type < 96)))
+			break;
+		if (type == REC_AUXTRACE) {
+			if (read_full_at(pd->fd, h, 16, pos + 8))
+				break;
+			cursor_init(&c, h, 16, pd->info.swapped);
+			pos += cursor_u64(&c);
+		}
+		pos += size;
+	}
+	return pos < pd->info.file_size ? pos : pd->info.file_size;
+}
+
 static int read_features(struct mycl_perf_data *pd, uint64_t table_off)
 {
 	unsigned int feats[FEAT_BITS];
@@ -463,6 +524,20 @@ static int open_file_mode(struct mycl_perf_data *pd, const uint8_t *first16)
 		pd->st.limit = pd->info.file_size;
 		memset(pd->info.features, 0, sizeof(pd->info.features));
 	} else {
+		if (!features_table_ok(pd, data_off + data_size)) {
+			/* The size may be what is wrong: the records tell where they end. */
+			uint64_t end = records_end(pd, data_off);
+
+			if (end != data_off + data_size && end > data_off && features_table_ok(pd, end)) {
+				mycl_log(&pd->log, MYCL_WARN, "%s: header says the data section is %"
+					 PRIu64 " bytes, but its records end after %" PRIu64 " bytes, where "
+					 "the feature table is; reading them as they are", pd->path,
+					 data_size, end - data_off);
+				data_size = end - data_off;
+				pd->info.data_size = data_size;
+				pd->st.limit = end;
+			}
+		}
 		err = read_features(pd, data_off + data_size);
 		if (err)
 			return err;

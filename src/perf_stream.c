@@ -345,9 +345,84 @@ static int process_record(struct mycl_perf_data *pd, const uint8_t *rec, size_t 
 	return pd_deliver(pd, rec, len, NULL);
 }
 
+/* A record header perf could have written: a known type, 8 bytes or more in steps of 8. */
+static bool plausible_header(const struct mycl_perf_data *pd, const uint8_t *h)
+{
+	uint32_t type;
+	uint16_t size;
+
+	memcpy(&type, h, 4);
+	memcpy(&size, h + 6, 2);
+	if (pd->info.swapped) {
+		type = bswap_32(type);
+		size = bswap_16(size);
+	}
+	return size >= 8 && !(size & 7) &&
+	       ((type >= 1 && type < 32) || (type >= 64 && type < 96));
+}
+
+#define RESYNC_WINDOW (1u << 20)
+
+/*
+ * The record at OFF claims CLAIMED bytes.  When its size field is what was
+ * damaged, the records resume sooner: returns the smallest size from which
+ * four plausible headers follow one another (or reach the end of the data
+ * exactly), or 0 when none does or the file cannot be read again (a pipe).
+ */
+static uint64_t resync_size(struct mycl_perf_data *pd, uint64_t off, uint64_t claimed)
+{
+	uint64_t end = pd->st.limit < pd->info.file_size ? pd->st.limit : pd->info.file_size;
+	size_t win;
+	uint8_t *buf;
+	uint64_t found = 0;
+
+	if (pd->info.pipe_mode || !pd->st.seekable || off >= end)
+		return 0;
+	win = end - off < RESYNC_WINDOW ? (size_t)(end - off) : RESYNC_WINDOW;
+	buf = malloc(win);
+	if (!buf)
+		return 0;
+	if (pread(pd->fd, buf, win, (off_t)off) != (ssize_t)win) {
+		free(buf);
+		return 0;
+	}
+	for (uint64_t s = 8; s < claimed && s + 8 <= win && !found; s += 8) {
+		uint64_t q = s;
+		int n = 0;
+
+		while (n < 4 && q + 8 <= win && plausible_header(pd, buf + q)) {
+			uint16_t size;
+
+			memcpy(&size, buf + q + 6, 2);
+			q += pd->info.swapped ? bswap_16(size) : size;
+			n++;
+		}
+		if (n >= 4 || (n >= 1 && off + q == end))
+			found = s;
+	}
+	free(buf);
+	return found;
+}
+
+/* ERR at OFF; unless the record before it is where the damage is: its size. */
+static int damaged_before(struct mycl_perf_data *pd, int err, uint64_t prev_off, uint32_t prev_type,
+			  uint64_t prev_size)
+{
+	uint64_t s = prev_size ? resync_size(pd, prev_off, prev_size) : 0;
+
+	if (!s)
+		return err;
+	return pd_error(pd, MYCL_ERR_CORRUPT, "record at offset 0x%" PRIx64 " (%s) claims %" PRIu64
+			" bytes, but the records go on at offset 0x%" PRIx64 ": its size field is "
+			"corrupt", prev_off, str_or(mycl_perf_record_name(prev_type), "unknown type"),
+			prev_size, prev_off + s);
+}
+
 int pd_read_records(struct mycl_perf_data *pd)
 {
 	struct stream *st = &pd->st;
+	uint64_t prev_off = 0, prev_size = 0;
+	uint32_t prev_type = 0;
 	int err = 0, r;
 
 	for (;;) {
@@ -370,12 +445,20 @@ int pd_read_records(struct mycl_perf_data *pd)
 		cursor_init(&c, st->buf + st->head + 6, 2, pd->info.swapped);
 		size = cursor_u16(&c);
 		if (size < 8)
-			return pd_error(pd, MYCL_ERR_CORRUPT, "record at offset 0x%" PRIx64
-					" has size %u (a record is at least 8 bytes)", off, size);
+			return damaged_before(pd, pd_error(pd, MYCL_ERR_CORRUPT, "record at offset 0x%"
+					      PRIx64 " has size %u (a record is at least 8 bytes)",
+					      off, size), prev_off, prev_type, prev_size);
 		r = stream_fill(st, size);
 		if (r < 0)
 			return pd_error(pd, r, "read error at offset 0x%" PRIx64, off);
 		if (r == FILL_SHORT) {
+			uint64_t s = resync_size(pd, off, size);
+
+			if (s)
+				return pd_error(pd, MYCL_ERR_CORRUPT, "record at offset 0x%" PRIx64
+						" claims %u bytes, past the end of the data, but the records "
+						"go on at offset 0x%" PRIx64 ": its size field is corrupt",
+						off, size, off + s);
 			mycl_log(&pd->log, MYCL_WARN, "%s: record at offset 0x%" PRIx64 " claims %u "
 				 "bytes, %zu remain: the file is truncated; read up to its last "
 				 "whole record", pd->path, off, size, st->tail - st->head);
@@ -384,8 +467,15 @@ int pd_read_records(struct mycl_perf_data *pd)
 		st->head += size;
 		stream_prefetch(st);
 		err = process_record(pd, st->buf + st->head - size, size, off, &extra, false);
+		if (err == MYCL_ERR_CORRUPT || err == MYCL_ERR_SIMPLEPERF)
+			return damaged_before(pd, err, prev_off, prev_type, prev_size);
 		if (err)
 			return err;
+		memcpy(&prev_type, st->buf + st->head - size, 4);
+		if (pd->info.swapped)
+			prev_type = bswap_32(prev_type);
+		prev_off = off;
+		prev_size = size;
 		if (extra && pd->tracing_pending && pd->tracing_pending <= extra) {
 			/* Pipe mode: the tracing data follows its record; keep it. */
 			size_t n = (size_t)pd->tracing_pending;
