@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Global variables on cache lines, their writers and readers, verdicts per line. */
+#include <ctype.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "disasm.h"
 #include "elfimage.h"
 #include "share_priv.h"
@@ -34,6 +38,63 @@ static unsigned int arch_line(uint16_t machine, const char **arch)
 	case EM_S390: *arch = "s390x"; return 256;
 	default: *arch = "unknown"; return 64;
 	}
+}
+
+/* A machine mycl-share cannot read, by name for the message. */
+static const char *machine_name(uint16_t m)
+{
+	switch (m) {
+	case EM_386: return "i386";
+	case EM_ARM: return "arm (32-bit)";
+	case EM_MIPS: return "mips";
+	case EM_SPARCV9: return "sparc64";
+	case EM_PPC: return "ppc (32-bit)";
+	case EM_IA_64: return "ia64";
+	case 243: return "riscv";	/* EM_RISCV */
+	case 258: return "loongarch";	/* EM_LOONGARCH */
+	default: return NULL;
+	}
+}
+
+/*
+ * What PATH is when it is no ELF binary: a directory, an empty file, text,
+ * or other bytes.  0 when it starts like an ELF file.
+ */
+static int not_elf(const char *path, char *errbuf, size_t errlen)
+{
+	unsigned char head[64];
+	struct stat sb;
+	ssize_t n;
+	int fd;
+
+	if (stat(path, &sb))
+		return 0;	/* said by the caller */
+	if (S_ISDIR(sb.st_mode)) {
+		snprintf(errbuf, errlen, "%s: is a directory, not an ELF binary", path);
+		return MYCL_ERR_ELF;
+	}
+	if (!S_ISREG(sb.st_mode))
+		return 0;
+	if (!sb.st_size) {
+		snprintf(errbuf, errlen, "%s: is empty (0 bytes), not an ELF binary", path);
+		return MYCL_ERR_ELF;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	if (n >= 4 && !memcmp(head, "\177ELF", 4))
+		return 0;
+	for (ssize_t i = 0; i < n; i++) {
+		if (!isprint(head[i]) && !isspace(head[i])) {
+			snprintf(errbuf, errlen, "%s: not an ELF file (no \\177ELF magic at its start)",
+				 path);
+			return MYCL_ERR_ELF;
+		}
+	}
+	snprintf(errbuf, errlen, "%s: a text file, not an ELF binary", path);
+	return MYCL_ERR_ELF;
 }
 
 static unsigned int arch_line_named(const char *name)
@@ -463,6 +524,11 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 		snprintf(errbuf, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return err;
 	}
+	err = not_elf(path, errbuf, errlen);
+	if (err) {
+		free(abs);
+		return err;
+	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		free(abs);
@@ -485,6 +551,18 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 		return MYCL_ERR_ELF;
 	}
 	s->line_size = arch_line(elf_image_machine(img), &s->arch);
+	if (!strcmp(s->arch, "unknown")) {
+		const char *name = machine_name(elf_image_machine(img));
+
+		if (name)
+			snprintf(errbuf, errlen, "%s: an ELF binary for %s; mycl-share reads x86_64, "
+				 "aarch64, ppc64 and s390x", path, name);
+		else
+			snprintf(errbuf, errlen, "%s: an ELF binary for machine %u; mycl-share reads "
+				 "x86_64, aarch64, ppc64 and s390x", path, elf_image_machine(img));
+		mycl_share__free(s);
+		return MYCL_ERR_UNSUPPORTED;
+	}
 	if (arch_opt) {
 		unsigned int l = arch_line_named(arch_opt);
 

@@ -86,7 +86,9 @@ static int annotations(FILE *out, const struct mycl_profile *prof, int n, const 
 			const struct mycl_hot_row *r = &pe->rows[i];
 			struct mycl_annotation *a;
 
-			if (!r->sym || (sym && strcmp(r->sym, sym)) || r->level != '.' || !r->samples)
+			/* The N hottest: user code; a function named: whatever it is, or why not. */
+			if (!r->sym || (sym && strcmp(r->sym, sym)) || (!sym && r->level != '.') ||
+			    !r->samples)
 				continue;
 			err = mycl_profile__annotate(prof, e, r, ao, &a);
 			if (err)
@@ -551,8 +553,22 @@ int main(int argc, char **argv)
 			err = lock_reports(out, prof, false, false, opts.lock_rules, 0);
 	}
 	if (err == -ENOENT) {
-		fprintf(stderr, "mycl-hot: %s: no sample went through '%s'\n",
-			mycl_perf_data__path(pd), graph_sym);
+		uint64_t lost = mycl_profile__unmapped(prof), all = lost;
+
+		/* Samples in binaries that could not be read may hold the function. */
+		for (size_t i = 0; i < mycl_profile__nr_dsos(prof); i++) {
+			const struct mycl_dso_summary *d = mycl_profile__dso(prof, i);
+
+			all += d->samples;
+			lost += d->ok ? 0 : d->unresolved;
+		}
+		fprintf(stderr, "mycl-hot: %s: no sample went through '%s'", mycl_perf_data__path(pd),
+			graph_sym);
+		if (lost)
+			fprintf(stderr, "; %.1f%% of the samples are in code with no symbols (see the "
+				"symbolization summary), which may hold it", 100.0 * (double)lost /
+				(double)(all ? all : 1));
+		fputc('\n', stderr);
 		rc = EXIT_NOTHING;
 		if (out != stdout)
 			fclose(out);

@@ -64,19 +64,28 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "qh", long_opts, NULL)) != -1) {
 		switch (c) {
-		case O_LINE:
-			o.line_size = (unsigned int)strtoul(optarg, NULL, 0);
-			if (!o.line_size || (o.line_size & (o.line_size - 1))) {
-				fprintf(stderr, "mycl-share: --line-size takes a power of two\n");
+		case O_LINE: {
+			size_t v;
+
+			if (cli_size("mycl-share", "--line-size", optarg, 8, 4096, &v))
+				return EXIT_USAGE;
+			if (v & (v - 1)) {
+				fprintf(stderr, "mycl-share: --line-size takes a power of two, not '%s'\n",
+					optarg);
 				return EXIT_USAGE;
 			}
+			o.line_size = (unsigned int)v;
 			break;
+		}
 		case O_ARCH: o.arch = optarg; break;
 		case O_WHATIF: what_if = true; break;
 		case O_SYMBOL: wo.symbol = optarg; break;
 		case O_PERF: o.perf_data = optarg; break;
 		case O_ALL: wo.all_lines = true; break;
-		case O_MAX: wo.max_lines = strtoul(optarg, NULL, 10); break;
+		case O_MAX:
+			if (cli_size("mycl-share", "--max-lines", optarg, 1, 1000000000, &wo.max_lines))
+				return EXIT_USAGE;
+			break;
 		case O_RO: o.include_readonly = true; break;
 		case O_DIS: dis = optarg; break;
 		case O_DEBUG: o.debug_dir = optarg; break;

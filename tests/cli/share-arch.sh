@@ -1,0 +1,7 @@
+# An ELF binary of a machine mycl-share cannot disassemble: named, with the list it can.
+python3 -c '
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[18:20] = (243).to_bytes(2, "little")   # EM_RISCV
+open("riscv.elf", "wb").write(b)' "$DATA/symfs/mycl-fixtures/hotloop"
+"$(dirname "$MYCL_HOT")/mycl-share" riscv.elf

@@ -1,0 +1,1 @@
+"$(dirname "$MYCL_HOT")/mycl-share" "$DATA"

@@ -1,0 +1,1 @@
+: > empty; "$(dirname "$MYCL_HOT")/mycl-share" empty
