@@ -370,7 +370,15 @@ static int make_summary(struct mycl_profile *p)
 		s->ok = d->status == DSO_OK;
 		s->samples = p->dcounts[i].samples;
 		s->unresolved = p->dcounts[i].unresolved;
-		if (s->unresolved && !d->kernel && (!s->ok || !d->symtab_full)) {
+		if (s->unresolved && !d->kernel && d->status == DSO_MISSING && !d->identity) {
+			/* No debug package brings a binary back: it must come from where it ran. */
+			if (asprintf(&p->summ_strs[p->nr_dcounts + i], "the binary itself is needed%s%s: "
+				     "'perf archive' where it was recorded, then unpack into ~/.debug; "
+				     "or copy it under --symfs", s->build_id[0] ? " (build-id " : "",
+				     s->build_id[0] ? "given above)" : "") < 0)
+				p->summ_strs[p->nr_dcounts + i] = NULL;
+			s->fix = p->summ_strs[p->nr_dcounts + i];
+		} else if (s->unresolved && !d->kernel && (!s->ok || !d->symtab_full)) {
 			p->summ_strs[p->nr_dcounts + i] = pkg_debug_hint(d->path);
 			s->fix = p->summ_strs[p->nr_dcounts + i];
 		}
