@@ -86,6 +86,7 @@ enum {
 #define BR_COUNTERS		(1ULL << 19)
 
 /* Bits of the attr flag word (bit numbers as declared, first bitfield = 0). */
+#define AF_INHERIT		1
 #define AF_FREQ			10
 #define AF_SAMPLE_ID_ALL	18
 #define AF_EXCLUDE_USER		4

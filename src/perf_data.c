@@ -100,6 +100,7 @@ int pd_add_id(struct mycl_perf_data *pd, uint64_t id, int idx)
 			n[h] = pd->ids[i];
 		}
 		free(pd->ids);
+	free(pd->reads);
 		pd->ids = n;
 		pd->ids_cap = ncap;
 	}
@@ -113,7 +114,6 @@ int pd_add_id(struct mycl_perf_data *pd, uint64_t id, int idx)
 	}
 	pd->ids[h].id = id;
 	pd->ids[h].idx = idx;
-	pd->ids[h].last_read = 0;
 	pd->nr_ids++;
 	return 0;
 }

@@ -23,7 +23,14 @@ struct event_priv {
 struct id_slot {
 	uint64_t id;
 	int idx;			/* event index; -1: empty slot */
-	uint64_t last_read;		/* the id's last READ value: periods are its deltas */
+};
+
+/* The last READ value of one counter: an id, and with inherit, one thread's copy. */
+struct read_slot {
+	uint64_t id;
+	int32_t tid;			/* -1: the id's own counter */
+	bool used;
+	uint64_t last;
 };
 
 /* A record held back for time ordering: its bytes live in the queue arena. */
@@ -64,6 +71,8 @@ struct mycl_perf_data {
 	size_t nr_events, events_cap;
 	struct id_slot *ids;		/* open-addressing map id -> event */
 	size_t ids_cap, nr_ids;
+	struct read_slot *reads;	/* open-addressing map (id, tid) -> last READ value */
+	size_t reads_cap, nr_reads;
 	int id_pos;			/* sample: u64 index of the id, -1: none */
 	int is_pos;			/* other records: u64s from the end, 0: none */
 

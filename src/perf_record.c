@@ -100,12 +100,55 @@ static void note_group(struct mycl_perf_data *pd, struct mycl_event *leader,
 	}
 }
 
+static size_t read_hash(uint64_t id, int32_t tid, size_t cap)
+{
+	return (size_t)(((id ^ ((uint64_t)(uint32_t)tid << 32)) * 0x9E3779B97F4A7C15ULL) >> 17) &
+	       (cap - 1);
+}
+
+/* The last READ value of counter (ID, TID), made 0 the first time; NULL: no memory. */
+static uint64_t *read_last(struct mycl_perf_data *pd, uint64_t id, int32_t tid)
+{
+	size_t h;
+
+	if ((pd->nr_reads + 1) * 2 > pd->reads_cap) {
+		size_t ncap = pd->reads_cap ? pd->reads_cap * 2 : 64;
+		struct read_slot *n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (size_t i = 0; i < pd->reads_cap; i++) {
+			if (!pd->reads[i].used)
+				continue;
+			h = read_hash(pd->reads[i].id, pd->reads[i].tid, ncap);
+			while (n[h].used)
+				h = (h + 1) & (ncap - 1);
+			n[h] = pd->reads[i];
+		}
+		free(pd->reads);
+		pd->reads = n;
+		pd->reads_cap = ncap;
+	}
+	h = read_hash(id, tid, pd->reads_cap);
+	while (pd->reads[h].used) {
+		if (pd->reads[h].id == id && pd->reads[h].tid == tid)
+			return &pd->reads[h].last;
+		h = (h + 1) & (pd->reads_cap - 1);
+	}
+	pd->reads[h] = (struct read_slot){ .id = id, .tid = tid, .used = true };
+	pd->nr_reads++;
+	return &pd->reads[h].last;
+}
+
 /*
  * A sample that reads counts (PERF_SAMPLE_READ) is one sample of each event
  * it read, as perf's session delivers it: the period is the increase of that
  * event's count (per id, i.e. per CPU or thread) since its last read, and an
  * event whose count did not move gets no sample.  Values whose id names no
- * event are counted in nr_unknown_id, not delivered.
+ * event are counted in nr_unknown_id, not delivered.  With inherit, each
+ * thread counts in a copy of the counter that shares the id: the increase is
+ * per (id, thread) there.  (perf 6.1 takes it per id, and reports
+ * wrapped-around periods, shares of billions of percent, for such files.)
  */
 static int deliver_read(struct mycl_perf_data *pd, struct mycl_sample *s)
 {
@@ -118,17 +161,21 @@ static int deliver_read(struct mycl_perf_data *pd, struct mycl_sample *s)
 	for (uint64_t i = 0; i < nr && !err; i++) {
 		struct id_slot *slot = s->read_ids ? pd_id_slot(pd, s->read_ids[i]) : NULL;
 		struct event_priv *ev;
-		uint64_t v = s->read_values[i];
+		uint64_t v = s->read_values[i], *last;
 
 		if (!slot) {
 			pd->stats.nr_unknown_id++;
 			continue;
 		}
-		s->period = v - slot->last_read;
-		slot->last_read = v;
+		ev = pd->events[slot->idx];
+		last = read_last(pd, s->read_ids[i],
+				 (ev->pub.flags >> AF_INHERIT) & 1 ? s->tid : -1);
+		if (!last)
+			return -ENOMEM;
+		s->period = v - *last;
+		*last = v;
 		if (!s->period)
 			continue;
-		ev = pd->events[slot->idx];
 		s->event = &ev->pub;
 		s->id = s->read_ids[i];
 		ev->pub.nr_samples++;

@@ -31,6 +31,8 @@ rec hotloop.z.data -e cpu-clock:u -F 1000 -z
 rec two-events.data -e cpu-clock:u -e page-faults:u -F 1000
 # Leader sampling: each cpu-clock sample reads the group's counts.
 rec group.data -e '{cpu-clock:u,page-faults:u,context-switches}:S' -F 1000
+# One event reading its own count, inherited by hotloop's threads.
+rec read-inherit.data -e '{cpu-clock:u}:S' -F 1000
 perf record -q -e cpu-clock:u -F 1000 -o - -- "$bin" 0.25 > hotloop.pipe.data
 perf record -q -g -e cpu-clock -F 1000 -o ttas.g.data -- /mycl-fixtures/ttas_mutex 1.5 4 >/dev/null
 perf record -q -z --call-graph dwarf,4096 -e sched:sched_switch -e syscalls:sys_enter_futex \
