@@ -81,9 +81,10 @@ int kallsyms_load(const char *path, struct dso *d, struct logger *lg)
 			if (!strcmp(name, "_text"))
 				d->kernel_text = addr;
 			if (addr && (type == 't' || type == 'T' || type == 'w' || type == 'W'))
+				/* perf's kallsyms2elf_binding: only 'W' is weak. */
 				err = symtab_add(&d->syms, addr, 0, name,
-						 type == 'T' ? SYMB_GLOBAL :
-						 type == 't' ? SYMB_LOCAL : SYMB_WEAK, false);
+						 type == 'W' ? SYMB_WEAK : type == 'T' ? SYMB_GLOBAL :
+						 SYMB_LOCAL, false);
 		}
 		p = eol + 1;
 	}

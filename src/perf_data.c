@@ -100,7 +100,6 @@ int pd_add_id(struct mycl_perf_data *pd, uint64_t id, int idx)
 			n[h] = pd->ids[i];
 		}
 		free(pd->ids);
-	free(pd->reads);
 		pd->ids = n;
 		pd->ids_cap = ncap;
 	}
@@ -682,6 +681,7 @@ MYCL_API void mycl_perf_data__close(struct mycl_perf_data *pd)
 	}
 	free(pd->events);
 	free(pd->ids);
+	free(pd->reads);
 	for (size_t i = 0; i < pd->info.nr_build_ids; i++)
 		free((char *)pd->build_ids[i].filename);
 	free(pd->build_ids);

@@ -16,7 +16,7 @@ for target in fuzz_perf_data fuzz_profile; do
 	if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-D_GNU_SOURCE -std=gnu11 -I"$top/include" -I"$top/src" \
 		"$top/tests/fuzz/$target.c" "$top"/src/*.c "$out/lock_rules.c" \
-		-lelf -ldw -lzstd -lstdc++ -lcapstone -ltraceevent -o "$out/$target" 2> "$out/build.log"; then
+		-lelf -ldw -lzstd -lstdc++ -lcapstone -ltraceevent -lm -o "$out/$target" 2> "$out/build.log"; then
 		echo "fuzz: SKIP, clang cannot build the fuzzer:"; tail -3 "$out/build.log"
 		exit 77
 	fi
