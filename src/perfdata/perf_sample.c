@@ -2,7 +2,7 @@
 /* Decoding PERF_RECORD_SAMPLE: every PERF_SAMPLE_* field, by the event's sample_type. */
 #include <string.h>
 #include "perf_abi.h"
-#include "perf_data_priv.h"
+#include "perfdata_priv.h"
 
 /* Copies N u64s from C into the scratch area at *USED; NULL when they do not fit. */
 static const uint64_t *take_u64s(struct mycl_perf_data *pd, struct cursor *c, uint64_t n,

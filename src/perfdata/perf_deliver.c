@@ -1,67 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Decoders for the records the kernel writes, and their dispatch to callbacks. */
+/*
+ * Records to the caller's callbacks: the kernel's records decoded, samples
+ * through perf_sample.c, a sample that reads a group delivered once per member.
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 #include "perf_abi.h"
-#include "perf_data_priv.h"
-
-static uint64_t load_u64(const struct mycl_perf_data *pd, const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return pd->info.swapped ? bswap_64(v) : v;
-}
-
-struct event_priv *pd_record_event(struct mycl_perf_data *pd, const uint8_t *rec, size_t len)
-{
-	uint32_t type;
-
-	if (!pd->nr_events)
-		return NULL;
-	if (pd->nr_events == 1)
-		return pd->events[0];
-	memcpy(&type, rec, 4);
-	if (pd->info.swapped)
-		type = bswap_32(type);
-	if (type == REC_SAMPLE) {
-		if (pd->id_pos < 0)
-			return pd->events[0];
-		if (8 + (size_t)pd->id_pos * 8 + 8 > len)
-			return NULL;
-		return pd_event_by_id(pd, load_u64(pd, rec + 8 + pd->id_pos * 8));
-	}
-	if (!pd->events[0]->sample_id_all || pd->is_pos == 0)
-		return pd->events[0];
-	if ((size_t)pd->is_pos * 8 + 8 > len)
-		return NULL;
-	return pd_event_by_id(pd, load_u64(pd, rec + len - pd->is_pos * 8));
-}
-
-/* The record's timestamp, or UINT64_MAX when it carries none. */
-uint64_t pd_record_time(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
-			struct event_priv *ev)
-{
-	uint32_t type;
-	size_t pos;
-
-	if (!ev || !(ev->pub.sample_type & S_TIME))
-		return UINT64_MAX;
-	memcpy(&type, rec, 4);
-	if (pd->info.swapped)
-		type = bswap_32(type);
-	if (type == REC_SAMPLE) {
-		pos = 8 + (size_t)ev->time_pos * 8;
-	} else {
-		if (!ev->sample_id_all || (size_t)ev->trailer_words * 8 + 8 > len)
-			return UINT64_MAX;
-		pos = len - ev->trailer_words * 8 + ((ev->pub.sample_type & S_TID) ? 8 : 0);
-	}
-	if (pos + 8 > len)
-		return UINT64_MAX;
-	return load_u64(pd, rec + pos);
-}
+#include "perfdata_priv.h"
 
 /* The body of a non-sample record, without its sample_id_all trailer. */
 static size_t body_len(struct mycl_perf_data *pd, const uint8_t *rec, size_t len, uint64_t *time)

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "perf_data_priv.h"
+#include "perfdata_priv.h"
 
 static bool qent_before(const struct qent *x, const struct qent *y)
 {

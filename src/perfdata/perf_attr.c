@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "perf_abi.h"
-#include "perf_data_priv.h"
+#include "perfdata_priv.h"
 
 static const char *const hw_names[] = {
 	"cycles", "instructions", "cache-references", "cache-misses", "branches",

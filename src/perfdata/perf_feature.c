@@ -9,31 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "perf_abi.h"
-#include "perf_data_priv.h"
+#include "perfdata_priv.h"
 
 enum { STR_HOSTNAME, STR_OSRELEASE, STR_VERSION, STR_ARCH, STR_CPUDESC, STR_CPUID, STR_CMDLINE };
-
-static const char *const feature_names[FEAT_LAST_KNOWN] = {
-	[FEAT_TRACING_DATA] = "tracing_data", [FEAT_BUILD_ID] = "build_id",
-	[FEAT_HOSTNAME] = "hostname", [FEAT_OSRELEASE] = "osrelease",
-	[FEAT_VERSION] = "version", [FEAT_ARCH] = "arch", [FEAT_NRCPUS] = "nrcpus",
-	[FEAT_CPUDESC] = "cpudesc", [FEAT_CPUID] = "cpuid", [FEAT_TOTAL_MEM] = "total_mem",
-	[FEAT_CMDLINE] = "cmdline", [FEAT_EVENT_DESC] = "event_desc",
-	[FEAT_CPU_TOPOLOGY] = "cpu_topology", [FEAT_NUMA_TOPOLOGY] = "numa_topology",
-	[FEAT_BRANCH_STACK] = "branch_stack", [FEAT_PMU_MAPPINGS] = "pmu_mappings",
-	[FEAT_GROUP_DESC] = "group_desc", [FEAT_AUXTRACE] = "auxtrace", [FEAT_STAT] = "stat",
-	[FEAT_CACHE] = "cache", [FEAT_SAMPLE_TIME] = "sample_time",
-	[FEAT_MEM_TOPOLOGY] = "mem_topology", [FEAT_CLOCKID] = "clockid",
-	[FEAT_DIR_FORMAT] = "dir_format", [FEAT_BPF_PROG_INFO] = "bpf_prog_info",
-	[FEAT_BPF_BTF] = "bpf_btf", [FEAT_COMPRESSED] = "compressed",
-	[FEAT_CPU_PMU_CAPS] = "cpu_pmu_caps", [FEAT_CLOCK_DATA] = "clock_data",
-	[FEAT_HYBRID_TOPOLOGY] = "hybrid_topology", [FEAT_PMU_CAPS] = "pmu_caps",
-};
-
-MYCL_API const char *mycl_perf_feature_name(unsigned int feat)
-{
-	return feat < FEAT_LAST_KNOWN ? feature_names[feat] : NULL;
-}
 
 /* A perf header string: u32 len, then len bytes, NUL-padded to a multiple of 8. */
 static const char *read_string(struct cursor *c, uint32_t *lenp)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Reading the record stream: the data section of a file, or a pipe.  One
- * buffered path serves both; records perf synthesizes (types >= 64) are
- * handled here, kernel records go to the order queue or straight to delivery.
+ * The record loop: the data section of a file, or a pipe, framed into
+ * records (one buffered path serves both), COMPRESSED records inflated,
+ * records perf synthesizes (types >= 64) handled here; kernel records go down
+ * to the order queue, or straight to delivery.  A damaged size is named at
+ * the record that has it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -10,37 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "perf_abi.h"
-#include "perf_data_priv.h"
+#include "perfdata_priv.h"
 
 #define ZBUF_STEP (1u << 20)
-
-static const char *const record_names[REC_USER_MAX] = {
-	[REC_MMAP] = "MMAP", [REC_LOST] = "LOST", [REC_COMM] = "COMM", [REC_EXIT] = "EXIT",
-	[REC_THROTTLE] = "THROTTLE", [REC_UNTHROTTLE] = "UNTHROTTLE", [REC_FORK] = "FORK",
-	[REC_READ] = "READ", [REC_SAMPLE] = "SAMPLE", [REC_MMAP2] = "MMAP2", [REC_AUX] = "AUX",
-	[REC_ITRACE_START] = "ITRACE_START", [REC_LOST_SAMPLES] = "LOST_SAMPLES",
-	[REC_SWITCH] = "SWITCH", [REC_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
-	[REC_NAMESPACES] = "NAMESPACES", [REC_KSYMBOL] = "KSYMBOL", [REC_BPF_EVENT] = "BPF_EVENT",
-	[REC_CGROUP] = "CGROUP", [REC_TEXT_POKE] = "TEXT_POKE",
-	[REC_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID", [REC_HEADER_ATTR] = "HEADER_ATTR",
-	[REC_HEADER_EVENT_TYPE] = "HEADER_EVENT_TYPE",
-	[REC_HEADER_TRACING_DATA] = "HEADER_TRACING_DATA",
-	[REC_HEADER_BUILD_ID] = "HEADER_BUILD_ID", [REC_FINISHED_ROUND] = "FINISHED_ROUND",
-	[REC_ID_INDEX] = "ID_INDEX", [REC_AUXTRACE_INFO] = "AUXTRACE_INFO",
-	[REC_AUXTRACE] = "AUXTRACE", [REC_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
-	[REC_THREAD_MAP] = "THREAD_MAP", [REC_CPU_MAP] = "CPU_MAP",
-	[REC_STAT_CONFIG] = "STAT_CONFIG", [REC_STAT] = "STAT", [REC_STAT_ROUND] = "STAT_ROUND",
-	[REC_EVENT_UPDATE] = "EVENT_UPDATE", [REC_TIME_CONV] = "TIME_CONV",
-	[REC_HEADER_FEATURE] = "HEADER_FEATURE", [REC_COMPRESSED] = "COMPRESSED",
-	[REC_FINISHED_INIT] = "FINISHED_INIT", [REC_COMPRESSED2] = "COMPRESSED2",
-	[REC_BPF_METADATA] = "BPF_METADATA", [REC_SCHEDSTAT_CPU] = "SCHEDSTAT_CPU",
-	[REC_SCHEDSTAT_DOMAIN] = "SCHEDSTAT_DOMAIN",
-};
-
-MYCL_API const char *mycl_perf_record_name(uint32_t type)
-{
-	return type < REC_USER_MAX ? record_names[type] : NULL;
-}
 
 /* Skips N bytes that follow a record outside its size (AUXTRACE, TRACING_DATA). */
 static int skip_payload(struct mycl_perf_data *pd, uint64_t n)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The perf.data reader's private state, shared by its source files. */
-#ifndef MYCL_PERF_DATA_PRIV_H
-#define MYCL_PERF_DATA_PRIV_H
+#ifndef MYCL_PERFDATA_PRIV_H
+#define MYCL_PERFDATA_PRIV_H
 
 #include <stdint.h>
 #include <zstd.h>
@@ -95,34 +95,20 @@ struct mycl_perf_data {
 	uint64_t scratch[8192];		/* decoded arrays of one record (< 64 KiB) */
 };
 
-/* perf_data.c */
-int pd_error(struct mycl_perf_data *pd, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-struct event_priv *pd_event_by_id(struct mycl_perf_data *pd, uint64_t id);
-struct event_priv *pd_event_by_id_exact(struct mycl_perf_data *pd, uint64_t id);
-/* The id's slot (its event and last READ value), or NULL. */
-struct id_slot *pd_id_slot(struct mycl_perf_data *pd, uint64_t id);
-int pd_add_event(struct mycl_perf_data *pd, struct cursor *c, uint32_t attr_size,
-		 const uint64_t *ids, size_t nr_ids);
-int pd_add_id(struct mycl_perf_data *pd, uint64_t id, int idx);
-void pd_update_id_layout(struct mycl_perf_data *pd);
-char *pd_strdup_owned(struct mycl_perf_data *pd, int slot, const char *s, size_t maxlen);
+/*
+ * The stages of reading, each calling only those below it:
+ *   perf_data.c    open and close: header, attrs, feature sections
+ *   perf_read.c    the record loop: framing, compressed records, perf's own records
+ *   perf_order.c   time order (FINISHED_ROUND), records held in an arena
+ *   perf_deliver.c records to the caller's callbacks; a group read as one sample per member
+ *   perf_sample.c  a SAMPLE's fields, by sample_type
+ *   perf_feature.c feature sections (header, or HEADER_FEATURE records in pipes)
+ *   perf_events.c  events (attrs), ids, the record's event and time, errors, owned strings
+ *   perf_attr.c, perf_names.c  event, record and feature names
+ *   stream.c       bytes of the file or pipe, with the read-ahead thread
+ */
 
-/* perf_feature.c: decodes feature FEAT from its section bytes. */
-int pd_read_feature(struct mycl_perf_data *pd, unsigned int feat, const uint8_t *p, size_t len,
-		    uint64_t file_off);
-int pd_add_build_id(struct mycl_perf_data *pd, struct cursor *c, uint16_t misc, size_t len);
-
-/* perf_record.c: decoders for kernel records. */
-int pd_decode_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
-		     struct event_priv *ev, struct mycl_sample *s);
-struct event_priv *pd_record_event(struct mycl_perf_data *pd, const uint8_t *rec, size_t len);
-uint64_t pd_record_time(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
-			struct event_priv *ev);
-/* EV: the record's event when known, else NULL. */
-int pd_deliver(struct mycl_perf_data *pd, const uint8_t *rec, size_t len, struct event_priv *ev);
-
-/* perf_stream.c */
+/* perf_read.c */
 int pd_read_records(struct mycl_perf_data *pd);
 
 /* perf_order.c */
@@ -132,6 +118,34 @@ int order_queue_flush(struct mycl_perf_data *pd, uint64_t upto);
 void order_queue_free(struct order_queue *q);
 /* Copies records queued in the stream buffer into the queue's arena. */
 int order_queue_detach_stream(struct mycl_perf_data *pd);
+
+/* perf_deliver.c.  EV: the record's event when known, else NULL. */
+int pd_deliver(struct mycl_perf_data *pd, const uint8_t *rec, size_t len, struct event_priv *ev);
+
+/* perf_sample.c */
+int pd_decode_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
+		     struct event_priv *ev, struct mycl_sample *s);
+
+/* perf_feature.c: decodes feature FEAT from its section bytes. */
+int pd_read_feature(struct mycl_perf_data *pd, unsigned int feat, const uint8_t *p, size_t len,
+		    uint64_t file_off);
+int pd_add_build_id(struct mycl_perf_data *pd, struct cursor *c, uint16_t misc, size_t len);
+
+/* perf_events.c */
+int pd_error(struct mycl_perf_data *pd, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+struct event_priv *pd_event_by_id(struct mycl_perf_data *pd, uint64_t id);
+struct event_priv *pd_event_by_id_exact(struct mycl_perf_data *pd, uint64_t id);
+/* The id's slot (its event), or NULL. */
+struct id_slot *pd_id_slot(struct mycl_perf_data *pd, uint64_t id);
+int pd_add_event(struct mycl_perf_data *pd, struct cursor *c, uint32_t attr_size,
+		 const uint64_t *ids, size_t nr_ids);
+int pd_add_id(struct mycl_perf_data *pd, uint64_t id, int idx);
+void pd_update_id_layout(struct mycl_perf_data *pd);
+char *pd_strdup_owned(struct mycl_perf_data *pd, int slot, const char *s, size_t maxlen);
+struct event_priv *pd_record_event(struct mycl_perf_data *pd, const uint8_t *rec, size_t len);
+uint64_t pd_record_time(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
+			struct event_priv *ev);
 
 /* perf_attr.c */
 const char *pd_event_default_name(uint32_t type, uint64_t config, char *buf, size_t len);
