@@ -9,7 +9,7 @@
 #include "disasm.h"
 #include "elfimage.h"
 #include "inline.h"
-#include "profile_priv.h"
+#include "profile_state.h"
 
 /* Strings the annotation owns, freed with it. */
 struct strbag {
@@ -252,7 +252,8 @@ static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t
 		inline_srcline(d, l->addr, &l->file, &l->line);
 		if (l->file)
 			l->source = source_line(files, &nfiles, l->file, l->line, o);
-		inline_frames(p->m, d, l->addr, fn->name, inl, 8, &ninl, &repl);
+		inline_frames(&(const struct inline_names){ machine_intern_ctx, p->m }, d, l->addr,
+			      fn->name, inl, 8, &ninl, &repl);
 		if (ninl && (!repl || ninl > 1)) {
 			const char *innermost = inl[0];
 

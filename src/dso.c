@@ -17,8 +17,6 @@
 #include <string.h>
 #include "dso.h"
 #include "elfimage.h"
-#include "inline.h"
-#include "spinloops.h"
 
 static const char *const status_str[] = {
 	[DSO_PENDING] = "not loaded",
@@ -98,8 +96,10 @@ void dso_free(struct dso *d)
 	symtab_free(&d->syms);
 	symtab_free(&d->data_syms);
 	elf_image_close(d->image);
-	inline_cache_free(d);
-	spinloops_free(d);
+	if (d->inlines_free)
+		d->inlines_free(d);
+	if (d->spins_free)
+		d->spins_free(d);
 	free(d->segs);
 	free(d->sym_path);
 	free(d->runtime_path);

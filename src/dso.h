@@ -46,8 +46,14 @@ struct dso {
 	size_t nr_segs, last_seg;	/* last_seg: look-up cache */
 	bool symtab_full;		/* .symtab (not only .dynsym) */
 	uint64_t kernel_text;		/* kernel: _text in the kallsyms used */
-	struct inline_cache *inlines;	/* inline.c */
-	struct spin_cache *spins;	/* spinloops.c */
+	/*
+	 * Kept per binary by the modules above (inline.c, spinloops.c), each
+	 * freed with the binary by the function its module set.
+	 */
+	struct inline_cache *inlines;
+	void (*inlines_free)(struct dso *d);
+	struct spin_cache *spins;
+	void (*spins_free)(struct dso *d);
 	bool inlines_tried;
 };
 

@@ -29,6 +29,8 @@ struct inline_cache {
 	size_t nr_names, names_cap;
 };
 
+static void inline_cache_free(struct dso *d);
+
 static struct inline_cache *cache_of(struct dso *d)
 {
 	struct inline_cache *c = d->inlines;
@@ -47,10 +49,11 @@ static struct inline_cache *cache_of(struct dso *d)
 			c->dw = dwarf_begin(c->fd, DWARF_C_READ);
 	}
 	d->inlines = c;
+	d->inlines_free = inline_cache_free;
 	return c;
 }
 
-void inline_cache_free(struct dso *d)
+static void inline_cache_free(struct dso *d)
 {
 	struct inline_cache *c = d->inlines;
 
@@ -71,7 +74,7 @@ static size_t slot(uint64_t vaddr, size_t cap)
 	return (size_t)((vaddr * 0x9E3779B97F4A7C15ULL) >> 20) & (cap - 1);
 }
 
-static const char *scope_name(struct machine *m, Dwarf_Die *scope, const char *base)
+static const char *scope_name(const struct inline_names *in, Dwarf_Die *scope, const char *base)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die origin, *d = scope;
@@ -100,7 +103,7 @@ static const char *scope_name(struct machine *m, Dwarf_Die *scope, const char *b
 	}
 	snprintf(buf, sizeof(buf), "%s (inlined)", dem ? dem : name);
 	free(dem);
-	return machine_intern(m, buf);
+	return in->intern(in->ctx, buf);
 }
 
 /*
@@ -108,7 +111,8 @@ static const char *scope_name(struct machine *m, Dwarf_Die *scope, const char *b
  * sit in when its source name is not BASE (a .constprop/.part clone, a
  * versioned alias): perf lists those as "(inlined)" too.
  */
-static int lookup(struct machine *m, struct inline_cache *c, uint64_t vaddr, const char *base,
+static int lookup(const struct inline_names *in, struct inline_cache *c, uint64_t vaddr,
+		  const char *base,
 		  const char **names, size_t max, size_t *n, bool *replaces)
 {
 	Dwarf_Die cudie, *scopes = NULL;
@@ -127,7 +131,7 @@ static int lookup(struct machine *m, struct inline_cache *c, uint64_t vaddr, con
 
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
-		name = scope_name(m, &scopes[i], base);
+		name = scope_name(in, &scopes[i], base);
 		if (name)
 			names[(*n)++] = name;
 		if (tag == DW_TAG_subprogram) {
@@ -145,7 +149,7 @@ static int lookup(struct machine *m, struct inline_cache *c, uint64_t vaddr, con
 	return 0;
 }
 
-int inline_frames(struct machine *m, struct dso *d, uint64_t vaddr, const char *base,
+int inline_frames(const struct inline_names *in, struct dso *d, uint64_t vaddr, const char *base,
 		  const char **names, size_t max, size_t *n, bool *replaces)
 {
 	struct inline_cache *c = cache_of(d);
@@ -167,7 +171,7 @@ int inline_frames(struct machine *m, struct dso *d, uint64_t vaddr, const char *
 				return 0;
 			}
 	}
-	err = lookup(m, c, vaddr, base, found, MAX_INLINE, &nf, &repl);
+	err = lookup(in, c, vaddr, base, found, MAX_INLINE, &nf, &repl);
 	if (err)
 		return err;
 	if ((c->nr + 1) * 2 > c->cap) {

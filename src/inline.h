@@ -11,18 +11,22 @@
 #include <stdint.h>
 
 struct dso;
-struct machine;
+
+/* Where the names of inlined functions are kept: INTERN(CTX, S) returns a lasting copy. */
+struct inline_names {
+	const char *(*intern)(void *ctx, const char *s);
+	void *ctx;
+};
 
 /*
  * Fills NAMES with the functions inlined at VADDR of D ("ut_rnd_gen_ulint
- * (inlined)"), innermost first, at most MAX; names are interned in M.
+ * (inlined)"), innermost first, at most MAX; names are kept by IN.
  * BASE is the symbol VADDR resolves to.  *REPLACES: the last name is the
  * source name of BASE itself (a clone such as foo.constprop.0 is "foo").
  */
-int inline_frames(struct machine *m, struct dso *d, uint64_t vaddr, const char *base,
+int inline_frames(const struct inline_names *in, struct dso *d, uint64_t vaddr, const char *base,
 		  const char **names, size_t max, size_t *n, bool *replaces);
 /* The source file and line of VADDR in D (file NULL when unknown); strings live with D. */
 int inline_srcline(struct dso *d, uint64_t vaddr, const char **file, int *line);
-void inline_cache_free(struct dso *d);
 
 #endif

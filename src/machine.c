@@ -93,6 +93,11 @@ const char *machine_intern(struct machine *m, const char *s)
 	return p->slots[h];
 }
 
+const char *machine_intern_ctx(void *m, const char *s)
+{
+	return machine_intern(m, s);
+}
+
 struct machine *machine_new(const struct sym_opts *o, const struct mycl_perf_info *info)
 {
 	struct machine *m = calloc(1, sizeof(*m));

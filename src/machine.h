@@ -60,6 +60,8 @@ char *machine_data_symbol(struct machine *m, int32_t pid, int32_t tid, uint64_t 
 size_t machine_nr_dsos(const struct machine *m);
 struct dso *machine_dso(const struct machine *m, size_t i);
 const char *machine_intern(struct machine *m, const char *s);
+/* The same, for a caller that knows the machine as a context pointer. */
+const char *machine_intern_ctx(void *m, const char *s);
 /* Changes whenever an address space changes (mmap, fork): resolutions made
  * under an older generation may differ. */
 uint32_t machine_generation(const struct machine *m);

@@ -11,7 +11,7 @@
 #include "mycl/locks.h"
 #include "lockrules.h"
 #include "offcpu.h"
-#include "profile_priv.h"
+#include "profile_state.h"
 #include "tracepoint.h"
 
 #define PERF_TYPE_TRACEPOINT 2
@@ -30,6 +30,7 @@ struct pend_set {
 };
 
 struct wait_state {
+	const struct lock_rules *rules;	/* the lock report's, to find the lock site */
 	struct tracepoints *tp;
 	bool tried;
 	struct pend_set sched, futex, lock;
@@ -92,9 +93,9 @@ static uint32_t site_of(struct mycl_profile *p, uint32_t leaf, const char **via)
 
 	*via = NULL;
 	while (t->nodes[a].parent != CT_NONE &&
-	       (rule = lock_rules_match(lock_rules_of(p), t->nodes[a].f.sym)) >= 0) {
+	       (rule = lock_rules_match(p->waits->rules, t->nodes[a].f.sym)) >= 0) {
 		/* Scheduler and syscall plumbing say nothing about the lock. */
-		const char *kind = lock_rules_of(p)->v[rule].kind;
+		const char *kind = p->waits->rules->v[rule].kind;
 
 		if (strcmp(kind, "sched") && strcmp(kind, "entry"))
 			*via = t->nodes[a].f.sym;
@@ -113,7 +114,8 @@ static bool field(struct wait_state *w, const struct mycl_sample *s, const char 
 	return tracepoints_field(w->tp, s->event->config, name, s->raw, s->raw_size, v);
 }
 
-int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf)
+int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf,
+		  const struct lock_rules *rules)
 {
 	struct wait_state *w = p->waits;
 	const char *name;
@@ -126,6 +128,7 @@ int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t 
 		w = p->waits = calloc(1, sizeof(*w));
 		if (!w)
 			return -ENOMEM;
+		w->rules = rules;
 	}
 	if (!w->tried) {
 		size_t len;

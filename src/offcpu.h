@@ -8,10 +8,12 @@
 struct mycl_profile;
 struct lock_rules;
 
-/* A tracepoint sample (sched_switch, futex syscalls, lock contention); LEAF its call-tree node. */
-int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf);
+/*
+ * A tracepoint sample (sched_switch, futex syscalls, lock contention); LEAF
+ * its call-tree node; RULES the lock primitives, to find the lock site.
+ */
+int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf,
+		  const struct lock_rules *rules);
 void offcpu_free(struct mycl_profile *p);
-/* profile_locks.c: the rules in force. */
-const struct lock_rules *lock_rules_of(const struct mycl_profile *p);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pkghint.h"
-#include "profile_priv.h"
+#include "profile_state.h"
 #include "unwind.h"
 
 static const char *const sort_names[MYCL_SORT__MAX] = {

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "profile_priv.h"
+#include "profile_state.h"
 #include "inline.h"
 #include "unwind.h"
 
@@ -74,11 +74,12 @@ static int resolve_frames(struct mycl_profile *p, const struct mycl_sample *s, c
 			return err;
 		if (inlines && r.sym && r.dso && !r.dso->kernel && !r.dso->identity) {
 			/* Functions inlined here come first: they are "called" by r.sym. */
+			const struct inline_names in = { machine_intern_ctx, p->m };
 			const char *names[8];
 			bool replaces;
 			size_t k;
 
-			err = inline_frames(p->m, r.dso, dso_offset_to_vaddr(r.dso, r.addr),
+			err = inline_frames(&in, r.dso, dso_offset_to_vaddr(r.dso, r.addr),
 					    r.sym->name, names, 8, &k, &replaces);
 			if (err)
 				return err;

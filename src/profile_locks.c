@@ -6,7 +6,7 @@
 #include <string.h>
 #include "mycl/locks.h"
 #include "lockrules.h"
-#include "profile_priv.h"
+#include "profile_state.h"
 #include "offcpu.h"
 #include "spinloops.h"
 
@@ -82,7 +82,7 @@ static int count_prim(struct mycl_profile *p, const struct mycl_sample *s, const
 int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf)
 {
 	if (s->event->type == 2 /* PERF_TYPE_TRACEPOINT */)
-		return offcpu_sample(p, s, leaf);
+		return offcpu_sample(p, s, leaf, &p->locks->rules);
 	struct lock_state *ls = p->locks;
 	const struct calltree *t = &p->tree;
 	const char *seen[16], *innermost = NULL;
@@ -400,9 +400,4 @@ MYCL_API int mycl_profile__lock_summary(const struct mycl_profile *p, size_t ev,
 	sort_array(r->primitives, r->nr_primitives, sizeof(*r->primitives), prim_cmp);
 	*out = r;
 	return 0;
-}
-
-const struct lock_rules *lock_rules_of(const struct mycl_profile *p)
-{
-	return &p->locks->rules;
 }

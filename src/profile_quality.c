@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "profile_priv.h"
+#include "profile_state.h"
 #include "dso.h"
 #include "elfimage.h"
 

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "profile_priv.h"
+#include "profile_state.h"
 
 int vtree_child(struct vtree *t, uint32_t parent, const struct ct_frame *f, uint32_t *out)
 {

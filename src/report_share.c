@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json.h"
-#include "share_priv.h"
+#include "share_state.h"
 
 static size_t *ranked(const struct mycl_share *s, size_t *n, bool all)
 {

@@ -13,19 +13,7 @@
 #include <sys/stat.h>
 #include "disasm.h"
 #include "elfimage.h"
-#include "share_priv.h"
-
-const char *share_keep(struct mycl_share *s, char *str)
-{
-	if (!str)
-		return NULL;
-	if (ARRAY_GROW(s->strs, s->strs_cap, s->nr_strs + 1)) {
-		free(str);
-		return NULL;
-	}
-	s->strs[s->nr_strs++] = str;
-	return str;
-}
+#include "share_state.h"
 
 #define keepf(s, ...) share_keep(s, str_printf(__VA_ARGS__))
 

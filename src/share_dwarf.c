@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <elfutils/libdw.h>
 #include "elfimage.h"
-#include "share_priv.h"
+#include "share_state.h"
 
 struct dctx {
 	struct mycl_share *s;

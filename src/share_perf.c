@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mycl/mycl.h"
-#include "profile_priv.h"
-#include "share_priv.h"
+#include "profile_state.h"
+#include "share_state.h"
 
 #define SNOOP_HITM (1ULL << 23)	/* PERF_MEM_SNOOP_HITM in perf_mem_data_src */
 #define S_ADDR (1ULL << 3)

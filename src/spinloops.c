@@ -75,6 +75,8 @@ static void analyse(struct dso *d, const struct sym *fn, struct fn_loops *out)
 	free(v);
 }
 
+static void spinloops_free(struct dso *d);
+
 static struct fn_loops *loops_of(struct dso *d, const struct sym *fn)
 {
 	struct spin_cache *c = d->spins;
@@ -83,6 +85,7 @@ static struct fn_loops *loops_of(struct dso *d, const struct sym *fn)
 		c = d->spins = calloc(1, sizeof(*c));
 		if (!c)
 			return NULL;
+		d->spins_free = spinloops_free;
 	}
 	for (size_t i = 0; i < c->nr; i++)
 		if (c->fns[i].start == fn->start)
@@ -121,7 +124,7 @@ void spin_loop_globals(struct dso *d, const struct sym *fn, struct spin_info *ou
 	}
 }
 
-void spinloops_free(struct dso *d)
+static void spinloops_free(struct dso *d)
 {
 	struct spin_cache *c = d->spins;
 

@@ -23,6 +23,5 @@ struct spin_info {
 void spin_loop_at(struct dso *d, const struct sym *fn, uint64_t vaddr, struct spin_info *out);
 /* The globals FN's spin loops touch, anywhere in FN. */
 void spin_loop_globals(struct dso *d, const struct sym *fn, struct spin_info *out);
-void spinloops_free(struct dso *d);
 
 #endif

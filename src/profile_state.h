@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The profile's private state, shared by its source files. */
-#ifndef MYCL_PROFILE_PRIV_H
-#define MYCL_PROFILE_PRIV_H
+#ifndef MYCL_PROFILE_STATE_H
+#define MYCL_PROFILE_STATE_H
 
 #include "mycl/profile.h"
 #include "calltree.h"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#ifndef MYCL_SHARE_PRIV_H
-#define MYCL_SHARE_PRIV_H
+/* The state of one mycl-share analysis, shared by share.c, share_dwarf.c and share_perf.c. */
+#ifndef MYCL_SHARE_STATE_H
+#define MYCL_SHARE_STATE_H
 
 #include "mycl/share.h"
 #include "dso.h"
@@ -39,7 +40,18 @@ struct mycl_share {
 	bool weighted;
 };
 
-const char *share_keep(struct mycl_share *s, char *str);
+/* STR (allocated, may be NULL) owned by S from now on; NULL when out of memory. */
+static inline const char *share_keep(struct mycl_share *s, char *str)
+{
+	if (!str)
+		return NULL;
+	if (ARRAY_GROW(s->strs, s->strs_cap, s->nr_strs + 1)) {
+		free(str);
+		return NULL;
+	}
+	s->strs[s->nr_strs++] = str;
+	return str;
+}
 /* share_perf.c */
 int share_weigh(struct mycl_share *s, const char *perf_data, char *errbuf, size_t len);
 /* share_dwarf.c */
