@@ -14,9 +14,8 @@ python3 "$top/src/embed.py" "$top/data/lock-rules.txt" "$out/lock_rules.c" mycl_
 status=0
 for target in fuzz_perf_data fuzz_profile; do
 	if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-D_GNU_SOURCE -std=gnu11 -I"$top/include" -I"$top/src" -I"$top/src/util" \
-		-I"$top/src/perfdata" "$top/tests/fuzz/$target.c" "$top"/src/*.c "$top"/src/*/*.c \
-		"$out/lock_rules.c" \
+		-D_GNU_SOURCE -std=gnu11 -I"$top/include" $(for d in "$top"/src/*/; do printf ' -I%s' "$d"; done) \
+		"$top/tests/fuzz/$target.c" "$top"/src/*/*.c "$out/lock_rules.c" \
 		-lelf -ldw -lzstd -lstdc++ -lcapstone -ltraceevent -lm -o "$out/$target" 2> "$out/build.log"; then
 		echo "fuzz: SKIP, clang cannot build the fuzzer:"; tail -3 "$out/build.log"
 		exit 77

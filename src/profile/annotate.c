@@ -10,6 +10,7 @@
 #include "elfimage.h"
 #include "inline.h"
 #include "profile_state.h"
+#include "profile_insns.h"
 
 /* Strings the annotation owns, freed with it. */
 struct strbag {
@@ -340,4 +341,15 @@ MYCL_API void mycl_annotation__free(struct mycl_annotation *a)
 	free(ap->strs.v);
 	free(a->lines);
 	free(ap);
+}
+
+int mycl_profile_for_each_insn(const struct mycl_profile *p,
+			       int (*fn)(struct dso *d, uint64_t vaddr, uint64_t samples, void *ctx),
+			       void *ctx)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < p->insns.nr && !err; i++)
+		err = fn(p->insns.ents[i].dso, p->insns.ents[i].addr, p->insns.ents[i].samples, ctx);
+	return err;
 }

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mycl/mycl.h"
-#include "profile_state.h"
+#include "profile_insns.h"
 #include "share_state.h"
 
 #define SNOOP_HITM (1ULL << 23)	/* PERF_MEM_SNOOP_HITM in perf_mem_data_src */
@@ -90,6 +90,22 @@ static int on_sample(const struct mycl_sample *smp, void *arg)
 	return bucket(s, a & ~(uint64_t)(s->line_size - 1), smp->data_src & SNOOP_HITM);
 }
 
+/* An instruction's samples go to the variable it touches (or, after skid, the one before it). */
+static int credit_insn(struct dso *d, uint64_t vaddr, uint64_t samples, void *ctx)
+{
+	struct mycl_share *s = ctx;
+	const struct share_ref *r;
+
+	if (!d || !same_binary(d, s->dso))
+		return 0;
+	r = ref_at(s, vaddr, false);
+	if (!r)
+		r = ref_at(s, vaddr, true);
+	if (r)
+		s->vars[r->var].samples += samples;
+	return 0;
+}
+
 int share_weigh(struct mycl_share *s, const char *path, char *errbuf, size_t len)
 {
 	MYCL_OPTS(mycl_profile_opts, po, .annotate = true);
@@ -108,18 +124,7 @@ int share_weigh(struct mycl_share *s, const char *path, char *errbuf, size_t len
 		mycl_perf_data__close(pd);
 		return err;
 	}
-	for (size_t i = 0; i < p->insns.nr; i++) {
-		const struct hent *h = &p->insns.ents[i];
-		const struct share_ref *r;
-
-		if (!h->dso || !same_binary(h->dso, s->dso))
-			continue;
-		r = ref_at(s, h->addr, false);
-		if (!r)
-			r = ref_at(s, h->addr, true);
-		if (r)
-			s->vars[r->var].samples += h->samples;
-	}
+	mycl_profile_for_each_insn(p, credit_insn, s);
 	mycl_profile__free(p);
 	mycl_perf_data__close(pd);
 	s->weighted = true;
