@@ -160,7 +160,7 @@ static uint64_t records_end(struct mycl_perf_data *pd, uint64_t data_off)
 		type = cursor_u32(&c);
 		cursor_u16(&c);
 		size = cursor_u16(&c);
-		if (size < 8 || (size & 7) || !((type >= 1 && type < 32) || (type >= 64 && type < 96)))
+		if (!pd_plausible_record(type, size))
 			break;
 		if (type == REC_AUXTRACE) {
 			if (read_full_at(pd->fd, h, 16, pos + 8))

@@ -100,17 +100,9 @@ struct id_slot *pd_id_slot(struct mycl_perf_data *pd, uint64_t id)
 
 struct event_priv *pd_event_by_id_exact(struct mycl_perf_data *pd, uint64_t id)
 {
-	size_t h;
+	const struct id_slot *slot = pd_id_slot(pd, id);
 
-	if (!pd->ids_cap)
-		return NULL;
-	h = id_hash(id, pd->ids_cap);
-	while (pd->ids[h].idx >= 0) {
-		if (pd->ids[h].id == id)
-			return pd->events[pd->ids[h].idx];
-		h = (h + 1) & (pd->ids_cap - 1);
-	}
-	return NULL;
+	return slot ? pd->events[slot->idx] : NULL;
 }
 
 /* The event of a record whose id is ID; NULL when the id is not known. */

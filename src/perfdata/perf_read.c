@@ -319,7 +319,7 @@ static int process_record(struct mycl_perf_data *pd, const uint8_t *rec, size_t 
 	return pd_deliver(pd, rec, len, NULL);
 }
 
-/* A record header perf could have written: a known type, 8 bytes or more in steps of 8. */
+/* The header at H, read in the file's byte order, is one perf could have written. */
 static bool plausible_header(const struct mycl_perf_data *pd, const uint8_t *h)
 {
 	uint32_t type;
@@ -331,8 +331,7 @@ static bool plausible_header(const struct mycl_perf_data *pd, const uint8_t *h)
 		type = bswap_32(type);
 		size = bswap_16(size);
 	}
-	return size >= 8 && !(size & 7) &&
-	       ((type >= 1 && type < 32) || (type >= 64 && type < 96));
+	return pd_plausible_record(type, size);
 }
 
 #define RESYNC_WINDOW (1u << 20)

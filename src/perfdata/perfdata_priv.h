@@ -147,6 +147,12 @@ struct event_priv *pd_record_event(struct mycl_perf_data *pd, const uint8_t *rec
 uint64_t pd_record_time(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
 			struct event_priv *ev);
 
+/* A record header perf could have written: a known type, 8 bytes or more in steps of 8. */
+static inline bool pd_plausible_record(uint32_t type, uint16_t size)
+{
+	return size >= 8 && !(size & 7) && ((type >= 1 && type < 32) || (type >= 64 && type < 96));
+}
+
 /* perf_attr.c */
 const char *pd_event_default_name(uint32_t type, uint64_t config, char *buf, size_t len);
 void pd_event_add_modifiers(uint64_t flags, char *buf, size_t len);

@@ -539,6 +539,9 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	free(p->frames);
 	free(p->dcounts);
 	free(p->warnings);
+	free(p->row_first);
+	free(p->row_nodes);
+	free(p->row_at);
 	filter_free(&p->f_comm);
 	filter_free(&p->f_dso);
 	filter_free(&p->f_pid);

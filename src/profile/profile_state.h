@@ -65,6 +65,15 @@ struct mycl_profile {
 	size_t nr_dcounts, dcounts_cap, last_dcount;
 	uint64_t unmapped;
 
+	/*
+	 * Which call-tree nodes make each row's graph (profile_view.c): the nodes
+	 * of row r are row_nodes[row_first[r] .. row_first[r + 1]), in tree
+	 * order; with each, the node its time is drawn at (an inlined frame's
+	 * self time at the real function around it).  Built at the first graph.
+	 */
+	uint32_t *row_first, *row_nodes, *row_at;
+	bool row_index_failed;
+
 	struct mycl_profile_event *events;
 	size_t nr_events;
 	struct mycl_hot_row **rows;

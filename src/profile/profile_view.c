@@ -172,6 +172,82 @@ MYCL_API int mycl_profile__row_graph(const struct mycl_profile *p, size_t ev,
 	return mycl_profile__row_graph_order(p, ev, row, false, out);
 }
 
+/*
+ * The row (entry of H) that call-tree node I adds to, and the node its time
+ * is drawn at; UINT32_MAX when none.  Self time of an inlined frame belongs to
+ * the real function around it; with children every node counts for its own
+ * row (the outermost of recursive calls is chosen when the graph is made).
+ */
+static uint32_t row_of_node(const struct mycl_profile *p, const struct hist *h, uint32_t i,
+			    uint32_t *at)
+{
+	const struct ct_node *n = &p->tree.nodes[i];
+	const struct hent *rk, *e;
+	struct hent k;
+
+	*at = i;
+	if (n->parent == CT_NONE || (!p->children && !n->self_samples))
+		return UINT32_MAX;
+	if (!p->children)
+		while (p->tree.nodes[*at].f.inl &&
+		       p->tree.nodes[p->tree.nodes[*at].parent].parent != CT_NONE)
+			*at = p->tree.nodes[*at].parent;
+	rk = &p->roots.ents[n->key];
+	profile_frame_key(p, rk, &p->tree.nodes[*at].f, &k);
+	e = hist_find(h, &k);
+	return e ? (uint32_t)(e - h->ents) : UINT32_MAX;
+}
+
+/* The nodes of every row, one pass over the tree (a counting sort by row). */
+static int build_row_index(struct mycl_profile *p)
+{
+	const struct hist *h = p->children ? &p->incl : &p->self;
+	uint32_t *first = calloc(h->nr + 2, sizeof(*first));
+	uint32_t *rows = malloc((p->tree.nr ? p->tree.nr : 1) * sizeof(*rows));
+	uint32_t *nodes = NULL, *ats = NULL;
+	size_t total = 0;
+
+	if (!first || !rows)
+		goto fail;
+	for (size_t i = 0; i < p->tree.nr; i++) {
+		uint32_t at;
+
+		rows[i] = row_of_node(p, h, (uint32_t)i, &at);
+		if (rows[i] != UINT32_MAX) {
+			first[rows[i] + 2]++;
+			total++;
+		}
+	}
+	for (size_t r = 0; r < h->nr; r++)
+		first[r + 2] += first[r + 1];
+	nodes = malloc((total ? total : 1) * sizeof(*nodes));
+	ats = malloc((total ? total : 1) * sizeof(*ats));
+	if (!nodes || !ats)
+		goto fail;
+	for (size_t i = 0; i < p->tree.nr; i++) {
+		uint32_t at, slot;
+
+		if (rows[i] == UINT32_MAX)
+			continue;
+		row_of_node(p, h, (uint32_t)i, &at);
+		slot = first[rows[i] + 1]++;
+		nodes[slot] = (uint32_t)i;
+		ats[slot] = at;
+	}
+	free(rows);
+	p->row_first = first;
+	p->row_nodes = nodes;
+	p->row_at = ats;
+	return 0;
+fail:
+	free(first);
+	free(rows);
+	free(nodes);
+	free(ats);
+	p->row_index_failed = true;
+	return -ENOMEM;
+}
+
 MYCL_API int mycl_profile__row_graph_order(const struct mycl_profile *p, size_t ev,
 					   const struct mycl_hot_row *row, bool caller_order,
 					   struct mycl_cg_node **out)
@@ -189,55 +265,35 @@ MYCL_API int mycl_profile__row_graph_order(const struct mycl_profile *p, size_t 
 		return -EINVAL;
 	if (row->id >= h->nr)
 		return -EINVAL;
+	/* The index is a cache of the finished profile: built once, at the first graph. */
+	if (!p->row_first && (p->row_index_failed || build_row_index((struct mycl_profile *)p)))
+		return -ENOMEM;
 	key = &h->ents[row->id];
 	top = (struct ct_frame){ .dso = key->dso, .sym = key->sym, .addr = key->addr,
 				 .level = key->level };
 	err = vtree_root(&t, &top);
-	for (size_t i = 0; i < p->tree.nr && !err; i++) {
+	for (uint32_t s = p->row_first[row->id]; s < p->row_first[row->id + 1] && !err; s++) {
+		uint32_t i = p->row_nodes[s], at = p->row_at[s];
 		const struct ct_node *n = &p->tree.nodes[i];
-		const struct hent *rk;
-		struct hent k;
+		const struct hent *rk = &p->roots.ents[n->key];
 		bool outer = true;
 
-		if (n->parent == CT_NONE || (!p->children && !n->self_samples))
-			continue;
-		if (!p->children) {
-			/* Self time belongs to the real function around inlined frames. */
-			uint32_t at = (uint32_t)i;
-
-			while (p->tree.nodes[at].f.inl &&
-			       p->tree.nodes[p->tree.nodes[at].parent].parent != CT_NONE)
-				at = p->tree.nodes[at].parent;
-			if (at != i) {
-				rk = &p->roots.ents[n->key];
-				if ((size_t)rk->ev != ev)
-					continue;
-				profile_frame_key(p, rk, &p->tree.nodes[at].f, &k);
-				if (hent_key_eq(&k, key))
-					err = add(p, &t, at, n->self_period, n->self_samples);
-				continue;
-			}
-		}
-		rk = &p->roots.ents[n->key];
 		if ((size_t)rk->ev != ev)
 			continue;
-		profile_frame_key(p, rk, &n->f, &k);
-		if (!hent_key_eq(&k, key))
+		if (!p->children) {
+			err = add(p, &t, at, n->self_period, n->self_samples);
 			continue;
-		if (p->children) {
-			/* Only the outermost of recursive calls: no double counting. */
-			for (uint32_t a = n->parent; outer && p->tree.nodes[a].parent != CT_NONE;
-			     a = p->tree.nodes[a].parent) {
-				struct hent ka;
-
-				profile_frame_key(p, rk, &p->tree.nodes[a].f, &ka);
-				outer = !hent_key_eq(&ka, key);
-			}
-			if (outer)
-				err = add(p, &t, (uint32_t)i, n->total_period, n->total_samples);
-		} else {
-			err = add(p, &t, (uint32_t)i, n->self_period, n->self_samples);
 		}
+		/* Only the outermost of recursive calls: no double counting. */
+		for (uint32_t a = n->parent; outer && p->tree.nodes[a].parent != CT_NONE;
+		     a = p->tree.nodes[a].parent) {
+			struct hent ka;
+
+			profile_frame_key(p, rk, &p->tree.nodes[a].f, &ka);
+			outer = !hent_key_eq(&ka, key);
+		}
+		if (outer)
+			err = add(p, &t, i, n->total_period, n->total_samples);
 	}
 	if (err) {
 		free(t.v);

@@ -46,6 +46,51 @@ static const char *const col_title[MYCL_SORT__MAX] = {
 };
 
 /* What the recording cannot answer, and the command that would. */
+/* The key columns: widths from a row, titles, dots under them, a row's cells. */
+static void widen(size_t *w, const struct mycl_hot_row *r, const enum mycl_sort_key *keys, size_t nk)
+{
+	char buf[COL_MAX];
+
+	for (size_t k = 0; k + 1 < nk; k++) {
+		cell(r, keys[k], buf, sizeof(buf));
+		if (strlen(buf) > w[k])
+			w[k] = strlen(buf);
+	}
+}
+
+static void key_titles(FILE *f, const size_t *w, const enum mycl_sort_key *keys, size_t nk)
+{
+	for (size_t k = 0; k < nk; k++)
+		fprintf(f, "  %-*s", k + 1 < nk ? (int)w[k] : 0, col_title[keys[k]]);
+}
+
+static void key_dots(FILE *f, const size_t *w, const enum mycl_sort_key *keys, size_t nk)
+{
+	for (size_t k = 0; k < nk; k++) {
+		size_t dots = k + 1 < nk ? w[k] : strlen(col_title[keys[k]]);
+
+		fputs("  ", f);
+		for (size_t d = 0; d < dots; d++)
+			fputc('.', f);
+	}
+	fputs("\n#\n", f);
+}
+
+static void key_cells(FILE *f, const struct mycl_hot_row *r, const size_t *w,
+		      const enum mycl_sort_key *keys, size_t nk)
+{
+	char buf[COL_MAX];
+
+	for (size_t k = 0; k < nk; k++) {
+		cell(r, keys[k], buf, sizeof(buf));
+		if (k + 1 < nk)
+			fprintf(f, "  %-*s", (int)w[k], buf);
+		else
+			fprintf(f, "  %s", buf);
+	}
+	fputc('\n', f);
+}
+
 static void warnings_block(FILE *f, const struct mycl_profile *p)
 {
 	for (size_t i = 0; i < mycl_profile__nr_warnings(p); i++) {
@@ -96,7 +141,6 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 	const enum mycl_sort_key *keys = mycl_profile__sort_keys(p, &nk);
 	double limit = OPTS_GET(o, percent_limit, 0.0);
 	size_t max_rows = OPTS_GET(o, max_rows, 0);
-	char buf[COL_MAX];
 	uint64_t base = OPTS_GET(o, relative, false) ? pe->total_period : pe->total_period_all;
 	bool children = mycl_profile__children(p);
 	bool graph = OPTS_GET(o, graph, false) && mycl_profile__has_callgraph(p);
@@ -116,24 +160,12 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 
 		if (pct(r->total_period, base) < limit || (max_rows && i >= max_rows))
 			break;
-		for (size_t k = 0; k + 1 < nk; k++) {
-			cell(r, keys[k], buf, sizeof(buf));
-			if (strlen(buf) > w[k])
-				w[k] = strlen(buf);
-		}
+		widen(w, r, keys, nk);
 	}
 	fprintf(f, children ? "# Children      Self   Samples" : "# Overhead   Samples");
-	for (size_t k = 0; k < nk; k++)
-		fprintf(f, "  %-*s", k + 1 < nk ? (int)w[k] : 0, col_title[keys[k]]);
+	key_titles(f, w, keys, nk);
 	fprintf(f, children ? "\n# ........  ........  ........" : "\n# ........  ........");
-	for (size_t k = 0; k < nk; k++) {
-		size_t dots = k + 1 < nk ? w[k] : strlen(col_title[keys[k]]);
-
-		fputs("  ", f);
-		for (size_t d = 0; d < dots; d++)
-			fputc('.', f);
-	}
-	fputs("\n#\n", f);
+	key_dots(f, w, keys, nk);
 	for (size_t i = 0; i < pe->nr_rows; i++) {
 		const struct mycl_hot_row *r = &pe->rows[i];
 		double pc = pct(r->total_period, base);
@@ -145,14 +177,7 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 				r->total_samples);
 		else
 			fprintf(f, "  %7.2f%%  %8" PRIu64, pc, r->samples);
-		for (size_t k = 0; k < nk; k++) {
-			cell(r, keys[k], buf, sizeof(buf));
-			if (k + 1 < nk)
-				fprintf(f, "  %-*s", (int)w[k], buf);
-			else
-				fprintf(f, "  %s", buf);
-		}
-		fputc('\n', f);
+		key_cells(f, r, w, keys, nk);
 		shown++;
 		if (graph) {
 			struct mycl_cg_node *tree;
@@ -207,7 +232,6 @@ static void group_block(FILE *f, const struct mycl_profile *p, const struct mycl
 	bool children = mycl_profile__children(p);
 	uint64_t base[64];
 	size_t nm = g->nr_members < 64 ? g->nr_members : 64;
-	char buf[COL_MAX];
 
 	for (size_t m = 0; m < nm; m++) {
 		const struct mycl_profile_event *pe = mycl_profile__event(p, g->members[m]);
@@ -220,11 +244,7 @@ static void group_block(FILE *f, const struct mycl_profile *p, const struct mycl
 	for (size_t i = 0; i < g->nr_rows; i++) {
 		if ((max_rows && i >= max_rows))
 			break;
-		for (size_t k = 0; k + 1 < nk; k++) {
-			cell(g->rows[i].key, keys[k], buf, sizeof(buf));
-			if (strlen(buf) > w[k])
-				w[k] = strlen(buf);
-		}
+		widen(w, g->rows[i].key, keys, nk);
 	}
 	fprintf(f, "# %s, of each member in turn:", children ? "Children" : "Overhead");
 	for (size_t m = 0; m < nm; m++)
@@ -233,20 +253,12 @@ static void group_block(FILE *f, const struct mycl_profile *p, const struct mycl
 	for (size_t m = 0; m < nm; m++)
 		fprintf(f, "  %8s", m ? "" : children ? "Children" : "Overhead");
 	fputs(ipc ? "     IPC   Samples" : "   Samples", f);
-	for (size_t k = 0; k < nk; k++)
-		fprintf(f, "  %-*s", k + 1 < nk ? (int)w[k] : 0, col_title[keys[k]]);
+	key_titles(f, w, keys, nk);
 	fputs("\n#", f);
 	for (size_t m = 0; m < nm; m++)
 		fputs("  ........", f);
 	fputs(ipc ? "  ......  ........" : "  ........", f);
-	for (size_t k = 0; k < nk; k++) {
-		size_t dots = k + 1 < nk ? w[k] : strlen(col_title[keys[k]]);
-
-		fputs("  ", f);
-		for (size_t d = 0; d < dots; d++)
-			fputc('.', f);
-	}
-	fputs("\n#\n", f);
+	key_dots(f, w, keys, nk);
 	for (size_t i = 0; i < g->nr_rows; i++) {
 		const struct mycl_group_row *r = &g->rows[i];
 		double top = 0;
@@ -270,14 +282,7 @@ static void group_block(FILE *f, const struct mycl_profile *p, const struct mycl
 				fprintf(f, "  %6s", "-");
 		}
 		fprintf(f, "  %8" PRIu64, r->members[0] ? r->members[0]->total_samples : 0);
-		for (size_t k = 0; k < nk; k++) {
-			cell(r->key, keys[k], buf, sizeof(buf));
-			if (k + 1 < nk)
-				fprintf(f, "  %-*s", (int)w[k], buf);
-			else
-				fprintf(f, "  %s", buf);
-		}
-		fputc('\n', f);
+		key_cells(f, r->key, w, keys, nk);
 		shown++;
 	}
 	if (shown < g->nr_rows)
