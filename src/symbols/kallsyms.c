@@ -80,6 +80,7 @@ int kallsyms_load(const char *path, struct dso *d, struct logger *lg)
 				max_addr = addr;
 			if (!strcmp(name, "_text"))
 				d->kernel_text = addr;
+			d->syms.last_alias_wins = true;
 			if (addr && (type == 't' || type == 'T' || type == 'w' || type == 'W'))
 				/* perf's kallsyms2elf_binding: only 'W' is weak. */
 				err = symtab_add(&d->syms, addr, 0, name,

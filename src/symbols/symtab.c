@@ -110,7 +110,7 @@ void symtab_finish(struct symtab *t, uint64_t last_end)
 	}
 	for (size_t i = 0; i < t->nr; i++) {
 		if (out && t->syms[out - 1].start == t->syms[i].start) {
-			if (better(&t->syms[i], &t->syms[out - 1]))
+			if (t->last_alias_wins || better(&t->syms[i], &t->syms[out - 1]))
 				t->syms[out - 1] = t->syms[i];
 			continue;
 		}

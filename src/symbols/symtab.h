@@ -26,6 +26,12 @@ struct symtab {
 	bool sorted;
 	const struct sym *last;		/* look-up cache (mutable) */
 	bool keep_sizes;		/* data: zero-sized symbols stay one byte, not extended */
+	/*
+	 * kallsyms: of the names at one address, the last listed.  perf gives
+	 * kallsyms their ends before it drops aliases, so every alias but the
+	 * last is zero-sized there, and the sized one wins.
+	 */
+	bool last_alias_wins;
 };
 
 /* Adds a symbol; NAME is copied (demangled first when DEMANGLE). 0 or -ENOMEM. */

@@ -56,6 +56,21 @@ static void alias_ties_keep_the_table_order(void **state)
 	}
 }
 
+/* kallsyms lists memset, __memset, __pi_memset at one address: perf shows the last. */
+static void kallsyms_aliases_keep_the_last(void **state)
+{
+	struct symtab t = { .last_alias_wins = true };
+
+	(void)state;
+	symtab_add(&t, 0x200, 0, "after", SYMB_GLOBAL, false);
+	symtab_add(&t, 0x100, 0, "memset", SYMB_GLOBAL, false);
+	symtab_add(&t, 0x100, 0, "__memset", SYMB_GLOBAL, false);
+	symtab_add(&t, 0x100, 0, "__pi_memset", SYMB_GLOBAL, false);
+	symtab_finish(&t, 0x300);
+	assert_string_equal(symtab_find(&t, 0x1f0)->name, "__pi_memset");
+	symtab_free(&t);
+}
+
 static void zero_sized_symbols_reach_the_next(void **state)
 {
 	struct symtab t = { 0 };
@@ -102,6 +117,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(aliases_resolve_to_the_preferred_name),
 		cmocka_unit_test(alias_ties_keep_the_table_order),
+		cmocka_unit_test(kallsyms_aliases_keep_the_last),
 		cmocka_unit_test(zero_sized_symbols_reach_the_next),
 		cmocka_unit_test(demangles_like_perf),
 	};
