@@ -350,7 +350,8 @@ static int make_summary(struct mycl_profile *p)
 	sort_array(p->dcounts, p->nr_dcounts, sizeof(*p->dcounts), dcount_cmp);
 	p->summ = calloc(p->nr_dcounts ? p->nr_dcounts : 1, sizeof(*p->summ));
 	p->summ_strs = calloc(p->nr_dcounts ? p->nr_dcounts * 2 : 1, sizeof(char *));
-	if (!p->summ || !p->summ_strs)
+	p->summ_hint_pending = calloc(p->nr_dcounts ? p->nr_dcounts : 1, sizeof(bool));
+	if (!p->summ || !p->summ_strs || !p->summ_hint_pending)
 		return -ENOMEM;
 	for (size_t i = 0; i < p->nr_dcounts; i++) {
 		struct dso *d = p->dcounts[i].dso;
@@ -379,8 +380,7 @@ static int make_summary(struct mycl_profile *p)
 				p->summ_strs[p->nr_dcounts + i] = NULL;
 			s->fix = p->summ_strs[p->nr_dcounts + i];
 		} else if (s->unresolved && !d->kernel && (!s->ok || !d->symtab_full)) {
-			p->summ_strs[p->nr_dcounts + i] = pkg_debug_hint(d->path);
-			s->fix = p->summ_strs[p->nr_dcounts + i];
+			p->summ_hint_pending[i] = true;	/* see mycl_profile__dso() */
 		}
 	}
 	p->nr_summ = p->nr_dcounts;
@@ -525,6 +525,7 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	for (size_t i = 0; p->summ_strs && i < 2 * p->nr_summ; i++)
 		free(p->summ_strs[i]);
 	free(p->summ_strs);
+	free(p->summ_hint_pending);
 	free(p->summ);
 	free(p->events);
 	hist_free(&p->self);
@@ -570,7 +571,17 @@ MYCL_API size_t mycl_profile__nr_dsos(const struct mycl_profile *p)
 
 MYCL_API const struct mycl_dso_summary *mycl_profile__dso(const struct mycl_profile *p, size_t i)
 {
-	return i < p->nr_summ ? &p->summ[i] : NULL;
+	struct mycl_profile *w = (struct mycl_profile *)p;	/* the hints are a cache */
+
+	if (i >= p->nr_summ)
+		return NULL;
+	if (p->summ_hint_pending[i]) {
+		/* Looked up the first time a summary is read: a report without one reads no dpkg list. */
+		w->summ_hint_pending[i] = false;
+		w->summ_strs[p->nr_summ + i] = pkg_debug_hint(p->summ[i].path);
+		w->summ[i].fix = p->summ_strs[p->nr_summ + i];
+	}
+	return &p->summ[i];
 }
 
 MYCL_API uint64_t mycl_profile__unmapped(const struct mycl_profile *p)

@@ -80,6 +80,8 @@ struct mycl_profile {
 	struct mycl_dso_summary *summ;
 	size_t nr_summ;
 	char **summ_strs;
+	/* Package hints not looked up yet: only when a summary is read (they read dpkg's lists). */
+	bool *summ_hint_pending;
 	char *buildid_dir;
 };
 
