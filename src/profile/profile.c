@@ -159,6 +159,7 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 {
 	struct mycl_profile *p = ctx;
 	struct mycl_profile_event *pe;
+	struct dso_count *dc = NULL;
 	struct resolved r;
 	struct hent rk = { 0 }, k;
 	struct ct_frame f;
@@ -188,8 +189,7 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 	pe->nr_samples++;
 	pe->total_period += s->period;
 	if (r.dso) {
-		struct dso_count *dc = dso_count(p, r.dso);
-
+		dc = dso_count(p, r.dso);
 		if (!dc)
 			return -ENOMEM;
 		dc->samples++;
@@ -222,15 +222,16 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 
 		err = hist_add(&p->insns, &ik, s->period, 1, NULL);
 	}
-	if (s->pid == 0 && s->sample_type & (1ULL << 1) /* TID */)
+	/* The idle task; pid is -1 when the event does not sample it. */
+	if (s->pid == 0)
 		p->nr_idle++;
-	if (!err && p->want_tree && r.dso && s->cpumode == MYCL_CPUMODE_USER && s->callchain_nr &&
+	if (!err && p->want_tree && dc && s->cpumode == MYCL_CPUMODE_USER && s->callchain_nr &&
 	    !(s->user_regs_abi && s->user_stack_size) && !s->branch_nr) {
 		/* A frame-pointer chain: good only where the code keeps frame pointers. */
 		p->nr_fp_user++;
 		if (r.sym && profile_frameless(r.dso, r.sym)) {
 			p->nr_fp_gap++;
-			dso_count(p, r.dso)->fp_gap++;
+			dc->fp_gap++;
 		}
 	}
 	if (!err && p->want_tree) {

@@ -202,17 +202,15 @@ static uint32_t row_of_node(const struct mycl_profile *p, const struct hist *h, 
 static int build_row_index(struct mycl_profile *p)
 {
 	const struct hist *h = p->children ? &p->incl : &p->self;
+	size_t n = p->tree.nr ? p->tree.nr : 1, total = 0;
 	uint32_t *first = calloc(h->nr + 2, sizeof(*first));
-	uint32_t *rows = malloc((p->tree.nr ? p->tree.nr : 1) * sizeof(*rows));
+	uint32_t *rows = malloc(n * sizeof(*rows)), *at_of = malloc(n * sizeof(*at_of));
 	uint32_t *nodes = NULL, *ats = NULL;
-	size_t total = 0;
 
-	if (!first || !rows)
+	if (!first || !rows || !at_of)
 		goto fail;
 	for (size_t i = 0; i < p->tree.nr; i++) {
-		uint32_t at;
-
-		rows[i] = row_of_node(p, h, (uint32_t)i, &at);
+		rows[i] = row_of_node(p, h, (uint32_t)i, &at_of[i]);
 		if (rows[i] != UINT32_MAX) {
 			first[rows[i] + 2]++;
 			total++;
@@ -225,16 +223,16 @@ static int build_row_index(struct mycl_profile *p)
 	if (!nodes || !ats)
 		goto fail;
 	for (size_t i = 0; i < p->tree.nr; i++) {
-		uint32_t at, slot;
+		uint32_t slot;
 
 		if (rows[i] == UINT32_MAX)
 			continue;
-		row_of_node(p, h, (uint32_t)i, &at);
 		slot = first[rows[i] + 1]++;
 		nodes[slot] = (uint32_t)i;
-		ats[slot] = at;
+		ats[slot] = at_of[i];
 	}
 	free(rows);
+	free(at_of);
 	p->row_first = first;
 	p->row_nodes = nodes;
 	p->row_at = ats;
@@ -242,6 +240,7 @@ static int build_row_index(struct mycl_profile *p)
 fail:
 	free(first);
 	free(rows);
+	free(at_of);
 	free(nodes);
 	free(ats);
 	p->row_index_failed = true;

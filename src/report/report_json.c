@@ -131,25 +131,14 @@ static int groups_arr(struct json *j, const struct mycl_profile *p, const struct
 		json_begin_arr(j, "rows");
 		for (size_t i = 0; i < g->nr_rows && !(max_rows && i >= max_rows); i++) {
 			const struct mycl_group_row *r = &g->rows[i];
-			double top = 0;
+			double ipc;
 
-			for (size_t m = 0; m < g->nr_members; m++) {
-				const struct mycl_profile_event *me = mycl_profile__event(p, g->members[m]);
-				double v = r->members[m] ? pct(r->members[m]->total_period,
-							       rel ? me->total_period : me->total_period_all) : 0;
-
-				top = v > top ? v : top;
-			}
-			if (limit > 0 && top < limit)
+			if (limit > 0 && group_top_share(p, g, r, rel) < limit)
 				continue;
 			json_begin_obj(j, NULL);
 			json_begin_arr(j, "overhead");
-			for (size_t m = 0; m < g->nr_members; m++) {
-				const struct mycl_profile_event *me = mycl_profile__event(p, g->members[m]);
-
-				json_dbl(j, NULL, r->members[m] ? pct(r->members[m]->total_period,
-						rel ? me->total_period : me->total_period_all) : 0, 4);
-			}
+			for (size_t m = 0; m < g->nr_members; m++)
+				json_dbl(j, NULL, group_share(p, g, r, m, rel), 4);
 			json_end_arr(j);
 			json_begin_arr(j, "period");
 			for (size_t m = 0; m < g->nr_members; m++)
@@ -159,10 +148,8 @@ static int groups_arr(struct json *j, const struct mycl_profile *p, const struct
 			for (size_t m = 0; m < g->nr_members; m++)
 				json_u64(j, NULL, r->members[m] ? r->members[m]->total_samples : 0);
 			json_end_arr(j);
-			if (g->cycles >= 0 && g->instructions >= 0 && r->members[g->cycles] &&
-			    r->members[g->instructions] && r->members[g->cycles]->total_period)
-				json_dbl(j, "ipc", (double)r->members[g->instructions]->total_period /
-					 (double)r->members[g->cycles]->total_period, 4);
+			if (group_ipc(g, r, &ipc))
+				json_dbl(j, "ipc", ipc, 4);
 			row_keys(j, r->key, keys, nk);
 			json_end_obj(j);
 		}

@@ -230,14 +230,8 @@ static void group_block(FILE *f, const struct mycl_profile *p, const struct mycl
 	size_t max_rows = OPTS_GET(o, max_rows, 0);
 	bool rel = OPTS_GET(o, relative, false), ipc = g->cycles >= 0 && g->instructions >= 0;
 	bool children = mycl_profile__children(p);
-	uint64_t base[64];
-	size_t nm = g->nr_members < 64 ? g->nr_members : 64;
+	size_t nm = g->nr_members;
 
-	for (size_t m = 0; m < nm; m++) {
-		const struct mycl_profile_event *pe = mycl_profile__event(p, g->members[m]);
-
-		base[m] = rel ? pe->total_period : pe->total_period_all;
-	}
 	group_title(f, p, g);
 	for (size_t k = 0; k < nk; k++)
 		w[k] = strlen(col_title[keys[k]]);
@@ -261,26 +255,18 @@ static void group_block(FILE *f, const struct mycl_profile *p, const struct mycl
 	key_dots(f, w, keys, nk);
 	for (size_t i = 0; i < g->nr_rows; i++) {
 		const struct mycl_group_row *r = &g->rows[i];
-		double top = 0;
+		double v;
 
-		for (size_t m = 0; m < nm; m++) {
-			double v = r->members[m] ? pct(r->members[m]->total_period, base[m]) : 0;
-
-			top = v > top ? v : top;
-		}
-		if ((limit > 0 && top < limit) || (max_rows && i >= max_rows))
+		if ((limit > 0 && group_top_share(p, g, r, rel) < limit) ||
+		    (max_rows && i >= max_rows))
 			continue;
 		fputc(' ', f);
 		for (size_t m = 0; m < nm; m++)
-			fprintf(f, "  %7.2f%%", r->members[m] ? pct(r->members[m]->total_period, base[m]) : 0);
-		if (ipc) {
-			const struct mycl_hot_row *c = r->members[g->cycles], *n = r->members[g->instructions];
-
-			if (c && n && c->total_period)
-				fprintf(f, "  %6.2f", (double)n->total_period / (double)c->total_period);
-			else
-				fprintf(f, "  %6s", "-");
-		}
+			fprintf(f, "  %7.2f%%", group_share(p, g, r, m, rel));
+		if (ipc && group_ipc(g, r, &v))
+			fprintf(f, "  %6.2f", v);
+		else if (ipc)
+			fprintf(f, "  %6s", "-");
 		fprintf(f, "  %8" PRIu64, r->members[0] ? r->members[0]->total_samples : 0);
 		key_cells(f, r->key, w, keys, nk);
 		shown++;
