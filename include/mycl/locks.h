@@ -37,9 +37,23 @@ struct mycl_lock_site {
 	uint64_t period, samples;	/* lock samples credited here */
 	size_t nr_via;
 	struct mycl_lock_via vias[MYCL_LOCK_MAX_VIA];	/* the primitives below it, by period */
-	const char *lock_word;		/* global an atomic in its spin loop targets, if any */
-	const char *seed;		/* global written in its spin loop, if any */
+	/*
+	 * The lock object, a global ("ledger_mutex", "slots+0x40"): the address
+	 * the site passes to the primitive, or the one the acquire's atomic
+	 * targets; NULL when the code does not name it (a pointer).
+	 */
+	const char *lock_word;
+	const char *lock_word_from;	/* "argument of the call", "atomic operand", ... */
+	const char *seed;		/* global written while spinning (or by the delay called) */
 	bool inlined_spin;		/* the spin loop is in the site's own code */
+	uint64_t from_call_site_period;	/* of period: the site's frame was put back from a call */
+	bool stack_cut;			/* primitives up to the end of the stack: the site is unknown */
+	/*
+	 * Of its period, what came through a frame-pointer chain that lost the
+	 * frames between the site and the primitive below (the site called
+	 * something else, or made an indirect call): the true site is lost.
+	 */
+	uint64_t lost_frames_period;
 	struct mycl_cg_node *callers;	/* who called the site, weighted by lock samples */
 };
 

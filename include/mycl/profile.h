@@ -51,7 +51,17 @@ struct mycl_profile_opts {
 	bool annotate;			/* count samples per instruction, for annotation */
 	bool locks;			/* classify lock and spin samples (implies callgraph) */
 	const char *lock_rules;		/* more rules, from this file (see data/lock-rules.txt) */
+	/*
+	 * Frame-pointer chains: keep the caller a frameless leaf function
+	 * loses (perf drops it) out.  By default it is put back from the call
+	 * instruction before the first return address, as a frame named
+	 * "NAME [from call site]".  On: the chains exactly as perf shows them.
+	 */
+	bool no_call_site_frames;
 };
+
+/* The mark of a frame put back from a call instruction (see no_call_site_frames). */
+#define MYCL_FROM_CALL_SITE "[from call site]"
 
 /* One row of the flat profile.  Fields not among the sort keys are 0/NULL. */
 struct mycl_hot_row {

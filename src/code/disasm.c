@@ -24,6 +24,9 @@ struct disasm {
 	uint64_t (*got)(void *ctx, uint64_t slot);	/* what a GOT/TOC slot points to */
 	void *got_ctx;
 	struct regval regs[NREGS];
+	struct regval imm[NREGS];	/* registers holding a constant (mov $imm) */
+	struct regval prm[NREGS];	/* x86: registers holding the first argument plus v */
+	struct { int64_t disp; uint64_t v; bool known; } slots[8];	/* x86 -O0: constants in frame slots */
 	uint8_t x86_family[NREGS];	/* x86: register id -> 1 + its 64-bit register, 0: none */
 };
 
@@ -129,6 +132,96 @@ static uint8_t x86_access(const cs_insn *ci, const cs_x86_op *op, bool atomic)
 	return op->access & CS_AC_WRITE ? ACC_WRITE : ACC_READ;
 }
 
+#define X86_RAX 1			/* register families, as x86_families numbers them */
+#define X86_RDI 6
+#define X86_RBP 7
+#define X86_RSP 8
+
+static unsigned int x86_fam(const struct disasm *d, unsigned int reg)
+{
+	return reg < NREGS ? d->x86_family[reg] : 0;
+}
+
+/* What an instruction does that matters to locks: atomics, stores, system calls, arguments. */
+static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	bool locked = x->prefix[0] == X86_PREFIX_LOCK;
+	int val = -1;			/* the register operand: the value an atomic stores */
+
+	in->sysno = -1;
+	for (int i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+
+		if (op->type == X86_OP_REG && val < 0)
+			val = (int)x86_fam(d, op->reg);
+		if (op->type != X86_OP_MEM || op->mem.segment != X86_REG_INVALID)
+			continue;
+		in->mem = ci->id != X86_INS_LEA && ci->id != X86_INS_NOP;
+		in->mem_base = (uint16_t)(op->mem.base == X86_REG_RIP ? 0 : x86_fam(d, op->mem.base));
+		in->stack_mem = in->mem_base == X86_RSP || in->mem_base == X86_RBP;
+		if (in->mem && (op->access & CS_AC_WRITE) && !in->atomic && !locked)
+			in->plain_store = true;
+	}
+	if (in->atomic) {
+		switch (ci->id) {
+		case X86_INS_XCHG:
+			in->atomic_op = ATOM_XCHG;
+			in->new_const = val > 0 && d->imm[val].known;
+			break;
+		case X86_INS_CMPXCHG:
+		case X86_INS_CMPXCHG8B:
+		case X86_INS_CMPXCHG16B:
+			in->atomic_op = ATOM_CAS;
+			in->new_const = ci->id == X86_INS_CMPXCHG && val > 0 && d->imm[val].known;
+			break;
+		case X86_INS_BTS:
+			in->atomic_op = ATOM_XCHG;
+			in->new_const = true;
+			break;
+		default:
+			in->atomic_op = ATOM_ARITH;
+			break;
+		}
+	}
+	if (ci->id == X86_INS_SYSCALL) {
+		in->syscall = true;
+		in->sysno = d->imm[X86_RAX].known ? (int32_t)d->imm[X86_RAX].v : -1;
+	}
+	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->regs[X86_RDI].known)
+		in->arg0 = d->regs[X86_RDI].v;
+	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->prm[X86_RDI].known) {
+		in->arg0_param = true;
+		in->arg0_off = (int64_t)d->prm[X86_RDI].v;
+	}
+}
+
+/* Registers holding the function's first argument (plus an offset): lea off(%rdi), mov. */
+static void x86_params(struct disasm *d, const cs_insn *ci, const cs_regs wr, uint8_t nwr)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	struct regval nv = { 0 };
+	unsigned int dst = 0;
+
+	if (x->op_count == 2 && x->operands[1].type == X86_OP_REG) {
+		dst = x86_fam(d, x->operands[1].reg);
+		if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_REG &&
+		    x->operands[0].size == 8)
+			nv = d->prm[x86_fam(d, x->operands[0].reg)];
+		else if (ci->id == X86_INS_LEA && x->operands[0].mem.index == X86_REG_INVALID &&
+			 x->operands[0].mem.segment == X86_REG_INVALID &&
+			 d->prm[x86_fam(d, x->operands[0].mem.base)].known) {
+			nv = d->prm[x86_fam(d, x->operands[0].mem.base)];
+			nv.v += (uint64_t)x->operands[0].mem.disp;
+		}
+	}
+	for (uint8_t i = 0; i < nwr; i++)
+		if (wr[i] < NREGS && d->x86_family[wr[i]])
+			d->prm[d->x86_family[wr[i]]].known = false;
+	if (dst)
+		d->prm[dst] = nv;
+}
+
 /*
  * RIP-relative operands name their address directly; registers loaded with
  * an address (lea, or a load from a GOT slot) are followed until something
@@ -146,6 +239,7 @@ static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 		     (ci->id == X86_INS_XCHG && x->op_count == 2 &&
 		      (x->operands[0].type == X86_OP_MEM || x->operands[1].type == X86_OP_MEM));
 	in->spin_hint = ci->id == X86_INS_PAUSE;
+	x86_lock_facts(d, ci, in);
 	for (int i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
 		unsigned int fam;
@@ -181,14 +275,63 @@ static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	if (set_val && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
 	    x->operands[1].reg < NREGS)
 		set_reg = d->x86_family[x->operands[1].reg];
-	/* Whatever this instruction writes is no longer a known address. */
+	/* mov %reg, %reg2: reg2 holds what reg held. */
+	if (ci->id == X86_INS_MOV && x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
+	    x->operands[1].type == X86_OP_REG && x86_fam(d, x->operands[0].reg) &&
+	    d->regs[x86_fam(d, x->operands[0].reg)].known && x->operands[1].reg < NREGS) {
+		set_val = d->regs[x86_fam(d, x->operands[0].reg)].v;
+		set_reg = d->x86_family[x->operands[1].reg];
+	}
+	/* Whatever this instruction writes is no longer a known address or constant. */
+	if (!cs_regs_access(d->cs, ci, rd, &nrd, wr, &nwr))
+		x86_params(d, ci, wr, nwr);
 	if (!cs_regs_access(d->cs, ci, rd, &nrd, wr, &nwr))
 		for (uint8_t i = 0; i < nwr; i++)
-			if (wr[i] < NREGS && d->x86_family[wr[i]])
+			if (wr[i] < NREGS && d->x86_family[wr[i]]) {
 				d->regs[d->x86_family[wr[i]]].known = false;
+				d->imm[d->x86_family[wr[i]]].known = false;
+			}
 	if (set_reg > 0) {
 		d->regs[set_reg].v = set_val;
 		d->regs[set_reg].known = true;
+	}
+	/* mov $imm, %reg and xor %reg, %reg: the register holds a constant. */
+	if (x->op_count == 2 && x->operands[1].type == X86_OP_REG && x->operands[1].reg < NREGS &&
+	    d->x86_family[x->operands[1].reg]) {
+		unsigned int f = d->x86_family[x->operands[1].reg];
+
+		if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_IMM) {
+			d->imm[f].v = (uint64_t)x->operands[0].imm;
+			d->imm[f].known = true;
+		} else if ((ci->id == X86_INS_XOR || ci->id == X86_INS_SUB) &&
+			   x->operands[0].type == X86_OP_REG && x->operands[0].reg == x->operands[1].reg) {
+			d->imm[f].v = 0;
+			d->imm[f].known = true;
+		} else if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_REG &&
+			   x86_fam(d, x->operands[0].reg)) {
+			d->imm[f] = d->imm[x86_fam(d, x->operands[0].reg)];
+		} else if ((ci->id == X86_INS_MOV || ci->id == X86_INS_MOVZX) &&
+			   x->operands[0].type == X86_OP_MEM &&
+			   x86_fam(d, x->operands[0].mem.base) == X86_RBP) {
+			for (int k = 0; k < 8; k++)
+				if (d->slots[k].known && d->slots[k].disp == x->operands[0].mem.disp)
+					d->imm[f].v = d->slots[k].v, d->imm[f].known = true;
+		}
+	}
+	/* movl $imm, -N(%rbp): the slot holds a constant; another store to it: not. */
+	if (x->op_count == 2 && x->operands[1].type == X86_OP_MEM &&
+	    x86_fam(d, x->operands[1].mem.base) == X86_RBP && (x->operands[1].access & CS_AC_WRITE)) {
+		int64_t disp = x->operands[1].mem.disp;
+		int k, free_k = -1;
+
+		for (k = 0; k < 8 && !(d->slots[k].known && d->slots[k].disp == disp); k++)
+			if (!d->slots[k].known && free_k < 0)
+				free_k = k;
+		if (k == 8)
+			k = free_k >= 0 ? free_k : (int)(disp & 7);
+		d->slots[k].disp = disp;
+		d->slots[k].known = ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_IMM;
+		d->slots[k].v = d->slots[k].known ? (uint64_t)x->operands[0].imm : 0;
 	}
 }
 
@@ -210,12 +353,84 @@ static uint8_t arm64_access(const char *m, bool *atomic)
 	return ACC_NONE;
 }
 
+/* w0 and x0 are one register. */
+static unsigned int arm64_xreg(unsigned int r)
+{
+	if (r >= ARM64_REG_W0 && r <= ARM64_REG_W30)
+		return r - ARM64_REG_W0 + ARM64_REG_X0;
+	return r;
+}
+
+static void arm64_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in, bool atomic)
+{
+	const cs_arm64 *a = &ci->detail->arm64;
+	const char *m = ci->mnemonic;
+	int vals[3], nv = 0;
+
+	in->sysno = -1;
+	for (int i = 0; i < a->op_count; i++) {
+		const cs_arm64_op *op = &a->operands[i];
+
+		if (op->type == ARM64_OP_REG && nv < 3)
+			vals[nv++] = (int)arm64_xreg(op->reg);
+		if (op->type != ARM64_OP_MEM)
+			continue;
+		in->mem = true;
+		in->mem_base = (uint16_t)arm64_xreg(op->mem.base);
+		in->stack_mem = op->mem.base == ARM64_REG_SP || op->mem.base == ARM64_REG_X29;
+		if (starts(m, "st") && !atomic)
+			in->plain_store = true;
+	}
+	if (atomic) {
+		if (starts(m, "ldx") || starts(m, "ldax")) {
+			in->atomic_op = ATOM_LL;
+		} else if (starts(m, "stx") || starts(m, "stlx")) {
+			/* stxr ws, wt, [xn]: wt is stored. */
+			in->atomic_op = ATOM_SC;
+			in->new_const = nv >= 2 && vals[1] < NREGS && d->imm[vals[1]].known;
+		} else if (starts(m, "cas")) {
+			/* cas ws, wt, [xn]: wt is stored when [xn] == ws. */
+			in->atomic_op = ATOM_CAS;
+			in->new_const = nv >= 2 && vals[1] < NREGS && d->imm[vals[1]].known;
+		} else if (starts(m, "swp")) {
+			in->atomic_op = ATOM_XCHG;
+			in->new_const = nv >= 1 && vals[0] < NREGS && d->imm[vals[0]].known;
+		} else {
+			in->atomic_op = ATOM_ARITH;
+		}
+	}
+	if (ci->id == ARM64_INS_SVC) {
+		in->syscall = true;
+		in->sysno = d->imm[ARM64_REG_X8].known ? (int32_t)d->imm[ARM64_REG_X8].v : -1;
+	}
+	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->regs[ARM64_REG_X0].known)
+		in->arg0 = d->regs[ARM64_REG_X0].v;
+	/* mov wN, #imm / movz: a constant; anything else writing the register: not. */
+	if (nv >= 1 && vals[0] < NREGS && !starts(m, "st") && !starts(m, "cb") && !starts(m, "tb") &&
+	    !starts(m, "cmp") && !starts(m, "tst")) {
+		bool imm = (ci->id == ARM64_INS_MOV || ci->id == ARM64_INS_MOVZ) && a->op_count == 2 &&
+			   a->operands[1].type == ARM64_OP_IMM;
+
+		d->imm[vals[0]].known = imm;
+		d->imm[vals[0]].v = imm ? (uint64_t)a->operands[1].imm : 0;
+		if (!imm && ci->id == ARM64_INS_MOV && a->op_count == 2 &&
+		    a->operands[1].type == ARM64_OP_REG &&
+		    (a->operands[1].reg == ARM64_REG_WZR || a->operands[1].reg == ARM64_REG_XZR))
+			d->imm[vals[0]].known = true;
+	}
+	/* stxr's status register is written too. */
+	if (in->atomic_op == ATOM_SC && nv >= 1 && vals[0] < NREGS)
+		d->imm[vals[0]].known = false;
+}
+
 static void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 {
 	const cs_arm64 *a = &ci->detail->arm64;
 	bool atomic;
 	uint8_t acc = arm64_access(ci->mnemonic, &atomic);
 	int dst = a->op_count > 0 && a->operands[0].type == ARM64_OP_REG ? (int)a->operands[0].reg : -1;
+
+	arm64_lock_facts(d, ci, in, atomic);
 
 	in->spin_hint = ci->id == ARM64_INS_YIELD || ci->id == ARM64_INS_ISB ||
 			ci->id == ARM64_INS_WFE;
@@ -417,8 +632,13 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 	if (!ci)
 		return -ENOMEM;
 	memset(d->regs, 0, sizeof(d->regs));
+	memset(d->imm, 0, sizeof(d->imm));
+	memset(d->slots, 0, sizeof(d->slots));
+	memset(d->prm, 0, sizeof(d->prm));
+	if (d->machine == EM_X86_64)
+		d->prm[X86_RDI].known = true;	/* the first argument, at the function's entry */
 	while (len && !err) {
-		struct insn in = { 0 };
+		struct insn in = { .sysno = -1 };
 
 		if (!cs_disasm_iter(d->cs, &p, &len, &pc, ci)) {
 			/* Not an instruction (data in code, padding): skip its bytes. */
@@ -430,6 +650,7 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 			pc += skip;
 			len -= skip;
 			memset(d->regs, 0, sizeof(d->regs));
+			memset(d->imm, 0, sizeof(d->imm));
 			continue;
 		}
 		in.addr = ci->address;
@@ -455,8 +676,20 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 		default: break;
 		}
 		/* A call clobbers what registers held. */
-		if (in.call)
+		if (in.call && d->machine == EM_X86_64) {
+			/* x86_64: rax rcx rdx rsi rdi r8-r11 do not survive a call; the rest do. */
+			static const int clobbered[] = { 1, 3, 4, 5, 6, 9, 10, 11, 12 };
+
+			memset(d->slots, 0, sizeof(d->slots));
+			for (size_t k = 0; k < sizeof(clobbered) / sizeof(clobbered[0]); k++) {
+				d->regs[clobbered[k]].known = false;
+				d->imm[clobbered[k]].known = false;
+				d->prm[clobbered[k]].known = false;
+			}
+		} else if (in.call) {
 			memset(d->regs, 0, sizeof(d->regs));
+			memset(d->imm, 0, sizeof(d->imm));
+		}
 		err = fn(&in, arg);
 	}
 	cs_free(ci, 1);

@@ -30,6 +30,27 @@ struct insn {
 	uint8_t access;			/* enum insn_access, for data */
 	bool atomic;			/* lock prefix, ldxr/stxr, larx/stcx, CAS... */
 	bool spin_hint;			/* pause, yield, isb, wfe, or 27,27,27... */
+	/* x86_64 and aarch64 only, for what code does with locks (lockcode.c): */
+	uint8_t atomic_op;		/* enum atomic_op, when atomic */
+	bool new_const;			/* xchg/CAS/store-exclusive storing a constant */
+	bool mem;			/* has a memory operand */
+	bool stack_mem;			/* ... addressed from the stack or frame pointer */
+	uint16_t mem_base;		/* ... its base register (0: none or PC-relative) */
+	bool plain_store;		/* writes memory, not atomically */
+	bool syscall;			/* syscall, svc */
+	int32_t sysno;			/* the system call's number when known, else -1 */
+	uint64_t arg0;			/* call: the address the first argument holds, or 0 */
+	bool arg0_param;		/* call (x86_64): the first argument is the function's own */
+	int64_t arg0_off;		/* ... first argument plus this */
+};
+
+enum atomic_op {
+	ATOM_NONE = 0,
+	ATOM_XCHG,			/* exchange, test-and-set bit, swap */
+	ATOM_CAS,			/* compare-and-swap */
+	ATOM_ARITH,			/* add, sub, inc, dec, and, or, xor, fetch-and-op */
+	ATOM_LL,			/* load-exclusive (the value of a LL/SC pair) */
+	ATOM_SC,			/* store-exclusive */
 };
 
 struct disasm;

@@ -22,6 +22,7 @@ struct ct_frame {
 	uint64_t addr;			/* symbol start, or the address when unresolved */
 	char level;			/* '.' user, 'k' kernel */
 	bool inl;			/* an inlined function inside the frame above it */
+	bool repaired;			/* put back from the call before a return address */
 };
 
 struct ct_node {

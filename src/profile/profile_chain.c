@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Call paths: from a sample's call chain into the call tree; inclusive rows. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "profile_state.h"
 #include "inline.h"
 #include "unwind.h"
+#include "elfimage.h"
 
 /* Call-chain context markers (PERF_CONTEXT_*), as u64. */
 #define CTX_HV			((uint64_t)-32)
@@ -14,9 +16,8 @@
 #define CTX_GUEST		((uint64_t)-2048)
 #define CTX_GUEST_KERNEL	((uint64_t)-2176)
 #define CTX_GUEST_USER		((uint64_t)-2560)
-#define CTX_MAX			((uint64_t)-4095)
-/* Ours, in the marker range: where DWARF unwinding had to stop. */
-#define CTX_UNWIND_STOP		((uint64_t)-4000)
+#define CTX_MAX			CTX_MAX_ID
+#define CTX_UNWIND_STOP		CTX_STOP_ID
 #define MAX_UNWIND		127
 #define BRANCH_CALL_STACK	(1ULL << 11)	/* PERF_SAMPLE_BRANCH_CALL_STACK */
 
@@ -38,15 +39,88 @@ static enum mycl_cpumode marker_mode(uint64_t v, enum mycl_cpumode cur)
 }
 
 /*
+ * The function a direct call ending just before RET calls (RET a binary
+ * address of D): x86_64 "call rel32", aarch64 "bl".  NULL when the
+ * instruction before RET is no direct call, or calls through the PLT.
+ */
+static const struct sym *called_before(struct dso *d, uint64_t ret)
+{
+	struct elf_image *img = d && !d->kernel && !d->identity ? dso_image(d) : NULL;
+	const uint8_t *b;
+	const struct sym *f;
+	uint64_t target;
+
+	if (!img || ret < 8)
+		return NULL;
+	if (elf_image_machine(img) == 62 /* EM_X86_64 */) {
+		int32_t rel;
+
+		if (!(b = elf_image_code(img, ret - 5, 5)) || b[0] != 0xe8)
+			return NULL;
+		memcpy(&rel, b + 1, 4);
+		target = ret + (uint64_t)(int64_t)rel;
+	} else if (elf_image_machine(img) == 183 /* EM_AARCH64 */ && !elf_image_big_endian(img)) {
+		uint32_t w;
+		int32_t imm;
+
+		if (!(b = elf_image_code(img, ret - 4, 4)))
+			return NULL;
+		memcpy(&w, b, 4);
+		if ((w >> 26) != 0x25)
+			return NULL;
+		imm = (int32_t)(w << 6) >> 6;
+		target = ret - 4 + (uint64_t)((int64_t)imm * 4);
+	} else {
+		return NULL;
+	}
+	f = symtab_find(&d->syms, target);
+	if (!f || f->start != target || !f->name || strstr(f->name, "@plt"))
+		return NULL;
+	return f;
+}
+
+/*
+ * A return address just after "call X" where X is not the function of the
+ * frame below it: X's frame is not in the chain.  Frame-pointer chains lose
+ * the caller of a function that sets up no frame (or is sampled before it
+ * does), and every chain loses a function that tail-called onwards.  X is
+ * put back as a frame of its own, marked as such.  BELOW is the frame under
+ * RET (resolved; the sampled one or a return address).  ADJUSTED: RET is one
+ * byte before the return address, as unwound frames are (inside the call).
+ */
+static const char *lost_caller(struct mycl_profile *p, const struct resolved *below,
+			       const struct resolved *ret, bool adjusted, uint64_t *start)
+{
+	const struct sym *f;
+	char buf[1024];
+	size_t n;
+
+	if (!below->sym || !below->dso || !ret->dso || !ret->sym)
+		return NULL;
+	f = called_before(ret->dso, dso_offset_to_vaddr(ret->dso, ret->addr) + adjusted);
+	if (!f || (ret->dso == below->dso && f->start == below->sym->start))
+		return NULL;
+	/* foo calling into foo.cold, its own split-off part: no lost frame. */
+	n = strlen(f->name);
+	if (below->sym->name && !strncmp(below->sym->name, f->name, n) && below->sym->name[n] == '.')
+		return NULL;
+	*start = f->start;
+	snprintf(buf, sizeof(buf), "%s " MYCL_FROM_CALL_SITE, f->name);
+	return machine_intern(p->m, buf);
+}
+
+/*
  * Resolves the frames of IDS (leaf first, with context markers) into
- * p->frames; returns how many.
+ * p->frames; returns how many.  REPAIR: frames a call instruction shows
+ * missing are put back (lost_caller).
  */
 static int resolve_frames(struct mycl_profile *p, const struct mycl_sample *s, const uint64_t *ids,
-			  size_t n, bool inlines, size_t *nframes)
+			  size_t n, bool unwound, bool repair, size_t *nframes)
 {
 	enum mycl_cpumode mode = s->cpumode;
 	bool leaf_pending = true;
-	size_t out = 0;
+	size_t out = 0, nuser = 0;
+	struct resolved below = { 0 };
 
 	for (size_t i = 0; i < n; i++) {
 		struct resolved r;
@@ -72,7 +146,20 @@ static int resolve_frames(struct mycl_profile *p, const struct mycl_sample *s, c
 		err = machine_resolve(p->m, s->pid, s->tid, ids[i], mode, &r);
 		if (err)
 			return err;
-		if (inlines && r.sym && r.dso && !r.dso->kernel && !r.dso->identity) {
+		if (repair && mode == MYCL_CPUMODE_USER) {
+			uint64_t start = 0;
+			const char *lost = nuser++ ? lost_caller(p, &below, &r, unwound, &start) : NULL;
+
+			below = r;
+			if (lost) {
+				if (ARRAY_GROW(p->frames, p->frames_cap, out + (n - i) + 2))
+					return -ENOMEM;
+				p->frames[out++] = (struct ct_frame){ .dso = r.dso, .sym = lost,
+								      .addr = start, .level = '.',
+								      .repaired = true };
+			}
+		}
+		if (unwound && p->inlines && r.sym && r.dso && !r.dso->kernel && !r.dso->identity) {
 			/* Functions inlined here come first: they are "called" by r.sym. */
 			const struct inline_names in = { machine_intern_ctx, p->m };
 			const char *names[8];
@@ -98,6 +185,7 @@ static int resolve_frames(struct mycl_profile *p, const struct mycl_sample *s, c
 		}
 		leaf_pending = false;
 		p->frames[out].inl = false;
+		p->frames[out].repaired = false;
 		p->frames[out].dso = r.dso;
 		p->frames[out].level = r.level;
 		p->frames[out].sym = r.sym ? r.sym->name : NULL;
@@ -211,6 +299,9 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 	err = hist_add(&p->roots, rk, 0, 0, &rk_idx);
 	if (err)
 		return err;
+	p->cur_ids = ids;
+	p->cur_n = n;
+	p->cur_unwound = unwound;
 	node = chaincache_get(&p->chains, rk_idx, gen, ids, n, &hash);
 	if (node != UINT32_MAX) {
 		calltree_hit(&p->tree, node, s->period);
@@ -219,7 +310,8 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 	}
 	err = grow_scratch(p, n);
 	if (!err)
-		err = resolve_frames(p, s, ids, n, unwound && p->inlines, &nframes);
+		err = resolve_frames(p, s, ids, n, unwound,
+				     ids != p->ubuf || unwound ? p->fp_repair : false, &nframes);
 	if (!err)
 		err = calltree_root(&p->tree, rk_idx, &root);
 	if (err)

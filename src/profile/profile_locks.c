@@ -8,16 +8,47 @@
 #include "lockrules.h"
 #include "profile_state.h"
 #include "offcpu.h"
-#include "spinloops.h"
+#include "lockcode.h"
+#include "inline.h"
+#include <inttypes.h>
 
 #define INLINE_SPIN "(inlined spin loop)"
 
+struct site_aux {
+	const char *object;		/* the lock object: a global, from the call or the atomic */
+	const char *object_from;	/* how it was found */
+	const char *seed;
+	bool cut;			/* primitives up to the end of the stack: site unknown */
+	uint64_t gap_period;		/* reached through frames the chain lost */
+};
+
 struct lock_state {
 	struct lock_rules rules;
-	/* Per primitive: key (ev, sym = name, tid = rule or -1), by period. */
+	/* Per primitive: key (ev, sym = name, tid = rule or -1 for code, pid = lock_kind), by period. */
 	struct hist prims;
 	/* Per lock-site node: key (ev, addr = call-tree node, sym = innermost primitive). */
 	struct hist sites;
+	struct site_aux *aux;		/* per entry of sites */
+	size_t aux_cap;
+	uint8_t *cls;			/* per call-tree node: enum node_class, 0 not yet known */
+	size_t cls_cap;
+	struct object_memo {
+		struct dso *d;
+		uint64_t addr;
+		const char *name;
+	} *memo;			/* lock objects named, by address */
+	size_t memo_nr, memo_cap;
+};
+
+/* What a call-tree node is to the lock walk. */
+enum node_class {
+	NC_UNSET = 0,
+	NC_NOT,				/* no primitive */
+	NC_KERNEL,			/* kernel code no rule names */
+	NC_WEAK,			/* a delay or lone test-and-set: a lock only under a lock */
+	NC_STRONG,			/* a lock primitive */
+	NC_PLUMB,			/* scheduler or system-call entry: on the way, not a lock */
+	NC_SERIAL,			/* runs under a process-wide lock (rule kind "serial") */
 };
 
 int profile_locks_init(struct mycl_profile *p, const char *file, char *err, size_t len)
@@ -56,14 +87,221 @@ void profile_locks_free(struct mycl_profile *p)
 	lock_rules_free(&p->locks->rules);
 	hist_free(&p->locks->prims);
 	hist_free(&p->locks->sites);
+	free(p->locks->aux);
+	free(p->locks->cls);
+	free(p->locks->memo);
 	free(p->locks);
 	p->locks = NULL;
+}
+
+/* The rule for NAME, by its name or by its name without glibc's prefixes and versions. */
+static int lock_rule_of(const struct lock_rules *r, const char *name)
+{
+	char buf[512];
+	const char *plain;
+	int k;
+
+	if (!name)
+		return -1;
+	k = lock_rules_match(r, name);
+	if (k >= 0)
+		return k;
+	plain = lock_plain_name(name, buf, sizeof(buf));
+	return strcmp(plain, name) ? lock_rules_match(r, plain) : -1;
 }
 
 /* Scheduler and syscall entry rules: on a lock's path, but not a lock. */
 static bool plumbing(const struct lock_rules *r, int rule)
 {
 	return !strcmp(r->v[rule].kind, "sched") || !strcmp(r->v[rule].kind, "entry");
+}
+
+/* For lockcode.c: what the rules say of a callee's name. */
+static int named(void *ctx, const char *name)
+{
+	const struct lock_rules *r = ctx;
+	int k = lock_rules_match(r, name);
+
+	if (k < 0)
+		return 0;
+	return plumbing(r, k) || !strcmp(r->v[k].kind, "serial") ? -1 : 1;
+}
+
+/* The code analysis of a frame's function, or NULL (kernel, inlined, unresolved). */
+static const struct lock_code *frame_code(struct mycl_profile *p, const struct ct_frame *f)
+{
+	const struct sym *s;
+
+	if (!f->sym || !f->dso || f->inl || f->level == 'k' || f->dso->kernel || f->dso->identity)
+		return NULL;
+	s = symtab_find(&f->dso->syms, f->addr);
+	if (!s || s->start != f->addr)
+		return NULL;
+	return lock_code_of(f->dso, s, named, &p->locks->rules);
+}
+
+static uint8_t classify(struct mycl_profile *p, uint32_t node)
+{
+	struct lock_state *ls = p->locks;
+	const struct ct_frame *f = &p->tree.nodes[node].f;
+	const struct lock_code *c;
+	uint8_t k;
+	int rule;
+
+	if (node < ls->cls_cap && ls->cls[node])
+		return ls->cls[node];
+	rule = lock_rule_of(&ls->rules, f->sym);
+	if (rule >= 0)
+		k = plumbing(&ls->rules, rule) ? NC_PLUMB :
+		    !strcmp(ls->rules.v[rule].kind, "serial") ? NC_SERIAL : NC_STRONG;
+	else if (f->level == 'k')
+		k = NC_KERNEL;
+	else if (!(c = frame_code(p, f)))
+		k = NC_NOT;
+	else
+		k = lock_kind_strong(c->kind) ? NC_STRONG : lock_kind_primitive(c->kind) ? NC_WEAK : NC_NOT;
+	if (node >= ls->cls_cap) {
+		size_t ncap = ls->cls_cap ? ls->cls_cap : 4096;
+		uint8_t *n;
+
+		while (ncap <= node)
+			ncap *= 2;
+		n = realloc(ls->cls, ncap);
+		if (!n)
+			return k;
+		memset(n + ls->cls_cap, 0, ncap - ls->cls_cap);
+		ls->cls = n;
+		ls->cls_cap = ncap;
+	}
+	if (getenv("MYCL_LOCK_DEBUG")) fprintf(stderr, "classify %s -> %d (code %s)\n", f->sym, k, f->level != 'k' && frame_code(p, f) ? lock_kind_name(frame_code(p, f)->kind) : "-");
+	ls->cls[node] = k;
+	return k;
+}
+
+/*
+ * The raw address of the frame NODE stands for, on the path from LEAF: the
+ * sampled ip for the leaf's frame, else the return address in the function.
+ * Inlined and put-back frames have none of their own.  0 when unknown.
+ */
+static uint64_t frame_address(const struct mycl_profile *p, uint32_t leaf, uint32_t node)
+{
+	const struct calltree *t = &p->tree;
+	size_t j = 0, i, nuser = 0;
+	bool user = false;
+
+	if (t->nodes[node].f.inl || t->nodes[node].f.repaired || !p->cur_ids)
+		return 0;
+	for (uint32_t a = leaf; a != node; a = t->nodes[a].parent) {
+		if (a == CT_NONE)
+			return 0;
+		j += !t->nodes[a].f.inl && !t->nodes[a].f.repaired;
+	}
+	for (i = 0; i < p->cur_n; i++) {
+		uint64_t id = p->cur_ids[i];
+		bool stop = id >= CTX_STOP_ID && id < CTX_STOP_ID + 8;
+
+		if (id >= CTX_MAX_ID && !stop) {
+			user = id == (uint64_t)-512;	/* PERF_CONTEXT_USER */
+			continue;
+		}
+		nuser += user;
+		if (!j--) {
+			if (stop)
+				return 0;
+			/* Unwound return addresses are one byte back, inside the call. */
+			return id + (p->cur_unwound && user && nuser > 1);
+		}
+	}
+	return 0;
+}
+
+/* The function's binary address for a raw ADDR of the sample's process; *C its analysis. */
+static uint64_t code_at(struct mycl_profile *p, const struct mycl_sample *s, uint64_t addr,
+			const struct lock_code **c)
+{
+	struct resolved r;
+
+	*c = NULL;
+	if (!addr || machine_resolve(p->m, s->pid, s->tid, addr, MYCL_CPUMODE_USER, &r) || !r.sym ||
+	    !r.dso || r.dso->kernel || r.dso->identity)
+		return 0;
+	*c = lock_code_of(r.dso, r.sym, named, &p->locks->rules);
+	return dso_offset_to_vaddr(r.dso, r.addr);
+}
+
+/* "var", "var.member" or "var+0x10": the global ADDR (a binary address of D) is in. */
+static const char *object_name(struct mycl_profile *p, struct dso *d, uint64_t addr)
+{
+	const struct sym *v = d && addr ? symtab_find(&d->data_syms, addr) : NULL;
+	char buf[512];
+
+	struct lock_state *ls = p->locks;
+	struct object_memo *m;
+	size_t i;
+
+	if (!v || !v->name)
+		return NULL;
+	/* Named once per address: the member path reads DWARF. */
+	if (ls->memo_nr * 2 >= ls->memo_cap) {
+		size_t ncap = ls->memo_cap ? ls->memo_cap * 2 : 64;
+		struct object_memo *n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return v->name;
+		for (size_t k = 0; k < ls->memo_cap; k++)
+			if (ls->memo[k].d) {
+				for (i = (size_t)(ls->memo[k].addr * 0x9e3779b97f4a7c15ULL >> 7) & (ncap - 1);
+				     n[i].d; i = (i + 1) & (ncap - 1))
+					;
+				n[i] = ls->memo[k];
+			}
+		free(ls->memo);
+		ls->memo = n;
+		ls->memo_cap = ncap;
+	}
+	for (i = (size_t)(addr * 0x9e3779b97f4a7c15ULL >> 7) & (ls->memo_cap - 1); ls->memo[i].d;
+	     i = (i + 1) & (ls->memo_cap - 1))
+		if (ls->memo[i].d == d && ls->memo[i].addr == addr)
+			return ls->memo[i].name;
+	m = &ls->memo[i];
+	if (inline_member_path(d, v->name, v->start, addr - v->start, buf, sizeof(buf))) {
+		if (addr == v->start)
+			snprintf(buf, sizeof(buf), "%s", v->name);
+		else
+			snprintf(buf, sizeof(buf), "%s+%#" PRIx64, v->name, addr - v->start);
+	}
+	m->d = d;
+	m->addr = addr;
+	m->name = machine_intern(p->m, buf);
+	ls->memo_nr++;
+	return m->name;
+}
+
+/*
+ * The object a call passes when it passes its caller's own first argument
+ * plus OFF (a member of "this"): what the caller's caller passed, if a global.
+ * NODE is the frame making the call; LEAF the path's leaf.
+ */
+static const char *object_from_caller(struct mycl_profile *p, const struct mycl_sample *s,
+				      uint32_t leaf, uint32_t node, int64_t off)
+{
+	uint32_t up = p->tree.nodes[node].parent;
+	const struct lock_code *c;
+	const struct lock_call *call;
+	struct resolved r;
+	uint64_t addr, va;
+
+	/* Inlined frames share the address of the function they are inlined into. */
+	while (up != CT_NONE && p->tree.nodes[up].f.inl)
+		up = p->tree.nodes[up].parent;
+	if (up == CT_NONE || p->tree.nodes[up].parent == CT_NONE)
+		return NULL;
+	addr = frame_address(p, leaf, up);
+	va = code_at(p, s, addr, &c);
+	call = va ? lock_code_call_at(c, va) : NULL;
+	if (!call || !call->arg0 || machine_resolve(p->m, s->pid, s->tid, addr, MYCL_CPUMODE_USER, &r))
+		return NULL;
+	return object_name(p, r.dso, call->arg0 + (uint64_t)off);
 }
 
 static int count_prim(struct mycl_profile *p, const struct mycl_sample *s, const char *name,
@@ -75,9 +313,67 @@ static int count_prim(struct mycl_profile *p, const struct mycl_sample *s, const
 }
 
 /*
- * A sample is a lock sample when its function is a primitive (by rule), or
- * when it sits in a spin loop of its function's own code.  Its lock site is
- * the first caller above the primitives that is not one.
+ * A function its code calls a primitive is one on this path only if the
+ * call it made here is to a primitive, or sits in one of its spin loops
+ * (start_thread waits on a futex at exit, but calls the thread's function
+ * through a pointer).  Rules, and frames put back from a call, are trusted.
+ */
+static bool on_lock_path(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf,
+			 uint32_t node)
+{
+	const struct ct_frame *f = &p->tree.nodes[node].f;
+	const struct lock_code *c;
+	const struct lock_call *call;
+	uint64_t va;
+
+	if (f->repaired || f->inl || f->level == 'k' || lock_rule_of(&p->locks->rules, f->sym) >= 0)
+		return true;
+	va = code_at(p, s, frame_address(p, leaf, node), &c);
+	if (!va || !c)
+		return false;
+	call = lock_code_call_at(c, va);
+	return (call && lock_kind_primitive(call->kind)) || lock_code_loop_at(c, va - 1);
+}
+
+struct walk {
+	bool strong, weak, cut;
+	const char *innermost;		/* nearest primitive to the site? no: the first met */
+	const char *seen[16];
+	int rules[16];
+	size_t nseen;
+	const struct lock_code *prim;	/* the outermost user primitive analysed */
+};
+
+static void walk_note(struct mycl_profile *p, struct walk *w, uint32_t a, uint8_t cls)
+{
+	const char *name = p->tree.nodes[a].f.sym;
+	bool dup = false;
+
+	w->strong |= cls == NC_STRONG || cls == NC_SERIAL;
+	w->weak |= cls == NC_WEAK;
+	if (cls == NC_PLUMB || !name)
+		return;
+	if (!w->innermost)
+		w->innermost = name;
+	for (size_t i = 0; i < w->nseen; i++)
+		dup |= w->seen[i] == name;
+	if (!dup && w->nseen < 16) {
+		w->rules[w->nseen] = lock_rule_of(&p->locks->rules, name);
+		w->seen[w->nseen++] = name;
+	}
+	if (p->tree.nodes[a].f.level != 'k') {
+		const struct lock_code *c = frame_code(p, &p->tree.nodes[a].f);
+
+		if (c && (c->word || c->seed || !w->prim))
+			w->prim = c;
+	}
+}
+
+/*
+ * A sample is lock time when its path, from the sampled function up, runs
+ * through lock primitives (by rule, or by what their code does), or when
+ * it was taken in a spin loop of its own function's code.  Its lock site is
+ * the first frame above every primitive.
  */
 int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf)
 {
@@ -85,93 +381,181 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 		return offcpu_sample(p, s, leaf, &p->locks->rules);
 	struct lock_state *ls = p->locks;
 	const struct calltree *t = &p->tree;
-	const char *seen[16], *innermost = NULL;
-	size_t nseen = 0;
-	uint32_t a = leaf;
-	struct hent k = { .ev = s->event->idx };
-	int rule, err;
+	struct walk w = { 0 };
+	struct site_aux aux = { 0 };
+	const struct lock_code *sc = NULL;
+	uint32_t a = leaf, site, below = CT_NONE;
+	uint8_t cls;
+	uint64_t addr, va;
+	uint32_t idx;
+	int err;
 
-	rule = lock_rules_match(&ls->rules, t->nodes[a].f.sym);
-	if (rule < 0) {
-		/*
-		 * Code called by a function that runs under a global lock (kind
-		 * "serial", __tz_convert) is under that lock too.
-		 */
+	/* Under a function that runs under a process-wide lock (__tz_convert)? */
+	cls = classify(p, a);
+	if (cls == NC_NOT || cls == NC_KERNEL) {
 		uint32_t b = a;
 
 		for (int depth = 0; depth < 16 && t->nodes[b].parent != CT_NONE; depth++) {
-			int rb = lock_rules_match(&ls->rules, t->nodes[b].f.sym);
-
-			if (rb >= 0 && !strcmp(ls->rules.v[rb].kind, "serial")) {
+			if (classify(p, b) == NC_SERIAL) {
 				a = b;
-				rule = rb;
 				break;
 			}
 			b = t->nodes[b].parent;
 		}
 	}
-	if (rule < 0) {
-		struct resolved r;
-		struct spin_info si;
-
-		err = machine_resolve(p->m, s->pid, s->tid, s->ip, s->cpumode, &r);
-		if (err || !r.sym || !r.dso || r.dso->kernel || r.dso->identity)
-			return err;
-		spin_loop_at(r.dso, r.sym, dso_offset_to_vaddr(r.dso, r.addr), &si);
-		if (!si.in_loop)
-			return 0;
-		/* The spin loop is the site's own code (after any inlined frames). */
-		while (t->nodes[a].f.inl && t->nodes[t->nodes[a].parent].parent != CT_NONE)
-			a = t->nodes[a].parent;
-		err = count_prim(p, s, INLINE_SPIN, -1);
-		k.addr = a;
-		k.sym = INLINE_SPIN;
-		return err ? err : hist_add(&ls->sites, &k, s->period, 1, NULL);
+	/* The kernel part: lock primitives and plumbing by rule. */
+	while (t->nodes[a].parent != CT_NONE && t->nodes[a].f.level == 'k') {
+		cls = classify(p, a);
+		if (cls != NC_STRONG && cls != NC_PLUMB && cls != NC_SERIAL)
+			break;
+		walk_note(p, &w, a, cls);
+		a = t->nodes[a].parent;
 	}
-	/* A path of only scheduler or syscall plumbing is no lock time. */
-	{
-		bool real = false;
-
-		for (uint32_t b = a; t->nodes[b].parent != CT_NONE; b = t->nodes[b].parent) {
-			int rb = lock_rules_match(&ls->rules, t->nodes[b].f.sym);
-
-			if (rb < 0)
+	if (t->nodes[a].f.level == 'k' && t->nodes[a].parent != CT_NONE && !w.strong) {
+		/* Kernel work that is no lock: lock time only if a user primitive made the call. */
+		while (t->nodes[a].parent != CT_NONE && t->nodes[a].f.level == 'k')
+			a = t->nodes[a].parent;
+		if (t->nodes[a].parent == CT_NONE || classify(p, a) < NC_WEAK)
+			return 0;
+		w.innermost = NULL;
+		w.nseen = 0;
+	}
+	/* The user part: primitives by rule or by code. */
+	if (t->nodes[a].f.level != 'k')
+		while (t->nodes[a].parent != CT_NONE) {
+			cls = classify(p, a);
+			if (cls != NC_STRONG && cls != NC_WEAK && cls != NC_PLUMB && cls != NC_SERIAL)
 				break;
-			real |= !plumbing(&ls->rules, rb);
-		}
-		if (!real)
-			return 0;
-	}
-	while (t->nodes[a].parent != CT_NONE &&
-	       (rule = lock_rules_match(&ls->rules, t->nodes[a].f.sym)) >= 0) {
-		const char *name = t->nodes[a].f.sym;
-		bool dup = false;
-
-		if (plumbing(&ls->rules, rule)) {
+			if (below != CT_NONE && !on_lock_path(p, s, leaf, a))
+				break;
+			walk_note(p, &w, a, cls);
+			below = a;
 			a = t->nodes[a].parent;
-			continue;
 		}
-
-		for (size_t i = 0; i < nseen; i++)
-			dup |= seen[i] == name;
-		if (!dup && nseen < 16) {
-			seen[nseen++] = name;
-			err = count_prim(p, s, name, rule);
-			if (err)
-				return err;
-		}
-		if (!innermost)
-			innermost = name;
-		a = t->nodes[a].parent;
+	if (t->nodes[a].parent == CT_NONE) {
+		/* Primitives up to the end of the stack: the site was cut off. */
+		if (!w.strong || below == CT_NONE)
+			return 0;
+		a = below;
+		aux.cut = true;
 	}
-	if (t->nodes[a].parent == CT_NONE)
-		a = leaf;	/* primitives all the way up: the stack was cut short */
+	/* The candidate site's own code: a spin loop there, the call it made. */
+	addr = frame_address(p, leaf, a);
+	va = code_at(p, s, addr, &sc);
+	if (va && a != leaf)
+		va--;			/* a return address: the call is before it */
+	if (!w.strong) {
+		const struct lock_loop *lp = lock_code_loop_at(sc, va);
+
+		/* A delay or a lone TAS is a lock only in a spin loop of its caller. */
+		if (!lp || !va)
+			return 0;
+		aux.object = lp->word;
+		aux.object_from = "atomic operand";
+		aux.seed = sc->seed;
+		err = count_prim(p, s, INLINE_SPIN, -1);
+		if (err)
+			return err;
+		if (!w.innermost)
+			w.innermost = INLINE_SPIN;
+	}
+	for (size_t i = 0; i < w.nseen; i++) {
+		err = count_prim(p, s, w.seen[i], w.rules[i]);
+		if (err)
+			return err;
+	}
+	/* The lock object: the address passed to the primitive, else the atomic's own. */
+	if (!aux.object && sc && a != leaf) {
+		const struct lock_call *c = lock_code_call_at(sc, va + 1);
+		struct resolved r;
+
+		if (c && c->arg0 && !machine_resolve(p->m, s->pid, s->tid, addr, MYCL_CPUMODE_USER, &r))
+			aux.object = object_name(p, r.dso, c->arg0);
+		if (aux.object)
+			aux.object_from = "argument of the call";
+		if (!aux.object && c && c->arg0_param) {
+			aux.object = object_from_caller(p, s, leaf, a, c->arg0_off);
+			aux.object_from = "member of the caller's argument";
+		}
+	}
+	if (!aux.object && t->nodes[a].f.repaired && t->nodes[a].f.dso) {
+		/* A put-back frame: the calls of its function that pass a global agree. */
+		const struct sym *fs = symtab_find(&t->nodes[a].f.dso->syms, t->nodes[a].f.addr);
+		const struct lock_code *fc = fs ? lock_code_of(t->nodes[a].f.dso, fs, named,
+							       &ls->rules) : NULL;
+		const char *one = NULL;
+		bool many = false;
+
+		for (size_t i = 0; fc && i < fc->nr_calls; i++) {
+			const char *o = !lock_kind_primitive(fc->calls[i].kind) ? NULL :
+					fc->calls[i].arg0_param ?
+					object_from_caller(p, s, leaf, a, fc->calls[i].arg0_off) :
+					object_name(p, t->nodes[a].f.dso, fc->calls[i].arg0);
+
+			if (o && one && o != one)
+				many = true;
+			if (o && !one)
+				one = o;
+		}
+		if (one && !many) {
+			aux.object = one;
+			aux.object_from = "argument of its calls";
+		}
+	}
+	if (!aux.object && w.prim && w.prim->word) {
+		aux.object = w.prim->word;
+		aux.object_from = "atomic operand";
+	}
+	if (!aux.seed && w.prim)
+		aux.seed = w.prim->seed;
+	/*
+	 * A frame-pointer chain whose site did not call the primitive below it
+	 * (an indirect call, or a call to another function) lost the frames in
+	 * between: the true site is among them.
+	 */
+	if (!aux.cut && below != CT_NONE && p->cur_ids == s->callchain && sc && !t->nodes[a].f.repaired &&
+	    t->nodes[below].f.level != 'k' && !t->nodes[below].f.inl && t->nodes[below].f.dso) {
+		const struct sym *bs = symtab_find(&t->nodes[below].f.dso->syms, t->nodes[below].f.addr);
+		const struct lock_call *c = lock_code_call_at(sc, va + 1);
+		bool direct = c && (c->target == t->nodes[below].f.addr ||
+				    t->nodes[below].f.dso != t->nodes[a].f.dso);
+
+		if (bs && !direct && profile_frameless(t->nodes[below].f.dso, bs))
+			aux.gap_period = s->period;
+	}
+	site = a;
 	/* Code inlined into a function is that function's: the site is the function. */
-	while (t->nodes[a].f.inl && t->nodes[t->nodes[a].parent].parent != CT_NONE)
-		a = t->nodes[a].parent;
-	k.addr = a;
-	k.sym = innermost;
-	return hist_add(&ls->sites, &k, s->period, 1, NULL);
+	while (t->nodes[site].f.inl && t->nodes[t->nodes[site].parent].parent != CT_NONE)
+		site = t->nodes[site].parent;
+	{
+		struct hent k = { .ev = s->event->idx, .addr = site, .sym = w.innermost };
+
+		err = hist_add(&ls->sites, &k, s->period, 1, &idx);
+	}
+	if (err)
+		return err;
+	if (idx >= ls->aux_cap) {
+		size_t ncap = ls->aux_cap ? ls->aux_cap * 2 : 256;
+		struct site_aux *n;
+
+		while (ncap <= idx)
+			ncap *= 2;
+		n = realloc(ls->aux, ncap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		memset(n + ls->aux_cap, 0, (ncap - ls->aux_cap) * sizeof(*n));
+		ls->aux = n;
+		ls->aux_cap = ncap;
+	}
+	if (!ls->aux[idx].object && aux.object) {
+		ls->aux[idx].object = aux.object;
+		ls->aux[idx].object_from = aux.object_from;
+	}
+	if (!ls->aux[idx].seed)
+		ls->aux[idx].seed = aux.seed;
+	ls->aux[idx].cut |= aux.cut;
+	ls->aux[idx].gap_period += aux.gap_period;
+	return 0;
 }
 
 /* ---- the report ---- */
@@ -184,6 +568,8 @@ struct site_acc {
 	uint64_t via_period[MYCL_LOCK_MAX_VIA];
 	size_t nvia;
 	bool inl;
+	struct site_aux aux;
+	uint64_t from_call_site;
 };
 
 static int prim_cmp(const void *a, const void *b)
@@ -263,8 +649,11 @@ MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct
 		r->period += h->period;
 		r->samples += h->samples;
 		f = &p->tree.nodes[h->addr].f;
+		/* A function's frame and its frame put back from a call are one site. */
 		for (size_t k = 0; k < nacc && !sa; k++)
-			if (acc[k].f.dso == f->dso && acc[k].f.sym == f->sym && acc[k].f.addr == f->addr)
+			if (acc[k].f.dso == f->dso && acc[k].f.addr == f->addr && acc[k].f.level == f->level &&
+			    (acc[k].f.sym == f->sym ||
+			     (acc[k].f.sym && f->sym && (acc[k].f.repaired || f->repaired))))
 				sa = &acc[k];
 		if (!sa) {
 			if (ARRAY_GROW(acc, cap, nacc + 1)) {
@@ -278,9 +667,27 @@ MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct
 			if (err)
 				break;
 		}
+		if (sa->f.repaired && !f->repaired) {
+			/* The site's own name, not the put-back one. */
+			sa->f = *f;
+			sa->callers.v[0].f = *f;
+		}
 		sa->period += h->period;
 		sa->samples += h->samples;
+		sa->from_call_site += f->repaired ? h->period : 0;
 		sa->inl |= h->sym && !strcmp(h->sym, INLINE_SPIN);
+		if (i < ls->aux_cap) {
+			const struct site_aux *x = &ls->aux[i];
+
+			if (!sa->aux.object && x->object) {
+				sa->aux.object = x->object;
+				sa->aux.object_from = x->object_from;
+			}
+			if (!sa->aux.seed)
+				sa->aux.seed = x->seed;
+			sa->aux.cut |= x->cut;
+			sa->aux.gap_period += x->gap_period;
+		}
 		if (h->sym) {
 			size_t k;
 
@@ -311,16 +718,12 @@ MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct
 		st->samples = sa->samples;
 		site_vias(sa, st);
 		st->inlined_spin = sa->inl;
-		if (sa->f.dso && sa->f.sym && !sa->f.dso->kernel && !sa->f.dso->identity) {
-			const struct sym *fn = symtab_find(&sa->f.dso->syms, sa->f.addr);
-			struct spin_info si;
-
-			if (fn) {
-				spin_loop_globals(sa->f.dso, fn, &si);
-				st->lock_word = si.lock_word;
-				st->seed = si.seed;
-			}
-		}
+		st->lock_word = sa->aux.object;
+		st->lock_word_from = sa->aux.object_from;
+		st->seed = sa->aux.seed;
+		st->stack_cut = sa->aux.cut;
+		st->lost_frames_period = sa->aux.gap_period;
+		st->from_call_site_period = sa->from_call_site;
 		err = vtree_finish(&sa->callers, &st->callers);
 	}
 	free(acc);
@@ -380,7 +783,7 @@ MYCL_API int mycl_profile__lock_summary(const struct mycl_profile *p, size_t ev,
 	r->total_samples = pe->nr_samples_all;
 	for (size_t i = 0; i < pe->nr_rows; i++) {
 		const struct mycl_hot_row *row = &pe->rows[i];
-		int rule = lock_rules_match(&rules, row->sym);
+		int rule = lock_rule_of(&rules, row->sym);
 		struct mycl_lock_primitive *pr;
 
 		if (rule < 0 || !row->period || plumbing(&rules, rule))

@@ -49,6 +49,10 @@ struct mycl_profile {
 	struct ct_frame *frames;	/* a chain's frames while resolving */
 	size_t frames_cap;
 	bool inlines;			/* inlined functions as frames of unwound stacks */
+	bool fp_repair;			/* callers lost under frameless leaves put back */
+	const uint64_t *cur_ids;	/* the chain of the sample being added (markers included) */
+	size_t cur_n;
+	bool cur_unwound;		/* its user return addresses are one byte back (DWARF) */
 	struct unwinder *unwinder;	/* made at the first --call-graph dwarf sample */
 	uint64_t *ubuf;			/* a chain with its unwound user part */
 	size_t ubuf_cap;
@@ -104,6 +108,11 @@ int vtree_add_callers(const struct mycl_profile *p, struct vtree *t, uint32_t n,
 		      uint64_t samples);
 /* Converts to the public form, sorted; frees T's storage. */
 int vtree_finish(struct vtree *t, struct mycl_cg_node **out);
+
+/* Call-chain ids from here up are context markers (PERF_CONTEXT_*). */
+#define CTX_MAX_ID		((uint64_t)-4095)
+/* Ours, in the marker range: where DWARF unwinding had to stop (a frame of its own). */
+#define CTX_STOP_ID		((uint64_t)-4000)
 
 /* profile_locks.c */
 int profile_locks_init(struct mycl_profile *p, const char *rules_file, char *err, size_t len);

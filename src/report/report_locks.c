@@ -38,11 +38,22 @@ MYCL_API int mycl_report__locks_text(FILE *f, const struct mycl_lock_report *r, 
 		for (size_t v = 0; v < s->nr_via; v++)
 			fprintf(f, "%s%s %.0f%%%s", v ? ", " : "            via ", s->vias[v].name,
 				pct(s->vias[v].period, s->period), v + 1 == s->nr_via ? "\n" : "");
-		if (s->lock_word || s->seed)
-			fprintf(f, "            %s%s%s%s%s\n", s->lock_word ? "lock word: " : "",
-				str_or(s->lock_word, ""), s->lock_word && s->seed ? "   " : "",
-				s->seed ? "spin-delay seed (written while spinning): " : "",
-				str_or(s->seed, ""));
+		if (s->lock_word)
+			fprintf(f, "            lock: %s (%s)\n", s->lock_word,
+				str_or(s->lock_word_from, "code"));
+		if (s->seed)
+			fprintf(f, "            spin-delay seed (written while spinning): %s\n", s->seed);
+		if (s->from_call_site_period)
+			fprintf(f, "            %.0f%% of it with the site's frame put back from the call "
+				"instruction (the chain had lost it)\n",
+				pct(s->from_call_site_period, s->period));
+		if (s->lost_frames_period * 5 >= s->period)
+			fprintf(f, "            %.0f%% of it came through frames the frame-pointer chains lost "
+				"(code without frame pointers): the true site is below; record with "
+				"--call-graph dwarf\n", pct(s->lost_frames_period, s->period));
+		if (s->stack_cut)
+			fprintf(f, "            the stacks end in lock primitives: the site is not in them "
+				"(record with --call-graph dwarf)\n");
 		if (s->callers && s->callers->nr_children)
 			report_tree_text(f, s->callers, r->total_period, limit, 12);
 		else
@@ -95,7 +106,11 @@ MYCL_API int mycl_report__locks_json(FILE *f, const struct mycl_lock_report *r, 
 		}
 		json_end_arr(&j);
 		json_str(&j, "lock_word", s->lock_word);
+		json_str(&j, "lock_word_from", s->lock_word_from);
 		json_str(&j, "seed", s->seed);
+		json_dbl(&j, "from_call_site", pct(s->from_call_site_period, s->period), 2);
+		json_bool(&j, "stack_cut", s->stack_cut);
+		json_dbl(&j, "lost_frames", pct(s->lost_frames_period, s->period), 2);
 		json_bool(&j, "inlined_spin", s->inlined_spin);
 		if (s->callers)
 			report_tree_json(&j, "callers", s->callers, r->total_period, limit);

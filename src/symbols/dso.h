@@ -47,12 +47,12 @@ struct dso {
 	bool symtab_full;		/* .symtab (not only .dynsym) */
 	uint64_t kernel_text;		/* kernel: _text in the kallsyms used */
 	/*
-	 * Kept per binary by the modules above (inline.c, spinloops.c), each
+	 * Kept per binary by the modules above (inline.c, lockcode.c), each
 	 * freed with the binary by the function its module set.
 	 */
 	struct inline_cache *inlines;
 	void (*inlines_free)(struct dso *d);
-	struct spin_cache *spins;
+	struct lock_cache *spins;
 	void (*spins_free)(struct dso *d);
 	bool inlines_tried;
 };

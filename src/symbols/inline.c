@@ -2,6 +2,7 @@
 #include <dwarf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,4 +223,142 @@ int inline_srcline(struct dso *d, uint64_t vaddr, const char **file, int *line)
 	*file = dwarf_linesrc(l, NULL, NULL);
 	dwarf_lineno(l, line);
 	return 0;
+}
+
+/* ---- where in a global an address falls: journal.append_mutex ---- */
+
+static Dwarf_Die *type_of(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute at;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &at) || !dwarf_formref_die(&at, out))
+		return NULL;
+	/* typedef, const, volatile, atomic: the type under them. */
+	for (int i = 0; i < 16; i++) {
+		int tag = dwarf_tag(out);
+
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+		    tag != DW_TAG_atomic_type && tag != DW_TAG_restrict_type)
+			return out;
+		if (!dwarf_attr_integrate(out, DW_AT_type, &at) || !dwarf_formref_die(&at, out))
+			return NULL;
+	}
+	return NULL;
+}
+
+static void put(char *buf, size_t len, size_t *used, const char *s)
+{
+	int n = snprintf(buf + *used, len - *used, "%s", s);
+
+	if (n > 0)
+		*used = *used + (size_t)n < len ? *used + (size_t)n : len - 1;
+}
+
+/* Appends the member path of OFF inside an object of type TYPE. */
+static void member_path(Dwarf_Die *type, uint64_t off, char *buf, size_t len, size_t *used, int depth)
+{
+	Dwarf_Die child, mt;
+	int tag = dwarf_tag(type);
+	char tmp[64];
+
+	if (depth > 8 || (!off && depth)) {
+		return;		/* at a member's start: that member */
+	} else if (!off && tag != DW_TAG_structure_type && tag != DW_TAG_class_type) {
+		return;		/* the start of the global itself */
+	} else if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type) {
+		if (dwarf_child(type, &child) != 0)
+			goto rest;
+		do {
+			Dwarf_Attribute at;
+			Dwarf_Word moff = 0;
+			Dwarf_Word size;
+			int ct = dwarf_tag(&child);
+			const char *name;
+
+			if (ct != DW_TAG_member && ct != DW_TAG_inheritance)
+				continue;
+			if (dwarf_attr(&child, DW_AT_data_member_location, &at) &&
+			    dwarf_formudata(&at, &moff) != 0)
+				continue;
+			if (!type_of(&child, &mt) || dwarf_aggregate_size(&mt, &size) != 0)
+				continue;
+			if (off < moff || off >= moff + size)
+				continue;
+			name = ct == DW_TAG_member ? dwarf_diename(&child) : NULL;
+			if (name) {
+				put(buf, len, used, ".");
+				put(buf, len, used, name);
+			}
+			member_path(&mt, off - moff, buf, len, used, depth + 1);
+			return;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	} else if (tag == DW_TAG_array_type) {
+		Dwarf_Word esize;
+
+		if (type_of(type, &mt) && dwarf_aggregate_size(&mt, &esize) == 0 && esize) {
+			snprintf(tmp, sizeof(tmp), "[%" PRIu64 "]", (uint64_t)(off / esize));
+			put(buf, len, used, tmp);
+			member_path(&mt, off % esize, buf, len, used, depth + 1);
+			return;
+		}
+	}
+rest:
+	if (off) {
+		snprintf(tmp, sizeof(tmp), "+%#" PRIx64, off);
+		put(buf, len, used, tmp);
+	}
+}
+
+static bool var_at(Dwarf_Die *die, uint64_t addr)
+{
+	Dwarf_Attribute at;
+	Dwarf_Op *ops;
+	size_t n;
+
+	return dwarf_attr(die, DW_AT_location, &at) && dwarf_getlocation(&at, &ops, &n) == 0 &&
+	       n == 1 && ops[0].atom == DW_OP_addr && ops[0].number == addr;
+}
+
+/* The variable at ADDR among PARENT's children (and inside namespaces). */
+static bool find_var(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *out, int depth)
+{
+	Dwarf_Die c;
+
+	if (depth > 4 || dwarf_child(parent, &c) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&c);
+
+		if (tag == DW_TAG_variable && var_at(&c, addr)) {
+			*out = c;
+			return true;
+		}
+		if (tag == DW_TAG_namespace && find_var(&c, addr, out, depth + 1))
+			return true;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
+int inline_member_path(struct dso *d, const char *var, uint64_t start, uint64_t off, char *buf,
+		       size_t len)
+{
+	struct inline_cache *c = cache_of(d);
+	Dwarf_Off cu = 0, next;
+	size_t hsize, used = 0;
+	Dwarf_Die die, var_die, type;
+
+	if (!c || !c->dw || !len)
+		return -ENOENT;
+	while (dwarf_nextcu(c->dw, cu, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(c->dw, cu + hsize, &die) && find_var(&die, start, &var_die, 0)) {
+			put(buf, len, &used, var);
+			if (type_of(&var_die, &type))
+				member_path(&type, off, buf, len, &used, 0);
+			else if (off)
+				return -ENOENT;
+			return 0;
+		}
+		cu = next;
+	}
+	return -ENOENT;
 }

@@ -29,4 +29,12 @@ int inline_frames(const struct inline_names *in, struct dso *d, uint64_t vaddr, 
 /* The source file and line of VADDR in D (file NULL when unknown); strings live with D. */
 int inline_srcline(struct dso *d, uint64_t vaddr, const char **file, int *line);
 
+/*
+ * The member path of byte OFF inside the global VAR at START of D, from
+ * DWARF: "journal.append_mutex", "slots[3].lock".  0, or -ENOENT without
+ * DWARF for it.
+ */
+int inline_member_path(struct dso *d, const char *var, uint64_t start, uint64_t off, char *buf,
+		       size_t len);
+
 #endif

@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "disasm.h"
+#include "dso.h"
+#include "elfimage.h"
+#include "internal.h"
+#include "lockcode.h"
+
+#define MAX_LOOP_BYTES 1024		/* a retry loop, not a function's main loop */
+#define MAX_DEPTH 4			/* callees looked into, for a call's kind */
+#define WRAPPER_BYTES 512
+#define TAS_BYTES 160
+#define FUTEX_BYTES 640			/* a wait or wake, not a thread's start or exit */
+#define SAME_OBJECT 64			/* stores this close to the lock word are the lock's */
+
+/* x86_64 and aarch64 system call numbers that wait or yield. */
+struct sysnos {
+	int futex, yield, nanosleep, clock_nanosleep;
+};
+
+static const struct sysnos *sysnos_of(uint16_t machine)
+{
+	static const struct sysnos x86_64 = { 202, 24, 35, 230 };
+	static const struct sysnos aarch64 = { 98, 124, 101, 115 };
+
+	return machine == 62 ? &x86_64 : machine == 183 ? &aarch64 : NULL;
+}
+
+struct fn_entry {
+	uint64_t start;
+	bool busy;			/* being analysed: a call cycle */
+	const char *own_store;		/* the first global it writes plainly */
+	struct lock_code c;
+};
+
+struct lock_cache {
+	struct fn_entry **tab;		/* open addressing on start */
+	size_t cap, nr;
+};
+
+const char *lock_kind_name(uint8_t k)
+{
+	static const char *const names[] = {
+		"unknown", "none", "lock-free update", "test-and-set", "delay", "futex",
+		"spin acquire", "lock fast path", "wrapper",
+	};
+
+	return k < sizeof(names) / sizeof(names[0]) ? names[k] : "unknown";
+}
+
+const char *lock_plain_name(const char *name, char *buf, size_t len)
+{
+	size_t n;
+	const char *at;
+
+	if (!name || !len)
+		return name;
+	if (!strncmp(name, "__GI_", 5))
+		name += 5;
+	else if (!strncmp(name, "__libc_", 7))
+		name += 7;
+	while (*name == '_')
+		name++;
+	at = strchr(name, '@');
+	n = at ? (size_t)(at - name) : strlen(name);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, name, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+static void cache_free(struct dso *d)
+{
+	struct lock_cache *c = d->spins;
+
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->cap; i++)
+		if (c->tab[i]) {
+			free(c->tab[i]->c.loops);
+			free(c->tab[i]->c.calls);
+			free(c->tab[i]);
+		}
+	free(c->tab);
+	free(c);
+	d->spins = NULL;
+}
+
+static size_t slot_of(const struct lock_cache *c, uint64_t start)
+{
+	size_t i = (size_t)((start * 0x9e3779b97f4a7c15ULL) >> 20) & (c->cap - 1);
+
+	while (c->tab[i] && c->tab[i]->start != start)
+		i = (i + 1) & (c->cap - 1);
+	return i;
+}
+
+static int cache_grow(struct lock_cache *c)
+{
+	struct lock_cache n = { .cap = c->cap ? c->cap * 2 : 256 };
+
+	n.tab = calloc(n.cap, sizeof(*n.tab));
+	if (!n.tab)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->cap; i++)
+		if (c->tab[i])
+			n.tab[slot_of(&n, c->tab[i]->start)] = c->tab[i];
+	free(c->tab);
+	c->tab = n.tab;
+	c->cap = n.cap;
+	return 0;
+}
+
+static const char *var_name(struct dso *d, uint64_t addr)
+{
+	const struct sym *s = addr ? symtab_find(&d->data_syms, addr) : NULL;
+
+	return s ? s->name : NULL;
+}
+
+struct ctx {
+	struct dso *d;
+	lock_named_fn named;
+	void *named_ctx;
+	int depth;
+};
+
+static struct fn_entry *entry_of(struct ctx *x, const struct sym *fn);
+
+/* What a call to TARGET does: the callee's kind, or what a rule says of its name. */
+static uint8_t callee_kind(struct ctx *x, uint64_t target, const char **seed)
+{
+	const struct sym *s = target ? symtab_find(&x->d->syms, target) : NULL;
+	struct fn_entry *e;
+	char buf[256];
+	const char *plt;
+	int r;
+
+	*seed = NULL;
+	if (!s || s->start != target || !s->name)
+		return LK_UNKNOWN;
+	plt = strstr(s->name, "@plt");
+	if (x->named) {
+		/* A rule names it: a primitive (as strong as a lock), or plumbing. */
+		r = x->named(x->named_ctx, s->name);
+		if (!r)
+			r = x->named(x->named_ctx, lock_plain_name(s->name, buf, sizeof(buf)));
+		if (r > 0)
+			return LK_ENTER;
+		if (r < 0)
+			return LK_NONE;
+	}
+	if (plt || x->depth >= MAX_DEPTH)
+		return LK_UNKNOWN;	/* in another binary */
+	x->depth++;
+	e = entry_of(x, s);
+	x->depth--;
+	if (!e || e->busy)
+		return LK_UNKNOWN;
+	*seed = e->c.kind == LK_DELAY ? e->c.seed : e->own_store;
+	return e->c.kind;
+}
+
+struct loop_acc {
+	uint64_t from, to;
+	bool atom, konst, hint, wait, reads;
+	int other_calls;		/* indirect, or to what is no primitive */
+	const char *word, *seed;
+};
+
+static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
+{
+	struct dso *d = x->d;
+	struct elf_image *img = dso_image(d);
+	const struct sysnos *sn;
+	struct disasm *dis = NULL;
+	struct insn *v = NULL;
+	uint8_t *ck = NULL;			/* per instruction: the kind of what it calls */
+	const char **cseed = NULL;
+	struct loop_acc *lp = NULL;
+	size_t n = 0, nl = 0, cap = 0, loop_bytes = 0;
+	uint64_t size = fn->end - fn->start;
+	bool any_atomic = false, konst_atomic = false, futex = false, sleeps = false, hint = false;
+	bool hint_reads = false, other_stores = false, calls_strong = false, calls_any = false;
+	bool update_loop = false, calls_other = false;
+	const uint8_t *code;
+	uint8_t kind;
+
+	e->c.kind = LK_UNKNOWN;
+	if (!img || d->kernel || d->identity || !size || size > (1u << 20) ||
+	    !(sn = sysnos_of(elf_image_machine(img))) ||
+	    !(code = elf_image_code(img, fn->start, size)) ||
+	    disasm_open(&dis, elf_image_machine(img), elf_image_big_endian(img), elf_image_toc(img)))
+		return;
+	disasm_set_text(dis, false);
+	disasm_set_got(dis, elf_image_got_target, img);
+	disasm_range(dis, code, size, fn->start, &v, &n);
+	disasm_close(dis);
+	ck = calloc(n ? n : 1, 1);
+	cseed = calloc(n ? n : 1, sizeof(*cseed));
+	if (!ck || !cseed)
+		goto out;
+	e->c.kind = LK_NONE;
+
+	/* The calls first: what each one reaches (a cycle is cut by the busy mark). */
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i].call)
+			continue;
+		calls_any = true;
+		calls_other |= !v[i].target;
+		if (v[i].target) {
+			ck[i] = callee_kind(x, v[i].target, &cseed[i]);
+			calls_strong |= lock_kind_strong(ck[i]);
+			calls_other |= !lock_kind_primitive(ck[i]);
+			if (!ARRAY_GROW(e->c.calls, cap, e->c.nr_calls + 1))
+				e->c.calls[e->c.nr_calls++] = (struct lock_call){
+					v[i].addr + v[i].size, v[i].target, v[i].arg0, ck[i],
+					!v[i].arg0 && v[i].arg0_param, v[i].arg0_off };
+		}
+	}
+	cap = 0;
+	/* Function-wide facts. */
+	for (size_t i = 0; i < n; i++) {
+		const struct insn *in = &v[i];
+
+		if (in->atomic && in->mem && !in->stack_mem) {
+			any_atomic = true;
+			konst_atomic |= (in->atomic_op == ATOM_XCHG || in->atomic_op == ATOM_CAS ||
+					 in->atomic_op == ATOM_SC) && in->new_const;
+		}
+		if (in->syscall) {
+			futex |= in->sysno == sn->futex;
+			sleeps |= in->sysno == sn->yield || in->sysno == sn->nanosleep ||
+				  in->sysno == sn->clock_nanosleep;
+		}
+		hint |= in->spin_hint;
+		if (in->plain_store && !in->stack_mem) {
+			other_stores = true;
+			if (in->data && !e->own_store)
+				e->own_store = var_name(d, in->data);
+		}
+	}
+	/* The loops: short backward branches inside the function. */
+	for (size_t i = 0; i < n; i++) {
+		struct loop_acc a = { 0 };
+
+		if (!v[i].branch || !v[i].target || v[i].target >= v[i].addr ||
+		    v[i].target < fn->start || v[i].addr - v[i].target > MAX_LOOP_BYTES)
+			continue;
+		a.from = v[i].target;
+		a.to = v[i].addr;
+		for (size_t k = 0; k < n; k++) {
+			const struct insn *in = &v[k];
+
+			if (in->addr < a.from || in->addr > a.to)
+				continue;
+			if (in->atomic && in->mem && !in->stack_mem &&
+			    (in->atomic_op == ATOM_XCHG || in->atomic_op == ATOM_CAS ||
+			     in->atomic_op == ATOM_SC)) {
+				a.atom = true;
+				a.konst |= in->new_const || in->atomic_op == ATOM_XCHG;
+				if (in->data && !a.word)
+					a.word = var_name(d, in->data);
+			}
+			if (in->call && ck[k] == LK_TAS)
+				a.atom = a.konst = true;
+			if (in->call && !lock_kind_primitive(ck[k]))
+				a.other_calls += in->target ? 1 : 100;
+			a.hint |= in->spin_hint;
+			if (in->call && (ck[k] == LK_DELAY || lock_kind_strong(ck[k]))) {
+				a.wait = true;
+				if (!a.seed)
+					a.seed = cseed[k];
+			}
+			if (in->syscall && (in->sysno == sn->futex || in->sysno == sn->yield ||
+					    in->sysno == sn->nanosleep || in->sysno == sn->clock_nanosleep))
+				a.wait = true;
+			if (in->mem && !in->stack_mem && !in->plain_store && !in->atomic)
+				a.reads = true;
+			if (in->plain_store && !in->stack_mem && in->data && !a.seed) {
+				const char *s = var_name(d, in->data);
+
+				if (s != a.word)
+					a.seed = s;
+			}
+		}
+		if (a.hint && a.reads)
+			hint_reads = true;
+		if (a.atom && !a.konst && !a.hint && !a.wait)
+			update_loop = true;
+		/*
+		 * A retry loop does little else: one calling through a pointer, or
+		 * several other functions, is a program's loop (start_thread's).
+		 */
+		if (!a.atom || !(a.konst || a.hint || a.wait) || a.other_calls > 2)
+			continue;
+		if (ARRAY_GROW(lp, cap, nl + 1))
+			goto out;
+		lp[nl++] = a;
+	}
+	/* Acquire loops, outermost kept: nested ones are inside them. */
+	cap = 0;
+	for (size_t i = 0; i < nl; i++) {
+		bool inner = false;
+
+		for (size_t k = 0; k < nl && !inner; k++)
+			inner = k != i && lp[k].from <= lp[i].from && lp[k].to >= lp[i].to &&
+				(lp[k].from != lp[i].from || lp[k].to != lp[i].to || k < i);
+		if (!e->c.word && lp[i].word)
+			e->c.word = lp[i].word;
+		if (!e->c.seed && lp[i].seed)
+			e->c.seed = lp[i].seed;
+		if (inner)
+			continue;
+		if (ARRAY_GROW(e->c.loops, cap, e->c.nr_loops + 1))
+			goto out;
+		e->c.loops[e->c.nr_loops++] = (struct lock_loop){ lp[i].from, lp[i].to, lp[i].word };
+		loop_bytes += lp[i].to - lp[i].from + 1;
+	}
+
+	if (futex && size <= FUTEX_BYTES)
+		kind = LK_FUTEX;
+	else if (e->c.nr_loops && size <= 3 * loop_bytes + 256)
+		kind = LK_ACQUIRE;
+	else if (any_atomic && calls_strong)
+		kind = LK_ENTER;
+	else if ((hint || sleeps) && !any_atomic && !hint_reads)
+		kind = LK_DELAY;
+	else if (calls_strong && !calls_other && !other_stores && !any_atomic &&
+		 size <= WRAPPER_BYTES)
+		kind = LK_WRAPPER;
+	else if (konst_atomic && !calls_any && !update_loop && size <= TAS_BYTES)
+		kind = LK_TAS;
+	else if (any_atomic)
+		kind = LK_UPDATE;
+	else
+		kind = LK_NONE;
+	e->c.kind = kind;
+	if (kind == LK_DELAY && !e->c.seed) {
+		/* The seed a delay draws from: written here, or by what it calls. */
+		e->c.seed = e->own_store;
+		for (size_t i = 0; i < n && !e->c.seed; i++)
+			if (v[i].call)
+				e->c.seed = cseed[i];
+	}
+out:
+	free(lp);
+	free(ck);
+	free(cseed);
+	free(v);
+}
+
+static struct fn_entry *entry_of(struct ctx *x, const struct sym *fn)
+{
+	struct lock_cache *c = x->d->spins;
+	struct fn_entry *e;
+	size_t i;
+
+	if (!c) {
+		c = x->d->spins = calloc(1, sizeof(*c));
+		if (!c)
+			return NULL;
+		x->d->spins_free = cache_free;
+	}
+	if ((c->nr + 1) * 2 > c->cap && cache_grow(c))
+		return NULL;
+	i = slot_of(c, fn->start);
+	if (c->tab[i])
+		return c->tab[i];
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->start = fn->start;
+	e->busy = true;
+	c->tab[i] = e;
+	c->nr++;
+	analyse(x, fn, e);
+	e->busy = false;
+	return e;
+}
+
+const struct lock_code *lock_code_of(struct dso *d, const struct sym *fn, lock_named_fn named,
+				     void *ctx)
+{
+	struct ctx x = { d, named, ctx, 0 };
+	struct fn_entry *e;
+
+	if (!d || !fn)
+		return NULL;
+	e = entry_of(&x, fn);
+	return e ? &e->c : NULL;
+}
+
+const struct lock_loop *lock_code_loop_at(const struct lock_code *c, uint64_t vaddr)
+{
+	for (size_t i = 0; c && i < c->nr_loops; i++)
+		if (vaddr >= c->loops[i].from && vaddr <= c->loops[i].to)
+			return &c->loops[i];
+	return NULL;
+}
+
+const struct lock_call *lock_code_call_at(const struct lock_code *c, uint64_t ret)
+{
+	for (size_t i = 0; c && i < c->nr_calls; i++)
+		if (c->calls[i].ret == ret)
+			return &c->calls[i];
+	return NULL;
+}

@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Regenerates the lock-pattern recordings (run as root on x86_64 Debian 12
+# where perf record -e cpu-clock works).  zoo.c and members.cc are built
+# statically, so their glibc and libstdc++ resolve and unwind from the copies
+# under ../symfs wherever the checkout is: zoo with gcc -O2 and with clang
+# -O0, members (C++) with g++ -O2.  Each pattern is recorded with frame
+# pointers (-g) and with DWARF stack copies (zstd-compressed); kallsyms holds
+# the kernel symbols their kernel frames hit.  The binaries keep frame
+# pointers; glibc inside them has none, as on a user's machine.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+dir=/mycl-fixtures/locks
+symfs="$here/../symfs$dir"
+mkdir -p "$dir" "$symfs"
+gcc -O2 -g -fno-omit-frame-pointer -static -pthread -o "$dir/zoo" "$here/zoo.c"
+clang -O0 -g -fno-omit-frame-pointer -static -pthread -o "$dir/zoo-clang-O0" "$here/zoo.c"
+g++ -O2 -g -fno-omit-frame-pointer -static -pthread -Wl,--gc-sections -o "$dir/members" \
+	"$here/members.cc"
+cp "$dir/zoo" "$dir/zoo-clang-O0" "$dir/members" "$symfs/"
+cd "$here"
+rm -f ./*.data
+fp() { out=$1; shift; perf record -q -g -e cpu-clock -F 499 -o "$out" -- "$@" >/dev/null; }
+dw() { out=$1; shift; perf record -q -z --call-graph dwarf,4096 -e cpu-clock -F 149 -o "$out" -- "$@" >/dev/null; }
+for m in tas ttas pmutex rwlock cas xadd mmap; do
+	fp "$m.fp.data" "$dir/zoo" $m 1 4
+	dw "$m.dwarf.data" "$dir/zoo" $m 1 4
+done
+for m in tas ttas pmutex cas; do
+	fp "$m.O0.fp.data" "$dir/zoo-clang-O0" $m 1 4
+done
+fp members.fp.data "$dir/members" 1 4
+dw members.dwarf.data "$dir/members" 1 4
+# The condition-variable queue with the scheduler's switches: its waits are no lock.
+perf record -q -g -e sched:sched_switch -e cpu-clock -F 499 -o condq.waits.data -- \
+	"$dir/zoo" condq 1 4 >/dev/null
+perf record -q -g -e sched:sched_switch -e cpu-clock -F 499 -o pmutex.waits.data -- \
+	"$dir/zoo" pmutex 0.5 4 >/dev/null
+for f in ./*.data; do perf script -i "$f" -F ip 2>/dev/null; done | grep -o "^[[:space:]]*[0-9a-f]\+" |
+	python3 "$here/../kallsyms_subset.py" > kallsyms
+chmod 644 ./*.data
+ls -l "$here"/*.data
