@@ -12,6 +12,14 @@ On committed recordings (tests/data/gen.sh), so the numbers are fixed:
     (waits.data): the off-CPU waits per lock site and the futex waits on its
     mutex account for the waits the program measured itself in that run
     (waits.expected).
+  - tests/data/locks (gen.sh there): lock patterns none of the rules name,
+    from C (gcc -O2, clang -O0) and C++ (std::mutex, std::shared_mutex in
+    members), with frame pointers and with DWARF stacks: the lock site holds
+    at least 80% of the lock time (or, where frame-pointer chains lost the
+    caller, the rest is at sites that say so), the lock object is named where
+    the code names it, lock-free code (a CAS counter, an atomic add) is no
+    lock, and off-CPU waits split into lock waits (a mutex, the kernel's
+    mmap_lock) and other waits (a condition-variable queue, sleeps).
 On a live recording of samples/ttas_mutex, only what holds on any machine:
 mycl reads it, its lock report is well formed, and its flat profile agrees
 with perf report's on the same file.  The live part is skipped where perf
@@ -45,6 +53,7 @@ def main():
     fx = fixture_args(data_dir)
     spin(hot, fx, os.path.join(data_dir, "ttas.g.data"))
     waits(hot, fx, os.path.join(data_dir, "waits.data"), os.path.join(data_dir, "waits.expected"))
+    patterns(hot, fx, os.path.join(data_dir, "locks"))
     live(hot, ttas, work)
     return summary()
 
@@ -104,6 +113,100 @@ def spin(hot, fx, data):
           [(i["insn"], i.get("global"), i.get("after")) for i in insns])
 
 
+# Per recording: the lock sites (all sharing >= 80% of the lock time), the
+# object per site, the seed; "fp_gaps": frame-pointer chains through glibc,
+# where the rest must sit at sites that say they lost frames.
+PATTERNS = [
+    ("tas.fp", ["pin_buffer_slot"], {"pin_buffer_slot": "buffer_slots.latch"}, None, False),
+    ("tas.dwarf", ["pin_buffer_slot"], {"pin_buffer_slot": "buffer_slots.latch"}, None, False),
+    ("tas.O0.fp", ["pin_buffer_slot"], {"pin_buffer_slot": "buffer_slots.latch"}, None, False),
+    ("ttas.fp", ["reserve_seat"], {"reserve_seat": "hall_gate.held"}, "jitter_state", False),
+    ("ttas.dwarf", ["reserve_seat"], {"reserve_seat": "hall_gate.held"}, "jitter_state", False),
+    ("ttas.O0.fp", ["reserve_seat"], {"reserve_seat": "hall_gate.held"}, "jitter_state", False),
+    ("pmutex.dwarf", ["post_ledger_entry"], {"post_ledger_entry": "ledger_mutex"}, None, False),
+    ("pmutex.O0.fp", ["post_ledger_entry"], {"post_ledger_entry": "ledger_mutex"}, None, False),
+    ("pmutex.fp", ["post_ledger_entry"], {"post_ledger_entry": "ledger_mutex"}, None, True),
+    ("rwlock.dwarf", ["rotate_catalog", "lookup_catalog"],
+     {"rotate_catalog": "catalog_lock", "lookup_catalog": "catalog_lock"}, None, False),
+    ("rwlock.fp", ["rotate_catalog", "lookup_catalog"], {}, None, True),
+    ("members.dwarf", ["Registry::publish", "Journal::append", "Registry::find"],
+     {"Registry::publish": "registry.names_mutex", "Journal::append": "journal.append_mutex"},
+     None, False),
+    ("members.fp", ["Registry::publish", "Journal::append", "Registry::find"], {}, None, True),
+]
+
+
+def base(site):
+    return (site or "").replace(" [from call site]", "")
+
+
+def patterns(hot, fx, ldir):
+    fx = fx + ["--kallsyms", os.path.join(ldir, "kallsyms")]
+    for name, want, objects, seed, fp_gaps in PATTERNS:
+        rep = run_json(hot, "-q", "--locks", "--format", "json", *fx,
+                       os.path.join(ldir, name + ".data"))[0]
+        sites = rep["sites"]
+        total = sum(s["overhead"] for s in sites)
+        at = sum(s["overhead"] for s in sites if base(s["site"]) in want)
+        said = sum(s["overhead"] for s in sites if base(s["site"]) not in want and
+                   (s["stack_cut"] or s["lost_frames"] >= 50))
+        check(f"{name}: lock time found ({rep['overhead']:.1f}%)", rep["overhead"] > 10,
+              rep["overhead"])
+        if fp_gaps:
+            check(f"{name}: the sites hold the lock time, or the rest says what it lost",
+                  total and (at + said) >= 0.8 * total and at > 0,
+                  [(s["site"], s["overhead"], s["lost_frames"], s["stack_cut"]) for s in sites])
+        else:
+            check(f"{name}: {'/'.join(want)} hold >= 80% of the lock time ({at:.1f} of {total:.1f})",
+                  total and at >= 0.8 * total, [(s["site"], s["overhead"]) for s in sites[:5]])
+        for site, obj in objects.items():
+            got = [s.get("lock_word") for s in sites if base(s["site"]) == site]
+            check(f"{name}: {site} locks {obj}", got and got[0] == obj, got)
+        if seed:
+            got = [s.get("seed") for s in sites if base(s["site"]) in want]
+            check(f"{name}: the spin seed is {seed}", got and got[0] == seed, got)
+        prims = {p["name"] for p in rep["primitives"]}
+        check(f"{name}: no site is a primitive or a thread's start",
+              not {base(s["site"]) for s in sites if s["overhead"] >= 1 and not s["stack_cut"] and
+                   s["lost_frames"] < 50} & (prims | {"start_thread", "worker"}),
+              [s["site"] for s in sites])
+    # Lock-free code is no lock.
+    for name in ("cas.fp", "cas.dwarf", "cas.O0.fp", "xadd.fp", "xadd.dwarf"):
+        rep = run_json(hot, "-q", "--locks", "--format", "json", *fx,
+                       os.path.join(ldir, name + ".data"))[0]
+        check(f"{name}: a lock-free counter is no lock ({rep['overhead']:.2f}%)",
+              rep["overhead"] < 1 and not [s for s in rep["sites"]
+                                             if s["site"] in ("bump_visits", "count_hit")],
+              [(s["site"], s["overhead"]) for s in rep["sites"]])
+    # Kernel contention from user space: mmap_lock taken by mmap and munmap.
+    rep = run_json(hot, "-q", "--locks", "--format", "json", *fx,
+                   os.path.join(ldir, "mmap.fp.data"))[0]
+    names = {s["site"] for s in rep["sites"]}
+    check("mmap.fp: the kernel functions taking mmap_lock are the sites",
+          {"__vm_munmap", "vm_mmap_pgoff"} & names and not {"down_write_killable"} & names, names)
+    # Off-CPU waits: lock waits apart from other waits.
+    for name, lock_sites, other_sites in (
+            ("mmap.waits", {"__vm_munmap", "vm_mmap_pgoff", "lock_mm_and_find_vma"}, set()),
+            ("pmutex.waits", {"post_ledger_entry"}, set()),
+            ("condq.waits", set(), {"take_job", "condq_producer"})):
+        w = [x for x in run_json(hot, "-q", "--locks", "--format", "json", *fx,
+                                 os.path.join(ldir, name + ".data"))
+             if x.get("schema") == "mycl-waits/1"][0]
+        lock_ns = sum(s["wait_ns"] for s in w["sites"] if s["lock"])
+        at = sum(s["wait_ns"] for s in w["sites"] if s["lock"] and base(s["site"]) in lock_sites)
+        others = {base(s["site"]) for s in w["sites"] if not s["lock"] and
+                  s["wait_ns"] >= 0.05 * w["total_wait_ns"]}
+        if lock_sites:
+            check(f"{name}: lock waits at {'/'.join(sorted(lock_sites))} (>= 80%)",
+                  lock_ns and at >= 0.8 * lock_ns, [(s["site"], s["lock"]) for s in w["sites"]])
+        else:
+            check(f"{name}: no lock wait (a condition-variable queue and sleeps)",
+                  lock_ns < 0.02 * w["total_wait_ns"], [(s["site"], s["lock"]) for s in w["sites"]])
+        check(f"{name}: other waits at {sorted(other_sites)}", other_sites <= others, others)
+        check(f"{name}: lock_wait_ns sums the lock sites", w["lock_wait_ns"] == lock_ns,
+              (w["lock_wait_ns"], lock_ns))
+
+
 def waits(hot, fx, data, expected):
     """Off-CPU waits per lock site and futex waits per word, against the program's own count."""
     with open(expected) as f:
@@ -113,7 +216,10 @@ def waits(hot, fx, data, expected):
     check("waits: a report from the tracepoints", bool(rep))
     if not rep:
         return
-    sites = {s["site"]: s["wait_ns"] / 1e9 for s in rep[0]["sites"]}
+    sites = {}
+    for s in rep[0]["sites"]:
+        if s["lock"]:
+            sites[s["site"]] = sites.get(s["site"], 0.0) + s["wait_ns"] / 1e9
     for site, secs in known.items():
         got = sites.get(site, 0.0)
         check(f"waits: {site} off-CPU {got:.2f} s against {secs:.2f} s measured by the program",

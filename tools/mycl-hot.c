@@ -138,6 +138,8 @@ static void usage(FILE *f)
 	      "      --callees SYM       everything SYM calls, merged into one tree\n"
 	      "      --folded            folded stacks (flamegraph.pl, speedscope, inferno)\n"
 	      "      --no-inline         no inlined-function frames in DWARF-unwound stacks\n"
+	      "      --no-call-site-frames  call chains exactly as recorded: no frame put back\n"
+	      "                          from the call before a return address (perf's view)\n"
 	      "      --annotate[=SYM|N]  disassemble the N hottest functions (default 3) or SYM\n"
 	      "      --annotate-context=N  only N instructions around the hot ones\n"
 	      "      --source-dir DIR    where to find source files (repeatable)\n"
@@ -165,7 +167,7 @@ enum {
 	OPT_PERCENT = 256, OPT_MAXROWS, OPT_COMM, OPT_PID, OPT_TID, OPT_CPU, OPT_DSO, OPT_EVENT,
 	OPT_FORMAT, OPT_SYMFS, OPT_KALLSYMS, OPT_BUILDID, OPT_NODEMANGLE, OPT_NOHEADER,
 	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE, OPT_CHILDREN, OPT_NOCHILDREN,
-	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE, OPT_DEBUGDIR, OPT_ANNOTATE,
+	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE, OPT_NOCALLSITE, OPT_DEBUGDIR, OPT_ANNOTATE,
 	OPT_ACONTEXT, OPT_SRCDIR, OPT_PREFIXMAP, OPT_LOCKS, OPT_LOCKRULES, OPT_CORDER, OPT_GROUP,
 	OPT_NOGROUP,
 };
@@ -184,6 +186,7 @@ static const struct option long_opts[] = {
 	{ "callees", required_argument, NULL, OPT_CALLEES },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "no-inline", no_argument, NULL, OPT_NOINLINE },
+	{ "no-call-site-frames", no_argument, NULL, OPT_NOCALLSITE },
 	{ "annotate", optional_argument, NULL, OPT_ANNOTATE },
 	{ "annotate-context", required_argument, NULL, OPT_ACONTEXT },
 	{ "source-dir", required_argument, NULL, OPT_SRCDIR },
@@ -406,6 +409,7 @@ int main(int argc, char **argv)
 		case OPT_CHILDREN: opts.children = true; break;
 		case OPT_NOCHILDREN: opts.children = false; break;
 		case OPT_NOINLINE: opts.no_inline = true; break;
+		case OPT_NOCALLSITE: opts.no_call_site_frames = true; break;
 		case OPT_ANNOTATE:
 			opts.annotate = true;
 			ann_n = 3;

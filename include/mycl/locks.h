@@ -47,7 +47,8 @@ struct mycl_lock_site {
 	const char *seed;		/* global written while spinning (or by the delay called) */
 	bool inlined_spin;		/* the spin loop is in the site's own code */
 	uint64_t from_call_site_period;	/* of period: the site's frame was put back from a call */
-	bool stack_cut;			/* primitives up to the end of the stack: the site is unknown */
+	bool stack_cut;			/* the stacks end in primitives, or above them in an address
+					 * no symbol covers: the site is unknown */
 	/*
 	 * Of its period, what came through a frame-pointer chain that lost the
 	 * frames between the site and the primitive below (the site called
@@ -82,8 +83,10 @@ int mycl_profile__lock_summary(const struct mycl_profile *p, size_t ev, const ch
 
 /* Waits seen through tracepoints (sched_switch, futex syscalls, lock:contention_*). */
 struct mycl_offcpu_site {
-	const char *sym, *dso;		/* the lock site: first caller above the wait */
-	const char *via;		/* the outermost primitive of the wait (pthread_mutex_lock) */
+	const char *sym, *dso;		/* the lock site, or for other waits the first function
+					 * above the system call's wrappers */
+	const char *via;		/* the outermost primitive (pthread_mutex_lock) or wrapper */
+	bool lock;			/* a wait for a lock; else I/O, poll, an idle condition */
 	uint64_t waits, wait_ns;
 	struct mycl_cg_node *callers;
 };
@@ -97,6 +100,7 @@ struct mycl_addr_wait {
 struct mycl_wait_report {
 	bool have_sched_switch, have_futex, have_contention;
 	uint64_t total_wait_ns;		/* off-CPU in waits (not preemptions) */
+	uint64_t lock_wait_ns;		/* ... of it in waits for a lock */
 	size_t nr_sites;
 	struct mycl_offcpu_site *sites;	/* by wait time */
 	size_t nr_futexes;

@@ -150,6 +150,7 @@ static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in)
 	int val = -1;			/* the register operand: the value an atomic stores */
 
 	in->sysno = -1;
+	in->jump = ci->id == X86_INS_JMP;
 	for (int i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
 
@@ -159,6 +160,7 @@ static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in)
 			continue;
 		in->mem = ci->id != X86_INS_LEA && ci->id != X86_INS_NOP;
 		in->mem_base = (uint16_t)(op->mem.base == X86_REG_RIP ? 0 : x86_fam(d, op->mem.base));
+		in->mem_disp = op->mem.disp;
 		in->stack_mem = in->mem_base == X86_RSP || in->mem_base == X86_RBP;
 		if (in->mem && (op->access & CS_AC_WRITE) && !in->atomic && !locked)
 			in->plain_store = true;
@@ -368,6 +370,7 @@ static void arm64_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *i
 	int vals[3], nv = 0;
 
 	in->sysno = -1;
+	in->jump = ci->id == ARM64_INS_B && (a->cc == ARM64_CC_INVALID || a->cc == ARM64_CC_AL);
 	for (int i = 0; i < a->op_count; i++) {
 		const cs_arm64_op *op = &a->operands[i];
 
@@ -377,6 +380,7 @@ static void arm64_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *i
 			continue;
 		in->mem = true;
 		in->mem_base = (uint16_t)arm64_xreg(op->mem.base);
+		in->mem_disp = op->mem.disp;
 		in->stack_mem = op->mem.base == ARM64_REG_SP || op->mem.base == ARM64_REG_X29;
 		if (starts(m, "st") && !atomic)
 			in->plain_store = true;

@@ -25,6 +25,7 @@ struct insn {
 	uint8_t size;
 	char text[200];			/* "mnemonic operands" */
 	bool branch, call, ret;
+	bool jump;			/* an unconditional branch (x86_64, aarch64) */
 	uint64_t target;		/* branch or call target, when direct */
 	uint64_t data;			/* the address read/written/taken, when known; else 0 */
 	uint8_t access;			/* enum insn_access, for data */
@@ -36,6 +37,7 @@ struct insn {
 	bool mem;			/* has a memory operand */
 	bool stack_mem;			/* ... addressed from the stack or frame pointer */
 	uint16_t mem_base;		/* ... its base register (0: none or PC-relative) */
+	int64_t mem_disp;		/* ... and displacement */
 	bool plain_store;		/* writes memory, not atomically */
 	bool syscall;			/* syscall, svc */
 	int32_t sysno;			/* the system call's number when known, else -1 */

@@ -143,8 +143,19 @@ static uint8_t callee_kind(struct ctx *x, uint64_t target, const char **seed)
 	if (!s || s->start != target || !s->name)
 		return LK_UNKNOWN;
 	plt = strstr(s->name, "@plt");
+	/* What the code does decides; a rule's name counts where the code cannot tell. */
+	if (!plt && x->depth < MAX_DEPTH) {
+		x->depth++;
+		e = entry_of(x, s);
+		x->depth--;
+		if (e && !e->busy && lock_kind_primitive(e->c.kind)) {
+			*seed = e->c.kind == LK_DELAY ? e->c.seed : e->own_store;
+			return e->c.kind;
+		}
+	} else {
+		e = NULL;
+	}
 	if (x->named) {
-		/* A rule names it: a primitive (as strong as a lock), or plumbing. */
 		r = x->named(x->named_ctx, s->name);
 		if (!r)
 			r = x->named(x->named_ctx, lock_plain_name(s->name, buf, sizeof(buf)));
@@ -153,19 +164,21 @@ static uint8_t callee_kind(struct ctx *x, uint64_t target, const char **seed)
 		if (r < 0)
 			return LK_NONE;
 	}
-	if (plt || x->depth >= MAX_DEPTH)
-		return LK_UNKNOWN;	/* in another binary */
-	x->depth++;
-	e = entry_of(x, s);
-	x->depth--;
 	if (!e || e->busy)
 		return LK_UNKNOWN;
 	*seed = e->c.kind == LK_DELAY ? e->c.seed : e->own_store;
 	return e->c.kind;
 }
 
+struct word_ref {
+	uint64_t data;			/* direct address, or 0 */
+	uint16_t base;
+	int64_t disp;
+};
+
 struct loop_acc {
 	uint64_t from, to;
+	struct word_ref ref;		/* the word of its acquire atomic */
 	bool atom, konst, hint, wait, reads;
 	int other_calls;		/* indirect, or to what is no primitive */
 	const char *word, *seed;
@@ -185,7 +198,7 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	uint64_t size = fn->end - fn->start;
 	bool any_atomic = false, konst_atomic = false, futex = false, sleeps = false, hint = false;
 	bool hint_reads = false, other_stores = false, calls_strong = false, calls_any = false;
-	bool update_loop = false, calls_other = false;
+	bool update_loop = false, calls_other = false, releases = false, has_loop = false;
 	const uint8_t *code;
 	uint8_t kind;
 
@@ -232,6 +245,7 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 					 in->atomic_op == ATOM_SC) && in->new_const;
 		}
 		if (in->syscall) {
+			e->c.syscalls = true;
 			futex |= in->sysno == sn->futex;
 			sleeps |= in->sysno == sn->yield || in->sysno == sn->nanosleep ||
 				  in->sysno == sn->clock_nanosleep;
@@ -247,6 +261,9 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	for (size_t i = 0; i < n; i++) {
 		struct loop_acc a = { 0 };
 
+		if (v[i].branch && !v[i].jump && v[i].target && v[i].target < v[i].addr &&
+		    v[i].target >= fn->start)
+			has_loop = true;
 		if (!v[i].branch || !v[i].target || v[i].target >= v[i].addr ||
 		    v[i].target < fn->start || v[i].addr - v[i].target > MAX_LOOP_BYTES)
 			continue;
@@ -262,6 +279,7 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 			     in->atomic_op == ATOM_SC)) {
 				a.atom = true;
 				a.konst |= in->new_const || in->atomic_op == ATOM_XCHG;
+				a.ref = (struct word_ref){ in->data, in->mem_base, in->mem_disp };
 				if (in->data && !a.word)
 					a.word = var_name(d, in->data);
 			}
@@ -321,11 +339,27 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 		loop_bytes += lp[i].to - lp[i].from + 1;
 	}
 
+	/*
+	 * Taking a lock and releasing it (a plain store, or an atomic one of a
+	 * constant, to the word acquired, outside the spin loop) is a critical
+	 * section: the lock is inlined here, this is its site, not a primitive.
+	 */
+	for (size_t i = 0; i < n && !releases; i++) {
+		const struct insn *in = &v[i];
+
+		if (!in->mem || in->stack_mem || !(in->plain_store || (in->atomic && in->new_const)) ||
+		    lock_code_loop_at(&e->c, in->addr))
+			continue;
+		for (size_t k = 0; k < nl && !releases; k++)
+			releases = lp[k].ref.data ? in->data == lp[k].ref.data :
+				   lp[k].ref.base && in->mem_base == lp[k].ref.base &&
+				   in->mem_disp == lp[k].ref.disp && !in->data;
+	}
 	if (futex && size <= FUTEX_BYTES)
 		kind = LK_FUTEX;
-	else if (e->c.nr_loops && size <= 3 * loop_bytes + 256)
+	else if (e->c.nr_loops && size <= 3 * loop_bytes + 256 && !releases)
 		kind = LK_ACQUIRE;
-	else if (any_atomic && calls_strong)
+	else if (any_atomic && calls_strong && !releases)
 		kind = LK_ENTER;
 	else if ((hint || sleeps) && !any_atomic && !hint_reads)
 		kind = LK_DELAY;
@@ -339,6 +373,8 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	else
 		kind = LK_NONE;
 	e->c.kind = kind;
+	e->c.thin = !any_atomic && !other_stores && calls_any && size <= WRAPPER_BYTES &&
+		    !lock_code_loop_at(&e->c, fn->start) && !has_loop;
 	if (kind == LK_DELAY && !e->c.seed) {
 		/* The seed a delay draws from: written here, or by what it calls. */
 		e->c.seed = e->own_store;

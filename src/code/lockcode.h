@@ -44,6 +44,8 @@ struct lock_call {
 
 struct lock_code {
 	uint8_t kind;			/* enum lock_kind */
+	bool syscalls;			/* makes system calls itself (a wrapper: poll, read...) */
+	bool thin;			/* small, no loop, no store outside its stack: forwards */
 	const char *word;		/* global an acquire atomic targets */
 	const char *seed;		/* global written by a spin loop, or by a delay it calls */
 	struct lock_loop *loops;

@@ -19,7 +19,8 @@
 struct pending {
 	int32_t tid;
 	uint64_t time;
-	uint32_t node;			/* sched_switch: the lock site's call-tree node */
+	uint32_t node;			/* sched_switch: the wait's site (call-tree node) */
+	bool lock;			/* ... a lock's, or another wait's */
 	const char *via;
 	uint64_t addr;			/* futex word or kernel lock */
 };
@@ -84,29 +85,35 @@ void offcpu_free(struct mycl_profile *p)
 	p->waits = NULL;
 }
 
-/* The first caller above the primitives of LEAF's path; *VIA the outermost primitive. */
-static uint32_t site_of(struct mycl_profile *p, uint32_t leaf, const char **via)
+/* TID's wait, if it has one, ended at TIME. */
+static int wait_end(struct wait_state *w, int32_t tid, uint64_t time)
 {
-	const struct calltree *t = &p->tree;
-	uint32_t a = leaf;
-	int rule;
+	struct pending *e = pend_find(&w->sched, tid);
+	struct hent k;
+	uint64_t d;
+	int err;
 
-	*via = NULL;
-	while (t->nodes[a].parent != CT_NONE &&
-	       (rule = lock_rules_match(p->waits->rules, t->nodes[a].f.sym)) >= 0) {
-		/* Scheduler and syscall plumbing say nothing about the lock. */
-		const char *kind = p->waits->rules->v[rule].kind;
+	if (!e)
+		return 0;
+	k = (struct hent){ .addr = e->node, .sym = e->via, .level = e->lock ? 'L' : 'W' };
+	d = time > e->time ? time - e->time : 0;
+	err = hist_add(&w->sites, &k, d, 1, NULL);
+	w->total += d;
+	pend_drop(&w->sched, e);
+	return err;
+}
 
-		if (strcmp(kind, "sched") && strcmp(kind, "entry"))
-			*via = t->nodes[a].f.sym;
-		a = t->nodes[a].parent;
-	}
-	if (t->nodes[a].parent == CT_NONE)
-		return leaf;
-	/* Code inlined into a function is that function's. */
-	while (t->nodes[a].f.inl && t->nodes[t->nodes[a].parent].parent != CT_NONE)
-		a = t->nodes[a].parent;
-	return a;
+/*
+ * A sample of another event: its thread runs, so a wait it was in is over.
+ * Recordings of one program see its threads leave the CPU, but not the
+ * idle task switching them back in: then the wait ends at the thread's next
+ * sample, an upper bound.
+ */
+int offcpu_running(struct mycl_profile *p, const struct mycl_sample *s)
+{
+	struct wait_state *w = p->waits;
+
+	return w && w->sched.nr ? wait_end(w, s->tid, s->time) : 0;
 }
 
 static bool field(struct wait_state *w, const struct mycl_sample *s, const char *name, uint64_t *v)
@@ -139,30 +146,28 @@ int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t 
 	}
 	if (!w->tp || !(name = tracepoints_name(w->tp, s->event->config)))
 		return 0;
+	if (strcmp(name, "sched:sched_switch")) {
+		err = offcpu_running(p, s);
+		if (err)
+			return err;
+	}
 
 	if (!strcmp(name, "sched:sched_switch")) {
 		uint64_t prev = 0, next = 0, state = 0;
-		struct pending *e;
 
 		w->have_sched = true;
 		if (!field(w, s, "prev_pid", &prev) || !field(w, s, "next_pid", &next))
 			return 0;
 		field(w, s, "prev_state", &state);
-		/* The thread switched in ends its wait. */
-		e = pend_find(&w->sched, (int32_t)next);
-		if (e) {
-			struct hent k = { .addr = e->node, .sym = e->via };
-			uint64_t d = s->time > e->time ? s->time - e->time : 0;
-
-			err = hist_add(&w->sites, &k, d, 1, NULL);
-			w->total += d;
-			pend_drop(&w->sched, e);
-		}
+		/* The thread switched in ends its wait; so does one seen running again. */
+		err = wait_end(w, (int32_t)next, s->time);
+		if (!err)
+			err = wait_end(w, (int32_t)prev, s->time);
 		/* A thread leaving the CPU asleep (not preempted) starts one. */
 		if (!err && (state & 0xff) && prev && leaf != UINT32_MAX) {
 			struct pending n = { .tid = (int32_t)prev, .time = s->time };
 
-			n.node = site_of(p, leaf, &n.via);
+			n.node = profile_wait_site(p, s, leaf, &n.via, &n.lock);
 			err = pend_put(&w->sched, &n);
 		}
 	} else if (!strcmp(name, "syscalls:sys_enter_futex")) {
@@ -273,6 +278,7 @@ MYCL_API int mycl_profile__waits(const struct mycl_profile *cp, struct mycl_wait
 
 		for (size_t k = 0; k < r->nr_sites && !st; k++)
 			if (r->sites[k].sym == f->sym && r->sites[k].via == h->sym &&
+			    r->sites[k].lock == (h->level == 'L') &&
 			    r->sites[k].dso == (f->dso ? f->dso->short_name : "[unknown]"))
 				st = &r->sites[k];
 		if (!st) {
@@ -280,7 +286,10 @@ MYCL_API int mycl_profile__waits(const struct mycl_profile *cp, struct mycl_wait
 			st->sym = f->sym;
 			st->dso = f->dso ? f->dso->short_name : "[unknown]";
 			st->via = h->sym;
+			st->lock = h->level == 'L';
 		}
+		if (st->lock)
+			r->lock_wait_ns += h->period;
 		st->waits += h->samples;
 		st->wait_ns += h->period;
 		/* Callers: merged per site as trees of their own. */

@@ -14,6 +14,8 @@ struct lock_rules;
  */
 int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf,
 		  const struct lock_rules *rules);
+/* Any other sample: its thread is running, so a wait it was in has ended. */
+int offcpu_running(struct mycl_profile *p, const struct mycl_sample *s);
 void offcpu_free(struct mycl_profile *p);
 
 #endif

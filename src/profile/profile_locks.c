@@ -150,16 +150,18 @@ static uint8_t classify(struct mycl_profile *p, uint32_t node)
 
 	if (node < ls->cls_cap && ls->cls[node])
 		return ls->cls[node];
+	/* What the code does decides; a rule's name counts where the code shows no lock. */
+	c = frame_code(p, f);
 	rule = lock_rule_of(&ls->rules, f->sym);
-	if (rule >= 0)
+	if (c && lock_kind_primitive(c->kind))
+		k = lock_kind_strong(c->kind) ? NC_STRONG : NC_WEAK;
+	else if (rule >= 0)
 		k = plumbing(&ls->rules, rule) ? NC_PLUMB :
 		    !strcmp(ls->rules.v[rule].kind, "serial") ? NC_SERIAL : NC_STRONG;
 	else if (f->level == 'k')
 		k = NC_KERNEL;
-	else if (!(c = frame_code(p, f)))
-		k = NC_NOT;
 	else
-		k = lock_kind_strong(c->kind) ? NC_STRONG : lock_kind_primitive(c->kind) ? NC_WEAK : NC_NOT;
+		k = NC_NOT;
 	if (node >= ls->cls_cap) {
 		size_t ncap = ls->cls_cap ? ls->cls_cap : 4096;
 		uint8_t *n;
@@ -336,7 +338,8 @@ static bool on_lock_path(struct mycl_profile *p, const struct mycl_sample *s, ui
 }
 
 struct walk {
-	bool strong, weak, cut;
+	bool strong, weak, cut, inline_spin;
+	bool cond;			/* a condition-variable wait (rule kind "cond") on the path */
 	const char *innermost;		/* nearest primitive to the site? no: the first met */
 	const char *seen[16];
 	int rules[16];
@@ -359,6 +362,8 @@ static void walk_note(struct mycl_profile *p, struct walk *w, uint32_t a, uint8_
 		dup |= w->seen[i] == name;
 	if (!dup && w->nseen < 16) {
 		w->rules[w->nseen] = lock_rule_of(&p->locks->rules, name);
+		w->cond |= w->rules[w->nseen] >= 0 &&
+			   !strcmp(p->locks->rules.v[w->rules[w->nseen]].kind, "cond");
 		w->seen[w->nseen++] = name;
 	}
 	if (p->tree.nodes[a].f.level != 'k') {
@@ -375,11 +380,13 @@ static void walk_note(struct mycl_profile *p, struct walk *w, uint32_t a, uint8_
  * it was taken in a spin loop of its own function's code.  Its lock site is
  * the first frame above every primitive.
  */
-int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf)
+/*
+ * The lock site of the path ending at LEAF, or CT_NONE when the path is no
+ * lock's; W gets the primitives met, AUX what the code says of the lock.
+ */
+static uint32_t lock_site(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf,
+			  struct walk *wp, struct site_aux *auxp)
 {
-	if (s->event->type == 2 /* PERF_TYPE_TRACEPOINT */)
-		return offcpu_sample(p, s, leaf, &p->locks->rules);
-	struct lock_state *ls = p->locks;
 	const struct calltree *t = &p->tree;
 	struct walk w = { 0 };
 	struct site_aux aux = { 0 };
@@ -387,9 +394,6 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 	uint32_t a = leaf, site, below = CT_NONE;
 	uint8_t cls;
 	uint64_t addr, va;
-	uint32_t idx;
-	int err;
-
 	/* Under a function that runs under a process-wide lock (__tz_convert)? */
 	cls = classify(p, a);
 	if (cls == NC_NOT || cls == NC_KERNEL) {
@@ -403,7 +407,21 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 			b = t->nodes[b].parent;
 		}
 	}
-	/* The kernel part: lock primitives and plumbing by rule. */
+	/*
+	 * The kernel part: primitives and plumbing by rule.  Below its outermost
+	 * lock primitive is that lock's own work (the scheduler, interrupts).
+	 */
+	if (t->nodes[a].f.level == 'k') {
+		uint32_t top = CT_NONE;
+
+		for (uint32_t b = a; t->nodes[b].parent != CT_NONE && t->nodes[b].f.level == 'k';
+		     b = t->nodes[b].parent)
+			if (classify(p, b) == NC_STRONG)
+				top = b;
+		for (; top != CT_NONE && a != top; a = t->nodes[a].parent)
+			if ((cls = classify(p, a)) == NC_STRONG || cls == NC_PLUMB)
+				walk_note(p, &w, a, cls);
+	}
 	while (t->nodes[a].parent != CT_NONE && t->nodes[a].f.level == 'k') {
 		cls = classify(p, a);
 		if (cls != NC_STRONG && cls != NC_PLUMB && cls != NC_SERIAL)
@@ -416,7 +434,7 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 		while (t->nodes[a].parent != CT_NONE && t->nodes[a].f.level == 'k')
 			a = t->nodes[a].parent;
 		if (t->nodes[a].parent == CT_NONE || classify(p, a) < NC_WEAK)
-			return 0;
+			return CT_NONE;
 		w.innermost = NULL;
 		w.nseen = 0;
 	}
@@ -435,7 +453,7 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 	if (t->nodes[a].parent == CT_NONE) {
 		/* Primitives up to the end of the stack: the site was cut off. */
 		if (!w.strong || below == CT_NONE)
-			return 0;
+			return CT_NONE;
 		a = below;
 		aux.cut = true;
 	}
@@ -449,20 +467,13 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 
 		/* A delay or a lone TAS is a lock only in a spin loop of its caller. */
 		if (!lp || !va)
-			return 0;
+			return CT_NONE;
 		aux.object = lp->word;
 		aux.object_from = "atomic operand";
 		aux.seed = sc->seed;
-		err = count_prim(p, s, INLINE_SPIN, -1);
-		if (err)
-			return err;
+		w.inline_spin = true;
 		if (!w.innermost)
 			w.innermost = INLINE_SPIN;
-	}
-	for (size_t i = 0; i < w.nseen; i++) {
-		err = count_prim(p, s, w.seen[i], w.rules[i]);
-		if (err)
-			return err;
 	}
 	/* The lock object: the address passed to the primitive, else the atomic's own. */
 	if (!aux.object && sc && a != leaf) {
@@ -482,7 +493,7 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 		/* A put-back frame: the calls of its function that pass a global agree. */
 		const struct sym *fs = symtab_find(&t->nodes[a].f.dso->syms, t->nodes[a].f.addr);
 		const struct lock_code *fc = fs ? lock_code_of(t->nodes[a].f.dso, fs, named,
-							       &ls->rules) : NULL;
+							       &p->locks->rules) : NULL;
 		const char *one = NULL;
 		bool many = false;
 
@@ -524,9 +535,81 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 			aux.gap_period = s->period;
 	}
 	site = a;
+	/* An address the chain could not resolve is no site anyone can read. */
+	if (!t->nodes[a].f.sym && t->nodes[a].f.level != 'k')
+		aux.cut = true;
 	/* Code inlined into a function is that function's: the site is the function. */
 	while (t->nodes[site].f.inl && t->nodes[t->nodes[site].parent].parent != CT_NONE)
 		site = t->nodes[site].parent;
+	*wp = w;
+	*auxp = aux;
+	return site;
+}
+
+uint32_t profile_wait_site(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf,
+			   const char **via, bool *lock)
+{
+	const struct calltree *t = &p->tree;
+	struct walk w;
+	struct site_aux aux;
+	uint32_t a = leaf;
+
+	*via = NULL;
+	*lock = false;
+	a = lock_site(p, s, leaf, &w, &aux);
+	if (a != CT_NONE && !w.cond) {
+		*lock = true;
+		*via = w.nseen ? w.seen[w.nseen - 1] : w.innermost;
+		return a;
+	}
+	/* No lock: the first function above the system call's wrappers. */
+	a = leaf;
+	while (t->nodes[a].parent != CT_NONE && t->nodes[a].f.level == 'k')
+		a = t->nodes[a].parent;
+	while (t->nodes[a].parent != CT_NONE && t->nodes[t->nodes[a].parent].parent != CT_NONE) {
+		const struct ct_frame *f = &t->nodes[a].f;
+		const struct lock_code *c = frame_code(p, f);
+
+		if (!f->inl && !(c && (c->syscalls || c->thin || lock_kind_primitive(c->kind))) &&
+		    lock_rule_of(&p->locks->rules, f->sym) < 0)
+			break;
+		if (!f->inl)
+			*via = f->sym;
+		a = t->nodes[a].parent;
+	}
+	if (t->nodes[a].parent == CT_NONE)
+		return leaf;
+	while (t->nodes[a].f.inl && t->nodes[t->nodes[a].parent].parent != CT_NONE)
+		a = t->nodes[a].parent;
+	return a;
+}
+
+int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf)
+{
+	struct lock_state *ls = p->locks;
+	struct walk w;
+	struct site_aux aux;
+	uint32_t site, idx;
+	int err;
+
+	if (s->event->type == 2 /* PERF_TYPE_TRACEPOINT */)
+		return offcpu_sample(p, s, leaf, &p->locks->rules);
+	err = offcpu_running(p, s);
+	if (err)
+		return err;
+	site = lock_site(p, s, leaf, &w, &aux);
+	if (site == CT_NONE)
+		return 0;
+	if (w.inline_spin) {
+		err = count_prim(p, s, INLINE_SPIN, -1);
+		if (err)
+			return err;
+	}
+	for (size_t i = 0; i < w.nseen; i++) {
+		err = count_prim(p, s, w.seen[i], w.rules[i]);
+		if (err)
+			return err;
+	}
 	{
 		struct hent k = { .ev = s->event->idx, .addr = site, .sym = w.innermost };
 

@@ -117,6 +117,14 @@ int vtree_finish(struct vtree *t, struct mycl_cg_node **out);
 /* profile_locks.c */
 int profile_locks_init(struct mycl_profile *p, const char *rules_file, char *err, size_t len);
 int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf);
+/*
+ * Where a wait whose path ends at LEAF is credited: the lock site (*LOCK
+ * set, *VIA the outermost primitive), or for waits that are no lock (I/O,
+ * poll, an idle condition variable) the first function above the system
+ * call's wrappers (*VIA the outermost wrapper).
+ */
+uint32_t profile_wait_site(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf,
+			   const char **via, bool *lock);
 void profile_locks_free(struct mycl_profile *p);
 
 /* profile_chain.c */

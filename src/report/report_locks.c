@@ -2,6 +2,7 @@
 /* The lock report as text and JSON. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include "mycl/locks.h"
 #include "internal.h"
 #include "json.h"
@@ -52,8 +53,8 @@ MYCL_API int mycl_report__locks_text(FILE *f, const struct mycl_lock_report *r, 
 				"(code without frame pointers): the true site is below; record with "
 				"--call-graph dwarf\n", pct(s->lost_frames_period, s->period));
 		if (s->stack_cut)
-			fprintf(f, "            the stacks end in lock primitives: the site is not in them "
-				"(record with --call-graph dwarf)\n");
+			fprintf(f, "            the stacks do not show who called the lock primitives (frames "
+				"lost or unresolved): record with --call-graph dwarf\n");
 		if (s->callers && s->callers->nr_children)
 			report_tree_text(f, s->callers, r->total_period, limit, 12);
 		else
@@ -132,25 +133,46 @@ static void addr_lines(FILE *f, const char *title, const struct mycl_addr_wait *
 	fprintf(f, "#\n");
 }
 
+/* The lock waits by lock site, or the other waits (the first MAX). */
+static void waits_section(FILE *f, const struct mycl_wait_report *w, bool lock, double limit, size_t max)
+{
+	uint64_t total = lock ? w->lock_wait_ns : w->total_wait_ns - w->lock_wait_ns;
+	size_t shown = 0;
+
+	if (!total) {
+		fprintf(f, "# %s\n#\n", lock ? "No wait for a lock." : "No other wait.");
+		return;
+	}
+	fprintf(f, lock ? "# Waits for a lock, by lock site (%.3f ms):\n#\n" :
+			  "# Other waits: I/O, poll, idle condition variables (%.3f ms):\n#\n",
+		(double)total / 1e6);
+	for (size_t i = 0; i < w->nr_sites && shown < max; i++) {
+		const struct mycl_offcpu_site *s = &w->sites[i];
+
+		if (s->lock != lock)
+			continue;
+		if (pct(s->wait_ns, w->total_wait_ns) < limit)
+			break;
+		shown++;
+		fprintf(f, "  %7.2f%%  %11.3f ms  %6" PRIu64 " waits  %s (%s)%s%s\n",
+			pct(s->wait_ns, w->total_wait_ns), (double)s->wait_ns / 1e6, s->waits,
+			str_or(s->sym, "[unknown]"), s->dso, s->via ? " via " : "", str_or(s->via, ""));
+		if (lock && s->callers && s->callers->nr_children)
+			report_tree_text(f, s->callers, s->callers->period, limit, 12);
+	}
+	fprintf(f, "#\n");
+}
+
 MYCL_API int mycl_report__waits_text(FILE *f, const struct mycl_wait_report *w, double limit)
 {
 	if (limit <= 0)
 		limit = 0.5;
 	if (w->have_sched_switch) {
 		fprintf(f, "# Off-CPU waits (sched:sched_switch, asleep until switched in again): "
-			"%.3f ms in all\n#\n", (double)w->total_wait_ns / 1e6);
-		for (size_t i = 0; i < w->nr_sites; i++) {
-			const struct mycl_offcpu_site *s = &w->sites[i];
-
-			if (pct(s->wait_ns, w->total_wait_ns) < limit)
-				break;
-			fprintf(f, "  %7.2f%%  %11.3f ms  %6" PRIu64 " waits  %s (%s)%s%s\n",
-				pct(s->wait_ns, w->total_wait_ns), (double)s->wait_ns / 1e6, s->waits,
-				str_or(s->sym, "[unknown]"), s->dso, s->via ? " via " : "",
-				str_or(s->via, ""));
-			if (s->callers && s->callers->nr_children)
-				report_tree_text(f, s->callers, s->callers->period, limit, 12);
-		}
+			"%.3f ms in all, %.3f ms of them for a lock\n#\n", (double)w->total_wait_ns / 1e6,
+			(double)w->lock_wait_ns / 1e6);
+		waits_section(f, w, true, limit, SIZE_MAX);
+		waits_section(f, w, false, limit, 5);
 		fputc('\n', f);
 	}
 	addr_lines(f, "Futex waits by word (syscalls:sys_enter_futex/sys_exit_futex):", w->futexes,
@@ -183,6 +205,7 @@ MYCL_API int mycl_report__waits_json(FILE *f, const struct mycl_wait_report *w, 
 	json_begin_obj(&j, NULL);
 	json_str(&j, "schema", "mycl-waits/1");
 	json_u64(&j, "total_wait_ns", w->total_wait_ns);
+	json_u64(&j, "lock_wait_ns", w->lock_wait_ns);
 	json_begin_arr(&j, "sites");
 	for (size_t i = 0; i < w->nr_sites; i++) {
 		const struct mycl_offcpu_site *s = &w->sites[i];
@@ -191,6 +214,7 @@ MYCL_API int mycl_report__waits_json(FILE *f, const struct mycl_wait_report *w, 
 		json_str(&j, "site", s->sym);
 		json_str(&j, "dso", s->dso);
 		json_str(&j, "via", s->via);
+		json_bool(&j, "lock", s->lock);
 		json_u64(&j, "waits", s->waits);
 		json_u64(&j, "wait_ns", s->wait_ns);
 		if (s->callers)

@@ -127,7 +127,9 @@ def perf_children_rows(path, extra=()):
 
 
 def mycl_children_rows(mycl_hot, path, extra=()):
-    out = _run([mycl_hot, "--format", "json", "-q", "--children", *extra, path],
+    """Inclusive rows of the chains as perf shows them (no frame put back from a call)."""
+    out = _run([mycl_hot, "--format", "json", "-q", "--children", "--no-call-site-frames", *extra,
+                path],
                          capture_output=True, text=True, timeout=600)
     if out.returncode != 0:
         raise RuntimeError(f"mycl-hot --children failed ({out.returncode}) on {path}: {out.stderr}")

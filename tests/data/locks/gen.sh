@@ -31,11 +31,13 @@ for m in tas ttas pmutex cas; do
 done
 fp members.fp.data "$dir/members" 1 4
 dw members.dwarf.data "$dir/members" 1 4
-# The condition-variable queue with the scheduler's switches: its waits are no lock.
-perf record -q -g -e sched:sched_switch -e cpu-clock -F 499 -o condq.waits.data -- \
-	"$dir/zoo" condq 1 4 >/dev/null
-perf record -q -g -e sched:sched_switch -e cpu-clock -F 499 -o pmutex.waits.data -- \
-	"$dir/zoo" pmutex 0.5 4 >/dev/null
+# Waits, every switch recorded: the condition-variable queue (waits that are
+# no lock; DWARF, glibc's frames have no frame pointer), the mutex, and the
+# kernel's mmap_lock.
+perf record -q -z --call-graph dwarf,4096 -e sched:sched_switch -c 1 -o condq.waits.data -- \
+	"$dir/zoo" condq 0.5 4 >/dev/null
+perf record -q -g -e sched:sched_switch -c 1 -o pmutex.waits.data -- "$dir/zoo" pmutex 0.3 4 >/dev/null
+perf record -q -g -e sched:sched_switch -c 1 -o mmap.waits.data -- "$dir/zoo" mmap 0.3 4 >/dev/null
 for f in ./*.data; do perf script -i "$f" -F ip 2>/dev/null; done | grep -o "^[[:space:]]*[0-9a-f]\+" |
 	python3 "$here/../kallsyms_subset.py" > kallsyms
 chmod 644 ./*.data
