@@ -104,7 +104,7 @@ def spin(hot, fx, data):
           and 0.95 <= sum(shares) <= 1.0001, via)
     prims = rep["primitives"]
     check("the spin ranks first among the primitives",
-          prims and prims[0]["kind"] == "spin", [p["name"] for p in prims[:3]])
+          prims and prims[0]["kind"] in ("spin", "spin acquire", "delay"), [p["name"] for p in prims[:3]])
     ann = run_json(hot, "-q", "--format", "json", *fx, f"--annotate={top.get('site')}", data)
     insns = sorted(ann[0]["instructions"], key=lambda i: -i["percent"])[:6] if ann else []
     named = [i for i in insns if "ut_rnd_ulint_counter" in

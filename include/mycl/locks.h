@@ -60,6 +60,8 @@ struct mycl_lock_site {
 
 struct mycl_lock_report {
 	const struct mycl_event *event;
+	/* The recording that would show sites lost here (stack_cut, lost_frames). */
+	const char *fix;
 	uint64_t period, samples;	/* in lock and spin code */
 	uint64_t total_period, total_samples;
 	size_t nr_primitives;

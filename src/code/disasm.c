@@ -161,9 +161,24 @@ static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in)
 		in->mem = ci->id != X86_INS_LEA && ci->id != X86_INS_NOP;
 		in->mem_base = (uint16_t)(op->mem.base == X86_REG_RIP ? 0 : x86_fam(d, op->mem.base));
 		in->mem_disp = op->mem.disp;
+		in->mem_param = in->mem_base && d->prm[in->mem_base].known;
 		in->stack_mem = in->mem_base == X86_RSP || in->mem_base == X86_RBP;
 		if (in->mem && (op->access & CS_AC_WRITE) && !in->atomic && !locked)
 			in->plain_store = true;
+	}
+	in->val_reg = val > 0 ? (uint8_t)val : 0;
+	{
+		cs_regs rd, wr;
+		uint8_t nrd = 0, nwr = 0;
+
+		if (!cs_regs_access(d->cs, ci, rd, &nrd, wr, &nwr)) {
+			for (uint8_t i = 0; i < nrd; i++)
+				if (x86_fam(d, rd[i]))
+					in->regs_read |= 1u << x86_fam(d, rd[i]);
+			for (uint8_t i = 0; i < nwr; i++)
+				if (x86_fam(d, wr[i]))
+					in->regs_written |= 1u << x86_fam(d, wr[i]);
+		}
 	}
 	if (in->atomic) {
 		switch (ci->id) {

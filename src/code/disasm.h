@@ -38,6 +38,9 @@ struct insn {
 	bool stack_mem;			/* ... addressed from the stack or frame pointer */
 	uint16_t mem_base;		/* ... its base register (0: none or PC-relative) */
 	int64_t mem_disp;		/* ... and displacement */
+	bool mem_param;			/* ... its base holds the function's first argument (x86_64) */
+	uint32_t regs_read, regs_written;	/* x86_64: register families (bit 1 << family) */
+	uint8_t val_reg;		/* x86_64 atomics: the family of the register operand */
 	bool plain_store;		/* writes memory, not atomically */
 	bool syscall;			/* syscall, svc */
 	int32_t sysno;			/* the system call's number when known, else -1 */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "disasm.h"
@@ -8,7 +9,8 @@
 #include "internal.h"
 #include "lockcode.h"
 
-#define MAX_LOOP_BYTES 1024		/* a retry loop, not a function's main loop */
+#define MAX_LOOP_BYTES 512		/* a retry loop, not a function's main loop */
+#define ENTER_BYTES 1536		/* a lock's fast path: pthread_mutex_lock is 726 bytes */
 #define MAX_DEPTH 4			/* callees looked into, for a call's kind */
 #define WRAPPER_BYTES 512
 #define TAS_BYTES 160
@@ -170,6 +172,84 @@ static uint8_t callee_kind(struct ctx *x, uint64_t target, const char **seed)
 	return e->c.kind;
 }
 
+/*
+ * An exchange whose old value nobody reads is a store (x86 compilers store
+ * seq_cst with xchg): no test-and-set.  Looks at the instructions after
+ * V[I], falling through branches: a test-and-set tests its result at once.
+ */
+static bool xchg_result_used(const struct insn *v, size_t n, size_t i)
+{
+	uint32_t bit = v[i].val_reg ? 1u << v[i].val_reg : 0;
+
+	if (!bit)
+		return true;		/* not x86, or no register: assume a test-and-set */
+	for (size_t k = i + 1; k < n && k < i + 8; k++) {
+		if (v[k].regs_read & bit)
+			return true;
+		if (v[k].regs_written & bit)
+			return false;
+		if (v[k].call || v[k].ret)
+			return false;
+	}
+	return false;
+}
+
+/* The instruction at ADDR among V (sorted), or N. */
+static size_t insn_at(const struct insn *v, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (v[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].addr == addr ? lo : n;
+}
+
+/*
+ * Whether the backward branch V[B] closes a cycle: from its target, staying
+ * inside [target, V[B]], control can come back to it.  A jump back to code
+ * shared by two paths (a compiler's layout) is no loop.  SEEN: scratch, N.
+ */
+static bool is_cycle(const struct insn *v, size_t n, size_t b, uint8_t *seen)
+{
+	size_t t = insn_at(v, n, v[b].target), stack[64], sp = 0;
+	bool found = false;
+
+	if (t >= n || t > b)
+		return false;
+	memset(seen + t, 0, b - t + 1);
+	stack[sp++] = t;
+	while (sp && !found) {
+		size_t i = stack[--sp];
+
+		for (; i <= b && !seen[i]; i++) {
+			seen[i] = 1;
+			if (i == b) {
+				found = true;
+				break;
+			}
+			if (v[i].ret)
+				break;
+			if (v[i].branch && v[i].target) {
+				size_t j = insn_at(v, n, v[i].target);
+
+				if (j >= t && j <= b && !seen[j] && sp < 64)
+					stack[sp++] = j;
+				if (v[i].jump)
+					break;
+			} else if (v[i].branch) {
+				break;	/* through a register: not followed */
+			}
+		}
+	}
+	return found;
+}
+
 struct word_ref {
 	uint64_t data;			/* direct address, or 0 */
 	uint16_t base;
@@ -192,6 +272,7 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	struct disasm *dis = NULL;
 	struct insn *v = NULL;
 	uint8_t *ck = NULL;			/* per instruction: the kind of what it calls */
+	uint8_t *seen = NULL;
 	const char **cseed = NULL;
 	struct loop_acc *lp = NULL;
 	size_t n = 0, nl = 0, cap = 0, loop_bytes = 0;
@@ -199,6 +280,10 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	bool any_atomic = false, konst_atomic = false, futex = false, sleeps = false, hint = false;
 	bool hint_reads = false, other_stores = false, calls_strong = false, calls_any = false;
 	bool update_loop = false, calls_other = false, releases = false, has_loop = false;
+	bool same_object = false;	/* an atomic on what a strong primitive it calls gets */
+	uint64_t strong_target = 0;	/* the strong primitives it calls: a lock and its */
+	int strong_targets = 0;		/* unlock is a critical section, no lock's fast path */
+	bool passes_own = false;	/* hands its own first argument to a strong primitive */
 	const uint8_t *code;
 	uint8_t kind;
 
@@ -213,8 +298,9 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	disasm_range(dis, code, size, fn->start, &v, &n);
 	disasm_close(dis);
 	ck = calloc(n ? n : 1, 1);
+	seen = malloc(n ? n : 1);
 	cseed = calloc(n ? n : 1, sizeof(*cseed));
-	if (!ck || !cseed)
+	if (!ck || !cseed || !seen)
 		goto out;
 	e->c.kind = LK_NONE;
 
@@ -227,6 +313,11 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 		if (v[i].target) {
 			ck[i] = callee_kind(x, v[i].target, &cseed[i]);
 			calls_strong |= lock_kind_strong(ck[i]);
+			passes_own |= lock_kind_strong(ck[i]) && v[i].arg0_param && !v[i].arg0_off;
+			if (lock_kind_strong(ck[i]) && v[i].target != strong_target) {
+				strong_targets++;
+				strong_target = v[i].target;
+			}
 			calls_other |= !lock_kind_primitive(ck[i]);
 			if (!ARRAY_GROW(e->c.calls, cap, e->c.nr_calls + 1))
 				e->c.calls[e->c.nr_calls++] = (struct lock_call){
@@ -241,8 +332,15 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 
 		if (in->atomic && in->mem && !in->stack_mem) {
 			any_atomic = true;
-			konst_atomic |= (in->atomic_op == ATOM_XCHG || in->atomic_op == ATOM_CAS ||
-					 in->atomic_op == ATOM_SC) && in->new_const;
+			/* The object it works on: its own argument's, or a global. */
+			for (size_t k = 0; k < n; k++)
+				if (v[k].call && v[k].target && lock_kind_strong(ck[k]))
+					same_object |= in->mem_param ? v[k].arg0_param :
+						       in->data && v[k].arg0 &&
+						       v[k].arg0 <= in->data && in->data < v[k].arg0 + SAME_OBJECT;
+			konst_atomic |= ((in->atomic_op == ATOM_XCHG && xchg_result_used(v, n, i)) ||
+					 in->atomic_op == ATOM_CAS || in->atomic_op == ATOM_SC) &&
+					in->new_const;
 		}
 		if (in->syscall) {
 			e->c.syscalls = true;
@@ -261,11 +359,12 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	for (size_t i = 0; i < n; i++) {
 		struct loop_acc a = { 0 };
 
-		if (v[i].branch && !v[i].jump && v[i].target && v[i].target < v[i].addr &&
-		    v[i].target >= fn->start)
-			has_loop = true;
-		if (!v[i].branch || !v[i].target || v[i].target >= v[i].addr ||
-		    v[i].target < fn->start || v[i].addr - v[i].target > MAX_LOOP_BYTES)
+		if (!v[i].branch || !v[i].target || v[i].target >= v[i].addr || v[i].target < fn->start)
+			continue;
+		if (!is_cycle(v, n, i, seen))
+			continue;
+		has_loop = true;
+		if (v[i].addr - v[i].target > MAX_LOOP_BYTES)
 			continue;
 		a.from = v[i].target;
 		a.to = v[i].addr;
@@ -275,8 +374,8 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 			if (in->addr < a.from || in->addr > a.to)
 				continue;
 			if (in->atomic && in->mem && !in->stack_mem &&
-			    (in->atomic_op == ATOM_XCHG || in->atomic_op == ATOM_CAS ||
-			     in->atomic_op == ATOM_SC)) {
+			    (in->atomic_op == ATOM_CAS || in->atomic_op == ATOM_SC ||
+			     (in->atomic_op == ATOM_XCHG && xchg_result_used(v, n, k)))) {
 				a.atom = true;
 				a.konst |= in->new_const || in->atomic_op == ATOM_XCHG;
 				a.ref = (struct word_ref){ in->data, in->mem_base, in->mem_disp };
@@ -307,13 +406,13 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 		}
 		if (a.hint && a.reads)
 			hint_reads = true;
-		if (a.atom && !a.konst && !a.hint && !a.wait)
-			update_loop = true;
+		if (a.atom && !a.konst && !a.wait)
+			update_loop = true;	/* a CAS of a computed value, retried: lock-free */
 		/*
 		 * A retry loop does little else: one calling through a pointer, or
 		 * several other functions, is a program's loop (start_thread's).
 		 */
-		if (!a.atom || !(a.konst || a.hint || a.wait) || a.other_calls > 2)
+		if (!a.atom || !(a.konst || a.wait) || a.other_calls > 2)
 			continue;
 		if (ARRAY_GROW(lp, cap, nl + 1))
 			goto out;
@@ -340,30 +439,31 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	}
 
 	/*
-	 * Taking a lock and releasing it (a plain store, or an atomic one of a
-	 * constant, to the word acquired, outside the spin loop) is a critical
-	 * section: the lock is inlined here, this is its site, not a primitive.
+	 * Taking a lock and releasing it (a plain store, or an exchange whose old
+	 * value nobody reads, to the word acquired) is a critical section: the lock is
+	 * inlined here, this is its site, not a primitive.
 	 */
 	for (size_t i = 0; i < n && !releases; i++) {
 		const struct insn *in = &v[i];
 
-		if (!in->mem || in->stack_mem || !(in->plain_store || (in->atomic && in->new_const)) ||
-		    lock_code_loop_at(&e->c, in->addr))
+		if (!in->mem || in->stack_mem ||
+		    !(in->plain_store || (in->atomic_op == ATOM_XCHG && !xchg_result_used(v, n, i))))
 			continue;
 		for (size_t k = 0; k < nl && !releases; k++)
 			releases = lp[k].ref.data ? in->data == lp[k].ref.data :
 				   lp[k].ref.base && in->mem_base == lp[k].ref.base &&
 				   in->mem_disp == lp[k].ref.disp && !in->data;
 	}
-	if (futex && size <= FUTEX_BYTES)
+	/* A futex call in a lock-free update's retry (cancellation state) is no lock's wait. */
+	if (futex && size <= FUTEX_BYTES && !update_loop)
 		kind = LK_FUTEX;
 	else if (e->c.nr_loops && size <= 3 * loop_bytes + 256 && !releases)
 		kind = LK_ACQUIRE;
-	else if (any_atomic && calls_strong && !releases)
+	else if (any_atomic && same_object && !releases && strong_targets == 1 && size <= ENTER_BYTES)
 		kind = LK_ENTER;
 	else if ((hint || sleeps) && !any_atomic && !hint_reads)
 		kind = LK_DELAY;
-	else if (calls_strong && !calls_other && !other_stores && !any_atomic &&
+	else if (calls_strong && (!calls_other || passes_own) && !other_stores && !any_atomic &&
 		 size <= WRAPPER_BYTES)
 		kind = LK_WRAPPER;
 	else if (konst_atomic && !calls_any && !update_loop && size <= TAS_BYTES)
@@ -373,6 +473,11 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	else
 		kind = LK_NONE;
 	e->c.kind = kind;
+	if (getenv("MYCL_LOCK_DEBUG"))
+		fprintf(stderr, "lockcode %s: %s (size %lu, loops %zu/%lu B, atomic %d const %d same %d "
+			"strong call %d releases %d hint %d futex %d)\n", fn->name, lock_kind_name(kind),
+			(unsigned long)size, e->c.nr_loops, (unsigned long)loop_bytes, any_atomic,
+			konst_atomic, same_object, calls_strong, releases, hint, futex);
 	e->c.thin = !any_atomic && !other_stores && calls_any && size <= WRAPPER_BYTES &&
 		    !lock_code_loop_at(&e->c, fn->start) && !has_loop;
 	if (kind == LK_DELAY && !e->c.seed) {
@@ -384,6 +489,7 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	}
 out:
 	free(lp);
+	free(seen);
 	free(ck);
 	free(cseed);
 	free(v);

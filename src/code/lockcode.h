@@ -25,7 +25,8 @@ enum lock_kind {
 	LK_FUTEX,		/* a futex system call: a lock's wait or wake */
 	LK_ACQUIRE,		/* mostly an atomic acquire retried in a loop with a spin or wait inside */
 	LK_ENTER,		/* an atomic on a word and a call to a primitive: a lock's fast path */
-	LK_WRAPPER,		/* stores nothing outside its stack, calls primitives only */
+	LK_WRAPPER,		/* stores nothing outside its stack, calls primitives only (or
+				 * hands its own argument to one: a retry around sem_wait) */
 };
 
 /* A loop that retries an atomic acquire: a spin loop. */

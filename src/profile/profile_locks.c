@@ -185,12 +185,14 @@ static uint8_t classify(struct mycl_profile *p, uint32_t node)
  * sampled ip for the leaf's frame, else the return address in the function.
  * Inlined and put-back frames have none of their own.  0 when unknown.
  */
-static uint64_t frame_address(const struct mycl_profile *p, uint32_t leaf, uint32_t node)
+static uint64_t frame_address_ret(const struct mycl_profile *p, uint32_t leaf, uint32_t node,
+				  bool *is_ret)
 {
 	const struct calltree *t = &p->tree;
-	size_t j = 0, i, nuser = 0;
+	size_t j = 0, i, nuser = 0, nmode = 0;
 	bool user = false;
 
+	*is_ret = false;
 	if (t->nodes[node].f.inl || t->nodes[node].f.repaired || !p->cur_ids)
 		return 0;
 	for (uint32_t a = leaf; a != node; a = t->nodes[a].parent) {
@@ -204,17 +206,28 @@ static uint64_t frame_address(const struct mycl_profile *p, uint32_t leaf, uint3
 
 		if (id >= CTX_MAX_ID && !stop) {
 			user = id == (uint64_t)-512;	/* PERF_CONTEXT_USER */
+			nmode = 0;
 			continue;
 		}
 		nuser += user;
+		nmode++;
 		if (!j--) {
 			if (stop)
 				return 0;
+			/* The first address of a context is where it was interrupted. */
+			*is_ret = nmode > 1;
 			/* Unwound return addresses are one byte back, inside the call. */
 			return id + (p->cur_unwound && user && nuser > 1);
 		}
 	}
 	return 0;
+}
+
+static uint64_t frame_address(const struct mycl_profile *p, uint32_t leaf, uint32_t node)
+{
+	bool is_ret;
+
+	return frame_address_ret(p, leaf, node, &is_ret);
 }
 
 /* The function's binary address for a raw ADDR of the sample's process; *C its analysis. */
@@ -307,9 +320,9 @@ static const char *object_from_caller(struct mycl_profile *p, const struct mycl_
 }
 
 static int count_prim(struct mycl_profile *p, const struct mycl_sample *s, const char *name,
-		      int rule)
+		      int rule, uint8_t kind)
 {
-	struct hent k = { .ev = s->event->idx, .sym = name, .tid = rule };
+	struct hent k = { .ev = s->event->idx, .sym = name, .tid = rule, .pid = kind };
 
 	return hist_add(&p->locks->prims, &k, s->period, 1, NULL);
 }
@@ -328,9 +341,15 @@ static bool on_lock_path(struct mycl_profile *p, const struct mycl_sample *s, ui
 	const struct lock_call *call;
 	uint64_t va;
 
+	bool is_ret;
+	uint64_t addr;
+
 	if (f->repaired || f->inl || f->level == 'k' || lock_rule_of(&p->locks->rules, f->sym) >= 0)
 		return true;
-	va = code_at(p, s, frame_address(p, leaf, node), &c);
+	addr = frame_address_ret(p, leaf, node, &is_ret);
+	if (addr && !is_ret)
+		return true;	/* the sampled frame itself (below it: its inlined code) */
+	va = code_at(p, s, addr, &c);
 	if (!va || !c)
 		return false;
 	call = lock_code_call_at(c, va);
@@ -343,6 +362,7 @@ struct walk {
 	const char *innermost;		/* nearest primitive to the site? no: the first met */
 	const char *seen[16];
 	int rules[16];
+	uint8_t kinds[16];		/* what their code does (enum lock_kind) */
 	size_t nseen;
 	const struct lock_code *prim;	/* the outermost user primitive analysed */
 };
@@ -361,6 +381,9 @@ static void walk_note(struct mycl_profile *p, struct walk *w, uint32_t a, uint8_
 	for (size_t i = 0; i < w->nseen; i++)
 		dup |= w->seen[i] == name;
 	if (!dup && w->nseen < 16) {
+		const struct lock_code *c = frame_code(p, &p->tree.nodes[a].f);
+
+		w->kinds[w->nseen] = c ? c->kind : LK_UNKNOWN;
 		w->rules[w->nseen] = lock_rule_of(&p->locks->rules, name);
 		w->cond |= w->rules[w->nseen] >= 0 &&
 			   !strcmp(p->locks->rules.v[w->rules[w->nseen]].kind, "cond");
@@ -601,12 +624,12 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 	if (site == CT_NONE)
 		return 0;
 	if (w.inline_spin) {
-		err = count_prim(p, s, INLINE_SPIN, -1);
+		err = count_prim(p, s, INLINE_SPIN, -1, LK_ACQUIRE);
 		if (err)
 			return err;
 	}
 	for (size_t i = 0; i < w.nseen; i++) {
-		err = count_prim(p, s, w.seen[i], w.rules[i]);
+		err = count_prim(p, s, w.seen[i], w.rules[i], w.kinds[i]);
 		if (err)
 			return err;
 	}
@@ -701,6 +724,8 @@ MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct
 	if (!r)
 		return -ENOMEM;
 	r->event = p->events[ev].event;
+	r->fix = p->nr_stack_samples ? "record with a larger stack copy: --call-graph dwarf,65528" :
+		 "record with --call-graph dwarf";
 	r->total_period = p->events[ev].total_period_all;
 	r->total_samples = p->events[ev].nr_samples_all;
 	r->primitives = calloc(ls->prims.nr ? ls->prims.nr : 1, sizeof(*r->primitives));
@@ -715,8 +740,14 @@ MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct
 		if ((size_t)h->ev != ev)
 			continue;
 		pr->name = h->sym;
-		pr->layer = h->tid >= 0 ? ls->rules.v[h->tid].layer : "code";
-		pr->kind = h->tid >= 0 ? ls->rules.v[h->tid].kind : "spin";
+		/* What the code does names the kind; the rule where the code does not tell. */
+		if (lock_kind_primitive((uint8_t)h->pid) || h->tid < 0) {
+			pr->layer = h->tid >= 0 ? ls->rules.v[h->tid].layer : "code";
+			pr->kind = lock_kind_name((uint8_t)h->pid);
+		} else {
+			pr->layer = ls->rules.v[h->tid].layer;
+			pr->kind = ls->rules.v[h->tid].kind;
+		}
 		pr->period = h->period;
 		pr->samples = h->samples;
 		r->nr_primitives++;

@@ -50,11 +50,11 @@ MYCL_API int mycl_report__locks_text(FILE *f, const struct mycl_lock_report *r, 
 				pct(s->from_call_site_period, s->period));
 		if (s->lost_frames_period * 5 >= s->period)
 			fprintf(f, "            %.0f%% of it came through frames the frame-pointer chains lost "
-				"(code without frame pointers): the true site is below; record with "
-				"--call-graph dwarf\n", pct(s->lost_frames_period, s->period));
+				"(code without frame pointers): the true site is below; %s\n",
+				pct(s->lost_frames_period, s->period), str_or(r->fix, ""));
 		if (s->stack_cut)
 			fprintf(f, "            the stacks do not show who called the lock primitives (frames "
-				"lost or unresolved): record with --call-graph dwarf\n");
+				"lost or unresolved): %s\n", str_or(r->fix, ""));
 		if (s->callers && s->callers->nr_children)
 			report_tree_text(f, s->callers, r->total_period, limit, 12);
 		else
@@ -74,6 +74,7 @@ MYCL_API int mycl_report__locks_json(FILE *f, const struct mycl_lock_report *r, 
 	json_str(&j, "schema", "mycl-locks/1");
 	json_str(&j, "event", r->event ? r->event->name : NULL);
 	json_dbl(&j, "overhead", pct(r->period, r->total_period), 4);
+	json_str(&j, "fix", r->fix);
 	json_u64(&j, "samples", r->samples);
 	json_u64(&j, "total_samples", r->total_samples);
 	json_begin_arr(&j, "primitives");
