@@ -170,6 +170,16 @@ def patterns(hot, fx, ldir):
               not {base(s["site"]) for s in sites if s["overhead"] >= 1 and not s["stack_cut"] and
                    s["lost_frames"] < 50} & (prims | {"start_thread", "worker"}),
               [s["site"] for s in sites])
+    # Frames put back from call instructions, against DWARF stacks of the same programs.
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "scripts"))
+    from fprepair import measure
+    sums = [0, 0, 0, 0]
+    for name in ("tas", "ttas", "pmutex", "rwlock", "members", "mmap"):
+        r = measure(hot, os.path.join(ldir, f"{name}.fp.data"), os.path.join(ldir, f"{name}.dwarf.data"),
+                    fx)
+        sums = [a + b for a, b in zip(sums, r)]
+    check(f"put-back frames: {sums[2]} of {sums[0]} samples, {sums[3]} confirmed by DWARF (>= 95%)",
+          sums[2] > 0 and sums[3] >= 0.95 * sums[2], sums)
     # Lock-free code is no lock.
     for name in ("cas.fp", "cas.dwarf", "cas.O0.fp", "xadd.fp", "xadd.dwarf"):
         rep = run_json(hot, "-q", "--locks", "--format", "json", *fx,
