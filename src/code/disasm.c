@@ -26,7 +26,12 @@ struct disasm {
 	struct regval regs[NREGS];
 	struct regval imm[NREGS];	/* registers holding a constant (mov $imm) */
 	struct regval prm[NREGS];	/* x86: registers holding the first argument plus v */
-	struct { int64_t disp; uint64_t v; bool known; } slots[8];	/* x86 -O0: constants in frame slots */
+	/* x86 -O0: what frame slots (disp(%rbp)) hold: a constant, an address, the argument. */
+	struct slot {
+		int64_t disp;
+		bool used;
+		struct regval imm, addr, prm;
+	} slots[8];
 	uint8_t x86_family[NREGS];	/* x86: register id -> 1 + its 64-bit register, 0: none */
 };
 
@@ -213,6 +218,8 @@ static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in)
 	}
 }
 
+static void x86_slots(struct disasm *d, const cs_insn *ci);
+
 /* Registers holding the function's first argument (plus an offset): lea off(%rdi), mov. */
 static void x86_params(struct disasm *d, const cs_insn *ci, const cs_regs wr, uint8_t nwr)
 {
@@ -327,28 +334,60 @@ static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 		} else if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_REG &&
 			   x86_fam(d, x->operands[0].reg)) {
 			d->imm[f] = d->imm[x86_fam(d, x->operands[0].reg)];
-		} else if ((ci->id == X86_INS_MOV || ci->id == X86_INS_MOVZX) &&
-			   x->operands[0].type == X86_OP_MEM &&
-			   x86_fam(d, x->operands[0].mem.base) == X86_RBP) {
-			for (int k = 0; k < 8; k++)
-				if (d->slots[k].known && d->slots[k].disp == x->operands[0].mem.disp)
-					d->imm[f].v = d->slots[k].v, d->imm[f].known = true;
 		}
 	}
-	/* movl $imm, -N(%rbp): the slot holds a constant; another store to it: not. */
-	if (x->op_count == 2 && x->operands[1].type == X86_OP_MEM &&
-	    x86_fam(d, x->operands[1].mem.base) == X86_RBP && (x->operands[1].access & CS_AC_WRITE)) {
-		int64_t disp = x->operands[1].mem.disp;
-		int k, free_k = -1;
+	x86_slots(d, ci);
+}
 
-		for (k = 0; k < 8 && !(d->slots[k].known && d->slots[k].disp == disp); k++)
-			if (!d->slots[k].known && free_k < 0)
+/* -O0 code keeps everything in frame slots: values stored there and loaded back. */
+static void x86_slots(struct disasm *d, const cs_insn *ci)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	const cs_x86_op *src = &x->operands[0], *dst = &x->operands[1];
+	struct slot *sl = NULL;
+	int k;
+
+	if (x->op_count != 2 || (ci->id != X86_INS_MOV && ci->id != X86_INS_MOVZX))
+		return;
+	if (dst->type == X86_OP_MEM && x86_fam(d, dst->mem.base) == X86_RBP &&
+	    dst->mem.index == X86_REG_INVALID) {
+		int free_k = -1;
+
+		for (k = 0; k < 8 && !(d->slots[k].used && d->slots[k].disp == dst->mem.disp); k++)
+			if (!d->slots[k].used && free_k < 0)
 				free_k = k;
 		if (k == 8)
-			k = free_k >= 0 ? free_k : (int)(disp & 7);
-		d->slots[k].disp = disp;
-		d->slots[k].known = ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_IMM;
-		d->slots[k].v = d->slots[k].known ? (uint64_t)x->operands[0].imm : 0;
+			k = free_k >= 0 ? free_k : (int)(dst->mem.disp & 7);
+		sl = &d->slots[k];
+		memset(sl, 0, sizeof(*sl));
+		sl->used = true;
+		sl->disp = dst->mem.disp;
+		if (src->type == X86_OP_IMM) {
+			sl->imm.v = (uint64_t)src->imm;
+			sl->imm.known = true;
+		} else if (src->type == X86_OP_REG && x86_fam(d, src->reg)) {
+			unsigned int f = x86_fam(d, src->reg);
+
+			sl->imm = d->imm[f];
+			if (src->size == 8) {
+				sl->addr = d->regs[f];
+				sl->prm = d->prm[f];
+			}
+		}
+		return;
+	}
+	if (src->type == X86_OP_MEM && x86_fam(d, src->mem.base) == X86_RBP &&
+	    src->mem.index == X86_REG_INVALID && dst->type == X86_OP_REG && x86_fam(d, dst->reg)) {
+		unsigned int f = x86_fam(d, dst->reg);
+
+		for (k = 0; k < 8; k++)
+			if (d->slots[k].used && d->slots[k].disp == src->mem.disp) {
+				d->imm[f] = d->slots[k].imm;
+				if (dst->size == 8) {
+					d->regs[f] = d->slots[k].addr;
+					d->prm[f] = d->slots[k].prm;
+				}
+			}
 	}
 }
 
@@ -699,7 +738,6 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 			/* x86_64: rax rcx rdx rsi rdi r8-r11 do not survive a call; the rest do. */
 			static const int clobbered[] = { 1, 3, 4, 5, 6, 9, 10, 11, 12 };
 
-			memset(d->slots, 0, sizeof(d->slots));
 			for (size_t k = 0; k < sizeof(clobbered) / sizeof(clobbered[0]); k++) {
 				d->regs[clobbered[k]].known = false;
 				d->imm[clobbered[k]].known = false;

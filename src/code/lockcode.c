@@ -11,7 +11,7 @@
 
 #define MAX_LOOP_BYTES 512		/* a retry loop, not a function's main loop */
 #define ENTER_BYTES 1536		/* a lock's fast path: pthread_mutex_lock is 726 bytes */
-#define MAX_DEPTH 4			/* callees looked into, for a call's kind */
+#define MAX_DEPTH 32			/* callees looked into, for a call's kind */
 #define WRAPPER_BYTES 512
 #define TAS_BYTES 160
 #define FUTEX_BYTES 640			/* a wait or wake, not a thread's start or exit */

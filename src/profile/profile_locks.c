@@ -153,7 +153,16 @@ static uint8_t classify(struct mycl_profile *p, uint32_t node)
 	/* What the code does decides; a rule's name counts where the code shows no lock. */
 	c = frame_code(p, f);
 	rule = lock_rule_of(&ls->rules, f->sym);
-	if (c && lock_kind_primitive(c->kind))
+	if (f->inl && rule < 0) {
+		/* Code inlined into a primitive is the primitive's. */
+		uint32_t r = node;
+
+		while (r != CT_NONE && p->tree.nodes[r].f.inl)
+			r = p->tree.nodes[r].parent;
+		k = r != CT_NONE && p->tree.nodes[r].parent != CT_NONE ? classify(p, r) : NC_NOT;
+		if (k != NC_STRONG && k != NC_WEAK)
+			k = NC_NOT;
+	} else if (c && lock_kind_primitive(c->kind))
 		k = lock_kind_strong(c->kind) ? NC_STRONG : NC_WEAK;
 	else if (rule >= 0)
 		k = plumbing(&ls->rules, rule) ? NC_PLUMB :
