@@ -40,6 +40,8 @@ struct fn_entry {
 struct lock_cache {
 	struct fn_entry **tab;		/* open addressing on start */
 	size_t cap, nr;
+	struct disasm *dis;		/* the binary's, opened once (done before recursing) */
+	bool dis_tried;
 };
 
 const char *lock_kind_name(uint8_t k)
@@ -87,6 +89,7 @@ static void cache_free(struct dso *d)
 			free(c->tab[i]);
 		}
 	free(c->tab);
+	disasm_close(c->dis);
 	free(c);
 	d->spins = NULL;
 }
@@ -137,7 +140,6 @@ static uint8_t callee_kind(struct ctx *x, uint64_t target, const char **seed)
 {
 	const struct sym *s = target ? symtab_find(&x->d->syms, target) : NULL;
 	struct fn_entry *e;
-	char buf[256];
 	const char *plt;
 	int r;
 
@@ -159,8 +161,6 @@ static uint8_t callee_kind(struct ctx *x, uint64_t target, const char **seed)
 	}
 	if (x->named) {
 		r = x->named(x->named_ctx, s->name);
-		if (!r)
-			r = x->named(x->named_ctx, lock_plain_name(s->name, buf, sizeof(buf)));
 		if (r > 0)
 			return LK_ENTER;
 		if (r < 0)
@@ -290,13 +290,18 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	e->c.kind = LK_UNKNOWN;
 	if (!img || d->kernel || d->identity || !size || size > (1u << 20) ||
 	    !(sn = sysnos_of(elf_image_machine(img))) ||
-	    !(code = elf_image_code(img, fn->start, size)) ||
-	    disasm_open(&dis, elf_image_machine(img), elf_image_big_endian(img), elf_image_toc(img)))
+	    !(code = elf_image_code(img, fn->start, size)))
 		return;
-	disasm_set_text(dis, false);
-	disasm_set_got(dis, elf_image_got_target, img);
-	disasm_range(dis, code, size, fn->start, &v, &n);
-	disasm_close(dis);
+	if (!d->spins->dis_tried) {
+		d->spins->dis_tried = true;
+		if (!disasm_open(&d->spins->dis, elf_image_machine(img), elf_image_big_endian(img),
+				 elf_image_toc(img))) {
+			disasm_set_text(d->spins->dis, false);
+			disasm_set_got(d->spins->dis, elf_image_got_target, img);
+		}
+	}
+	if (!(dis = d->spins->dis) || disasm_range(dis, code, size, fn->start, &v, &n))
+		return;
 	ck = calloc(n ? n : 1, 1);
 	seen = malloc(n ? n : 1);
 	cseed = calloc(n ? n : 1, sizeof(*cseed));

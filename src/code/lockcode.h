@@ -56,9 +56,10 @@ struct lock_code {
 };
 
 /*
- * NAMED(CTX, NAME): what a rule says of a function NAME (after glibc's
- * internal prefixes and version suffixes are taken off): > 0 a lock
- * primitive, 0 nothing, < 0 not a lock (scheduler, system-call entry).
+ * NAMED(CTX, NAME): what a rule says of a function NAME (as it is, or with
+ * glibc's internal prefixes and version suffixes taken off; NAME lives as
+ * long as the binary's symbols): > 0 a lock primitive, 0 nothing, < 0 not a
+ * lock (scheduler, system-call entry).
  */
 typedef int (*lock_named_fn)(void *ctx, const char *name);
 

@@ -38,6 +38,11 @@ struct lock_state {
 		const char *name;
 	} *memo;			/* lock objects named, by address */
 	size_t memo_nr, memo_cap;
+	struct named_memo {
+		const char *name;	/* by pointer: names live in the symbol tables */
+		int verdict;
+	} *named;			/* what the rules said of a name */
+	size_t named_nr, named_cap;
 };
 
 /* What a call-tree node is to the lock walk. */
@@ -90,6 +95,7 @@ void profile_locks_free(struct mycl_profile *p)
 	free(p->locks->aux);
 	free(p->locks->cls);
 	free(p->locks->memo);
+	free(p->locks->named);
 	free(p->locks);
 	p->locks = NULL;
 }
@@ -116,15 +122,43 @@ static bool plumbing(const struct lock_rules *r, int rule)
 	return !strcmp(r->v[rule].kind, "sched") || !strcmp(r->v[rule].kind, "entry");
 }
 
-/* For lockcode.c: what the rules say of a callee's name. */
+/* For lockcode.c: what the rules say of a callee's name (remembered per name). */
 static int named(void *ctx, const char *name)
 {
-	const struct lock_rules *r = ctx;
-	int k = lock_rules_match(r, name);
+	struct lock_state *ls = ctx;
+	const struct lock_rules *r = &ls->rules;
+	size_t i;
+	int k;
 
-	if (k < 0)
-		return 0;
-	return plumbing(r, k) || !strcmp(r->v[k].kind, "serial") ? -1 : 1;
+	if (ls->named_nr * 2 >= ls->named_cap) {
+		size_t ncap = ls->named_cap ? ls->named_cap * 2 : 1024;
+		struct named_memo *n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			goto uncached;
+		for (size_t j = 0; j < ls->named_cap; j++)
+			if (ls->named[j].name) {
+				for (i = ((uintptr_t)ls->named[j].name >> 3) & (ncap - 1); n[i].name;
+				     i = (i + 1) & (ncap - 1))
+					;
+				n[i] = ls->named[j];
+			}
+		free(ls->named);
+		ls->named = n;
+		ls->named_cap = ncap;
+	}
+	for (i = ((uintptr_t)name >> 3) & (ls->named_cap - 1); ls->named[i].name;
+	     i = (i + 1) & (ls->named_cap - 1))
+		if (ls->named[i].name == name)
+			return ls->named[i].verdict;
+	ls->named[i].name = name;
+	ls->named_nr++;
+	k = lock_rule_of(r, name);
+	return ls->named[i].verdict = k < 0 ? 0 :
+	       plumbing(r, k) || !strcmp(r->v[k].kind, "serial") ? -1 : 1;
+uncached:
+	k = lock_rule_of(r, name);
+	return k < 0 ? 0 : plumbing(r, k) || !strcmp(r->v[k].kind, "serial") ? -1 : 1;
 }
 
 /* The code analysis of a frame's function, or NULL (kernel, inlined, unresolved). */
@@ -137,7 +171,7 @@ static const struct lock_code *frame_code(struct mycl_profile *p, const struct c
 	s = symtab_find(&f->dso->syms, f->addr);
 	if (!s || s->start != f->addr)
 		return NULL;
-	return lock_code_of(f->dso, s, named, &p->locks->rules);
+	return lock_code_of(f->dso, s, named, p->locks);
 }
 
 static uint8_t classify(struct mycl_profile *p, uint32_t node)
@@ -249,7 +283,7 @@ static uint64_t code_at(struct mycl_profile *p, const struct mycl_sample *s, uin
 	if (!addr || machine_resolve(p->m, s->pid, s->tid, addr, MYCL_CPUMODE_USER, &r) || !r.sym ||
 	    !r.dso || r.dso->kernel || r.dso->identity)
 		return 0;
-	*c = lock_code_of(r.dso, r.sym, named, &p->locks->rules);
+	*c = lock_code_of(r.dso, r.sym, named, p->locks);
 	return dso_offset_to_vaddr(r.dso, r.addr);
 }
 
@@ -525,7 +559,7 @@ static uint32_t lock_site(struct mycl_profile *p, const struct mycl_sample *s, u
 		/* A put-back frame: the calls of its function that pass a global agree. */
 		const struct sym *fs = symtab_find(&t->nodes[a].f.dso->syms, t->nodes[a].f.addr);
 		const struct lock_code *fc = fs ? lock_code_of(t->nodes[a].f.dso, fs, named,
-							       &p->locks->rules) : NULL;
+							       p->locks) : NULL;
 		const char *one = NULL;
 		bool many = false;
 
