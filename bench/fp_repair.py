@@ -33,7 +33,7 @@ def main():
           "--kallsyms", os.path.join(ldir, "kallsyms")]
     print(f"{'recording':<28} {'samples':>8} {'repaired':>10} {'frames':>8} {'right':>10}")
     sums = [0, 0, 0, 0]
-    for name in ("tas", "ttas", "pmutex", "rwlock", "cas", "xadd", "mmap", "members"):
+    for name in ("tas", "ttas", "pmutex", "rwlock", "cas", "xadd", "mmap", "pool", "members"):
         r = measure(hot, os.path.join(ldir, f"{name}.fp.data"),
                     os.path.join(ldir, f"{name}.dwarf.data"), fx)
         row(name, r)

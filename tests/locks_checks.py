@@ -133,6 +133,8 @@ PATTERNS = [
      {"Registry::publish": "registry.names_mutex", "Journal::append": "journal.append_mutex"},
      None, False),
     ("members.fp", ["Registry::publish", "Journal::append", "Registry::find"], {}, None, True),
+    ("pool.dwarf", ["fetch_page"], {"fetch_page": "shared_pool->guard"}, None, False),
+    ("pool.fp", ["fetch_page"], {"fetch_page": "shared_pool->guard"}, None, True),
 ]
 
 
@@ -174,7 +176,7 @@ def patterns(hot, fx, ldir):
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "scripts"))
     from fprepair import measure
     sums = [0, 0, 0, 0]
-    for name in ("tas", "ttas", "pmutex", "rwlock", "members", "mmap"):
+    for name in ("tas", "ttas", "pmutex", "rwlock", "members", "mmap", "pool"):
         r = measure(hot, os.path.join(ldir, f"{name}.fp.data"), os.path.join(ldir, f"{name}.dwarf.data"),
                     fx)
         sums = [a + b for a, b in zip(sums, r)]

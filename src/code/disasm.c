@@ -26,6 +26,8 @@ struct disasm {
 	struct regval regs[NREGS];
 	struct regval imm[NREGS];	/* registers holding a constant (mov $imm) */
 	struct regval prm[NREGS];	/* x86: registers holding the first argument plus v */
+	struct { uint64_t g; int64_t off; bool known; } ld[NREGS], ld_next;	/* x86: *g + off */
+	unsigned int ld_dst;		/* the register ld_next goes to, after the writes */
 	/* x86 -O0: what frame slots (disp(%rbp)) hold: a constant, an address, the argument. */
 	struct slot {
 		int64_t disp;
@@ -212,6 +214,10 @@ static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in)
 	}
 	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->regs[X86_RDI].known)
 		in->arg0 = d->regs[X86_RDI].v;
+	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->ld[X86_RDI].known) {
+		in->arg0_deref = d->ld[X86_RDI].g;
+		in->arg0_deref_off = d->ld[X86_RDI].off;
+	}
 	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->prm[X86_RDI].known) {
 		in->arg0_param = true;
 		in->arg0_off = (int64_t)d->prm[X86_RDI].v;
@@ -219,6 +225,37 @@ static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in)
 }
 
 static void x86_slots(struct disasm *d, const cs_insn *ci);
+
+/*
+ * Registers holding the value of a global pointer (mov ptr(%rip), %reg, or
+ * through its GOT address), plus an offset: lea off(%reg) of it is a member
+ * of what the global points to.  Must run before the written registers are
+ * forgotten: it reads the source operands.
+ */
+static void x86_loads(struct disasm *d, const cs_insn *ci, const struct insn *in)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	typeof(d->ld[0]) nv = { 0 };
+	unsigned int dst;
+
+	if (x->op_count != 2 || x->operands[1].type != X86_OP_REG ||
+	    !(dst = x86_fam(d, x->operands[1].reg)))
+		return;
+	if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_MEM && x->operands[1].size == 8 &&
+	    in->data && in->access == ACC_READ)
+		nv = (typeof(nv)){ in->data, 0, true };
+	else if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_REG &&
+		 x->operands[0].size == 8 && x86_fam(d, x->operands[0].reg))
+		nv = d->ld[x86_fam(d, x->operands[0].reg)];
+	else if (ci->id == X86_INS_LEA && x->operands[0].mem.index == X86_REG_INVALID &&
+		 x->operands[0].mem.base != X86_REG_RIP && x86_fam(d, x->operands[0].mem.base) &&
+		 d->ld[x86_fam(d, x->operands[0].mem.base)].known) {
+		nv = d->ld[x86_fam(d, x->operands[0].mem.base)];
+		nv.off += x->operands[0].mem.disp;
+	}
+	d->ld_next = nv;
+	d->ld_dst = dst;
+}
 
 /* Registers holding the function's first argument (plus an offset): lea off(%rdi), mov. */
 static void x86_params(struct disasm *d, const cs_insn *ci, const cs_regs wr, uint8_t nwr)
@@ -299,6 +336,7 @@ static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	if (set_val && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
 	    x->operands[1].reg < NREGS)
 		set_reg = d->x86_family[x->operands[1].reg];
+	x86_loads(d, ci, in);
 	/* mov %reg, %reg2: reg2 holds what reg held. */
 	if (ci->id == X86_INS_MOV && x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
 	    x->operands[1].type == X86_OP_REG && x86_fam(d, x->operands[0].reg) &&
@@ -314,7 +352,12 @@ static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 			if (wr[i] < NREGS && d->x86_family[wr[i]]) {
 				d->regs[d->x86_family[wr[i]]].known = false;
 				d->imm[d->x86_family[wr[i]]].known = false;
+				d->ld[d->x86_family[wr[i]]].known = false;
 			}
+	if (d->ld_dst) {
+		d->ld[d->ld_dst] = d->ld_next;
+		d->ld_dst = 0;
+	}
 	if (set_reg > 0) {
 		d->regs[set_reg].v = set_val;
 		d->regs[set_reg].known = true;
@@ -693,6 +736,8 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 	memset(d->imm, 0, sizeof(d->imm));
 	memset(d->slots, 0, sizeof(d->slots));
 	memset(d->prm, 0, sizeof(d->prm));
+	memset(d->ld, 0, sizeof(d->ld));
+	d->ld_dst = 0;
 	if (d->machine == EM_X86_64)
 		d->prm[X86_RDI].known = true;	/* the first argument, at the function's entry */
 	while (len && !err) {
@@ -742,6 +787,7 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 				d->regs[clobbered[k]].known = false;
 				d->imm[clobbered[k]].known = false;
 				d->prm[clobbered[k]].known = false;
+				d->ld[clobbered[k]].known = false;
 			}
 		} else if (in.call) {
 			memset(d->regs, 0, sizeof(d->regs));

@@ -47,6 +47,8 @@ struct insn {
 	uint64_t arg0;			/* call: the address the first argument holds, or 0 */
 	bool arg0_param;		/* call (x86_64): the first argument is the function's own */
 	int64_t arg0_off;		/* ... first argument plus this */
+	uint64_t arg0_deref;		/* call (x86_64): the first argument is the pointer this */
+	int64_t arg0_deref_off;		/* ... global holds, plus this (buf_pool->mutex) */
 };
 
 enum atomic_op {

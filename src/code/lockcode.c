@@ -327,7 +327,8 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 			if (!ARRAY_GROW(e->c.calls, cap, e->c.nr_calls + 1))
 				e->c.calls[e->c.nr_calls++] = (struct lock_call){
 					v[i].addr + v[i].size, v[i].target, v[i].arg0, ck[i],
-					!v[i].arg0 && v[i].arg0_param, v[i].arg0_off };
+					!v[i].arg0 && v[i].arg0_param, v[i].arg0_off,
+					v[i].arg0 ? 0 : v[i].arg0_deref, v[i].arg0_deref_off };
 		}
 	}
 	cap = 0;

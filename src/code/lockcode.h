@@ -41,6 +41,8 @@ struct lock_call {
 	uint8_t kind;			/* the callee's enum lock_kind */
 	bool arg0_param;		/* arg0 unknown: the caller's own first argument plus arg0_off */
 	int64_t arg0_off;
+	uint64_t arg0_deref;		/* arg0 unknown: the pointer this global holds, */
+	int64_t arg0_deref_off;		/* ... plus this */
 };
 
 struct lock_code {

@@ -335,6 +335,19 @@ static const char *object_name(struct mycl_profile *p, struct dso *d, uint64_t a
 	return m->name;
 }
 
+/* "ptr->member" (or "*ptr+0x10"): what the global pointer at G of D points to, plus OFF. */
+static const char *pointee_name(struct mycl_profile *p, struct dso *d, uint64_t g, int64_t off)
+{
+	const struct sym *v = d && g ? symtab_find(&d->data_syms, g) : NULL;
+	char buf[512];
+
+	if (!v || !v->name || v->start != g)
+		return NULL;
+	if (inline_pointee_path(d, v->name, v->start, (uint64_t)off, buf, sizeof(buf)))
+		snprintf(buf, sizeof(buf), off ? "*%s+%#" PRIx64 : "*%s", v->name, (uint64_t)off);
+	return machine_intern(p->m, buf);
+}
+
 /*
  * The object a call passes when it passes its caller's own first argument
  * plus OFF (a member of "this"): what the caller's caller passed, if a global.
@@ -550,6 +563,11 @@ static uint32_t lock_site(struct mycl_profile *p, const struct mycl_sample *s, u
 			aux.object = object_name(p, r.dso, c->arg0);
 		if (aux.object)
 			aux.object_from = "argument of the call";
+		if (!aux.object && c && c->arg0_deref &&
+		    !machine_resolve(p->m, s->pid, s->tid, addr, MYCL_CPUMODE_USER, &r)) {
+			aux.object = pointee_name(p, r.dso, c->arg0_deref, c->arg0_deref_off);
+			aux.object_from = "argument of the call";
+		}
 		if (!aux.object && c && c->arg0_param) {
 			aux.object = object_from_caller(p, s, leaf, a, c->arg0_off);
 			aux.object_from = "member of the caller's argument";
@@ -564,10 +582,14 @@ static uint32_t lock_site(struct mycl_profile *p, const struct mycl_sample *s, u
 		bool many = false;
 
 		for (size_t i = 0; fc && i < fc->nr_calls; i++) {
-			const char *o = !lock_kind_primitive(fc->calls[i].kind) ? NULL :
-					fc->calls[i].arg0_param ?
-					object_from_caller(p, s, leaf, a, fc->calls[i].arg0_off) :
-					object_name(p, t->nodes[a].f.dso, fc->calls[i].arg0);
+			const struct lock_call *fcall = &fc->calls[i];
+			const char *o = !lock_kind_primitive(fcall->kind) ? NULL :
+					fcall->arg0_param ?
+					object_from_caller(p, s, leaf, a, fcall->arg0_off) :
+					fcall->arg0_deref ?
+					pointee_name(p, t->nodes[a].f.dso, fcall->arg0_deref,
+						     fcall->arg0_deref_off) :
+					object_name(p, t->nodes[a].f.dso, fcall->arg0);
 
 			if (o && one && o != one)
 				many = true;

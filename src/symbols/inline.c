@@ -227,6 +227,9 @@ int inline_srcline(struct dso *d, uint64_t vaddr, const char **file, int *line)
 
 /* ---- where in a global an address falls: journal.append_mutex ---- */
 
+static int member_path_of(struct dso *d, const char *var, uint64_t start, uint64_t off, bool deref,
+			  char *buf, size_t len);
+
 static Dwarf_Die *type_of(Dwarf_Die *die, Dwarf_Die *out)
 {
 	Dwarf_Attribute at;
@@ -352,6 +355,18 @@ static bool find_var(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *out, int depth
 int inline_member_path(struct dso *d, const char *var, uint64_t start, uint64_t off, char *buf,
 		       size_t len)
 {
+	return member_path_of(d, var, start, off, false, buf, len);
+}
+
+int inline_pointee_path(struct dso *d, const char *var, uint64_t start, uint64_t off, char *buf,
+			size_t len)
+{
+	return member_path_of(d, var, start, off, true, buf, len);
+}
+
+static int member_path_of(struct dso *d, const char *var, uint64_t start, uint64_t off, bool deref,
+			  char *buf, size_t len)
+{
 	struct inline_cache *c = cache_of(d);
 	Dwarf_Off cu = 0, next;
 	size_t hsize, used = 0;
@@ -362,10 +377,30 @@ int inline_member_path(struct dso *d, const char *var, uint64_t start, uint64_t 
 	while (dwarf_nextcu(c->dw, cu, &next, &hsize, NULL, NULL, NULL) == 0) {
 		if (dwarf_offdie(c->dw, cu + hsize, &die) && find_var(&die, start, &var_die, 0)) {
 			put(buf, len, &used, var);
-			if (type_of(&var_die, &type))
-				member_path(&type, off, buf, len, &used, 0);
-			else if (off)
-				return -ENOENT;
+			if (!type_of(&var_die, &type))
+				return off || deref ? -ENOENT : 0;
+			if (deref) {
+				/* var->member: the type var points to. */
+				Dwarf_Die pointee;
+				size_t at = used;
+
+				if (dwarf_tag(&type) != DW_TAG_pointer_type || !type_of(&type, &pointee))
+					return -ENOENT;
+				put(buf, len, &used, "->");
+				member_path(&pointee, off, buf, len, &used, 0);
+				/* "->.mutex" reads "->mutex". */
+				if (used > at + 2 && buf[at + 2] == '.') {
+					memmove(buf + at + 2, buf + at + 3, used - at - 2);
+					used--;
+				}
+				if (used == at + 2 && !off) {
+					buf[at] = '\0';
+					memmove(buf + 1, buf, at + 1);
+					buf[0] = '*';
+				}
+				return 0;
+			}
+			member_path(&type, off, buf, len, &used, 0);
 			return 0;
 		}
 		cu = next;

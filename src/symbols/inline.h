@@ -36,5 +36,8 @@ int inline_srcline(struct dso *d, uint64_t vaddr, const char **file, int *line);
  */
 int inline_member_path(struct dso *d, const char *var, uint64_t start, uint64_t off, char *buf,
 		       size_t len);
+/* The same inside what the global pointer VAR points to: "buf_pool->mutex". */
+int inline_pointee_path(struct dso *d, const char *var, uint64_t start, uint64_t off, char *buf,
+			size_t len);
 
 #endif

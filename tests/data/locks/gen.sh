@@ -22,7 +22,7 @@ cd "$here"
 rm -f ./*.data
 fp() { out=$1; shift; perf record -q -g -e cpu-clock -F 499 -o "$out" -- "$@" >/dev/null; }
 dw() { out=$1; shift; perf record -q -z --call-graph dwarf,4096 -e cpu-clock -F 149 -o "$out" -- "$@" >/dev/null; }
-for m in tas ttas pmutex rwlock cas xadd mmap; do
+for m in tas ttas pmutex rwlock cas xadd mmap pool; do
 	fp "$m.fp.data" "$dir/zoo" $m 1 4
 	dw "$m.dwarf.data" "$dir/zoo" $m 1 4
 done

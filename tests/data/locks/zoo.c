@@ -8,7 +8,8 @@
  * contended pthread mutex), rwlock (pthread rwlock, a writer-heavy mix),
  * condq (a queue on a condition variable: waits that are no lock), cas (a
  * lock-free counter: a CAS retry loop that is no lock), xadd (an atomic add,
- * no lock), mmap (threads in mmap/munmap: the kernel's mmap_lock).
+ * no lock), mmap (threads in mmap/munmap: the kernel's mmap_lock), pool (a
+ * mutex inside a structure a global pointer points to).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -237,6 +238,31 @@ static void *condq_producer(void *arg)
 	return NULL;
 }
 
+/* ---- pool: a mutex inside what a global pointer points to ---- */
+struct page_pool {
+	long hits;
+	pthread_mutex_t guard;
+	long pages[8];
+};
+struct page_pool *shared_pool;
+
+NOINLINE void fetch_page(int k)
+{
+	pthread_mutex_lock(&shared_pool->guard);
+	shared_pool->pages[k & 7]++;
+	burn(150);
+	pthread_mutex_unlock(&shared_pool->guard);
+}
+
+static void *pool_thread(void *arg)
+{
+	for (int k = 0; !stop; k++) {
+		fetch_page(k + (int)(long)arg);
+		burn(20);
+	}
+	return NULL;
+}
+
 /* ---- cas: a lock-free counter; xadd: an atomic add ---- */
 unsigned long page_visits;
 unsigned long hit_count;
@@ -298,7 +324,7 @@ int main(int argc, char **argv)
 	static const struct { const char *name; void *(*fn)(void *); } modes[] = {
 		{ "tas", tas_thread }, { "ttas", ttas_thread }, { "pmutex", pmutex_thread },
 		{ "rwlock", rwlock_thread }, { "condq", condq_consumer }, { "cas", cas_thread },
-		{ "xadd", xadd_thread }, { "mmap", mmap_thread },
+		{ "xadd", xadd_thread }, { "mmap", mmap_thread }, { "pool", pool_thread },
 	};
 	double secs = argc > 2 ? atof(argv[2]) : 1.0;
 	int n = argc > 3 ? atoi(argv[3]) : 4, m;
@@ -309,9 +335,11 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], modes[m].name))
 			break;
 	if (argc < 2 || m == (int)(sizeof(modes) / sizeof(modes[0])) || n < 1 || n > 64) {
-		fprintf(stderr, "usage: zoo tas|ttas|pmutex|rwlock|condq|cas|xadd|mmap [s] [threads]\n");
+		fprintf(stderr, "usage: zoo tas|ttas|pmutex|rwlock|condq|cas|xadd|mmap|pool [s] [threads]\n");
 		return 2;
 	}
+	shared_pool = calloc(1, sizeof(*shared_pool));
+	pthread_mutex_init(&shared_pool->guard, NULL);
 	for (int i = 0; i < n; i++)
 		pthread_create(&t[i], NULL, modes[m].fn, (void *)(long)(i + 1));
 	if (modes[m].fn == condq_consumer)
