@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "disasm.h"
@@ -479,11 +478,6 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	else
 		kind = LK_NONE;
 	e->c.kind = kind;
-	if (getenv("MYCL_LOCK_DEBUG"))
-		fprintf(stderr, "lockcode %s: %s (size %lu, loops %zu/%lu B, atomic %d const %d same %d "
-			"strong call %d releases %d hint %d futex %d)\n", fn->name, lock_kind_name(kind),
-			(unsigned long)size, e->c.nr_loops, (unsigned long)loop_bytes, any_atomic,
-			konst_atomic, same_object, calls_strong, releases, hint, futex);
 	e->c.thin = !any_atomic && !other_stores && calls_any && size <= WRAPPER_BYTES &&
 		    !lock_code_loop_at(&e->c, fn->start) && !has_loop;
 	if (kind == LK_DELAY && !e->c.seed) {

@@ -205,21 +205,8 @@ static uint8_t classify(struct mycl_profile *p, uint32_t node)
 		k = NC_KERNEL;
 	else
 		k = NC_NOT;
-	if (node >= ls->cls_cap) {
-		size_t ncap = ls->cls_cap ? ls->cls_cap : 4096;
-		uint8_t *n;
-
-		while (ncap <= node)
-			ncap *= 2;
-		n = realloc(ls->cls, ncap);
-		if (!n)
-			return k;
-		memset(n + ls->cls_cap, 0, ncap - ls->cls_cap);
-		ls->cls = n;
-		ls->cls_cap = ncap;
-	}
-	if (getenv("MYCL_LOCK_DEBUG")) fprintf(stderr, "classify %s -> %d (code %s)\n", f->sym, k, f->level != 'k' && frame_code(p, f) ? lock_kind_name(frame_code(p, f)->kind) : "-");
-	ls->cls[node] = k;
+	if (!ARRAY_GROW_ZERO(ls->cls, ls->cls_cap, (size_t)node + 1))
+		ls->cls[node] = k;	/* without room, worked out again next time */
 	return k;
 }
 
@@ -705,19 +692,8 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 	}
 	if (err)
 		return err;
-	if (idx >= ls->aux_cap) {
-		size_t ncap = ls->aux_cap ? ls->aux_cap * 2 : 256;
-		struct site_aux *n;
-
-		while (ncap <= idx)
-			ncap *= 2;
-		n = realloc(ls->aux, ncap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		memset(n + ls->aux_cap, 0, (ncap - ls->aux_cap) * sizeof(*n));
-		ls->aux = n;
-		ls->aux_cap = ncap;
-	}
+	if (ARRAY_GROW_ZERO(ls->aux, ls->aux_cap, (size_t)idx + 1))
+		return -ENOMEM;
 	if (!ls->aux[idx].object && aux.object) {
 		ls->aux[idx].object = aux.object;
 		ls->aux[idx].object_from = aux.object_from;

@@ -49,5 +49,9 @@ char *str_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int grow_array(void **arr, size_t *cap, size_t need, size_t elem);
 #define ARRAY_GROW(arr, cap, need) \
 	((size_t)(need) <= (cap) ? 0 : grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr))))
+/* The same, the new room zero-filled. */
+int grow_array_zeroed(void **arr, size_t *cap, size_t need, size_t elem);
+#define ARRAY_GROW_ZERO(arr, cap, need) \
+	((size_t)(need) <= (cap) ? 0 : grow_array_zeroed((void **)&(arr), &(cap), (need), sizeof(*(arr))))
 
 #endif

@@ -36,6 +36,16 @@ int grow_array(void **arr, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+int grow_array_zeroed(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	size_t old = *cap;
+	int err = grow_array(arr, cap, need, elem);
+
+	if (!err && *cap > old)
+		memset((char *)*arr + old * elem, 0, (*cap - old) * elem);
+	return err;
+}
+
 char *read_text_file(const char *path)
 {
 	FILE *f = fopen(path, "r");
