@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mycl/locks.h"
-#include "lockrules.h"
 #include "offcpu.h"
 #include "profile_state.h"
 #include "tracepoint.h"
@@ -31,7 +30,6 @@ struct pend_set {
 };
 
 struct wait_state {
-	const struct lock_rules *rules;	/* the lock report's, to find the lock site */
 	struct tracepoints *tp;
 	bool tried;
 	struct pend_set sched, futex, lock;
@@ -121,8 +119,7 @@ static bool field(struct wait_state *w, const struct mycl_sample *s, const char 
 	return tracepoints_field(w->tp, s->event->config, name, s->raw, s->raw_size, v);
 }
 
-int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf,
-		  const struct lock_rules *rules)
+int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf)
 {
 	struct wait_state *w = p->waits;
 	const char *name;
@@ -135,7 +132,6 @@ int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t 
 		w = p->waits = calloc(1, sizeof(*w));
 		if (!w)
 			return -ENOMEM;
-		w->rules = rules;
 	}
 	if (!w->tried) {
 		size_t len;

@@ -6,14 +6,12 @@
 #include "mycl/perf_data.h"
 
 struct mycl_profile;
-struct lock_rules;
 
 /*
  * A tracepoint sample (sched_switch, futex syscalls, lock contention); LEAF
- * its call-tree node; RULES the lock primitives, to find the lock site.
+ * its call-tree node.  Waits are credited where profile_wait_site() says.
  */
-int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf,
-		  const struct lock_rules *rules);
+int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf);
 /* Any other sample: its thread is running, so a wait it was in has ended. */
 int offcpu_running(struct mycl_profile *p, const struct mycl_sample *s);
 void offcpu_free(struct mycl_profile *p);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pkghint.h"
+#include "offcpu.h"
 #include "profile_state.h"
 #include "unwind.h"
 
@@ -154,6 +155,17 @@ static const char *match_event(struct mycl_perf_data *pd, const char *name)
 	}
 	return found ? found : name;
 }
+/* Tracepoints are waits; other samples may be lock time, and end their thread's wait. */
+static int locks_and_waits(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf)
+{
+	int err;
+
+	if (s->event->type == 2 /* PERF_TYPE_TRACEPOINT */)
+		return offcpu_sample(p, s, leaf);
+	err = offcpu_running(p, s);
+	return err ? err : profile_locks_sample(p, s, leaf);
+}
+
 
 static int on_sample(const struct mycl_sample *s, void *ctx)
 {
@@ -239,7 +251,7 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 
 		err = profile_add_chain(p, s, &rk, &leaf);
 		if (!err && p->locks && leaf != UINT32_MAX)
-			err = profile_locks_sample(p, s, leaf);
+			err = locks_and_waits(p, s, leaf);
 	}
 	return err;
 }
@@ -537,6 +549,7 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	calltree_free(&p->tree);
 	chaincache_free(&p->chains);
 	unwinder_free(p->unwinder);
+	offcpu_free(p);
 	profile_locks_free(p);
 	free(p->ubuf);
 	free(p->frames);

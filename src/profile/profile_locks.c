@@ -7,7 +7,6 @@
 #include "mycl/locks.h"
 #include "lockrules.h"
 #include "profile_state.h"
-#include "offcpu.h"
 #include "lockcode.h"
 #include "inline.h"
 #include <inttypes.h>
@@ -88,7 +87,6 @@ void profile_locks_free(struct mycl_profile *p)
 {
 	if (!p->locks)
 		return;
-	offcpu_free(p);
 	lock_rules_free(&p->locks->rules);
 	hist_free(&p->locks->prims);
 	hist_free(&p->locks->sites);
@@ -667,11 +665,6 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 	uint32_t site, idx;
 	int err;
 
-	if (s->event->type == 2 /* PERF_TYPE_TRACEPOINT */)
-		return offcpu_sample(p, s, leaf, &p->locks->rules);
-	err = offcpu_running(p, s);
-	if (err)
-		return err;
 	site = lock_site(p, s, leaf, &w, &aux);
 	if (site == CT_NONE)
 		return 0;
