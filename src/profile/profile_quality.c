@@ -181,6 +181,8 @@ static int fp_chains(struct mycl_profile *p)
 					100.0 * (double)by[i]->fp_gap / (double)p->nr_fp_user);
 	if (len < sizeof(w->message))
 		snprintf(w->message + len, sizeof(w->message) - len,
+			 p->fp_repair ? "): their -g chains skip the direct caller or stop (a direct "
+					"caller is put back, marked " MYCL_FROM_CALL_SITE ")" :
 			 "): their -g chains skip the direct caller or stop");
 	free(by);
 	snprintf(w->fix, sizeof(w->fix),
