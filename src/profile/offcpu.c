@@ -268,12 +268,15 @@ MYCL_API int mycl_profile__waits(const struct mycl_profile *cp, struct mycl_wait
 	/* One entry per site frame: several call-tree nodes can be the same function. */
 	for (size_t i = 0; !err && i < w->sites.nr; i++) {
 		const struct hent *h = &w->sites.ents[i];
-		const struct ct_frame *f = &p->tree.nodes[h->addr].f;
+		struct ct_frame sf, *f = &sf;
 		struct mycl_offcpu_site *st = NULL;
 		struct vtree t;
 
+		profile_site_frame(p, &p->tree.nodes[h->addr].f, &sf);
 		for (size_t k = 0; k < r->nr_sites && !st; k++)
-			if (r->sites[k].sym == f->sym && r->sites[k].via == h->sym &&
+			if ((r->sites[k].sym == f->sym ||
+			     (r->sites[k].sym && f->sym && !strcmp(r->sites[k].sym, f->sym))) &&
+			    r->sites[k].via == h->sym &&
 			    r->sites[k].lock == (h->level == 'L') &&
 			    r->sites[k].dso == (f->dso ? f->dso->short_name : "[unknown]"))
 				st = &r->sites[k];

@@ -619,6 +619,20 @@ static uint32_t lock_site(struct mycl_profile *p, const struct mycl_sample *s, u
 	return site;
 }
 
+void profile_site_frame(struct mycl_profile *p, const struct ct_frame *f, struct ct_frame *out)
+{
+	const char *mark = f->repaired && f->sym ? strstr(f->sym, " " MYCL_FROM_CALL_SITE) : NULL;
+	char buf[1024];
+
+	*out = *f;
+	out->repaired = false;
+	if (mark && (size_t)(mark - f->sym) < sizeof(buf)) {
+		memcpy(buf, f->sym, (size_t)(mark - f->sym));
+		buf[mark - f->sym] = '\0';
+		out->sym = machine_intern(p->m, buf);
+	}
+}
+
 uint32_t profile_wait_site(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf,
 			   const char **via, bool *lock)
 {
@@ -790,6 +804,7 @@ MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct
 	for (size_t i = 0; i < ls->sites.nr && !err; i++) {
 		const struct hent *h = &ls->sites.ents[i];
 		const struct ct_frame *f;
+		struct ct_frame sf;
 		struct site_acc *sa = NULL;
 
 		if ((size_t)h->ev != ev)
@@ -798,10 +813,11 @@ MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct
 		r->samples += h->samples;
 		f = &p->tree.nodes[h->addr].f;
 		/* A function's frame and its frame put back from a call are one site. */
+		profile_site_frame((struct mycl_profile *)p, f, &sf);
 		for (size_t k = 0; k < nacc && !sa; k++)
-			if (acc[k].f.dso == f->dso && acc[k].f.addr == f->addr && acc[k].f.level == f->level &&
-			    (acc[k].f.sym == f->sym ||
-			     (acc[k].f.sym && f->sym && (acc[k].f.repaired || f->repaired))))
+			if (acc[k].f.dso == sf.dso && acc[k].f.addr == sf.addr &&
+			    acc[k].f.level == sf.level && (acc[k].f.sym == sf.sym ||
+			    (acc[k].f.sym && sf.sym && !strcmp(acc[k].f.sym, sf.sym))))
 				sa = &acc[k];
 		if (!sa) {
 			if (ARRAY_GROW(acc, cap, nacc + 1)) {
@@ -810,15 +826,10 @@ MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct
 			}
 			sa = &acc[nacc++];
 			memset(sa, 0, sizeof(*sa));
-			sa->f = *f;
-			err = vtree_root(&sa->callers, f);
+			sa->f = sf;
+			err = vtree_root(&sa->callers, &sf);
 			if (err)
 				break;
-		}
-		if (sa->f.repaired && !f->repaired) {
-			/* The site's own name, not the put-back one. */
-			sa->f = *f;
-			sa->callers.v[0].f = *f;
 		}
 		sa->period += h->period;
 		sa->samples += h->samples;

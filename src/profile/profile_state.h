@@ -125,6 +125,8 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
  */
 uint32_t profile_wait_site(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf,
 			   const char **via, bool *lock);
+/* F as a lock site is named: a frame put back from a call is its function's. */
+void profile_site_frame(struct mycl_profile *p, const struct ct_frame *f, struct ct_frame *out);
 void profile_locks_free(struct mycl_profile *p);
 
 /* profile_chain.c */
