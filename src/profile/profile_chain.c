@@ -276,7 +276,7 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 	const uint64_t *ids = s->callchain;
 	size_t n = s->callchain_nr, nframes;
 	uint32_t rk_idx, root, node, gen = machine_generation(p->m);
-	uint64_t single[2], hash;
+	uint64_t *single = p->single, hash;
 	bool unwound = false;
 	int err;
 

@@ -51,6 +51,7 @@ struct mycl_profile {
 	bool inlines;			/* inlined functions as frames of unwound stacks */
 	bool fp_repair;			/* callers lost under frameless leaves put back */
 	const uint64_t *cur_ids;	/* the chain of the sample being added (markers included) */
+	uint64_t single[2];		/* ... when the sample has none: its ip alone */
 	size_t cur_n;
 	bool cur_unwound;		/* its user return addresses are one byte back (DWARF) */
 	struct unwinder *unwinder;	/* made at the first --call-graph dwarf sample */

@@ -212,6 +212,8 @@ const struct got_slot *elf_image_got(const struct elf_image *img, uint64_t addr)
 {
 	struct got_slot key = { .slot = addr };
 
+	if (!img->nr_got)
+		return NULL;
 	return bsearch(&key, img->got, img->nr_got, sizeof(*img->got), slot_cmp);
 }
 
