@@ -13,8 +13,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	/* The fixtures' binaries (run.sh sets it): lock code analysed on real code. */
 	MYCL_OPTS(mycl_profile_opts, po, .children = true, .locks = true, .annotate = true,
-		  .buildid_dir = "", .debug_dir = "");
+		  .buildid_dir = "", .debug_dir = "", .symfs = getenv("MYCL_FUZZ_SYMFS"));
 	MYCL_OPTS(mycl_report_opts, ro, .graph = true);
 	struct mycl_perf_data *pd;
 	struct mycl_profile *p;

@@ -22,8 +22,9 @@ for target in fuzz_perf_data fuzz_profile; do
 	fi
 	mkdir -p "$out/corpus-$target"
 	cp "$top"/tests/data/*.data "$out/corpus-$target/"
+	cp "$top"/tests/data/locks/*.fp.data "$top"/tests/data/locks/*.waits.data "$out/corpus-$target/"
 	cp "$top"/tests/fuzz/regress/*.bin "$out/corpus-$target/"
-	(cd "$out" && ./$target -seed=$seed -max_total_time=$((secs / 2)) -max_len=65536 -timeout=10 \
+	(cd "$out" && MYCL_FUZZ_SYMFS="$top/tests/data/symfs" ./$target -seed=$seed -max_total_time=$((secs / 2)) -max_len=65536 -timeout=10 \
 		-rss_limit_mb=2048 -print_final_stats=1 "corpus-$target" > "$target.log" 2>&1)
 	rc=$?
 	tail -2 "$out/$target.log"
