@@ -182,6 +182,19 @@ def patterns(hot, fx, ldir):
         sums = [a + b for a, b in zip(sums, r)]
     check(f"put-back frames: {sums[2]} of {sums[0]} samples, {sums[3]} confirmed by DWARF (>= 95%)",
           sums[2] > 0 and sums[3] >= 0.95 * sums[2], sums)
+    # The default report's short section: primitives among the flat rows, by their code too.
+    def summary_rows(name):
+        out = subprocess.run([hot, "-q", *fx, os.path.join(ldir, name + ".data")],
+                             capture_output=True, text=True, timeout=600).stdout
+        sec = out.split("# Lock and spin primitives", 1)
+        return [ln.split()[2:] for ln in sec[1].splitlines()[1:] if ln.startswith("#  ")] \
+            if len(sec) > 1 else []
+    rows = summary_rows("tas.fp")
+    check("default report: the delay and the acquire of a TAS lock no rule names",
+          ["wait_a_little", "code", "delay"] in rows and
+          ["slot_latch_acquire", "code", "spin", "acquire"] in rows, rows)
+    rows = summary_rows("cas.fp")
+    check("default report: no lock section for a lock-free counter", rows == [], rows)
     # Lock-free code is no lock.
     for name in ("cas.fp", "cas.dwarf", "cas.O0.fp", "xadd.fp", "xadd.dwarf"):
         rep = run_json(hot, "-q", "--locks", "--format", "json", *fx,

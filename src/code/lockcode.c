@@ -130,6 +130,7 @@ struct ctx {
 	lock_named_fn named;
 	void *named_ctx;
 	int depth;
+	bool shallow;			/* callees by name only: no analysis of them */
 };
 
 static struct fn_entry *entry_of(struct ctx *x, const struct sym *fn);
@@ -147,7 +148,7 @@ static uint8_t callee_kind(struct ctx *x, uint64_t target, const char **seed)
 		return LK_UNKNOWN;
 	plt = strstr(s->name, "@plt");
 	/* What the code does decides; a rule's name counts where the code cannot tell. */
-	if (!plt && x->depth < MAX_DEPTH) {
+	if (!plt && !x->shallow && x->depth < MAX_DEPTH) {
 		x->depth++;
 		e = entry_of(x, s);
 		x->depth--;
@@ -527,13 +528,32 @@ static struct fn_entry *entry_of(struct ctx *x, const struct sym *fn)
 const struct lock_code *lock_code_of(struct dso *d, const struct sym *fn, lock_named_fn named,
 				     void *ctx)
 {
-	struct ctx x = { d, named, ctx, 0 };
+	struct ctx x = { d, named, ctx, 0, false };
 	struct fn_entry *e;
 
 	if (!d || !fn)
 		return NULL;
 	e = entry_of(&x, fn);
 	return e ? &e->c : NULL;
+}
+
+uint8_t lock_code_kind_shallow(struct dso *d, const struct sym *fn)
+{
+	struct ctx x = { d, NULL, NULL, 0, true };
+	struct fn_entry e = { .start = fn ? fn->start : 0 };
+
+	if (!d || !fn)
+		return LK_UNKNOWN;
+	if (!d->spins) {
+		d->spins = calloc(1, sizeof(*d->spins));
+		if (!d->spins)
+			return LK_UNKNOWN;
+		d->spins_free = cache_free;
+	}
+	analyse(&x, fn, &e);
+	free(e.c.loops);
+	free(e.c.calls);
+	return e.c.kind;
 }
 
 const struct lock_loop *lock_code_loop_at(const struct lock_code *c, uint64_t vaddr)

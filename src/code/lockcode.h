@@ -68,6 +68,11 @@ typedef int (*lock_named_fn)(void *ctx, const char *name);
 /* FN's analysis (FN a symbol of D); NULL when out of memory.  Cached per binary. */
 const struct lock_code *lock_code_of(struct dso *d, const struct sym *fn, lock_named_fn named,
 				     void *ctx);
+/*
+ * FN's kind from its own code alone, its callees unread (a quick look for a
+ * flat profile: a fast path or a wrapper is not told apart); not cached.
+ */
+uint8_t lock_code_kind_shallow(struct dso *d, const struct sym *fn);
 /* A primitive passes its samples up to its caller: TAS, DELAY and above. */
 static inline bool lock_kind_primitive(uint8_t k)
 {
