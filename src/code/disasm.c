@@ -21,6 +21,7 @@ struct disasm {
 	bool big_endian;
 	uint64_t toc;
 	bool no_text;
+	bool lock_facts;		/* fill the fields lockcode.c reads (disasm_set_lock_facts) */
 	uint64_t (*got)(void *ctx, uint64_t slot);	/* what a GOT/TOC slot points to */
 	void *got_ctx;
 	struct regval regs[NREGS];
@@ -150,14 +151,13 @@ static unsigned int x86_fam(const struct disasm *d, unsigned int reg)
 }
 
 /* What an instruction does that matters to locks: atomics, stores, system calls, arguments. */
-static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in)
+static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in, const uint16_t *rd,
+			   uint8_t nrd, const uint16_t *wr, uint8_t nwr)
 {
 	const cs_x86 *x = &ci->detail->x86;
 	bool locked = x->prefix[0] == X86_PREFIX_LOCK;
 	int val = -1;			/* the register operand: the value an atomic stores */
 
-	in->sysno = -1;
-	in->jump = ci->id == X86_INS_JMP;
 	for (int i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
 
@@ -174,19 +174,12 @@ static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in)
 			in->plain_store = true;
 	}
 	in->val_reg = val > 0 ? (uint8_t)val : 0;
-	{
-		cs_regs rd, wr;
-		uint8_t nrd = 0, nwr = 0;
-
-		if (!cs_regs_access(d->cs, ci, rd, &nrd, wr, &nwr)) {
-			for (uint8_t i = 0; i < nrd; i++)
-				if (x86_fam(d, rd[i]))
-					in->regs_read |= 1u << x86_fam(d, rd[i]);
-			for (uint8_t i = 0; i < nwr; i++)
-				if (x86_fam(d, wr[i]))
-					in->regs_written |= 1u << x86_fam(d, wr[i]);
-		}
-	}
+	for (uint8_t i = 0; i < nrd; i++)
+		if (x86_fam(d, rd[i]))
+			in->regs_read |= 1u << x86_fam(d, rd[i]);
+	for (uint8_t i = 0; i < nwr; i++)
+		if (x86_fam(d, wr[i]))
+			in->regs_written |= 1u << x86_fam(d, wr[i]);
 	if (in->atomic) {
 		switch (ci->id) {
 		case X86_INS_XCHG:
@@ -300,7 +293,11 @@ static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 		     (ci->id == X86_INS_XCHG && x->op_count == 2 &&
 		      (x->operands[0].type == X86_OP_MEM || x->operands[1].type == X86_OP_MEM));
 	in->spin_hint = ci->id == X86_INS_PAUSE;
-	x86_lock_facts(d, ci, in);
+	in->jump = ci->id == X86_INS_JMP;
+	if (cs_regs_access(d->cs, ci, rd, &nrd, wr, &nwr))
+		nrd = nwr = 0;
+	if (d->lock_facts)
+		x86_lock_facts(d, ci, in, rd, nrd, wr, nwr);
 	for (int i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
 		unsigned int fam;
@@ -336,7 +333,8 @@ static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	if (set_val && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
 	    x->operands[1].reg < NREGS)
 		set_reg = d->x86_family[x->operands[1].reg];
-	x86_loads(d, ci, in);
+	if (d->lock_facts)
+		x86_loads(d, ci, in);
 	/* mov %reg, %reg2: reg2 holds what reg held. */
 	if (ci->id == X86_INS_MOV && x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
 	    x->operands[1].type == X86_OP_REG && x86_fam(d, x->operands[0].reg) &&
@@ -345,10 +343,9 @@ static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 		set_reg = d->x86_family[x->operands[1].reg];
 	}
 	/* Whatever this instruction writes is no longer a known address or constant. */
-	if (!cs_regs_access(d->cs, ci, rd, &nrd, wr, &nwr))
+	if (d->lock_facts)
 		x86_params(d, ci, wr, nwr);
-	if (!cs_regs_access(d->cs, ci, rd, &nrd, wr, &nwr))
-		for (uint8_t i = 0; i < nwr; i++)
+	for (uint8_t i = 0; i < nwr; i++)
 			if (wr[i] < NREGS && d->x86_family[wr[i]]) {
 				d->regs[d->x86_family[wr[i]]].known = false;
 				d->imm[d->x86_family[wr[i]]].known = false;
@@ -363,7 +360,8 @@ static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 		d->regs[set_reg].known = true;
 	}
 	/* mov $imm, %reg and xor %reg, %reg: the register holds a constant. */
-	if (x->op_count == 2 && x->operands[1].type == X86_OP_REG && x->operands[1].reg < NREGS &&
+	if (d->lock_facts && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
+	    x->operands[1].reg < NREGS &&
 	    d->x86_family[x->operands[1].reg]) {
 		unsigned int f = d->x86_family[x->operands[1].reg];
 
@@ -379,6 +377,7 @@ static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 			d->imm[f] = d->imm[x86_fam(d, x->operands[0].reg)];
 		}
 	}
+	/* Addresses spilled to frame slots (-O0) are followed for every scan. */
 	x86_slots(d, ci);
 }
 
@@ -466,8 +465,6 @@ static void arm64_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *i
 	const char *m = ci->mnemonic;
 	int vals[3], nv = 0;
 
-	in->sysno = -1;
-	in->jump = ci->id == ARM64_INS_B && (a->cc == ARM64_CC_INVALID || a->cc == ARM64_CC_AL);
 	for (int i = 0; i < a->op_count; i++) {
 		const cs_arm64_op *op = &a->operands[i];
 
@@ -531,7 +528,9 @@ static void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	uint8_t acc = arm64_access(ci->mnemonic, &atomic);
 	int dst = a->op_count > 0 && a->operands[0].type == ARM64_OP_REG ? (int)a->operands[0].reg : -1;
 
-	arm64_lock_facts(d, ci, in, atomic);
+	in->jump = ci->id == ARM64_INS_B && (a->cc == ARM64_CC_INVALID || a->cc == ARM64_CC_AL);
+	if (d->lock_facts)
+		arm64_lock_facts(d, ci, in, atomic);
 
 	in->spin_hint = ci->id == ARM64_INS_YIELD || ci->id == ARM64_INS_ISB ||
 			ci->id == ARM64_INS_WFE;
@@ -839,4 +838,9 @@ int disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t add
 void disasm_set_text(struct disasm *d, bool text)
 {
 	d->no_text = !text;
+}
+
+void disasm_set_lock_facts(struct disasm *d, bool on)
+{
+	d->lock_facts = on;
 }

@@ -31,7 +31,7 @@ struct insn {
 	uint8_t access;			/* enum insn_access, for data */
 	bool atomic;			/* lock prefix, ldxr/stxr, larx/stcx, CAS... */
 	bool spin_hint;			/* pause, yield, isb, wfe, or 27,27,27... */
-	/* x86_64 and aarch64 only, for what code does with locks (lockcode.c): */
+	/* x86_64 and aarch64 only, with disasm_set_lock_facts (lockcode.c); jump always: */
 	uint8_t atomic_op;		/* enum atomic_op, when atomic */
 	bool new_const;			/* xchg/CAS/store-exclusive storing a constant */
 	bool mem;			/* has a memory operand */
@@ -79,5 +79,10 @@ const char *disasm_arch_name(uint16_t e_machine);
 void disasm_set_got(struct disasm *d, uint64_t (*fn)(void *ctx, uint64_t slot), void *ctx);
 /* Whether to format ->text (on by default; scans of whole binaries turn it off). */
 void disasm_set_text(struct disasm *d, bool text);
+/*
+ * Whether to fill the fields after spin_hint (off by default: the constants,
+ * arguments and frame slots they follow cost a scan of a whole binary time).
+ */
+void disasm_set_lock_facts(struct disasm *d, bool on);
 
 #endif

@@ -297,6 +297,7 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 		if (!disasm_open(&d->spins->dis, elf_image_machine(img), elf_image_big_endian(img),
 				 elf_image_toc(img))) {
 			disasm_set_text(d->spins->dis, false);
+			disasm_set_lock_facts(d->spins->dis, true);
 			disasm_set_got(d->spins->dis, elf_image_got_target, img);
 		}
 	}
@@ -339,11 +340,14 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 		if (in->atomic && in->mem && !in->stack_mem) {
 			any_atomic = true;
 			/* The object it works on: its own argument's, or a global. */
-			for (size_t k = 0; k < n; k++)
-				if (v[k].call && v[k].target && lock_kind_strong(ck[k]))
-					same_object |= in->mem_param ? v[k].arg0_param :
-						       in->data && v[k].arg0 &&
-						       v[k].arg0 <= in->data && in->data < v[k].arg0 + SAME_OBJECT;
+			for (size_t k = 0; k < e->c.nr_calls; k++) {
+				const struct lock_call *c = &e->c.calls[k];
+
+				if (lock_kind_strong(c->kind))
+					same_object |= in->mem_param ? c->arg0_param :
+						       in->data && c->arg0 && c->arg0 <= in->data &&
+						       in->data < c->arg0 + SAME_OBJECT;
+			}
 			konst_atomic |= ((in->atomic_op == ATOM_XCHG && xchg_result_used(v, n, i)) ||
 					 in->atomic_op == ATOM_CAS || in->atomic_op == ATOM_SC) &&
 					in->new_const;

@@ -11,12 +11,16 @@
 #include "perf_abi.h"
 #include "perfdata_priv.h"
 
+/* LEN bytes at OFF (at the file position when OFF is READ_HERE), across short reads. */
+#define READ_HERE UINT64_MAX
+
 static int read_full_at(int fd, void *buf, size_t len, uint64_t off)
 {
 	size_t done = 0;
 
 	while (done < len) {
-		ssize_t r = pread(fd, (uint8_t *)buf + done, len - done, (off_t)(off + done));
+		ssize_t r = off == READ_HERE ? read(fd, (uint8_t *)buf + done, len - done) :
+			    pread(fd, (uint8_t *)buf + done, len - done, (off_t)(off + done));
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -31,20 +35,7 @@ static int read_full_at(int fd, void *buf, size_t len, uint64_t off)
 
 static int read_full(int fd, void *buf, size_t len)
 {
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t r = read(fd, (uint8_t *)buf + done, len - done);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			return MYCL_ERR_TRUNCATED;
-		done += (size_t)r;
-	}
-	return 0;
+	return read_full_at(fd, buf, len, READ_HERE);
 }
 
 static int read_attrs(struct mycl_perf_data *pd, uint64_t entry, uint64_t off, uint64_t size)

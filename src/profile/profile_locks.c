@@ -21,6 +21,60 @@ struct site_aux {
 	uint64_t gap_period;		/* reached through frames the chain lost */
 };
 
+/* Answers remembered by key (a pointer and a number), open addressing. */
+struct memo_ent {
+	const void *k1;			/* NULL: empty */
+	uint64_t k2;
+	const char *name;
+	int verdict;
+};
+
+struct memo {
+	struct memo_ent *v;
+	size_t nr, cap;
+};
+
+static size_t memo_hash(const void *k1, uint64_t k2, size_t cap)
+{
+	return (size_t)((((uintptr_t)k1 >> 3) ^ k2) * 0x9e3779b97f4a7c15ULL >> 7) & (cap - 1);
+}
+
+/*
+ * The entry of (K1, K2); *FOUND says whether it was there.  A new entry has
+ * its keys set and its answers zero, for the caller to fill.  NULL without
+ * memory: the caller works the answer out unremembered.
+ */
+static struct memo_ent *memo_get(struct memo *m, const void *k1, uint64_t k2, bool *found)
+{
+	size_t i;
+
+	*found = false;
+	if (m->nr * 2 >= m->cap) {
+		struct memo n = { .cap = m->cap ? m->cap * 2 : 256, .nr = m->nr };
+
+		if (!(n.v = calloc(n.cap, sizeof(*n.v))))
+			return NULL;
+		for (size_t k = 0; k < m->cap; k++)
+			if (m->v[k].k1) {
+				for (i = memo_hash(m->v[k].k1, m->v[k].k2, n.cap); n.v[i].k1;
+				     i = (i + 1) & (n.cap - 1))
+					;
+				n.v[i] = m->v[k];
+			}
+		free(m->v);
+		*m = n;
+	}
+	for (i = memo_hash(k1, k2, m->cap); m->v[i].k1; i = (i + 1) & (m->cap - 1))
+		if (m->v[i].k1 == k1 && m->v[i].k2 == k2) {
+			*found = true;
+			return &m->v[i];
+		}
+	m->v[i].k1 = k1;
+	m->v[i].k2 = k2;
+	m->nr++;
+	return &m->v[i];
+}
+
 struct lock_state {
 	struct lock_rules rules;
 	/* Per primitive: key (ev, sym = name, tid = rule or -1 for code, pid = lock_kind), by period. */
@@ -29,19 +83,11 @@ struct lock_state {
 	struct hist sites;
 	struct site_aux *aux;		/* per entry of sites */
 	size_t aux_cap;
-	uint8_t *cls;			/* per call-tree node: enum node_class, 0 not yet known */
-	size_t cls_cap;
-	struct object_memo {
-		struct dso *d;
-		uint64_t addr;
-		const char *name;
-	} *memo;			/* lock objects named, by address */
-	size_t memo_nr, memo_cap;
-	struct named_memo {
-		const char *name;	/* by pointer: names live in the symbol tables */
-		int verdict;
-	} *named;			/* what the rules said of a name */
-	size_t named_nr, named_cap;
+	struct node_note *notes;	/* per call-tree node, filled on first use (note_of) */
+	size_t notes_cap;
+	struct node_note *spare;	/* where a note goes when the table cannot grow */
+	struct memo objects;		/* lock objects named, by (binary, address) */
+	struct memo verdicts;		/* what the rules said of a name, by pointer */
 };
 
 /* What a call-tree node is to the lock walk. */
@@ -91,9 +137,10 @@ void profile_locks_free(struct mycl_profile *p)
 	hist_free(&p->locks->prims);
 	hist_free(&p->locks->sites);
 	free(p->locks->aux);
-	free(p->locks->cls);
-	free(p->locks->memo);
-	free(p->locks->named);
+	free(p->locks->notes);
+	free(p->locks->spare);
+	free(p->locks->objects.v);
+	free(p->locks->verdicts.v);
 	free(p->locks);
 	p->locks = NULL;
 }
@@ -125,38 +172,17 @@ static int named(void *ctx, const char *name)
 {
 	struct lock_state *ls = ctx;
 	const struct lock_rules *r = &ls->rules;
-	size_t i;
+	bool found;
+	struct memo_ent *e = memo_get(&ls->verdicts, name, 0, &found);
 	int k;
 
-	if (ls->named_nr * 2 >= ls->named_cap) {
-		size_t ncap = ls->named_cap ? ls->named_cap * 2 : 1024;
-		struct named_memo *n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			goto uncached;
-		for (size_t j = 0; j < ls->named_cap; j++)
-			if (ls->named[j].name) {
-				for (i = ((uintptr_t)ls->named[j].name >> 3) & (ncap - 1); n[i].name;
-				     i = (i + 1) & (ncap - 1))
-					;
-				n[i] = ls->named[j];
-			}
-		free(ls->named);
-		ls->named = n;
-		ls->named_cap = ncap;
-	}
-	for (i = ((uintptr_t)name >> 3) & (ls->named_cap - 1); ls->named[i].name;
-	     i = (i + 1) & (ls->named_cap - 1))
-		if (ls->named[i].name == name)
-			return ls->named[i].verdict;
-	ls->named[i].name = name;
-	ls->named_nr++;
+	if (found)
+		return e->verdict;
 	k = lock_rule_of(r, name);
-	return ls->named[i].verdict = k < 0 ? 0 :
-	       plumbing(r, k) || !strcmp(r->v[k].kind, "serial") ? -1 : 1;
-uncached:
-	k = lock_rule_of(r, name);
-	return k < 0 ? 0 : plumbing(r, k) || !strcmp(r->v[k].kind, "serial") ? -1 : 1;
+	k = k < 0 ? 0 : plumbing(r, k) || !strcmp(r->v[k].kind, "serial") ? -1 : 1;
+	if (e)
+		e->verdict = k;
+	return k;
 }
 
 /* The code analysis of a frame's function, or NULL (kernel, inlined, unresolved). */
@@ -172,40 +198,57 @@ static const struct lock_code *frame_code(struct mycl_profile *p, const struct c
 	return lock_code_of(f->dso, s, named, p->locks);
 }
 
-static uint8_t classify(struct mycl_profile *p, uint32_t node)
+/* What the lock walk knows of a call-tree node, worked out once. */
+struct node_note {
+	const struct lock_code *code;	/* its function's analysis, or NULL */
+	int16_t rule;			/* the rule its name matches, or -1 */
+	uint8_t cls;			/* enum node_class; 0 not yet known */
+};
+
+static const struct node_note no_note = { NULL, -1, NC_NOT };
+
+static const struct node_note *note_of(struct mycl_profile *p, uint32_t node)
 {
 	struct lock_state *ls = p->locks;
 	const struct ct_frame *f = &p->tree.nodes[node].f;
-	const struct lock_code *c;
-	uint8_t k;
-	int rule;
+	struct node_note n;
 
-	if (node < ls->cls_cap && ls->cls[node])
-		return ls->cls[node];
+	if (node < ls->notes_cap && ls->notes[node].cls)
+		return &ls->notes[node];
 	/* What the code does decides; a rule's name counts where the code shows no lock. */
-	c = frame_code(p, f);
-	rule = lock_rule_of(&ls->rules, f->sym);
-	if (f->inl && rule < 0) {
+	n.code = frame_code(p, f);
+	n.rule = (int16_t)lock_rule_of(&ls->rules, f->sym);
+	if (f->inl && n.rule < 0) {
 		/* Code inlined into a primitive is the primitive's. */
 		uint32_t r = node;
 
 		while (r != CT_NONE && p->tree.nodes[r].f.inl)
 			r = p->tree.nodes[r].parent;
-		k = r != CT_NONE && p->tree.nodes[r].parent != CT_NONE ? classify(p, r) : NC_NOT;
-		if (k != NC_STRONG && k != NC_WEAK)
-			k = NC_NOT;
-	} else if (c && lock_kind_primitive(c->kind))
-		k = lock_kind_strong(c->kind) ? NC_STRONG : NC_WEAK;
-	else if (rule >= 0)
-		k = plumbing(&ls->rules, rule) ? NC_PLUMB :
-		    !strcmp(ls->rules.v[rule].kind, "serial") ? NC_SERIAL : NC_STRONG;
-	else if (f->level == 'k')
-		k = NC_KERNEL;
-	else
-		k = NC_NOT;
-	if (!ARRAY_GROW_ZERO(ls->cls, ls->cls_cap, (size_t)node + 1))
-		ls->cls[node] = k;	/* without room, worked out again next time */
-	return k;
+		n.cls = r != CT_NONE && p->tree.nodes[r].parent != CT_NONE ? note_of(p, r)->cls : NC_NOT;
+		if (n.cls != NC_STRONG && n.cls != NC_WEAK)
+			n.cls = NC_NOT;
+	} else if (n.code && lock_kind_primitive(n.code->kind)) {
+		n.cls = lock_kind_strong(n.code->kind) ? NC_STRONG : NC_WEAK;
+	} else if (n.rule >= 0) {
+		n.cls = plumbing(&ls->rules, n.rule) ? NC_PLUMB :
+			!strcmp(ls->rules.v[n.rule].kind, "serial") ? NC_SERIAL : NC_STRONG;
+	} else {
+		n.cls = f->level == 'k' ? NC_KERNEL : NC_NOT;
+	}
+	if (ARRAY_GROW_ZERO(ls->notes, ls->notes_cap, (size_t)node + 1)) {
+		/* Without room: worked out again next time. */
+		if (!ls->spare && !(ls->spare = malloc(sizeof(*ls->spare))))
+			return &no_note;
+		*ls->spare = n;
+		return ls->spare;
+	}
+	ls->notes[node] = n;
+	return &ls->notes[node];
+}
+
+static uint8_t classify(struct mycl_profile *p, uint32_t node)
+{
+	return note_of(p, node)->cls;
 }
 
 /*
@@ -260,15 +303,19 @@ static uint64_t frame_address(const struct mycl_profile *p, uint32_t leaf, uint3
 
 /* The function's binary address for a raw ADDR of the sample's process; *C its analysis. */
 static uint64_t code_at(struct mycl_profile *p, const struct mycl_sample *s, uint64_t addr,
-			const struct lock_code **c)
+			const struct lock_code **c, struct dso **dso)
 {
 	struct resolved r;
 
 	*c = NULL;
+	if (dso)
+		*dso = NULL;
 	if (!addr || machine_resolve(p->m, s->pid, s->tid, addr, MYCL_CPUMODE_USER, &r) || !r.sym ||
 	    !r.dso || r.dso->kernel || r.dso->identity)
 		return 0;
 	*c = lock_code_of(r.dso, r.sym, named, p->locks);
+	if (dso)
+		*dso = r.dso;
 	return dso_offset_to_vaddr(r.dso, r.addr);
 }
 
@@ -276,48 +323,25 @@ static uint64_t code_at(struct mycl_profile *p, const struct mycl_sample *s, uin
 static const char *object_name(struct mycl_profile *p, struct dso *d, uint64_t addr)
 {
 	const struct sym *v = d && addr ? symtab_find(&d->data_syms, addr) : NULL;
+	struct memo_ent *e;
+	bool found;
 	char buf[512];
-
-	struct lock_state *ls = p->locks;
-	struct object_memo *m;
-	size_t i;
 
 	if (!v || !v->name)
 		return NULL;
 	/* Named once per address: the member path reads DWARF. */
-	if (ls->memo_nr * 2 >= ls->memo_cap) {
-		size_t ncap = ls->memo_cap ? ls->memo_cap * 2 : 64;
-		struct object_memo *n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return v->name;
-		for (size_t k = 0; k < ls->memo_cap; k++)
-			if (ls->memo[k].d) {
-				for (i = (size_t)(ls->memo[k].addr * 0x9e3779b97f4a7c15ULL >> 7) & (ncap - 1);
-				     n[i].d; i = (i + 1) & (ncap - 1))
-					;
-				n[i] = ls->memo[k];
-			}
-		free(ls->memo);
-		ls->memo = n;
-		ls->memo_cap = ncap;
-	}
-	for (i = (size_t)(addr * 0x9e3779b97f4a7c15ULL >> 7) & (ls->memo_cap - 1); ls->memo[i].d;
-	     i = (i + 1) & (ls->memo_cap - 1))
-		if (ls->memo[i].d == d && ls->memo[i].addr == addr)
-			return ls->memo[i].name;
-	m = &ls->memo[i];
+	e = memo_get(&p->locks->objects, d, addr, &found);
+	if (found)
+		return e->name;
 	if (inline_member_path(d, v->name, v->start, addr - v->start, buf, sizeof(buf))) {
 		if (addr == v->start)
 			snprintf(buf, sizeof(buf), "%s", v->name);
 		else
 			snprintf(buf, sizeof(buf), "%s+%#" PRIx64, v->name, addr - v->start);
 	}
-	m->d = d;
-	m->addr = addr;
-	m->name = machine_intern(p->m, buf);
-	ls->memo_nr++;
-	return m->name;
+	if (!e)
+		return machine_intern(p->m, buf);
+	return e->name = machine_intern(p->m, buf);
 }
 
 /* "ptr->member" (or "*ptr+0x10"): what the global pointer at G of D points to, plus OFF. */
@@ -344,20 +368,41 @@ static const char *object_from_caller(struct mycl_profile *p, const struct mycl_
 	uint32_t up = p->tree.nodes[node].parent;
 	const struct lock_code *c;
 	const struct lock_call *call;
-	struct resolved r;
-	uint64_t addr, va;
+	struct dso *d;
+	uint64_t va;
 
 	/* Inlined frames share the address of the function they are inlined into. */
 	while (up != CT_NONE && p->tree.nodes[up].f.inl)
 		up = p->tree.nodes[up].parent;
 	if (up == CT_NONE || p->tree.nodes[up].parent == CT_NONE)
 		return NULL;
-	addr = frame_address(p, leaf, up);
-	va = code_at(p, s, addr, &c);
+	va = code_at(p, s, frame_address(p, leaf, up), &c, &d);
 	call = va ? lock_code_call_at(c, va) : NULL;
-	if (!call || !call->arg0 || machine_resolve(p->m, s->pid, s->tid, addr, MYCL_CPUMODE_USER, &r))
+	if (!call || !call->arg0)
 		return NULL;
-	return object_name(p, r.dso, call->arg0 + (uint64_t)off);
+	return object_name(p, d, call->arg0 + (uint64_t)off);
+}
+
+/*
+ * The object call C (made by NODE's function, of binary D) hands to its
+ * primitive: a global, a member of what a global pointer points to, or a
+ * member of NODE's own argument, from its caller (*MEMBER set).
+ */
+static const char *call_object(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf,
+			       uint32_t node, struct dso *d, const struct lock_call *c, bool *member)
+{
+	*member = false;
+	if (!c)
+		return NULL;
+	if (c->arg0)
+		return object_name(p, d, c->arg0);
+	if (c->arg0_deref)
+		return pointee_name(p, d, c->arg0_deref, c->arg0_deref_off);
+	if (c->arg0_param) {
+		*member = true;
+		return object_from_caller(p, s, leaf, node, c->arg0_off);
+	}
+	return NULL;
 }
 
 static int count_prim(struct mycl_profile *p, const struct mycl_sample *s, const char *name,
@@ -385,12 +430,12 @@ static bool on_lock_path(struct mycl_profile *p, const struct mycl_sample *s, ui
 	bool is_ret;
 	uint64_t addr;
 
-	if (f->repaired || f->inl || f->level == 'k' || lock_rule_of(&p->locks->rules, f->sym) >= 0)
+	if (f->repaired || f->inl || f->level == 'k' || note_of(p, node)->rule >= 0)
 		return true;
 	addr = frame_address_ret(p, leaf, node, &is_ret);
 	if (addr && !is_ret)
 		return true;	/* the sampled frame itself (below it: its inlined code) */
-	va = code_at(p, s, addr, &c);
+	va = code_at(p, s, addr, &c, NULL);
 	if (!va || !c)
 		return false;
 	call = lock_code_call_at(c, va);
@@ -411,6 +456,7 @@ struct walk {
 static void walk_note(struct mycl_profile *p, struct walk *w, uint32_t a, uint8_t cls)
 {
 	const char *name = p->tree.nodes[a].f.sym;
+	const struct node_note *note = note_of(p, a);
 	bool dup = false;
 
 	w->strong |= cls == NC_STRONG || cls == NC_SERIAL;
@@ -422,31 +468,22 @@ static void walk_note(struct mycl_profile *p, struct walk *w, uint32_t a, uint8_
 	for (size_t i = 0; i < w->nseen; i++)
 		dup |= w->seen[i] == name;
 	if (!dup && w->nseen < 16) {
-		const struct lock_code *c = frame_code(p, &p->tree.nodes[a].f);
-
-		w->kinds[w->nseen] = c ? c->kind : LK_UNKNOWN;
-		w->rules[w->nseen] = lock_rule_of(&p->locks->rules, name);
-		w->cond |= w->rules[w->nseen] >= 0 &&
-			   !strcmp(p->locks->rules.v[w->rules[w->nseen]].kind, "cond");
+		w->kinds[w->nseen] = note->code ? note->code->kind : LK_UNKNOWN;
+		w->rules[w->nseen] = note->rule;
+		w->cond |= note->rule >= 0 && !strcmp(p->locks->rules.v[note->rule].kind, "cond");
 		w->seen[w->nseen++] = name;
 	}
-	if (p->tree.nodes[a].f.level != 'k') {
-		const struct lock_code *c = frame_code(p, &p->tree.nodes[a].f);
-
-		if (c && (c->word || c->seed || !w->prim))
-			w->prim = c;
-	}
+	if (note->code && (note->code->word || note->code->seed || !w->prim))
+		w->prim = note->code;
 }
 
 /*
- * A sample is lock time when its path, from the sampled function up, runs
- * through lock primitives (by rule, or by what their code does), or when
- * it was taken in a spin loop of its own function's code.  Its lock site is
- * the first frame above every primitive.
- */
-/*
  * The lock site of the path ending at LEAF, or CT_NONE when the path is no
- * lock's; W gets the primitives met, AUX what the code says of the lock.
+ * lock's; W gets the primitives met, AUX what the code says of the lock.  A
+ * sample is lock time when its path, from the sampled function up, runs
+ * through lock primitives (by rule, or by what their code does), or when it
+ * was taken in a spin loop of its own function's code.  Its lock site is the
+ * first frame above every primitive.
  */
 static uint32_t lock_site(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf,
 			  struct walk *wp, struct site_aux *auxp)
@@ -456,8 +493,10 @@ static uint32_t lock_site(struct mycl_profile *p, const struct mycl_sample *s, u
 	struct site_aux aux = { 0 };
 	const struct lock_code *sc = NULL;
 	uint32_t a = leaf, site, below = CT_NONE;
+	struct dso *sd;
 	uint8_t cls;
-	uint64_t addr, va;
+	uint64_t va;
+
 	/* Under a function that runs under a process-wide lock (__tz_convert)? */
 	cls = classify(p, a);
 	if (cls == NC_NOT || cls == NC_KERNEL) {
@@ -522,8 +561,7 @@ static uint32_t lock_site(struct mycl_profile *p, const struct mycl_sample *s, u
 		aux.cut = true;
 	}
 	/* The candidate site's own code: a spin loop there, the call it made. */
-	addr = frame_address(p, leaf, a);
-	va = code_at(p, s, addr, &sc);
+	va = code_at(p, s, frame_address(p, leaf, a), &sc, &sd);
 	if (va && a != leaf)
 		va--;			/* a return address: the call is before it */
 	if (!w.strong) {
@@ -541,22 +579,10 @@ static uint32_t lock_site(struct mycl_profile *p, const struct mycl_sample *s, u
 	}
 	/* The lock object: the address passed to the primitive, else the atomic's own. */
 	if (!aux.object && sc && a != leaf) {
-		const struct lock_call *c = lock_code_call_at(sc, va + 1);
-		struct resolved r;
+		bool member;
 
-		if (c && c->arg0 && !machine_resolve(p->m, s->pid, s->tid, addr, MYCL_CPUMODE_USER, &r))
-			aux.object = object_name(p, r.dso, c->arg0);
-		if (aux.object)
-			aux.object_from = "argument of the call";
-		if (!aux.object && c && c->arg0_deref &&
-		    !machine_resolve(p->m, s->pid, s->tid, addr, MYCL_CPUMODE_USER, &r)) {
-			aux.object = pointee_name(p, r.dso, c->arg0_deref, c->arg0_deref_off);
-			aux.object_from = "argument of the call";
-		}
-		if (!aux.object && c && c->arg0_param) {
-			aux.object = object_from_caller(p, s, leaf, a, c->arg0_off);
-			aux.object_from = "member of the caller's argument";
-		}
+		aux.object = call_object(p, s, leaf, a, sd, lock_code_call_at(sc, va + 1), &member);
+		aux.object_from = member ? "member of the caller's argument" : "argument of the call";
 	}
 	if (!aux.object && t->nodes[a].f.repaired && t->nodes[a].f.dso) {
 		/* A put-back frame: the calls of its function that pass a global agree. */
@@ -567,14 +593,10 @@ static uint32_t lock_site(struct mycl_profile *p, const struct mycl_sample *s, u
 		bool many = false;
 
 		for (size_t i = 0; fc && i < fc->nr_calls; i++) {
-			const struct lock_call *fcall = &fc->calls[i];
-			const char *o = !lock_kind_primitive(fcall->kind) ? NULL :
-					fcall->arg0_param ?
-					object_from_caller(p, s, leaf, a, fcall->arg0_off) :
-					fcall->arg0_deref ?
-					pointee_name(p, t->nodes[a].f.dso, fcall->arg0_deref,
-						     fcall->arg0_deref_off) :
-					object_name(p, t->nodes[a].f.dso, fcall->arg0);
+			bool member;
+			const char *o = !lock_kind_primitive(fc->calls[i].kind) ? NULL :
+					call_object(p, s, leaf, a, t->nodes[a].f.dso, &fc->calls[i],
+						    &member);
 
 			if (o && one && o != one)
 				many = true;
@@ -655,10 +677,11 @@ uint32_t profile_wait_site(struct mycl_profile *p, const struct mycl_sample *s, 
 		a = t->nodes[a].parent;
 	while (t->nodes[a].parent != CT_NONE && t->nodes[t->nodes[a].parent].parent != CT_NONE) {
 		const struct ct_frame *f = &t->nodes[a].f;
-		const struct lock_code *c = frame_code(p, f);
+		const struct node_note *n = note_of(p, a);
+		const struct lock_code *c = n->code;
 
 		if (!f->inl && !(c && (c->syscalls || c->thin || lock_kind_primitive(c->kind))) &&
-		    lock_rule_of(&p->locks->rules, f->sym) < 0)
+		    n->rule < 0)
 			break;
 		if (!f->inl)
 			*via = f->sym;
