@@ -59,9 +59,12 @@ def cross(tool, data):
         check(f"{suffix}: the seed's store and load, the switch's load",
               seed["stores"] == 1 and seed["loads"] == 1 and sw["loads"] == 1 and
               sw["stores"] + sw["rmws"] == 0, f"seed {seed} switch {sw}")
-        check(f"{suffix}: seed and switch on one flagged line",
-              line["verdict"] == "writer_with_readers" and
-              "search_enabled" in [x["name"] for x in line["members"]], str(line["verdict"]))
+        # _start calls spin once, and the compilers store the seed after the loop:
+        # a write while the program runs, not a hot one, so the line is not flagged.
+        check(f"{suffix}: seed and switch on one line; the seed's one store runs once",
+              "search_enabled" in [x["name"] for x in line["members"]] and
+              seed["warm_writes"] == 1 and seed["hot_writes"] == 0 and line["verdict"] == "ok",
+              f"{line['verdict']} {seed}")
         spin = share(tool, "--disassemble", "spin", path).stdout
         look = share(tool, "--disassemble", "lookup", path).stdout
         check(f"{suffix}: disassembly names the store and the load",
@@ -79,8 +82,8 @@ def ttas(tool, binary):
           flagged == {64: False, 128: True, 256: True}, str(flagged))
     doc = share_json(tool, "--all", binary)
     seed, _ = members(doc)["ut_rnd_ulint_counter"]
-    check("ttas_mutex: the seed's writers found, in spin code",
-          seed["stores"] + seed["rmws"] >= 1 and seed["writes_in_spin"] >= 1, str(seed))
+    check("ttas_mutex: the seed's writers found, hot (worker threads, in a loop up the chain)",
+          seed["stores"] + seed["rmws"] >= 1 and seed["hot_writes"] >= 1, str(seed))
 
 
 def readelf_groups(binary, size):
@@ -134,8 +137,59 @@ def weight_struct(tool, corpus, binary):
           f"{doc['data_samples']} samples, {n} bucketed")
 
 
+TRUTH = ["truth.gcc-O0", "truth.gcc-O2", "truth.clang-O0", "truth.clang-O2", "truth.nopie",
+         "truth.static"]
+
+
+def truth(tool, data):
+    """Ground truth in tests/data/share/truth.c, built six ways."""
+    for name in TRUTH:
+        path = os.path.join(data, "share", name)
+        at = {}
+        for size in (64, 128, 256):
+            doc = share_json(tool, "--all", "--line-size", str(size), path)
+            at[size] = doc
+        m = members(at[128])
+        seed, seed_line = m["jitter_seed"]
+        check(f"{name}: a thread entry found, the program threaded",
+              at[64]["threaded"] and at[64]["thread_entries"] >= 1, str(at[64]["thread_entries"]))
+        check(f"{name}: the seed written hot (in a loop up the chain from the worker)",
+              seed["hot_writes"] >= 1 and "worker" in (seed["hot_path"] or ""), str(seed))
+        flagged = {}
+        for size in (128, 256):
+            mm = members(at[size])
+            _, line = mm["jitter_seed"]
+            flagged[size] = line["verdict"] != "ok" and \
+                "cache_on" in [x["name"] for x in line["members"]]
+        check(f"{name}: seed and read-mostly switch flagged together at 128 and 256",
+              flagged == {128: True, 256: True}, str(flagged))
+        for v in ("boot_mode", "boot_flags"):
+            b, _ = m[v]
+            check(f"{name}: {v} written at start-up only",
+                  b["startup_writes"] >= 1 and b["hot_writes"] + b["warm_writes"] == 0, str(b))
+        served, sline = members(at[64])["served"]
+        check(f"{name}: served is a hot shared counter, alone on its line",
+              served["counter_writes"] >= 1 and sline["verdict"] == "hot_counter",
+              f"{served} {sline['verdict']}")
+        hits, hline = members(at[64])["hits"]
+        check(f"{name}: hits[] written through a pointer by a callee: per-thread slots",
+              hits["callee_writes"] >= 1 and hits["indexed_writes"] >= 1 and
+              hline["verdict"] in ("slots", "writers"), f"{hits} {hline['verdict']}")
+        names = {x["name"] for l in at[64]["lines"] for x in l["members"]}
+        check(f"{name}: thread_local and const data not listed",
+              "per_thread_total" not in names and "table_size" not in names, "")
+        for size, doc in at.items():
+            if size != 64:
+                continue
+            text = share(tool, "--line-size", str(size), path).stdout
+            check(f"{name}: text report within 100 columns",
+                  all(len(x) <= 100 for x in text.splitlines()),
+                  max(text.splitlines(), key=len))
+
+
 def main():
     tool, data, ttas_bin, corpus = sys.argv[1:5]
+    truth(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)
     mariadbd(tool)

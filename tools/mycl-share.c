@@ -26,13 +26,16 @@ static void usage(FILE *f)
 	      "      --include-readonly also read-only data\n"
 	      "      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
 	      "      --format text|json\n"
-	      "  -q, --quiet  -h, --help\n"
+	      "      --wide             full names and lines of any length (text: 100 columns)\n"
+	      "  -o, --output FILE      write the report to FILE\n"
+	      "  -q, --quiet  -h, --help  --version\n"
 	      "\n"
 	      "Exit status: 0 ok, 1 usage, 2 cannot read, 3 not an ELF file with code,\n"
 	      "4 symbol not found, 5 internal error.\n", f);
 }
 
-enum { O_LINE = 256, O_ARCH, O_WHATIF, O_SYMBOL, O_PERF, O_ALL, O_MAX, O_RO, O_DEBUG, O_FORMAT, O_DIS };
+enum { O_LINE = 256, O_ARCH, O_WHATIF, O_SYMBOL, O_PERF, O_ALL, O_MAX, O_RO, O_DEBUG, O_FORMAT, O_DIS,
+       O_WIDE, O_VERSION };
 
 static const struct option long_opts[] = {
 	{ "line-size", required_argument, NULL, O_LINE },
@@ -46,6 +49,9 @@ static const struct option long_opts[] = {
 	{ "debug-dir", required_argument, NULL, O_DEBUG },
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "disassemble", required_argument, NULL, O_DIS },
+	{ "wide", no_argument, NULL, O_WIDE },
+	{ "output", required_argument, NULL, 'o' },
+	{ "version", no_argument, NULL, O_VERSION },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -58,11 +64,12 @@ int main(int argc, char **argv)
 	MYCL_OPTS(mycl_share_write_opts, wo);
 	struct mycl_share *s;
 	bool what_if = false, json = false;
-	const char *dis = NULL;
+	const char *dis = NULL, *output = NULL;
+	FILE *out = stdout;
 	char err[600] = "";
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "qh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qho:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case O_LINE: {
 			size_t v;
@@ -97,6 +104,9 @@ int main(int argc, char **argv)
 			json = !strcmp(optarg, "json");
 			break;
 		case 'q': lg.verbose = -1; break;
+		case 'o': output = optarg; break;
+		case O_WIDE: wo.wide = true; break;
+		case O_VERSION: puts("mycl-share " MYCL_VERSION); return EXIT_OK;
 		case 'h': usage(stdout); return EXIT_OK;
 		default: usage(stderr); return EXIT_USAGE;
 		}
@@ -105,16 +115,30 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (cli_conflict("mycl-share", dis, "--disassemble", what_if || wo.symbol,
+			 what_if ? "--what-if" : "--symbol", "one report at a time") ||
+	    cli_conflict("mycl-share", what_if, "--what-if", wo.symbol != NULL, "--symbol",
+			 "--symbol already shows 64, 128 and 256 bytes") ||
+	    cli_conflict("mycl-share", o.line_size != 0, "--line-size", o.arch != NULL, "--arch",
+			 "both set the line size"))
+		return EXIT_USAGE;
 	rc = mycl_share__analyze(argv[optind], &o, &s, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "mycl-share: %s\n", err[0] ? err : mycl_strerror(rc));
 		return rc == -EINVAL ? EXIT_USAGE : rc == MYCL_ERR_ELF ? EXIT_BAD_INPUT : cli_exit_code(rc);
 	}
+	if (output && !(out = fopen(output, "w"))) {
+		fprintf(stderr, "mycl-share: cannot write %s: %s\n", output, strerror(errno));
+		mycl_share__free(s);
+		return EXIT_IO;
+	}
 	if (dis) {
-		rc = mycl_share__disassemble(stdout, s, dis);
+		rc = mycl_share__disassemble(out, s, dis);
 		if (rc == -ENOENT)
 			fprintf(stderr, "mycl-share: %s: no function named '%s'\n", argv[optind], dis);
 		mycl_share__free(s);
+		if (out != stdout && fclose(out) && !rc)
+			rc = -EIO;
 		return rc == -ENOENT ? EXIT_NOTHING : rc ? EXIT_INTERNAL : EXIT_OK;
 	}
 	if (what_if || wo.symbol) {
@@ -124,15 +148,17 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < 3 && !rc; i++) {
 			rc = mycl_share__regroup(s, sizes[i]);
 			if (!rc)
-				rc = json ? mycl_share__write_json(stdout, s, &wo)
-					  : mycl_share__write_text(stdout, s, &wo);
+				rc = json ? mycl_share__write_json(out, s, &wo)
+					  : mycl_share__write_text(out, s, &wo);
 			if (!json)
-				putchar('\n');
+				fputc('\n', out);
 		}
 	} else {
-		rc = json ? mycl_share__write_json(stdout, s, &wo) : mycl_share__write_text(stdout, s, &wo);
+		rc = json ? mycl_share__write_json(out, s, &wo) : mycl_share__write_text(out, s, &wo);
 	}
 	mycl_share__free(s);
+	if (out != stdout && fclose(out) && !rc)
+		rc = -EIO;
 	if (rc == -ENOENT) {
 		fprintf(stderr, "mycl-share: %s: no variable named '%s'\n", argv[optind], wo.symbol);
 		return EXIT_NOTHING;

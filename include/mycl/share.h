@@ -31,19 +31,44 @@ struct mycl_share_opts {
 
 enum mycl_share_verdict {
 	MYCL_SHARE_OK = 0,
-	MYCL_SHARE_WRITER_WITH_READERS,	/* a written variable beside read-mostly ones */
-	MYCL_SHARE_WRITERS,		/* several independently written variables */
+	MYCL_SHARE_WRITER_WITH_READERS,	/* a hot written variable beside read-mostly ones */
+	MYCL_SHARE_WRITERS,		/* several variables written on hot paths */
+	MYCL_SHARE_HOT_COUNTER,		/* one variable every thread increments on a hot path */
+	MYCL_SHARE_SLOTS,		/* an array's elements written through an index (per-thread slots) */
 };
 
+enum mycl_share_kind {
+	MYCL_SHARE_VAR_PLAIN = 0,
+	MYCL_SHARE_VAR_READ_MOSTLY,	/* in a section the program declares read-mostly */
+	MYCL_SHARE_VAR_LIBRARY,		/* a library's object copied into the program (COPY relocation) */
+};
+
+/*
+ * Instructions that touch a variable are counted by access and by when
+ * they run (the binary's call graph): "hot" while the program's threads
+ * run, in a loop of their function or anywhere up the call chain; "warm"
+ * while threads run, once; "startup" before the first thread (or at exit);
+ * "unknown" in functions no call seen reaches.
+ */
 struct mycl_share_var {
 	const char *name;
 	const char *type;		/* from DWARF when known, else NULL */
 	const char *origin;		/* "symtab", "dynsym" or "dwarf" */
 	uint64_t addr, size;
 	const char *section;
+	enum mycl_share_kind kind;
 	uint64_t loads, stores, rmws, addr_taken;	/* instructions, by access */
-	uint64_t atomics, in_loops, in_spin;		/* of the writing instructions */
+	uint64_t atomics;		/* of the writing instructions */
+	uint64_t hot_writes, warm_writes, startup_writes, unknown_writes;
+	uint64_t hot_reads, runtime_reads;	/* loads while threads run (hot: repeatedly) */
+	uint64_t counter_writes;	/* hot or warm increments (add, inc, atomic add) */
+	uint64_t indexed_writes;	/* hot or warm writes at a computed index */
+	uint32_t elem_size;		/* ... their width: the element written */
+	uint64_t callee_writes;		/* writes by a callee handed its address (one call deep) */
+	const char *hot_path;		/* where its hottest write runs, in words */
 	uint64_t samples;		/* sampled instructions touching it (with perf_data) */
+	uint64_t sampled_writes, sampled_reads;	/* ... of them on writes and on reads */
+	uint64_t skid_samples;		/* ... samples on the next instruction, credited back */
 };
 
 struct mycl_share_line {
@@ -55,6 +80,7 @@ struct mycl_share_line {
 	double score;
 	const char *why;		/* the verdict in words */
 	const char *fix;		/* what would fix it */
+	const char *evidence;		/* what the score rests on, in one line */
 	uint64_t samples;		/* of its members (with perf_data) */
 	uint64_t data_samples, hitm;	/* data-address samples on this line (perf mem/c2c) */
 };
@@ -74,6 +100,10 @@ unsigned int mycl_share__line_size(const struct mycl_share *s);
 size_t mycl_share__nr_vars(const struct mycl_share *s);
 const struct mycl_share_var *mycl_share__var(const struct mycl_share *s, size_t i);
 size_t mycl_share__nr_lines(const struct mycl_share *s);
+/* Whether the program starts threads (false: its globals are each process's own). */
+bool mycl_share__threaded(const struct mycl_share *s);
+/* Samples of the recording that fell in the binary (with perf_data). */
+uint64_t mycl_share__binary_samples(const struct mycl_share *s);
 const struct mycl_share_line *mycl_share__line(const struct mycl_share *s, size_t i);
 /* Re-groups the same variables on lines of SIZE bytes (for --what-if). */
 int mycl_share__regroup(struct mycl_share *s, unsigned int size);
@@ -81,6 +111,7 @@ int mycl_share__regroup(struct mycl_share *s, unsigned int size);
 struct mycl_share_write_opts {
 	size_t sz;
 	size_t max_lines;		/* flagged lines shown; 0: 20 */
+	bool wide;			/* full names, long lines (text); default: 100 columns */
 	bool all_lines;			/* every line with a written variable, flagged or not */
 	const char *symbol;		/* only this symbol's line and its neighbours */
 };

@@ -13,6 +13,8 @@
 struct regval {
 	uint64_t v;
 	bool known;
+	bool indexed;			/* v is the start of an object indexed by a register */
+	uint8_t idx;			/* prm: which argument of the function (0: the first) */
 };
 
 struct disasm {
@@ -22,11 +24,16 @@ struct disasm {
 	uint64_t toc;
 	bool no_text;
 	bool lock_facts;		/* fill the fields lockcode.c reads (disasm_set_lock_facts) */
+	bool share_facts;		/* fill the fields mycl-share reads (disasm_set_share_facts) */
+	const uint64_t *starts;		/* function starts: the state is reset at each */
+	size_t nr_starts;
+	uint64_t (*call_result)(void *ctx, uint64_t callee);	/* the address a callee returns */
+	void *call_result_ctx;
 	uint64_t (*got)(void *ctx, uint64_t slot);	/* what a GOT/TOC slot points to */
 	void *got_ctx;
 	struct regval regs[NREGS];
 	struct regval imm[NREGS];	/* registers holding a constant (mov $imm) */
-	struct regval prm[NREGS];	/* x86: registers holding the first argument plus v */
+	struct regval prm[NREGS];	/* x86: registers holding argument idx plus v */
 	struct { uint64_t g; int64_t off; bool known; } ld[NREGS], ld_next;	/* x86: *g + off */
 	unsigned int ld_dst;		/* the register ld_next goes to, after the writes */
 	/* x86 -O0: what frame slots (disp(%rbp)) hold: a constant, an address, the argument. */
@@ -168,7 +175,7 @@ static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in,
 		in->mem = ci->id != X86_INS_LEA && ci->id != X86_INS_NOP;
 		in->mem_base = (uint16_t)(op->mem.base == X86_REG_RIP ? 0 : x86_fam(d, op->mem.base));
 		in->mem_disp = op->mem.disp;
-		in->mem_param = in->mem_base && d->prm[in->mem_base].known;
+		in->mem_param = in->mem_base && d->prm[in->mem_base].known && !d->prm[in->mem_base].idx;
 		in->stack_mem = in->mem_base == X86_RSP || in->mem_base == X86_RBP;
 		if (in->mem && (op->access & CS_AC_WRITE) && !in->atomic && !locked)
 			in->plain_store = true;
@@ -211,7 +218,7 @@ static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in,
 		in->arg0_deref = d->ld[X86_RDI].g;
 		in->arg0_deref_off = d->ld[X86_RDI].off;
 	}
-	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->prm[X86_RDI].known) {
+	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->prm[X86_RDI].known && !d->prm[X86_RDI].idx) {
 		in->arg0_param = true;
 		in->arg0_off = (int64_t)d->prm[X86_RDI].v;
 	}
@@ -277,6 +284,48 @@ static void x86_params(struct disasm *d, const cs_insn *ci, const cs_regs wr, ui
 }
 
 /*
+ * mycl-share: an element of an array somewhere from a known start (base
+ * register known, or an absolute address in non-PIE code, with an index
+ * register): the access is credited to the object at the start.
+ */
+static void x86_share_mem(struct disasm *d, const cs_insn *ci, const cs_x86_op *op, struct insn *in,
+			  unsigned int fam, uint64_t *set_val, bool *set_indexed)
+{
+	uint64_t a;
+
+	if (fam && d->regs[fam].known)
+		a = d->regs[fam].v + (uint64_t)op->mem.disp;
+	else if (op->mem.base == X86_REG_INVALID && op->mem.disp >= 0x1000)
+		a = (uint64_t)op->mem.disp;
+	else
+		return;
+	in->data = a;
+	in->access = x86_access(ci, op, in->atomic);
+	in->indexed = op->mem.index != X86_REG_INVALID || (fam && d->regs[fam].indexed);
+	in->scale = (uint8_t)op->mem.scale;
+	if (ci->id == X86_INS_LEA) {
+		*set_val = a;
+		*set_indexed = in->indexed;
+	}
+}
+
+/* mycl-share: what each argument register holds at a call. */
+static void x86_call_args(struct disasm *d, struct insn *in)
+{
+	static const unsigned int args[6] = { 6, 5, 4, 3, 9, 10 };	/* rdi rsi rdx rcx r8 r9 */
+
+	for (int k = 0; k < 6; k++) {
+		const unsigned int r = args[k];
+
+		in->call_arg[k] = d->regs[r].known ? d->regs[r].v : d->imm[r].known ? d->imm[r].v : 0;
+		if (d->regs[r].known && d->regs[r].indexed)
+			in->call_arg_indexed |= (uint8_t)(1u << k);
+		if (d->prm[r].known && !d->prm[r].v)
+			in->call_arg_prm[k] = (uint8_t)(d->prm[r].idx + 1);
+	}
+}
+
+/*
  * RIP-relative operands name their address directly; registers loaded with
  * an address (lea, or a load from a GOT slot) are followed until something
  * else writes them, so (%reg) accesses are named too.
@@ -288,6 +337,7 @@ static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	uint8_t nrd = 0, nwr = 0;
 	int set_reg = -1;
 	uint64_t set_val = 0;
+	bool set_indexed = false;
 
 	in->atomic = x->prefix[0] == X86_PREFIX_LOCK ||
 		     (ci->id == X86_INS_XCHG && x->op_count == 2 &&
@@ -304,6 +354,8 @@ static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 
 		if (op->type == X86_OP_IMM && (in->branch || in->call))
 			in->target = (uint64_t)op->imm;
+		else if (op->type == X86_OP_IMM && d->share_facts && op->imm >= 0x1000)
+			in->imm = (uint64_t)op->imm;
 		if (op->type != X86_OP_MEM || op->mem.segment != X86_REG_INVALID)
 			continue;
 		if (op->mem.base == X86_REG_RIP) {
@@ -326,10 +378,28 @@ static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 		if (fam && op->mem.index == X86_REG_INVALID && d->regs[fam].known) {
 			in->data = d->regs[fam].v + (uint64_t)op->mem.disp;
 			in->access = x86_access(ci, op, in->atomic);
-			if (ci->id == X86_INS_LEA)
+			in->indexed = d->regs[fam].indexed;
+			if (ci->id == X86_INS_LEA) {
 				set_val = in->data;
+				set_indexed = in->indexed;
+			}
+		} else if (d->share_facts) {
+			x86_share_mem(d, ci, op, in, fam, &set_val, &set_indexed);
+		}
+		if (d->share_facts && fam && d->prm[fam].known && op->mem.index == X86_REG_INVALID &&
+		    ci->id != X86_INS_LEA && fam != X86_RSP) {
+			in->mem_prm = (uint8_t)(d->prm[fam].idx + 1);
+			in->mem_prm_off = (int64_t)d->prm[fam].v + op->mem.disp;
+			in->mem_prm_access = x86_access(ci, op, in->atomic);
 		}
 	}
+	if (d->share_facts && in->call)
+		x86_call_args(d, in);
+	if (d->share_facts && (in->access == ACC_RMW || in->mem_prm_access == ACC_RMW))
+		in->counter_op = ci->id == X86_INS_ADD || ci->id == X86_INS_SUB ||
+				 ci->id == X86_INS_INC || ci->id == X86_INS_DEC || ci->id == X86_INS_XADD;
+	if (d->share_facts && in->ret && d->regs[X86_RAX].known)
+		in->ret_val = d->regs[X86_RAX].v;
 	if (set_val && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
 	    x->operands[1].reg < NREGS)
 		set_reg = d->x86_family[x->operands[1].reg];
@@ -340,10 +410,25 @@ static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	    x->operands[1].type == X86_OP_REG && x86_fam(d, x->operands[0].reg) &&
 	    d->regs[x86_fam(d, x->operands[0].reg)].known && x->operands[1].reg < NREGS) {
 		set_val = d->regs[x86_fam(d, x->operands[0].reg)].v;
+		set_indexed = d->regs[x86_fam(d, x->operands[0].reg)].indexed;
 		set_reg = d->x86_family[x->operands[1].reg];
 	}
+	/* add %idx, %reg with an address in one of them: somewhere in that object. */
+	if (d->share_facts && ci->id == X86_INS_ADD && x->op_count == 2 &&
+	    x->operands[0].type == X86_OP_REG && x->operands[1].type == X86_OP_REG &&
+	    x->operands[1].size == 8 && x86_fam(d, x->operands[0].reg) &&
+	    x86_fam(d, x->operands[1].reg)) {
+		const struct regval *a = &d->regs[x86_fam(d, x->operands[1].reg)];
+		const struct regval *b = &d->regs[x86_fam(d, x->operands[0].reg)];
+
+		if (a->known != b->known) {
+			set_val = a->known ? a->v : b->v;
+			set_indexed = true;
+			set_reg = d->x86_family[x->operands[1].reg];
+		}
+	}
 	/* Whatever this instruction writes is no longer a known address or constant. */
-	if (d->lock_facts)
+	if (d->lock_facts || d->share_facts)
 		x86_params(d, ci, wr, nwr);
 	for (uint8_t i = 0; i < nwr; i++)
 			if (wr[i] < NREGS && d->x86_family[wr[i]]) {
@@ -358,9 +443,10 @@ static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	if (set_reg > 0) {
 		d->regs[set_reg].v = set_val;
 		d->regs[set_reg].known = true;
+		d->regs[set_reg].indexed = set_indexed;
 	}
 	/* mov $imm, %reg and xor %reg, %reg: the register holds a constant. */
-	if (d->lock_facts && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
+	if ((d->lock_facts || d->share_facts) && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
 	    x->operands[1].reg < NREGS &&
 	    d->x86_family[x->operands[1].reg]) {
 		unsigned int f = d->x86_family[x->operands[1].reg];
@@ -721,6 +807,28 @@ static void s390(struct disasm *d, const cs_insn *ci, struct insn *in)
 	}
 }
 
+/* What is known at a function's entry: its arguments, nothing else. */
+static void reset_state(struct disasm *d)
+{
+	memset(d->regs, 0, sizeof(d->regs));
+	memset(d->imm, 0, sizeof(d->imm));
+	memset(d->slots, 0, sizeof(d->slots));
+	memset(d->prm, 0, sizeof(d->prm));
+	memset(d->ld, 0, sizeof(d->ld));
+	d->ld_dst = 0;
+	if (d->machine != EM_X86_64)
+		return;
+	d->prm[X86_RDI].known = true;	/* the first argument, at the function's entry */
+	if (d->share_facts) {
+		static const unsigned int args[6] = { 6, 5, 4, 3, 9, 10 };
+
+		for (uint8_t k = 1; k < 6; k++) {
+			d->prm[args[k]].known = true;
+			d->prm[args[k]].idx = k;
+		}
+	}
+}
+
 int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		int (*fn)(const struct insn *in, void *arg), void *arg)
 {
@@ -731,16 +839,21 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 
 	if (!ci)
 		return -ENOMEM;
-	memset(d->regs, 0, sizeof(d->regs));
-	memset(d->imm, 0, sizeof(d->imm));
-	memset(d->slots, 0, sizeof(d->slots));
-	memset(d->prm, 0, sizeof(d->prm));
-	memset(d->ld, 0, sizeof(d->ld));
-	d->ld_dst = 0;
-	if (d->machine == EM_X86_64)
-		d->prm[X86_RDI].known = true;	/* the first argument, at the function's entry */
+	size_t next = 0;
+
+	reset_state(d);
+	while (next < d->nr_starts && d->starts[next] < pc)
+		next++;
 	while (len && !err) {
 		struct insn in = { .sysno = -1 };
+
+		/* A function starts here: nothing known from the code before it. */
+		if (next < d->nr_starts && d->starts[next] <= pc) {
+			if (d->starts[next] == pc)
+				reset_state(d);
+			while (next < d->nr_starts && d->starts[next] <= pc)
+				next++;
+		}
 
 		if (!cs_disasm_iter(d->cs, &p, &len, &pc, ci)) {
 			/* Not an instruction (data in code, padding): skip its bytes. */
@@ -762,6 +875,9 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 		in.branch = cs_insn_group(d->cs, ci, CS_GRP_JUMP);
 		in.call = cs_insn_group(d->cs, ci, CS_GRP_CALL);
 		in.ret = cs_insn_group(d->cs, ci, CS_GRP_RET);
+		if (d->machine == EM_AARCH64 && (!strcmp(ci->mnemonic, "bl") ||
+						 !strcmp(ci->mnemonic, "blr")))
+			in.call = true;
 		if (d->machine == EM_PPC64 || d->machine == EM_S390) {
 			/* capstone does not group every call of these: by mnemonic. */
 			const char *m = ci->mnemonic;
@@ -787,6 +903,14 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 				d->imm[clobbered[k]].known = false;
 				d->prm[clobbered[k]].known = false;
 				d->ld[clobbered[k]].known = false;
+			}
+			/* What the callee is known to return: an address in a global. */
+			if (d->call_result && in.target) {
+				uint64_t v = d->call_result(d->call_result_ctx, in.target);
+
+				if (v)
+					d->regs[X86_RAX] = (struct regval){ .v = v, .known = true,
+									    .indexed = true };
 			}
 		} else if (in.call) {
 			memset(d->regs, 0, sizeof(d->regs));
@@ -843,4 +967,21 @@ void disasm_set_text(struct disasm *d, bool text)
 void disasm_set_lock_facts(struct disasm *d, bool on)
 {
 	d->lock_facts = on;
+}
+
+void disasm_set_share_facts(struct disasm *d, bool on)
+{
+	d->share_facts = on;
+}
+
+void disasm_set_starts(struct disasm *d, const uint64_t *starts, size_t n)
+{
+	d->starts = starts;
+	d->nr_starts = n;
+}
+
+void disasm_set_call_result(struct disasm *d, uint64_t (*fn)(void *ctx, uint64_t callee), void *ctx)
+{
+	d->call_result = fn;
+	d->call_result_ctx = ctx;
 }

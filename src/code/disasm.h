@@ -49,6 +49,18 @@ struct insn {
 	int64_t arg0_off;		/* ... first argument plus this */
 	uint64_t arg0_deref;		/* call (x86_64): the first argument is the pointer this */
 	int64_t arg0_deref_off;		/* ... global holds, plus this (buf_pool->mutex) */
+	/* x86_64, with disasm_set_share_facts (mycl-share): */
+	bool indexed;			/* data is where an indexed access starts: an array's element */
+	bool counter_op;		/* a read-modify-write that adds or subtracts (a counter) */
+	uint8_t scale;			/* ... the index's scale */
+	uint8_t mem_prm;		/* 1 + the argument of the function a memory operand is based on */
+	uint8_t mem_prm_access;		/* ... enum insn_access */
+	int64_t mem_prm_off;		/* ... the offset from that argument */
+	uint64_t imm;			/* an immediate that may be an address (non-PIE code) */
+	uint64_t call_arg[6];		/* call: the address or constant each argument register holds */
+	uint8_t call_arg_prm[6];	/* call: 1 + the function's own argument each one passes on */
+	uint8_t call_arg_indexed;	/* call: bit k: argument k points somewhere in an array */
+	uint64_t ret_val;		/* ret: the address the return register holds, or 0 */
 };
 
 enum atomic_op {
@@ -84,5 +96,14 @@ void disasm_set_text(struct disasm *d, bool text);
  * arguments and frame slots they follow cost a scan of a whole binary time).
  */
 void disasm_set_lock_facts(struct disasm *d, bool on);
+/* Whether to fill the fields after arg0_deref_off (mycl-share's address and argument flow). */
+void disasm_set_share_facts(struct disasm *d, bool on);
+/*
+ * Function starts (sorted; kept by the caller): what registers hold is
+ * forgotten at each, and the arguments are known there.
+ */
+void disasm_set_starts(struct disasm *d, const uint64_t *starts, size_t n);
+/* FN(CTX, CALLEE): the global address CALLEE returns (into an array), or 0. */
+void disasm_set_call_result(struct disasm *d, uint64_t (*fn)(void *ctx, uint64_t callee), void *ctx);
 
 #endif

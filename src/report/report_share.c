@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* mycl-share's report: flagged lines with their members, as text and JSON. */
 #include <errno.h>
+#include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,44 +29,118 @@ static size_t *ranked(const struct mycl_share *s, size_t *n, bool all)
 	return idx;
 }
 
+/* NAME in at most W columns: the middle dropped ("abc...xyz"). */
+static const char *shorten(const char *name, size_t w, char *buf, size_t len)
+{
+	size_t n = strlen(name), head, tail;
+
+	if (!w || n <= w || w < 8 || len <= w)
+		return name;
+	head = (w - 3) / 2;
+	tail = w - 3 - head;
+	memcpy(buf, name, head);
+	memcpy(buf + head, "...", 3);
+	memcpy(buf + head + 3, name + n - tail, tail);
+	buf[w] = 0;
+	return buf;
+}
+
+/* TEXT after PREFIX and LABEL, folded at spaces to COLS columns (0: never). */
+static void folded(FILE *f, const char *label, const char *text, size_t cols)
+{
+	const char *p = text;
+	size_t indent = 4 + strlen(label), col;
+
+	fprintf(f, "#   %s", label);
+	col = indent;
+	while (*p) {
+		size_t wl = strcspn(p, " ");
+
+		if (cols && col + wl + 1 > cols && col > indent) {
+			fprintf(f, "\n#%*s", (int)(indent - 1), "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, wl, f);
+		col += wl;
+		p += wl;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+static char flag_of(const struct mycl_share_var *v)
+{
+	if (v->kind != MYCL_SHARE_VAR_PLAIN)
+		return v->kind == MYCL_SHARE_VAR_LIBRARY ? 'L' : 'M';
+	if (v->hot_writes + v->sampled_writes)
+		return 'W';
+	if (v->warm_writes + v->unknown_writes)
+		return 'w';
+	if (v->startup_writes)
+		return 's';
+	return v->runtime_reads + v->sampled_reads ? 'R' : '-';
+}
+
 static void member_text(FILE *f, const struct mycl_share *s, const struct mycl_share_line *l,
-			const struct mycl_share_var *v)
+			const struct mycl_share_var *v, bool wide)
 {
 	int64_t off = (int64_t)(v->addr - l->start);
-	uint64_t w = v->stores + v->rmws;
+	char buf[64];
 
-	fprintf(f, "#   %s0x%03" PRIx64 "  %6" PRIu64 "  %-32s %s", off < 0 ? "-" : "+",
-		(uint64_t)(off < 0 ? -off : off), v->size, v->name, w ? "W" : v->loads ? "R" : "-");
-	fprintf(f, "  writes %" PRIu64, w);
-	if (w)
-		fprintf(f, " (%" PRIu64 " in loops, %" PRIu64 " in spin/lock code, %" PRIu64 " atomic)",
-			v->in_loops, v->in_spin, v->atomics);
-	fprintf(f, ", reads %" PRIu64, v->loads);
-	if (v->addr_taken)
-		fprintf(f, ", address taken %" PRIu64, v->addr_taken);
-	if (s->weighted)
-		fprintf(f, ", samples %" PRIu64, v->samples);
-	if (v->type)
+	fprintf(f, "#   %s0x%03" PRIx64 " %6" PRIu64 " %c %-30s", off < 0 ? "-" : "+",
+		(uint64_t)(off < 0 ? -off : off), v->size, flag_of(v),
+		wide ? v->name : shorten(v->name, 30, buf, sizeof(buf)));
+	fprintf(f, " w %" PRIu64 "/%" PRIu64 "/%" PRIu64, v->hot_writes,
+		v->warm_writes + v->unknown_writes, v->startup_writes);
+	fprintf(f, " r %" PRIu64 "/%" PRIu64, v->hot_reads, v->runtime_reads);
+	if (v->counter_writes)
+		fputs(" ctr", f);
+	if (v->indexed_writes)
+		fputs(" idx", f);
+	if (v->atomics)
+		fputs(" atomic", f);
+	if (s->weighted && v->samples)
+		fprintf(f, " smp %" PRIu64 "w/%" PRIu64 "r", v->sampled_writes, v->sampled_reads);
+	if (wide && v->type)
 		fprintf(f, "  [%s]", v->type);
 	fputc('\n', f);
 }
 
-static void line_text(FILE *f, const struct mycl_share *s, const struct mycl_share_line *l)
+static const char *verdict_word(enum mycl_share_verdict v)
 {
-	fprintf(f, "# Line 0x%" PRIx64 "-0x%" PRIx64 " (%s)", l->start, l->start + s->line_size - 1,
-		l->section ? l->section : "?");
+	switch (v) {
+	case MYCL_SHARE_WRITER_WITH_READERS: return "hot writer beside read-mostly data";
+	case MYCL_SHARE_WRITERS: return "several hot writers";
+	case MYCL_SHARE_HOT_COUNTER: return "hot shared counter";
+	case MYCL_SHARE_SLOTS: return "per-thread slots in one array";
+	default: return "";
+	}
+}
+
+static void line_text(FILE *f, const struct mycl_share *s, const struct mycl_share_line *l,
+		      size_t rank, bool wide)
+{
+	size_t cols = wide ? 0 : 100;
+
+	fprintf(f, "# ");
+	if (rank)
+		fprintf(f, "%zu. ", rank);
+	fprintf(f, "line 0x%" PRIx64 " (%s)", l->start, l->section ? l->section : "?");
 	if (l->verdict != MYCL_SHARE_OK)
-		fprintf(f, ", score %.0f", l->score);
-	if (l->data_samples)
-		fprintf(f, ", %" PRIu64 " data-address samples, %" PRIu64 " HITM", l->data_samples,
-			l->hitm);
+		fprintf(f, ": %s", verdict_word(l->verdict));
 	fputc('\n', f);
 	if (l->why)
-		fprintf(f, "#   %s\n", l->why);
+		folded(f, "why: ", l->why, cols);
 	if (l->fix)
-		fprintf(f, "#   fix: %s\n", l->fix);
+		folded(f, "fix: ", l->fix, cols);
+	if (l->evidence)
+		folded(f, "evidence: ", l->evidence, cols);
 	for (size_t k = 0; k < l->nr_members; k++)
-		member_text(f, s, l, &s->vars[l->members[k]]);
+		member_text(f, s, l, &s->vars[l->members[k]], wide);
 	fprintf(f, "#\n");
 }
 
@@ -78,12 +153,57 @@ static const struct mycl_share_line *line_of(const struct mycl_share *s, const c
 	return NULL;
 }
 
+/* The variables reported apart: declared read-mostly, copied from libraries. */
+static void apart_text(FILE *f, const struct mycl_share *s, bool wide)
+{
+	size_t nm = 0, nl = 0;
+	const char *msec = NULL;
+	char *libs = NULL;
+	size_t len = 0, shown = 0;
+	FILE *m = open_memstream(&libs, &len);
+
+	for (size_t i = 0; i < s->nr_vars; i++) {
+		const struct mycl_share_var *v = &s->vars[i];
+
+		if (v->kind == MYCL_SHARE_VAR_READ_MOSTLY) {
+			nm++;
+			msec = v->section;
+		} else if (v->kind == MYCL_SHARE_VAR_LIBRARY) {
+			nl++;
+			if (m && shown++ < 6)
+				fprintf(m, "%s%s", shown > 1 ? ", " : "", v->name);
+		}
+	}
+	if (m)
+		fclose(m);
+	if (nm) {
+		char *t = NULL;
+
+		if (asprintf(&t, "%zu variables in %s, a section the program declares read-mostly "
+			     "(written at start-up): not flagged", nm, msec) > 0)
+			folded(f, "apart: ", t, wide ? 0 : 100);
+		free(t);
+	}
+	if (nl && libs) {
+		char *t = NULL;
+
+		if (asprintf(&t, "%zu objects of libraries copied into the program (%s%s): the "
+			     "libraries write them, not this code; not flagged", nl, libs,
+			     nl > 6 ? ", ..." : "") > 0)
+			folded(f, "apart: ", t, wide ? 0 : 100);
+		free(t);
+	}
+	free(libs);
+}
+
 MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 				    const struct mycl_share_write_opts *o)
 {
 	size_t max = OPTS_GET(o, max_lines, 0) ? OPTS_GET(o, max_lines, 0) : 20, n, flagged = 0;
 	const char *sym = OPTS_GET(o, symbol, NULL);
+	bool wide = OPTS_GET(o, wide, false);
 	size_t *idx;
+	char *head = NULL;
 
 	if (sym) {
 		const struct mycl_share_line *l = line_of(s, sym);
@@ -95,10 +215,10 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 		fprintf(f, "# %s on %u-byte lines (%s):\n#\n", sym, s->line_size, s->arch);
 		/* The line, with the lines before and after it when they are neighbours. */
 		if (i > 0 && s->lines[i - 1].start + s->line_size == l->start)
-			line_text(f, s, &s->lines[i - 1]);
-		line_text(f, s, l);
+			line_text(f, s, &s->lines[i - 1], 0, wide);
+		line_text(f, s, l, 0, wide);
 		if (i + 1 < s->nr_lines && l->start + s->line_size == s->lines[i + 1].start)
-			line_text(f, s, &s->lines[i + 1]);
+			line_text(f, s, &s->lines[i + 1], 0, wide);
 		return ferror(f) ? -EIO : 0;
 	}
 	idx = ranked(s, &n, OPTS_GET(o, all_lines, false));
@@ -106,16 +226,37 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 		return -ENOMEM;
 	for (size_t i = 0; i < s->nr_lines; i++)
 		flagged += s->lines[i].verdict != MYCL_SHARE_OK;
-	fprintf(f, "# mycl-share: %s (%s, %u-byte lines): %zu variables, %zu lines, %zu flagged\n",
-		s->dso->path, s->arch, s->line_size, s->nr_vars, s->nr_lines, flagged);
-	fprintf(f, "# W: written (stores or read-modify-writes found in the code), R: only read.\n");
-	fprintf(f, "# Score: writes, x4 in loops and atomics, x8 in spin/lock code, times the\n"
-		   "# readers sharing the line%s.\n#\n", s->weighted ? "; plus sampled instructions "
-		   "touching the members and data-address samples (HITM x10)" : "");
+	if (asprintf(&head, "%s (%s, %u-byte lines): %zu variables, %zu lines, %zu flagged",
+		     s->dso->path, s->arch, s->line_size, s->nr_vars, s->nr_lines, flagged) > 0)
+		folded(f, "mycl-share: ", head, wide ? 0 : 100);
+	free(head);
+	head = NULL;
+	if (!s->threaded)
+		folded(f, "threads: ", "none started (no call to pthread_create or the like): the "
+		       "globals are each process's own, false sharing among them needs threads; "
+		       "ranked as if the code ran on several", wide ? 0 : 100);
+	else if (s->nr_entries &&
+		 asprintf(&head, "%zu thread entries found (%s%s)", s->nr_entries, s->first_entry,
+			  s->nr_entries > 1 ? ", ..." : "") > 0)
+		folded(f, "threads: ", head, wide ? 0 : 100);
+	free(head);
+	head = NULL;
+	if (s->weighted &&
+	    asprintf(&head, "%" PRIu64 " samples in this binary (%" PRIu64 " credited to the "
+		     "instruction before: skid); sampled lines rank first", s->binary_samples,
+		     s->skid_samples) > 0)
+		folded(f, "recording: ", head, wide ? 0 : 100);
+	free(head);
+	fprintf(f, "# Per variable: W written in hot code (while threads run, in a loop here or up the\n"
+		   "# call chain), w written while threads run, s written at start-up only, R read,\n"
+		   "# M declared read-mostly, L a library's; w hot/runtime/start-up writes, r hot/all\n"
+		   "# runtime reads; ctr increments, idx at a computed index%s.\n#\n",
+		   s->weighted ? ", smp sampled writes/reads" : "");
 	for (size_t k = 0; k < n && k < max; k++)
-		line_text(f, s, &s->lines[idx[k]]);
+		line_text(f, s, &s->lines[idx[k]], k + 1, wide);
 	if (n > max)
 		fprintf(f, "# %zu more lines not shown (--max-lines)\n", n - max);
+	apart_text(f, s, wide);
 	if (s->data_samples) {
 		fprintf(f, "#\n# Data-address samples: %" PRIu64 " (perf mem / c2c), busiest lines:\n",
 			s->data_samples);
@@ -140,12 +281,15 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 	return ferror(f) ? -EIO : 0;
 }
 
+static const char *const kinds[] = { "plain", "read_mostly", "library" };
+
 static void member_json(struct json *j, const struct mycl_share_line *l, const struct mycl_share_var *v)
 {
 	json_begin_obj(j, NULL);
 	json_str(j, "name", v->name);
 	json_str(j, "type", v->type);
 	json_str(j, "origin", v->origin);
+	json_str(j, "kind", kinds[v->kind]);
 	json_hex(j, "address", v->addr);
 	json_i64(j, "offset", (int64_t)(v->addr - l->start));
 	json_u64(j, "size", v->size);
@@ -153,17 +297,30 @@ static void member_json(struct json *j, const struct mycl_share_line *l, const s
 	json_u64(j, "stores", v->stores);
 	json_u64(j, "rmws", v->rmws);
 	json_u64(j, "atomics", v->atomics);
-	json_u64(j, "writes_in_loops", v->in_loops);
-	json_u64(j, "writes_in_spin", v->in_spin);
+	json_u64(j, "hot_writes", v->hot_writes);
+	json_u64(j, "warm_writes", v->warm_writes);
+	json_u64(j, "startup_writes", v->startup_writes);
+	json_u64(j, "unknown_writes", v->unknown_writes);
+	json_u64(j, "hot_reads", v->hot_reads);
+	json_u64(j, "runtime_reads", v->runtime_reads);
+	json_u64(j, "counter_writes", v->counter_writes);
+	json_u64(j, "indexed_writes", v->indexed_writes);
+	json_u64(j, "elem_size", v->elem_size);
+	json_u64(j, "callee_writes", v->callee_writes);
+	json_str(j, "hot_path", v->hot_path);
 	json_u64(j, "address_taken", v->addr_taken);
 	json_u64(j, "samples", v->samples);
+	json_u64(j, "sampled_writes", v->sampled_writes);
+	json_u64(j, "sampled_reads", v->sampled_reads);
+	json_u64(j, "skid_samples", v->skid_samples);
 	json_end_obj(j);
 }
 
 MYCL_API int mycl_share__write_json(FILE *f, const struct mycl_share *s,
 				    const struct mycl_share_write_opts *o)
 {
-	static const char *const verdicts[] = { "ok", "writer_with_readers", "writers" };
+	static const char *const verdicts[] = { "ok", "writer_with_readers", "writers",
+						 "hot_counter", "slots" };
 	size_t max = OPTS_GET(o, max_lines, 0), n;
 	size_t *idx = ranked(s, &n, OPTS_GET(o, all_lines, false));
 	struct json j;
@@ -172,12 +329,18 @@ MYCL_API int mycl_share__write_json(FILE *f, const struct mycl_share *s,
 		return -ENOMEM;
 	json_init(&j, f);
 	json_begin_obj(&j, NULL);
-	json_str(&j, "schema", "mycl-share/1");
+	json_str(&j, "schema", "mycl-share/2");
 	json_str(&j, "binary", s->dso->path);
 	json_str(&j, "arch", s->arch);
 	json_u64(&j, "line_size", s->line_size);
 	json_u64(&j, "variables", s->nr_vars);
 	json_u64(&j, "data_samples", s->data_samples);
+	json_bool(&j, "threaded", s->threaded);
+	json_u64(&j, "thread_entries", s->nr_entries);
+	if (s->weighted) {
+		json_u64(&j, "binary_samples", s->binary_samples);
+		json_u64(&j, "skid_samples", s->skid_samples);
+	}
 	json_begin_arr(&j, "lines");
 	for (size_t k = 0; k < n && (!max || k < max); k++) {
 		const struct mycl_share_line *l = &s->lines[idx[k]];
@@ -189,6 +352,7 @@ MYCL_API int mycl_share__write_json(FILE *f, const struct mycl_share *s,
 		json_dbl(&j, "score", l->score, 1);
 		json_str(&j, "why", l->why);
 		json_str(&j, "fix", l->fix);
+		json_str(&j, "evidence", l->evidence);
 		json_u64(&j, "samples", l->samples);
 		json_u64(&j, "data_samples", l->data_samples);
 		json_u64(&j, "hitm", l->hitm);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "callgraph.h"
 #include "disasm.h"
 #include "elfimage.h"
 #include "share_state.h"
@@ -126,17 +127,20 @@ static long find_var(const struct mycl_share *s, uint64_t addr)
 
 /* ---- scanning the code ---- */
 
-struct interval {
-	uint64_t from, to;
+/* A call handing a variable's address to a function of the binary. */
+struct argref {
+	uint64_t call, callee, addr;
+	uint8_t arg;
+	bool indexed;			/* the address of an element at a computed index */
 };
 
 struct scan {
 	struct mycl_share *s;
 	struct disasm *d;
-	struct interval *loops;
-	size_t nr_loops, loops_cap;
-	uint64_t *spins;		/* addresses of spin hints and atomics */
-	size_t nr_spins, spins_cap;
+	struct callgraph *cg;
+	struct elf_image *img;
+	struct argref *args;
+	size_t nr_args, args_cap;
 };
 
 static int scan_insn(const struct insn *in, void *arg)
@@ -144,16 +148,20 @@ static int scan_insn(const struct insn *in, void *arg)
 	struct scan *sc = arg;
 	struct mycl_share *s = sc->s;
 	long v;
+	int err = callgraph_insn(sc->cg, in);
 
-	if (in->branch && in->target && in->target < in->addr && in->addr - in->target < 65536) {
-		if (ARRAY_GROW(sc->loops, sc->loops_cap, sc->nr_loops + 1))
-			return -ENOMEM;
-		sc->loops[sc->nr_loops++] = (struct interval){ in->target, in->addr };
-	}
-	if (in->spin_hint || in->atomic) {
-		if (ARRAY_GROW(sc->spins, sc->spins_cap, sc->nr_spins + 1))
-			return -ENOMEM;
-		sc->spins[sc->nr_spins++] = in->addr;
+	if (err)
+		return err;
+	if (in->call && in->target) {
+		for (int k = 0; k < 6; k++) {
+			if (!in->call_arg[k] || find_var(s, in->call_arg[k]) < 0)
+				continue;
+			if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
+				return -ENOMEM;
+			sc->args[sc->nr_args++] = (struct argref){
+				in->addr, in->target, in->call_arg[k], (uint8_t)k,
+				(in->call_arg_indexed >> k) & 1 };
+		}
 	}
 	if (!in->data || (v = find_var(s, in->data)) < 0)
 		return 0;
@@ -168,8 +176,10 @@ static int scan_insn(const struct insn *in, void *arg)
 		s->vars[v].atomics++;
 	if (ARRAY_GROW(s->refs, s->refs_cap, s->nr_refs + 1))
 		return -ENOMEM;
-	s->refs[s->nr_refs++] = (struct share_ref){ in->addr, in->addr + in->size, (uint32_t)v,
-						    in->access };
+	s->refs[s->nr_refs++] = (struct share_ref){
+		.addr = in->addr, .end = in->addr + in->size, .var = (uint32_t)v,
+		.access = in->access, .atomic = in->atomic, .counter = in->counter_op,
+		.indexed = in->indexed, .scale = in->scale };
 	return 0;
 }
 
@@ -180,20 +190,6 @@ static int scan_section(uint64_t addr, const uint8_t *bytes, size_t len, void *a
 	return disasm_iter(sc->d, bytes, len, addr, scan_insn, sc);
 }
 
-static int iv_cmp(const void *a, const void *b)
-{
-	const struct interval *x = a, *y = b;
-
-	return x->from < y->from ? -1 : x->from > y->from;
-}
-
-static int u64_cmp(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	return *x < *y ? -1 : *x > *y;
-}
-
 static int ref_cmp(const void *a, const void *b)
 {
 	const struct share_ref *x = a, *y = b;
@@ -201,105 +197,150 @@ static int ref_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* Is A inside one of the (sorted) intervals?  MAXEND[i]: largest end of 0..i. */
-static bool inside(const struct interval *iv, const uint64_t *maxend, size_t n, uint64_t a)
+static int argref_cmp(const void *a, const void *b)
 {
-	size_t lo = 0, hi = n;
+	const struct argref *x = a, *y = b;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	if (x->callee != y->callee)
+		return x->callee < y->callee ? -1 : 1;
+	return x->call < y->call ? -1 : x->call > y->call;
+}
 
-		if (iv[mid].from <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
+/* One write to V, by when it runs; AT explains where (for the hottest). */
+static void count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
+			enum cg_heat heat, uint64_t at, bool counter, bool indexed, unsigned int width)
+{
+	char why[200];
+
+	switch (heat) {
+	case HEAT_HOT: v->hot_writes++; break;
+	case HEAT_WARM: v->warm_writes++; break;
+	case HEAT_STARTUP: case HEAT_EXIT: v->startup_writes++; break;
+	default: v->unknown_writes++; break;
 	}
-	return lo && maxend[lo - 1] >= a;
+	if (heat == HEAT_HOT || heat == HEAT_WARM) {
+		v->counter_writes += counter;
+		if (indexed) {
+			v->indexed_writes++;
+			if (width && (!v->elem_size || width < v->elem_size))
+				v->elem_size = width;
+		}
+	}
+	/* The first hot write explains the variable; a warm one when there is no hot one. */
+	if ((heat == HEAT_HOT && v->hot_writes == 1) || (heat == HEAT_WARM && !v->hot_path))
+		v->hot_path = share_keep(s, strdup(callgraph_why(cg, at, why, sizeof(why))));
 }
 
-static bool lock_name(const char *n)
-{
-	static const char *const pat[] = { "mutex", "spin", "lock", "ut_delay", "TTAS", "sync_array",
-					   "futex", "rw_lock", "srw_", "ssux", NULL };
-
-	for (int i = 0; n && pat[i]; i++)
-		if (strstr(n, pat[i]))
-			return true;
-	return false;
-}
-
-/* Marks writers inside loops, and inside spin loops or lock code. */
-static int mark_loops(struct scan *sc)
+/*
+ * Stores a callee makes through the address of a variable it was handed
+ * (one call deep): counted as writes of that variable, running when the
+ * call runs.
+ */
+static int callee_writes(struct scan *sc)
 {
 	struct mycl_share *s = sc->s;
-	uint64_t *maxend = NULL, *smaxend = NULL;
-	struct interval *spinloops = NULL;
-	size_t nspin = 0;
-	int err = 0;
+	struct insn *v = NULL;
+	size_t n = 0;
 
-	sort_array(sc->loops, sc->nr_loops, sizeof(*sc->loops), iv_cmp);
-	sort_array(sc->spins, sc->nr_spins, sizeof(*sc->spins), u64_cmp);
-	maxend = malloc((sc->nr_loops + 1) * sizeof(*maxend));
-	spinloops = malloc((sc->nr_loops + 1) * sizeof(*spinloops));
-	smaxend = malloc((sc->nr_loops + 1) * sizeof(*smaxend));
-	if (!maxend || !spinloops || !smaxend) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < sc->nr_loops; i++) {
-		size_t lo = 0, hi = sc->nr_spins;
+	sort_array(sc->args, sc->nr_args, sizeof(*sc->args), argref_cmp);
+	for (size_t i = 0; i < sc->nr_args; i++) {
+		const struct argref *a = &sc->args[i];
+		uint64_t start = callgraph_func_start(sc->cg, a->callee), end;
+		const char *name;
+		const uint8_t *code;
+		int err;
 
-		maxend[i] = i && maxend[i - 1] > sc->loops[i].to ? maxend[i - 1] : sc->loops[i].to;
-		/* A loop with a pause or an atomic in it is a spin loop. */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (sc->spins[mid] < sc->loops[i].from)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < sc->nr_spins && sc->spins[lo] <= sc->loops[i].to)
-			spinloops[nspin++] = sc->loops[i];
-	}
-	for (size_t i = 0; i < nspin; i++)
-		smaxend[i] = i && smaxend[i - 1] > spinloops[i].to ? smaxend[i - 1] : spinloops[i].to;
-	for (size_t i = 0; i < s->nr_refs; i++) {
-		struct share_ref *r = &s->refs[i];
-		const struct sym *fn;
-
-		if (r->access != ACC_WRITE && r->access != ACC_RMW)
+		end = callgraph_func_end(sc->cg, a->callee, &name);
+		if (start != a->callee || !name || strchr(name, '@'))
 			continue;
-		if (inside(sc->loops, maxend, sc->nr_loops, r->addr))
-			s->vars[r->var].in_loops++;
-		fn = symtab_find(&s->dso->syms, r->addr);
-		if (inside(spinloops, smaxend, nspin, r->addr) || (fn && lock_name(fn->name)))
-			s->vars[r->var].in_spin++;
+		if (!i || sc->args[i - 1].callee != a->callee) {
+			free(v);
+			v = NULL;
+			n = 0;
+			code = elf_image_code(sc->img, start, end - start);
+			if (!code || end - start > 65536)
+				continue;
+			err = disasm_range(sc->d, code, end - start, start, &v, &n);
+			if (err)
+				return err;
+		}
+		for (size_t k = 0; k < n; k++) {
+			enum cg_heat heat;
+			long var;
+
+			if (v[k].mem_prm != a->arg + 1 ||
+			    (v[k].mem_prm_access != ACC_WRITE && v[k].mem_prm_access != ACC_RMW))
+				continue;
+			var = find_var(s, a->addr + (uint64_t)v[k].mem_prm_off);
+			if (var < 0)
+				continue;
+			heat = callgraph_heat(sc->cg, a->call);
+			if (heat == HEAT_WARM && callgraph_in_loop(sc->cg, v[k].addr))
+				heat = HEAT_HOT;
+			s->vars[var].callee_writes++;
+			count_write(s, sc->cg, &s->vars[var], heat, a->call, v[k].counter_op, a->indexed,
+				    0);
+		}
 	}
-out:
-	free(maxend);
-	free(smaxend);
-	free(spinloops);
-	return err;
+	free(v);
+	return 0;
+}
+
+/* Every reference counted by when it runs. */
+static void count_refs(struct mycl_share *s, struct callgraph *cg)
+{
+	for (size_t i = 0; i < s->nr_refs; i++) {
+		const struct share_ref *r = &s->refs[i];
+		struct mycl_share_var *v = &s->vars[r->var];
+		enum cg_heat heat = callgraph_heat(cg, r->addr);
+
+		if (r->access == ACC_WRITE || r->access == ACC_RMW)
+			count_write(s, cg, v, heat, r->addr, r->counter, r->indexed, r->scale);
+		else if (r->access == ACC_READ && heat >= HEAT_WARM)
+			v->runtime_reads++, v->hot_reads += heat == HEAT_HOT;
+		else if (r->access == ACC_READ && heat == HEAT_UNKNOWN)
+			v->runtime_reads++;
+	}
 }
 
 static int scan_code(struct mycl_share *s, struct elf_image *img)
 {
-	struct scan sc = { .s = s };
+	struct scan sc = { .s = s, .img = img };
+	const uint64_t *starts;
+	size_t nstarts;
 	int err = disasm_open(&sc.d, elf_image_machine(img), elf_image_big_endian(img),
 			      elf_image_toc(img));
 
 	if (err)
 		return err;
+	err = callgraph_new(&sc.cg, &s->dso->syms, img, true);
+	if (err) {
+		disasm_close(sc.d);
+		return err;
+	}
+	starts = callgraph_starts(sc.cg, &nstarts);
 	disasm_set_text(sc.d, false);
 	disasm_set_got(sc.d, elf_image_got_target, img);
+	disasm_set_share_facts(sc.d, true);
+	disasm_set_starts(sc.d, starts, nstarts);
 	err = elf_image_for_each_code(img, scan_section, &sc);
-	disasm_close(sc.d);
+	disasm_set_starts(sc.d, NULL, 0);
 	if (!err)
-		err = mark_loops(&sc);
+		err = callgraph_finish(sc.cg);
 	sort_array(s->refs, s->nr_refs, sizeof(*s->refs), ref_cmp);
-	free(sc.loops);
-	free(sc.spins);
+	if (!err) {
+		count_refs(s, sc.cg);
+		err = callee_writes(&sc);
+	}
+	if (!err) {
+		s->threaded = callgraph_threaded(sc.cg);
+		s->nr_entries = callgraph_nr_thread_entries(sc.cg);
+		if (s->nr_entries)
+			s->first_entry = share_keep(s, strdup(callgraph_thread_entry(sc.cg, 0)));
+	}
+	callgraph_free(sc.cg);
+	disasm_close(sc.d);
+	free(sc.args);
 	return err;
 }
 
@@ -319,83 +360,160 @@ static int lv_cmp(const void *a, const void *b)
 	return x->var < y->var ? -1 : x->var > y->var;
 }
 
-static bool written(const struct mycl_share_var *v)
+/* Written while the threads run, by the code or by the samples. */
+static bool runtime_written(const struct mycl_share_var *v)
 {
-	return v->stores + v->rmws > 0;
+	return v->kind == MYCL_SHARE_VAR_PLAIN &&
+	       (v->hot_writes + v->warm_writes + v->unknown_writes + v->sampled_writes > 0);
+}
+
+static bool hot_written(const struct mycl_share_var *v)
+{
+	return v->kind == MYCL_SHARE_VAR_PLAIN && (v->hot_writes + v->sampled_writes > 0);
+}
+
+static bool read_at_runtime(const struct mycl_share_var *v)
+{
+	return v->runtime_reads + v->sampled_reads > 0;
 }
 
 static double write_weight(const struct mycl_share_var *v)
 {
-	return (double)(v->stores + v->rmws) + 4.0 * (double)v->in_loops + 8.0 * (double)v->in_spin +
-	       4.0 * (double)v->atomics + (double)v->samples;
+	return 8.0 * (double)v->hot_writes + 2.0 * (double)v->warm_writes +
+	       (double)v->unknown_writes + 4.0 * (double)v->counter_writes +
+	       4.0 * (double)v->indexed_writes;
+}
+
+static double read_weight(const struct mycl_share_var *v)
+{
+	return 2.0 * (double)v->hot_reads + (double)v->runtime_reads;
+}
+
+/* An array written at a computed index whose elements are smaller than a line. */
+static bool slots(const struct mycl_share *s, const struct mycl_share_var *v)
+{
+	unsigned int e = v->elem_size ? v->elem_size : 8;
+
+	return hot_written(v) && v->indexed_writes && v->size >= 2 * e && e < s->line_size;
+}
+
+static const char *names(struct mycl_share *s, const struct mycl_share_line *l,
+			 bool (*pick)(const struct mycl_share_var *v), size_t skip)
+{
+	char *list = NULL;
+	size_t len = 0, n = 0;
+	FILE *f = open_memstream(&list, &len);
+
+	if (!f)
+		return NULL;
+	for (size_t k = 0; k < l->nr_members; k++) {
+		const struct mycl_share_var *v = &s->vars[l->members[k]];
+
+		if (l->members[k] == skip || !pick(v))
+			continue;
+		if (n < 4)
+			fprintf(f, "%s%s", n ? ", " : "", v->name);
+		n++;
+	}
+	if (n > 4)
+		fprintf(f, " and %zu more", n - 4);
+	fclose(f);
+	return share_keep(s, list);
+}
+
+static bool reader(const struct mycl_share_var *v)
+{
+	return !runtime_written(v) && read_at_runtime(v);
 }
 
 static void judge(struct mycl_share *s, struct mycl_share_line *l)
 {
-	size_t nw = 0, nr = 0, wi = 0;
+	size_t nw = 0, nhot = 0, nr = 0, wi = SIZE_MAX, slot = SIZE_MAX;
 	double w = 0, r = 0;
-	const char *readers = NULL;
-	char *list = NULL;
-	size_t len = 0;
-	FILE *f;
+	uint64_t sw = 0, sr = 0;
+	const struct mycl_share_var *v;
 
 	l->samples = 0;
 	l->verdict = MYCL_SHARE_OK;
 	l->score = 0;
+	l->why = l->fix = l->evidence = NULL;
 	for (size_t k = 0; k < l->nr_members; k++) {
-		const struct mycl_share_var *v = &s->vars[l->members[k]];
-
+		v = &s->vars[l->members[k]];
 		l->samples += v->samples;
-		if (written(v)) {
+		sw += v->sampled_writes;
+		sr += v->sampled_reads;
+		if (runtime_written(v)) {
 			nw++;
-			wi = l->members[k];
 			w += write_weight(v);
-		} else if (v->loads || v->samples) {
+			if (hot_written(v)) {
+				nhot++;
+				if (wi == SIZE_MAX || write_weight(v) + (double)v->sampled_writes * 100 >
+				    write_weight(&s->vars[wi]) + (double)s->vars[wi].sampled_writes * 100)
+					wi = l->members[k];
+			}
+			if (slots(s, v) && slot == SIZE_MAX)
+				slot = l->members[k];
+		} else if (read_at_runtime(v) && v->kind != MYCL_SHARE_VAR_LIBRARY) {
 			nr++;
-			r += (double)v->loads + (double)v->samples;
+			r += read_weight(v);
 		}
 	}
+	if (!nhot)
+		return;
+	v = &s->vars[wi];
 	if (nw >= 2) {
 		l->verdict = MYCL_SHARE_WRITERS;
-		l->score = w * (double)(nw - 1 + nr);
-	} else if (nw == 1 && nr >= 1) {
+		l->why = keepf(s, "%zu variables written while threads run share one %u-byte line: %s",
+			       nw, s->line_size, names(s, l, runtime_written, SIZE_MAX));
+		l->fix = keepf(s, "give each written variable a line of its own: alignas(%u), or "
+			       "group them per thread", s->line_size);
+		l->score = w * (double)(nw - 1 + nr + 1);
+	} else if (slot != SIZE_MAX) {
+		const struct mycl_share_var *a = &s->vars[slot];
+		unsigned int e = a->elem_size ? a->elem_size : 8;
+
+		l->verdict = MYCL_SHARE_SLOTS;
+		l->why = keepf(s, "%s: %u-byte elements written at a computed index, %u to a %u-byte "
+			       "line: threads writing their own slots share lines", a->name, e,
+			       s->line_size / e, s->line_size);
+		l->fix = keepf(s, "pad each element of %s to %u bytes (alignas(%u) on the element "
+			       "type), or keep the slots per thread", a->name, s->line_size,
+			       s->line_size);
+		l->score = w * 2.0 * (double)(s->line_size / e);
+	} else if (v->counter_writes && (v->atomics || v->hot_writes)) {
+		l->verdict = MYCL_SHARE_HOT_COUNTER;
+		l->why = nr ? keepf(s, "%s is a counter incremented while threads run; its line "
+				    "bounces between CPUs, and read-mostly %s sit on it", v->name,
+				    names(s, l, reader, SIZE_MAX)) :
+			 keepf(s, "%s is a counter incremented while threads run: every increment "
+			       "takes its line from the other CPUs", v->name);
+		l->fix = keepf(s, "count per CPU or per thread and sum when read (sharded counter); "
+			       "then align %s to its own line (alignas(%u))", v->name, s->line_size);
+		l->score = w * (1.0 + r / 4.0) + 8.0 * (double)v->counter_writes;
+	} else if (nr) {
 		l->verdict = MYCL_SHARE_WRITER_WITH_READERS;
+		l->why = keepf(s, "%s is written while threads run and shares its %u-byte line with "
+			       "read-mostly %s", v->name, s->line_size, names(s, l, reader, SIZE_MAX));
+		l->fix = keepf(s, "align %s to its own line (alignas(%u)), or move the read-mostly "
+			       "globals to a section of their own (MySQL bug 97777 / MDEV-21145)",
+			       v->name, s->line_size);
 		l->score = w * (1.0 + r / 4.0);
 	} else {
 		return;
 	}
-	f = open_memstream(&list, &len);
-	if (!f)
-		return;
-	for (size_t k = 0, n = 0; k < l->nr_members; k++) {
-		const struct mycl_share_var *v = &s->vars[l->members[k]];
-
-		if (l->verdict == MYCL_SHARE_WRITERS ? !written(v) : (written(v) || !v->loads))
-			continue;
-		fprintf(f, "%s%s", n++ ? ", " : "", v->name);
-	}
-	fclose(f);
-	readers = share_keep(s, list);
-	if (l->verdict == MYCL_SHARE_WRITERS) {
-		l->why = keepf(s, "%zu variables written independently share one %u-byte line: %s",
-			       nw, s->line_size, readers);
-		l->fix = keepf(s, "give each written variable its own line: alignas(%u), or "
-			       "__attribute__((aligned(%u))) and padding", s->line_size, s->line_size);
+	/* The evidence, strongest first: data addresses, sampled code, the code alone. */
+	if (l->hitm || l->data_samples) {
+		l->evidence = keepf(s, "data-address samples: %" PRIu64 " on this line, %" PRIu64
+				    " HITM", l->data_samples, l->hitm);
+		l->score += 1e15 + 1e3 * (double)l->hitm + (double)l->data_samples;
+	} else if (sw + sr) {
+		l->evidence = keepf(s, "sampled: %" PRIu64 " on writes of %s, %" PRIu64 " on reads; "
+				    "%s", sw, v->name, sr, v->hot_path ? v->hot_path : "");
+		l->score += 1e12 + 100.0 * (double)sw + (double)sr;
 	} else {
-		const struct mycl_share_var *v = &s->vars[wi];
-
-		l->why = keepf(s, "%s is written by %" PRIu64 " instructions (%" PRIu64 " in loops, %"
-			       PRIu64 " in spin/lock code%s) and shares its %u-byte line with "
-			       "read-mostly %s", v->name, v->stores + v->rmws, v->in_loops, v->in_spin,
-			       v->atomics ? ", atomic" : "", s->line_size, readers);
-		l->fix = v->in_spin ?
-			keepf(s, "a value written while spinning should be per thread (thread_local %s), "
-			      "or aligned to its own line (alignas(%u)); or move the read-mostly "
-			      "globals to a section of their own, as MySQL bug 97777 / MDEV-21145 did",
-			      v->name, s->line_size) :
-			keepf(s, "align %s to its own line (alignas(%u)), or move the read-mostly "
-			      "globals to a section of their own (MySQL bug 97777 / MDEV-21145)",
-			      v->name, s->line_size);
+		l->evidence = keepf(s, "code: %" PRIu64 " hot write%s of %s (%s), %" PRIu64
+				    " reads of the others", v->hot_writes, v->hot_writes == 1 ? "" : "s",
+				    v->name, v->hot_path ? v->hot_path : "", (uint64_t)r);
 	}
 }
 
@@ -465,11 +583,26 @@ MYCL_API int mycl_share__regroup(struct mycl_share *s, unsigned int size)
 			l->hitm += s->buckets[b].hitm;
 		}
 	}
-	for (size_t i = 0; i < s->nr_lines; i++) {
+	for (size_t i = 0; i < s->nr_lines; i++)
 		judge(s, &s->lines[i]);
-		s->lines[i].score += 10.0 * (double)s->lines[i].hitm + (double)s->lines[i].data_samples;
-	}
 	return 0;
+}
+
+/*
+ * Objects mycl-share reports apart: in a section the program declares
+ * read-mostly (written at start-up only, by the program's own rule), and a
+ * library's objects copied into the program (stderr, environ: the library
+ * writes them, not this code).
+ */
+enum mycl_share_kind var_kind(const struct elf_image *img, const struct elf_section *sec,
+			      uint64_t addr)
+{
+	if (sec && (strstr(sec->name, "read_mostly") || strstr(sec->name, "ro_after_init") ||
+		    strstr(sec->name, "read-mostly")))
+		return MYCL_SHARE_VAR_READ_MOSTLY;
+	if (elf_image_copied(img, addr))
+		return MYCL_SHARE_VAR_LIBRARY;
+	return MYCL_SHARE_VAR_PLAIN;
 }
 
 static int add_vars(struct mycl_share *s, struct elf_image *img, bool readonly)
@@ -488,6 +621,7 @@ static int add_vars(struct mycl_share *s, struct elf_image *img, bool readonly)
 		s->vars[s->nr_vars++] = (struct mycl_share_var){
 			.name = sy->name, .origin = origin, .addr = sy->start,
 			.size = sy->end - sy->start, .section = sec->name,
+			.kind = var_kind(img, sec, sy->start),
 		};
 	}
 	return 0;
@@ -607,6 +741,16 @@ MYCL_API void mycl_share__free(struct mycl_share *s)
 		free(s->strs[i]);
 	free(s->strs);
 	free(s);
+}
+
+MYCL_API bool mycl_share__threaded(const struct mycl_share *s)
+{
+	return s->threaded;
+}
+
+MYCL_API uint64_t mycl_share__binary_samples(const struct mycl_share *s)
+{
+	return s->binary_samples;
 }
 
 MYCL_API const char *mycl_share__arch(const struct mycl_share *s)

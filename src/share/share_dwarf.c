@@ -78,6 +78,7 @@ static void variable(struct dctx *c, Dwarf_Die *die, const char *scope)
 	c->s->vars[c->s->nr_vars++] = (struct mycl_share_var){
 		.name = share_keep(c->s, full), .type = tname ? share_keep(c->s, strdup(tname)) : NULL,
 		.origin = "dwarf", .addr = expr[0].number, .size = size, .section = sec->name,
+		.kind = var_kind(c->img, sec, expr[0].number),
 	};
 }
 

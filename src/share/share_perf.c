@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mycl/mycl.h"
+#include "disasm.h"
 #include "profile_insns.h"
 #include "share_state.h"
 
@@ -90,19 +91,37 @@ static int on_sample(const struct mycl_sample *smp, void *arg)
 	return bucket(s, a & ~(uint64_t)(s->line_size - 1), smp->data_src & SNOOP_HITM);
 }
 
-/* An instruction's samples go to the variable it touches (or, after skid, the one before it). */
+/*
+ * An instruction's samples go to the variable it touches; a timer sample
+ * lands on the instruction after the one that stalled, so a sample on an
+ * instruction that touches no variable (or only takes an address), or one
+ * after an atomic, goes to the instruction before it.
+ */
 static int credit_insn(struct dso *d, uint64_t vaddr, uint64_t samples, void *ctx)
 {
 	struct mycl_share *s = ctx;
-	const struct share_ref *r;
+	const struct share_ref *r, *p;
 
 	if (!d || !same_binary(d, s->dso))
 		return 0;
+	s->binary_samples += samples;
 	r = ref_at(s, vaddr, false);
+	p = ref_at(s, vaddr, true);
+	if (p && p->access != ACC_ADDR &&
+	    (!r || r->access == ACC_ADDR || (p->atomic && !r->atomic))) {
+		s->skid_samples += samples;
+		s->vars[p->var].skid_samples += samples;
+		r = p;
+	} else if (r && r->access == ACC_ADDR) {
+		return 0;
+	}
 	if (!r)
-		r = ref_at(s, vaddr, true);
-	if (r)
-		s->vars[r->var].samples += samples;
+		return 0;
+	s->vars[r->var].samples += samples;
+	if (r->access == ACC_WRITE || r->access == ACC_RMW)
+		s->vars[r->var].sampled_writes += samples;
+	else
+		s->vars[r->var].sampled_reads += samples;
 	return 0;
 }
 
@@ -126,6 +145,10 @@ int share_weigh(struct mycl_share *s, const char *path, char *errbuf, size_t len
 	}
 	mycl_profile_for_each_insn(p, credit_insn, s);
 	mycl_profile__free(p);
+	if (!s->binary_samples)
+		mycl_log(&s->log, MYCL_WARN, "%s: no sample falls in %s (build-id or name differs, or "
+			 "it did not run): the ranking rests on its code alone; record it running: "
+			 "perf record -g -p <pid of %s>", path, s->dso->path, s->dso->short_name);
 	mycl_perf_data__close(pd);
 	s->weighted = true;
 

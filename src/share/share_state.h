@@ -12,6 +12,10 @@ struct share_ref {
 	uint64_t addr, end;		/* the instruction, and the address after it */
 	uint32_t var;
 	uint8_t access;
+	bool atomic;
+	bool counter;			/* an increment (add, inc, atomic add) */
+	bool indexed;			/* at a computed index from the variable's start */
+	uint8_t scale;			/* ... the index's scale */
 };
 
 struct share_bucket {
@@ -38,6 +42,11 @@ struct mycl_share {
 	size_t nr_buckets, buckets_cap;
 	uint64_t data_samples;
 	bool weighted;
+	bool threaded;			/* the program starts threads (or is a library) */
+	size_t nr_entries;		/* thread entries found */
+	const char *first_entry;
+	uint64_t binary_samples;	/* samples of the recording in this binary */
+	uint64_t skid_samples;		/* ... credited to the instruction before */
 };
 
 /* STR (allocated, may be NULL) owned by S from now on; NULL when out of memory. */
@@ -52,6 +61,10 @@ static inline const char *share_keep(struct mycl_share *s, char *str)
 	s->strs[s->nr_strs++] = str;
 	return str;
 }
+struct elf_image;
+struct elf_section;
+enum mycl_share_kind var_kind(const struct elf_image *img, const struct elf_section *sec,
+			      uint64_t addr);
 /* share_perf.c */
 int share_weigh(struct mycl_share *s, const char *perf_data, char *errbuf, size_t len);
 /* share_dwarf.c */

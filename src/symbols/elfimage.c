@@ -25,7 +25,36 @@ struct elf_image {
 	size_t nr_got, got_cap;
 	struct elf_section *secs;	/* allocated sections */
 	size_t nr_secs, secs_cap;
+	struct code_sec *data;		/* allocated non-code sections with bytes */
+	size_t nr_data, data_cap;
+	uint64_t *copies;		/* addresses of COPY relocations, sorted */
+	size_t nr_copies, copies_cap;
+	uint64_t entry;
+	bool executable;		/* a program (ET_EXEC, or with an interpreter) */
+	bool elf64;
 };
+
+/* The COPY relocation type of a machine (an object of a library copied into a program). */
+static uint32_t copy_type(uint16_t m)
+{
+	switch (m) {
+	case EM_X86_64: return R_X86_64_COPY;
+	case EM_AARCH64: return R_AARCH64_COPY;
+	case EM_PPC64: return R_PPC64_COPY;
+	case EM_S390: return R_390_COPY;
+	case EM_386: return R_386_COPY;
+	case EM_ARM: return R_ARM_COPY;
+	case 243: return 4;		/* R_RISCV_COPY */
+	default: return 0;
+	}
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
 
 static int slot_cmp(const void *a, const void *b)
 {
@@ -71,8 +100,18 @@ static int load_relocs(struct elf_image *img, Elf_Scn *scn, const GElf_Shdr *sh)
 		GElf_Sym s;
 		int kind;
 
-		if (!gelf_getrela(data, (int)i, &r))
+		if (sh->sh_type == SHT_RELA ? !gelf_getrela(data, (int)i, &r) :
+		    !gelf_getrel(data, (int)i, (GElf_Rel *)&r))
 			break;
+		if (sh->sh_type == SHT_REL)
+			r.r_addend = 0;
+		if (copy_type(img->machine) &&
+		    GELF_R_TYPE(r.r_info) == copy_type(img->machine)) {
+			if (ARRAY_GROW(img->copies, img->copies_cap, img->nr_copies + 1))
+				return -ENOMEM;
+			img->copies[img->nr_copies++] = r.r_offset;
+			continue;
+		}
 		kind = reloc_kind(img->machine, (uint32_t)GELF_R_TYPE(r.r_info));
 		if (!kind)
 			continue;
@@ -117,6 +156,15 @@ int elf_image_open(const char *path, struct elf_image **out)
 	}
 	img->machine = eh.e_machine;
 	img->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	img->entry = eh.e_entry;
+	img->elf64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
+	img->executable = eh.e_type == ET_EXEC;
+	for (size_t i = 0, n; !elf_getphdrnum(img->e, &n) && i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(img->e, (int)i, &ph) && ph.p_type == PT_INTERP)
+			img->executable = true;
+	}
 	while ((scn = elf_nextscn(img->e, scn)) && !err) {
 		GElf_Shdr sh;
 		const char *name;
@@ -137,7 +185,23 @@ int elf_image_open(const char *path, struct elf_image **out)
 			    !ARRAY_GROW(img->code, img->code_cap, img->nr_code + 1))
 				img->code[img->nr_code++] = (struct code_sec){ sh.sh_addr, sh.sh_size,
 									      data->d_buf };
-		} else if (sh.sh_type == SHT_RELA) {
+		} else if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_ALLOC) &&
+			   !(sh.sh_flags & SHF_TLS) && sh.sh_size) {
+			Elf_Data *data = elf_getdata(scn, NULL);
+
+			if (data && data->d_size == sh.sh_size &&
+			    !ARRAY_GROW(img->data, img->data_cap, img->nr_data + 1))
+				img->data[img->nr_data++] = (struct code_sec){ sh.sh_addr, sh.sh_size,
+									      data->d_buf };
+		} else if (sh.sh_type == SHT_INIT_ARRAY || sh.sh_type == SHT_FINI_ARRAY ||
+			   sh.sh_type == SHT_PREINIT_ARRAY) {
+			Elf_Data *data = elf_getdata(scn, NULL);
+
+			if (data && data->d_size == sh.sh_size &&
+			    !ARRAY_GROW(img->data, img->data_cap, img->nr_data + 1))
+				img->data[img->nr_data++] = (struct code_sec){ sh.sh_addr, sh.sh_size,
+									      data->d_buf };
+		} else if (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL) {
 			err = load_relocs(img, scn, &sh);
 		} else if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) {
 			/* ppc64: r2 holds .TOC. (the .got section + 0x8000). */
@@ -160,6 +224,7 @@ int elf_image_open(const char *path, struct elf_image **out)
 	if (!img->toc && img->machine == EM_PPC64 && got_addr)
 		img->toc = got_addr + 0x8000;
 	sort_array(img->got, img->nr_got, sizeof(*img->got), slot_cmp);
+	sort_array(img->copies, img->nr_copies, sizeof(*img->copies), u64_cmp);
 	if (err) {
 		elf_image_close(img);
 		return err;
@@ -179,6 +244,8 @@ void elf_image_close(struct elf_image *img)
 	free(img->code);
 	free(img->got);
 	free(img->secs);
+	free(img->data);
+	free(img->copies);
 	free(img);
 }
 
@@ -244,4 +311,129 @@ uint64_t elf_image_got_target(void *arg, uint64_t slot)
 	const struct got_slot *g = elf_image_got(arg, slot);
 
 	return g ? g->target : 0;
+}
+
+uint64_t elf_image_entry(const struct elf_image *img)
+{
+	return img->entry;
+}
+
+bool elf_image_executable(const struct elf_image *img)
+{
+	return img->executable;
+}
+
+bool elf_image_copied(const struct elf_image *img, uint64_t addr)
+{
+	return img->nr_copies &&
+	       bsearch(&addr, img->copies, img->nr_copies, sizeof(*img->copies), u64_cmp);
+}
+
+static uint64_t word_at(const struct elf_image *img, const uint8_t *p)
+{
+	uint64_t v = 0;
+	unsigned int n = img->elf64 ? 8 : 4;
+
+	for (unsigned int i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * (img->big_endian ? n - 1 - i : i));
+	return v;
+}
+
+int elf_image_for_each_pointer(const struct elf_image *img,
+			       int (*fn)(uint64_t slot, uint64_t target, void *arg), void *arg)
+{
+	unsigned int w = img->elf64 ? 8 : 4;
+	int err = 0;
+
+	/* Relocated words (PIE and libraries): the relocation says what they hold. */
+	for (size_t i = 0; i < img->nr_got && !err; i++)
+		if (img->got[i].target && !elf_image_code(img, img->got[i].slot, 1))
+			err = fn(img->got[i].slot, img->got[i].target, arg);
+	/* Words as the file has them (programs at fixed addresses). */
+	for (size_t i = 0; i < img->nr_data && !err; i++) {
+		const struct code_sec *c = &img->data[i];
+		uint64_t a = (c->addr + w - 1) & ~(uint64_t)(w - 1);
+
+		for (; !err && a + w <= c->addr + c->size; a += w) {
+			uint64_t v = word_at(img, c->bytes + (a - c->addr));
+
+			if (v && elf_image_code(img, v, 1))
+				err = fn(a, v, arg);
+		}
+	}
+	return err;
+}
+
+/* A DWARF exception-header encoded value at *P (advanced), or false when unknown. */
+static bool eh_value(const struct elf_image *img, const uint8_t **p, const uint8_t *end,
+		     uint8_t enc, uint64_t here, uint64_t datarel, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned int n;
+	bool sign = false;
+
+	switch (enc & 0x0f) {
+	case 0x02: n = 2; break;
+	case 0x03: n = 4; break;
+	case 0x04: n = 8; break;
+	case 0x0a: n = 2; sign = true; break;
+	case 0x0b: n = 4; sign = true; break;
+	case 0x0c: n = 8; sign = true; break;
+	default: return false;
+	}
+	if ((size_t)(end - *p) < n)
+		return false;
+	for (unsigned int i = 0; i < n; i++)
+		v |= (uint64_t)(*p)[i] << (8 * (img->big_endian ? n - 1 - i : i));
+	if (sign && n < 8 && (v >> (8 * n - 1)))
+		v |= ~(uint64_t)0 << (8 * n);
+	switch (enc & 0x70) {
+	case 0x00: break;
+	case 0x10: v += here; break;
+	case 0x30: v += datarel; break;
+	default: return false;
+	}
+	*p += n;
+	*out = v;
+	return true;
+}
+
+int elf_image_fde_starts(const struct elf_image *img, uint64_t **out, size_t *nr)
+{
+	const struct code_sec *h = NULL;
+	const uint8_t *p, *end;
+	uint64_t ehf, count, *v;
+
+	*out = NULL;
+	*nr = 0;
+	for (size_t i = 0; i < img->nr_secs && !h; i++)
+		if (!strcmp(img->secs[i].name, ".eh_frame_hdr"))
+			for (size_t k = 0; k < img->nr_data; k++)
+				if (img->data[k].addr == img->secs[i].addr)
+					h = &img->data[k];
+	if (!h || h->size < 4 || h->bytes[0] != 1)
+		return 0;
+	p = h->bytes + 4;
+	end = h->bytes + h->size;
+	if (!eh_value(img, &p, end, h->bytes[1], h->addr + (uint64_t)(p - h->bytes), h->addr, &ehf) ||
+	    !eh_value(img, &p, end, h->bytes[2], h->addr + (uint64_t)(p - h->bytes), h->addr, &count))
+		return 0;
+	if (count > (uint64_t)(end - p) / 2)
+		return 0;
+	v = malloc((count ? count : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (uint64_t i = 0; i < count; i++) {
+		uint64_t start, fde;
+
+		if (!eh_value(img, &p, end, h->bytes[3], h->addr + (uint64_t)(p - h->bytes), h->addr,
+			      &start) ||
+		    !eh_value(img, &p, end, h->bytes[3], h->addr + (uint64_t)(p - h->bytes), h->addr,
+			      &fde))
+			break;
+		if (elf_image_code(img, start, 1))
+			v[(*nr)++] = start;
+	}
+	*out = v;
+	return 0;
 }

@@ -43,4 +43,20 @@ int elf_image_for_each_code(const struct elf_image *img,
 			    int (*fn)(uint64_t addr, const uint8_t *bytes, size_t len, void *arg),
 			    void *arg);
 
+/* The entry point; whether it is a program (not a library); whether ADDR is a COPY relocation's. */
+uint64_t elf_image_entry(const struct elf_image *img);
+bool elf_image_executable(const struct elf_image *img);
+bool elf_image_copied(const struct elf_image *img, uint64_t addr);
+/*
+ * Calls FN for each pointer-sized word in data that holds a code address:
+ * by its relocation, or as the file holds it.  A word may come twice.
+ */
+int elf_image_for_each_pointer(const struct elf_image *img,
+			       int (*fn)(uint64_t slot, uint64_t target, void *arg), void *arg);
+/*
+ * The starts of the functions .eh_frame_hdr describes (every function with
+ * unwind information, named or not), sorted as the table is.  *OUT: caller frees.
+ */
+int elf_image_fde_starts(const struct elf_image *img, uint64_t **out, size_t *nr);
+
 #endif

@@ -1,0 +1,1069 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The call graph is built from what the code does: direct calls and tail
+ * jumps, function addresses taken in code or stored in data, the arguments
+ * handed to thread-creating calls.  Names decide only which imported
+ * functions create threads or register exit handlers (the C and C++ APIs).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "callgraph.h"
+#include "disasm.h"
+#include "elfimage.h"
+#include "internal.h"
+#include "symtab.h"
+
+#define NONE UINT32_MAX
+#define MAX_THREAD_DEPTH 3		/* calls down to pthread_create that count as starting threads */
+
+struct cg_func {
+	uint64_t start, end;
+	const char *name;
+	uint8_t ctx;			/* enum cg_ctx */
+	bool looped;			/* runs repeatedly */
+	bool thread_entry, creates_threads, spine, api, taken_data, cb_startup;
+	int8_t thread_api;		/* an imported thread-creating function: its entry argument */
+	bool exit_api;			/* ... an exit-handler registration */
+	uint8_t dist;			/* calls down to a thread-creating call (255: none) */
+	uint32_t first_loop, nr_loops;
+	uint32_t parent;		/* who made it run at runtime (for the explanation) */
+	uint32_t loop_parent;		/* the caller whose loop makes it repeat */
+	uint8_t why;			/* enum root_why */
+	uint64_t *rt;			/* spine: its instructions that run after a thread starts */
+	size_t nr_rt;
+};
+
+enum root_why { W_NONE, W_THREAD, W_CALLBACK, W_MAIN, W_API, W_CTOR, W_DTOR };
+
+struct cg_edge {
+	uint32_t caller, callee;
+	uint64_t at;
+	uint8_t ctx;			/* spine edges: when the call runs */
+	bool in_loop;
+};
+
+struct cg_take {
+	uint32_t fn, taker;		/* taker NONE: a word in data */
+	uint32_t passed_to;		/* the callee it is handed to, NONE: kept or stored */
+	int8_t arg;
+};
+
+struct cfg_insn {
+	uint64_t addr, next, target;
+	bool jump, ret, branch, indirect;
+};
+
+struct cg_loop {
+	uint32_t func;
+	uint64_t from, to;
+};
+
+struct callgraph {
+	const struct elf_image *img;
+	struct cg_func *f;
+	size_t nr;
+	uint64_t *starts;
+	struct cg_edge *e;
+	size_t nr_e, e_cap;
+	struct cg_take *t;
+	size_t nr_t, t_cap;
+	struct cg_loop *l;
+	size_t nr_l, l_cap;
+	uint64_t *maxend;		/* per loop: the largest end among its function's loops so far */
+	uint32_t cur;			/* the function of the last instruction */
+	uint32_t *entries;
+	size_t nr_entries, entries_cap;
+	char *names;			/* "0x..." names of unnamed functions, 20 bytes each */
+	size_t nr_names;
+	/* The current function's instructions, for its loops. */
+	struct cfg_insn *buf;
+	size_t nr_buf, buf_cap;
+	uint32_t buf_func;
+	bool threaded;
+};
+
+static const char *base_name(const char *n, char *buf, size_t len)
+{
+	size_t k = strcspn(n, "@");
+
+	if (k >= len)
+		k = len - 1;
+	memcpy(buf, n, k);
+	buf[k] = 0;
+	return buf;
+}
+
+/* Imported functions that start a thread running one of their arguments. */
+static int thread_api(const char *name)
+{
+	static const struct { const char *name; int arg; } api[] = {
+		{ "pthread_create", 2 }, { "thrd_create", 1 }, { "clone", 0 }, { "__clone", 0 },
+		{ "g_thread_new", 1 }, { "g_thread_try_new", 1 }, { "uv_thread_create", 1 },
+	};
+	char b[128];
+
+	if (!strncmp(name, "std::thread::_M_start_thread", 28))
+		return 9;		/* the entry is in the state object: its _M_run */
+	/* glibc's own names in static programs: __pthread_create. */
+	while (*name == '_' && name[1] == '_' && strncmp(name, "__clone", 7))
+		name += 1;
+	if (*name == '_' && strncmp(name, "__clone", 7))
+		name += 1;
+	base_name(name, b, sizeof(b));
+	for (size_t i = 0; i < sizeof(api) / sizeof(api[0]); i++) {
+		size_t n = strlen(api[i].name);
+
+		/* also glibc's versioned implementation: pthread_create_2_1 */
+		if (!strncmp(b, api[i].name, n) &&
+		    (!b[n] || (b[n] == '_' && b[n + 1] >= '0' && b[n + 1] <= '9')))
+			return api[i].arg;
+	}
+	return -1;
+}
+
+static bool exit_api(const char *name)
+{
+	char b[64];
+
+	base_name(name, b, sizeof(b));
+	return !strcmp(b, "atexit") || !strcmp(b, "__cxa_atexit") || !strcmp(b, "on_exit") ||
+	       !strcmp(b, "__cxa_thread_atexit_impl");
+}
+
+static int start_cmp(const void *a, const void *b)
+{
+	const struct cg_func *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	/* a named entry first */
+	return (x->name == NULL) - (y->name == NULL);
+}
+
+/*
+ * The functions: the symbol table's, and those .eh_frame_hdr lists that it
+ * does not name (a stripped program's static functions), named by address.
+ */
+int callgraph_new(struct callgraph **out, const struct symtab *t, const struct elf_image *img,
+		  bool demangled)
+{
+	struct callgraph *cg = calloc(1, sizeof(*cg));
+	uint64_t *fde = NULL;
+	size_t nfde = 0, n = 0, all;
+	int err;
+
+	(void)demangled;
+	*out = NULL;
+	if (!cg)
+		return -ENOMEM;
+	cg->img = img;
+	cg->cur = cg->buf_func = NONE;
+	err = elf_image_fde_starts(img, &fde, &nfde);
+	if (err) {
+		free(cg);
+		return err;
+	}
+	all = t->nr + nfde;
+	cg->f = calloc(all ? all : 1, sizeof(*cg->f));
+	cg->starts = malloc((all ? all : 1) * sizeof(*cg->starts));
+	cg->names = calloc(nfde ? nfde : 1, 20);
+	if (!cg->f || !cg->starts || !cg->names) {
+		free(fde);
+		callgraph_free(cg);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < t->nr; i++)
+		cg->f[i] = (struct cg_func){ .start = t->syms[i].start, .end = t->syms[i].end,
+					     .name = t->syms[i].name };
+	for (size_t i = 0; i < nfde; i++)
+		cg->f[t->nr + i] = (struct cg_func){ .start = fde[i] };
+	free(fde);
+	sort_array(cg->f, all, sizeof(*cg->f), start_cmp);
+	for (size_t i = 0; i < all; i++) {
+		struct cg_func *f;
+
+		if (n && cg->f[n - 1].start == cg->f[i].start) {
+			/* an alias, or a named function: any of its names may be the API */
+			if (cg->f[i].name && cg->f[n - 1].thread_api < 0)
+				cg->f[n - 1].thread_api = (int8_t)thread_api(cg->f[i].name);
+			if (cg->f[i].name && exit_api(cg->f[i].name))
+				cg->f[n - 1].exit_api = true;
+			continue;
+		}
+		f = &cg->f[n];
+		*f = cg->f[i];
+		if (!f->name) {
+			char *nm = cg->names + 20 * cg->nr_names++;
+
+			snprintf(nm, 20, "0x%" PRIx64, f->start);
+			f->name = nm;
+		}
+		if (n && (cg->f[n - 1].end > f->start || cg->f[n - 1].end <= cg->f[n - 1].start))
+			cg->f[n - 1].end = f->start;
+		f->parent = f->loop_parent = NONE;
+		f->thread_api = (int8_t)thread_api(f->name);
+		f->exit_api = exit_api(f->name);
+		/* libstdc++'s std::thread runs the state's _M_run on the new thread. */
+		f->thread_entry = strstr(f->name, "std::thread::_State_impl<") &&
+				  strstr(f->name, ">::_M_run(");
+		cg->starts[n++] = f->start;
+	}
+	if (n && cg->f[n - 1].end <= cg->f[n - 1].start)
+		cg->f[n - 1].end = cg->f[n - 1].start + 1;
+	/* A symbol's size may run past an unnamed function: the next start ends it. */
+	cg->nr = n;
+	*out = cg;
+	return 0;
+}
+
+void callgraph_free(struct callgraph *cg)
+{
+	if (!cg)
+		return;
+	for (size_t i = 0; i < cg->nr; i++)
+		free(cg->f[i].rt);
+	free(cg->f);
+	free(cg->names);
+	free(cg->starts);
+	free(cg->e);
+	free(cg->t);
+	free(cg->l);
+	free(cg->maxend);
+	free(cg->entries);
+	free(cg->buf);
+	free(cg);
+}
+
+const uint64_t *callgraph_starts(const struct callgraph *cg, size_t *n)
+{
+	*n = cg->nr;
+	return cg->starts;
+}
+
+/* The function holding ADDR, or NONE. */
+static uint32_t func_at(const struct callgraph *cg, uint64_t addr)
+{
+	size_t lo = 0, hi = cg->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cg->starts[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && addr < cg->f[lo - 1].end)
+		return (uint32_t)(lo - 1);
+	return NONE;
+}
+
+/* The function starting at ADDR, or NONE. */
+static uint32_t func_starting(const struct callgraph *cg, uint64_t addr)
+{
+	uint32_t i = func_at(cg, addr);
+
+	return i != NONE && cg->f[i].start == addr ? i : NONE;
+}
+
+static int function_loops(struct callgraph *cg);
+
+static int take(struct callgraph *cg, uint32_t fn, uint32_t taker, uint32_t to, int arg)
+{
+	if (ARRAY_GROW(cg->t, cg->t_cap, cg->nr_t + 1))
+		return -ENOMEM;
+	cg->t[cg->nr_t++] = (struct cg_take){ fn, taker, to, (int8_t)arg };
+	return 0;
+}
+
+int callgraph_insn(struct callgraph *cg, const struct insn *in)
+{
+	uint32_t c = cg->cur, callee = NONE, fn;
+	int err;
+
+	if (c == NONE || in->addr < cg->f[c].start || in->addr >= cg->f[c].end)
+		c = cg->cur = func_at(cg, in->addr);
+	if (c != cg->buf_func || c == NONE) {
+		err = function_loops(cg);
+		if (err)
+			return err;
+		cg->buf_func = c;
+	}
+	if (c == NONE)
+		return 0;
+	if (ARRAY_GROW(cg->buf, cg->buf_cap, cg->nr_buf + 1))
+		return -ENOMEM;
+	cg->buf[cg->nr_buf++] = (struct cfg_insn){
+		.addr = in->addr, .next = in->addr + in->size, .target = in->call ? 0 : in->target,
+		.jump = in->jump, .ret = in->ret, .branch = in->branch && !in->call,
+		.indirect = in->jump && !in->target };
+	if (in->target && (in->call || in->jump)) {
+		callee = func_starting(cg, in->target);
+		/* ppc64 ELFv2: calls within a module enter past the TOC set-up (local entry). */
+		if (callee == NONE && elf_image_machine(cg->img) == 21 /* EM_PPC64 */ &&
+		    (fn = func_at(cg, in->target)) != NONE && in->target - cg->f[fn].start <= 8)
+			callee = fn;
+	}
+	if (callee != NONE && (in->call || callee != c)) {
+		if (ARRAY_GROW(cg->e, cg->e_cap, cg->nr_e + 1))
+			return -ENOMEM;
+		cg->e[cg->nr_e++] = (struct cg_edge){ c, callee, in->addr, 0, false };
+	}
+	/* Function addresses handed to a call, or taken and kept. */
+	if (in->call) {
+		for (int k = 0; k < 6; k++) {
+			if (!in->call_arg[k] || (fn = func_starting(cg, in->call_arg[k])) == NONE)
+				continue;
+			if (take(cg, fn, c, callee, k))
+				return -ENOMEM;
+		}
+		if (callee != NONE && cg->f[callee].thread_api >= 0 && cg->f[callee].thread_api < 6 &&
+		    in->call_arg_prm[cg->f[callee].thread_api]) {
+			/* A wrapper: its own argument becomes the thread's entry. */
+			cg->f[c].thread_api = (int8_t)(in->call_arg_prm[cg->f[callee].thread_api] - 1);
+		}
+	} else {
+		uint64_t a = in->access == ACC_ADDR ? in->data : in->imm;
+
+		if (a && (fn = func_starting(cg, a)) != NONE && fn != c && take(cg, fn, c, NONE, -1))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static size_t buf_index(const struct callgraph *cg, uint64_t addr)
+{
+	size_t lo = 0, hi = cg->nr_buf;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cg->buf[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < cg->nr_buf && cg->buf[lo].addr == addr ? lo : SIZE_MAX;
+}
+
+static int add_loop(struct callgraph *cg, uint64_t from, uint64_t to)
+{
+	if (ARRAY_GROW(cg->l, cg->l_cap, cg->nr_l + 1))
+		return -ENOMEM;
+	cg->l[cg->nr_l++] = (struct cg_loop){ cg->buf_func, from, to };
+	return 0;
+}
+
+/*
+ * The loops of the function just read: the instructions on a cycle of its
+ * control flow (a strongly connected part of more than one instruction, or
+ * a jump to itself), found in one pass (Tarjan).  An indirect jump (a
+ * switch) may go to any block nothing else jumps to.  Kept as runs of
+ * addresses.
+ */
+static int function_loops(struct callgraph *cg)
+{
+	size_t n = cg->nr_buf, v, ne = 0, *first = NULL, *succ = NULL, *idx = NULL, *low = NULL;
+	size_t *stack = NULL, *call = NULL, *it = NULL, sp = 0, cp = 0, counter = 0;
+	bool *orphan = NULL, *on = NULL, *in = NULL, any = false;
+	int err = 0;
+
+	if (!n || cg->buf_func == NONE)
+		goto out;
+	for (size_t i = 0; i < n && !any; i++)
+		any = cg->buf[i].branch && cg->buf[i].target && cg->buf[i].target <= cg->buf[i].addr;
+	if (!any)
+		goto out;
+	v = n + 1;			/* node n: where an indirect jump may go */
+	orphan = calloc(v, sizeof(*orphan));
+	on = calloc(v, sizeof(*on));
+	in = calloc(v, sizeof(*in));
+	first = calloc(v + 1, sizeof(*first));
+	idx = malloc(v * sizeof(*idx));
+	low = malloc(v * sizeof(*low));
+	stack = malloc(v * sizeof(*stack));
+	call = malloc(v * sizeof(*call));
+	it = malloc(v * sizeof(*it));
+	if (!orphan || !on || !in || !first || !idx || !low || !stack || !call || !it) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 1; i < n; i++)
+		orphan[i] = cg->buf[i - 1].jump || cg->buf[i - 1].ret;
+	for (size_t i = 0; i < n; i++) {
+		size_t t = cg->buf[i].branch && cg->buf[i].target ? buf_index(cg, cg->buf[i].target) :
+			   SIZE_MAX;
+
+		if (t != SIZE_MAX)
+			orphan[t] = false;
+	}
+	/* Successors (CSR): counted, then filled. */
+	for (int pass = 0; pass < 2; pass++) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < v; i++) {
+			size_t t = SIZE_MAX;
+
+			if (pass)
+				first[i] = k;
+			if (i == n) {
+				for (size_t o = 0; o < n; o++)
+					if (orphan[o]) {
+						if (pass)
+							succ[k] = o;
+						k++;
+					}
+				continue;
+			}
+			if (cg->buf[i].branch && cg->buf[i].target)
+				t = buf_index(cg, cg->buf[i].target);
+			if (!cg->buf[i].jump && !cg->buf[i].ret && i + 1 < n) {
+				if (pass)
+					succ[k] = i + 1;
+				k++;
+			}
+			if (t != SIZE_MAX) {
+				if (pass)
+					succ[k] = t;
+				k++;
+			}
+			if (cg->buf[i].indirect) {
+				if (pass)
+					succ[k] = n;
+				k++;
+			}
+		}
+		if (!pass) {
+			ne = k;
+			succ = malloc((ne ? ne : 1) * sizeof(*succ));
+			if (!succ) {
+				err = -ENOMEM;
+				goto out;
+			}
+		} else {
+			first[v] = k;
+		}
+	}
+	for (size_t i = 0; i < v; i++)
+		idx[i] = SIZE_MAX;
+	/* Tarjan, without recursion. */
+	for (size_t r = 0; r < v; r++) {
+		if (idx[r] != SIZE_MAX)
+			continue;
+		call[cp++] = r;
+		idx[r] = low[r] = counter++;
+		it[r] = first[r];
+		stack[sp++] = r;
+		on[r] = true;
+		while (cp) {
+			size_t x = call[cp - 1];
+
+			if (it[x] < first[x + 1]) {
+				size_t y = succ[it[x]++];
+
+				if (idx[y] == SIZE_MAX) {
+					idx[y] = low[y] = counter++;
+					it[y] = first[y];
+					stack[sp++] = y;
+					on[y] = true;
+					call[cp++] = y;
+				} else if (on[y] && idx[y] < low[x]) {
+					low[x] = idx[y];
+				}
+				continue;
+			}
+			cp--;
+			if (cp && low[x] < low[call[cp - 1]])
+				low[call[cp - 1]] = low[x];
+			if (low[x] == idx[x]) {
+				size_t size = 0, top = sp;
+				bool self = false;
+
+				do {
+					size++;
+					top--;
+				} while (stack[top] != x);
+				for (size_t k = first[x]; k < first[x + 1] && size == 1; k++)
+					self |= succ[k] == x;
+				while (sp > top) {
+					size_t y = stack[--sp];
+
+					on[y] = false;
+					in[y] = size > 1 || self;
+				}
+			}
+		}
+	}
+	for (size_t i = 0; i < n && !err; i++) {
+		size_t j = i;
+
+		if (!in[i])
+			continue;
+		while (j + 1 < n && in[j + 1])
+			j++;
+		err = add_loop(cg, cg->buf[i].addr, cg->buf[j].addr);
+		i = j;
+	}
+out:
+	cg->nr_buf = 0;
+	free(orphan);
+	free(on);
+	free(in);
+	free(first);
+	free(succ);
+	free(idx);
+	free(low);
+	free(stack);
+	free(call);
+	free(it);
+	return err;
+}
+
+static int on_pointer(uint64_t slot, uint64_t target, void *arg)
+{
+	struct callgraph *cg = arg;
+	const struct elf_section *sec = elf_image_section_at(cg->img, slot);
+	uint32_t fn = func_starting(cg, target);
+
+	if (fn == NONE)
+		return 0;
+	if (sec && (!strcmp(sec->name, ".init_array") || !strcmp(sec->name, ".preinit_array") ||
+		    !strcmp(sec->name, ".ctors"))) {
+		cg->f[fn].ctx |= CG_STARTUP;
+		cg->f[fn].why = W_CTOR;
+		return 0;
+	}
+	if (sec && (!strcmp(sec->name, ".fini_array") || !strcmp(sec->name, ".dtors"))) {
+		cg->f[fn].ctx |= CG_EXIT;
+		cg->f[fn].why = W_DTOR;
+		return 0;
+	}
+	/* .got slots of functions called through the GOT are no stored pointers. */
+	if (sec && !strcmp(sec->name, ".got"))
+		return 0;
+	cg->f[fn].taken_data = true;
+	return 0;
+}
+
+static int loop_cmp(const void *a, const void *b)
+{
+	const struct cg_loop *x = a, *y = b;
+
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+static bool in_loop(const struct callgraph *cg, uint32_t f, uint64_t addr)
+{
+	const struct cg_func *fn = &cg->f[f];
+	size_t lo = fn->first_loop, hi = fn->first_loop + fn->nr_loops;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cg->l[mid].from <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > fn->first_loop && cg->maxend[lo - 1] >= addr;
+}
+
+static int edge_callee_cmp(const void *a, const void *b)
+{
+	const struct cg_edge *x = a, *y = b;
+
+	if (x->caller != y->caller)
+		return x->caller < y->caller ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Edges are sorted by caller: F's outgoing edges. */
+static void out_edges(const struct callgraph *cg, uint32_t f, size_t *from, size_t *to)
+{
+	size_t lo = 0, hi = cg->nr_e;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cg->e[mid].caller < f)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*from = lo;
+	while (lo < cg->nr_e && cg->e[lo].caller == f)
+		lo++;
+	*to = lo;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+static bool has_addr(const uint64_t *v, size_t n, uint64_t a)
+{
+	return n && bsearch(&a, v, n, sizeof(*v), u64_cmp);
+}
+
+/*
+ * Main and the functions that start threads on its behalf: the calls after a
+ * call that starts threads (in the control flow) run while threads run; the
+ * calls before run at start-up.
+ */
+static int spine(struct callgraph *cg, struct disasm *d, uint32_t f, int depth)
+{
+	struct cg_func *fn = &cg->f[f];
+	const uint8_t *code = elf_image_code(cg->img, fn->start, fn->end - fn->start);
+	struct insn *v = NULL;
+	size_t n = 0, ea, eb;
+	bool *rt = NULL;
+	size_t *stack = NULL, sp = 0;
+	int err;
+
+	if (fn->spine || depth > 6 || !code)
+		return 0;
+	fn->spine = true;
+	err = disasm_range(d, code, fn->end - fn->start, fn->start, &v, &n);
+	if (err)
+		return err;
+	rt = calloc(n ? n : 1, sizeof(*rt));
+	stack = malloc((n ? n : 1) * 2 * sizeof(*stack));
+	if (!rt || !stack) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* From each call that starts threads: what runs after it. */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t c = v[i].call && v[i].target ? func_starting(cg, v[i].target) : NONE;
+
+		if (c != NONE && (cg->f[c].creates_threads || cg->f[c].thread_api >= 0) && i + 1 < n)
+			stack[sp++] = i + 1;
+	}
+	while (sp) {
+		size_t i = stack[--sp];
+
+		if (rt[i])
+			continue;
+		rt[i] = true;
+		if (v[i].ret)
+			continue;
+		if (!v[i].jump && i + 1 < n && !rt[i + 1])
+			stack[sp++] = i + 1;
+		if (v[i].branch && !v[i].call && v[i].target >= fn->start && v[i].target < fn->end) {
+			size_t lo = 0, hi = n;
+
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (v[mid].addr < v[i].target)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (lo < n && v[lo].addr == v[i].target && !rt[lo])
+				stack[sp++] = lo;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		fn->nr_rt += rt[i];
+	fn->rt = malloc((fn->nr_rt ? fn->nr_rt : 1) * sizeof(*fn->rt));
+	if (!fn->rt) {
+		err = -ENOMEM;
+		goto out;
+	}
+	fn->nr_rt = 0;
+	for (size_t i = 0; i < n; i++)
+		if (rt[i])
+			fn->rt[fn->nr_rt++] = v[i].addr;
+	out_edges(cg, f, &ea, &eb);
+	for (size_t k = ea; k < eb; k++) {
+		struct cg_edge *e = &cg->e[k];
+		uint32_t c = e->callee;
+
+		e->ctx = has_addr(fn->rt, fn->nr_rt, e->at) ? CG_RUNTIME : CG_STARTUP;
+		/* A start-up call that starts threads: the same split inside it. */
+		if (e->ctx == CG_STARTUP && cg->f[c].creates_threads && cg->f[c].thread_api < 0) {
+			err = spine(cg, d, c, depth + 1);
+			if (err)
+				goto out;
+		}
+	}
+out:
+	free(v);
+	free(rt);
+	free(stack);
+	return err;
+}
+
+/* Does any take of FN say it runs while threads run?  (Round two of the callbacks.) */
+static uint8_t callback_ctx(const struct callgraph *cg, uint32_t fn, bool *looped)
+{
+	bool any = false, startup = true;
+
+	*looped = cg->f[fn].taken_data;
+	if (cg->f[fn].taken_data)
+		return CG_RUNTIME;
+	for (size_t i = 0; i < cg->nr_t; i++) {
+		const struct cg_take *t = &cg->t[i];
+		uint8_t tc;
+
+		if (t->fn != fn || t->taker == NONE)
+			continue;
+		any = true;
+		tc = cg->f[t->taker].ctx;
+		if (t->passed_to != NONE && cg->f[t->passed_to].exit_api)
+			return CG_EXIT;
+		if (tc & CG_RUNTIME)
+			*looped = true;
+		/*
+		 * Handed at start-up to a function of this binary that runs only at
+		 * start-up: called there (an option handler).  Handed to another
+		 * library, or kept: it may run at any time.
+		 */
+		if ((tc & CG_RUNTIME) || !tc ||
+		    (t->passed_to != NONE && ((cg->f[t->passed_to].ctx & CG_RUNTIME) ||
+					      strchr(cg->f[t->passed_to].name, '@'))))
+			startup = false;
+	}
+	if (!any)
+		return 0;
+	return startup ? CG_STARTUP : CG_RUNTIME;
+}
+
+/* Spreads contexts and repetition down the calls until nothing changes. */
+static void spread(struct callgraph *cg)
+{
+	bool changed = true;
+
+	for (int round = 0; changed && round < 64; round++) {
+		changed = false;
+		for (size_t k = 0; k < cg->nr_e; k++) {
+			const struct cg_edge *e = &cg->e[k];
+			struct cg_func *a = &cg->f[e->caller], *b = &cg->f[e->callee];
+			uint8_t ctx = a->spine && !(a->ctx & CG_RUNTIME) ? (a->ctx ? e->ctx : 0) : a->ctx;
+			bool rep = (ctx & CG_RUNTIME) && (e->in_loop || a->looped);
+
+			if (b->thread_api >= 0 && strchr(b->name, '@'))
+				continue;	/* an import */
+			if ((b->ctx | ctx) != b->ctx) {
+				if ((ctx & CG_RUNTIME) && !(b->ctx & CG_RUNTIME) && b->parent == NONE)
+					b->parent = e->caller;
+				b->ctx |= ctx;
+				changed = true;
+			}
+			if (rep && !b->looped) {
+				b->looped = true;
+				b->loop_parent = e->caller;
+				changed = true;
+			}
+		}
+	}
+}
+
+int callgraph_finish(struct callgraph *cg)
+{
+	struct disasm *d = NULL;
+	uint32_t main_fn = NONE, entry;
+	bool changed;
+	int err;
+
+
+	err = function_loops(cg);
+	if (err)
+		return err;
+	/* Loops, per function, with the running largest end for look-ups. */
+	sort_array(cg->l, cg->nr_l, sizeof(*cg->l), loop_cmp);
+	cg->maxend = malloc((cg->nr_l ? cg->nr_l : 1) * sizeof(*cg->maxend));
+	if (!cg->maxend)
+		return -ENOMEM;
+	for (size_t i = 0; i < cg->nr_l; i++) {
+		struct cg_func *f = &cg->f[cg->l[i].func];
+
+		if (!i || cg->l[i - 1].func != cg->l[i].func) {
+			f->first_loop = (uint32_t)i;
+			cg->maxend[i] = cg->l[i].to;
+		} else {
+			cg->maxend[i] = cg->maxend[i - 1] > cg->l[i].to ? cg->maxend[i - 1] : cg->l[i].to;
+		}
+		f->nr_loops++;
+	}
+	sort_array(cg->e, cg->nr_e, sizeof(*cg->e), edge_callee_cmp);
+	for (size_t k = 0; k < cg->nr_e; k++)
+		cg->e[k].in_loop = in_loop(cg, cg->e[k].caller, cg->e[k].at);
+	err = elf_image_for_each_pointer(cg->img, on_pointer, cg);
+	if (err)
+		return err;
+
+	/* Thread entries: handed to a thread-creating call, or to a wrapper of one. */
+	for (size_t i = 0; i < cg->nr_t; i++) {
+		const struct cg_take *t = &cg->t[i];
+
+		if (t->passed_to == NONE || t->arg < 0)
+			continue;
+		if (cg->f[t->passed_to].thread_api == t->arg && !cg->f[t->fn].thread_entry) {
+			cg->f[t->fn].thread_entry = true;
+			if (ARRAY_GROW(cg->entries, cg->entries_cap, cg->nr_entries + 1))
+				return -ENOMEM;
+			cg->entries[cg->nr_entries++] = t->fn;
+		}
+	}
+	for (size_t i = 0; i < cg->nr; i++) {
+		if (cg->f[i].thread_entry) {
+			bool listed = false;
+
+			for (size_t k = 0; k < cg->nr_entries && !listed; k++)
+				listed = cg->entries[k] == i;
+			if (!listed && !ARRAY_GROW(cg->entries, cg->entries_cap, cg->nr_entries + 1))
+				cg->entries[cg->nr_entries++] = (uint32_t)i;
+		}
+	}
+	/*
+	 * Who starts threads: a thread-creating call here, or a few calls down
+	 * (a wrapper, a start_something()): what may start one only deep down
+	 * some rare path does not mark where the threads start.
+	 */
+	for (size_t i = 0; i < cg->nr; i++)
+		cg->f[i].dist = cg->f[i].thread_api >= 0 ? (strchr(cg->f[i].name, '@') ? 0 : 1) : 255;
+	changed = true;
+	for (int round = 0; changed && round < 8; round++) {
+		changed = false;
+		for (size_t k = 0; k < cg->nr_e; k++) {
+			uint8_t dc = cg->f[cg->e[k].callee].dist;
+
+			if (dc < 255 && dc + 1 < cg->f[cg->e[k].caller].dist) {
+				cg->f[cg->e[k].caller].dist = (uint8_t)(dc + 1);
+				changed = true;
+			}
+		}
+	}
+	for (size_t i = 0; i < cg->nr; i++)
+		cg->f[i].creates_threads = cg->f[i].dist <= MAX_THREAD_DEPTH;
+	for (size_t i = 0; i < cg->nr; i++)
+		cg->threaded |= cg->f[i].creates_threads || cg->f[i].thread_entry;
+
+	/* main: by name, or what the entry point hands to __libc_start_main. */
+	for (size_t i = 0; i < cg->nr && main_fn == NONE; i++)
+		if (!strcmp(cg->f[i].name, "main"))
+			main_fn = (uint32_t)i;
+	entry = func_starting(cg, elf_image_entry(cg->img));
+	if (main_fn == NONE && entry != NONE)
+		for (size_t i = 0; i < cg->nr_t && main_fn == NONE; i++)
+			if (cg->t[i].taker == entry && cg->t[i].arg == 0)
+				main_fn = cg->t[i].fn;
+	if (!elf_image_executable(cg->img) && main_fn == NONE)
+		cg->threaded = true;	/* a library: its callers' threads */
+	/* A program without C's main (-nostdlib): its entry point is its work. */
+	if (main_fn == NONE && entry != NONE && elf_image_executable(cg->img))
+		main_fn = entry;
+
+	/* Roots. */
+	for (size_t i = 0; i < cg->nr; i++) {
+		struct cg_func *f = &cg->f[i];
+
+		if (!strcmp(f->name, "_init")) {
+			f->ctx |= CG_STARTUP;
+			f->why = W_CTOR;
+		} else if (!strcmp(f->name, "_fini")) {
+			f->ctx |= CG_EXIT;
+			f->why = W_DTOR;
+		}
+		if (f->thread_entry) {
+			f->ctx |= CG_RUNTIME;
+			f->why = W_THREAD;
+		}
+	}
+	if (main_fn != NONE) {
+		struct cg_func *m = &cg->f[main_fn];
+
+		m->why = W_MAIN;
+		if (m->creates_threads) {
+			err = disasm_open(&d, elf_image_machine(cg->img), elf_image_big_endian(cg->img),
+					  elf_image_toc(cg->img));
+			if (err)
+				return err;
+			disasm_set_text(d, false);
+			disasm_set_got(d, elf_image_got_target, (void *)cg->img);
+			m->ctx |= CG_STARTUP;
+			err = spine(cg, d, main_fn, 0);
+			disasm_close(d);
+			if (err)
+				return err;
+		} else {
+			/* No thread: main's work is the program's work. */
+			m->ctx |= CG_RUNTIME;
+		}
+	} else if (!elf_image_executable(cg->img)) {
+		/* A library's exported functions run when its callers call them. */
+		for (size_t i = 0; i < cg->nr; i++)
+			if (!strchr(cg->f[i].name, '@') && cg->f[i].name[0] != '_' && !cg->f[i].ctx) {
+				cg->f[i].api = true;
+			}
+	}
+	/* Round one: everything but callbacks handed over in code. */
+	for (size_t i = 0; i < cg->nr; i++) {
+		struct cg_func *f = &cg->f[i];
+
+		if (f->taken_data && !f->ctx) {
+			f->ctx |= CG_RUNTIME;
+			f->looped = true;
+			f->why = W_CALLBACK;
+		}
+		if (f->api) {
+			f->ctx |= CG_RUNTIME;
+			f->looped = true;
+			f->why = W_API;
+		}
+	}
+	spread(cg);
+	/* Round two: callbacks, by where they are handed over. */
+	for (int round = 0; round < 2; round++) {
+		for (size_t i = 0; i < cg->nr; i++) {
+			struct cg_func *f = &cg->f[i];
+			bool looped;
+			uint8_t c;
+
+			if (f->thread_entry || (uint32_t)i == main_fn || f->why == W_CTOR || f->why == W_DTOR)
+				continue;
+			c = callback_ctx(cg, (uint32_t)i, &looped);
+			if (!c || (f->ctx & c) == c)
+				continue;
+			f->ctx |= c;
+			if (!f->why)
+				f->why = W_CALLBACK;
+			f->cb_startup = c == CG_STARTUP;
+			if ((c & CG_RUNTIME) && looped)
+				f->looped = true;
+		}
+		spread(cg);
+	}
+	if (getenv("MYCL_CALLGRAPH_DEBUG")) {
+		for (size_t i = 0; i < cg->nr; i++) {
+			const struct cg_func *f = &cg->f[i];
+
+			if (f->spine || f->thread_entry || (uint32_t)i == main_fn || f->creates_threads)
+				fprintf(stderr, "cg: %s ctx %u looped %d spine %d entry %d creates %d main %d "
+					"rt %zu why %u parent %s\n", f->name, f->ctx, f->looped, f->spine,
+					f->thread_entry, f->creates_threads, (uint32_t)i == main_fn,
+					f->nr_rt, f->why, f->parent == NONE ? "-" : cg->f[f->parent].name);
+		}
+	}
+	return 0;
+}
+
+static bool spine_runtime(const struct cg_func *f, uint64_t addr)
+{
+	return has_addr(f->rt, f->nr_rt, addr);
+}
+
+enum cg_heat callgraph_heat(const struct callgraph *cg, uint64_t addr)
+{
+	uint32_t i = func_at(cg, addr);
+	const struct cg_func *f;
+
+	if (i == NONE)
+		return HEAT_UNKNOWN;
+	f = &cg->f[i];
+	if (f->spine && !(f->ctx & CG_RUNTIME))
+		return spine_runtime(f, addr) ? (in_loop(cg, i, addr) ? HEAT_HOT : HEAT_WARM) :
+		       HEAT_STARTUP;
+	if (f->ctx & CG_RUNTIME)
+		return f->looped || in_loop(cg, i, addr) ? HEAT_HOT : HEAT_WARM;
+	if (f->ctx & CG_STARTUP)
+		return HEAT_STARTUP;
+	if (f->ctx & CG_EXIT)
+		return HEAT_EXIT;
+	return HEAT_UNKNOWN;
+}
+
+uint64_t callgraph_func_start(const struct callgraph *cg, uint64_t addr)
+{
+	uint32_t i = func_at(cg, addr);
+
+	return i == NONE ? 0 : cg->f[i].start;
+}
+
+uint64_t callgraph_func_end(const struct callgraph *cg, uint64_t addr, const char **name)
+{
+	uint32_t i = func_at(cg, addr);
+
+	if (name)
+		*name = i == NONE ? NULL : cg->f[i].name;
+	return i == NONE ? 0 : cg->f[i].end;
+}
+
+bool callgraph_in_loop(const struct callgraph *cg, uint64_t addr)
+{
+	uint32_t i = func_at(cg, addr);
+
+	return i != NONE && in_loop(cg, i, addr);
+}
+
+static const char *why_word(uint8_t w)
+{
+	switch (w) {
+	case W_THREAD: return "thread entry";
+	case W_CALLBACK: return "callback";
+	case W_MAIN: return "main";
+	case W_API: return "exported function";
+	case W_CTOR: return "constructor";
+	case W_DTOR: return "destructor";
+	default: return "";
+	}
+}
+
+const char *callgraph_why(const struct callgraph *cg, uint64_t addr, char *buf, size_t len)
+{
+	uint32_t i = func_at(cg, addr), r;
+	const struct cg_func *f;
+	size_t off = 0;
+	int hops = 0;
+
+	buf[0] = 0;
+	if (i == NONE)
+		return buf;
+	f = &cg->f[i];
+	if (in_loop(cg, i, addr))
+		off += (size_t)snprintf(buf + off, len - off, "in a loop of %s", f->name);
+	else if (f->looped && f->loop_parent != NONE) {
+		/* The function whose loop repeats it, up the chain. */
+		uint32_t lp = f->loop_parent;
+
+		for (int k = 0; k < 64 && cg->f[lp].looped && cg->f[lp].loop_parent != NONE; k++)
+			lp = cg->f[lp].loop_parent;
+		off += (size_t)snprintf(buf + off, len - off, "in %s, under a loop of %s", f->name,
+					cg->f[lp].name);
+	}
+	else
+		off += (size_t)snprintf(buf + off, len - off, "in %s", f->name);
+	/* Up to the root that makes it run at runtime. */
+	for (r = i; off < len && cg->f[r].parent != NONE && hops < 64; hops++)
+		r = cg->f[r].parent;
+	if (off < len && cg->f[r].why && r != i)
+		snprintf(buf + off, len - off, "; from %s %s", why_word(cg->f[r].why), cg->f[r].name);
+	else if (off < len && cg->f[r].why)
+		snprintf(buf + off, len - off, "; itself %s", why_word(cg->f[r].why));
+	return buf;
+}
+
+bool callgraph_threaded(const struct callgraph *cg)
+{
+	return cg->threaded;
+}
+
+size_t callgraph_nr_thread_entries(const struct callgraph *cg)
+{
+	return cg->nr_entries;
+}
+
+const char *callgraph_thread_entry(const struct callgraph *cg, size_t i)
+{
+	return i < cg->nr_entries ? cg->f[cg->entries[i]].name : NULL;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A binary's direct call graph from its disassembly, and when each function
+ * runs: only at start-up (constructors, main before its first thread, what
+ * only they call), only at exit, or while the program's threads run (thread
+ * entries, main after the first thread starts, callbacks, a library's API) —
+ * and whether it runs repeatedly (called in a loop anywhere up the chain).
+ */
+#ifndef MYCL_CALLGRAPH_H
+#define MYCL_CALLGRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct insn;
+struct symtab;
+struct elf_image;
+
+enum cg_ctx {
+	CG_STARTUP = 1,
+	CG_RUNTIME = 2,
+	CG_EXIT = 4,
+};
+
+/* When an instruction runs, weakest first. */
+enum cg_heat {
+	HEAT_UNKNOWN = 0,		/* in a function nothing seen calls */
+	HEAT_EXIT,			/* only at exit */
+	HEAT_STARTUP,			/* only before the threads start */
+	HEAT_WARM,			/* while threads run, not repeatedly as far as the code shows */
+	HEAT_HOT,			/* while threads run, in a loop here or up the call chain */
+};
+
+struct callgraph;
+
+int callgraph_new(struct callgraph **out, const struct symtab *funcs, const struct elf_image *img,
+		  bool demangled);
+void callgraph_free(struct callgraph *cg);
+/* The function starts, sorted, for disasm_set_starts. */
+const uint64_t *callgraph_starts(const struct callgraph *cg, size_t *n);
+/* Feeds one instruction (in address order within each code section). */
+int callgraph_insn(struct callgraph *cg, const struct insn *in);
+/* After the last instruction: roots, contexts, loops up the chain. */
+int callgraph_finish(struct callgraph *cg);
+
+enum cg_heat callgraph_heat(const struct callgraph *cg, uint64_t addr);
+/* The function holding ADDR (its start), or 0; whether ADDR is in one of its loops. */
+uint64_t callgraph_func_start(const struct callgraph *cg, uint64_t addr);
+bool callgraph_in_loop(const struct callgraph *cg, uint64_t addr);
+/* The end of the function holding ADDR (0: none), and its name. */
+uint64_t callgraph_func_end(const struct callgraph *cg, uint64_t addr, const char **name);
+/*
+ * Why ADDR's function runs when it does, in a few words ("in a loop of
+ * do_command, called from thread entry handle_one_connection"), into BUF.
+ */
+const char *callgraph_why(const struct callgraph *cg, uint64_t addr, char *buf, size_t len);
+/* The program starts threads (or is a library, whose callers may). */
+bool callgraph_threaded(const struct callgraph *cg);
+/* How many thread entries and callbacks were found (for the report's header). */
+size_t callgraph_nr_thread_entries(const struct callgraph *cg);
+const char *callgraph_thread_entry(const struct callgraph *cg, size_t i);
+
+#endif
