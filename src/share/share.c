@@ -220,7 +220,8 @@ static void count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_
 	}
 	if (heat == HEAT_HOT || heat == HEAT_WARM) {
 		v->counter_writes += counter;
-		if (indexed) {
+		/* A byte-scaled index is an offset computed into a struct, not an element. */
+		if (indexed && width != 1) {
 			v->indexed_writes++;
 			if (width && (!v->elem_size || width < v->elem_size))
 				v->elem_size = width;
