@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "callgraph.h"
+#include "cfgcycles.h"
 #include "disasm.h"
 #include "elfimage.h"
 #include "internal.h"
+#include "lockcode.h"
 #include "symtab.h"
 
 #define NONE UINT32_MAX
@@ -24,7 +26,7 @@ struct cg_func {
 	const char *name;
 	uint8_t ctx;			/* enum cg_ctx */
 	bool looped;			/* runs repeatedly */
-	bool thread_entry, creates_threads, spine, api, taken_data, cb_startup;
+	bool thread_entry, listed, creates_threads, spine, api, taken_data;
 	int8_t thread_api;		/* an imported thread-creating function: its entry argument */
 	bool exit_api;			/* ... an exit-handler registration */
 	uint8_t dist;			/* calls down to a thread-creating call (255: none) */
@@ -51,11 +53,6 @@ struct cg_take {
 	int8_t arg;
 };
 
-struct cfg_insn {
-	uint64_t addr, next, target;
-	bool jump, ret, branch, indirect;
-};
-
 struct cg_loop {
 	uint32_t func;
 	uint64_t from, to;
@@ -79,44 +76,31 @@ struct callgraph {
 	char *names;			/* "0x..." names of unnamed functions, 20 bytes each */
 	size_t nr_names;
 	/* The current function's instructions, for its loops. */
-	struct cfg_insn *buf;
+	struct cfg_node *buf;
 	size_t nr_buf, buf_cap;
 	uint32_t buf_func;
 	bool threaded;
 };
 
-static const char *base_name(const char *n, char *buf, size_t len)
-{
-	size_t k = strcspn(n, "@");
-
-	if (k >= len)
-		k = len - 1;
-	memcpy(buf, n, k);
-	buf[k] = 0;
-	return buf;
-}
-
-/* Imported functions that start a thread running one of their arguments. */
+/*
+ * Imported functions that start a thread running one of their arguments.
+ * Names as glibc's own (static) code has them count too: __pthread_create,
+ * and the versioned pthread_create_2_1.
+ */
 static int thread_api(const char *name)
 {
 	static const struct { const char *name; int arg; } api[] = {
-		{ "pthread_create", 2 }, { "thrd_create", 1 }, { "clone", 0 }, { "__clone", 0 },
+		{ "pthread_create", 2 }, { "thrd_create", 1 }, { "clone", 0 },
 		{ "g_thread_new", 1 }, { "g_thread_try_new", 1 }, { "uv_thread_create", 1 },
 	};
 	char b[128];
 
 	if (!strncmp(name, "std::thread::_M_start_thread", 28))
 		return 9;		/* the entry is in the state object: its _M_run */
-	/* glibc's own names in static programs: __pthread_create. */
-	while (*name == '_' && name[1] == '_' && strncmp(name, "__clone", 7))
-		name += 1;
-	if (*name == '_' && strncmp(name, "__clone", 7))
-		name += 1;
-	base_name(name, b, sizeof(b));
+	lock_plain_name(name, b, sizeof(b));
 	for (size_t i = 0; i < sizeof(api) / sizeof(api[0]); i++) {
 		size_t n = strlen(api[i].name);
 
-		/* also glibc's versioned implementation: pthread_create_2_1 */
 		if (!strncmp(b, api[i].name, n) &&
 		    (!b[n] || (b[n] == '_' && b[n + 1] >= '0' && b[n + 1] <= '9')))
 			return api[i].arg;
@@ -128,9 +112,9 @@ static bool exit_api(const char *name)
 {
 	char b[64];
 
-	base_name(name, b, sizeof(b));
-	return !strcmp(b, "atexit") || !strcmp(b, "__cxa_atexit") || !strcmp(b, "on_exit") ||
-	       !strcmp(b, "__cxa_thread_atexit_impl");
+	lock_plain_name(name, b, sizeof(b));
+	return !strcmp(b, "atexit") || !strcmp(b, "cxa_atexit") || !strcmp(b, "on_exit") ||
+	       !strcmp(b, "cxa_thread_atexit_impl");
 }
 
 static int start_cmp(const void *a, const void *b)
@@ -147,15 +131,13 @@ static int start_cmp(const void *a, const void *b)
  * The functions: the symbol table's, and those .eh_frame_hdr lists that it
  * does not name (a stripped program's static functions), named by address.
  */
-int callgraph_new(struct callgraph **out, const struct symtab *t, const struct elf_image *img,
-		  bool demangled)
+int callgraph_new(struct callgraph **out, const struct symtab *t, const struct elf_image *img)
 {
 	struct callgraph *cg = calloc(1, sizeof(*cg));
 	uint64_t *fde = NULL;
 	size_t nfde = 0, n = 0, all;
 	int err;
 
-	(void)demangled;
 	*out = NULL;
 	if (!cg)
 		return -ENOMEM;
@@ -261,12 +243,21 @@ static uint32_t func_at(const struct callgraph *cg, uint64_t addr)
 	return NONE;
 }
 
-/* The function starting at ADDR, or NONE. */
+/*
+ * The function starting at ADDR, or NONE.  On ppc64 (ELFv2) a function has
+ * a second, local entry past its TOC set-up, where calls from within the
+ * module enter.
+ */
 static uint32_t func_starting(const struct callgraph *cg, uint64_t addr)
 {
 	uint32_t i = func_at(cg, addr);
 
-	return i != NONE && cg->f[i].start == addr ? i : NONE;
+	if (i == NONE)
+		return NONE;
+	if (cg->f[i].start == addr ||
+	    (elf_image_machine(cg->img) == 21 /* EM_PPC64 */ && addr - cg->f[i].start <= 8))
+		return i;
+	return NONE;
 }
 
 static int function_loops(struct callgraph *cg);
@@ -296,17 +287,12 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 		return 0;
 	if (ARRAY_GROW(cg->buf, cg->buf_cap, cg->nr_buf + 1))
 		return -ENOMEM;
-	cg->buf[cg->nr_buf++] = (struct cfg_insn){
-		.addr = in->addr, .next = in->addr + in->size, .target = in->call ? 0 : in->target,
+	cg->buf[cg->nr_buf++] = (struct cfg_node){
+		.addr = in->addr, .target = in->call ? 0 : in->target,
 		.jump = in->jump, .ret = in->ret, .branch = in->branch && !in->call,
 		.indirect = in->jump && !in->target };
-	if (in->target && (in->call || in->jump)) {
+	if (in->target && (in->call || in->jump))
 		callee = func_starting(cg, in->target);
-		/* ppc64 ELFv2: calls within a module enter past the TOC set-up (local entry). */
-		if (callee == NONE && elf_image_machine(cg->img) == 21 /* EM_PPC64 */ &&
-		    (fn = func_at(cg, in->target)) != NONE && in->target - cg->f[fn].start <= 8)
-			callee = fn;
-	}
 	if (callee != NONE && (in->call || callee != c)) {
 		if (ARRAY_GROW(cg->e, cg->e_cap, cg->nr_e + 1))
 			return -ENOMEM;
@@ -334,21 +320,6 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 	return 0;
 }
 
-static size_t buf_index(const struct callgraph *cg, uint64_t addr)
-{
-	size_t lo = 0, hi = cg->nr_buf;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cg->buf[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < cg->nr_buf && cg->buf[lo].addr == addr ? lo : SIZE_MAX;
-}
-
 static int add_loop(struct callgraph *cg, uint64_t from, uint64_t to)
 {
 	if (ARRAY_GROW(cg->l, cg->l_cap, cg->nr_l + 1))
@@ -358,145 +329,23 @@ static int add_loop(struct callgraph *cg, uint64_t from, uint64_t to)
 }
 
 /*
- * The loops of the function just read: the instructions on a cycle of its
- * control flow (a strongly connected part of more than one instruction, or
- * a jump to itself), found in one pass (Tarjan).  An indirect jump (a
- * switch) may go to any block nothing else jumps to.  Kept as runs of
- * addresses.
+ * The loops of the function just read: its instructions on a cycle of the
+ * control flow (cfgcycles.c), kept as runs of addresses.
  */
 static int function_loops(struct callgraph *cg)
 {
-	size_t n = cg->nr_buf, v, ne = 0, *first = NULL, *succ = NULL, *idx = NULL, *low = NULL;
-	size_t *stack = NULL, *call = NULL, *it = NULL, sp = 0, cp = 0, counter = 0;
-	bool *orphan = NULL, *on = NULL, *in = NULL, any = false;
-	int err = 0;
+	size_t n = cg->nr_buf;
+	bool *in;
+	int err;
 
-	if (!n || cg->buf_func == NONE)
-		goto out;
-	for (size_t i = 0; i < n && !any; i++)
-		any = cg->buf[i].branch && cg->buf[i].target && cg->buf[i].target <= cg->buf[i].addr;
-	if (!any)
-		goto out;
-	v = n + 1;			/* node n: where an indirect jump may go */
-	orphan = calloc(v, sizeof(*orphan));
-	on = calloc(v, sizeof(*on));
-	in = calloc(v, sizeof(*in));
-	first = calloc(v + 1, sizeof(*first));
-	idx = malloc(v * sizeof(*idx));
-	low = malloc(v * sizeof(*low));
-	stack = malloc(v * sizeof(*stack));
-	call = malloc(v * sizeof(*call));
-	it = malloc(v * sizeof(*it));
-	if (!orphan || !on || !in || !first || !idx || !low || !stack || !call || !it) {
-		err = -ENOMEM;
-		goto out;
+	if (!n || cg->buf_func == NONE) {
+		cg->nr_buf = 0;
+		return 0;
 	}
-	for (size_t i = 1; i < n; i++)
-		orphan[i] = cg->buf[i - 1].jump || cg->buf[i - 1].ret;
-	for (size_t i = 0; i < n; i++) {
-		size_t t = cg->buf[i].branch && cg->buf[i].target ? buf_index(cg, cg->buf[i].target) :
-			   SIZE_MAX;
-
-		if (t != SIZE_MAX)
-			orphan[t] = false;
-	}
-	/* Successors (CSR): counted, then filled. */
-	for (int pass = 0; pass < 2; pass++) {
-		size_t k = 0;
-
-		for (size_t i = 0; i < v; i++) {
-			size_t t = SIZE_MAX;
-
-			if (pass)
-				first[i] = k;
-			if (i == n) {
-				for (size_t o = 0; o < n; o++)
-					if (orphan[o]) {
-						if (pass)
-							succ[k] = o;
-						k++;
-					}
-				continue;
-			}
-			if (cg->buf[i].branch && cg->buf[i].target)
-				t = buf_index(cg, cg->buf[i].target);
-			if (!cg->buf[i].jump && !cg->buf[i].ret && i + 1 < n) {
-				if (pass)
-					succ[k] = i + 1;
-				k++;
-			}
-			if (t != SIZE_MAX) {
-				if (pass)
-					succ[k] = t;
-				k++;
-			}
-			if (cg->buf[i].indirect) {
-				if (pass)
-					succ[k] = n;
-				k++;
-			}
-		}
-		if (!pass) {
-			ne = k;
-			succ = malloc((ne ? ne : 1) * sizeof(*succ));
-			if (!succ) {
-				err = -ENOMEM;
-				goto out;
-			}
-		} else {
-			first[v] = k;
-		}
-	}
-	for (size_t i = 0; i < v; i++)
-		idx[i] = SIZE_MAX;
-	/* Tarjan, without recursion. */
-	for (size_t r = 0; r < v; r++) {
-		if (idx[r] != SIZE_MAX)
-			continue;
-		call[cp++] = r;
-		idx[r] = low[r] = counter++;
-		it[r] = first[r];
-		stack[sp++] = r;
-		on[r] = true;
-		while (cp) {
-			size_t x = call[cp - 1];
-
-			if (it[x] < first[x + 1]) {
-				size_t y = succ[it[x]++];
-
-				if (idx[y] == SIZE_MAX) {
-					idx[y] = low[y] = counter++;
-					it[y] = first[y];
-					stack[sp++] = y;
-					on[y] = true;
-					call[cp++] = y;
-				} else if (on[y] && idx[y] < low[x]) {
-					low[x] = idx[y];
-				}
-				continue;
-			}
-			cp--;
-			if (cp && low[x] < low[call[cp - 1]])
-				low[call[cp - 1]] = low[x];
-			if (low[x] == idx[x]) {
-				size_t size = 0, top = sp;
-				bool self = false;
-
-				do {
-					size++;
-					top--;
-				} while (stack[top] != x);
-				for (size_t k = first[x]; k < first[x + 1] && size == 1; k++)
-					self |= succ[k] == x;
-				while (sp > top) {
-					size_t y = stack[--sp];
-
-					on[y] = false;
-					in[y] = size > 1 || self;
-				}
-			}
-		}
-	}
+	in = calloc(n, sizeof(*in));
+	if (!in)
+		return -ENOMEM;
+	err = cfg_cycles(cg->buf, n, in);
 	for (size_t i = 0; i < n && !err; i++) {
 		size_t j = i;
 
@@ -507,18 +356,8 @@ static int function_loops(struct callgraph *cg)
 		err = add_loop(cg, cg->buf[i].addr, cg->buf[j].addr);
 		i = j;
 	}
-out:
 	cg->nr_buf = 0;
-	free(orphan);
-	free(on);
 	free(in);
-	free(first);
-	free(succ);
-	free(idx);
-	free(low);
-	free(stack);
-	free(call);
-	free(it);
 	return err;
 }
 
@@ -703,7 +542,7 @@ out:
 	return err;
 }
 
-/* Does any take of FN say it runs while threads run?  (Round two of the callbacks.) */
+/* When FN runs, by its takes (sorted by function): handed to whom, by whom. */
 static uint8_t callback_ctx(const struct callgraph *cg, uint32_t fn, bool *looped)
 {
 	bool any = false, startup = true;
@@ -711,11 +550,21 @@ static uint8_t callback_ctx(const struct callgraph *cg, uint32_t fn, bool *loope
 	*looped = cg->f[fn].taken_data;
 	if (cg->f[fn].taken_data)
 		return CG_RUNTIME;
-	for (size_t i = 0; i < cg->nr_t; i++) {
+	size_t lo = 0, hi = cg->nr_t;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cg->t[mid].fn < fn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < cg->nr_t && cg->t[i].fn == fn; i++) {
 		const struct cg_take *t = &cg->t[i];
 		uint8_t tc;
 
-		if (t->fn != fn || t->taker == NONE)
+		if (t->taker == NONE)
 			continue;
 		any = true;
 		tc = cg->f[t->taker].ctx;
@@ -751,8 +600,6 @@ static void spread(struct callgraph *cg)
 			uint8_t ctx = a->spine && !(a->ctx & CG_RUNTIME) ? (a->ctx ? e->ctx : 0) : a->ctx;
 			bool rep = (ctx & CG_RUNTIME) && (e->in_loop || a->looped);
 
-			if (b->thread_api >= 0 && strchr(b->name, '@'))
-				continue;	/* an import */
 			if ((b->ctx | ctx) != b->ctx) {
 				if ((ctx & CG_RUNTIME) && !(b->ctx & CG_RUNTIME) && b->parent == NONE)
 					b->parent = e->caller;
@@ -768,18 +615,13 @@ static void spread(struct callgraph *cg)
 	}
 }
 
-int callgraph_finish(struct callgraph *cg)
+/* Loops, per function, with the running largest end for look-ups; calls in loops. */
+static int index_loops(struct callgraph *cg)
 {
-	struct disasm *d = NULL;
-	uint32_t main_fn = NONE, entry;
-	bool changed;
-	int err;
+	int err = function_loops(cg);
 
-
-	err = function_loops(cg);
 	if (err)
 		return err;
-	/* Loops, per function, with the running largest end for look-ups. */
 	sort_array(cg->l, cg->nr_l, sizeof(*cg->l), loop_cmp);
 	cg->maxend = malloc((cg->nr_l ? cg->nr_l : 1) * sizeof(*cg->maxend));
 	if (!cg->maxend)
@@ -798,41 +640,47 @@ int callgraph_finish(struct callgraph *cg)
 	sort_array(cg->e, cg->nr_e, sizeof(*cg->e), edge_callee_cmp);
 	for (size_t k = 0; k < cg->nr_e; k++)
 		cg->e[k].in_loop = in_loop(cg, cg->e[k].caller, cg->e[k].at);
-	err = elf_image_for_each_pointer(cg->img, on_pointer, cg);
-	if (err)
-		return err;
+	return 0;
+}
 
-	/* Thread entries: handed to a thread-creating call, or to a wrapper of one. */
+static int list_entry(struct callgraph *cg, uint32_t fn)
+{
+	if (cg->f[fn].listed)
+		return 0;
+	if (ARRAY_GROW(cg->entries, cg->entries_cap, cg->nr_entries + 1))
+		return -ENOMEM;
+	cg->f[fn].thread_entry = cg->f[fn].listed = true;
+	cg->entries[cg->nr_entries++] = fn;
+	return 0;
+}
+
+/* Thread entries: handed to a thread-creating call, or to a wrapper of one; std::thread's. */
+static int thread_entries(struct callgraph *cg)
+{
 	for (size_t i = 0; i < cg->nr_t; i++) {
 		const struct cg_take *t = &cg->t[i];
 
-		if (t->passed_to == NONE || t->arg < 0)
-			continue;
-		if (cg->f[t->passed_to].thread_api == t->arg && !cg->f[t->fn].thread_entry) {
-			cg->f[t->fn].thread_entry = true;
-			if (ARRAY_GROW(cg->entries, cg->entries_cap, cg->nr_entries + 1))
-				return -ENOMEM;
-			cg->entries[cg->nr_entries++] = t->fn;
-		}
+		if (t->passed_to != NONE && t->arg >= 0 && cg->f[t->passed_to].thread_api == t->arg &&
+		    !cg->f[t->fn].thread_entry && list_entry(cg, t->fn))
+			return -ENOMEM;
 	}
-	for (size_t i = 0; i < cg->nr; i++) {
-		if (cg->f[i].thread_entry) {
-			bool listed = false;
+	for (size_t i = 0; i < cg->nr; i++)
+		if (cg->f[i].thread_entry && list_entry(cg, (uint32_t)i))
+			return -ENOMEM;
+	return 0;
+}
 
-			for (size_t k = 0; k < cg->nr_entries && !listed; k++)
-				listed = cg->entries[k] == i;
-			if (!listed && !ARRAY_GROW(cg->entries, cg->entries_cap, cg->nr_entries + 1))
-				cg->entries[cg->nr_entries++] = (uint32_t)i;
-		}
-	}
-	/*
-	 * Who starts threads: a thread-creating call here, or a few calls down
-	 * (a wrapper, a start_something()): what may start one only deep down
-	 * some rare path does not mark where the threads start.
-	 */
+/*
+ * Who starts threads: a thread-creating call here, or a few calls down
+ * (a wrapper, a start_something()): what may start one only deep down
+ * some rare path does not mark where the threads start.
+ */
+static void thread_depth(struct callgraph *cg)
+{
+	bool changed = true;
+
 	for (size_t i = 0; i < cg->nr; i++)
 		cg->f[i].dist = cg->f[i].thread_api >= 0 ? (strchr(cg->f[i].name, '@') ? 0 : 1) : 255;
-	changed = true;
 	for (int round = 0; changed && round < 8; round++) {
 		changed = false;
 		for (size_t k = 0; k < cg->nr_e; k++) {
@@ -844,26 +692,105 @@ int callgraph_finish(struct callgraph *cg)
 			}
 		}
 	}
-	for (size_t i = 0; i < cg->nr; i++)
+	for (size_t i = 0; i < cg->nr; i++) {
 		cg->f[i].creates_threads = cg->f[i].dist <= MAX_THREAD_DEPTH;
-	for (size_t i = 0; i < cg->nr; i++)
 		cg->threaded |= cg->f[i].creates_threads || cg->f[i].thread_entry;
+	}
+}
 
-	/* main: by name, or what the entry point hands to __libc_start_main. */
+/*
+ * main: by name, or what the entry point hands to __libc_start_main; a
+ * program without C's main (-nostdlib): its entry point.  NONE in a library,
+ * whose callers' threads run it.
+ */
+static uint32_t find_main(struct callgraph *cg)
+{
+	uint32_t main_fn = NONE, entry = func_starting(cg, elf_image_entry(cg->img));
+
 	for (size_t i = 0; i < cg->nr && main_fn == NONE; i++)
 		if (!strcmp(cg->f[i].name, "main"))
 			main_fn = (uint32_t)i;
-	entry = func_starting(cg, elf_image_entry(cg->img));
-	if (main_fn == NONE && entry != NONE)
-		for (size_t i = 0; i < cg->nr_t && main_fn == NONE; i++)
-			if (cg->t[i].taker == entry && cg->t[i].arg == 0)
-				main_fn = cg->t[i].fn;
-	if (!elf_image_executable(cg->img) && main_fn == NONE)
-		cg->threaded = true;	/* a library: its callers' threads */
-	/* A program without C's main (-nostdlib): its entry point is its work. */
-	if (main_fn == NONE && entry != NONE && elf_image_executable(cg->img))
+	for (size_t i = 0; i < cg->nr_t && main_fn == NONE && entry != NONE; i++)
+		if (cg->t[i].taker == entry && cg->t[i].arg == 0)
+			main_fn = cg->t[i].fn;
+	if (!elf_image_executable(cg->img))
+		cg->threaded |= main_fn == NONE;
+	else if (main_fn == NONE)
 		main_fn = entry;
+	return main_fn;
+}
 
+/* main's part: split where its threads start, or all of it when it starts none. */
+static int main_roots(struct callgraph *cg, uint32_t main_fn)
+{
+	struct cg_func *m = &cg->f[main_fn];
+	struct disasm *d;
+	int err;
+
+	m->why = W_MAIN;
+	if (!m->creates_threads) {
+		/* No thread: main's work is the program's work. */
+		m->ctx |= CG_RUNTIME;
+		return 0;
+	}
+	err = disasm_open(&d, elf_image_machine(cg->img), elf_image_big_endian(cg->img),
+			  elf_image_toc(cg->img));
+	if (err)
+		return err;
+	disasm_set_text(d, false);
+	disasm_set_got(d, elf_image_got_target, (void *)cg->img);
+	m->ctx |= CG_STARTUP;
+	err = spine(cg, d, main_fn, 0);
+	disasm_close(d);
+	return err;
+}
+
+static int take_fn_cmp(const void *a, const void *b)
+{
+	const struct cg_take *x = a, *y = b;
+
+	return x->fn < y->fn ? -1 : x->fn > y->fn;
+}
+
+/* Callbacks handed over in code, by where they are handed over (after the rest spread). */
+static void callbacks(struct callgraph *cg, uint32_t main_fn)
+{
+	/* By function: each callback's takes in one run. */
+	sort_array(cg->t, cg->nr_t, sizeof(*cg->t), take_fn_cmp);
+	for (int round = 0; round < 2; round++) {
+		for (size_t i = 0; i < cg->nr; i++) {
+			struct cg_func *f = &cg->f[i];
+			bool looped;
+			uint8_t c;
+
+			if (f->thread_entry || (uint32_t)i == main_fn || f->why == W_CTOR || f->why == W_DTOR)
+				continue;
+			c = callback_ctx(cg, (uint32_t)i, &looped);
+			if (!c || (f->ctx & c) == c)
+				continue;
+			f->ctx |= c;
+			if (!f->why)
+				f->why = W_CALLBACK;
+			if ((c & CG_RUNTIME) && looped)
+				f->looped = true;
+		}
+		spread(cg);
+	}
+}
+
+int callgraph_finish(struct callgraph *cg)
+{
+	uint32_t main_fn;
+	int err = index_loops(cg);
+
+	if (!err)
+		err = elf_image_for_each_pointer(cg->img, on_pointer, cg);
+	if (!err)
+		err = thread_entries(cg);
+	if (err)
+		return err;
+	thread_depth(cg);
+	main_fn = find_main(cg);
 	/* Roots. */
 	for (size_t i = 0; i < cg->nr; i++) {
 		struct cg_func *f = &cg->f[i];
@@ -879,35 +806,17 @@ int callgraph_finish(struct callgraph *cg)
 			f->ctx |= CG_RUNTIME;
 			f->why = W_THREAD;
 		}
+		/* A library's exported functions run when its callers call them. */
+		if (main_fn == NONE && !elf_image_executable(cg->img) && !strchr(f->name, '@') &&
+		    f->name[0] != '_' && !f->ctx)
+			f->api = true;
 	}
 	if (main_fn != NONE) {
-		struct cg_func *m = &cg->f[main_fn];
-
-		m->why = W_MAIN;
-		if (m->creates_threads) {
-			err = disasm_open(&d, elf_image_machine(cg->img), elf_image_big_endian(cg->img),
-					  elf_image_toc(cg->img));
-			if (err)
-				return err;
-			disasm_set_text(d, false);
-			disasm_set_got(d, elf_image_got_target, (void *)cg->img);
-			m->ctx |= CG_STARTUP;
-			err = spine(cg, d, main_fn, 0);
-			disasm_close(d);
-			if (err)
-				return err;
-		} else {
-			/* No thread: main's work is the program's work. */
-			m->ctx |= CG_RUNTIME;
-		}
-	} else if (!elf_image_executable(cg->img)) {
-		/* A library's exported functions run when its callers call them. */
-		for (size_t i = 0; i < cg->nr; i++)
-			if (!strchr(cg->f[i].name, '@') && cg->f[i].name[0] != '_' && !cg->f[i].ctx) {
-				cg->f[i].api = true;
-			}
+		err = main_roots(cg, main_fn);
+		if (err)
+			return err;
 	}
-	/* Round one: everything but callbacks handed over in code. */
+	/* Stored in data: run at any time, repeatedly (tables, vtables). */
 	for (size_t i = 0; i < cg->nr; i++) {
 		struct cg_func *f = &cg->f[i];
 
@@ -923,38 +832,7 @@ int callgraph_finish(struct callgraph *cg)
 		}
 	}
 	spread(cg);
-	/* Round two: callbacks, by where they are handed over. */
-	for (int round = 0; round < 2; round++) {
-		for (size_t i = 0; i < cg->nr; i++) {
-			struct cg_func *f = &cg->f[i];
-			bool looped;
-			uint8_t c;
-
-			if (f->thread_entry || (uint32_t)i == main_fn || f->why == W_CTOR || f->why == W_DTOR)
-				continue;
-			c = callback_ctx(cg, (uint32_t)i, &looped);
-			if (!c || (f->ctx & c) == c)
-				continue;
-			f->ctx |= c;
-			if (!f->why)
-				f->why = W_CALLBACK;
-			f->cb_startup = c == CG_STARTUP;
-			if ((c & CG_RUNTIME) && looped)
-				f->looped = true;
-		}
-		spread(cg);
-	}
-	if (getenv("MYCL_CALLGRAPH_DEBUG")) {
-		for (size_t i = 0; i < cg->nr; i++) {
-			const struct cg_func *f = &cg->f[i];
-
-			if (f->spine || f->thread_entry || (uint32_t)i == main_fn || f->creates_threads)
-				fprintf(stderr, "cg: %s ctx %u looped %d spine %d entry %d creates %d main %d "
-					"rt %zu why %u parent %s\n", f->name, f->ctx, f->looped, f->spine,
-					f->thread_entry, f->creates_threads, (uint32_t)i == main_fn,
-					f->nr_rt, f->why, f->parent == NONE ? "-" : cg->f[f->parent].name);
-		}
-	}
+	callbacks(cg, main_fn);
 	return 0;
 }
 

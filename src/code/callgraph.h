@@ -34,8 +34,7 @@ enum cg_heat {
 
 struct callgraph;
 
-int callgraph_new(struct callgraph **out, const struct symtab *funcs, const struct elf_image *img,
-		  bool demangled);
+int callgraph_new(struct callgraph **out, const struct symtab *funcs, const struct elf_image *img);
 void callgraph_free(struct callgraph *cg);
 /* The function starts, sorted, for disasm_set_starts. */
 const uint64_t *callgraph_starts(const struct callgraph *cg, size_t *n);

@@ -27,8 +27,6 @@ struct disasm {
 	bool share_facts;		/* fill the fields mycl-share reads (disasm_set_share_facts) */
 	const uint64_t *starts;		/* function starts: the state is reset at each */
 	size_t nr_starts;
-	uint64_t (*call_result)(void *ctx, uint64_t callee);	/* the address a callee returns */
-	void *call_result_ctx;
 	uint64_t (*got)(void *ctx, uint64_t slot);	/* what a GOT/TOC slot points to */
 	void *got_ctx;
 	struct regval regs[NREGS];
@@ -398,8 +396,6 @@ static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	if (d->share_facts && (in->access == ACC_RMW || in->mem_prm_access == ACC_RMW))
 		in->counter_op = ci->id == X86_INS_ADD || ci->id == X86_INS_SUB ||
 				 ci->id == X86_INS_INC || ci->id == X86_INS_DEC || ci->id == X86_INS_XADD;
-	if (d->share_facts && in->ret && d->regs[X86_RAX].known)
-		in->ret_val = d->regs[X86_RAX].v;
 	if (set_val && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
 	    x->operands[1].reg < NREGS)
 		set_reg = d->x86_family[x->operands[1].reg];
@@ -904,14 +900,6 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 				d->prm[clobbered[k]].known = false;
 				d->ld[clobbered[k]].known = false;
 			}
-			/* What the callee is known to return: an address in a global. */
-			if (d->call_result && in.target) {
-				uint64_t v = d->call_result(d->call_result_ctx, in.target);
-
-				if (v)
-					d->regs[X86_RAX] = (struct regval){ .v = v, .known = true,
-									    .indexed = true };
-			}
 		} else if (in.call) {
 			memset(d->regs, 0, sizeof(d->regs));
 			memset(d->imm, 0, sizeof(d->imm));
@@ -978,10 +966,4 @@ void disasm_set_starts(struct disasm *d, const uint64_t *starts, size_t n)
 {
 	d->starts = starts;
 	d->nr_starts = n;
-}
-
-void disasm_set_call_result(struct disasm *d, uint64_t (*fn)(void *ctx, uint64_t callee), void *ctx)
-{
-	d->call_result = fn;
-	d->call_result_ctx = ctx;
 }

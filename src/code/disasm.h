@@ -60,7 +60,6 @@ struct insn {
 	uint64_t call_arg[6];		/* call: the address or constant each argument register holds */
 	uint8_t call_arg_prm[6];	/* call: 1 + the function's own argument each one passes on */
 	uint8_t call_arg_indexed;	/* call: bit k: argument k points somewhere in an array */
-	uint64_t ret_val;		/* ret: the address the return register holds, or 0 */
 };
 
 enum atomic_op {
@@ -103,7 +102,5 @@ void disasm_set_share_facts(struct disasm *d, bool on);
  * forgotten at each, and the arguments are known there.
  */
 void disasm_set_starts(struct disasm *d, const uint64_t *starts, size_t n);
-/* FN(CTX, CALLEE): the global address CALLEE returns (into an array), or 0. */
-void disasm_set_call_result(struct disasm *d, uint64_t (*fn)(void *ctx, uint64_t callee), void *ctx);
 
 #endif

@@ -314,7 +314,7 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 
 	if (err)
 		return err;
-	err = callgraph_new(&sc.cg, &s->dso->syms, img, true);
+	err = callgraph_new(&sc.cg, &s->dso->syms, img);
 	if (err) {
 		disasm_close(sc.d);
 		return err;

@@ -185,16 +185,11 @@ int elf_image_open(const char *path, struct elf_image **out)
 			    !ARRAY_GROW(img->code, img->code_cap, img->nr_code + 1))
 				img->code[img->nr_code++] = (struct code_sec){ sh.sh_addr, sh.sh_size,
 									      data->d_buf };
-		} else if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_ALLOC) &&
-			   !(sh.sh_flags & SHF_TLS) && sh.sh_size) {
-			Elf_Data *data = elf_getdata(scn, NULL);
-
-			if (data && data->d_size == sh.sh_size &&
-			    !ARRAY_GROW(img->data, img->data_cap, img->nr_data + 1))
-				img->data[img->nr_data++] = (struct code_sec){ sh.sh_addr, sh.sh_size,
-									      data->d_buf };
-		} else if (sh.sh_type == SHT_INIT_ARRAY || sh.sh_type == SHT_FINI_ARRAY ||
+		} else if ((sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_ALLOC) &&
+			    !(sh.sh_flags & SHF_TLS) && sh.sh_size) ||
+			   sh.sh_type == SHT_INIT_ARRAY || sh.sh_type == SHT_FINI_ARRAY ||
 			   sh.sh_type == SHT_PREINIT_ARRAY) {
+			/* Data bytes: the words that may hold code addresses, .eh_frame_hdr. */
 			Elf_Data *data = elf_getdata(scn, NULL);
 
 			if (data && data->d_size == sh.sh_size &&

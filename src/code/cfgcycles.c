@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Which instructions of a function lie on a cycle of its control flow: a
+ * strongly connected part of more than one instruction, or a jump to
+ * itself, found in one pass (Tarjan, without recursion).  An indirect jump
+ * (a switch) may go to any block that nothing else jumps to.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cfgcycles.h"
+
+static size_t node_index(const struct cfg_node *buf, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (buf[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && buf[lo].addr == addr ? lo : SIZE_MAX;
+}
+
+int cfg_cycles(const struct cfg_node *buf, size_t n, bool *on_cycle)
+{
+	size_t v, ne = 0, *first = NULL, *succ = NULL, *idx = NULL, *low = NULL;
+	size_t *stack = NULL, *call = NULL, *it = NULL, sp = 0, cp = 0, counter = 0;
+	bool *orphan = NULL, *on = NULL, any = false;
+	int err = 0;
+
+	memset(on_cycle, 0, n * sizeof(*on_cycle));
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n && !any; i++)
+		any = buf[i].branch && buf[i].target && buf[i].target <= buf[i].addr;
+	if (!any)
+		goto out;
+	v = n + 1;			/* node n: where an indirect jump may go */
+	orphan = calloc(v, sizeof(*orphan));
+	on = calloc(v, sizeof(*on));
+	first = calloc(v + 1, sizeof(*first));
+	idx = malloc(v * sizeof(*idx));
+	low = malloc(v * sizeof(*low));
+	stack = malloc(v * sizeof(*stack));
+	call = malloc(v * sizeof(*call));
+	it = malloc(v * sizeof(*it));
+	if (!orphan || !on || !first || !idx || !low || !stack || !call || !it) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 1; i < n; i++)
+		orphan[i] = buf[i - 1].jump || buf[i - 1].ret;
+	for (size_t i = 0; i < n; i++) {
+		size_t t = buf[i].branch && buf[i].target ? node_index(buf, n, buf[i].target) :
+			   SIZE_MAX;
+
+		if (t != SIZE_MAX)
+			orphan[t] = false;
+	}
+	/* Successors (CSR): counted, then filled. */
+	for (int pass = 0; pass < 2; pass++) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < v; i++) {
+			size_t t = SIZE_MAX;
+
+			if (pass)
+				first[i] = k;
+			if (i == n) {
+				for (size_t o = 0; o < n; o++)
+					if (orphan[o]) {
+						if (pass)
+							succ[k] = o;
+						k++;
+					}
+				continue;
+			}
+			if (buf[i].branch && buf[i].target)
+				t = node_index(buf, n, buf[i].target);
+			if (!buf[i].jump && !buf[i].ret && i + 1 < n) {
+				if (pass)
+					succ[k] = i + 1;
+				k++;
+			}
+			if (t != SIZE_MAX) {
+				if (pass)
+					succ[k] = t;
+				k++;
+			}
+			if (buf[i].indirect) {
+				if (pass)
+					succ[k] = n;
+				k++;
+			}
+		}
+		if (!pass) {
+			ne = k;
+			succ = malloc((ne ? ne : 1) * sizeof(*succ));
+			if (!succ) {
+				err = -ENOMEM;
+				goto out;
+			}
+		} else {
+			first[v] = k;
+		}
+	}
+	for (size_t i = 0; i < v; i++)
+		idx[i] = SIZE_MAX;
+	/* Tarjan, without recursion. */
+	for (size_t r = 0; r < v; r++) {
+		if (idx[r] != SIZE_MAX)
+			continue;
+		call[cp++] = r;
+		idx[r] = low[r] = counter++;
+		it[r] = first[r];
+		stack[sp++] = r;
+		on[r] = true;
+		while (cp) {
+			size_t x = call[cp - 1];
+
+			if (it[x] < first[x + 1]) {
+				size_t y = succ[it[x]++];
+
+				if (idx[y] == SIZE_MAX) {
+					idx[y] = low[y] = counter++;
+					it[y] = first[y];
+					stack[sp++] = y;
+					on[y] = true;
+					call[cp++] = y;
+				} else if (on[y] && idx[y] < low[x]) {
+					low[x] = idx[y];
+				}
+				continue;
+			}
+			cp--;
+			if (cp && low[x] < low[call[cp - 1]])
+				low[call[cp - 1]] = low[x];
+			if (low[x] == idx[x]) {
+				size_t size = 0, top = sp;
+				bool self = false;
+
+				do {
+					size++;
+					top--;
+				} while (stack[top] != x);
+				for (size_t k = first[x]; k < first[x + 1] && size == 1; k++)
+					self |= succ[k] == x;
+				while (sp > top) {
+					size_t y = stack[--sp];
+
+					on[y] = false;
+					if (y < n)
+						on_cycle[y] = size > 1 || self;
+				}
+			}
+		}
+	}
+out:
+	free(orphan);
+	free(on);
+	free(first);
+	free(succ);
+	free(idx);
+	free(low);
+	free(stack);
+	free(call);
+	free(it);
+	return err;
+}
