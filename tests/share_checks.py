@@ -138,13 +138,23 @@ def weight_struct(tool, corpus, binary):
 
 
 TRUTH = ["truth.gcc-O0", "truth.gcc-O2", "truth.clang-O0", "truth.clang-O2", "truth.nopie",
-         "truth.static"]
+         "truth.static", "truth.aarch64", "truth.ppc64le", "truth.s390x", "truth.i386", "truth.armhf",
+         "truth.riscv64", "truth.aarch64-O0", "truth.armhf-O0", "truth.ppc64le-O0",
+         "truth.riscv64-Os", "truth.s390x-nopie", "truth.i386-nopie"]
+ARCH = {"truth.aarch64": ("aarch64", 128), "truth.ppc64le": ("ppc64", 128),
+        "truth.s390x": ("s390x", 256), "truth.i386": ("i386", 64), "truth.armhf": ("arm", 64),
+        "truth.riscv64": ("riscv64", 64)}
 
 
 def truth(tool, data):
-    """Ground truth in tests/data/share/truth.c, built six ways."""
+    """Ground truth in tests/data/share/truth.c, built eighteen ways."""
     for name in TRUTH:
         path = os.path.join(data, "share", name)
+        arch = ARCH.get(name.split("-")[0])
+        if arch:
+            doc = share_json(tool, path)
+            check(f"{name}: the architecture and its line size read from the ELF header",
+                  (doc["arch"], doc["line_size"]) == arch, f"{doc['arch']} {doc['line_size']}")
         at = {}
         for size in (64, 128, 256):
             doc = share_json(tool, "--all", "--line-size", str(size), path)

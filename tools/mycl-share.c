@@ -16,7 +16,7 @@ static void usage(FILE *f)
 	      "\n"
 	      "      --line-size N      line size in bytes (default: x86_64 64, aarch64 and\n"
 	      "                         ppc64 128, s390x 256)\n"
-	      "      --arch NAME        take the line size of NAME (x86_64, aarch64, ppc64, s390x)\n"
+	      "      --arch NAME        line size of NAME (x86_64 i386 aarch64 arm ppc64 s390x riscv64)\n"
 	      "      --what-if          the flagged lines at 64, 128 and 256 bytes\n"
 	      "      --symbol NAME      NAME's line and its neighbours, at 64, 128 and 256 bytes\n"
 	      "      --perf FILE        weight by a recording (sampled instructions, data addresses)\n"

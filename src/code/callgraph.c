@@ -246,11 +246,15 @@ static uint32_t func_at(const struct callgraph *cg, uint64_t addr)
 /*
  * The function starting at ADDR, or NONE.  On ppc64 (ELFv2) a function has
  * a second, local entry past its TOC set-up, where calls from within the
- * module enter.
+ * module enter.  On arm a Thumb function's address has its low bit set.
  */
 static uint32_t func_starting(const struct callgraph *cg, uint64_t addr)
 {
-	uint32_t i = func_at(cg, addr);
+	uint32_t i;
+
+	if (elf_image_machine(cg->img) == 40 /* EM_ARM */ && (addr & 1))
+		addr &= ~1ULL;
+	i = func_at(cg, addr);
 
 	if (i == NONE)
 		return NONE;
@@ -703,6 +707,17 @@ static void thread_depth(struct callgraph *cg)
  * program without C's main (-nostdlib): its entry point.  NONE in a library,
  * whose callers' threads run it.
  */
+/* What the entry point hands to its first argument (__libc_start_main's main), or NONE. */
+static uint32_t entry_arg0(const struct callgraph *cg)
+{
+	uint32_t entry = func_starting(cg, elf_image_entry(cg->img));
+
+	for (size_t i = 0; i < cg->nr_t && entry != NONE; i++)
+		if (cg->t[i].taker == entry && cg->t[i].arg == 0)
+			return cg->t[i].fn;
+	return NONE;
+}
+
 static uint32_t find_main(struct callgraph *cg)
 {
 	uint32_t main_fn = NONE, entry = func_starting(cg, elf_image_entry(cg->img));
@@ -710,9 +725,8 @@ static uint32_t find_main(struct callgraph *cg)
 	for (size_t i = 0; i < cg->nr && main_fn == NONE; i++)
 		if (!strcmp(cg->f[i].name, "main"))
 			main_fn = (uint32_t)i;
-	for (size_t i = 0; i < cg->nr_t && main_fn == NONE && entry != NONE; i++)
-		if (cg->t[i].taker == entry && cg->t[i].arg == 0)
-			main_fn = cg->t[i].fn;
+	if (main_fn == NONE)
+		main_fn = entry_arg0(cg);
 	if (!elf_image_executable(cg->img))
 		cg->threaded |= main_fn == NONE;
 	else if (main_fn == NONE)
@@ -733,12 +747,10 @@ static int main_roots(struct callgraph *cg, uint32_t main_fn)
 		m->ctx |= CG_RUNTIME;
 		return 0;
 	}
-	err = disasm_open(&d, elf_image_machine(cg->img), elf_image_big_endian(cg->img),
-			  elf_image_toc(cg->img));
+	err = disasm_for_image(&d, cg->img);
 	if (err)
 		return err;
 	disasm_set_text(d, false);
-	disasm_set_got(d, elf_image_got_target, (void *)cg->img);
 	m->ctx |= CG_STARTUP;
 	err = spine(cg, d, main_fn, 0);
 	disasm_close(d);
@@ -755,6 +767,9 @@ static int take_fn_cmp(const void *a, const void *b)
 /* Callbacks handed over in code, by where they are handed over (after the rest spread). */
 static void callbacks(struct callgraph *cg, uint32_t main_fn)
 {
+	/* main's way in (glibc's __wrap_main in programs at a fixed address): no callback. */
+	uint32_t way_in = entry_arg0(cg);
+
 	/* By function: each callback's takes in one run. */
 	sort_array(cg->t, cg->nr_t, sizeof(*cg->t), take_fn_cmp);
 	for (int round = 0; round < 2; round++) {
@@ -763,7 +778,8 @@ static void callbacks(struct callgraph *cg, uint32_t main_fn)
 			bool looped;
 			uint8_t c;
 
-			if (f->thread_entry || (uint32_t)i == main_fn || f->why == W_CTOR || f->why == W_DTOR)
+			if (f->thread_entry || (uint32_t)i == main_fn || (uint32_t)i == way_in ||
+			    f->why == W_CTOR || f->why == W_DTOR)
 				continue;
 			c = callback_ctx(cg, (uint32_t)i, &looped);
 			if (!c || (f->ctx & c) == c)

@@ -1,70 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include <elf.h>
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <capstone/capstone.h>
-#include "disasm.h"
-
-#define NREGS 512
-
-/* What a register is known to hold, from the instructions just before. */
-struct regval {
-	uint64_t v;
-	bool known;
-	bool indexed;			/* v is the start of an object indexed by a register */
-	uint8_t idx;			/* prm: which argument of the function (0: the first) */
-};
-
-struct disasm {
-	csh cs;
-	uint16_t machine;
-	bool big_endian;
-	uint64_t toc;
-	bool no_text;
-	bool lock_facts;		/* fill the fields lockcode.c reads (disasm_set_lock_facts) */
-	bool share_facts;		/* fill the fields mycl-share reads (disasm_set_share_facts) */
-	const uint64_t *starts;		/* function starts: the state is reset at each */
-	size_t nr_starts;
-	uint64_t (*got)(void *ctx, uint64_t slot);	/* what a GOT/TOC slot points to */
-	void *got_ctx;
-	struct regval regs[NREGS];
-	struct regval imm[NREGS];	/* registers holding a constant (mov $imm) */
-	struct regval prm[NREGS];	/* x86: registers holding argument idx plus v */
-	struct { uint64_t g; int64_t off; bool known; } ld[NREGS], ld_next;	/* x86: *g + off */
-	unsigned int ld_dst;		/* the register ld_next goes to, after the writes */
-	/* x86 -O0: what frame slots (disp(%rbp)) hold: a constant, an address, the argument. */
-	struct slot {
-		int64_t disp;
-		bool used;
-		struct regval imm, addr, prm;
-	} slots[8];
-	uint8_t x86_family[NREGS];	/* x86: register id -> 1 + its 64-bit register, 0: none */
-};
-
-/* x86: the 64-bit register a register id is part of (eax, ax, al -> rax). */
-static void x86_families(struct disasm *d)
-{
-	static const char *const fam[16][4] = {
-		{ "rax", "eax", "ax", "al" }, { "rbx", "ebx", "bx", "bl" }, { "rcx", "ecx", "cx", "cl" },
-		{ "rdx", "edx", "dx", "dl" }, { "rsi", "esi", "si", "sil" }, { "rdi", "edi", "di", "dil" },
-		{ "rbp", "ebp", "bp", "bpl" }, { "rsp", "esp", "sp", "spl" }, { "r8", "r8d", "r8w", "r8b" },
-		{ "r9", "r9d", "r9w", "r9b" }, { "r10", "r10d", "r10w", "r10b" },
-		{ "r11", "r11d", "r11w", "r11b" }, { "r12", "r12d", "r12w", "r12b" },
-		{ "r13", "r13d", "r13w", "r13b" }, { "r14", "r14d", "r14w", "r14b" },
-		{ "r15", "r15d", "r15w", "r15b" },
-	};
-
-	for (unsigned int r = 1; r < NREGS; r++) {
-		const char *n = cs_reg_name(d->cs, r);
-
-		for (int f = 0; n && f < 16 && !d->x86_family[r]; f++)
-			for (int k = 0; k < 4; k++)
-				if (!strcmp(n, fam[f][k]))
-					d->x86_family[r] = (uint8_t)(f + 1);
-	}
-}
+/*
+ * The disassembler's common part: opening it for a machine, the calling
+ * conventions, the register flow every architecture shares, the walk over
+ * a code range.  Per architecture: disasm_x86.c (x86_64, i386),
+ * disasm_arm64.c, disasm_arm.c, disasm_ppc.c, disasm_s390.c, disasm_riscv.c.
+ */
+#include "disasm_priv.h"
+#include "elfimage.h"
 
 void disasm_set_got(struct disasm *d, uint64_t (*fn)(void *ctx, uint64_t slot), void *ctx)
 {
@@ -72,20 +14,99 @@ void disasm_set_got(struct disasm *d, uint64_t (*fn)(void *ctx, uint64_t slot), 
 	d->got_ctx = ctx;
 }
 
-static uint64_t got_target(struct disasm *d, uint64_t slot)
+void disasm_set_thumb(struct disasm *d, bool (*fn)(void *ctx, uint64_t addr), void *ctx)
 {
-	return d->got ? d->got(d->got_ctx, slot) : 0;
+	d->is_thumb = fn;
+	d->thumb_ctx = ctx;
 }
 
 const char *disasm_arch_name(uint16_t m)
 {
 	switch (m) {
 	case EM_X86_64: return "x86_64";
+	case EM_386: return "i386";
 	case EM_AARCH64: return "aarch64";
+	case EM_ARM: return "arm";
 	case EM_PPC64: return "ppc64";
 	case EM_S390: return "s390x";
+	case EM_RISCV: return "riscv64";
 	default: return "unknown";
 	}
+}
+
+/* Argument registers and the registers a call keeps, per ELF machine (the psABIs). */
+static void set_abi(struct disasm *d)
+{
+	struct disasm_abi *a = &d->abi;
+	unsigned int k = 0;
+
+	switch (d->machine) {
+	case EM_AARCH64:
+		for (unsigned int i = 0; i < 8; i++)
+			a->args[i] = (uint16_t)(ARM64_REG_X0 + i);
+		a->nr_args = 8;
+		for (unsigned int r = ARM64_REG_X19; r <= ARM64_REG_X28; r++)
+			a->kept[k++] = (uint16_t)r;
+		a->kept[k++] = ARM64_REG_X29;
+		a->kept[k++] = ARM64_REG_SP;
+		break;
+	case EM_PPC64:
+		for (unsigned int i = 0; i < 8; i++)
+			a->args[i] = (uint16_t)(PPC_REG_R3 + i);
+		a->nr_args = 8;
+		a->kept[k++] = PPC_REG_R1;
+		a->kept[k++] = PPC_REG_R2;
+		for (unsigned int r = PPC_REG_R14; r <= PPC_REG_R31; r++)
+			a->kept[k++] = (uint16_t)r;
+		break;
+	case EM_S390:
+		for (unsigned int i = 0; i < 5; i++)
+			a->args[i] = (uint16_t)(SYSZ_REG_2 + i);
+		a->nr_args = 5;
+		for (unsigned int r = SYSZ_REG_6; r <= SYSZ_REG_13; r++)
+			a->kept[k++] = (uint16_t)r;
+		a->kept[k++] = SYSZ_REG_15;
+		break;
+	case EM_ARM:
+		for (unsigned int i = 0; i < 4; i++)
+			a->args[i] = (uint16_t)(ARM_REG_R0 + i);
+		a->nr_args = 4;
+		for (unsigned int r = ARM_REG_R4; r <= ARM_REG_R11; r++)
+			a->kept[k++] = (uint16_t)r;
+		a->kept[k++] = ARM_REG_SP;
+		break;
+	case EM_RISCV:
+		/* Registers x0..x31 are ids 1..32: a0-a7 are x10-x17; s0-s11, sp, gp, tp kept. */
+		for (unsigned int i = 0; i < 8; i++)
+			a->args[i] = (uint16_t)(1 + 10 + i);
+		a->nr_args = 8;
+		for (unsigned int r = 2; r <= 4; r++)
+			a->kept[k++] = (uint16_t)(1 + r);
+		a->kept[k++] = 1 + 8;
+		a->kept[k++] = 1 + 9;
+		for (unsigned int r = 18; r <= 27; r++)
+			a->kept[k++] = (uint16_t)(1 + r);
+		break;
+	case EM_X86_64:
+		/* rbx rbp rsp r12-r15 (x86 families), for the snapshots at branches. */
+		a->kept[k++] = 2;
+		a->kept[k++] = 7;
+		a->kept[k++] = 8;
+		for (unsigned int r = 13; r <= 16; r++)
+			a->kept[k++] = (uint16_t)r;
+		break;
+	case EM_386:
+		/* cdecl: arguments on the stack; ebx esi edi ebp esp kept (x86 families). */
+		a->kept[k++] = 2;
+		a->kept[k++] = 5;
+		a->kept[k++] = 6;
+		a->kept[k++] = 7;
+		a->kept[k++] = 8;
+		break;
+	default:
+		break;
+	}
+	a->nr_kept = (uint8_t)k;
 }
 
 int disasm_open(struct disasm **out, uint16_t machine, bool big_endian, uint64_t toc)
@@ -97,19 +118,31 @@ int disasm_open(struct disasm **out, uint16_t machine, bool big_endian, uint64_t
 	*out = NULL;
 	switch (machine) {
 	case EM_X86_64: arch = CS_ARCH_X86; mode = CS_MODE_64; break;
+	case EM_386: arch = CS_ARCH_X86; mode = CS_MODE_32; break;
 	case EM_AARCH64: arch = CS_ARCH_ARM64; break;
+	case EM_ARM: arch = CS_ARCH_ARM; mode |= CS_MODE_ARM; break;
 	case EM_PPC64: arch = CS_ARCH_PPC; mode |= CS_MODE_64; break;
 	case EM_S390: arch = CS_ARCH_SYSZ; mode = CS_MODE_BIG_ENDIAN; break;
+	case EM_RISCV: arch = CS_ARCH_MAX; break;	/* decoded in disasm_riscv.c */
 	default: return -ENOTSUP;
 	}
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
-	if (cs_open(arch, mode, &d->cs) != CS_ERR_OK) {
+	if (arch != CS_ARCH_MAX && cs_open(arch, mode, &d->cs) != CS_ERR_OK) {
 		free(d);
 		return -ENOTSUP;
 	}
-	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	if (machine == EM_ARM &&
+	    cs_open(arch, (cs_mode)((mode & ~CS_MODE_ARM) | CS_MODE_THUMB), &d->cs_thumb) != CS_ERR_OK) {
+		cs_close(&d->cs);
+		free(d);
+		return -ENOTSUP;
+	}
+	if (d->cs)
+		cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	if (d->cs_thumb)
+		cs_option(d->cs_thumb, CS_OPT_DETAIL, CS_OPT_ON);
 	if (arch == CS_ARCH_X86) {
 		cs_option(d->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);	/* as perf and objdump show it */
 		x86_families(d);
@@ -117,6 +150,8 @@ int disasm_open(struct disasm **out, uint16_t machine, bool big_endian, uint64_t
 	d->machine = machine;
 	d->big_endian = big_endian;
 	d->toc = toc;
+	d->ptr_size = machine == EM_386 || machine == EM_ARM ? 4 : 8;
+	set_abi(d);
 	*out = d;
 	return 0;
 }
@@ -125,195 +160,128 @@ void disasm_close(struct disasm *d)
 {
 	if (!d)
 		return;
-	cs_close(&d->cs);
+	if (d->cs)
+		cs_close(&d->cs);
+	if (d->cs_thumb)
+		cs_close(&d->cs_thumb);
 	free(d);
 }
 
-static bool starts(const char *s, const char *p)
+const uint8_t *code_at(const struct disasm *d, uint64_t addr, size_t len)
 {
-	return !strncmp(s, p, strlen(p));
+	if (addr >= d->code_addr && addr - d->code_addr <= d->code_len &&
+	    d->code_len - (addr - d->code_addr) >= len)
+		return d->code + (addr - d->code_addr);
+	return d->img ? elf_image_code(d->img, addr, len) : NULL;
 }
 
-/* ---- x86_64 ---- */
-
-static uint8_t x86_access(const cs_insn *ci, const cs_x86_op *op, bool atomic)
+const uint8_t *const_at(const struct disasm *d, uint64_t addr, size_t len)
 {
-	if (ci->id == X86_INS_LEA)
-		return ACC_ADDR;
-	if (atomic || ((op->access & CS_AC_READ) && (op->access & CS_AC_WRITE)))
-		return ACC_RMW;
-	return op->access & CS_AC_WRITE ? ACC_WRITE : ACC_READ;
+	const uint8_t *p = code_at(d, addr, len);
+
+	return p ? p : d->img ? elf_image_rodata(d->img, addr, len) : NULL;
 }
 
-#define X86_RAX 1			/* register families, as x86_families numbers them */
-#define X86_RDI 6
-#define X86_RBP 7
-#define X86_RSP 8
-
-static unsigned int x86_fam(const struct disasm *d, unsigned int reg)
+static bool image_thumb(void *ctx, uint64_t addr)
 {
-	return reg < NREGS ? d->x86_family[reg] : 0;
+	return elf_image_thumb(ctx, addr);
 }
 
-/* What an instruction does that matters to locks: atomics, stores, system calls, arguments. */
-static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in, const uint16_t *rd,
-			   uint8_t nrd, const uint16_t *wr, uint8_t nwr)
+int disasm_for_image(struct disasm **out, const struct elf_image *img)
 {
-	const cs_x86 *x = &ci->detail->x86;
-	bool locked = x->prefix[0] == X86_PREFIX_LOCK;
-	int val = -1;			/* the register operand: the value an atomic stores */
+	int err = disasm_open(out, elf_image_machine(img), elf_image_big_endian(img),
+			      elf_image_toc(img));
 
-	for (int i = 0; i < x->op_count; i++) {
-		const cs_x86_op *op = &x->operands[i];
-
-		if (op->type == X86_OP_REG && val < 0)
-			val = (int)x86_fam(d, op->reg);
-		if (op->type != X86_OP_MEM || op->mem.segment != X86_REG_INVALID)
-			continue;
-		in->mem = ci->id != X86_INS_LEA && ci->id != X86_INS_NOP;
-		in->mem_base = (uint16_t)(op->mem.base == X86_REG_RIP ? 0 : x86_fam(d, op->mem.base));
-		in->mem_disp = op->mem.disp;
-		in->mem_param = in->mem_base && d->prm[in->mem_base].known && !d->prm[in->mem_base].idx;
-		in->stack_mem = in->mem_base == X86_RSP || in->mem_base == X86_RBP;
-		if (in->mem && (op->access & CS_AC_WRITE) && !in->atomic && !locked)
-			in->plain_store = true;
-	}
-	in->val_reg = val > 0 ? (uint8_t)val : 0;
-	for (uint8_t i = 0; i < nrd; i++)
-		if (x86_fam(d, rd[i]))
-			in->regs_read |= 1u << x86_fam(d, rd[i]);
-	for (uint8_t i = 0; i < nwr; i++)
-		if (x86_fam(d, wr[i]))
-			in->regs_written |= 1u << x86_fam(d, wr[i]);
-	if (in->atomic) {
-		switch (ci->id) {
-		case X86_INS_XCHG:
-			in->atomic_op = ATOM_XCHG;
-			in->new_const = val > 0 && d->imm[val].known;
-			break;
-		case X86_INS_CMPXCHG:
-		case X86_INS_CMPXCHG8B:
-		case X86_INS_CMPXCHG16B:
-			in->atomic_op = ATOM_CAS;
-			in->new_const = ci->id == X86_INS_CMPXCHG && val > 0 && d->imm[val].known;
-			break;
-		case X86_INS_BTS:
-			in->atomic_op = ATOM_XCHG;
-			in->new_const = true;
-			break;
-		default:
-			in->atomic_op = ATOM_ARITH;
-			break;
-		}
-	}
-	if (ci->id == X86_INS_SYSCALL) {
-		in->syscall = true;
-		in->sysno = d->imm[X86_RAX].known ? (int32_t)d->imm[X86_RAX].v : -1;
-	}
-	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->regs[X86_RDI].known)
-		in->arg0 = d->regs[X86_RDI].v;
-	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->ld[X86_RDI].known) {
-		in->arg0_deref = d->ld[X86_RDI].g;
-		in->arg0_deref_off = d->ld[X86_RDI].off;
-	}
-	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->prm[X86_RDI].known && !d->prm[X86_RDI].idx) {
-		in->arg0_param = true;
-		in->arg0_off = (int64_t)d->prm[X86_RDI].v;
-	}
+	if (err)
+		return err;
+	disasm_set_got(*out, elf_image_got_target, (void *)img);
+	disasm_set_thumb(*out, image_thumb, (void *)img);
+	(*out)->img = img;
+	return 0;
 }
 
-static void x86_slots(struct disasm *d, const cs_insn *ci);
-
-/*
- * Registers holding the value of a global pointer (mov ptr(%rip), %reg, or
- * through its GOT address), plus an offset: lea off(%reg) of it is a member
- * of what the global points to.  Must run before the written registers are
- * forgotten: it reads the source operands.
- */
-static void x86_loads(struct disasm *d, const cs_insn *ci, const struct insn *in)
+void dis_forget(struct disasm *d, unsigned int r)
 {
-	const cs_x86 *x = &ci->detail->x86;
-	typeof(d->ld[0]) nv = { 0 };
-	unsigned int dst;
-
-	if (x->op_count != 2 || x->operands[1].type != X86_OP_REG ||
-	    !(dst = x86_fam(d, x->operands[1].reg)))
+	if (r >= NREGS)
 		return;
-	if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_MEM && x->operands[1].size == 8 &&
-	    in->data && in->access == ACC_READ)
-		nv = (typeof(nv)){ in->data, 0, true };
-	else if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_REG &&
-		 x->operands[0].size == 8 && x86_fam(d, x->operands[0].reg))
-		nv = d->ld[x86_fam(d, x->operands[0].reg)];
-	else if (ci->id == X86_INS_LEA && x->operands[0].mem.index == X86_REG_INVALID &&
-		 x->operands[0].mem.base != X86_REG_RIP && x86_fam(d, x->operands[0].mem.base) &&
-		 d->ld[x86_fam(d, x->operands[0].mem.base)].known) {
-		nv = d->ld[x86_fam(d, x->operands[0].mem.base)];
-		nv.off += x->operands[0].mem.disp;
-	}
-	d->ld_next = nv;
-	d->ld_dst = dst;
+	d->regs[r].known = false;
+	d->imm[r].known = false;
+	d->prm[r].known = false;
 }
 
-/* Registers holding the function's first argument (plus an offset): lea off(%rdi), mov. */
-static void x86_params(struct disasm *d, const cs_insn *ci, const cs_regs wr, uint8_t nwr)
+void dis_copy(struct disasm *d, unsigned int dst, unsigned int src)
 {
-	const cs_x86 *x = &ci->detail->x86;
-	struct regval nv = { 0 };
-	unsigned int dst = 0;
-
-	if (x->op_count == 2 && x->operands[1].type == X86_OP_REG) {
-		dst = x86_fam(d, x->operands[1].reg);
-		if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_REG &&
-		    x->operands[0].size == 8)
-			nv = d->prm[x86_fam(d, x->operands[0].reg)];
-		else if (ci->id == X86_INS_LEA && x->operands[0].mem.index == X86_REG_INVALID &&
-			 x->operands[0].mem.segment == X86_REG_INVALID &&
-			 d->prm[x86_fam(d, x->operands[0].mem.base)].known) {
-			nv = d->prm[x86_fam(d, x->operands[0].mem.base)];
-			nv.v += (uint64_t)x->operands[0].mem.disp;
-		}
-	}
-	for (uint8_t i = 0; i < nwr; i++)
-		if (wr[i] < NREGS && d->x86_family[wr[i]])
-			d->prm[d->x86_family[wr[i]]].known = false;
-	if (dst)
-		d->prm[dst] = nv;
-}
-
-/*
- * mycl-share: an element of an array somewhere from a known start (base
- * register known, or an absolute address in non-PIE code, with an index
- * register): the access is credited to the object at the start.
- */
-static void x86_share_mem(struct disasm *d, const cs_insn *ci, const cs_x86_op *op, struct insn *in,
-			  unsigned int fam, uint64_t *set_val, bool *set_indexed)
-{
-	uint64_t a;
-
-	if (fam && d->regs[fam].known)
-		a = d->regs[fam].v + (uint64_t)op->mem.disp;
-	else if (op->mem.base == X86_REG_INVALID && op->mem.disp >= 0x1000)
-		a = (uint64_t)op->mem.disp;
-	else
+	if (dst >= NREGS || src >= NREGS)
 		return;
-	in->data = a;
-	in->access = x86_access(ci, op, in->atomic);
-	in->indexed = op->mem.index != X86_REG_INVALID || (fam && d->regs[fam].indexed);
-	in->scale = (uint8_t)op->mem.scale;
-	if (ci->id == X86_INS_LEA) {
-		*set_val = a;
-		*set_indexed = in->indexed;
+	d->regs[dst] = d->regs[src];
+	d->imm[dst] = d->imm[src];
+	d->prm[dst] = d->prm[src];
+}
+
+void dis_set_addr(struct disasm *d, unsigned int r, uint64_t v, bool indexed)
+{
+	if (r >= NREGS)
+		return;
+	dis_forget(d, r);
+	d->regs[r] = (struct regval){ .v = v, .known = true, .indexed = indexed };
+}
+
+void dis_set_imm(struct disasm *d, unsigned int r, uint64_t v)
+{
+	if (r >= NREGS)
+		return;
+	dis_forget(d, r);
+	d->imm[r] = (struct regval){ .v = v, .known = true };
+}
+
+void dis_mem_prm(struct disasm *d, struct insn *in, unsigned int base, int64_t disp, uint8_t acc)
+{
+	if (!d->share_facts || base >= NREGS || !d->prm[base].known || !acc || acc == ACC_ADDR)
+		return;
+	in->mem_prm = (uint8_t)(d->prm[base].idx + 1);
+	in->mem_prm_off = (int64_t)d->prm[base].v + disp;
+	in->mem_prm_access = acc;
+}
+
+void dis_slot(struct disasm *d, bool store, unsigned int reg, unsigned int base, int64_t disp,
+	      bool full)
+{
+	struct slot *sl = NULL;
+	int free_k = -1;
+
+	if (reg >= NREGS || !base)
+		return;
+	for (int k = 0; k < 8 && !sl; k++) {
+		if (d->slots[k].used && d->slots[k].base == base && d->slots[k].disp == disp)
+			sl = &d->slots[k];
+		else if (!d->slots[k].used && free_k < 0)
+			free_k = k;
+	}
+	if (!store) {
+		if (sl) {
+			d->imm[reg] = sl->imm;
+			d->regs[reg] = full ? sl->addr : (struct regval){ 0 };
+			d->prm[reg] = full ? sl->prm : (struct regval){ 0 };
+		}
+		return;
+	}
+	if (!sl)
+		sl = &d->slots[free_k >= 0 ? free_k : (int)((uint64_t)disp / 8 % 8)];
+	memset(sl, 0, sizeof(*sl));
+	sl->used = true;
+	sl->base = base;
+	sl->disp = disp;
+	sl->imm = d->imm[reg];
+	if (full) {
+		sl->addr = d->regs[reg];
+		sl->prm = d->prm[reg];
 	}
 }
 
-/* mycl-share: what each argument register holds at a call. */
-static void x86_call_args(struct disasm *d, struct insn *in)
+void dis_call_args(struct disasm *d, struct insn *in)
 {
-	static const unsigned int args[6] = { 6, 5, 4, 3, 9, 10 };	/* rdi rsi rdx rcx r8 r9 */
-
-	for (int k = 0; k < 6; k++) {
-		const unsigned int r = args[k];
+	for (unsigned int k = 0; k < d->abi.nr_args && k < 6; k++) {
+		const unsigned int r = d->abi.args[k];
 
 		in->call_arg[k] = d->regs[r].known ? d->regs[r].v : d->imm[r].known ? d->imm[r].v : 0;
 		if (d->regs[r].known && d->regs[r].indexed)
@@ -323,538 +291,223 @@ static void x86_call_args(struct disasm *d, struct insn *in)
 	}
 }
 
-/*
- * RIP-relative operands name their address directly; registers loaded with
- * an address (lea, or a load from a GOT slot) are followed until something
- * else writes them, so (%reg) accesses are named too.
- */
-static void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
+/* A call: what the callee may change is no longer known. */
+static void call_clobbers(struct disasm *d)
 {
-	const cs_x86 *x = &ci->detail->x86;
-	cs_regs rd, wr;
-	uint8_t nrd = 0, nwr = 0;
-	int set_reg = -1;
-	uint64_t set_val = 0;
-	bool set_indexed = false;
+	struct regval keep[3][24];
+	const struct disasm_abi *a = &d->abi;
 
-	in->atomic = x->prefix[0] == X86_PREFIX_LOCK ||
-		     (ci->id == X86_INS_XCHG && x->op_count == 2 &&
-		      (x->operands[0].type == X86_OP_MEM || x->operands[1].type == X86_OP_MEM));
-	in->spin_hint = ci->id == X86_INS_PAUSE;
-	in->jump = ci->id == X86_INS_JMP;
-	if (cs_regs_access(d->cs, ci, rd, &nrd, wr, &nwr))
-		nrd = nwr = 0;
-	if (d->lock_facts)
-		x86_lock_facts(d, ci, in, rd, nrd, wr, nwr);
-	for (int i = 0; i < x->op_count; i++) {
-		const cs_x86_op *op = &x->operands[i];
-		unsigned int fam;
+	if (d->machine == EM_X86_64) {
+		/* x86_64: rax rcx rdx rsi rdi r8-r11 do not survive a call; the rest do. */
+		static const int clobbered[] = { 1, 3, 4, 5, 6, 9, 10, 11, 12 };
 
-		if (op->type == X86_OP_IMM && (in->branch || in->call))
-			in->target = (uint64_t)op->imm;
-		else if (op->type == X86_OP_IMM && d->share_facts && op->imm >= 0x1000)
-			in->imm = (uint64_t)op->imm;
-		if (op->type != X86_OP_MEM || op->mem.segment != X86_REG_INVALID)
-			continue;
-		if (op->mem.base == X86_REG_RIP) {
-			uint64_t a = ci->address + ci->size + (uint64_t)op->mem.disp, t;
-
-			in->data = a;
-			in->access = x86_access(ci, op, in->atomic);
-			/* mov foo@GOTPCREL(%rip), %reg: reg holds &foo. */
-			if (ci->id == X86_INS_MOV && in->access == ACC_READ && ci->size >= 7 &&
-			    (t = got_target(d, a))) {
-				in->data = t;
-				in->access = ACC_ADDR;
-				set_val = t;
-			} else if (ci->id == X86_INS_LEA) {
-				set_val = a;
-			}
-			continue;
-		}
-		fam = op->mem.base < NREGS ? d->x86_family[op->mem.base] : 0;
-		if (fam && op->mem.index == X86_REG_INVALID && d->regs[fam].known) {
-			in->data = d->regs[fam].v + (uint64_t)op->mem.disp;
-			in->access = x86_access(ci, op, in->atomic);
-			in->indexed = d->regs[fam].indexed;
-			if (ci->id == X86_INS_LEA) {
-				set_val = in->data;
-				set_indexed = in->indexed;
-			}
-		} else if (d->share_facts) {
-			x86_share_mem(d, ci, op, in, fam, &set_val, &set_indexed);
-		}
-		if (d->share_facts && fam && d->prm[fam].known && op->mem.index == X86_REG_INVALID &&
-		    ci->id != X86_INS_LEA && fam != X86_RSP) {
-			in->mem_prm = (uint8_t)(d->prm[fam].idx + 1);
-			in->mem_prm_off = (int64_t)d->prm[fam].v + op->mem.disp;
-			in->mem_prm_access = x86_access(ci, op, in->atomic);
-		}
-	}
-	if (d->share_facts && in->call)
-		x86_call_args(d, in);
-	if (d->share_facts && (in->access == ACC_RMW || in->mem_prm_access == ACC_RMW))
-		in->counter_op = ci->id == X86_INS_ADD || ci->id == X86_INS_SUB ||
-				 ci->id == X86_INS_INC || ci->id == X86_INS_DEC || ci->id == X86_INS_XADD;
-	if (set_val && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
-	    x->operands[1].reg < NREGS)
-		set_reg = d->x86_family[x->operands[1].reg];
-	if (d->lock_facts)
-		x86_loads(d, ci, in);
-	/* mov %reg, %reg2: reg2 holds what reg held. */
-	if (ci->id == X86_INS_MOV && x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
-	    x->operands[1].type == X86_OP_REG && x86_fam(d, x->operands[0].reg) &&
-	    d->regs[x86_fam(d, x->operands[0].reg)].known && x->operands[1].reg < NREGS) {
-		set_val = d->regs[x86_fam(d, x->operands[0].reg)].v;
-		set_indexed = d->regs[x86_fam(d, x->operands[0].reg)].indexed;
-		set_reg = d->x86_family[x->operands[1].reg];
-	}
-	/* add %idx, %reg with an address in one of them: somewhere in that object. */
-	if (d->share_facts && ci->id == X86_INS_ADD && x->op_count == 2 &&
-	    x->operands[0].type == X86_OP_REG && x->operands[1].type == X86_OP_REG &&
-	    x->operands[1].size == 8 && x86_fam(d, x->operands[0].reg) &&
-	    x86_fam(d, x->operands[1].reg)) {
-		const struct regval *a = &d->regs[x86_fam(d, x->operands[1].reg)];
-		const struct regval *b = &d->regs[x86_fam(d, x->operands[0].reg)];
-
-		if (a->known != b->known) {
-			set_val = a->known ? a->v : b->v;
-			set_indexed = true;
-			set_reg = d->x86_family[x->operands[1].reg];
-		}
-	}
-	/* Whatever this instruction writes is no longer a known address or constant. */
-	if (d->lock_facts || d->share_facts)
-		x86_params(d, ci, wr, nwr);
-	for (uint8_t i = 0; i < nwr; i++)
-			if (wr[i] < NREGS && d->x86_family[wr[i]]) {
-				d->regs[d->x86_family[wr[i]]].known = false;
-				d->imm[d->x86_family[wr[i]]].known = false;
-				d->ld[d->x86_family[wr[i]]].known = false;
-			}
-	if (d->ld_dst) {
-		d->ld[d->ld_dst] = d->ld_next;
-		d->ld_dst = 0;
-	}
-	if (set_reg > 0) {
-		d->regs[set_reg].v = set_val;
-		d->regs[set_reg].known = true;
-		d->regs[set_reg].indexed = set_indexed;
-	}
-	/* mov $imm, %reg and xor %reg, %reg: the register holds a constant. */
-	if ((d->lock_facts || d->share_facts) && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
-	    x->operands[1].reg < NREGS &&
-	    d->x86_family[x->operands[1].reg]) {
-		unsigned int f = d->x86_family[x->operands[1].reg];
-
-		if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_IMM) {
-			d->imm[f].v = (uint64_t)x->operands[0].imm;
-			d->imm[f].known = true;
-		} else if ((ci->id == X86_INS_XOR || ci->id == X86_INS_SUB) &&
-			   x->operands[0].type == X86_OP_REG && x->operands[0].reg == x->operands[1].reg) {
-			d->imm[f].v = 0;
-			d->imm[f].known = true;
-		} else if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_REG &&
-			   x86_fam(d, x->operands[0].reg)) {
-			d->imm[f] = d->imm[x86_fam(d, x->operands[0].reg)];
-		}
-	}
-	/* Addresses spilled to frame slots (-O0) are followed for every scan. */
-	x86_slots(d, ci);
-}
-
-/* -O0 code keeps everything in frame slots: values stored there and loaded back. */
-static void x86_slots(struct disasm *d, const cs_insn *ci)
-{
-	const cs_x86 *x = &ci->detail->x86;
-	const cs_x86_op *src = &x->operands[0], *dst = &x->operands[1];
-	struct slot *sl = NULL;
-	int k;
-
-	if (x->op_count != 2 || (ci->id != X86_INS_MOV && ci->id != X86_INS_MOVZX))
-		return;
-	if (dst->type == X86_OP_MEM && x86_fam(d, dst->mem.base) == X86_RBP &&
-	    dst->mem.index == X86_REG_INVALID) {
-		int free_k = -1;
-
-		for (k = 0; k < 8 && !(d->slots[k].used && d->slots[k].disp == dst->mem.disp); k++)
-			if (!d->slots[k].used && free_k < 0)
-				free_k = k;
-		if (k == 8)
-			k = free_k >= 0 ? free_k : (int)(dst->mem.disp & 7);
-		sl = &d->slots[k];
-		memset(sl, 0, sizeof(*sl));
-		sl->used = true;
-		sl->disp = dst->mem.disp;
-		if (src->type == X86_OP_IMM) {
-			sl->imm.v = (uint64_t)src->imm;
-			sl->imm.known = true;
-		} else if (src->type == X86_OP_REG && x86_fam(d, src->reg)) {
-			unsigned int f = x86_fam(d, src->reg);
-
-			sl->imm = d->imm[f];
-			if (src->size == 8) {
-				sl->addr = d->regs[f];
-				sl->prm = d->prm[f];
-			}
+		for (size_t k = 0; k < sizeof(clobbered) / sizeof(clobbered[0]); k++) {
+			d->regs[clobbered[k]].known = false;
+			d->imm[clobbered[k]].known = false;
+			d->prm[clobbered[k]].known = false;
+			d->ld[clobbered[k]].known = false;
 		}
 		return;
 	}
-	if (src->type == X86_OP_MEM && x86_fam(d, src->mem.base) == X86_RBP &&
-	    src->mem.index == X86_REG_INVALID && dst->type == X86_OP_REG && x86_fam(d, dst->reg)) {
-		unsigned int f = x86_fam(d, dst->reg);
-
-		for (k = 0; k < 8; k++)
-			if (d->slots[k].used && d->slots[k].disp == src->mem.disp) {
-				d->imm[f] = d->slots[k].imm;
-				if (dst->size == 8) {
-					d->regs[f] = d->slots[k].addr;
-					d->prm[f] = d->slots[k].prm;
-				}
-			}
+	for (unsigned int k = 0; k < a->nr_kept; k++) {
+		keep[0][k] = d->regs[a->kept[k]];
+		keep[1][k] = d->imm[a->kept[k]];
+		keep[2][k] = d->prm[a->kept[k]];
+	}
+	memset(d->regs, 0, sizeof(d->regs));
+	memset(d->imm, 0, sizeof(d->imm));
+	memset(d->prm, 0, sizeof(d->prm));
+	memset(d->ld, 0, sizeof(d->ld));
+	memset(d->out, 0, sizeof(d->out));
+	for (unsigned int k = 0; k < a->nr_kept; k++) {
+		d->regs[a->kept[k]] = keep[0][k];
+		d->imm[a->kept[k]] = keep[1][k];
+		d->prm[a->kept[k]] = keep[2][k];
 	}
 }
 
-/* ---- aarch64: ADRP page, then ADD/LDR/STR with the low 12 bits ---- */
-
-static uint8_t arm64_access(const char *m, bool *atomic)
+/* A forward conditional branch: what the kept registers hold where it goes. */
+static void snap_branch(struct disasm *d, const struct insn *in)
 {
-	*atomic = starts(m, "ldx") || starts(m, "stx") || starts(m, "ldax") || starts(m, "stlx") ||
-		  starts(m, "cas") || starts(m, "swp") || starts(m, "ldadd") || starts(m, "ldclr") ||
-		  starts(m, "ldeor") || starts(m, "ldset") || starts(m, "stadd") || starts(m, "ldsmax") ||
-		  starts(m, "ldumax");
-	if (starts(m, "cas") || starts(m, "swp") || (starts(m, "ld") && *atomic && !starts(m, "ldx") &&
-						       !starts(m, "ldax")))
-		return ACC_RMW;
-	if (starts(m, "st"))
-		return ACC_WRITE;
-	if (starts(m, "ld"))
-		return ACC_READ;
-	return ACC_NONE;
+	unsigned int k = d->nr_snap++ % 4;
+
+	d->snap[k].target = in->target;
+	for (unsigned int i = 0; i < d->abi.nr_kept; i++) {
+		d->snap[k].r[i][0] = d->regs[d->abi.kept[i]];
+		d->snap[k].r[i][1] = d->imm[d->abi.kept[i]];
+		d->snap[k].r[i][2] = d->prm[d->abi.kept[i]];
+	}
 }
 
-/* w0 and x0 are one register. */
-static unsigned int arm64_xreg(unsigned int r)
+/* Code only a branch reaches (after a return or jump): the branch's kept registers. */
+static void snap_restore(struct disasm *d, uint64_t pc)
 {
-	if (r >= ARM64_REG_W0 && r <= ARM64_REG_W30)
-		return r - ARM64_REG_W0 + ARM64_REG_X0;
-	return r;
-}
-
-static void arm64_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in, bool atomic)
-{
-	const cs_arm64 *a = &ci->detail->arm64;
-	const char *m = ci->mnemonic;
-	int vals[3], nv = 0;
-
-	for (int i = 0; i < a->op_count; i++) {
-		const cs_arm64_op *op = &a->operands[i];
-
-		if (op->type == ARM64_OP_REG && nv < 3)
-			vals[nv++] = (int)arm64_xreg(op->reg);
-		if (op->type != ARM64_OP_MEM)
+	for (unsigned int k = 0; k < 4 && k < d->nr_snap; k++) {
+		if (d->snap[k].target != pc)
 			continue;
-		in->mem = true;
-		in->mem_base = (uint16_t)arm64_xreg(op->mem.base);
-		in->mem_disp = op->mem.disp;
-		in->stack_mem = op->mem.base == ARM64_REG_SP || op->mem.base == ARM64_REG_X29;
-		if (starts(m, "st") && !atomic)
-			in->plain_store = true;
-	}
-	if (atomic) {
-		if (starts(m, "ldx") || starts(m, "ldax")) {
-			in->atomic_op = ATOM_LL;
-		} else if (starts(m, "stx") || starts(m, "stlx")) {
-			/* stxr ws, wt, [xn]: wt is stored. */
-			in->atomic_op = ATOM_SC;
-			in->new_const = nv >= 2 && vals[1] < NREGS && d->imm[vals[1]].known;
-		} else if (starts(m, "cas")) {
-			/* cas ws, wt, [xn]: wt is stored when [xn] == ws. */
-			in->atomic_op = ATOM_CAS;
-			in->new_const = nv >= 2 && vals[1] < NREGS && d->imm[vals[1]].known;
-		} else if (starts(m, "swp")) {
-			in->atomic_op = ATOM_XCHG;
-			in->new_const = nv >= 1 && vals[0] < NREGS && d->imm[vals[0]].known;
-		} else {
-			in->atomic_op = ATOM_ARITH;
-		}
-	}
-	if (ci->id == ARM64_INS_SVC) {
-		in->syscall = true;
-		in->sysno = d->imm[ARM64_REG_X8].known ? (int32_t)d->imm[ARM64_REG_X8].v : -1;
-	}
-	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->regs[ARM64_REG_X0].known)
-		in->arg0 = d->regs[ARM64_REG_X0].v;
-	/* mov wN, #imm / movz: a constant; anything else writing the register: not. */
-	if (nv >= 1 && vals[0] < NREGS && !starts(m, "st") && !starts(m, "cb") && !starts(m, "tb") &&
-	    !starts(m, "cmp") && !starts(m, "tst")) {
-		bool imm = (ci->id == ARM64_INS_MOV || ci->id == ARM64_INS_MOVZ) && a->op_count == 2 &&
-			   a->operands[1].type == ARM64_OP_IMM;
-
-		d->imm[vals[0]].known = imm;
-		d->imm[vals[0]].v = imm ? (uint64_t)a->operands[1].imm : 0;
-		if (!imm && ci->id == ARM64_INS_MOV && a->op_count == 2 &&
-		    a->operands[1].type == ARM64_OP_REG &&
-		    (a->operands[1].reg == ARM64_REG_WZR || a->operands[1].reg == ARM64_REG_XZR))
-			d->imm[vals[0]].known = true;
-	}
-	/* stxr's status register is written too. */
-	if (in->atomic_op == ATOM_SC && nv >= 1 && vals[0] < NREGS)
-		d->imm[vals[0]].known = false;
-}
-
-static void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
-{
-	const cs_arm64 *a = &ci->detail->arm64;
-	bool atomic;
-	uint8_t acc = arm64_access(ci->mnemonic, &atomic);
-	int dst = a->op_count > 0 && a->operands[0].type == ARM64_OP_REG ? (int)a->operands[0].reg : -1;
-
-	in->jump = ci->id == ARM64_INS_B && (a->cc == ARM64_CC_INVALID || a->cc == ARM64_CC_AL);
-	if (d->lock_facts)
-		arm64_lock_facts(d, ci, in, atomic);
-
-	in->spin_hint = ci->id == ARM64_INS_YIELD || ci->id == ARM64_INS_ISB ||
-			ci->id == ARM64_INS_WFE;
-	in->atomic = atomic;
-	if ((ci->id == ARM64_INS_ADRP || ci->id == ARM64_INS_ADR) && a->op_count == 2) {
-		d->regs[dst].v = (uint64_t)a->operands[1].imm;
-		d->regs[dst].known = true;
-		if (ci->id == ARM64_INS_ADR) {
-			in->data = (uint64_t)a->operands[1].imm;
-			in->access = ACC_ADDR;
+		for (unsigned int i = 0; i < d->abi.nr_kept; i++) {
+			d->regs[d->abi.kept[i]] = d->snap[k].r[i][0];
+			d->imm[d->abi.kept[i]] = d->snap[k].r[i][1];
+			d->prm[d->abi.kept[i]] = d->snap[k].r[i][2];
 		}
 		return;
-	}
-	for (int i = 0; i < a->op_count; i++) {
-		const cs_arm64_op *op = &a->operands[i];
-
-		if (op->type == ARM64_OP_IMM && (in->branch || in->call))
-			in->target = (uint64_t)op->imm;
-		if (op->type == ARM64_OP_MEM && op->mem.base > 0 && op->mem.base < NREGS &&
-		    d->regs[op->mem.base].known && op->mem.index == ARM64_REG_INVALID) {
-			uint64_t t;
-
-			in->data = d->regs[op->mem.base].v + (uint64_t)(int64_t)op->mem.disp;
-			in->access = acc ? acc : ACC_READ;
-			/* ldr xN, [xM, :got_lo12:foo]: xN now holds &foo. */
-			if (ci->id == ARM64_INS_LDR && dst > 0 && (t = got_target(d, in->data))) {
-				in->data = t;
-				in->access = ACC_ADDR;
-				d->regs[dst].v = t;
-				d->regs[dst].known = true;
-				return;
-			}
-		}
-		/* ldr xN, <literal>: the address is the immediate itself. */
-		if (op->type == ARM64_OP_IMM && acc == ACC_READ && i == 1 && !in->branch)
-			in->data = (uint64_t)op->imm, in->access = ACC_READ;
-	}
-	if (ci->id == ARM64_INS_ADD && a->op_count == 3 && a->operands[1].type == ARM64_OP_REG &&
-	    a->operands[2].type == ARM64_OP_IMM && a->operands[1].reg < NREGS &&
-	    d->regs[a->operands[1].reg].known) {
-		uint64_t v = d->regs[a->operands[1].reg].v + (uint64_t)a->operands[2].imm;
-
-		in->data = v;
-		in->access = ACC_ADDR;
-		d->regs[dst].v = v;
-		d->regs[dst].known = true;
-		return;
-	}
-	/* Anything else that writes its first register makes it unknown. */
-	if (dst > 0 && dst < NREGS && acc != ACC_WRITE)
-		d->regs[dst].known = false;
-}
-
-/* ---- ppc64: addis rX,r2,hi then addi/ld/st with lo(rX); or lo(r2) directly ---- */
-
-static uint8_t ppc_access(const char *m, bool *atomic)
-{
-	*atomic = strstr(m, "arx") || strstr(m, "cx.");
-	if (*atomic)
-		return starts(m, "st") ? ACC_WRITE : ACC_READ;
-	if (starts(m, "st"))
-		return ACC_WRITE;
-	if (starts(m, "l") && !starts(m, "li") && !starts(m, "lis"))
-		return ACC_READ;
-	return ACC_NONE;
-}
-
-static void ppc(struct disasm *d, const cs_insn *ci, struct insn *in, const uint8_t *bytes)
-{
-	const cs_ppc *p = &ci->detail->ppc;
-	bool atomic;
-	uint8_t acc = ppc_access(ci->mnemonic, &atomic);
-	int dst = p->op_count > 0 && p->operands[0].type == PPC_OP_REG ? (int)p->operands[0].reg : -1;
-	uint32_t word;
-
-	memcpy(&word, bytes, 4);
-	if (d->big_endian)
-		word = __builtin_bswap32(word);
-	/* or 1,1,1 / or 27,27,27 / or 31,31,31: SMT priority hints used in spin loops. */
-	in->spin_hint = word == 0x7c210b78 || word == 0x7f7bdb78 || word == 0x7ffffb78;
-	in->atomic = atomic;
-	for (int i = 0; i < p->op_count; i++) {
-		const cs_ppc_op *op = &p->operands[i];
-
-		if (op->type == PPC_OP_IMM && (in->branch || in->call))
-			in->target = (uint64_t)op->imm;
-		if (op->type == PPC_OP_MEM && op->mem.base > 0 && op->mem.base < NREGS) {
-			bool toc = op->mem.base == PPC_REG_R2 && d->toc;
-
-			if (toc || d->regs[op->mem.base].known) {
-				uint64_t t;
-
-				in->data = (toc ? d->toc : d->regs[op->mem.base].v) + (uint64_t)(int64_t)op->mem.disp;
-				in->access = acc ? acc : ACC_READ;
-				/* ld rN, foo@got(r2): rN now holds &foo. */
-				if (!strcmp(ci->mnemonic, "ld") && dst > 0 && (t = got_target(d, in->data))) {
-					in->data = t;
-					in->access = ACC_ADDR;
-					d->regs[dst].v = t;
-					d->regs[dst].known = true;
-					return;
-				}
-			}
-		}
-	}
-	if (dst == PPC_REG_R2) {
-		/* Setting up the TOC pointer itself (lis r2 / addi r2): not data. */
-		in->data = 0;
-		in->access = ACC_NONE;
-		return;
-	}
-	if (p->op_count == 3 && p->operands[1].type == PPC_OP_REG && p->operands[2].type == PPC_OP_IMM) {
-		int src = p->operands[1].reg;
-		bool known = src == PPC_REG_R2 ? d->toc != 0 : (src > 0 && src < NREGS && d->regs[src].known);
-		uint64_t base = src == PPC_REG_R2 ? d->toc : (known ? d->regs[src].v : 0);
-
-		if (known && !strcmp(ci->mnemonic, "addis")) {
-			d->regs[dst].v = base + ((uint64_t)(int64_t)(int16_t)p->operands[2].imm << 16);
-			d->regs[dst].known = true;
-			return;
-		}
-		if (known && (!strcmp(ci->mnemonic, "addi") || !strcmp(ci->mnemonic, "la"))) {
-			in->data = base + (uint64_t)(int64_t)(int16_t)p->operands[2].imm;
-			in->access = ACC_ADDR;
-			d->regs[dst].v = in->data;
-			d->regs[dst].known = true;
-			return;
-		}
-	}
-	if (dst > 0 && dst < NREGS && acc != ACC_WRITE)
-		d->regs[dst].known = false;
-}
-
-/* ---- s390x: larl and the PC-relative *RL loads and stores ---- */
-
-static uint8_t s390_access(const char *m)
-{
-	if (starts(m, "st") || starts(m, "mvi") || starts(m, "mvhi") || starts(m, "mvghi") ||
-	    starts(m, "mvhhi") || !strcmp(m, "mvc") || starts(m, "xc"))
-		return ACC_WRITE;
-	if (!strcmp(m, "ni") || !strcmp(m, "oi") || !strcmp(m, "xi") || !strcmp(m, "niy") ||
-	    !strcmp(m, "oiy") || !strcmp(m, "xiy") || starts(m, "asi") || starts(m, "agsi") ||
-	    starts(m, "alsi") || starts(m, "algsi") || starts(m, "laa") || starts(m, "lan") ||
-	    starts(m, "lao") || starts(m, "lax") || !strcmp(m, "cs") || !strcmp(m, "csg") ||
-	    !strcmp(m, "csy"))
-		return ACC_RMW;
-	if (starts(m, "la") && strcmp(m, "larl"))
-		return ACC_ADDR;
-	return ACC_READ;
-}
-
-/* s390x: larl and the PC-relative *RL forms; larl'd registers used as bases. */
-static void s390(struct disasm *d, const cs_insn *ci, struct insn *in)
-{
-	const cs_sysz *z = &ci->detail->sysz;
-	const char *m = ci->mnemonic;
-	size_t ml = strlen(m);
-	bool rl = ml > 2 && !strcmp(m + ml - 2, "rl") && strcmp(m, "brasl") && strcmp(m, "brcl");
-	int dst = z->op_count > 0 && z->operands[0].type == SYSZ_OP_REG ? (int)z->operands[0].reg : -1;
-
-	in->atomic = !strcmp(m, "cs") || !strcmp(m, "csg") || !strcmp(m, "csy") || starts(m, "laa") ||
-		     starts(m, "lan") || starts(m, "lao") || starts(m, "lax");
-	for (int i = 0; i < z->op_count; i++) {
-		const cs_sysz_op *op = &z->operands[i];
-
-		if (op->type == SYSZ_OP_MEM && op->mem.base > 0 &&
-		    d->regs[op->mem.base].known && !op->mem.index) {
-			in->data = d->regs[op->mem.base].v + (uint64_t)op->mem.disp;
-			in->access = s390_access(m);
-			continue;
-		}
-		if (op->type != SYSZ_OP_IMM)
-			continue;
-		if (in->branch || in->call) {
-			in->target = (uint64_t)op->imm;
-		} else if (!strcmp(m, "larl") || rl) {
-			in->data = (uint64_t)op->imm;
-			in->access = !strcmp(m, "larl") ? ACC_ADDR : starts(m, "st") ? ACC_WRITE : ACC_READ;
-		}
-	}
-	if (in->atomic && in->access && in->access != ACC_ADDR)
-		in->access = ACC_RMW;
-	if (!strcmp(m, "larl") && dst > 0 && dst < NREGS) {
-		d->regs[dst].v = in->data;
-		d->regs[dst].known = true;
-	} else if (dst > 0 && dst < NREGS && !starts(m, "st") && !starts(m, "c")) {
-		d->regs[dst].known = false;
 	}
 }
 
 /* What is known at a function's entry: its arguments, nothing else. */
-static void reset_state(struct disasm *d)
+static void reset_state(struct disasm *d, uint64_t pc)
 {
 	memset(d->regs, 0, sizeof(d->regs));
 	memset(d->imm, 0, sizeof(d->imm));
 	memset(d->slots, 0, sizeof(d->slots));
 	memset(d->prm, 0, sizeof(d->prm));
 	memset(d->ld, 0, sizeof(d->ld));
+	memset(d->out, 0, sizeof(d->out));
 	d->ld_dst = 0;
-	if (d->machine != EM_X86_64)
+	d->nr_snap = 0;
+	d->no_fallthrough = false;
+	d->sp_off = 0;
+	d->fp_off = 0;
+	d->fp_known = false;
+	d->sp_lost = false;
+	d->post_reg = 0;
+	if (d->machine == EM_ARM)
+		d->thumb = d->is_thumb ? d->is_thumb(d->thumb_ctx, pc) : false;
+	if (d->machine == EM_RISCV && d->toc)
+		d->regs[1 + 3] = (struct regval){ .v = d->toc, .known = true };	/* gp */
+	if (d->machine == EM_386) {
+		/* regparm (static functions at -O2): eax, edx, ecx; cdecl ones read the stack. */
+		static const unsigned int regparm[3] = { X86_RAX, 4, 3 };
+
+		for (uint8_t k = 0; k < 3 && (k == 0 || d->share_facts); k++)
+			d->prm[regparm[k]] = (struct regval){ .known = true, .idx = k };
 		return;
-	d->prm[X86_RDI].known = true;	/* the first argument, at the function's entry */
-	if (d->share_facts) {
+	}
+	if (d->machine == EM_X86_64) {
 		static const unsigned int args[6] = { 6, 5, 4, 3, 9, 10 };
 
-		for (uint8_t k = 1; k < 6; k++) {
+		d->prm[X86_RDI].known = true;	/* the first argument, at the function's entry */
+		for (uint8_t k = 1; d->share_facts && k < 6; k++) {
 			d->prm[args[k]].known = true;
 			d->prm[args[k]].idx = k;
 		}
+		return;
 	}
+	for (uint8_t k = 0; k < d->abi.nr_args && (k == 0 || d->share_facts); k++) {
+		d->prm[d->abi.args[k]].known = true;
+		d->prm[d->abi.args[k]].idx = k;
+	}
+}
+
+/* Calls, branches and returns that capstone does not group, by mnemonic. */
+static void control(const struct disasm *d, const cs_insn *ci, struct insn *in)
+{
+	const char *m = ci->mnemonic;
+
+	if (d->machine == EM_AARCH64 && (!strcmp(m, "bl") || !strcmp(m, "blr")))
+		in->call = true;
+	if ((d->machine == EM_PPC64 || d->machine == EM_S390) &&
+	    (!strcmp(m, "bl") || !strcmp(m, "bla") || !strcmp(m, "brasl") || !strcmp(m, "bras")))
+		in->call = true;
+	if (d->machine == EM_ARM && (!strcmp(m, "bl") || !strcmp(m, "blx")))
+		in->call = true, in->branch = false;
+	/* Unconditional branches: b (ppc64), j, jg (s390x). */
+	if ((d->machine == EM_PPC64 && (!strcmp(m, "b") || !strcmp(m, "ba") || !strcmp(m, "bctr"))) ||
+	    (d->machine == EM_S390 && (!strcmp(m, "j") || !strcmp(m, "jg"))))
+		in->jump = in->branch = true;
+	/*
+	 * ppc64: capstone 4 groups neither conditional branches (beq, bdnz+...)
+	 * nor returns: blr returns, b<cond> with a target branches.
+	 */
+	/* s390x: j<cond>, jg<cond>, brc, brct are branches; br %r14 returns. */
+	if (d->machine == EM_S390) {
+		if (m[0] == 'j' || !strcmp(m, "brc") || !strcmp(m, "brcl") || starts(m, "brct"))
+			in->branch = true;
+		if (!strcmp(m, "br") && ci->detail->sysz.op_count == 1 &&
+		    ci->detail->sysz.operands[0].type == SYSZ_OP_REG &&
+		    ci->detail->sysz.operands[0].reg == SYSZ_REG_14)
+			in->ret = true, in->branch = false;
+		else if (!strcmp(m, "br"))
+			in->jump = in->branch = true;
+	}
+	if (d->machine == EM_PPC64 && m[0] == 'b') {
+		size_t l = strlen(m);
+
+		if (!strcmp(m, "blr"))
+			in->ret = true;
+		else if (!strcmp(m, "bctrl"))
+			in->call = true;
+		else if (!in->call && !in->jump && l >= 2 && m[l - 1] != 'l' &&
+			 (m[l - 1] != 'r' || m[l - 2] != 'l') && strcmp(m, "bctr"))
+			in->branch = true;
+	}
+}
+
+/* After an instruction: the branch snapshots, and whether the next one is reached by falling in. */
+static void after(struct disasm *d, const struct insn *in)
+{
+	if (in->branch && !in->jump && !in->call && in->target > in->addr)
+		snap_branch(d, in);
+	d->no_fallthrough = in->ret || (in->jump && !in->call);
 }
 
 int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		int (*fn)(const struct insn *in, void *arg), void *arg)
 {
-	cs_insn *ci = cs_malloc(d->cs);
+	cs_insn *ci = d->cs ? cs_malloc(d->cs) : NULL;
+	cs_insn *ct = d->cs_thumb ? cs_malloc(d->cs_thumb) : NULL;
 	const uint8_t *p = code;
 	uint64_t pc = addr;
+	size_t next = 0;
 	int err = 0;
 
-	if (!ci)
-		return -ENOMEM;
-	size_t next = 0;
-
-	reset_state(d);
+	if ((d->cs && !ci) || (d->cs_thumb && !ct)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	d->code = code;
+	d->code_len = len;
+	d->code_addr = addr;
+	reset_state(d, pc);
 	while (next < d->nr_starts && d->starts[next] < pc)
 		next++;
 	while (len && !err) {
 		struct insn in = { .sysno = -1 };
+		cs_insn *c;
+		size_t skip;
 
 		/* A function starts here: nothing known from the code before it. */
 		if (next < d->nr_starts && d->starts[next] <= pc) {
 			if (d->starts[next] == pc)
-				reset_state(d);
+				reset_state(d, pc);
 			while (next < d->nr_starts && d->starts[next] <= pc)
 				next++;
 		}
+		if (d->no_fallthrough) {
+			snap_restore(d, pc);
+			d->no_fallthrough = false;
+		}
+		if (d->machine == EM_RISCV) {
+			size_t n = riscv(d, p, len, pc, &in);
 
-		if (!cs_disasm_iter(d->cs, &p, &len, &pc, ci)) {
+			if (n) {
+				p += n, pc += n, len -= n;
+				if (in.call)
+					call_clobbers(d);
+				after(d, &in);
+				err = fn(&in, arg);
+				continue;
+			}
+			skip = 2;
+			goto skip;
+		}
+		c = d->machine == EM_ARM && d->thumb ? ct : ci;
+		if (!cs_disasm_iter(d->machine == EM_ARM && d->thumb ? d->cs_thumb : d->cs, &p, &len,
+				    &pc, c)) {
 			/* Not an instruction (data in code, padding): skip its bytes. */
-			size_t skip = d->machine == EM_X86_64 ? 1 : d->machine == EM_S390 ? 2 : 4;
-
+			skip = d->machine == EM_X86_64 || d->machine == EM_386 ? 1 :
+			       d->machine == EM_S390 || (d->machine == EM_ARM && d->thumb) ? 2 : 4;
+skip:
 			if (skip > len)
 				break;
 			p += skip;
@@ -864,49 +517,39 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 			memset(d->imm, 0, sizeof(d->imm));
 			continue;
 		}
-		in.addr = ci->address;
-		in.size = (uint8_t)ci->size;
+		in.addr = c->address;
+		in.size = (uint8_t)c->size;
 		if (!d->no_text)
-			snprintf(in.text, sizeof(in.text), "%-7s %s", ci->mnemonic, ci->op_str);
-		in.branch = cs_insn_group(d->cs, ci, CS_GRP_JUMP);
-		in.call = cs_insn_group(d->cs, ci, CS_GRP_CALL);
-		in.ret = cs_insn_group(d->cs, ci, CS_GRP_RET);
-		if (d->machine == EM_AARCH64 && (!strcmp(ci->mnemonic, "bl") ||
-						 !strcmp(ci->mnemonic, "blr")))
-			in.call = true;
-		if (d->machine == EM_PPC64 || d->machine == EM_S390) {
-			/* capstone does not group every call of these: by mnemonic. */
-			const char *m = ci->mnemonic;
-
-			if (!strcmp(m, "bl") || !strcmp(m, "bla") || !strcmp(m, "brasl") ||
-			    !strcmp(m, "bras"))
-				in.call = true;
-		}
+			snprintf(in.text, sizeof(in.text), "%-7s %s", c->mnemonic, c->op_str);
+		in.branch = cs_insn_group(d->machine == EM_ARM && d->thumb ? d->cs_thumb : d->cs, c,
+					  CS_GRP_JUMP);
+		in.call = cs_insn_group(d->machine == EM_ARM && d->thumb ? d->cs_thumb : d->cs, c,
+					CS_GRP_CALL);
+		in.ret = cs_insn_group(d->machine == EM_ARM && d->thumb ? d->cs_thumb : d->cs, c,
+				       CS_GRP_RET);
+		control(d, c, &in);
 		switch (d->machine) {
-		case EM_X86_64: x86(d, ci, &in); break;
-		case EM_AARCH64: arm64(d, ci, &in); break;
-		case EM_PPC64: ppc(d, ci, &in, p - ci->size); break;
-		case EM_S390: s390(d, ci, &in); break;
+		case EM_X86_64: case EM_386: x86(d, c, &in); break;
+		case EM_AARCH64: arm64(d, c, &in); break;
+		case EM_PPC64: ppc(d, c, &in, p - c->size); break;
+		case EM_S390: s390(d, c, &in); break;
+		case EM_ARM: arm(d, c, &in); break;
 		default: break;
 		}
-		/* A call clobbers what registers held. */
-		if (in.call && d->machine == EM_X86_64) {
-			/* x86_64: rax rcx rdx rsi rdi r8-r11 do not survive a call; the rest do. */
-			static const int clobbered[] = { 1, 3, 4, 5, 6, 9, 10, 11, 12 };
-
-			for (size_t k = 0; k < sizeof(clobbered) / sizeof(clobbered[0]); k++) {
-				d->regs[clobbered[k]].known = false;
-				d->imm[clobbered[k]].known = false;
-				d->prm[clobbered[k]].known = false;
-				d->ld[clobbered[k]].known = false;
-			}
-		} else if (in.call) {
-			memset(d->regs, 0, sizeof(d->regs));
-			memset(d->imm, 0, sizeof(d->imm));
+		if (in.call)
+			call_clobbers(d);
+		if (d->post_reg) {
+			dis_set_addr(d, d->post_reg, d->post_val, false);
+			d->post_reg = 0;
 		}
+		after(d, &in);
 		err = fn(&in, arg);
 	}
-	cs_free(ci, 1);
+out:
+	if (ci)
+		cs_free(ci, 1);
+	if (ct)
+		cs_free(ct, 1);
 	return err;
 }
 
@@ -967,3 +610,4 @@ void disasm_set_starts(struct disasm *d, const uint64_t *starts, size_t n)
 	d->starts = starts;
 	d->nr_starts = n;
 }
+

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Disassembly with capstone (x86_64, aarch64, ppc64/ppc64le, s390x), and for
+ * Disassembly with capstone (x86_64, i386, aarch64, arm, ppc64/ppc64le, s390x;
+ * riscv64 by a decoder of its own, capstone 4 has none), and for
  * each instruction: where it branches, and which memory address it reads or
  * writes when the address is known statically (RIP-relative, ADRP pairs,
  * TOC-relative, PC-relative *RL forms) — the global it touches.
@@ -11,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct elf_image;
 
 enum insn_access {
 	ACC_NONE = 0,
@@ -79,6 +82,8 @@ struct disasm;
  */
 int disasm_open(struct disasm **out, uint16_t e_machine, bool big_endian, uint64_t toc);
 void disasm_close(struct disasm *d);
+/* A disassembler for IMG's code: its machine, TOC or gp, GOT slots and Thumb functions. */
+int disasm_for_image(struct disasm **out, const struct elf_image *img);
 /* Disassembles CODE (LEN bytes at ADDR) into *OUT (caller frees), *N instructions. */
 int disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		 struct insn **out, size_t *n);
@@ -87,6 +92,8 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 		int (*fn)(const struct insn *in, void *arg), void *arg);
 const char *disasm_arch_name(uint16_t e_machine);
 /* FN(CTX, SLOT): the address a GOT/TOC slot holds, or 0 (for loads through the GOT). */
+/* arm: FN(CTX, ADDR) tells whether the function starting at ADDR is Thumb code. */
+void disasm_set_thumb(struct disasm *d, bool (*fn)(void *ctx, uint64_t addr), void *ctx);
 void disasm_set_got(struct disasm *d, uint64_t (*fn)(void *ctx, uint64_t slot), void *ctx);
 /* Whether to format ->text (on by default; scans of whole binaries turn it off). */
 void disasm_set_text(struct disasm *d, bool text);

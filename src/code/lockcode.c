@@ -60,6 +60,9 @@ const char *lock_plain_name(const char *name, char *buf, size_t len)
 
 	if (!name || !len)
 		return name;
+	/* ppc64 call stubs: "0000004a.plt_call.pthread_create@@GLIBC_2.34". */
+	if ((at = strstr(name, ".plt_call.")))
+		name = at + 10;
 	if (!strncmp(name, "__GI_", 5))
 		name += 5;
 	else if (!strncmp(name, "__libc_", 7))
@@ -294,11 +297,9 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 		return;
 	if (!d->spins->dis_tried) {
 		d->spins->dis_tried = true;
-		if (!disasm_open(&d->spins->dis, elf_image_machine(img), elf_image_big_endian(img),
-				 elf_image_toc(img))) {
+		if (!disasm_for_image(&d->spins->dis, img)) {
 			disasm_set_text(d->spins->dis, false);
 			disasm_set_lock_facts(d->spins->dis, true);
-			disasm_set_got(d->spins->dis, elf_image_got_target, img);
 		}
 	}
 	if (!(dis = d->spins->dis) || disasm_range(dis, code, size, fn->start, &v, &n))

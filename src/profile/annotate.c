@@ -211,12 +211,11 @@ static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t
 		return 0;
 	}
 	a->arch = disasm_arch_name(elf_image_machine(img));
-	err = disasm_open(&dis, elf_image_machine(img), elf_image_big_endian(img), elf_image_toc(img));
+	err = disasm_for_image(&dis, img);
 	if (err) {
 		a->why_not = "no disassembler for this architecture";
 		return 0;
 	}
-	disasm_set_got(dis, elf_image_got_target, img);
 	err = disasm_range(dis, code, fn->end - fn->start, fn->start, &insns, &n);
 	disasm_close(dis);
 	if (err)

@@ -25,6 +25,10 @@ static unsigned int arch_line(uint16_t machine, const char **arch)
 	case EM_AARCH64: *arch = "aarch64"; return 128;
 	case EM_PPC64: *arch = "ppc64"; return 128;
 	case EM_S390: *arch = "s390x"; return 256;
+	/* The lines Linux aligns to on these (L1_CACHE_SHIFT 6). */
+	case EM_386: *arch = "i386"; return 64;
+	case EM_ARM: *arch = "arm"; return 64;
+	case 243: *arch = "riscv64"; return 64;	/* EM_RISCV */
 	default: *arch = "unknown"; return 64;
 	}
 }
@@ -33,13 +37,10 @@ static unsigned int arch_line(uint16_t machine, const char **arch)
 static const char *machine_name(uint16_t m)
 {
 	switch (m) {
-	case EM_386: return "i386";
-	case EM_ARM: return "arm (32-bit)";
 	case EM_MIPS: return "mips";
 	case EM_SPARCV9: return "sparc64";
 	case EM_PPC: return "ppc (32-bit)";
 	case EM_IA_64: return "ia64";
-	case 243: return "riscv";	/* EM_RISCV */
 	case 258: return "loongarch";	/* EM_LOONGARCH */
 	default: return NULL;
 	}
@@ -88,7 +89,9 @@ static int not_elf(const char *path, char *errbuf, size_t errlen)
 
 static unsigned int arch_line_named(const char *name)
 {
-	if (!strcmp(name, "x86_64") || !strcmp(name, "amd64"))
+	if (!strcmp(name, "x86_64") || !strcmp(name, "amd64") || !strcmp(name, "i386") ||
+	    !strcmp(name, "i686") || !strcmp(name, "arm") || !strcmp(name, "armhf") ||
+	    !strcmp(name, "riscv64"))
 		return 64;
 	if (!strcmp(name, "aarch64") || !strcmp(name, "arm64") || !strncmp(name, "ppc64", 5) ||
 	    !strcmp(name, "power"))
@@ -309,8 +312,7 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	struct scan sc = { .s = s, .img = img };
 	const uint64_t *starts;
 	size_t nstarts;
-	int err = disasm_open(&sc.d, elf_image_machine(img), elf_image_big_endian(img),
-			      elf_image_toc(img));
+	int err = disasm_for_image(&sc.d, img);
 
 	if (err)
 		return err;
@@ -321,7 +323,6 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	}
 	starts = callgraph_starts(sc.cg, &nstarts);
 	disasm_set_text(sc.d, false);
-	disasm_set_got(sc.d, elf_image_got_target, img);
 	disasm_set_share_facts(sc.d, true);
 	disasm_set_starts(sc.d, starts, nstarts);
 	err = elf_image_for_each_code(img, scan_section, &sc);
@@ -679,10 +680,10 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 
 		if (name)
 			snprintf(errbuf, errlen, "%s: an ELF binary for %s; mycl-share reads x86_64, "
-				 "aarch64, ppc64 and s390x", path, name);
+				 "i386, aarch64, arm, ppc64, s390x and riscv64", path, name);
 		else
 			snprintf(errbuf, errlen, "%s: an ELF binary for machine %u; mycl-share reads "
-				 "x86_64, aarch64, ppc64 and s390x", path, elf_image_machine(img));
+				 "x86_64, i386, aarch64, arm, ppc64, s390x and riscv64", path, elf_image_machine(img));
 		mycl_share__free(s);
 		return MYCL_ERR_UNSUPPORTED;
 	}
@@ -690,7 +691,8 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 		unsigned int l = arch_line_named(arch_opt);
 
 		if (!l) {
-			snprintf(errbuf, errlen, "unknown architecture '%s' (x86_64, aarch64, ppc64, s390x)",
+			snprintf(errbuf, errlen, "unknown architecture '%s' (x86_64, i386, aarch64, arm, "
+				 "ppc64, s390x, riscv64)",
 				 arch_opt);
 			mycl_share__free(s);
 			return -EINVAL;
@@ -809,10 +811,9 @@ MYCL_API int mycl_share__disassemble(FILE *f, const struct mycl_share *s, const 
 	code = elf_image_code(img, fn->start, fn->end - fn->start);
 	if (!code)
 		return -ENOENT;
-	err = disasm_open(&d, elf_image_machine(img), elf_image_big_endian(img), elf_image_toc(img));
+	err = disasm_for_image(&d, img);
 	if (err)
 		return err;
-	disasm_set_got(d, elf_image_got_target, img);
 	err = disasm_range(d, code, fn->end - fn->start, fn->start, &v, &n);
 	disasm_close(d);
 	if (err)

@@ -19,6 +19,7 @@ struct dctx {
 	struct elf_image *img;
 	bool readonly;
 	size_t nr_symbols;		/* the variables from symbol tables, sorted */
+	bool dropped;			/* some were const: taken out after the walk */
 };
 
 static struct mycl_share_var *by_addr(struct dctx *c, uint64_t addr)
@@ -46,6 +47,7 @@ static void variable(struct dctx *c, Dwarf_Die *die, const char *scope)
 	const struct elf_section *sec;
 	struct mycl_share_var *v;
 	const char *name = dwarf_diename(die), *tname = NULL;
+	bool is_const = false;
 	char *full;
 
 	if (!name || !dwarf_attr(die, DW_AT_location, &attr) ||
@@ -55,6 +57,7 @@ static void variable(struct dctx *c, Dwarf_Die *die, const char *scope)
 		Dwarf_Die peeled;
 
 		tname = dwarf_diename(&type);
+		is_const = dwarf_tag(&type) == DW_TAG_const_type;
 		if (dwarf_peel_type(&type, &peeled) == 0) {
 			if (!tname)
 				tname = dwarf_diename(&peeled);
@@ -63,13 +66,22 @@ static void variable(struct dctx *c, Dwarf_Die *die, const char *scope)
 		}
 	}
 	v = by_addr(c, expr[0].number);
+	/*
+	 * const in the source but in a writable section (riscv's .srodata goes
+	 * into .sdata in programs at a fixed address): read-only all the same.
+	 */
+	if (v && is_const && !c->readonly) {
+		v->size = UINT64_MAX;
+		c->dropped = true;
+		return;
+	}
 	if (v) {
 		if (!v->type && tname)
 			v->type = share_keep(c->s, strdup(tname));
 		return;
 	}
 	sec = elf_image_section_at(c->img, expr[0].number);
-	if (!sec || sec->exec || (!sec->write && !c->readonly))
+	if (!sec || sec->exec || (!sec->write && !c->readonly) || (is_const && !c->readonly))
 		return;
 	if (ARRAY_GROW(c->s->vars, c->s->vars_cap, c->s->nr_vars + 1))
 		return;
@@ -133,5 +145,13 @@ int share_dwarf_vars(struct mycl_share *s, const char *file, bool readonly)
 	}
 	dwarf_end(dw);
 	close(fd);
+	if (c.dropped) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < s->nr_vars; i++)
+			if (s->vars[i].size != UINT64_MAX)
+				s->vars[k++] = s->vars[i];
+		s->nr_vars = k;
+	}
 	return 0;
 }

@@ -190,7 +190,8 @@ static int load_symbols(Elf *e, struct dso *d, bool demangle)
 /*
  * PLT entries named as perf names them ("strcmp@plt"): the n-th JUMP_SLOT
  * relocation of .rela.plt belongs to the n-th PLT entry, which sits after
- * the PLT header in .plt, or with no header in .plt.sec (x86 IBT).
+ * the PLT header in .plt, or with no header in .plt.sec (x86 IBT).  The
+ * header and entry sizes are the linkers' (GNU ld and lld agree on these).
  */
 static int add_plt_symbols(Elf *e, struct dso *d)
 {
@@ -208,6 +209,15 @@ static int add_plt_symbols(Elf *e, struct dso *d)
 		hdr = 16;
 		break;
 	case EM_AARCH64:
+		hdr = 32;
+		break;
+	case EM_ARM:
+		hdr = 20, entsz = 12;
+		break;
+	case EM_S390:
+		hdr = 32, entsz = 32;
+		break;
+	case 243:	/* EM_RISCV */
 		hdr = 32;
 		break;
 	default:

@@ -29,6 +29,8 @@ struct elf_image {
 	size_t nr_data, data_cap;
 	uint64_t *copies;		/* addresses of COPY relocations, sorted */
 	size_t nr_copies, copies_cap;
+	struct code_mode { uint64_t addr; uint8_t mode; } *modes;	/* arm: 0 ARM, 1 Thumb, 2 data */
+	size_t nr_modes, modes_cap;
 	uint64_t entry;
 	bool executable;		/* a program (ET_EXEC, or with an interpreter) */
 	bool elf64;
@@ -81,6 +83,14 @@ static int reloc_kind(uint16_t m, uint32_t type)
 	case EM_S390:
 		return type == R_390_GLOB_DAT || type == R_390_64 ? NAMED :
 		       type == R_390_RELATIVE ? RELATIVE : OTHER;
+	case EM_386:
+		return type == R_386_GLOB_DAT || type == R_386_32 ? NAMED :
+		       type == R_386_RELATIVE ? RELATIVE : OTHER;
+	case EM_ARM:
+		return type == R_ARM_GLOB_DAT || type == R_ARM_ABS32 ? NAMED :
+		       type == R_ARM_RELATIVE ? RELATIVE : OTHER;
+	case 243:	/* EM_RISCV: R_RISCV_32, R_RISCV_64 (GOT slots too), R_RISCV_RELATIVE */
+		return type == 1 || type == 2 ? NAMED : type == 3 ? RELATIVE : OTHER;
 	default:
 		return OTHER;
 	}
@@ -117,7 +127,8 @@ static int load_relocs(struct elf_image *img, Elf_Scn *scn, const GElf_Shdr *sh)
 			continue;
 		if (ARRAY_GROW(img->got, img->got_cap, img->nr_got + 1))
 			return -ENOMEM;
-		img->got[img->nr_got] = (struct got_slot){ .slot = r.r_offset };
+		img->got[img->nr_got] = (struct got_slot){ .slot = r.r_offset,
+							    .implicit = sh->sh_type == SHT_REL };
 		if (kind == 2) {
 			img->got[img->nr_got].target = (uint64_t)r.r_addend;
 		} else if (gelf_getsym(symdata, (int)GELF_R_SYM(r.r_info), &s)) {
@@ -127,6 +138,61 @@ static int load_relocs(struct elf_image *img, Elf_Scn *scn, const GElf_Shdr *sh)
 		img->nr_got++;
 	}
 	return 0;
+}
+
+/*
+ * arm: where Thumb and ARM code start, from the mapping symbols ($t, $a, $d)
+ * and the low bit of function symbols.
+ */
+static int arm_mode_symbol(struct elf_image *img, const GElf_Sym *s, const char *n)
+{
+	int mode;
+
+	if (n[0] == '$' && strchr("atd", n[1]) && (!n[2] || n[2] == '.'))
+		mode = n[1] == 't' ? 1 : n[1] == 'a' ? 0 : 2;
+	else if (GELF_ST_TYPE(s->st_info) == STT_FUNC && s->st_value)
+		mode = (s->st_value & 1) ? 1 : 0;
+	else
+		return 0;
+	if (ARRAY_GROW(img->modes, img->modes_cap, img->nr_modes + 1))
+		return -ENOMEM;
+	img->modes[img->nr_modes++] = (struct code_mode){ s->st_value & ~1ULL, (uint8_t)mode };
+	return 0;
+}
+
+static int mode_cmp(const void *a, const void *b)
+{
+	const struct code_mode *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (x->mode == 2) - (y->mode == 2);	/* code before data at one address */
+}
+
+static uint64_t word_at(const struct elf_image *img, const uint8_t *p);
+
+/* REL relocations keep their addend in the word they patch. */
+static void rel_addends(struct elf_image *img)
+{
+	unsigned int w = img->elf64 ? 8 : 4;
+
+	for (size_t i = 0; i < img->nr_got; i++) {
+		const uint8_t *p;
+
+		if (!img->got[i].implicit)
+			continue;
+		p = NULL;
+		for (size_t k = 0; k < img->nr_data && !p; k++)
+			if (img->got[i].slot >= img->data[k].addr &&
+			    img->got[i].slot + w <= img->data[k].addr + img->data[k].size)
+				p = img->data[k].bytes + (img->got[i].slot - img->data[k].addr);
+		if (!p)
+			continue;
+		if (img->got[i].name && img->got[i].target)
+			img->got[i].target += word_at(img, p);
+		else if (!img->got[i].name)
+			img->got[i].target = word_at(img, p);
+	}
 }
 
 int elf_image_open(const char *path, struct elf_image **out)
@@ -209,8 +275,11 @@ int elf_image_open(const char *path, struct elf_image **out)
 				if (!gelf_getsym(data, (int)i, &s))
 					break;
 				n = elf_strptr(img->e, sh.sh_link, s.st_name);
-				if (n && !strcmp(n, ".TOC.") && s.st_value)
+				if (n && !strcmp(n, img->machine == 243 ? "__global_pointer$" : ".TOC.") &&
+				    s.st_value)
 					img->toc = s.st_value;
+				if (n && img->machine == EM_ARM)
+					err = arm_mode_symbol(img, &s, n);
 			}
 		}
 		if (name && !strcmp(name, ".got"))
@@ -218,8 +287,10 @@ int elf_image_open(const char *path, struct elf_image **out)
 	}
 	if (!img->toc && img->machine == EM_PPC64 && got_addr)
 		img->toc = got_addr + 0x8000;
+	rel_addends(img);
 	sort_array(img->got, img->nr_got, sizeof(*img->got), slot_cmp);
 	sort_array(img->copies, img->nr_copies, sizeof(*img->copies), u64_cmp);
+	sort_array(img->modes, img->nr_modes, sizeof(*img->modes), mode_cmp);
 	if (err) {
 		elf_image_close(img);
 		return err;
@@ -241,6 +312,7 @@ void elf_image_close(struct elf_image *img)
 	free(img->secs);
 	free(img->data);
 	free(img->copies);
+	free(img->modes);
 	free(img);
 }
 
@@ -316,6 +388,42 @@ uint64_t elf_image_entry(const struct elf_image *img)
 bool elf_image_executable(const struct elf_image *img)
 {
 	return img->executable;
+}
+
+const uint8_t *elf_image_rodata(const struct elf_image *img, uint64_t vaddr, size_t len)
+{
+	const struct elf_section *sec = elf_image_section_at(img, vaddr);
+
+	if (!sec || sec->write || sec->nobits)
+		return NULL;
+	for (size_t i = 0; i < img->nr_data; i++) {
+		const struct code_sec *c = &img->data[i];
+
+		if (vaddr >= c->addr && vaddr - c->addr <= c->size && c->size - (vaddr - c->addr) >= len)
+			return c->bytes + (vaddr - c->addr);
+	}
+	return NULL;
+}
+
+bool elf_image_thumb(const struct elf_image *img, uint64_t addr)
+{
+	size_t lo = 0, hi = img->nr_modes;
+
+	if (img->machine != EM_ARM)
+		return false;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (img->modes[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Past every code mark, or with none (stripped): as the entry point is. */
+	for (size_t i = lo; i-- > 0;)
+		if (img->modes[i].mode != 2)
+			return img->modes[i].mode == 1;
+	return img->entry & 1;
 }
 
 bool elf_image_copied(const struct elf_image *img, uint64_t addr)

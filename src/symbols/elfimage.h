@@ -17,6 +17,7 @@ struct got_slot {
 	uint64_t slot;
 	uint64_t target;		/* RELATIVE: the address stored; else 0 */
 	const char *name;		/* GLOB_DAT/ADDR64/JUMP_SLOT: the symbol; else NULL */
+	bool implicit;			/* REL: the addend is the word at slot */
 };
 
 struct elf_section {
@@ -46,6 +47,10 @@ int elf_image_for_each_code(const struct elf_image *img,
 /* The entry point; whether it is a program (not a library); whether ADDR is a COPY relocation's. */
 uint64_t elf_image_entry(const struct elf_image *img);
 bool elf_image_executable(const struct elf_image *img);
+/* arm: whether the code at ADDR is Thumb (mapping and function symbols, else the entry's). */
+/* LEN bytes at VADDR of a read-only data section (constant pools), or NULL. */
+const uint8_t *elf_image_rodata(const struct elf_image *img, uint64_t vaddr, size_t len);
+bool elf_image_thumb(const struct elf_image *img, uint64_t addr);
 bool elf_image_copied(const struct elf_image *img, uint64_t addr);
 /*
  * Calls FN for each pointer-sized word in data that holds a code address:

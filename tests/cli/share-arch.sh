@@ -2,6 +2,6 @@
 python3 -c '
 import sys
 b = bytearray(open(sys.argv[1], "rb").read())
-b[18:20] = (243).to_bytes(2, "little")   # EM_RISCV
-open("riscv.elf", "wb").write(b)' "$DATA/symfs/mycl-fixtures/hotloop"
-"$(dirname "$MYCL_HOT")/mycl-share" riscv.elf
+b[18:20] = (8).to_bytes(2, "little")   # EM_MIPS
+open("mips.elf", "wb").write(b)' "$DATA/symfs/mycl-fixtures/hotloop"
+"$(dirname "$MYCL_HOT")/mycl-share" mips.elf

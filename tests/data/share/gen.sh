@@ -1,7 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Regenerates mycl-share's ground-truth programs from truth.c: gcc and clang,
-# -O0 and -O2, PIE, non-PIE and static (Debian 12's gcc 12 and clang 14).
+# -O0 and -O2, PIE, non-PIE and static (Debian 12's gcc 12 and clang 14), and
+# with Debian 12's cross compilers for aarch64, ppc64le, s390x, i386, armhf
+# (Thumb-2) and riscv64 (packages gcc-<triplet> and libc6-dev-<arch>-cross:
+# apt-get install gcc-aarch64-linux-gnu gcc-powerpc64le-linux-gnu
+# gcc-s390x-linux-gnu gcc-i686-linux-gnu gcc-arm-linux-gnueabihf
+# gcc-riscv64-linux-gnu libc6-dev-arm64-cross libc6-dev-i386-cross
+# libc6-dev-armhf-cross libc6-dev-riscv64-cross).
 set -eu
 cd "$(dirname "$0")"
 for cc in gcc clang; do
@@ -12,4 +18,16 @@ done
 gcc -O2 -g -pthread -fno-pie -no-pie -o truth.nopie truth.c
 gcc -O2 -g -pthread -static -o truth.static truth.c
 strip -g truth.static	# under 1 MB: its symbols stay, its debug info goes
+for t in aarch64-linux-gnu:aarch64 powerpc64le-linux-gnu:ppc64le s390x-linux-gnu:s390x \
+	 i686-linux-gnu:i386 arm-linux-gnueabihf:armhf riscv64-linux-gnu:riscv64; do
+	"${t%%:*}-gcc" -O2 -g -pthread -o "truth.${t##*:}" truth.c
+done
+# Other shapes on some: -O0 (frame-slot spills), -Os (loop bodies past the
+# epilogue), non-PIE (s390x literal pools in .rodata, i386 absolute addresses).
+aarch64-linux-gnu-gcc -O0 -g -pthread -o truth.aarch64-O0 truth.c
+arm-linux-gnueabihf-gcc -O0 -g -pthread -o truth.armhf-O0 truth.c
+powerpc64le-linux-gnu-gcc -O0 -g -pthread -o truth.ppc64le-O0 truth.c
+riscv64-linux-gnu-gcc -Os -g -pthread -o truth.riscv64-Os truth.c
+s390x-linux-gnu-gcc -O2 -g -pthread -fno-pie -no-pie -o truth.s390x-nopie truth.c
+i686-linux-gnu-gcc -O2 -g -pthread -fno-pie -no-pie -o truth.i386-nopie truth.c
 ls -l truth.*

@@ -16,10 +16,10 @@
 
 #define WORKERS 4
 
-struct block { long a, b, c, d, e, f; };
+struct block { long long a, b, c, d, e, f; };
 __attribute__((aligned(256))) struct block front = { 1, 2, 3, 4, 5, 6 };
-unsigned long jitter_seed = 12345;		/* +0x30 */
-long front_tail = 7;				/* +0x38 */
+unsigned long long jitter_seed = 12345;		/* +0x30 */
+long long front_tail = 7;				/* +0x38 */
 int cache_on = 1;				/* +0x40: read on every request */
 int cache_ways = 8;
 
@@ -34,7 +34,7 @@ __attribute__((aligned(64))) long spare;
 static __thread long per_thread_total;
 const long table_size = 4096;
 
-__attribute__((noinline)) static unsigned long next_jitter(void)
+__attribute__((noinline)) static unsigned long long next_jitter(void)
 {
 	jitter_seed = jitter_seed * 6364136223846793005UL + 1442695040888963407UL;
 	return jitter_seed >> 33;
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
 		pthread_join(t[i], &r);
 		sum += (long)r;
 	}
-	printf("%ld %lu %ld %d %d %ld\n", sum & 1, served, hits[0] + front.a + front_tail, boot_mode,
+	printf("%ld %lu %lld %d %d %ld\n", sum & 1, served, hits[0] + front.a + front_tail, boot_mode,
 	       boot_flags, spare);
 	return 0;
 }

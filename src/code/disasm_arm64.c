@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "disasm_priv.h"
+
+/* ---- aarch64: ADRP page, then ADD/LDR/STR with the low 12 bits ---- */
+
+static uint8_t arm64_access(const char *m, bool *atomic)
+{
+	*atomic = starts(m, "ldx") || starts(m, "stx") || starts(m, "ldax") || starts(m, "stlx") ||
+		  starts(m, "cas") || starts(m, "swp") || starts(m, "ldadd") || starts(m, "ldclr") ||
+		  starts(m, "ldeor") || starts(m, "ldset") || starts(m, "stadd") || starts(m, "ldsmax") ||
+		  starts(m, "ldumax");
+	if (starts(m, "cas") || starts(m, "swp") || (starts(m, "ld") && *atomic && !starts(m, "ldx") &&
+						       !starts(m, "ldax")))
+		return ACC_RMW;
+	if (starts(m, "st"))
+		return ACC_WRITE;
+	if (starts(m, "ld"))
+		return ACC_READ;
+	return ACC_NONE;
+}
+
+/* w0 and x0 are one register. */
+static unsigned int arm64_xreg(unsigned int r)
+{
+	if (r >= ARM64_REG_W0 && r <= ARM64_REG_W30)
+		return r - ARM64_REG_W0 + ARM64_REG_X0;
+	return r;
+}
+
+static void arm64_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in, bool atomic)
+{
+	const cs_arm64 *a = &ci->detail->arm64;
+	const char *m = ci->mnemonic;
+	int vals[3], nv = 0;
+
+	for (int i = 0; i < a->op_count; i++) {
+		const cs_arm64_op *op = &a->operands[i];
+
+		if (op->type == ARM64_OP_REG && nv < 3)
+			vals[nv++] = (int)arm64_xreg(op->reg);
+		if (op->type != ARM64_OP_MEM)
+			continue;
+		in->mem = true;
+		in->mem_base = (uint16_t)arm64_xreg(op->mem.base);
+		in->mem_disp = op->mem.disp;
+		in->stack_mem = op->mem.base == ARM64_REG_SP || op->mem.base == ARM64_REG_X29;
+		if (starts(m, "st") && !atomic)
+			in->plain_store = true;
+	}
+	if (atomic) {
+		if (starts(m, "ldx") || starts(m, "ldax")) {
+			in->atomic_op = ATOM_LL;
+		} else if (starts(m, "stx") || starts(m, "stlx")) {
+			/* stxr ws, wt, [xn]: wt is stored. */
+			in->atomic_op = ATOM_SC;
+			in->new_const = nv >= 2 && vals[1] < NREGS && d->imm[vals[1]].known;
+		} else if (starts(m, "cas")) {
+			/* cas ws, wt, [xn]: wt is stored when [xn] == ws. */
+			in->atomic_op = ATOM_CAS;
+			in->new_const = nv >= 2 && vals[1] < NREGS && d->imm[vals[1]].known;
+		} else if (starts(m, "swp")) {
+			in->atomic_op = ATOM_XCHG;
+			in->new_const = nv >= 1 && vals[0] < NREGS && d->imm[vals[0]].known;
+		} else {
+			in->atomic_op = ATOM_ARITH;
+		}
+	}
+	if (ci->id == ARM64_INS_SVC) {
+		in->syscall = true;
+		in->sysno = d->imm[ARM64_REG_X8].known ? (int32_t)d->imm[ARM64_REG_X8].v : -1;
+	}
+	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->regs[ARM64_REG_X0].known)
+		in->arg0 = d->regs[ARM64_REG_X0].v;
+	/* mov wN, #imm / movz: a constant; anything else writing the register: not. */
+	if (nv >= 1 && vals[0] < NREGS && !starts(m, "st") && !starts(m, "cb") && !starts(m, "tb") &&
+	    !starts(m, "cmp") && !starts(m, "tst")) {
+		bool imm = (ci->id == ARM64_INS_MOV || ci->id == ARM64_INS_MOVZ) && a->op_count == 2 &&
+			   a->operands[1].type == ARM64_OP_IMM;
+
+		d->imm[vals[0]].known = imm;
+		d->imm[vals[0]].v = imm ? (uint64_t)a->operands[1].imm : 0;
+		if (!imm && ci->id == ARM64_INS_MOV && a->op_count == 2 &&
+		    a->operands[1].type == ARM64_OP_REG &&
+		    (a->operands[1].reg == ARM64_REG_WZR || a->operands[1].reg == ARM64_REG_XZR))
+			d->imm[vals[0]].known = true;
+	}
+	/* stxr's status register is written too. */
+	if (in->atomic_op == ATOM_SC && nv >= 1 && vals[0] < NREGS)
+		d->imm[vals[0]].known = false;
+}
+
+void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
+{
+	const cs_arm64 *a = &ci->detail->arm64;
+	bool atomic;
+	uint8_t acc = arm64_access(ci->mnemonic, &atomic);
+	int dst = a->op_count > 0 && a->operands[0].type == ARM64_OP_REG ?
+		  (int)arm64_xreg(a->operands[0].reg) : -1;
+	const cs_arm64_op *o1 = a->op_count > 1 ? &a->operands[1] : NULL;
+	const cs_arm64_op *o2 = a->op_count > 2 ? &a->operands[2] : NULL;
+
+	in->jump = ci->id == ARM64_INS_B && (a->cc == ARM64_CC_INVALID || a->cc == ARM64_CC_AL);
+	if (d->lock_facts)
+		arm64_lock_facts(d, ci, in, atomic);
+
+	in->spin_hint = ci->id == ARM64_INS_YIELD || ci->id == ARM64_INS_ISB ||
+			ci->id == ARM64_INS_WFE;
+	in->atomic = atomic;
+	if (in->call && d->share_facts)
+		dis_call_args(d, in);
+	/* str xN, [sp|x29, #d] (-O0 spills): what the slot holds. */
+	if ((ci->id == ARM64_INS_STR || ci->id == ARM64_INS_STUR) && a->op_count == 2 && dst > 0 &&
+	    o1->type == ARM64_OP_MEM && o1->mem.index == ARM64_REG_INVALID &&
+	    (o1->mem.base == ARM64_REG_SP || o1->mem.base == ARM64_REG_X29) && !a->writeback)
+		dis_slot(d, true, (unsigned int)dst, o1->mem.base, o1->mem.disp,
+			 a->operands[0].reg == arm64_xreg(a->operands[0].reg));
+	if ((ci->id == ARM64_INS_ADRP || ci->id == ARM64_INS_ADR) && a->op_count == 2) {
+		dis_set_addr(d, (unsigned int)dst, (uint64_t)o1->imm, false);
+		if (ci->id == ARM64_INS_ADR) {
+			in->data = (uint64_t)o1->imm;
+			in->access = ACC_ADDR;
+		}
+		return;
+	}
+	for (int i = 0; i < a->op_count; i++) {
+		const cs_arm64_op *op = &a->operands[i];
+		unsigned int base;
+
+		if (op->type == ARM64_OP_IMM && (in->branch || in->call))
+			in->target = (uint64_t)op->imm;
+		/* ldr xN, <literal>: the address is the immediate itself. */
+		if (op->type == ARM64_OP_IMM && acc == ACC_READ && i == 1 && !in->branch)
+			in->data = (uint64_t)op->imm, in->access = ACC_READ;
+		if (op->type != ARM64_OP_MEM || op->mem.base <= 0)
+			continue;
+		base = arm64_xreg(op->mem.base);
+		if (base >= NREGS)
+			continue;
+		if (op->mem.index == ARM64_REG_INVALID)
+			dis_mem_prm(d, in, base, op->mem.disp, acc ? acc : ACC_READ);
+		if (d->regs[base].known && (op->mem.index == ARM64_REG_INVALID || d->share_facts)) {
+			uint64_t t;
+
+			in->data = d->regs[base].v + (uint64_t)(int64_t)op->mem.disp;
+			in->access = acc ? acc : ACC_READ;
+			in->indexed = op->mem.index != ARM64_REG_INVALID || d->regs[base].indexed;
+			/* ldr xN, [xM, :got_lo12:foo]: xN now holds &foo. */
+			if (ci->id == ARM64_INS_LDR && dst > 0 && !in->indexed &&
+			    (t = got_target(d, in->data))) {
+				in->data = t;
+				in->access = ACC_ADDR;
+				dis_set_addr(d, (unsigned int)dst, t, false);
+				return;
+			}
+		}
+		if (a->writeback && base != ARM64_REG_SP && base != ARM64_REG_X29)
+			dis_forget(d, base);
+	}
+	if (d->share_facts && (in->access == ACC_RMW || in->mem_prm_access == ACC_RMW))
+		in->counter_op = strstr(ci->mnemonic, "add") || strstr(ci->mnemonic, "sub");
+	if (starts(ci->mnemonic, "ldx") || starts(ci->mnemonic, "ldax")) {
+		dis_ll(d, (unsigned int)dst);
+	} else if (starts(ci->mnemonic, "stx") || starts(ci->mnemonic, "stlx")) {
+		/* stxr: the store of a read-modify-write; an add in between: a counter. */
+		in->counter_op = dis_sc(d) && d->share_facts;
+		if (in->access == ACC_WRITE)
+			in->access = ACC_RMW;
+		if (in->mem_prm_access == ACC_WRITE)
+			in->mem_prm_access = ACC_RMW;
+	} else if ((ci->id == ARM64_INS_ADD || ci->id == ARM64_INS_SUB) && a->op_count == 3 && dst > 0) {
+		dis_ll_arith(d, o1->type == ARM64_OP_REG ? arm64_xreg(o1->reg) : 0,
+			     o2->type == ARM64_OP_REG ? arm64_xreg(o2->reg) : 0, (unsigned int)dst);
+	}
+	if (dst <= 0 || dst >= NREGS || acc == ACC_WRITE || in->call || in->branch)
+		return;
+	/* ldp xA, xB, [..]: both written. */
+	if (acc == ACC_READ && o1 && o1->type == ARM64_OP_REG)
+		dis_forget(d, arm64_xreg(o1->reg));
+	if (ci->id == ARM64_INS_ADD && a->op_count == 3 && o1->type == ARM64_OP_REG &&
+	    arm64_xreg(o1->reg) < NREGS) {
+		unsigned int src = arm64_xreg(o1->reg);
+
+		if (o2->type == ARM64_OP_IMM && d->regs[src].known) {
+			uint64_t v = d->regs[src].v + (uint64_t)o2->imm;
+
+			in->data = v;
+			in->access = ACC_ADDR;
+			dis_set_addr(d, (unsigned int)dst, v, d->regs[src].indexed);
+			return;
+		}
+		if (o2->type == ARM64_OP_IMM && d->prm[src].known) {
+			struct regval p = d->prm[src];
+
+			p.v += (uint64_t)o2->imm;
+			dis_forget(d, (unsigned int)dst);
+			d->prm[dst] = p;
+			return;
+		}
+		/* add xD, xBase, xIdx (lsl #k): somewhere in the object at xBase. */
+		if (o2->type == ARM64_OP_REG && arm64_xreg(o2->reg) < NREGS &&
+		    d->regs[src].known != d->regs[arm64_xreg(o2->reg)].known) {
+			uint64_t v = d->regs[src].known ? d->regs[src].v : d->regs[arm64_xreg(o2->reg)].v;
+
+			dis_set_addr(d, (unsigned int)dst, v, true);
+			return;
+		}
+	}
+	if (ci->id == ARM64_INS_MOV && a->op_count == 2 && o1->type == ARM64_OP_REG &&
+	    o1->reg != ARM64_REG_XZR && o1->reg != ARM64_REG_WZR) {
+		dis_copy(d, (unsigned int)dst, arm64_xreg(o1->reg));
+		return;
+	}
+	if ((ci->id == ARM64_INS_MOV || ci->id == ARM64_INS_MOVZ) && a->op_count == 2 &&
+	    o1->type == ARM64_OP_IMM) {
+		dis_set_imm(d, (unsigned int)dst, (uint64_t)o1->imm);
+		return;
+	}
+	if (ci->id == ARM64_INS_MOV && a->op_count == 2 && o1->type == ARM64_OP_REG) {
+		dis_set_imm(d, (unsigned int)dst, 0);	/* mov xN, xzr */
+		return;
+	}
+	/* Anything else that writes its first register makes it unknown. */
+	dis_forget(d, (unsigned int)dst);
+	if ((ci->id == ARM64_INS_LDR || ci->id == ARM64_INS_LDUR) && a->op_count == 2 &&
+	    o1->type == ARM64_OP_MEM && o1->mem.index == ARM64_REG_INVALID &&
+	    (o1->mem.base == ARM64_REG_SP || o1->mem.base == ARM64_REG_X29) && !a->writeback)
+		dis_slot(d, false, (unsigned int)dst, o1->mem.base, o1->mem.disp,
+			 a->operands[0].reg == (unsigned int)dst);
+}

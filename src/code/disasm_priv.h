@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The disassembler's state, shared by its per-architecture files: what each
+ * register is known to hold, the calling convention, the code being read.
+ */
+#ifndef MYCL_DISASM_PRIV_H
+#define MYCL_DISASM_PRIV_H
+
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <capstone/capstone.h>
+#include "disasm.h"
+
+#define NREGS 512
+
+#ifndef EM_RISCV
+#define EM_RISCV 243
+#endif
+
+#define X86_RAX 1			/* register families, as x86_families numbers them */
+#define X86_RBX 2
+#define X86_RDI 6
+#define X86_RBP 7
+#define X86_RSP 8
+
+/* What a register is known to hold, from the instructions just before. */
+struct regval {
+	uint64_t v;
+	bool known;
+	bool indexed;			/* v is the start of an object indexed by a register */
+	uint8_t idx;			/* prm: which argument of the function (0: the first) */
+};
+
+/* A calling convention: where arguments go, which registers a call keeps. */
+struct disasm_abi {
+	uint16_t args[8];		/* argument registers, in order (0: passed on the stack) */
+	uint8_t nr_args;
+	uint16_t kept[24];		/* registers a call preserves */
+	uint8_t nr_kept;
+};
+
+struct disasm {
+	csh cs;
+	csh cs_thumb;			/* arm: the Thumb-2 decoder beside the ARM one */
+	uint16_t machine;
+	bool big_endian;
+	bool thumb;			/* arm: the code being read is Thumb */
+	uint64_t toc;			/* ppc64: r2; riscv: gp (__global_pointer$) */
+	bool no_text;
+	bool lock_facts;		/* fill the fields lockcode.c reads (disasm_set_lock_facts) */
+	bool share_facts;		/* fill the fields mycl-share reads (disasm_set_share_facts) */
+	const uint64_t *starts;		/* function starts: the state is reset at each */
+	size_t nr_starts;
+	bool (*is_thumb)(void *ctx, uint64_t addr);	/* arm: whether code at addr is Thumb */
+	void *thumb_ctx;
+	uint64_t (*got)(void *ctx, uint64_t slot);	/* what a GOT/TOC slot points to */
+	void *got_ctx;
+	const struct elf_image *img;	/* disasm_for_image's: code outside the range read */
+	const uint8_t *code;		/* the bytes disasm_iter reads, for literal pools */
+	size_t code_len;
+	uint64_t code_addr;
+	struct disasm_abi abi;
+	/*
+	 * What the kept registers held at the last few forward branches: code
+	 * placed after a return (a loop body past the epilogue) starts from the
+	 * branch that reaches it, not from the epilogue's restores.
+	 */
+	struct { uint64_t target; struct regval r[24][3]; } snap[4];
+	unsigned int nr_snap;
+	bool no_fallthrough;		/* the previous instruction returned or jumped */
+	struct regval regs[NREGS];
+	struct regval imm[NREGS];	/* registers holding a constant (mov $imm) */
+	struct regval prm[NREGS];	/* registers holding argument idx plus v */
+	struct { uint64_t g; int64_t off; bool known; } ld[NREGS], ld_next;	/* x86: *g + off */
+	unsigned int ld_dst;		/* the register ld_next goes to, after the writes */
+	/* x86 -O0: what frame slots (disp(%rbp)) hold: a constant, an address, the argument. */
+	struct slot {
+		int64_t disp;
+		unsigned int base;	/* the register it is addressed from (0: x86 %rbp) */
+		bool used;
+		struct regval imm, addr, prm;
+	} slots[8];
+	/* i386: the stack pointer from its value at entry; the frame pointer's, when set. */
+	int32_t sp_off, fp_off;
+	bool fp_known, sp_lost;		/* sp_lost: aligned (and $-16, %esp): entry offsets unknown */
+	unsigned int post_reg;		/* set after the call's clobbers (i386 get_pc_thunk) */
+	uint64_t post_val;
+	uint8_t ptr_size;		/* 8, or 4 for i386 and arm */
+	/* The register a load-linked filled, and whether an add or sub used it since. */
+	unsigned int ll_reg;
+	bool ll_arith;
+	/* i386: what the outgoing argument slots hold, by their offset from the entry's %esp. */
+	struct { int32_t off; bool used; struct regval addr, imm, prm; } out[8];
+	uint8_t x86_family[NREGS];	/* x86: register id -> 1 + its 64-bit register, 0: none */
+};
+
+static inline bool starts(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+static inline uint64_t got_target(struct disasm *d, uint64_t slot)
+{
+	return d->got ? d->got(d->got_ctx, slot) : 0;
+}
+
+/* The LEN bytes at ADDR of the code being read or the image's, or NULL (literal pools, thunks). */
+const uint8_t *code_at(const struct disasm *d, uint64_t addr, size_t len);
+/* ... or in read-only data (constant pools). */
+const uint8_t *const_at(const struct disasm *d, uint64_t addr, size_t len);
+
+/* Generic register flow for the architectures with a struct disasm_abi. */
+void dis_forget(struct disasm *d, unsigned int r);
+void dis_copy(struct disasm *d, unsigned int dst, unsigned int src);
+void dis_set_addr(struct disasm *d, unsigned int r, uint64_t v, bool indexed);
+void dis_set_imm(struct disasm *d, unsigned int r, uint64_t v);
+/* A memory operand based on register BASE + DISP: the argument it is based on. */
+void dis_mem_prm(struct disasm *d, struct insn *in, unsigned int base, int64_t disp, uint8_t acc);
+/*
+ * Load-linked/store-conditional: LL filled register R; an add or sub read
+ * register R; SC: whether the pair is an atomic add (a counter).
+ */
+static inline void dis_ll(struct disasm *d, unsigned int r)
+{
+	d->ll_reg = r;
+	d->ll_arith = false;
+}
+
+static inline void dis_ll_arith(struct disasm *d, unsigned int r1, unsigned int r2,
+				unsigned int dst)
+{
+	if (d->ll_reg && (r1 == d->ll_reg || r2 == d->ll_reg)) {
+		d->ll_arith = true;
+		d->ll_reg = dst;	/* the sum is what the SC stores */
+	}
+}
+
+static inline bool dis_sc(struct disasm *d)
+{
+	bool c = d->ll_arith;
+
+	d->ll_reg = 0;
+	d->ll_arith = false;
+	return c;
+}
+
+/*
+ * -O0 code: register REG stored to (STORE) or loaded from the frame slot at
+ * BASE + DISP (BASE the stack or frame pointer); FULL: a whole pointer-sized
+ * register, so an address or argument survives the trip.
+ */
+void dis_slot(struct disasm *d, bool store, unsigned int reg, unsigned int base, int64_t disp,
+	      bool full);
+/* call: what the argument registers hold. */
+void dis_call_args(struct disasm *d, struct insn *in);
+
+void x86_families(struct disasm *d);
+void x86(struct disasm *d, const cs_insn *ci, struct insn *in);
+void arm64(struct disasm *d, const cs_insn *ci, struct insn *in);
+void ppc(struct disasm *d, const cs_insn *ci, struct insn *in, const uint8_t *bytes);
+void s390(struct disasm *d, const cs_insn *ci, struct insn *in);
+void arm(struct disasm *d, const cs_insn *ci, struct insn *in);
+/* riscv: capstone 4 has none; one instruction decoded here, its length returned (0: none). */
+size_t riscv(struct disasm *d, const uint8_t *p, size_t len, uint64_t pc, struct insn *in);
+
+#endif

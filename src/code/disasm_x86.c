@@ -1,0 +1,608 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* x86_64 and i386: the operands capstone decodes, the registers followed. */
+#include "disasm_priv.h"
+
+/* x86: the 64-bit register a register id is part of (eax, ax, al -> rax). */
+void x86_families(struct disasm *d)
+{
+	static const char *const fam[16][4] = {
+		{ "rax", "eax", "ax", "al" }, { "rbx", "ebx", "bx", "bl" }, { "rcx", "ecx", "cx", "cl" },
+		{ "rdx", "edx", "dx", "dl" }, { "rsi", "esi", "si", "sil" }, { "rdi", "edi", "di", "dil" },
+		{ "rbp", "ebp", "bp", "bpl" }, { "rsp", "esp", "sp", "spl" }, { "r8", "r8d", "r8w", "r8b" },
+		{ "r9", "r9d", "r9w", "r9b" }, { "r10", "r10d", "r10w", "r10b" },
+		{ "r11", "r11d", "r11w", "r11b" }, { "r12", "r12d", "r12w", "r12b" },
+		{ "r13", "r13d", "r13w", "r13b" }, { "r14", "r14d", "r14w", "r14b" },
+		{ "r15", "r15d", "r15w", "r15b" },
+	};
+
+	for (unsigned int r = 1; r < NREGS; r++) {
+		const char *n = cs_reg_name(d->cs, r);
+
+		for (int f = 0; n && f < 16 && !d->x86_family[r]; f++)
+			for (int k = 0; k < 4; k++)
+				if (!strcmp(n, fam[f][k]))
+					d->x86_family[r] = (uint8_t)(f + 1);
+	}
+}
+
+/* ---- x86_64 ---- */
+
+static uint8_t x86_access(const cs_insn *ci, const cs_x86_op *op, bool atomic)
+{
+	if (ci->id == X86_INS_LEA)
+		return ACC_ADDR;
+	if (atomic || ((op->access & CS_AC_READ) && (op->access & CS_AC_WRITE)))
+		return ACC_RMW;
+	return op->access & CS_AC_WRITE ? ACC_WRITE : ACC_READ;
+}
+
+static unsigned int x86_fam(const struct disasm *d, unsigned int reg)
+{
+	return reg < NREGS ? d->x86_family[reg] : 0;
+}
+
+/* What an instruction does that matters to locks: atomics, stores, system calls, arguments. */
+static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in, const uint16_t *rd,
+			   uint8_t nrd, const uint16_t *wr, uint8_t nwr)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	bool locked = x->prefix[0] == X86_PREFIX_LOCK;
+	int val = -1;			/* the register operand: the value an atomic stores */
+
+	for (int i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+
+		if (op->type == X86_OP_REG && val < 0)
+			val = (int)x86_fam(d, op->reg);
+		if (op->type != X86_OP_MEM || op->mem.segment != X86_REG_INVALID)
+			continue;
+		in->mem = ci->id != X86_INS_LEA && ci->id != X86_INS_NOP;
+		in->mem_base = (uint16_t)(op->mem.base == X86_REG_RIP ? 0 : x86_fam(d, op->mem.base));
+		in->mem_disp = op->mem.disp;
+		in->mem_param = in->mem_base && d->prm[in->mem_base].known && !d->prm[in->mem_base].idx;
+		in->stack_mem = in->mem_base == X86_RSP || in->mem_base == X86_RBP;
+		if (in->mem && (op->access & CS_AC_WRITE) && !in->atomic && !locked)
+			in->plain_store = true;
+	}
+	in->val_reg = val > 0 ? (uint8_t)val : 0;
+	for (uint8_t i = 0; i < nrd; i++)
+		if (x86_fam(d, rd[i]))
+			in->regs_read |= 1u << x86_fam(d, rd[i]);
+	for (uint8_t i = 0; i < nwr; i++)
+		if (x86_fam(d, wr[i]))
+			in->regs_written |= 1u << x86_fam(d, wr[i]);
+	if (in->atomic) {
+		switch (ci->id) {
+		case X86_INS_XCHG:
+			in->atomic_op = ATOM_XCHG;
+			in->new_const = val > 0 && d->imm[val].known;
+			break;
+		case X86_INS_CMPXCHG:
+		case X86_INS_CMPXCHG8B:
+		case X86_INS_CMPXCHG16B:
+			in->atomic_op = ATOM_CAS;
+			in->new_const = ci->id == X86_INS_CMPXCHG && val > 0 && d->imm[val].known;
+			break;
+		case X86_INS_BTS:
+			in->atomic_op = ATOM_XCHG;
+			in->new_const = true;
+			break;
+		default:
+			in->atomic_op = ATOM_ARITH;
+			break;
+		}
+	}
+	if (ci->id == X86_INS_SYSCALL) {
+		in->syscall = true;
+		in->sysno = d->imm[X86_RAX].known ? (int32_t)d->imm[X86_RAX].v : -1;
+	}
+	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->regs[X86_RDI].known)
+		in->arg0 = d->regs[X86_RDI].v;
+	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->ld[X86_RDI].known) {
+		in->arg0_deref = d->ld[X86_RDI].g;
+		in->arg0_deref_off = d->ld[X86_RDI].off;
+	}
+	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->prm[X86_RDI].known && !d->prm[X86_RDI].idx) {
+		in->arg0_param = true;
+		in->arg0_off = (int64_t)d->prm[X86_RDI].v;
+	}
+}
+
+static void x86_slots(struct disasm *d, const cs_insn *ci);
+static void i386_stack(struct disasm *d, const cs_insn *ci, const struct insn *in);
+static void i386_call(struct disasm *d, const cs_insn *ci, struct insn *in);
+
+/*
+ * Registers holding the value of a global pointer (mov ptr(%rip), %reg, or
+ * through its GOT address), plus an offset: lea off(%reg) of it is a member
+ * of what the global points to.  Must run before the written registers are
+ * forgotten: it reads the source operands.
+ */
+static void x86_loads(struct disasm *d, const cs_insn *ci, const struct insn *in)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	typeof(d->ld[0]) nv = { 0 };
+	unsigned int dst;
+
+	if (x->op_count != 2 || x->operands[1].type != X86_OP_REG ||
+	    !(dst = x86_fam(d, x->operands[1].reg)))
+		return;
+	if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_MEM && x->operands[1].size == d->ptr_size &&
+	    in->data && in->access == ACC_READ)
+		nv = (typeof(nv)){ in->data, 0, true };
+	else if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_REG &&
+		 x->operands[0].size == d->ptr_size && x86_fam(d, x->operands[0].reg))
+		nv = d->ld[x86_fam(d, x->operands[0].reg)];
+	else if (ci->id == X86_INS_LEA && x->operands[0].mem.index == X86_REG_INVALID &&
+		 x->operands[0].mem.base != X86_REG_RIP && x86_fam(d, x->operands[0].mem.base) &&
+		 d->ld[x86_fam(d, x->operands[0].mem.base)].known) {
+		nv = d->ld[x86_fam(d, x->operands[0].mem.base)];
+		nv.off += x->operands[0].mem.disp;
+	}
+	d->ld_next = nv;
+	d->ld_dst = dst;
+}
+
+/* Registers holding the function's first argument (plus an offset): lea off(%rdi), mov. */
+static void x86_params(struct disasm *d, const cs_insn *ci, const cs_regs wr, uint8_t nwr)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	struct regval nv = { 0 };
+	unsigned int dst = 0;
+
+	if (x->op_count == 2 && x->operands[1].type == X86_OP_REG) {
+		dst = x86_fam(d, x->operands[1].reg);
+		if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_REG &&
+		    x->operands[0].size == d->ptr_size)
+			nv = d->prm[x86_fam(d, x->operands[0].reg)];
+		else if (ci->id == X86_INS_LEA && x->operands[0].mem.index == X86_REG_INVALID &&
+			 x->operands[0].mem.segment == X86_REG_INVALID &&
+			 d->prm[x86_fam(d, x->operands[0].mem.base)].known) {
+			nv = d->prm[x86_fam(d, x->operands[0].mem.base)];
+			nv.v += (uint64_t)x->operands[0].mem.disp;
+		}
+	}
+	for (uint8_t i = 0; i < nwr; i++)
+		if (wr[i] < NREGS && d->x86_family[wr[i]])
+			d->prm[d->x86_family[wr[i]]].known = false;
+	if (dst)
+		d->prm[dst] = nv;
+}
+
+/*
+ * mycl-share: an element of an array somewhere from a known start (base
+ * register known, or an absolute address in non-PIE code, with an index
+ * register): the access is credited to the object at the start.
+ */
+static void x86_share_mem(struct disasm *d, const cs_insn *ci, const cs_x86_op *op, struct insn *in,
+			  unsigned int fam, uint64_t *set_val, bool *set_indexed)
+{
+	uint64_t a;
+
+	if (fam && d->regs[fam].known)
+		a = d->regs[fam].v + (uint64_t)op->mem.disp;
+	else if (op->mem.base == X86_REG_INVALID && op->mem.disp >= 0x1000)
+		a = (uint64_t)op->mem.disp;
+	else
+		return;
+	in->data = a;
+	in->access = x86_access(ci, op, in->atomic);
+	in->indexed = op->mem.index != X86_REG_INVALID || (fam && d->regs[fam].indexed);
+	in->scale = (uint8_t)op->mem.scale;
+	if (ci->id == X86_INS_LEA) {
+		*set_val = a;
+		*set_indexed = in->indexed;
+	}
+}
+
+/* i386: the outgoing argument slot at OFF (from the entry's %esp), made if new. */
+static typeof(((struct disasm *)0)->out[0]) *i386_slot(struct disasm *d, int32_t off, bool make)
+{
+	int free_k = -1;
+
+	for (int k = 0; k < 8; k++) {
+		if (d->out[k].used && d->out[k].off == off)
+			return &d->out[k];
+		if (!d->out[k].used && free_k < 0)
+			free_k = k;
+	}
+	if (!make)
+		return NULL;
+	if (free_k < 0)
+		free_k = (int)((uint32_t)off / 4 % 8);
+	memset(&d->out[free_k], 0, sizeof(d->out[free_k]));
+	d->out[free_k].used = true;
+	d->out[free_k].off = off;
+	return &d->out[free_k];
+}
+
+/* i386 cdecl: arguments are the words at 0(%esp), 4(%esp)... when the call is made. */
+static void i386_call(struct disasm *d, const cs_insn *ci, struct insn *in)
+{
+	const uint8_t *t;
+
+	for (int k = 0; k < 6; k++) {
+		typeof(d->out[0]) *sl = i386_slot(d, d->sp_off + 4 * k, false);
+		/* gcc passes a static function's first three in eax, edx, ecx (regparm). */
+		static const uint8_t regparm[3] = { X86_RAX, 4, 3 };
+		typeof(d->out[0]) r;
+
+		/* A slot that holds nothing known may be a saved register: then the register. */
+		if ((!sl || !(sl->addr.known || sl->imm.known || sl->prm.known)) && k < 3 &&
+		    (d->regs[regparm[k]].known || d->imm[regparm[k]].known ||
+		     d->prm[regparm[k]].known)) {
+			r.addr = d->regs[regparm[k]];
+			r.imm = d->imm[regparm[k]];
+			r.prm = d->prm[regparm[k]];
+			sl = &r;
+		}
+		if (!sl)
+			continue;
+		in->call_arg[k] = sl->addr.known ? sl->addr.v : sl->imm.known ? sl->imm.v : 0;
+		if (sl->addr.known && sl->addr.indexed)
+			in->call_arg_indexed |= (uint8_t)(1u << k);
+		if (sl->prm.known && !sl->prm.v)
+			in->call_arg_prm[k] = (uint8_t)(sl->prm.idx + 1);
+		if (k == 0 && sl->addr.known)
+			in->arg0 = sl->addr.v;
+	}
+	/* call __x86.get_pc_thunk.REG (mov (%esp), %REG; ret): REG = the return address. */
+	if (in->target && (t = code_at(d, in->target, 4)) && t[0] == 0x8b && t[2] == 0x24 &&
+	    t[3] == 0xc3 && (t[1] & 0xc7) == 0x04) {
+		static const uint8_t fam[8] = { X86_RAX, 3, 4, X86_RBX, 0, 7, 5, X86_RDI };
+
+		d->post_reg = fam[(t[1] >> 3) & 7];
+		d->post_val = ci->address + ci->size;
+	}
+}
+
+/*
+ * i386: %esp followed from the function's entry (push, pop, sub, add), and
+ * %ebp once it copies it; what is stored in outgoing argument slots; the
+ * function's own arguments (4(%esp) at entry, 8(%ebp) after the prologue)
+ * loaded into registers.
+ */
+static void i386_stack(struct disasm *d, const cs_insn *ci, const struct insn *in)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	const cs_x86_op *a = &x->operands[0], *b = &x->operands[1];
+	int32_t entry;
+
+	(void)in;
+	if (ci->id == X86_INS_PUSH && x->op_count == 1) {
+		d->sp_off -= 4;
+		if (a->type == X86_OP_IMM || a->type == X86_OP_REG) {
+			typeof(d->out[0]) *sl = i386_slot(d, d->sp_off, true);
+
+			if (a->type == X86_OP_IMM) {
+				sl->imm = (struct regval){ .v = (uint32_t)a->imm, .known = true };
+			} else if (x86_fam(d, a->reg)) {
+				sl->addr = d->regs[x86_fam(d, a->reg)];
+				sl->imm = d->imm[x86_fam(d, a->reg)];
+				sl->prm = d->prm[x86_fam(d, a->reg)];
+			}
+		} else {
+			typeof(d->out[0]) *sl = i386_slot(d, d->sp_off, true);
+
+			/* push D(%ebp): what the frame slot holds. */
+			for (int k = 0; a->type == X86_OP_MEM && k < 8; k++)
+				if (d->slots[k].used && d->slots[k].disp == a->mem.disp &&
+				    a->mem.index == X86_REG_INVALID && a->mem.base != X86_REG_INVALID &&
+				    x86_fam(d, a->mem.base) == X86_RBP) {
+					sl->addr = d->slots[k].addr;
+					sl->imm = d->slots[k].imm;
+					sl->prm = d->slots[k].prm;
+				}
+		}
+		return;
+	}
+	if (ci->id == X86_INS_POP) {
+		d->sp_off += 4;
+		if (x->op_count == 1 && a->type == X86_OP_REG && x86_fam(d, a->reg) == X86_RBP)
+			d->fp_known = false;
+		return;
+	}
+	if (ci->id == X86_INS_LEAVE) {
+		d->sp_off = d->fp_known ? d->fp_off + 4 : d->sp_off;
+		d->fp_known = false;
+		return;
+	}
+	if (x->op_count != 2)
+		return;
+	if (b->type == X86_OP_REG && x86_fam(d, b->reg) == X86_RSP) {
+		if (ci->id == X86_INS_SUB && a->type == X86_OP_IMM)
+			d->sp_off -= (int32_t)a->imm;
+		else if (ci->id == X86_INS_ADD && a->type == X86_OP_IMM)
+			d->sp_off += (int32_t)a->imm;
+		else if (ci->id == X86_INS_LEA && a->mem.base != X86_REG_INVALID &&
+			 x86_fam(d, a->mem.base) == X86_RSP && a->mem.index == X86_REG_INVALID)
+			d->sp_off += (int32_t)a->mem.disp;
+		else
+			d->sp_lost = true;	/* and $-16, %esp; mov %ecx, %esp... */
+		return;
+	}
+	/* mov %esp, %ebp */
+	if (ci->id == X86_INS_MOV && a->type == X86_OP_REG && b->type == X86_OP_REG &&
+	    x86_fam(d, a->reg) == X86_RSP && x86_fam(d, b->reg) == X86_RBP) {
+		d->fp_off = d->sp_off;
+		d->fp_known = true;
+		return;
+	}
+	/* mov SRC, D(%esp): an outgoing argument. */
+	if (ci->id == X86_INS_MOV && b->type == X86_OP_MEM && b->mem.index == X86_REG_INVALID &&
+	    b->mem.base != X86_REG_INVALID && x86_fam(d, b->mem.base) == X86_RSP && b->size == 4) {
+		typeof(d->out[0]) *sl = i386_slot(d, d->sp_off + (int32_t)b->mem.disp, true);
+
+		if (a->type == X86_OP_IMM) {
+			sl->imm = (struct regval){ .v = (uint32_t)a->imm, .known = true };
+		} else if (a->type == X86_OP_REG && x86_fam(d, a->reg)) {
+			sl->addr = d->regs[x86_fam(d, a->reg)];
+			sl->imm = d->imm[x86_fam(d, a->reg)];
+			sl->prm = d->prm[x86_fam(d, a->reg)];
+		}
+		return;
+	}
+	/* mov D(%esp or %ebp), %reg: the function's argument k when at 4 + 4k from the entry's %esp. */
+	if (ci->id == X86_INS_MOV && a->type == X86_OP_MEM && b->type == X86_OP_REG &&
+	    a->mem.index == X86_REG_INVALID && a->mem.base != X86_REG_INVALID && b->size == 4 &&
+	    x86_fam(d, b->reg)) {
+		unsigned int base = x86_fam(d, a->mem.base);
+
+		if (base == X86_RSP && !d->sp_lost)
+			entry = d->sp_off + (int32_t)a->mem.disp;
+		else if (base == X86_RBP && d->fp_known && !d->sp_lost)
+			entry = d->fp_off + (int32_t)a->mem.disp;
+		else
+			return;
+		if (entry >= 4 && entry < 4 + 4 * 6 && !(entry & 3)) {
+			unsigned int f = x86_fam(d, b->reg);
+
+			d->prm[f] = (struct regval){ .known = true, .idx = (uint8_t)((entry - 4) / 4) };
+		}
+	}
+}
+
+/* mycl-share: what each argument register holds at a call. */
+static void x86_call_args(struct disasm *d, struct insn *in)
+{
+	static const unsigned int args[6] = { 6, 5, 4, 3, 9, 10 };	/* rdi rsi rdx rcx r8 r9 */
+
+	for (int k = 0; k < 6; k++) {
+		const unsigned int r = args[k];
+
+		in->call_arg[k] = d->regs[r].known ? d->regs[r].v : d->imm[r].known ? d->imm[r].v : 0;
+		if (d->regs[r].known && d->regs[r].indexed)
+			in->call_arg_indexed |= (uint8_t)(1u << k);
+		if (d->prm[r].known && !d->prm[r].v)
+			in->call_arg_prm[k] = (uint8_t)(d->prm[r].idx + 1);
+	}
+}
+
+/*
+ * RIP-relative operands name their address directly; registers loaded with
+ * an address (lea, or a load from a GOT slot) are followed until something
+ * else writes them, so (%reg) accesses are named too.
+ */
+void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	cs_regs rd, wr;
+	uint8_t nrd = 0, nwr = 0;
+	int set_reg = -1;
+	uint64_t set_val = 0;
+	bool set_indexed = false;
+	struct regval was = { 0 };
+
+	if (ci->id == X86_INS_ADD && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
+	    x86_fam(d, x->operands[1].reg))
+		was = d->regs[x86_fam(d, x->operands[1].reg)];
+	in->atomic = x->prefix[0] == X86_PREFIX_LOCK ||
+		     (ci->id == X86_INS_XCHG && x->op_count == 2 &&
+		      (x->operands[0].type == X86_OP_MEM || x->operands[1].type == X86_OP_MEM));
+	in->spin_hint = ci->id == X86_INS_PAUSE;
+	in->jump = ci->id == X86_INS_JMP;
+	if (cs_regs_access(d->cs, ci, rd, &nrd, wr, &nwr))
+		nrd = nwr = 0;
+	if (d->lock_facts)
+		x86_lock_facts(d, ci, in, rd, nrd, wr, nwr);
+	for (int i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+		unsigned int fam;
+
+		if (op->type == X86_OP_IMM && (in->branch || in->call))
+			in->target = (uint64_t)op->imm;
+		else if (op->type == X86_OP_IMM && d->share_facts && op->imm >= 0x1000)
+			in->imm = (uint64_t)op->imm;
+		if (op->type != X86_OP_MEM || op->mem.segment != X86_REG_INVALID)
+			continue;
+		if (op->mem.base == X86_REG_RIP) {
+			uint64_t a = ci->address + ci->size + (uint64_t)op->mem.disp, t;
+
+			in->data = a;
+			in->access = x86_access(ci, op, in->atomic);
+			/* mov foo@GOTPCREL(%rip), %reg: reg holds &foo. */
+			if (ci->id == X86_INS_MOV && in->access == ACC_READ && ci->size >= 7 &&
+			    (t = got_target(d, a))) {
+				in->data = t;
+				in->access = ACC_ADDR;
+				set_val = t;
+			} else if (ci->id == X86_INS_LEA) {
+				set_val = a;
+			}
+			continue;
+		}
+		fam = op->mem.base < NREGS ? d->x86_family[op->mem.base] : 0;
+		if (fam && op->mem.index == X86_REG_INVALID && d->regs[fam].known) {
+			uint64_t t;
+
+			in->data = d->regs[fam].v + (uint64_t)op->mem.disp;
+			in->access = x86_access(ci, op, in->atomic);
+			in->indexed = d->regs[fam].indexed;
+			if (ci->id == X86_INS_LEA) {
+				set_val = in->data;
+				set_indexed = in->indexed;
+			} else if (d->machine == EM_386 && ci->id == X86_INS_MOV &&
+				   in->access == ACC_READ && (t = got_target(d, in->data))) {
+				/* mov foo@GOT(%ebx), %reg: reg holds &foo. */
+				in->data = t;
+				in->access = ACC_ADDR;
+				set_val = t;
+			}
+		} else if (d->machine == EM_386 && op->mem.base == X86_REG_INVALID &&
+			   op->mem.index == X86_REG_INVALID && op->mem.disp >= 0x1000) {
+			/* i386 code at a fixed address names globals by their absolute address. */
+			in->data = (uint64_t)(uint32_t)op->mem.disp;
+			in->access = x86_access(ci, op, in->atomic);
+			if (ci->id == X86_INS_LEA)
+				set_val = in->data;
+		} else if (d->share_facts) {
+			x86_share_mem(d, ci, op, in, fam, &set_val, &set_indexed);
+		}
+		if (d->share_facts && fam && d->prm[fam].known && op->mem.index == X86_REG_INVALID &&
+		    ci->id != X86_INS_LEA && fam != X86_RSP) {
+			in->mem_prm = (uint8_t)(d->prm[fam].idx + 1);
+			in->mem_prm_off = (int64_t)d->prm[fam].v + op->mem.disp;
+			in->mem_prm_access = x86_access(ci, op, in->atomic);
+		}
+	}
+	if (d->share_facts && in->call && d->machine == EM_X86_64)
+		x86_call_args(d, in);
+	if (d->machine == EM_386 && in->call)
+		i386_call(d, ci, in);
+	if (d->share_facts && (in->access == ACC_RMW || in->mem_prm_access == ACC_RMW))
+		in->counter_op = ci->id == X86_INS_ADD || ci->id == X86_INS_SUB ||
+				 ci->id == X86_INS_INC || ci->id == X86_INS_DEC || ci->id == X86_INS_XADD;
+	if (set_val && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
+	    x->operands[1].reg < NREGS)
+		set_reg = d->x86_family[x->operands[1].reg];
+	if (d->lock_facts)
+		x86_loads(d, ci, in);
+	/* mov %reg, %reg2: reg2 holds what reg held. */
+	if (ci->id == X86_INS_MOV && x->op_count == 2 && x->operands[0].type == X86_OP_REG &&
+	    x->operands[1].type == X86_OP_REG && x86_fam(d, x->operands[0].reg) &&
+	    d->regs[x86_fam(d, x->operands[0].reg)].known && x->operands[1].reg < NREGS) {
+		set_val = d->regs[x86_fam(d, x->operands[0].reg)].v;
+		set_indexed = d->regs[x86_fam(d, x->operands[0].reg)].indexed;
+		set_reg = d->x86_family[x->operands[1].reg];
+	}
+	/* add %idx, %reg with an address in one of them: somewhere in that object. */
+	if (d->share_facts && ci->id == X86_INS_ADD && x->op_count == 2 &&
+	    x->operands[0].type == X86_OP_REG && x->operands[1].type == X86_OP_REG &&
+	    x->operands[1].size == d->ptr_size && x86_fam(d, x->operands[0].reg) &&
+	    x86_fam(d, x->operands[1].reg)) {
+		const struct regval *a = &d->regs[x86_fam(d, x->operands[1].reg)];
+		const struct regval *b = &d->regs[x86_fam(d, x->operands[0].reg)];
+
+		if (a->known != b->known) {
+			set_val = a->known ? a->v : b->v;
+			set_indexed = true;
+			set_reg = d->x86_family[x->operands[1].reg];
+		}
+	}
+	/* Whatever this instruction writes is no longer a known address or constant. */
+	if (d->lock_facts || d->share_facts)
+		x86_params(d, ci, wr, nwr);
+	for (uint8_t i = 0; i < nwr; i++)
+			if (wr[i] < NREGS && d->x86_family[wr[i]]) {
+				d->regs[d->x86_family[wr[i]]].known = false;
+				d->imm[d->x86_family[wr[i]]].known = false;
+				d->ld[d->x86_family[wr[i]]].known = false;
+			}
+	if (d->ld_dst) {
+		d->ld[d->ld_dst] = d->ld_next;
+		d->ld_dst = 0;
+	}
+	if (set_reg > 0) {
+		d->regs[set_reg].v = set_val;
+		d->regs[set_reg].known = true;
+		d->regs[set_reg].indexed = set_indexed;
+	}
+	/* mov $imm, %reg and xor %reg, %reg: the register holds a constant. */
+	if ((d->lock_facts || d->share_facts) && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
+	    x->operands[1].reg < NREGS &&
+	    d->x86_family[x->operands[1].reg]) {
+		unsigned int f = d->x86_family[x->operands[1].reg];
+
+		if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_IMM) {
+			d->imm[f].v = (uint64_t)x->operands[0].imm;
+			d->imm[f].known = true;
+		} else if ((ci->id == X86_INS_XOR || ci->id == X86_INS_SUB) &&
+			   x->operands[0].type == X86_OP_REG && x->operands[0].reg == x->operands[1].reg) {
+			d->imm[f].v = 0;
+			d->imm[f].known = true;
+		} else if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_REG &&
+			   x86_fam(d, x->operands[0].reg)) {
+			d->imm[f] = d->imm[x86_fam(d, x->operands[0].reg)];
+		}
+	}
+	/* add $imm, %reg with an address in reg (i386: the GOT from get_pc_thunk). */
+	if (ci->id == X86_INS_ADD && x->op_count == 2 && x->operands[0].type == X86_OP_IMM &&
+	    x->operands[1].type == X86_OP_REG && x86_fam(d, x->operands[1].reg) &&
+	    x86_fam(d, x->operands[1].reg) != X86_RSP && set_reg < 0) {
+		unsigned int f = x86_fam(d, x->operands[1].reg);
+
+		if (was.known) {
+			d->regs[f] = was;
+			d->regs[f].v += (uint64_t)x->operands[0].imm;
+			if (d->ptr_size == 4)
+				d->regs[f].v &= 0xffffffffu;
+		}
+	}
+	/* Addresses spilled to frame slots (-O0) are followed for every scan. */
+	x86_slots(d, ci);
+	if (d->machine == EM_386)
+		i386_stack(d, ci, in);
+}
+
+/* -O0 code keeps everything in frame slots: values stored there and loaded back. */
+static void x86_slots(struct disasm *d, const cs_insn *ci)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	const cs_x86_op *src = &x->operands[0], *dst = &x->operands[1];
+	struct slot *sl = NULL;
+	int k;
+
+	if (x->op_count != 2 || (ci->id != X86_INS_MOV && ci->id != X86_INS_MOVZX))
+		return;
+	if (dst->type == X86_OP_MEM && x86_fam(d, dst->mem.base) == X86_RBP &&
+	    dst->mem.index == X86_REG_INVALID) {
+		int free_k = -1;
+
+		for (k = 0; k < 8 && !(d->slots[k].used && d->slots[k].disp == dst->mem.disp); k++)
+			if (!d->slots[k].used && free_k < 0)
+				free_k = k;
+		if (k == 8)
+			k = free_k >= 0 ? free_k : (int)(dst->mem.disp & 7);
+		sl = &d->slots[k];
+		memset(sl, 0, sizeof(*sl));
+		sl->used = true;
+		sl->disp = dst->mem.disp;
+		if (src->type == X86_OP_IMM) {
+			sl->imm.v = (uint64_t)src->imm;
+			sl->imm.known = true;
+		} else if (src->type == X86_OP_REG && x86_fam(d, src->reg)) {
+			unsigned int f = x86_fam(d, src->reg);
+
+			sl->imm = d->imm[f];
+			if (src->size == d->ptr_size) {
+				sl->addr = d->regs[f];
+				sl->prm = d->prm[f];
+			}
+		}
+		return;
+	}
+	if (src->type == X86_OP_MEM && x86_fam(d, src->mem.base) == X86_RBP &&
+	    src->mem.index == X86_REG_INVALID && dst->type == X86_OP_REG && x86_fam(d, dst->reg)) {
+		unsigned int f = x86_fam(d, dst->reg);
+
+		for (k = 0; k < 8; k++)
+			if (d->slots[k].used && d->slots[k].disp == src->mem.disp) {
+				d->imm[f] = d->slots[k].imm;
+				if (dst->size == d->ptr_size) {
+					d->regs[f] = d->slots[k].addr;
+					d->prm[f] = d->slots[k].prm;
+				}
+			}
+	}
+}
+
