@@ -67,3 +67,5 @@ if [ -x "$mariadbd" ]; then
 else
 	echo "skip: mariadbd is not installed"
 fi
+echo "== what false sharing costs here (two threads on two CPUs, one line vs 256 bytes apart)"
+"$build/bench/falseshare"
