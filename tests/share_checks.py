@@ -197,9 +197,32 @@ def truth(tool, data):
                   max(text.splitlines(), key=len))
 
 
+def server(tool, data):
+    """tests/data/share/server.cc: when a server's code runs."""
+    for name in ("server.gcc", "server.clang", "server.gcc-O0"):
+        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+        m = members(doc)
+        mod, _ = m["module_state"]
+        check(f"{name}: set-up after a first thread, in a loop over modules: once, not hot",
+              mod["hot_writes"] == 0 and mod["warm_writes"] + mod["startup_writes"] >= 1, str(mod))
+        conn, _ = m["conns_accepted"]
+        check(f"{name}: main's poll loop is a serving loop: its counter is hot",
+              conn["hot_writes"] >= 1 and "main" in (conn["hot_path"] or ""), str(conn))
+        t, _ = m["Tuning::get()::t"]
+        check(f"{name}: a guarded function-local static is written once",
+              t["startup_writes"] >= 1 and t["hot_writes"] + t["warm_writes"] == 0, str(t))
+        hits, _ = m["stats_hits"]
+        check(f"{name}: the workers' writer is hot",
+              hits["hot_writes"] >= 1 and "worker" in (hits["hot_path"] or ""), str(hits))
+        fb, _ = m["flag_bits"]
+        check(f"{name}: a flag only tested (test/cmp on memory) is read, never written",
+              fb["stores"] + fb["rmws"] == 0 and fb["loads"] >= 1, str(fb))
+
+
 def main():
     tool, data, ttas_bin, corpus = sys.argv[1:5]
     truth(tool, data)
+    server(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)
     mariadbd(tool)

@@ -30,6 +30,8 @@ struct cg_func {
 	int8_t thread_api;		/* an imported thread-creating function: its entry argument */
 	bool exit_api;			/* ... an exit-handler registration */
 	uint8_t dist;			/* calls down to a thread-creating call (255: none) */
+	uint8_t wait_dist;		/* calls down to a call that blocks for work (255: none) */
+	bool wait_api;			/* an imported function that blocks (accept, poll...) */
 	uint32_t first_loop, nr_loops;
 	uint32_t parent;		/* who made it run at runtime (for the explanation) */
 	uint32_t loop_parent;		/* the caller whose loop makes it repeat */
@@ -56,6 +58,7 @@ struct cg_take {
 struct cg_loop {
 	uint32_t func;
 	uint64_t from, to;
+	bool serving;			/* its body blocks waiting for work (accept, poll...) */
 };
 
 struct callgraph {
@@ -107,6 +110,33 @@ static int thread_api(const char *name)
 	}
 	return -1;
 }
+
+/*
+ * Imported calls that block a thread until I/O or a signal comes: what a
+ * server's main loop waits in (accept, poll, an event loop), as opposed to a
+ * loop over options or plugins.  Reads, sleeps and condition variables are
+ * not among them: start-up code waits in those too (for a file, for a
+ * thread it started).
+ */
+static bool wait_api(const char *name)
+{
+	static const char *const api[] = {
+		"accept", "accept4", "poll", "ppoll", "epoll_wait", "epoll_pwait", "epoll_pwait2",
+		"select", "pselect", "pselect6", "kevent", "sigwait", "sigwaitinfo", "sigtimedwait",
+		"sigsuspend", "pause", "io_getevents", "io_uring_enter", "io_uring_wait_cqe",
+		"msgrcv", "event_base_loop", "event_base_dispatch", "uv_run",
+	};
+	char b[64];
+
+	lock_plain_name(name, b, sizeof(b));
+	for (size_t i = 0; i < sizeof(api) / sizeof(api[0]); i++)
+		if (!strcmp(b, api[i]))
+			return true;
+	return false;
+}
+
+/* How many calls down a serving loop's wait may be (ServerLoop, WaitEventSetWait, epoll_wait). */
+#define MAX_WAIT_DEPTH 2
 
 static bool exit_api(const char *name)
 {
@@ -171,6 +201,8 @@ int callgraph_new(struct callgraph **out, const struct symtab *t, const struct e
 			/* an alias, or a named function: any of its names may be the API */
 			if (cg->f[i].name && cg->f[n - 1].thread_api < 0)
 				cg->f[n - 1].thread_api = (int8_t)thread_api(cg->f[i].name);
+			if (cg->f[i].name && wait_api(cg->f[i].name))
+				cg->f[n - 1].wait_api = true;
 			if (cg->f[i].name && exit_api(cg->f[i].name))
 				cg->f[n - 1].exit_api = true;
 			continue;
@@ -188,6 +220,7 @@ int callgraph_new(struct callgraph **out, const struct symtab *t, const struct e
 		f->parent = f->loop_parent = NONE;
 		f->thread_api = (int8_t)thread_api(f->name);
 		f->exit_api = exit_api(f->name);
+		f->wait_api = wait_api(f->name);
 		/* libstdc++'s std::thread runs the state's _M_run on the new thread. */
 		f->thread_entry = strstr(f->name, "std::thread::_State_impl<") &&
 				  strstr(f->name, ">::_M_run(");
@@ -328,7 +361,7 @@ static int add_loop(struct callgraph *cg, uint64_t from, uint64_t to)
 {
 	if (ARRAY_GROW(cg->l, cg->l_cap, cg->nr_l + 1))
 		return -ENOMEM;
-	cg->l[cg->nr_l++] = (struct cg_loop){ cg->buf_func, from, to };
+	cg->l[cg->nr_l++] = (struct cg_loop){ cg->buf_func, from, to, false };
 	return 0;
 }
 
@@ -414,6 +447,21 @@ static bool in_loop(const struct callgraph *cg, uint32_t f, uint64_t addr)
 			hi = mid;
 	}
 	return lo > fn->first_loop && cg->maxend[lo - 1] >= addr;
+}
+
+/*
+ * Main's part after its threads start runs once unless in a loop that waits
+ * for work (a server's accept or poll loop): loops over options, plugins or
+ * storage engines there do not make it repeat.
+ */
+static bool serving_loop(const struct callgraph *cg, uint32_t f, uint64_t addr)
+{
+	const struct cg_func *fn = &cg->f[f];
+
+	for (uint32_t l = fn->first_loop; l < fn->first_loop + fn->nr_loops; l++)
+		if (cg->l[l].serving && cg->l[l].from <= addr && addr <= cg->l[l].to)
+			return true;
+	return false;
 }
 
 static int edge_callee_cmp(const void *a, const void *b)
@@ -602,7 +650,9 @@ static void spread(struct callgraph *cg)
 			const struct cg_edge *e = &cg->e[k];
 			struct cg_func *a = &cg->f[e->caller], *b = &cg->f[e->callee];
 			uint8_t ctx = a->spine && !(a->ctx & CG_RUNTIME) ? (a->ctx ? e->ctx : 0) : a->ctx;
-			bool rep = (ctx & CG_RUNTIME) && (e->in_loop || a->looped);
+			bool rep = (ctx & CG_RUNTIME) &&
+				   (a->spine && !(a->ctx & CG_RUNTIME) ?
+				    serving_loop(cg, e->caller, e->at) : e->in_loop || a->looped);
 
 			if ((b->ctx | ctx) != b->ctx) {
 				if ((ctx & CG_RUNTIME) && !(b->ctx & CG_RUNTIME) && b->parent == NONE)
@@ -683,18 +733,35 @@ static void thread_depth(struct callgraph *cg)
 {
 	bool changed = true;
 
-	for (size_t i = 0; i < cg->nr; i++)
+	for (size_t i = 0; i < cg->nr; i++) {
 		cg->f[i].dist = cg->f[i].thread_api >= 0 ? (strchr(cg->f[i].name, '@') ? 0 : 1) : 255;
+		cg->f[i].wait_dist = cg->f[i].wait_api ? 0 : 255;
+	}
 	for (int round = 0; changed && round < 8; round++) {
 		changed = false;
 		for (size_t k = 0; k < cg->nr_e; k++) {
-			uint8_t dc = cg->f[cg->e[k].callee].dist;
+			uint8_t dc = cg->f[cg->e[k].callee].dist, wc = cg->f[cg->e[k].callee].wait_dist;
 
 			if (dc < 255 && dc + 1 < cg->f[cg->e[k].caller].dist) {
 				cg->f[cg->e[k].caller].dist = (uint8_t)(dc + 1);
 				changed = true;
 			}
+			if (wc < 255 && wc + 1 < cg->f[cg->e[k].caller].wait_dist) {
+				cg->f[cg->e[k].caller].wait_dist = (uint8_t)(wc + 1);
+				changed = true;
+			}
 		}
+	}
+	/* A loop that calls, within a few calls, something that blocks for work: a serving loop. */
+	for (size_t k = 0; k < cg->nr_e; k++) {
+		const struct cg_edge *e = &cg->e[k];
+		const struct cg_func *f = &cg->f[e->caller];
+
+		if (!e->in_loop || cg->f[e->callee].wait_dist > MAX_WAIT_DEPTH)
+			continue;
+		for (uint32_t l = f->first_loop; l < f->first_loop + f->nr_loops; l++)
+			if (cg->l[l].from <= e->at && e->at <= cg->l[l].to)
+				cg->l[l].serving = true;
 	}
 	for (size_t i = 0; i < cg->nr; i++) {
 		cg->f[i].creates_threads = cg->f[i].dist <= MAX_THREAD_DEPTH;
@@ -702,11 +769,6 @@ static void thread_depth(struct callgraph *cg)
 	}
 }
 
-/*
- * main: by name, or what the entry point hands to __libc_start_main; a
- * program without C's main (-nostdlib): its entry point.  NONE in a library,
- * whose callers' threads run it.
- */
 /* What the entry point hands to its first argument (__libc_start_main's main), or NONE. */
 static uint32_t entry_arg0(const struct callgraph *cg)
 {
@@ -718,6 +780,11 @@ static uint32_t entry_arg0(const struct callgraph *cg)
 	return NONE;
 }
 
+/*
+ * main: by name, or what the entry point hands to __libc_start_main; a
+ * program without C's main (-nostdlib): its entry point.  NONE in a library,
+ * whose callers' threads run it.
+ */
 static uint32_t find_main(struct callgraph *cg)
 {
 	uint32_t main_fn = NONE, entry = func_starting(cg, elf_image_entry(cg->img));
@@ -866,7 +933,7 @@ enum cg_heat callgraph_heat(const struct callgraph *cg, uint64_t addr)
 		return HEAT_UNKNOWN;
 	f = &cg->f[i];
 	if (f->spine && !(f->ctx & CG_RUNTIME))
-		return spine_runtime(f, addr) ? (in_loop(cg, i, addr) ? HEAT_HOT : HEAT_WARM) :
+		return spine_runtime(f, addr) ? (serving_loop(cg, i, addr) ? HEAT_HOT : HEAT_WARM) :
 		       HEAT_STARTUP;
 	if (f->ctx & CG_RUNTIME)
 		return f->looped || in_loop(cg, i, addr) ? HEAT_HOT : HEAT_WARM;

@@ -31,6 +31,11 @@ static uint8_t x86_access(const cs_insn *ci, const cs_x86_op *op, bool atomic)
 {
 	if (ci->id == X86_INS_LEA)
 		return ACC_ADDR;
+	/* capstone 4 marks some of these read-write: they only read memory. */
+	if (ci->id == X86_INS_TEST || ci->id == X86_INS_CMP || ci->id == X86_INS_BT ||
+	    ci->id == X86_INS_PUSH || ci->id == X86_INS_UCOMISD || ci->id == X86_INS_UCOMISS ||
+	    ci->id == X86_INS_COMISD || ci->id == X86_INS_COMISS || ci->id == X86_INS_PTEST)
+		return ACC_READ;
 	if (atomic || ((op->access & CS_AC_READ) && (op->access & CS_AC_WRITE)))
 		return ACC_RMW;
 	return op->access & CS_AC_WRITE ? ACC_WRITE : ACC_READ;
@@ -179,10 +184,14 @@ static void x86_share_mem(struct disasm *d, const cs_insn *ci, const cs_x86_op *
 {
 	uint64_t a;
 
+	unsigned int ix = op->mem.index != X86_REG_INVALID ? x86_fam(d, op->mem.index) : 0;
+
 	if (fam && d->regs[fam].known)
 		a = d->regs[fam].v + (uint64_t)op->mem.disp;
 	else if (op->mem.base == X86_REG_INVALID && op->mem.disp >= 0x1000)
 		a = (uint64_t)op->mem.disp;
+	else if (ix && op->mem.scale == 1 && d->regs[ix].known)
+		a = d->regs[ix].v + (uint64_t)op->mem.disp;	/* (%off, %start): -O0's a[i] */
 	else
 		return;
 	in->data = a;

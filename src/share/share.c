@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include "callgraph.h"
 #include "disasm.h"
+#include "lockcode.h"
 #include "elfimage.h"
 #include "share_state.h"
 
@@ -144,7 +145,28 @@ struct scan {
 	struct elf_image *img;
 	struct argref *args;
 	size_t nr_args, args_cap;
+	uint64_t guard_fn;		/* the function inside a __cxa_guard_acquire'd block, or 0 */
 };
+
+/*
+ * C++ function-local statics are set up once, between __cxa_guard_acquire
+ * and __cxa_guard_release (the Itanium C++ ABI's guard): writes there run
+ * once however often the function does.
+ */
+static void guard_call(struct scan *sc, const struct insn *in)
+{
+	const char *name = NULL;
+	char b[32];
+
+	callgraph_func_end(sc->cg, in->target, &name);
+	if (!name || !strstr(name, "cxa_guard_"))
+		return;
+	lock_plain_name(name, b, sizeof(b));
+	if (!strcmp(b, "cxa_guard_acquire"))
+		sc->guard_fn = callgraph_func_start(sc->cg, in->addr);
+	else if (!strcmp(b, "cxa_guard_release") || !strcmp(b, "cxa_guard_abort"))
+		sc->guard_fn = 0;
+}
 
 static int scan_insn(const struct insn *in, void *arg)
 {
@@ -155,6 +177,8 @@ static int scan_insn(const struct insn *in, void *arg)
 
 	if (err)
 		return err;
+	if (in->call && in->target)
+		guard_call(sc, in);
 	if (in->call && in->target) {
 		for (int k = 0; k < 6; k++) {
 			if (!in->call_arg[k] || find_var(s, in->call_arg[k]) < 0)
@@ -182,7 +206,9 @@ static int scan_insn(const struct insn *in, void *arg)
 	s->refs[s->nr_refs++] = (struct share_ref){
 		.addr = in->addr, .end = in->addr + in->size, .var = (uint32_t)v,
 		.access = in->access, .atomic = in->atomic, .counter = in->counter_op,
-		.indexed = in->indexed, .scale = in->scale };
+		.indexed = in->indexed, .scale = in->scale,
+		.once = sc->guard_fn && (in->access == ACC_WRITE || in->access == ACC_RMW) &&
+			callgraph_func_start(sc->cg, in->addr) == sc->guard_fn };
 	return 0;
 }
 
@@ -296,7 +322,7 @@ static void count_refs(struct mycl_share *s, struct callgraph *cg)
 	for (size_t i = 0; i < s->nr_refs; i++) {
 		const struct share_ref *r = &s->refs[i];
 		struct mycl_share_var *v = &s->vars[r->var];
-		enum cg_heat heat = callgraph_heat(cg, r->addr);
+		enum cg_heat heat = r->once ? HEAT_STARTUP : callgraph_heat(cg, r->addr);
 
 		if (r->access == ACC_WRITE || r->access == ACC_RMW)
 			count_write(s, cg, v, heat, r->addr, r->counter, r->indexed, r->scale);
@@ -423,14 +449,15 @@ static const char *names(struct mycl_share *s, const struct mycl_share_line *l,
 	return share_keep(s, list);
 }
 
+/* Read while threads run, and not written on a hot path (a flag set once at shutdown reads). */
 static bool reader(const struct mycl_share_var *v)
 {
-	return !runtime_written(v) && read_at_runtime(v);
+	return !hot_written(v) && read_at_runtime(v) && v->kind != MYCL_SHARE_VAR_LIBRARY;
 }
 
 static void judge(struct mycl_share *s, struct mycl_share_line *l)
 {
-	size_t nw = 0, nhot = 0, nr = 0, wi = SIZE_MAX, slot = SIZE_MAX;
+	size_t nhot = 0, nr = 0, wi = SIZE_MAX, slot = SIZE_MAX;
 	double w = 0, r = 0;
 	uint64_t sw = 0, sr = 0;
 	const struct mycl_share_var *v;
@@ -445,7 +472,6 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 		sw += v->sampled_writes;
 		sr += v->sampled_reads;
 		if (runtime_written(v)) {
-			nw++;
 			w += write_weight(v);
 			if (hot_written(v)) {
 				nhot++;
@@ -455,7 +481,8 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 			}
 			if (slots(s, v) && slot == SIZE_MAX)
 				slot = l->members[k];
-		} else if (read_at_runtime(v) && v->kind != MYCL_SHARE_VAR_LIBRARY) {
+		}
+		if (reader(v)) {
 			nr++;
 			r += read_weight(v);
 		}
@@ -463,13 +490,13 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 	if (!nhot)
 		return;
 	v = &s->vars[wi];
-	if (nw >= 2) {
+	if (nhot >= 2) {
 		l->verdict = MYCL_SHARE_WRITERS;
-		l->why = keepf(s, "%zu variables written while threads run share one %u-byte line: %s",
-			       nw, s->line_size, names(s, l, runtime_written, SIZE_MAX));
+		l->why = keepf(s, "%zu variables written on hot paths share one %u-byte line: %s",
+			       nhot, s->line_size, names(s, l, hot_written, SIZE_MAX));
 		l->fix = keepf(s, "give each written variable a line of its own: alignas(%u), or "
 			       "group them per thread", s->line_size);
-		l->score = w * (double)(nw - 1 + nr + 1);
+		l->score = w * (double)(nhot - 1 + nr + 1);
 	} else if (slot != SIZE_MAX) {
 		const struct mycl_share_var *a = &s->vars[slot];
 		unsigned int e = a->elem_size ? a->elem_size : 8;

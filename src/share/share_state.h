@@ -16,6 +16,7 @@ struct share_ref {
 	bool counter;			/* an increment (add, inc, atomic add) */
 	bool indexed;			/* at a computed index from the variable's start */
 	uint8_t scale;			/* ... the index's scale */
+	bool once;			/* a guarded static initialization (__cxa_guard_acquire) */
 };
 
 struct share_bucket {

@@ -30,4 +30,9 @@ powerpc64le-linux-gnu-gcc -O0 -g -pthread -o truth.ppc64le-O0 truth.c
 riscv64-linux-gnu-gcc -Os -g -pthread -o truth.riscv64-Os truth.c
 s390x-linux-gnu-gcc -O2 -g -pthread -fno-pie -no-pie -o truth.s390x-nopie truth.c
 i686-linux-gnu-gcc -O2 -g -pthread -fno-pie -no-pie -o truth.i386-nopie truth.c
-ls -l truth.*
+# When a server's code runs (C++: a thread before set-up ends, a poll loop,
+# a guarded function-local static).
+g++ -O2 -g -pthread -o server.gcc server.cc
+clang++ -O2 -g -pthread -o server.clang server.cc
+g++ -O0 -g -pthread -o server.gcc-O0 server.cc
+ls -l truth.* server.*
