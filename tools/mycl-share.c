@@ -24,6 +24,7 @@ static void usage(FILE *f)
 	      "      --max-lines N      flagged lines shown (default 20)\n"
 	      "      --disassemble FUNC FUNC's code with the variables each instruction touches\n"
 	      "      --include-readonly also read-only data\n"
+	      "      --assume-threads   judge a program that starts no thread as if it did\n"
 	      "      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
 	      "      --format text|json\n"
 	      "      --wide             full names and lines of any length (text: 100 columns)\n"
@@ -35,7 +36,7 @@ static void usage(FILE *f)
 }
 
 enum { O_LINE = 256, O_ARCH, O_WHATIF, O_SYMBOL, O_PERF, O_ALL, O_MAX, O_RO, O_DEBUG, O_FORMAT, O_DIS,
-       O_WIDE, O_VERSION };
+       O_WIDE, O_VERSION, O_THREADS };
 
 static const struct option long_opts[] = {
 	{ "line-size", required_argument, NULL, O_LINE },
@@ -46,6 +47,7 @@ static const struct option long_opts[] = {
 	{ "all", no_argument, NULL, O_ALL },
 	{ "max-lines", required_argument, NULL, O_MAX },
 	{ "include-readonly", no_argument, NULL, O_RO },
+	{ "assume-threads", no_argument, NULL, O_THREADS },
 	{ "debug-dir", required_argument, NULL, O_DEBUG },
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "disassemble", required_argument, NULL, O_DIS },
@@ -94,6 +96,7 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case O_RO: o.include_readonly = true; break;
+		case O_THREADS: o.assume_threads = true; break;
 		case O_DIS: dis = optarg; break;
 		case O_DEBUG: o.debug_dir = optarg; break;
 		case O_FORMAT:

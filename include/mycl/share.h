@@ -27,6 +27,7 @@ struct mycl_share_opts {
 	const char *debug_dir;		/* NULL: /usr/lib/debug; "" disables */
 	const char *perf_data;		/* weight by this recording's samples */
 	bool no_dwarf;			/* skip DWARF variables without symbols */
+	bool assume_threads;		/* judge a program that starts no thread as if it did */
 };
 
 enum mycl_share_verdict {

@@ -32,6 +32,14 @@ struct cg_func {
 	uint8_t dist;			/* calls down to a thread-creating call (255: none) */
 	uint8_t wait_dist;		/* calls down to a call that blocks for work (255: none) */
 	bool wait_api;			/* an imported function that blocks (accept, poll...) */
+	bool noreturn;			/* exit, abort, longjmp, __cxa_throw...: no code after its call */
+	/*
+	 * Run while threads run from a root of its own (a thread entry, a
+	 * callback, main without threads, an API), not only from main's part
+	 * after its first thread: code main runs once repeats only in a loop
+	 * that waits for I/O.
+	 */
+	bool rt_root;
 	uint32_t first_loop, nr_loops;
 	uint32_t parent;		/* who made it run at runtime (for the explanation) */
 	uint32_t loop_parent;		/* the caller whose loop makes it repeat */
@@ -78,9 +86,11 @@ struct callgraph {
 	size_t nr_entries, entries_cap;
 	char *names;			/* "0x..." names of unnamed functions, 20 bytes each */
 	size_t nr_names;
-	/* The current function's instructions, for its loops. */
+	/* The current function's instructions, for its loops, and its switches' targets. */
 	struct cfg_node *buf;
 	size_t nr_buf, buf_cap;
+	struct cfg_xedge *x;
+	size_t nr_x, x_cap;
 	uint32_t buf_func;
 	bool threaded;
 };
@@ -133,6 +143,32 @@ static bool wait_api(const char *name)
 		if (!strcmp(b, api[i]))
 			return true;
 	return false;
+}
+
+/*
+ * Functions that never return to their caller (the C library's and the C++
+ * ABI's): the code after a call to one belongs to another path, not this
+ * one's fall-through, or the control flow grows cycles that are not there.
+ */
+static bool noreturn_api(const char *name)
+{
+	static const char *const api[] = {
+		"exit", "Exit", "abort", "quick_exit", "assert_fail", "assert_perror_fail",
+		"stack_chk_fail", "fortify_fail", "chk_fail", "longjmp", "siglongjmp", "longjmp_chk",
+		"pthread_exit", "cxa_throw", "cxa_rethrow", "cxa_bad_cast", "cxa_bad_typeid",
+		"cxa_throw_bad_array_new_length", "Unwind_Resume", "err", "errx", "verr", "verrx",
+		"thrd_exit",
+	};
+	char b[64];
+
+	lock_plain_name(name, b, sizeof(b));
+	for (size_t i = 0; i < sizeof(api) / sizeof(api[0]); i++)
+		if (!strcmp(b, api[i]))
+			return true;
+	return !strncmp(b, "ZSt20__throw_", 13) || !strncmp(b, "ZSt19__throw_", 13) ||
+	       !strncmp(b, "ZSt16__throw_", 13) || !strncmp(b, "ZSt17__throw_", 13) ||
+	       !strncmp(b, "ZSt21__throw_", 13) || !strncmp(b, "ZSt24__throw_", 13) ||
+	       !strncmp(b, "std::__throw_", 13);
 }
 
 /* How many calls down a serving loop's wait may be (ServerLoop, WaitEventSetWait, epoll_wait). */
@@ -203,6 +239,8 @@ int callgraph_new(struct callgraph **out, const struct symtab *t, const struct e
 				cg->f[n - 1].thread_api = (int8_t)thread_api(cg->f[i].name);
 			if (cg->f[i].name && wait_api(cg->f[i].name))
 				cg->f[n - 1].wait_api = true;
+			if (cg->f[i].name && noreturn_api(cg->f[i].name))
+				cg->f[n - 1].noreturn = true;
 			if (cg->f[i].name && exit_api(cg->f[i].name))
 				cg->f[n - 1].exit_api = true;
 			continue;
@@ -221,6 +259,7 @@ int callgraph_new(struct callgraph **out, const struct symtab *t, const struct e
 		f->thread_api = (int8_t)thread_api(f->name);
 		f->exit_api = exit_api(f->name);
 		f->wait_api = wait_api(f->name);
+		f->noreturn = noreturn_api(f->name);
 		/* libstdc++'s std::thread runs the state's _M_run on the new thread. */
 		f->thread_entry = strstr(f->name, "std::thread::_State_impl<") &&
 				  strstr(f->name, ">::_M_run(");
@@ -249,6 +288,7 @@ void callgraph_free(struct callgraph *cg)
 	free(cg->maxend);
 	free(cg->entries);
 	free(cg->buf);
+	free(cg->x);
 	free(cg);
 }
 
@@ -307,6 +347,40 @@ static int take(struct callgraph *cg, uint32_t fn, uint32_t taker, uint32_t to, 
 	return 0;
 }
 
+/*
+ * A switch's jump table, read from the binary: entries while they point into
+ * the function (32-bit offsets from the table, or addresses).  The jump goes
+ * there and nowhere else.
+ */
+static int switch_targets(struct callgraph *cg, uint32_t c, const struct insn *in)
+{
+	const struct cg_func *f = &cg->f[c];
+	unsigned int w = in->table_rel ? 4 : elf_image_machine(cg->img) == 3 /* EM_386 */ ? 4 : 8;
+	bool be = elf_image_big_endian(cg->img);
+	size_t found = 0;
+
+	for (unsigned int k = 0; k < 4096; k++) {
+		const uint8_t *p = elf_image_rodata(cg->img, in->table + (uint64_t)k * w, w);
+		uint64_t v = 0, t;
+
+		if (!p)
+			break;
+		for (unsigned int b = 0; b < w; b++)
+			v |= (uint64_t)p[be ? w - 1 - b : b] << (8 * b);
+		t = in->table_rel ? in->table + (uint64_t)(int64_t)(int32_t)v : v;
+		if (t < f->start || t >= f->end)
+			break;
+		if (ARRAY_GROW(cg->x, cg->x_cap, cg->nr_x + 1))
+			return -ENOMEM;
+		cg->x[cg->nr_x++] = (struct cfg_xedge){ (uint32_t)(cg->nr_buf - 1), t };
+		found++;
+	}
+	/* Read: not a jump to anywhere any more. */
+	if (found)
+		cg->buf[cg->nr_buf - 1].indirect = false;
+	return 0;
+}
+
 int callgraph_insn(struct callgraph *cg, const struct insn *in)
 {
 	uint32_t c = cg->cur, callee = NONE, fn;
@@ -322,14 +396,20 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 	}
 	if (c == NONE)
 		return 0;
+	if (in->target && (in->call || in->jump))
+		callee = func_starting(cg, in->target);
 	if (ARRAY_GROW(cg->buf, cg->buf_cap, cg->nr_buf + 1))
 		return -ENOMEM;
 	cg->buf[cg->nr_buf++] = (struct cfg_node){
 		.addr = in->addr, .target = in->call ? 0 : in->target,
-		.jump = in->jump, .ret = in->ret, .branch = in->branch && !in->call,
+		.jump = in->jump, .branch = in->branch && !in->call,
+		.ret = in->ret || (in->call && callee != NONE && cg->f[callee].noreturn),
 		.indirect = in->jump && !in->target };
-	if (in->target && (in->call || in->jump))
-		callee = func_starting(cg, in->target);
+	if (in->jump && in->table) {
+		err = switch_targets(cg, c, in);
+		if (err)
+			return err;
+	}
 	if (callee != NONE && (in->call || callee != c)) {
 		if (ARRAY_GROW(cg->e, cg->e_cap, cg->nr_e + 1))
 			return -ENOMEM;
@@ -377,12 +457,13 @@ static int function_loops(struct callgraph *cg)
 
 	if (!n || cg->buf_func == NONE) {
 		cg->nr_buf = 0;
+		cg->nr_x = 0;
 		return 0;
 	}
 	in = calloc(n, sizeof(*in));
 	if (!in)
 		return -ENOMEM;
-	err = cfg_cycles(cg->buf, n, in);
+	err = cfg_cycles(cg->buf, n, cg->x, cg->nr_x, in);
 	for (size_t i = 0; i < n && !err; i++) {
 		size_t j = i;
 
@@ -394,6 +475,7 @@ static int function_loops(struct callgraph *cg)
 		i = j;
 	}
 	cg->nr_buf = 0;
+	cg->nr_x = 0;
 	free(in);
 	return err;
 }
@@ -650,9 +732,16 @@ static void spread(struct callgraph *cg)
 			const struct cg_edge *e = &cg->e[k];
 			struct cg_func *a = &cg->f[e->caller], *b = &cg->f[e->callee];
 			uint8_t ctx = a->spine && !(a->ctx & CG_RUNTIME) ? (a->ctx ? e->ctx : 0) : a->ctx;
+			/* main's once-run part (its spine after the first thread, what that calls once) */
+			bool once = (a->spine && !(a->ctx & CG_RUNTIME)) ||
+				    ((a->ctx & CG_RUNTIME) && !a->rt_root && !a->looped);
 			bool rep = (ctx & CG_RUNTIME) &&
-				   (a->spine && !(a->ctx & CG_RUNTIME) ?
-				    serving_loop(cg, e->caller, e->at) : e->in_loop || a->looped);
+				   (once ? serving_loop(cg, e->caller, e->at) : e->in_loop || a->looped);
+
+			if ((ctx & CG_RUNTIME) && !once && !b->rt_root) {
+				b->rt_root = true;
+				changed = true;
+			}
 
 			if ((b->ctx | ctx) != b->ctx) {
 				if ((ctx & CG_RUNTIME) && !(b->ctx & CG_RUNTIME) && b->parent == NONE)
@@ -812,6 +901,7 @@ static int main_roots(struct callgraph *cg, uint32_t main_fn)
 	if (!m->creates_threads) {
 		/* No thread: main's work is the program's work. */
 		m->ctx |= CG_RUNTIME;
+		m->rt_root = true;
 		return 0;
 	}
 	err = disasm_for_image(&d, cg->img);
@@ -852,6 +942,7 @@ static void callbacks(struct callgraph *cg, uint32_t main_fn)
 			if (!c || (f->ctx & c) == c)
 				continue;
 			f->ctx |= c;
+			f->rt_root |= (c & CG_RUNTIME) != 0;
 			if (!f->why)
 				f->why = W_CALLBACK;
 			if ((c & CG_RUNTIME) && looped)
@@ -887,6 +978,7 @@ int callgraph_finish(struct callgraph *cg)
 		}
 		if (f->thread_entry) {
 			f->ctx |= CG_RUNTIME;
+			f->rt_root = true;
 			f->why = W_THREAD;
 		}
 		/* A library's exported functions run when its callers call them. */
@@ -905,11 +997,13 @@ int callgraph_finish(struct callgraph *cg)
 
 		if (f->taken_data && !f->ctx) {
 			f->ctx |= CG_RUNTIME;
+			f->rt_root = true;
 			f->looped = true;
 			f->why = W_CALLBACK;
 		}
 		if (f->api) {
 			f->ctx |= CG_RUNTIME;
+			f->rt_root = true;
 			f->looped = true;
 			f->why = W_API;
 		}
@@ -935,6 +1029,8 @@ enum cg_heat callgraph_heat(const struct callgraph *cg, uint64_t addr)
 	if (f->spine && !(f->ctx & CG_RUNTIME))
 		return spine_runtime(f, addr) ? (serving_loop(cg, i, addr) ? HEAT_HOT : HEAT_WARM) :
 		       HEAT_STARTUP;
+	if ((f->ctx & CG_RUNTIME) && !f->rt_root && !f->looped)
+		return serving_loop(cg, i, addr) ? HEAT_HOT : HEAT_WARM;
 	if (f->ctx & CG_RUNTIME)
 		return f->looped || in_loop(cg, i, addr) ? HEAT_HOT : HEAT_WARM;
 	if (f->ctx & CG_STARTUP)

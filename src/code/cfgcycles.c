@@ -25,7 +25,8 @@ static size_t node_index(const struct cfg_node *buf, size_t n, uint64_t addr)
 	return lo < n && buf[lo].addr == addr ? lo : SIZE_MAX;
 }
 
-int cfg_cycles(const struct cfg_node *buf, size_t n, bool *on_cycle)
+int cfg_cycles(const struct cfg_node *buf, size_t n, const struct cfg_xedge *xe, size_t nx,
+	       bool *on_cycle)
 {
 	size_t v, ne = 0, *first = NULL, *succ = NULL, *idx = NULL, *low = NULL;
 	size_t *stack = NULL, *call = NULL, *it = NULL, sp = 0, cp = 0, counter = 0;
@@ -37,21 +38,24 @@ int cfg_cycles(const struct cfg_node *buf, size_t n, bool *on_cycle)
 		return 0;
 	for (size_t i = 0; i < n && !any; i++)
 		any = buf[i].branch && buf[i].target && buf[i].target <= buf[i].addr;
+	for (size_t k = 0; k < nx && !any; k++)
+		any = xe[k].from < n && xe[k].to <= buf[xe[k].from].addr;
 	if (!any)
 		goto out;
 	v = n + 1;			/* node n: where an indirect jump may go */
-	orphan = calloc(v, sizeof(*orphan));
-	on = calloc(v, sizeof(*on));
-	first = calloc(v + 1, sizeof(*first));
-	idx = malloc(v * sizeof(*idx));
-	low = malloc(v * sizeof(*low));
-	stack = malloc(v * sizeof(*stack));
-	call = malloc(v * sizeof(*call));
-	it = malloc(v * sizeof(*it));
-	if (!orphan || !on || !first || !idx || !low || !stack || !call || !it) {
+	/* One block for the per-node arrays: six of size_t, two of bool. */
+	first = calloc(6 * v + 1, sizeof(size_t) + 1);
+	if (!first) {
 		err = -ENOMEM;
 		goto out;
 	}
+	idx = first + v + 1;
+	low = idx + v;
+	stack = low + v;
+	call = stack + v;
+	it = call + v;
+	orphan = (bool *)(it + v);
+	on = orphan + v;
 	for (size_t i = 1; i < n; i++)
 		orphan[i] = buf[i - 1].jump || buf[i - 1].ret;
 	for (size_t i = 0; i < n; i++) {
@@ -61,9 +65,15 @@ int cfg_cycles(const struct cfg_node *buf, size_t n, bool *on_cycle)
 		if (t != SIZE_MAX)
 			orphan[t] = false;
 	}
+	for (size_t k = 0; k < nx; k++) {
+		size_t t = node_index(buf, n, xe[k].to);
+
+		if (t != SIZE_MAX)
+			orphan[t] = false;
+	}
 	/* Successors (CSR): counted, then filled. */
 	for (int pass = 0; pass < 2; pass++) {
-		size_t k = 0;
+		size_t k = 0, xi = 0;
 
 		for (size_t i = 0; i < v; i++) {
 			size_t t = SIZE_MAX;
@@ -95,6 +105,15 @@ int cfg_cycles(const struct cfg_node *buf, size_t n, bool *on_cycle)
 				if (pass)
 					succ[k] = n;
 				k++;
+			}
+			for (; xi < nx && xe[xi].from <= i; xi++) {
+				size_t xt = xe[xi].from == i ? node_index(buf, n, xe[xi].to) : SIZE_MAX;
+
+				if (xt != SIZE_MAX) {
+					if (pass)
+						succ[k] = xt;
+					k++;
+				}
 			}
 		}
 		if (!pass) {
@@ -160,14 +179,7 @@ int cfg_cycles(const struct cfg_node *buf, size_t n, bool *on_cycle)
 		}
 	}
 out:
-	free(orphan);
-	free(on);
 	free(first);
 	free(succ);
-	free(idx);
-	free(low);
-	free(stack);
-	free(call);
-	free(it);
 	return err;
 }

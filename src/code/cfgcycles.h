@@ -15,7 +15,18 @@ struct cfg_node {
 	bool indirect;			/* a jump through a register (a switch) */
 };
 
-/* ON_CYCLE[i] (N entries): whether V[i] is on a cycle.  0 or -ENOMEM. */
-int cfg_cycles(const struct cfg_node *v, size_t n, bool *on_cycle);
+/* A further successor of node FROM: a jump table's target (sorted by FROM). */
+struct cfg_xedge {
+	uint32_t from;
+	uint64_t to;
+};
+
+/*
+ * ON_CYCLE[i] (N entries): whether V[i] is on a cycle, with the NX further
+ * edges X (an indirect jump with its table read goes only there; one without
+ * may go to any block nothing else reaches).  0 or -ENOMEM.
+ */
+int cfg_cycles(const struct cfg_node *v, size_t n, const struct cfg_xedge *x, size_t nx,
+	       bool *on_cycle);
 
 #endif

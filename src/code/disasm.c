@@ -332,10 +332,16 @@ static void snap_branch(struct disasm *d, const struct insn *in)
 	unsigned int k = d->nr_snap++ % 4;
 
 	d->snap[k].target = in->target;
+	d->snap[k].known = 0;
 	for (unsigned int i = 0; i < d->abi.nr_kept; i++) {
-		d->snap[k].r[i][0] = d->regs[d->abi.kept[i]];
-		d->snap[k].r[i][1] = d->imm[d->abi.kept[i]];
-		d->snap[k].r[i][2] = d->prm[d->abi.kept[i]];
+		unsigned int r = d->abi.kept[i];
+
+		if (!d->regs[r].known && !d->imm[r].known && !d->prm[r].known)
+			continue;
+		d->snap[k].known |= 1u << i;
+		d->snap[k].r[i][0] = d->regs[r];
+		d->snap[k].r[i][1] = d->imm[r];
+		d->snap[k].r[i][2] = d->prm[r];
 	}
 }
 
@@ -346,9 +352,15 @@ static void snap_restore(struct disasm *d, uint64_t pc)
 		if (d->snap[k].target != pc)
 			continue;
 		for (unsigned int i = 0; i < d->abi.nr_kept; i++) {
-			d->regs[d->abi.kept[i]] = d->snap[k].r[i][0];
-			d->imm[d->abi.kept[i]] = d->snap[k].r[i][1];
-			d->prm[d->abi.kept[i]] = d->snap[k].r[i][2];
+			unsigned int r = d->abi.kept[i];
+
+			if (!(d->snap[k].known & (1u << i))) {
+				d->regs[r].known = d->imm[r].known = d->prm[r].known = false;
+				continue;
+			}
+			d->regs[r] = d->snap[k].r[i][0];
+			d->imm[r] = d->snap[k].r[i][1];
+			d->prm[r] = d->snap[k].r[i][2];
 		}
 		return;
 	}

@@ -63,6 +63,9 @@ struct insn {
 	uint64_t call_arg[6];		/* call: the address or constant each argument register holds */
 	uint8_t call_arg_prm[6];	/* call: 1 + the function's own argument each one passes on */
 	uint8_t call_arg_indexed;	/* call: bit k: argument k points somewhere in an array */
+	/* x86 indirect jumps through a switch's table: its address, entries relative or not. */
+	uint64_t table;
+	bool table_rel;			/* 32-bit offsets from the table (PIC); else addresses */
 };
 
 enum atomic_op {

@@ -68,7 +68,7 @@ struct disasm {
 	 * placed after a return (a loop body past the epilogue) starts from the
 	 * branch that reaches it, not from the epilogue's restores.
 	 */
-	struct { uint64_t target; struct regval r[24][3]; } snap[4];
+	struct { uint64_t target; uint32_t known; struct regval r[24][3]; } snap[4];
 	unsigned int nr_snap;
 	bool no_fallthrough;		/* the previous instruction returned or jumped */
 	struct regval regs[NREGS];

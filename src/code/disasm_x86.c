@@ -410,6 +410,23 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 		      (x->operands[0].type == X86_OP_MEM || x->operands[1].type == X86_OP_MEM));
 	in->spin_hint = ci->id == X86_INS_PAUSE;
 	in->jump = ci->id == X86_INS_JMP;
+	/*
+	 * A switch: jmp *%reg with reg = table + its 32-bit entry (PIC, lea
+	 * table, movslq, add), or jmp *table(,%reg,8) at a fixed address.
+	 */
+	if (in->jump && x->op_count == 1) {
+		const cs_x86_op *t = &x->operands[0];
+		unsigned int f = t->type == X86_OP_REG ? x86_fam(d, t->reg) : 0;
+
+		if (f && d->regs[f].known && d->regs[f].indexed) {
+			in->table = d->regs[f].v;
+			in->table_rel = true;
+		} else if (t->type == X86_OP_MEM && t->mem.base == X86_REG_INVALID &&
+			   t->mem.index != X86_REG_INVALID && t->mem.scale == d->ptr_size &&
+			   t->mem.disp >= 0x1000) {
+			in->table = (uint64_t)(d->ptr_size == 4 ? (uint32_t)t->mem.disp : t->mem.disp);
+		}
+	}
 	if (cs_regs_access(d->cs, ci, rd, &nrd, wr, &nwr))
 		nrd = nwr = 0;
 	if (d->lock_facts)

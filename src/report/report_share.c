@@ -232,9 +232,13 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 	free(head);
 	head = NULL;
 	if (!s->threaded)
-		folded(f, "threads: ", "none started (no call to pthread_create or the like): the "
-		       "globals are each process's own, false sharing among them needs threads; "
-		       "ranked as if the code ran on several", wide ? 0 : 100);
+		folded(f, "threads: ", s->assume_threads ?
+		       "none started (no call to pthread_create or the like); judged as if several "
+		       "threads ran the code (--assume-threads)" :
+		       "none started (no call to pthread_create or the like): each process has its "
+		       "own copy of these globals, so none can share a line with another thread's; "
+		       "no line is flagged (--assume-threads judges them as if threads ran the code)",
+		       wide ? 0 : 100);
 	else if (s->nr_entries &&
 		 asprintf(&head, "%zu thread entries found (%s%s)", s->nr_entries, s->first_entry,
 			  s->nr_entries > 1 ? ", ..." : "") > 0)

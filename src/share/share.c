@@ -418,11 +418,18 @@ static double read_weight(const struct mycl_share_var *v)
 }
 
 /* An array written at a computed index whose elements are smaller than a line. */
+/*
+ * An array of slots: at least half its writes while threads run are at a
+ * computed index.  A struct written field by field at fixed offsets (redis's
+ * server) is not one, even where a member array of it is indexed.
+ */
 static bool slots(const struct mycl_share *s, const struct mycl_share_var *v)
 {
 	unsigned int e = v->elem_size ? v->elem_size : 8;
 
-	return hot_written(v) && v->indexed_writes && v->size >= 2 * e && e < s->line_size;
+	return hot_written(v) && v->indexed_writes &&
+	       2 * v->indexed_writes >= v->hot_writes + v->warm_writes &&
+	       v->size >= 2 * e && e < s->line_size;
 }
 
 static const char *names(struct mycl_share *s, const struct mycl_share_line *l,
@@ -487,7 +494,8 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 			r += read_weight(v);
 		}
 	}
-	if (!nhot)
+	/* Without threads each process has its own globals: nothing to share. */
+	if (!nhot || (!s->threaded && !s->assume_threads))
 		return;
 	v = &s->vars[wi];
 	if (nhot >= 2) {
@@ -685,6 +693,7 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 		free(abs);
 		return -ENOMEM;
 	}
+	s->assume_threads = OPTS_GET(o, assume_threads, false);
 	s->log.print = OPTS_GET(o, print, NULL);
 	s->log.ctx = OPTS_GET(o, print_ctx, NULL);
 	s->dso = dso_new(abs, false);

@@ -44,6 +44,7 @@ struct mycl_share {
 	uint64_t data_samples;
 	bool weighted;
 	bool threaded;			/* the program starts threads (or is a library) */
+	bool assume_threads;		/* --assume-threads: judge lines as if it did */
 	size_t nr_entries;		/* thread entries found */
 	const char *first_entry;
 	uint64_t binary_samples;	/* samples of the recording in this binary */
