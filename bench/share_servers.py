@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""
+mycl-share on MariaDB under load: mariadbd is started here on a private socket
+and data directory (as bench/locks_servers.py does), sysbench
+oltp_update_index runs with 16 threads, and perf records the server's
+instructions (cpu-clock, -p PID); then mycl-share ranks mariadbd's lines with
+and without the recording.  It prints the flagged lines of both, whether the
+lines with sampled writes or reads come before all others, and the samples
+credited back from skid.  Not a test: what a recording holds depends on the
+machine and the load.
+
+usage: share_servers.py MYCL_SHARE [WORKDIR] [SECONDS]
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from locks_servers import install, sh  # noqa: E402
+
+
+def share(tool, *args):
+    r = sh([tool, "--format", "json", *args])
+    if r.returncode:
+        print(r.stderr[-400:])
+        return None
+    return json.loads(r.stdout)
+
+
+def show(doc, title, n=10):
+    print(f"\n==== {title}")
+    flagged = [ln for ln in doc["lines"] if ln["verdict"] != "ok"]
+    for i, ln in enumerate(flagged[:n]):
+        ws = sorted(ln["members"], key=lambda m: -(m["sampled_writes"] * 100 + m["hot_writes"]))
+        top = ws[0]
+        print(f"{i + 1:2}. {ln['start']} {ln['verdict']:20} samples {ln.get('samples', 0):5}  "
+              f"{top['name']} (sampled writes {top['sampled_writes']}, reads {top['sampled_reads']}, "
+              f"skid {top['skid_samples']}, static hot writes {top['hot_writes']})")
+    return flagged
+
+
+def main():
+    tool = sys.argv[1]
+    work = sys.argv[2] if len(sys.argv) > 2 else "/tmp/mycl-share-servers"
+    seconds = int(sys.argv[3]) if len(sys.argv) > 3 else 15
+    if not shutil.which("sysbench") and not install(["sysbench"]):
+        print("skip: cannot install sysbench")
+        return
+    os.makedirs(work, exist_ok=True)
+    data, sock = os.path.join(work, "mdata"), os.path.join(work, "mysql.sock")
+    shutil.rmtree(data, ignore_errors=True)
+    os.makedirs(data)
+    r = sh(["mariadb-install-db", "--no-defaults", f"--datadir={data}", "--user=root",
+            "--skip-test-db", "--auth-root-authentication-method=normal"])
+    if r.returncode:
+        print("skip MariaDB:", r.stderr[-300:])
+        return
+    srv = subprocess.Popen(["/usr/sbin/mariadbd", "--no-defaults", f"--datadir={data}",
+                            f"--socket={sock}", "--skip-networking", "--user=root",
+                            "--innodb-buffer-pool-size=256M", "--max-connections=200",
+                            f"--log-error={work}/mariadbd.err", f"--pid-file={work}/m.pid"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    rec = os.path.join(work, "mariadbd-update.data")
+    try:
+        for _ in range(120):
+            if os.path.exists(sock):
+                break
+            time.sleep(0.5)
+        sh(["mariadb", f"--socket={sock}", "-uroot", "-e", "create database sbtest"])
+        sb = ["sysbench", "--db-driver=mysql", f"--mysql-socket={sock}", "--mysql-user=root",
+              "--tables=4", "--table-size=20000", "--threads=16"]
+        sh(sb + ["oltp_update_index", "prepare"], timeout=600)
+        load = subprocess.Popen(sb + [f"--time={seconds + 10}", "oltp_update_index", "run"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(3)
+        sh(["perf", "record", "-q", "-e", "cpu-clock", "-F", "999", "-p", str(srv.pid), "-o", rec,
+            "--", "sleep", str(seconds)])
+        load.wait(timeout=seconds + 120)
+    finally:
+        srv.terminate()
+        srv.wait(timeout=120)
+    plain = share(tool, "/usr/sbin/mariadbd")
+    weighed = share(tool, "--perf", rec, "/usr/sbin/mariadbd")
+    if not plain or not weighed:
+        return
+    show(plain, "mycl-share /usr/sbin/mariadbd (code only)")
+    flagged = show(weighed, f"mycl-share --perf {rec} /usr/sbin/mariadbd")
+    sampled = [ln.get("samples", 0) > 0 for ln in flagged]
+    first_unsampled = sampled.index(False) if False in sampled else len(sampled)
+    print(f"\nflagged lines with samples: {sum(sampled)}; all of them before any without: "
+          f"{'yes' if all(sampled[:first_unsampled]) and not any(sampled[first_unsampled:]) else 'no'}")
+    skid = sum(m["skid_samples"] for ln in weighed["lines"] for m in ln["members"])
+    print(f"samples credited back from skid to the access before them: {skid}")
+    print(f"recording: {rec}, {os.path.getsize(rec) >> 10} KB")
+
+
+if __name__ == "__main__":
+    main()
