@@ -185,6 +185,10 @@ def truth(tool, data):
         check(f"{name}: hits[] written through a pointer by a callee: per-thread slots",
               hits["callee_writes"] >= 1 and hits["indexed_writes"] >= 1 and
               hline["verdict"] in ("slots", "writers"), f"{hits} {hline['verdict']}")
+        st, sl = members(at[64])["stat_slots"]
+        check(f"{name}: stat_slots[] written through the address stats_for() returns: slots",
+              st["hot_writes"] >= 1 and st["indexed_writes"] >= 1 and
+              sl["verdict"] in ("slots", "writers"), f"{st} {sl['verdict']}")
         names = {x["name"] for l in at[64]["lines"] for x in l["members"]}
         check(f"{name}: thread_local and const data not listed",
               "per_thread_total" not in names and "table_size" not in names, "")

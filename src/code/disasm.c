@@ -41,6 +41,15 @@ static void set_abi(struct disasm *d)
 	unsigned int k = 0;
 
 	switch (d->machine) {
+	case EM_X86_64: case EM_386: a->ret = X86_RAX; break;
+	case EM_AARCH64: a->ret = ARM64_REG_X0; break;
+	case EM_PPC64: a->ret = PPC_REG_R3; break;
+	case EM_S390: a->ret = SYSZ_REG_2; break;
+	case EM_ARM: a->ret = ARM_REG_R0; break;
+	case EM_RISCV: a->ret = 1 + 10; break;
+	default: break;
+	}
+	switch (d->machine) {
 	case EM_AARCH64:
 		for (unsigned int i = 0; i < 8; i++)
 			a->args[i] = (uint16_t)(ARM64_REG_X0 + i);
@@ -455,9 +464,34 @@ static void control(const struct disasm *d, const cs_insn *ci, struct insn *in)
 	}
 }
 
-/* After an instruction: the branch snapshots, and whether the next one is reached by falling in. */
-static void after(struct disasm *d, const struct insn *in)
+static const struct call_result *call_result_at(const struct disasm *d, uint64_t at)
 {
+	size_t lo = 0, hi = d->nr_cr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->cr[mid].at < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->nr_cr && d->cr[lo].at == at ? &d->cr[lo] : NULL;
+}
+
+/* After an instruction: the branch snapshots, and whether the next one is reached by falling in. */
+static void after(struct disasm *d, struct insn *in)
+{
+	const struct regval *r = d->abi.ret ? &d->regs[d->abi.ret] : NULL;
+
+	if (in->ret && r && r->known) {
+		in->ret_value = r->v;
+		in->ret_indexed = r->indexed;
+	}
+	const struct call_result *c;
+
+	if (in->call && d->nr_cr && d->abi.ret && (c = call_result_at(d, in->addr)))
+		dis_set_addr(d, d->abi.ret, c->value, c->indexed);
 	if (in->branch && !in->jump && !in->call && in->target > in->addr)
 		snap_branch(d, in);
 	d->no_fallthrough = in->ret || (in->jump && !in->call);
@@ -616,6 +650,13 @@ void disasm_set_share_facts(struct disasm *d, bool on)
 {
 	d->share_facts = on;
 }
+
+void disasm_set_call_results(struct disasm *d, const struct call_result *v, size_t n)
+{
+	d->cr = v;
+	d->nr_cr = n;
+}
+
 
 void disasm_set_starts(struct disasm *d, const uint64_t *starts, size_t n)
 {

@@ -63,6 +63,9 @@ struct insn {
 	uint64_t call_arg[6];		/* call: the address or constant each argument register holds */
 	uint8_t call_arg_prm[6];	/* call: 1 + the function's own argument each one passes on */
 	uint8_t call_arg_indexed;	/* call: bit k: argument k points somewhere in an array */
+	/* ret: the address the result register holds, when known (a function returning &g[i]). */
+	uint64_t ret_value;
+	bool ret_indexed;
 	/* x86 indirect jumps through a switch's table: its address, entries relative or not. */
 	uint64_t table;
 	bool table_rel;			/* 32-bit offsets from the table (PIC); else addresses */
@@ -112,5 +115,16 @@ void disasm_set_share_facts(struct disasm *d, bool on);
  * forgotten at each, and the arguments are known there.
  */
 void disasm_set_starts(struct disasm *d, const uint64_t *starts, size_t n);
+/*
+ * After the call at AT, the result register holds VALUE (the address the
+ * callee returns; INDEXED: somewhere in an array from it).
+ */
+struct call_result {
+	uint64_t at, value;
+	bool indexed;
+};
+
+/* N call results sorted by AT (kept by the caller; NULL: none). */
+void disasm_set_call_results(struct disasm *d, const struct call_result *v, size_t n);
 
 #endif

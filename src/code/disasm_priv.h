@@ -40,6 +40,7 @@ struct disasm_abi {
 	uint8_t nr_args;
 	uint16_t kept[24];		/* registers a call preserves */
 	uint8_t nr_kept;
+	uint16_t ret;			/* where a function's result is */
 };
 
 struct disasm {
@@ -89,6 +90,8 @@ struct disasm {
 	unsigned int post_reg;		/* set after the call's clobbers (i386 get_pc_thunk) */
 	uint64_t post_val;
 	uint8_t ptr_size;		/* 8, or 4 for i386 and arm */
+	const struct call_result *cr;	/* disasm_set_call_results */
+	size_t nr_cr;
 	/* The register a load-linked filled, and whether an add or sub used it since. */
 	unsigned int ll_reg;
 	bool ll_arith;

@@ -146,6 +146,11 @@ struct scan {
 	struct argref *args;
 	size_t nr_args, args_cap;
 	uint64_t guard_fn;		/* the function inside a __cxa_guard_acquire'd block, or 0 */
+	/* Functions returning a variable's address (&stats[id]), and every direct call. */
+	struct retref { uint64_t fn, value; bool indexed; } *rets;
+	size_t nr_rets, rets_cap;
+	struct callref { uint64_t caller, at, value; bool indexed; } *calls;	/* value: the target while scanning */
+	size_t nr_calls, calls_cap;
 };
 
 /*
@@ -179,6 +184,17 @@ static int scan_insn(const struct insn *in, void *arg)
 		return err;
 	if (in->call && in->target)
 		guard_call(sc, in);
+	if (in->call && in->target) {
+		if (ARRAY_GROW(sc->calls, sc->calls_cap, sc->nr_calls + 1))
+			return -ENOMEM;
+		sc->calls[sc->nr_calls++] = (struct callref){ .at = in->addr, .value = in->target };
+	}
+	if (in->ret && in->ret_value && find_var(s, in->ret_value) >= 0) {
+		if (ARRAY_GROW(sc->rets, sc->rets_cap, sc->nr_rets + 1))
+			return -ENOMEM;
+		sc->rets[sc->nr_rets++] = (struct retref){ callgraph_func_start(sc->cg, in->addr),
+							   in->ret_value, in->ret_indexed };
+	}
 	if (in->call && in->target) {
 		for (int k = 0; k < 6; k++) {
 			if (!in->call_arg[k] || find_var(s, in->call_arg[k]) < 0)
@@ -316,6 +332,125 @@ static int callee_writes(struct scan *sc)
 	return 0;
 }
 
+static int retref_cmp(const void *a, const void *b)
+{
+	const struct retref *x = a, *y = b;
+
+	return x->fn < y->fn ? -1 : x->fn > y->fn;
+}
+
+static int callref_cmp(const void *a, const void *b)
+{
+	const struct callref *x = a, *y = b;
+
+	if (x->caller != y->caller)
+		return x->caller < y->caller ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static bool has_ref(const struct mycl_share *s, uint64_t addr)
+{
+	size_t lo = 0, hi = s->nr_refs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->refs[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nr_refs && s->refs[lo].addr == addr;
+}
+
+/*
+ * Stores through an address a callee returns (stats_for(id)->n++ with
+ * stats_for returning &stats[id]): after each call of such a function, the
+ * caller's accesses through the result are the variable's, running when the
+ * caller does.
+ */
+static int returned_writes(struct scan *sc)
+{
+	struct mycl_share *s = sc->s;
+	size_t k = 0;
+	int err = 0;
+
+	if (!sc->nr_rets)
+		return 0;
+	sort_array(sc->rets, sc->nr_rets, sizeof(*sc->rets), retref_cmp);
+	/* One address per function; a function returning two different ones is left out. */
+	for (size_t i = 0; i < sc->nr_rets; i++) {
+		if (k && sc->rets[k - 1].fn == sc->rets[i].fn) {
+			if (sc->rets[k - 1].value != sc->rets[i].value)
+				sc->rets[k - 1].value = 0;
+			continue;
+		}
+		sc->rets[k++] = sc->rets[i];
+	}
+	sc->nr_rets = k;
+	/* The calls of those functions, by the function making them. */
+	k = 0;
+	for (size_t i = 0; i < sc->nr_calls; i++) {
+		struct retref key = { .fn = sc->calls[i].value }, *r;
+
+		r = bsearch(&key, sc->rets, sc->nr_rets, sizeof(*sc->rets), retref_cmp);
+		/* ppc64 calls enter past the TOC set-up: the function holding the target. */
+		if (!r && elf_image_machine(sc->img) == EM_PPC64) {
+			key.fn = callgraph_func_start(sc->cg, key.fn);
+			r = bsearch(&key, sc->rets, sc->nr_rets, sizeof(*sc->rets), retref_cmp);
+		}
+		if (!r || !r->value)
+			continue;
+		sc->calls[k++] = (struct callref){ callgraph_func_start(sc->cg, sc->calls[i].at),
+						   sc->calls[i].at, r->value, r->indexed };
+	}
+	sort_array(sc->calls, k, sizeof(*sc->calls), callref_cmp);
+	for (size_t i = 0, j; i < k && !err; i = j) {
+		uint64_t start = sc->calls[i].caller, end = callgraph_func_end(sc->cg, start, NULL);
+		const uint8_t *code;
+		struct call_result *cr;
+		struct insn *v = NULL;
+		size_t n = 0;
+
+		for (j = i; j < k && sc->calls[j].caller == start; j++)
+			;
+		/* From the first such call on: what the result is used for comes after it. */
+		start = sc->calls[i].at;
+		if (!start || end <= start || end - start > 65536 ||
+		    !(code = elf_image_code(sc->img, start, end - start)))
+			continue;
+		cr = calloc(j - i, sizeof(*cr));
+		if (!cr)
+			return -ENOMEM;
+		for (size_t q = i; q < j; q++)
+			cr[q - i] = (struct call_result){ sc->calls[q].at, sc->calls[q].value,
+							  sc->calls[q].indexed };
+		disasm_set_call_results(sc->d, cr, j - i);
+		err = disasm_range(sc->d, code, end - start, start, &v, &n);
+		disasm_set_call_results(sc->d, NULL, 0);
+		for (size_t q = 0; q < n && !err; q++) {
+			const struct call_result *c = NULL;
+			long var;
+
+			if (!v[q].data || (v[q].access != ACC_WRITE && v[q].access != ACC_RMW) ||
+			    (var = find_var(s, v[q].data)) < 0 || has_ref(s, v[q].addr))
+				continue;
+			/* Credited to the latest call before it whose result is this variable. */
+			for (size_t p = 0; p < j - i; p++)
+				if (cr[p].at < v[q].addr && find_var(s, cr[p].value) == var)
+					c = &cr[p];
+			if (!c)
+				continue;
+			s->vars[var].callee_writes++;
+			count_write(s, sc->cg, &s->vars[var], callgraph_heat(sc->cg, v[q].addr), v[q].addr,
+				    v[q].counter_op, c->indexed || v[q].indexed, c->indexed ? 0 : v[q].scale);
+		}
+		free(v);
+		free(cr);
+	}
+	return err;
+}
+
 /* Every reference counted by when it runs. */
 static void count_refs(struct mycl_share *s, struct callgraph *cg)
 {
@@ -360,6 +495,8 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 		count_refs(s, sc.cg);
 		err = callee_writes(&sc);
 	}
+	if (!err)
+		err = returned_writes(&sc);
 	if (!err) {
 		s->threaded = callgraph_threaded(sc.cg);
 		s->nr_entries = callgraph_nr_thread_entries(sc.cg);
@@ -369,6 +506,8 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	callgraph_free(sc.cg);
 	disasm_close(sc.d);
 	free(sc.args);
+	free(sc.rets);
+	free(sc.calls);
 	return err;
 }
 

@@ -8,6 +8,8 @@
  *    beside read-mostly limits (never hot);
  *  - hits[], one slot per worker, written through a pointer (per-thread slots);
  *  - served, one counter every worker increments (a hot shared counter);
+ *  - stat_slots[], one per worker, written through the address a function
+ *    returns (stats_for(id)->n++);
  *  - per_thread_total (thread_local) and table_size (const): never listed.
  */
 #include <pthread.h>
@@ -31,6 +33,9 @@ __attribute__((aligned(64))) long hits[WORKERS];	/* one slot per worker */
 __attribute__((aligned(64))) unsigned long served;	/* every worker increments it */
 __attribute__((aligned(64))) long spare;
 
+struct stat_slot { long n; };
+__attribute__((aligned(64))) struct stat_slot stat_slots[WORKERS];
+
 static __thread long per_thread_total;
 const long table_size = 4096;
 
@@ -45,6 +50,11 @@ __attribute__((noinline)) static void bump(long *slot, long n)
 	*slot += n;
 }
 
+__attribute__((noinline)) static struct stat_slot *stats_for(long id)
+{
+	return &stat_slots[id];
+}
+
 __attribute__((noinline)) static long handle_request(long id, long key)
 {
 	long r = key;
@@ -55,6 +65,7 @@ __attribute__((noinline)) static long handle_request(long id, long key)
 		r ^= (long)next_jitter();
 	__atomic_fetch_add(&served, 1, __ATOMIC_RELAXED);
 	bump(&hits[id], 1);
+	stats_for(id)->n++;
 	per_thread_total += r & 1;
 	return r;
 }
@@ -92,7 +103,7 @@ int main(int argc, char **argv)
 		pthread_join(t[i], &r);
 		sum += (long)r;
 	}
-	printf("%ld %lu %lld %d %d %ld\n", sum & 1, served, hits[0] + front.a + front_tail, boot_mode,
-	       boot_flags, spare);
+	printf("%ld %lu %lld %d %d %ld %ld\n", sum & 1, served, hits[0] + front.a + front_tail,
+	       boot_mode, boot_flags, spare, stat_slots[0].n);
 	return 0;
 }
