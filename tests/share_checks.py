@@ -223,8 +223,26 @@ def server(tool, data):
               fb["stores"] + fb["rmws"] == 0 and fb["loads"] >= 1, str(fb))
 
 
+def stripped(tool, data):
+    """A program without its symbol table: the stores it cannot name are counted and said."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "truth.stripped")
+        subprocess.run(["strip", "--strip-all", "-o", path,
+                        os.path.join(data, "share", "truth.gcc-O2")], check=True)
+        doc = share_json(tool, path)
+        text = share(tool, path).stdout
+        check("stripped program: its stores to unnamed data counted and said, with the fix",
+              doc["unnamed_writes"] >= 4 and "unseen:" in text and "--debug-dir" in text,
+              f"{doc['unnamed_writes']} {text[-400:]}")
+        full = share_json(tool, os.path.join(data, "share", "truth.gcc-O2"))
+        check("with its symbols: nothing unseen", full["unnamed_writes"] == 0,
+              str(full["unnamed_writes"]))
+
+
 def main():
     tool, data, ttas_bin, corpus = sys.argv[1:5]
+    stripped(tool, data)
     truth(tool, data)
     server(tool, data)
     cross(tool, data)

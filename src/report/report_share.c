@@ -196,6 +196,22 @@ static void apart_text(FILE *f, const struct mycl_share *s, bool wide)
 	free(libs);
 }
 
+/* What the report cannot see: stores to data no symbol names. */
+static void blind(FILE *f, const struct mycl_share *s, bool wide)
+{
+	char *t = NULL;
+
+	if (!s->unnamed_writes || s->dso->symtab_full)
+		return;
+	if (asprintf(&t, "%" PRIu64 " stores go to .data/.bss addresses no symbol names: the binary "
+		     "has no symbol table for its own variables (stripped), so their lines cannot be "
+		     "judged; %s%s", s->unnamed_writes,
+		     s->debug_hint ? s->debug_hint : "point --debug-dir at its debug file",
+		     s->debug_hint ? " (or --debug-dir DIR) gives them names" : "") > 0)
+		folded(f, "unseen: ", t, wide ? 0 : 100);
+	free(t);
+}
+
 MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 				    const struct mycl_share_write_opts *o)
 {
@@ -261,6 +277,7 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 	if (n > max)
 		fprintf(f, "# %zu more lines not shown (--max-lines)\n", n - max);
 	apart_text(f, s, wide);
+	blind(f, s, wide);
 	if (s->data_samples) {
 		fprintf(f, "#\n# Data-address samples: %" PRIu64 " (perf mem / c2c), busiest lines:\n",
 			s->data_samples);
@@ -340,6 +357,7 @@ MYCL_API int mycl_share__write_json(FILE *f, const struct mycl_share *s,
 	json_u64(&j, "variables", s->nr_vars);
 	json_u64(&j, "data_samples", s->data_samples);
 	json_bool(&j, "threaded", s->threaded);
+	json_u64(&j, "unnamed_writes", s->unnamed_writes);
 	json_u64(&j, "thread_entries", s->nr_entries);
 	if (s->weighted) {
 		json_u64(&j, "binary_samples", s->binary_samples);

@@ -15,6 +15,7 @@
 #include "disasm.h"
 #include "lockcode.h"
 #include "elfimage.h"
+#include "pkghint.h"
 #include "share_state.h"
 
 #define keepf(s, ...) share_keep(s, str_printf(__VA_ARGS__))
@@ -206,8 +207,17 @@ static int scan_insn(const struct insn *in, void *arg)
 				(in->call_arg_indexed >> k) & 1 };
 		}
 	}
-	if (!in->data || (v = find_var(s, in->data)) < 0)
+	if (!in->data)
 		return 0;
+	if ((v = find_var(s, in->data)) < 0) {
+		const struct elf_section *sec;
+
+		if ((in->access == ACC_WRITE || in->access == ACC_RMW) &&
+		    (sec = elf_image_section_at(sc->img, in->data)) && sec->write && !sec->exec &&
+		    !sec->tls && strcmp(sec->name, ".got") && strcmp(sec->name, ".got.plt"))
+			s->unnamed_writes++;
+		return 0;
+	}
 	switch (in->access) {
 	case ACC_READ: s->vars[v].loads++; break;
 	case ACC_WRITE: s->vars[v].stores++; break;
@@ -891,6 +901,9 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 		s->nr_vars = out_n;
 		err = scan_code(s, img);
 	}
+	/* Stores the symbols cannot name: a stripped program's own data. */
+	if (!err && s->unnamed_writes && !s->dso->symtab_full)
+		s->debug_hint = share_keep(s, pkg_debug_hint(s->dso->path));
 	if (!err && OPTS_GET(o, perf_data, NULL))
 		err = share_weigh(s, OPTS_GET(o, perf_data, NULL), errbuf, errlen);
 	if (!err)
