@@ -1056,6 +1056,17 @@ uint64_t callgraph_func_end(const struct callgraph *cg, uint64_t addr, const cha
 	return i == NONE ? 0 : cg->f[i].end;
 }
 
+int callgraph_for_each_call(const struct callgraph *cg,
+			    int (*fn)(uint64_t at, uint64_t caller, uint64_t callee, void *arg),
+			    void *arg)
+{
+	int err = 0;
+
+	for (size_t k = 0; k < cg->nr_e && !err; k++)
+		err = fn(cg->e[k].at, cg->f[cg->e[k].caller].start, cg->f[cg->e[k].callee].start, arg);
+	return err;
+}
+
 bool callgraph_in_loop(const struct callgraph *cg, uint64_t addr)
 {
 	uint32_t i = func_at(cg, addr);

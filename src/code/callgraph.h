@@ -54,6 +54,10 @@ uint64_t callgraph_func_end(const struct callgraph *cg, uint64_t addr, const cha
  * do_command, called from thread entry handle_one_connection"), into BUF.
  */
 const char *callgraph_why(const struct callgraph *cg, uint64_t addr, char *buf, size_t len);
+/* FN(AT, CALLER, CALLEE, ARG) for each direct call (starts of the two functions); stops on non-zero. */
+int callgraph_for_each_call(const struct callgraph *cg,
+			    int (*fn)(uint64_t at, uint64_t caller, uint64_t callee, void *arg),
+			    void *arg);
 /* The program starts threads (or is a library, whose callers may). */
 bool callgraph_threaded(const struct callgraph *cg);
 /* How many thread entries and callbacks were found (for the report's header). */

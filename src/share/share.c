@@ -150,7 +150,7 @@ struct scan {
 	/* Functions returning a variable's address (&stats[id]), and every direct call. */
 	struct retref { uint64_t fn, value; bool indexed; } *rets;
 	size_t nr_rets, rets_cap;
-	struct callref { uint64_t caller, at, value; bool indexed; } *calls;	/* value: the target while scanning */
+	struct callref { uint64_t caller, at, value; bool indexed; } *calls;
 	size_t nr_calls, calls_cap;
 };
 
@@ -185,11 +185,6 @@ static int scan_insn(const struct insn *in, void *arg)
 		return err;
 	if (in->call && in->target)
 		guard_call(sc, in);
-	if (in->call && in->target) {
-		if (ARRAY_GROW(sc->calls, sc->calls_cap, sc->nr_calls + 1))
-			return -ENOMEM;
-		sc->calls[sc->nr_calls++] = (struct callref){ .at = in->addr, .value = in->target };
-	}
 	if (in->ret && in->ret_value && find_var(s, in->ret_value) >= 0) {
 		if (ARRAY_GROW(sc->rets, sc->rets_cap, sc->nr_rets + 1))
 			return -ENOMEM;
@@ -373,6 +368,21 @@ static bool has_ref(const struct mycl_share *s, uint64_t addr)
 	return lo < s->nr_refs && s->refs[lo].addr == addr;
 }
 
+/* A call of a function that returns a variable's address: kept. */
+static int returning_call(uint64_t at, uint64_t caller, uint64_t callee, void *arg)
+{
+	struct scan *sc = arg;
+	struct retref key = { .fn = callee }, *r;
+
+	r = bsearch(&key, sc->rets, sc->nr_rets, sizeof(*sc->rets), retref_cmp);
+	if (!r || !r->value)
+		return 0;
+	if (ARRAY_GROW(sc->calls, sc->calls_cap, sc->nr_calls + 1))
+		return -ENOMEM;
+	sc->calls[sc->nr_calls++] = (struct callref){ caller, at, r->value, r->indexed };
+	return 0;
+}
+
 /*
  * Stores through an address a callee returns (stats_for(id)->n++ with
  * stats_for returning &stats[id]): after each call of such a function, the
@@ -399,21 +409,10 @@ static int returned_writes(struct scan *sc)
 	}
 	sc->nr_rets = k;
 	/* The calls of those functions, by the function making them. */
-	k = 0;
-	for (size_t i = 0; i < sc->nr_calls; i++) {
-		struct retref key = { .fn = sc->calls[i].value }, *r;
-
-		r = bsearch(&key, sc->rets, sc->nr_rets, sizeof(*sc->rets), retref_cmp);
-		/* ppc64 calls enter past the TOC set-up: the function holding the target. */
-		if (!r && elf_image_machine(sc->img) == EM_PPC64) {
-			key.fn = callgraph_func_start(sc->cg, key.fn);
-			r = bsearch(&key, sc->rets, sc->nr_rets, sizeof(*sc->rets), retref_cmp);
-		}
-		if (!r || !r->value)
-			continue;
-		sc->calls[k++] = (struct callref){ callgraph_func_start(sc->cg, sc->calls[i].at),
-						   sc->calls[i].at, r->value, r->indexed };
-	}
+	err = callgraph_for_each_call(sc->cg, returning_call, sc);
+	if (err)
+		return err;
+	k = sc->nr_calls;
 	sort_array(sc->calls, k, sizeof(*sc->calls), callref_cmp);
 	for (size_t i = 0, j; i < k && !err; i = j) {
 		uint64_t start = sc->calls[i].caller, end = callgraph_func_end(sc->cg, start, NULL);
