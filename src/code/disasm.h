@@ -13,72 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "insn.h"
+
 struct elf_image;
-
-enum insn_access {
-	ACC_NONE = 0,
-	ACC_READ = 1,			/* a load, or a compare with memory */
-	ACC_WRITE = 2,			/* a store */
-	ACC_RMW = 3,			/* read-modify-write (inc, add to memory, xchg, CAS) */
-	ACC_ADDR = 4,			/* only the address is taken (lea, adrp+add, larl) */
-};
-
-struct insn {
-	uint64_t addr;
-	uint8_t size;
-	char text[200];			/* "mnemonic operands" */
-	bool branch, call, ret;
-	bool jump;			/* an unconditional branch (x86_64, aarch64) */
-	uint64_t target;		/* branch or call target, when direct */
-	uint64_t data;			/* the address read/written/taken, when known; else 0 */
-	uint8_t access;			/* enum insn_access, for data */
-	bool atomic;			/* lock prefix, ldxr/stxr, larx/stcx, CAS... */
-	bool spin_hint;			/* pause, yield, isb, wfe, or 27,27,27... */
-	/* x86_64 and aarch64 only, with disasm_set_lock_facts (lockcode.c); jump always: */
-	uint8_t atomic_op;		/* enum atomic_op, when atomic */
-	bool new_const;			/* xchg/CAS/store-exclusive storing a constant */
-	bool mem;			/* has a memory operand */
-	bool stack_mem;			/* ... addressed from the stack or frame pointer */
-	uint16_t mem_base;		/* ... its base register (0: none or PC-relative) */
-	int64_t mem_disp;		/* ... and displacement */
-	bool mem_param;			/* ... its base holds the function's first argument (x86_64) */
-	uint32_t regs_read, regs_written;	/* x86_64: register families (bit 1 << family) */
-	uint8_t val_reg;		/* x86_64 atomics: the family of the register operand */
-	bool plain_store;		/* writes memory, not atomically */
-	bool syscall;			/* syscall, svc */
-	int32_t sysno;			/* the system call's number when known, else -1 */
-	uint64_t arg0;			/* call: the address the first argument holds, or 0 */
-	bool arg0_param;		/* call (x86_64): the first argument is the function's own */
-	int64_t arg0_off;		/* ... first argument plus this */
-	uint64_t arg0_deref;		/* call (x86_64): the first argument is the pointer this */
-	int64_t arg0_deref_off;		/* ... global holds, plus this (buf_pool->mutex) */
-	/* x86_64, with disasm_set_share_facts (mycl-share): */
-	bool indexed;			/* data is where an indexed access starts: an array's element */
-	bool counter_op;		/* a read-modify-write that adds or subtracts (a counter) */
-	uint8_t scale;			/* ... the index's scale */
-	uint8_t mem_prm;		/* 1 + the argument of the function a memory operand is based on */
-	uint8_t mem_prm_access;		/* ... enum insn_access */
-	int64_t mem_prm_off;		/* ... the offset from that argument */
-	uint64_t imm;			/* an immediate that may be an address (non-PIE code) */
-	uint64_t call_arg[6];		/* call: the address or constant each argument register holds */
-	uint8_t call_arg_prm[6];	/* call: 1 + the function's own argument each one passes on */
-	uint8_t call_arg_indexed;	/* call: bit k: argument k points somewhere in an array */
-	/* ret: the address the result register holds, when known (a function returning &g[i]). */
-	uint64_t ret_value;
-	bool ret_indexed;
-	/* x86 indirect jumps through a switch's table: its address, entries relative or not. */
-	uint64_t table;
-	bool table_rel;			/* 32-bit offsets from the table (PIC); else addresses */
-};
-
-enum atomic_op {
-	ATOM_NONE = 0,
-	ATOM_XCHG,			/* exchange, test-and-set bit, swap */
-	ATOM_CAS,			/* compare-and-swap */
-	ATOM_ARITH,			/* add, sub, inc, dec, and, or, xor, fetch-and-op */
-	ATOM_LL,			/* load-exclusive (the value of a LL/SC pair) */
-	ATOM_SC,			/* store-exclusive */
-};
 
 struct disasm;
 
@@ -115,14 +52,6 @@ void disasm_set_share_facts(struct disasm *d, bool on);
  * forgotten at each, and the arguments are known there.
  */
 void disasm_set_starts(struct disasm *d, const uint64_t *starts, size_t n);
-/*
- * After the call at AT, the result register holds VALUE (the address the
- * callee returns; INDEXED: somewhere in an array from it).
- */
-struct call_result {
-	uint64_t at, value;
-	bool indexed;
-};
 
 /* N call results sorted by AT (kept by the caller; NULL: none). */
 void disasm_set_call_results(struct disasm *d, const struct call_result *v, size_t n);

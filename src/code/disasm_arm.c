@@ -4,7 +4,7 @@
  * (ldr rN, [pc, #off] loads the address, or in PIC code an offset that a
  * following add rN, pc turns into one), movw/movt pairs, or GOT slots.
  */
-#include "disasm_priv.h"
+#include "disasm_regs.h"
 
 static uint8_t arm_access(const char *m, bool *atomic)
 {
@@ -110,7 +110,7 @@ void arm(struct disasm *d, const cs_insn *ci, struct insn *in)
 			in->indexed = op->mem.index != ARM_REG_INVALID || d->regs[op->mem.base].indexed;
 			/* ldr rN, [rGOT]: rN holds &foo. */
 			if (ci->id == ARM_INS_LDR && gpr(dst) && !in->indexed &&
-			    (t = got_target(d, in->data))) {
+			    (t = dis_got(d, in->data))) {
 				in->data = t;
 				in->access = ACC_ADDR;
 				nv = (struct regval){ .v = t, .known = true };

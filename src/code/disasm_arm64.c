@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "disasm_priv.h"
+#include "disasm_regs.h"
 
 /* ---- aarch64: ADRP page, then ADD/LDR/STR with the low 12 bits ---- */
 
@@ -146,7 +146,7 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 			in->indexed = op->mem.index != ARM64_REG_INVALID || d->regs[base].indexed;
 			/* ldr xN, [xM, :got_lo12:foo]: xN now holds &foo. */
 			if (ci->id == ARM64_INS_LDR && dst > 0 && !in->indexed &&
-			    (t = got_target(d, in->data))) {
+			    (t = dis_got(d, in->data))) {
 				in->data = t;
 				in->access = ACC_ADDR;
 				dis_set_addr(d, (unsigned int)dst, t, false);

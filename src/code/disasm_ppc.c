@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "disasm_priv.h"
+#include "disasm_regs.h"
 
 /* ---- ppc64: addis rX,r2,hi then addi/ld/st with lo(rX); or lo(r2) directly ---- */
 
@@ -47,7 +47,7 @@ void ppc(struct disasm *d, const cs_insn *ci, struct insn *in, const uint8_t *by
 				in->data = (toc ? d->toc : d->regs[op->mem.base].v) + (uint64_t)(int64_t)op->mem.disp;
 				in->access = acc ? acc : ACC_READ;
 				/* ld rN, foo@got(r2): rN now holds &foo. */
-				if (!strcmp(ci->mnemonic, "ld") && dst > 0 && (t = got_target(d, in->data))) {
+				if (!strcmp(ci->mnemonic, "ld") && dst > 0 && (t = dis_got(d, in->data))) {
 					in->data = t;
 					in->access = ACC_ADDR;
 					dis_set_addr(d, (unsigned int)dst, t, false);

@@ -6,7 +6,7 @@
  * Globals are reached by auipc + addi/ld/sd pairs, or from gp
  * (__global_pointer$) in programs at a fixed address.  Register xN is id N+1.
  */
-#include "disasm_priv.h"
+#include "disasm_regs.h"
 
 #define X(n) ((unsigned int)(n) + 1)
 
@@ -376,7 +376,7 @@ size_t riscv(struct disasm *d, const uint8_t *p, size_t len, uint64_t pc, struct
 			in->access = acc;
 			in->indexed = base.indexed;
 			/* ld rd, slot: rd holds what the GOT slot points to. */
-			if (r.k == K_LOAD && rd && !in->indexed && (t = got_target(d, in->data))) {
+			if (r.k == K_LOAD && rd && !in->indexed && (t = dis_got(d, in->data))) {
 				in->data = t;
 				in->access = ACC_ADDR;
 				dis_set_addr(d, rd, t, false);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "disasm_priv.h"
+#include "disasm_regs.h"
 
 /* ---- s390x: larl and the PC-relative *RL loads and stores ---- */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* x86_64 and i386: the operands capstone decodes, the registers followed. */
-#include "disasm_priv.h"
+#include "disasm_regs.h"
 
 /* x86: the 64-bit register a register id is part of (eax, ax, al -> rax). */
 void x86_families(struct disasm *d)
@@ -448,7 +448,7 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 			in->access = x86_access(ci, op, in->atomic);
 			/* mov foo@GOTPCREL(%rip), %reg: reg holds &foo. */
 			if (ci->id == X86_INS_MOV && in->access == ACC_READ && ci->size >= 7 &&
-			    (t = got_target(d, a))) {
+			    (t = dis_got(d, a))) {
 				in->data = t;
 				in->access = ACC_ADDR;
 				set_val = t;
@@ -468,7 +468,7 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 				set_val = in->data;
 				set_indexed = in->indexed;
 			} else if (d->machine == EM_386 && ci->id == X86_INS_MOV &&
-				   in->access == ACC_READ && (t = got_target(d, in->data))) {
+				   in->access == ACC_READ && (t = dis_got(d, in->data))) {
 				/* mov foo@GOT(%ebx), %reg: reg holds &foo. */
 				in->data = t;
 				in->access = ACC_ADDR;
@@ -585,7 +585,7 @@ static void x86_slots(struct disasm *d, const cs_insn *ci)
 {
 	const cs_x86 *x = &ci->detail->x86;
 	const cs_x86_op *src = &x->operands[0], *dst = &x->operands[1];
-	struct slot *sl = NULL;
+	struct frame_slot *sl = NULL;
 	int k;
 
 	if (x->op_count != 2 || (ci->id != X86_INS_MOV && ci->id != X86_INS_MOVZX))

@@ -773,45 +773,6 @@ MYCL_API int mycl_share__regroup(struct mycl_share *s, unsigned int size)
 	return 0;
 }
 
-/*
- * Objects mycl-share reports apart: in a section the program declares
- * read-mostly (written at start-up only, by the program's own rule), and a
- * library's objects copied into the program (stderr, environ: the library
- * writes them, not this code).
- */
-enum mycl_share_kind var_kind(const struct elf_image *img, const struct elf_section *sec,
-			      uint64_t addr)
-{
-	if (sec && (strstr(sec->name, "read_mostly") || strstr(sec->name, "ro_after_init") ||
-		    strstr(sec->name, "read-mostly")))
-		return MYCL_SHARE_VAR_READ_MOSTLY;
-	if (elf_image_copied(img, addr))
-		return MYCL_SHARE_VAR_LIBRARY;
-	return MYCL_SHARE_VAR_PLAIN;
-}
-
-static int add_vars(struct mycl_share *s, struct elf_image *img, bool readonly)
-{
-	const struct symtab *t = &s->dso->data_syms;
-	const char *origin = s->dso->symtab_full ? "symtab" : "dynsym";
-
-	for (size_t i = 0; i < t->nr; i++) {
-		const struct sym *sy = &t->syms[i];
-		const struct elf_section *sec = elf_image_section_at(img, sy->start);
-
-		if (!sec || sec->exec || (!sec->write && !readonly))
-			continue;
-		if (ARRAY_GROW(s->vars, s->vars_cap, s->nr_vars + 1))
-			return -ENOMEM;
-		s->vars[s->nr_vars++] = (struct mycl_share_var){
-			.name = sy->name, .origin = origin, .addr = sy->start,
-			.size = sy->end - sy->start, .section = sec->name,
-			.kind = var_kind(img, sec, sy->start),
-		};
-	}
-	return 0;
-}
-
 MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts *o,
 				 struct mycl_share **out, char *errbuf, size_t errlen)
 {
@@ -886,7 +847,7 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 	}
 	if (line)
 		s->line_size = line;
-	err = add_vars(s, img, OPTS_GET(o, include_readonly, false));
+	err = share_symbol_vars(s, img, OPTS_GET(o, include_readonly, false));
 	if (!err && !OPTS_GET(o, no_dwarf, false) && s->dso->sym_path)
 		err = share_dwarf_vars(s, s->dso->sym_path, OPTS_GET(o, include_readonly, false));
 	if (!err) {

@@ -67,6 +67,8 @@ static inline const char *share_keep(struct mycl_share *s, char *str)
 }
 struct elf_image;
 struct elf_section;
+/* The symbol tables' variables in writable data (all data with READONLY). */
+int share_symbol_vars(struct mycl_share *s, struct elf_image *img, bool readonly);
 enum mycl_share_kind var_kind(const struct elf_image *img, const struct elf_section *sec,
 			      uint64_t addr);
 /* share_perf.c */

@@ -3,8 +3,8 @@
  * The disassembler's state, shared by its per-architecture files: what each
  * register is known to hold, the calling convention, the code being read.
  */
-#ifndef MYCL_DISASM_PRIV_H
-#define MYCL_DISASM_PRIV_H
+#ifndef MYCL_DISASM_REGS_H
+#define MYCL_DISASM_REGS_H
 
 #include <elf.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <capstone/capstone.h>
-#include "disasm.h"
+#include "insn.h"
 
 #define NREGS 512
 
@@ -78,7 +78,7 @@ struct disasm {
 	struct { uint64_t g; int64_t off; bool known; } ld[NREGS], ld_next;	/* x86: *g + off */
 	unsigned int ld_dst;		/* the register ld_next goes to, after the writes */
 	/* x86 -O0: what frame slots (disp(%rbp)) hold: a constant, an address, the argument. */
-	struct slot {
+	struct frame_slot {
 		int64_t disp;
 		unsigned int base;	/* the register it is addressed from (0: x86 %rbp) */
 		bool used;
@@ -105,7 +105,7 @@ static inline bool starts(const char *s, const char *p)
 	return !strncmp(s, p, strlen(p));
 }
 
-static inline uint64_t got_target(struct disasm *d, uint64_t slot)
+static inline uint64_t dis_got(struct disasm *d, uint64_t slot)
 {
 	return d->got ? d->got(d->got_ctx, slot) : 0;
 }
