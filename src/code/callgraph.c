@@ -33,6 +33,7 @@ struct cg_func {
 	uint8_t wait_dist;		/* calls down to a call that blocks for work (255: none) */
 	bool wait_api;			/* an imported function that blocks (accept, poll...) */
 	bool noreturn;			/* exit, abort, longjmp, __cxa_throw...: no code after its call */
+	bool has_ret, calls_noreturn;	/* seen in its code: a return; a call that never returns */
 	/*
 	 * Run while threads run from a root of its own (a thread entry, a
 	 * callback, main without threads, an API), not only from main's part
@@ -55,6 +56,7 @@ struct cg_edge {
 	uint64_t at;
 	uint8_t ctx;			/* spine edges: when the call runs */
 	bool in_loop;
+	bool on_exit;			/* straight on from it, a call that ends the process */
 };
 
 struct cg_take {
@@ -91,6 +93,7 @@ struct callgraph {
 	size_t nr_buf, buf_cap;
 	struct cfg_xedge *x;
 	size_t nr_x, x_cap;
+	size_t first_e;			/* the current function's first edge */
 	uint32_t buf_func;
 	bool threaded;
 };
@@ -339,6 +342,61 @@ static uint32_t func_starting(const struct callgraph *cg, uint64_t addr)
 
 static int function_loops(struct callgraph *cg);
 
+static size_t node_at(const struct cfg_node *v, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].addr == addr ? lo : SIZE_MAX;
+}
+
+/*
+ * Calls after which every path goes forward to a call that ends the process
+ * (exit, abort), with no return on the way, run once, on the way out: a
+ * fatal error's report (redis's rdbReportError calls redis_check_rdb_main,
+ * maybe logs, then exits).  Loops back and switches count as a way out.
+ */
+static void on_the_way_out(struct callgraph *cg, size_t n)
+{
+	const struct cfg_node *v = cg->buf;
+	bool *doomed = calloc(n + 1, sizeof(*doomed)), any = false;
+
+	for (size_t i = 0; i < n && !any; i++)
+		any = v[i].dies;
+	if (!doomed || !any) {
+		free(doomed);
+		return;
+	}
+	for (size_t i = n; i-- > 0;) {
+		size_t t = v[i].target > v[i].addr ? node_at(v, n, v[i].target) : SIZE_MAX;
+
+		if (v[i].dies)
+			doomed[i] = true;
+		else if (v[i].ret || v[i].indirect)
+			doomed[i] = false;
+		else if (v[i].jump)
+			doomed[i] = t != SIZE_MAX && doomed[t];
+		else if (v[i].branch)
+			doomed[i] = doomed[i + 1] && t != SIZE_MAX && doomed[t];
+		else
+			doomed[i] = doomed[i + 1];
+	}
+	for (size_t k = cg->first_e; k < cg->nr_e; k++) {
+		size_t i = cg->e[k].caller == cg->buf_func ? node_at(v, n, cg->e[k].at) : SIZE_MAX;
+
+		if (i != SIZE_MAX && i + 1 < n && doomed[i + 1])
+			cg->e[k].on_exit = true;
+	}
+	free(doomed);
+}
+
 static int take(struct callgraph *cg, uint32_t fn, uint32_t taker, uint32_t to, int arg)
 {
 	if (ARRAY_GROW(cg->t, cg->t_cap, cg->nr_t + 1))
@@ -393,6 +451,7 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 		if (err)
 			return err;
 		cg->buf_func = c;
+		cg->first_e = cg->nr_e;
 	}
 	if (c == NONE)
 		return 0;
@@ -404,16 +463,21 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 		.addr = in->addr, .target = in->call ? 0 : in->target,
 		.jump = in->jump, .branch = in->branch && !in->call,
 		.ret = in->ret || (in->call && callee != NONE && cg->f[callee].noreturn),
+		.dies = (in->call || in->jump) && callee != NONE && cg->f[callee].noreturn,
 		.indirect = in->jump && !in->target };
 	if (in->jump && in->table) {
 		err = switch_targets(cg, c, in);
 		if (err)
 			return err;
 	}
+	if (in->ret)
+		cg->f[c].has_ret = true;
+	if (callee != NONE && cg->f[callee].noreturn && (in->call || in->jump))
+		cg->f[c].calls_noreturn = true;
 	if (callee != NONE && (in->call || callee != c)) {
 		if (ARRAY_GROW(cg->e, cg->e_cap, cg->nr_e + 1))
 			return -ENOMEM;
-		cg->e[cg->nr_e++] = (struct cg_edge){ c, callee, in->addr, 0, false };
+		cg->e[cg->nr_e++] = (struct cg_edge){ c, callee, in->addr, 0, false, false };
 	}
 	/* Function addresses handed to a call, or taken and kept. */
 	if (in->call) {
@@ -464,6 +528,8 @@ static int function_loops(struct callgraph *cg)
 	if (!in)
 		return -ENOMEM;
 	err = cfg_cycles(cg->buf, n, cg->x, cg->nr_x, in);
+	if (!err)
+		on_the_way_out(cg, n);
 	for (size_t i = 0; i < n && !err; i++) {
 		size_t j = i;
 
@@ -721,6 +787,13 @@ static uint8_t callback_ctx(const struct callgraph *cg, uint32_t fn, bool *loope
 	return startup ? CG_STARTUP : CG_RUNTIME;
 }
 
+/* Never returns, ends the process, and is no root of its own (main, a thread entry). */
+static bool dying(const struct cg_func *f)
+{
+	return !f->has_ret && f->calls_noreturn && !f->spine && !f->thread_entry &&
+	       f->why != W_MAIN && f->why != W_THREAD;
+}
+
 /* Spreads contexts and repetition down the calls until nothing changes. */
 static void spread(struct callgraph *cg)
 {
@@ -732,6 +805,14 @@ static void spread(struct callgraph *cg)
 			const struct cg_edge *e = &cg->e[k];
 			struct cg_func *a = &cg->f[e->caller], *b = &cg->f[e->callee];
 			uint8_t ctx = a->spine && !(a->ctx & CG_RUNTIME) ? (a->ctx ? e->ctx : 0) : a->ctx;
+
+			/*
+			 * A function that never returns and ends the process (no return,
+			 * a call to exit or abort: a fatal-error path) makes its calls
+			 * once, on the way out.
+			 */
+			if ((dying(a) || e->on_exit) && ctx)
+				ctx = CG_EXIT;
 			/* main's once-run part (its spine after the first thread, what that calls once) */
 			bool once = (a->spine && !(a->ctx & CG_RUNTIME)) ||
 				    ((a->ctx & CG_RUNTIME) && !a->rt_root && !a->looped);
@@ -1029,6 +1110,8 @@ enum cg_heat callgraph_heat(const struct callgraph *cg, uint64_t addr)
 	if (f->spine && !(f->ctx & CG_RUNTIME))
 		return spine_runtime(f, addr) ? (serving_loop(cg, i, addr) ? HEAT_HOT : HEAT_WARM) :
 		       HEAT_STARTUP;
+	if (dying(f) && f->ctx)
+		return HEAT_EXIT;
 	if ((f->ctx & CG_RUNTIME) && !f->rt_root && !f->looped)
 		return serving_loop(cg, i, addr) ? HEAT_HOT : HEAT_WARM;
 	if (f->ctx & CG_RUNTIME)

@@ -13,6 +13,7 @@ struct cfg_node {
 	uint64_t target;		/* a direct branch's target (not a call's), else 0 */
 	bool jump, ret, branch;		/* unconditional; return; any branch but a call */
 	bool indirect;			/* a jump through a register (a switch) */
+	bool dies;			/* a call that never returns and ends the process */
 };
 
 /* A further successor of node FROM: a jump table's target (sorted by FROM). */
