@@ -462,12 +462,12 @@ skip:
 		in.size = (uint8_t)c->size;
 		if (!d->no_text)
 			snprintf(in.text, sizeof(in.text), "%-7s %s", c->mnemonic, c->op_str);
-		in.branch = cs_insn_group(d->machine == EM_ARM && d->thumb ? d->cs_thumb : d->cs, c,
-					  CS_GRP_JUMP);
-		in.call = cs_insn_group(d->machine == EM_ARM && d->thumb ? d->cs_thumb : d->cs, c,
-					CS_GRP_CALL);
-		in.ret = cs_insn_group(d->machine == EM_ARM && d->thumb ? d->cs_thumb : d->cs, c,
-				       CS_GRP_RET);
+		/* Its groups, read once (cs_insn_group per group would walk them three times). */
+		for (uint8_t g = 0; g < c->detail->groups_count; g++) {
+			in.branch |= c->detail->groups[g] == CS_GRP_JUMP;
+			in.call |= c->detail->groups[g] == CS_GRP_CALL;
+			in.ret |= c->detail->groups[g] == CS_GRP_RET;
+		}
 		control(d, c, &in);
 		switch (d->machine) {
 		case EM_X86_64: case EM_386: x86(d, c, &in); break;

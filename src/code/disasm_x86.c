@@ -427,8 +427,19 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 			in->table = (uint64_t)(d->ptr_size == 4 ? (uint32_t)t->mem.disp : t->mem.disp);
 		}
 	}
-	if (cs_regs_access(d->cs, ci, rd, &nrd, wr, &nwr))
-		nrd = nwr = 0;
+	if (d->lock_facts) {
+		if (cs_regs_access(d->cs, ci, rd, &nrd, wr, &nwr))
+			nrd = nwr = 0;
+	} else {
+		/* Only what it writes: the written operands, and the implicit writes. */
+		const cs_detail *det = ci->detail;
+
+		for (int i = 0; i < x->op_count && nwr < sizeof(cs_regs) / sizeof(uint16_t); i++)
+			if (x->operands[i].type == X86_OP_REG && (x->operands[i].access & CS_AC_WRITE))
+				wr[nwr++] = (uint16_t)x->operands[i].reg;
+		for (int i = 0; i < det->regs_write_count && nwr < sizeof(cs_regs) / sizeof(uint16_t); i++)
+			wr[nwr++] = det->regs_write[i];
+	}
 	if (d->lock_facts)
 		x86_lock_facts(d, ci, in, rd, nrd, wr, nwr);
 	for (int i = 0; i < x->op_count; i++) {
