@@ -159,14 +159,18 @@ static bool noreturn_api(const char *name)
 		"exit", "Exit", "abort", "quick_exit", "assert_fail", "assert_perror_fail",
 		"stack_chk_fail", "fortify_fail", "chk_fail", "longjmp", "siglongjmp", "longjmp_chk",
 		"pthread_exit", "cxa_throw", "cxa_rethrow", "cxa_bad_cast", "cxa_bad_typeid",
-		"cxa_throw_bad_array_new_length", "Unwind_Resume", "err", "errx", "verr", "verrx",
-		"thrd_exit",
+		"cxa_throw_bad_array_new_length", "Unwind_Resume", "thrd_exit",
 	};
+	/* Names a program may well give a function of its own that returns: imports only. */
+	static const char *const imported[] = { "err", "errx", "verr", "verrx" };
 	char b[64];
 
 	lock_plain_name(name, b, sizeof(b));
 	for (size_t i = 0; i < sizeof(api) / sizeof(api[0]); i++)
 		if (!strcmp(b, api[i]))
+			return true;
+	for (size_t i = 0; strchr(name, '@') && i < sizeof(imported) / sizeof(imported[0]); i++)
+		if (!strcmp(b, imported[i]))
 			return true;
 	return !strncmp(b, "ZSt20__throw_", 13) || !strncmp(b, "ZSt19__throw_", 13) ||
 	       !strncmp(b, "ZSt16__throw_", 13) || !strncmp(b, "ZSt17__throw_", 13) ||
