@@ -10,6 +10,7 @@
 #include "mycl/report.h"
 #include "mycl/annotate.h"
 #include "mycl/share.h"
+#include "mycl/diff.h"
 #include "mycl/locks.h"
 
 #endif

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * mycl-diff: two recordings compared per symbol (matched by name, so two
+ * builds of one program compare), each difference weighed against the noise
+ * of sampling.
+ */
+#ifndef MYCL_DIFF_H
+#define MYCL_DIFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct mycl_profile;
+
+struct mycl_diff_opts {
+	size_t sz;			/* sizeof(struct mycl_diff_opts) */
+	/*
+	 * false: the amount of the event per symbol (time for cpu-clock), for
+	 * runs that did the same work; true: each symbol's share of its run,
+	 * for runs of the same length doing as much as they could.
+	 */
+	bool by_share;
+	double noise;			/* |z| at or above this is a change; 0: 4 */
+};
+
+struct mycl_diff_row {
+	const char *dso;		/* short name */
+	const char *sym;		/* NULL: the dso's samples without a symbol */
+	uint64_t base_samples, new_samples;
+	uint64_t base_period, new_period;	/* the event's amount (ns for cpu-clock) */
+	double base_share, new_share;	/* % of each run's total */
+	double delta;			/* new - base: period, or share points with by_share */
+	double z;			/* delta over its standard error from sampling */
+	bool changed;			/* |z| >= noise */
+};
+
+struct mycl_diff;
+
+/*
+ * Compares event BASE_EV of BASE with event NEW_EV of NEW (both built with
+ * the sort keys dso, sym).  0, -ENOMEM, or -EINVAL when a profile is not
+ * sorted by dso and symbol.
+ */
+int mycl_diff__build(const struct mycl_profile *base, size_t base_ev,
+		     const struct mycl_profile *new_p, size_t new_ev,
+		     const struct mycl_diff_opts *opts, struct mycl_diff **out);
+void mycl_diff__free(struct mycl_diff *d);
+/* Rows by |delta|, largest first. */
+const struct mycl_diff_row *mycl_diff__rows(const struct mycl_diff *d, size_t *n);
+size_t mycl_diff__nr_changed(const struct mycl_diff *d);
+
+struct mycl_diff_write_opts {
+	size_t sz;
+	const char *base_name, *new_name;	/* the recordings' names for the header */
+	size_t max_rows;		/* text, markdown: rows shown; 0: 25 */
+	bool wide;			/* text: full names, lines of any length; else 100 columns */
+};
+
+int mycl_diff__write_text(FILE *f, const struct mycl_diff *d, const struct mycl_diff_write_opts *o);
+int mycl_diff__write_markdown(FILE *f, const struct mycl_diff *d,
+			      const struct mycl_diff_write_opts *o);
+int mycl_diff__write_json(FILE *f, const struct mycl_diff *d, const struct mycl_diff_write_opts *o);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Two profiles compared symbol by symbol.  Each side's amount for a symbol
+ * is estimated from its samples: with n samples of average weight w (the
+ * run's period over its samples) it is n*w, give or take w*sqrt(n) (Poisson).
+ * A difference counts as a change when it is NOISE standard errors or more.
+ * By share, the same with each share's binomial error.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mycl/mycl.h"
+#include "internal.h"
+#include "diff_state.h"
+
+struct side {
+	const char *dso, *sym;
+	uint64_t samples, period;
+};
+
+static int key_cmp(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a == NULL) - (b == NULL);
+	return strcmp(a, b);
+}
+
+static int side_cmp(const void *x, const void *y)
+{
+	const struct side *a = x, *b = y;
+	int c = key_cmp(a->dso, b->dso);
+
+	return c ? c : key_cmp(a->sym, b->sym);
+}
+
+/* One row per (dso, symbol), the unresolved samples of a dso merged. */
+static int collect(const struct mycl_profile_event *ev, struct side **out, size_t *n)
+{
+	struct side *v = calloc(ev->nr_rows ? ev->nr_rows : 1, sizeof(*v));
+	size_t k = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < ev->nr_rows; i++)
+		v[i] = (struct side){ ev->rows[i].dso ? ev->rows[i].dso : "[unknown]", ev->rows[i].sym,
+				      ev->rows[i].samples, ev->rows[i].period };
+	sort_array(v, ev->nr_rows, sizeof(*v), side_cmp);
+	for (size_t i = 0; i < ev->nr_rows; i++) {
+		if (k && !side_cmp(&v[k - 1], &v[i])) {
+			v[k - 1].samples += v[i].samples;
+			v[k - 1].period += v[i].period;
+			continue;
+		}
+		v[k++] = v[i];
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+static bool sorted_by_dso_sym(const struct mycl_profile *p)
+{
+	size_t n;
+	const enum mycl_sort_key *k = mycl_profile__sort_keys(p, &n);
+
+	return n == 2 && k[0] == MYCL_SORT_DSO && k[1] == MYCL_SORT_SYM;
+}
+
+static int row_cmp(const void *x, const void *y)
+{
+	const struct mycl_diff_row *a = x, *b = y;
+	double da = fabs(a->delta), db = fabs(b->delta);
+
+	if (da != db)
+		return da < db ? 1 : -1;
+	if (a->changed != b->changed)
+		return a->changed ? -1 : 1;
+	return side_cmp(&(struct side){ a->dso, a->sym, 0, 0 }, &(struct side){ b->dso, b->sym, 0, 0 });
+}
+
+static void weigh(struct mycl_diff *d, struct mycl_diff_row *r)
+{
+	double w1 = d->base_samples ? (double)d->base_period / (double)d->base_samples : 0;
+	double w2 = d->new_samples ? (double)d->new_period / (double)d->new_samples : 0;
+	double se;
+
+	r->base_share = d->base_period ? 100.0 * (double)r->base_period / (double)d->base_period : 0;
+	r->new_share = d->new_period ? 100.0 * (double)r->new_period / (double)d->new_period : 0;
+	if (d->by_share) {
+		double p1 = r->base_share / 100, p2 = r->new_share / 100;
+		double n1 = (double)d->base_samples, n2 = (double)d->new_samples;
+		double p = n1 + n2 > 0 ? ((double)r->base_samples + (double)r->new_samples) / (n1 + n2) : 0;
+
+		r->delta = r->new_share - r->base_share;
+		/* The pooled share's binomial error: also when one side has none of it. */
+		se = n1 > 0 && n2 > 0 ? sqrt(p * (1 - p) * (1 / n1 + 1 / n2)) : 0;
+		r->z = se > 0 ? (p2 - p1) / se : 0;
+	} else {
+		r->delta = (double)r->new_period - (double)r->base_period;
+		se = sqrt((double)r->base_samples * w1 * w1 + (double)r->new_samples * w2 * w2);
+		r->z = se > 0 ? r->delta / se : 0;
+	}
+	r->changed = fabs(r->z) >= d->noise;
+}
+
+static const char *keep(struct mycl_diff *d, size_t *off, const char *s)
+{
+	size_t n;
+
+	if (!s)
+		return NULL;
+	n = strlen(s) + 1;
+	memcpy(d->strs + *off, s, n);
+	*off += n;
+	return d->strs + *off - n;
+}
+
+MYCL_API int mycl_diff__build(const struct mycl_profile *base, size_t base_ev,
+			      const struct mycl_profile *new_p, size_t new_ev,
+			      const struct mycl_diff_opts *o, struct mycl_diff **out)
+{
+	const struct mycl_profile_event *eb, *en;
+	struct side *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0, i = 0, j = 0, bytes = 0, off = 0;
+	struct mycl_diff *d;
+	int err;
+
+	*out = NULL;
+	if (base_ev >= mycl_profile__nr_events(base) || new_ev >= mycl_profile__nr_events(new_p) ||
+	    !sorted_by_dso_sym(base) || !sorted_by_dso_sym(new_p))
+		return -EINVAL;
+	eb = mycl_profile__event(base, base_ev);
+	en = mycl_profile__event(new_p, new_ev);
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->by_share = OPTS_GET(o, by_share, false);
+	d->noise = OPTS_GET(o, noise, 0) > 0 ? OPTS_GET(o, noise, 0) : 4.0;
+	d->base_samples = eb->nr_samples;
+	d->new_samples = en->nr_samples;
+	d->base_period = eb->total_period;
+	d->new_period = en->total_period;
+	d->time = strstr(eb->event->name, "clock") && strstr(en->event->name, "clock");
+	err = collect(eb, &a, &na);
+	if (!err)
+		err = collect(en, &b, &nb);
+	if (!err)
+		d->rows = calloc(na + nb + 1, sizeof(*d->rows));
+	for (size_t k = 0; !err && k < na + nb; k++) {
+		const struct side *s = k < na ? &a[k] : &b[k - na];
+
+		bytes += strlen(s->dso) + 1 + (s->sym ? strlen(s->sym) + 1 : 0);
+	}
+	if (!err && d->rows)
+		d->strs = malloc(bytes + strlen(eb->event->name) + strlen(en->event->name) + 2);
+	if (err || !d->rows || !d->strs) {
+		free(a);
+		free(b);
+		mycl_diff__free(d);
+		return err ? err : -ENOMEM;
+	}
+	d->base_event = keep(d, &off, eb->event->name);
+	d->new_event = keep(d, &off, en->event->name);
+	/* Both sorted by (dso, symbol): one pass, rows on one side only included. */
+	while (i < na || j < nb) {
+		int c = i == na ? 1 : j == nb ? -1 : side_cmp(&a[i], &b[j]);
+		struct mycl_diff_row *r = &d->rows[d->nr_rows++];
+		const struct side *s = c <= 0 ? &a[i] : &b[j];
+
+		*r = (struct mycl_diff_row){ .dso = keep(d, &off, s->dso), .sym = keep(d, &off, s->sym) };
+		if (c <= 0) {
+			r->base_samples = a[i].samples;
+			r->base_period = a[i++].period;
+		}
+		if (c >= 0) {
+			r->new_samples = b[j].samples;
+			r->new_period = b[j++].period;
+		}
+		weigh(d, r);
+		d->nr_changed += r->changed;
+	}
+	free(a);
+	free(b);
+	sort_array(d->rows, d->nr_rows, sizeof(*d->rows), row_cmp);
+	*out = d;
+	return 0;
+}
+
+MYCL_API void mycl_diff__free(struct mycl_diff *d)
+{
+	if (!d)
+		return;
+	free(d->rows);
+	free(d->strs);
+	free(d);
+}
+
+MYCL_API const struct mycl_diff_row *mycl_diff__rows(const struct mycl_diff *d, size_t *n)
+{
+	*n = d->nr_rows;
+	return d->rows;
+}
+
+MYCL_API size_t mycl_diff__nr_changed(const struct mycl_diff *d)
+{
+	return d->nr_changed;
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""
+mycl-diff checks on tests/data/diff: two builds of blockcodec.c that differ in
+one function (checksum_block does its work twice in the new one), recorded
+doing the same work.  The comparison must find that function and nothing else
+above sampling noise; its formats and its answers to bad input.
+
+usage: diff_checks.py MYCL_DIFF DATA_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from checks import check, summary
+
+
+def run(tool, *args):
+    return subprocess.run([tool, *args], capture_output=True, text=True, timeout=300)
+
+
+def main():
+    tool, data = sys.argv[1:3]
+    symfs = os.path.join(data, "symfs")
+    base = os.path.join(data, "diff", "base.data")
+    new = os.path.join(data, "diff", "new.data")
+
+    r = run(tool, "--symfs", symfs, "--format", "json", base, new)
+    doc = json.loads(r.stdout)
+    changed = [x["symbol"] for x in doc["rows"] if x["changed"]]
+    check("by amount: checksum_block changed, nothing else above noise",
+          changed == ["checksum_block"], str(changed))
+    top = doc["rows"][0]
+    check("by amount: checksum_block first, about twice the time",
+          top["symbol"] == "checksum_block" and 1.5 < top["new_period"] / top["base_period"] < 2.5,
+          str(top))
+    same = {x["symbol"]: x for x in doc["rows"]}
+    check("by amount: the unchanged functions within 4 standard errors",
+          all(abs(same[s]["z"]) < 4 for s in ("decode_block", "parse_header", "write_out")),
+          str([(s, same[s]["z"]) for s in ("decode_block", "parse_header", "write_out")]))
+    check("matched by name across the two builds (each symbol once, with both sides)",
+          all(same[s]["base_samples"] > 0 and same[s]["new_samples"] > 0
+              for s in ("checksum_block", "decode_block", "parse_header", "write_out")), "")
+
+    r = run(tool, "--symfs", symfs, "--by-share", "--format", "json", base, new)
+    doc = json.loads(r.stdout)
+    check("by share: checksum_block's share grew most",
+          doc["rows"][0]["symbol"] == "checksum_block" and doc["rows"][0]["delta"] > 0 and
+          doc["rows"][0]["changed"], str(doc["rows"][0]))
+
+    r = run(tool, "--symfs", symfs, base, new)
+    lines = r.stdout.splitlines()
+    check("text: within 100 columns, the change marked",
+          r.returncode == 0 and all(len(x) <= 100 for x in lines) and
+          any(x.lstrip().startswith("*") and "checksum_block" in x for x in lines), r.stdout)
+    r = run(tool, "--symfs", symfs, "--format", "markdown", base, new)
+    check("markdown: a table with the change",
+          "| base | new | delta |" in r.stdout and "**changed**" in r.stdout, r.stdout[:300])
+
+    with tempfile.TemporaryDirectory() as tmp:
+        text = os.path.join(tmp, "notes.txt")
+        with open(text, "w") as f:
+            f.write("not a recording\n")
+        for name, args, code in (
+                ("one recording only", [base], 1),
+                ("a missing file", [base, os.path.join(tmp, "none.data")], 2),
+                ("a text file", [base, text], 3),
+                ("an event neither has", ["--event", "no-such-event", base, new], 4),
+                ("--wide with JSON", ["--wide", "--format", "json", base, new], 1),
+                ("--noise out of range", ["--noise", "0", base, new], 1)):
+            r = run(tool, "--symfs", symfs, *args)
+            check(f"bad input: {name}: exit {code}, one message",
+                  r.returncode == code and r.stderr.startswith("mycl-diff:") and
+                  not r.stdout, f"exit {r.returncode}: {r.stderr}")
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* mycl-diff: two recordings compared symbol by symbol (a thin CLI over libmycl). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "mycl/mycl.h"
+
+#define P "mycl-diff"
+
+static void usage(FILE *f)
+{
+	fputs("usage: mycl-diff [OPTIONS] BASE.data NEW.data\n"
+	      "Compares two recordings per symbol, matched by name (two builds of one program\n"
+	      "compare), and marks the differences larger than sampling noise.\n"
+	      "      --by-share         compare each symbol's share of its run (runs of the same\n"
+	      "                         length); default: its amount (runs that did the same work)\n"
+	      "      --noise Z          a change is |z| >= Z standard errors (default 4)\n"
+	      "      --event NAME       compare this event (default: the first of each)\n"
+	      "      --format text|markdown|json\n"
+	      "      --max-rows N       rows shown in text and markdown (default 25)\n"
+	      "      --wide             full names, lines of any length (text: 100 columns)\n"
+	      "      --symfs DIR        look for binaries under DIR\n"
+	      "      --kallsyms FILE    kernel symbols of the recorded kernel\n"
+	      "      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
+	      "  -o, --output FILE      write the report to FILE\n"
+	      "  -q, --quiet  -h, --help  --version\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 usage, 2 cannot read, 3 not a perf.data or corrupt,\n"
+	      "4 no such event, 5 internal error.\n", f);
+}
+
+enum { O_SHARE = 256, O_NOISE, O_EVENT, O_FORMAT, O_MAX, O_WIDE, O_SYMFS, O_KALLSYMS, O_DEBUG,
+       O_VERSION };
+
+static const struct option long_opts[] = {
+	{ "by-share", no_argument, NULL, O_SHARE },
+	{ "noise", required_argument, NULL, O_NOISE },
+	{ "event", required_argument, NULL, O_EVENT },
+	{ "format", required_argument, NULL, O_FORMAT },
+	{ "max-rows", required_argument, NULL, O_MAX },
+	{ "wide", no_argument, NULL, O_WIDE },
+	{ "symfs", required_argument, NULL, O_SYMFS },
+	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
+	{ "debug-dir", required_argument, NULL, O_DEBUG },
+	{ "output", required_argument, NULL, 'o' },
+	{ "version", no_argument, NULL, O_VERSION },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* One recording's flat profile by dso and symbol; an exit code on failure, said. */
+static int load(const char *path, const struct mycl_profile_opts *po, struct mycl_perf_data **pd,
+		struct mycl_profile **prof)
+{
+	MYCL_OPTS(mycl_perf_data_opts, popts);
+	char err[512];
+	int rc = mycl_perf_data__open(path, &popts, pd, err, sizeof(err));
+
+	if (rc) {
+		fprintf(stderr, P ": %s\n", err);
+		return cli_exit_code(rc);
+	}
+	rc = mycl_profile__build(*pd, po, prof);
+	if (rc) {
+		const char *msg = mycl_perf_data__errmsg(*pd);
+
+		if (rc == MYCL_ERR_NO_EVENT) {
+			fprintf(stderr, P ": %s: no event named '%s' in the recording; it has", path,
+				po->event);
+			for (size_t i = 0; i < mycl_perf_data__nr_events(*pd); i++)
+				fprintf(stderr, "%s '%s'", i ? "," : "", mycl_perf_data__event(*pd, i)->name);
+			fputc('\n', stderr);
+		} else {
+			fprintf(stderr, P ": %s: %s\n", path, msg[0] ? msg : mycl_strerror(rc));
+		}
+		mycl_perf_data__close(*pd);
+		*pd = NULL;
+		return cli_exit_code(rc);
+	}
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	static const enum mycl_sort_key keys[] = { MYCL_SORT_DSO, MYCL_SORT_SYM };
+	struct cli_log lg = { .prog = P, .verbose = 0 };
+	MYCL_OPTS(mycl_profile_opts, po, .print = cli_print, .print_ctx = &lg, .sort = keys,
+		  .nr_sort = 2);
+	MYCL_OPTS(mycl_diff_opts, dopts);
+	MYCL_OPTS(mycl_diff_write_opts, wo);
+	struct mycl_perf_data *pa = NULL, *pb = NULL;
+	struct mycl_profile *a = NULL, *b = NULL;
+	struct mycl_diff *d = NULL;
+	const char *format = "text", *output = NULL;
+	FILE *out = stdout;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "qho:", long_opts, NULL)) != -1) {
+		switch (c) {
+		case O_SHARE: dopts.by_share = true; break;
+		case O_NOISE:
+			if (cli_double(P, "--noise", optarg, 0.5, 100, &dopts.noise))
+				return EXIT_USAGE;
+			break;
+		case O_EVENT: po.event = optarg; break;
+		case O_FORMAT:
+			if (strcmp(optarg, "text") && strcmp(optarg, "markdown") && strcmp(optarg, "json")) {
+				fprintf(stderr, P ": --format is text, markdown or json, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			format = optarg;
+			break;
+		case O_MAX:
+			if (cli_size(P, "--max-rows", optarg, 1, 1000000000, &wo.max_rows))
+				return EXIT_USAGE;
+			break;
+		case O_WIDE: wo.wide = true; break;
+		case O_SYMFS: po.symfs = optarg; break;
+		case O_KALLSYMS: po.kallsyms = optarg; break;
+		case O_DEBUG: po.debug_dir = optarg; break;
+		case 'o': output = optarg; break;
+		case 'q': lg.verbose = -1; break;
+		case O_VERSION: puts(P " " MYCL_VERSION); return EXIT_OK;
+		case 'h': usage(stdout); return EXIT_OK;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind + 2 != argc) {
+		fprintf(stderr, P ": two recordings, BASE and NEW\n");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (cli_conflict(P, wo.wide, "--wide", strcmp(format, "text") != 0, "--format",
+			 "--wide is for the text report") ||
+	    (po.symfs && !cli_is_dir(P, "--symfs", po.symfs)) ||
+	    (po.kallsyms && cli_check_kallsyms(P, po.kallsyms)))
+		return EXIT_USAGE;
+	wo.base_name = argv[optind];
+	wo.new_name = argv[optind + 1];
+	rc = load(argv[optind], &po, &pa, &a);
+	if (!rc)
+		rc = load(argv[optind + 1], &po, &pb, &b);
+	if (!rc) {
+		const struct mycl_profile_event *ea = mycl_profile__event(a, 0);
+		const struct mycl_profile_event *eb = mycl_profile__event(b, 0);
+
+		if (!po.event && strcmp(ea->event->name, eb->event->name))
+			fprintf(stderr, P ": comparing %s's %s with %s's %s (--event to choose)\n",
+				argv[optind], ea->event->name, argv[optind + 1], eb->event->name);
+		rc = mycl_diff__build(a, 0, b, 0, &dopts, &d) ? EXIT_INTERNAL : EXIT_OK;
+		if (rc)
+			fprintf(stderr, P ": out of memory\n");
+	}
+	if (!rc && output && !(out = fopen(output, "w"))) {
+		fprintf(stderr, P ": cannot write %s: %s\n", output, strerror(errno));
+		rc = EXIT_IO;
+	}
+	if (!rc) {
+		int err = !strcmp(format, "json") ? mycl_diff__write_json(out, d, &wo) :
+			  !strcmp(format, "markdown") ? mycl_diff__write_markdown(out, d, &wo) :
+			  mycl_diff__write_text(out, d, &wo);
+
+		if (out != stdout && fclose(out) && !err)
+			err = -EIO;
+		rc = err ? EXIT_INTERNAL : EXIT_OK;
+	}
+	mycl_diff__free(d);
+	mycl_profile__free(a);
+	mycl_profile__free(b);
+	mycl_perf_data__close(pa);
+	mycl_perf_data__close(pb);
+	return rc;
+}
