@@ -69,7 +69,8 @@ def main():
                 ("a text file", [base, text], 3),
                 ("an event neither has", ["--event", "no-such-event", base, new], 4),
                 ("--wide with JSON", ["--wide", "--format", "json", base, new], 1),
-                ("--noise out of range", ["--noise", "0", base, new], 1)):
+                ("--noise out of range", ["--noise", "0", base, new], 1),
+                ("both from standard input", ["-", "-"], 1)):
             r = run(tool, "--symfs", symfs, *args)
             check(f"bad input: {name}: exit {code}, one message",
                   r.returncode == code and r.stderr.startswith("mycl-diff:") and

@@ -139,6 +139,10 @@ int main(int argc, char **argv)
 	    (po.symfs && !cli_is_dir(P, "--symfs", po.symfs)) ||
 	    (po.kallsyms && cli_check_kallsyms(P, po.kallsyms)))
 		return EXIT_USAGE;
+	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
+		fprintf(stderr, P ": only one recording can come from standard input\n");
+		return EXIT_USAGE;
+	}
 	wo.base_name = argv[optind];
 	wo.new_name = argv[optind + 1];
 	rc = load(argv[optind], &po, &pa, &a);
