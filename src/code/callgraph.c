@@ -94,6 +94,7 @@ struct callgraph {
 	struct cfg_xedge *x;
 	size_t nr_x, x_cap;
 	size_t first_e;			/* the current function's first edge */
+	bool buf_used;			/* the current function calls or touches memory it names */
 	uint32_t buf_func;
 	bool threaded;
 };
@@ -456,11 +457,13 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 			return err;
 		cg->buf_func = c;
 		cg->first_e = cg->nr_e;
+		cg->buf_used = false;
 	}
 	if (c == NONE)
 		return 0;
 	if (in->target && (in->call || in->jump))
 		callee = func_starting(cg, in->target);
+	cg->buf_used |= in->call || in->data || in->mem_prm || (in->jump && in->target);
 	if (ARRAY_GROW(cg->buf, cg->buf_cap, cg->nr_buf + 1))
 		return -ENOMEM;
 	cg->buf[cg->nr_buf++] = (struct cfg_node){
@@ -531,7 +534,8 @@ static int function_loops(struct callgraph *cg)
 	in = calloc(n, sizeof(*in));
 	if (!in)
 		return -ENOMEM;
-	err = cfg_cycles(cg->buf, n, cg->x, cg->nr_x, in);
+	/* Loops matter to calls and to the accesses the analyses count: none, no loops needed. */
+	err = cg->buf_used ? cfg_cycles(cg->buf, n, cg->x, cg->nr_x, in) : 0;
 	if (!err)
 		on_the_way_out(cg, n);
 	for (size_t i = 0; i < n && !err; i++) {
