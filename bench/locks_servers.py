@@ -14,6 +14,7 @@ prints, it asserts nothing (timing and load decide what a recording holds).
 
 usage: locks_servers.py MYCL_HOT [WORKDIR] [SECONDS] [mariadb|postgres ...]
 """
+import contextlib
 import os
 import shutil
 import signal
@@ -56,9 +57,13 @@ def report(hot, data, title):
         print(r.stderr[-500:])
 
 
-def mariadb(hot, work, seconds):
+@contextlib.contextmanager
+def mariadb_server(work, prepare="oltp_read_only"):
+    """mariadbd on a private datadir and socket with sysbench's tables prepared, stopped
+    at the end: yields (the server's Popen, sysbench's command line) or None when it cannot."""
     if not shutil.which("sysbench") and not install(["sysbench"]):
         print("skip MariaDB: cannot install sysbench")
+        yield None
         return
     data, sock = os.path.join(work, "mdata"), os.path.join(work, "mysql.sock")
     shutil.rmtree(data, ignore_errors=True)
@@ -67,6 +72,7 @@ def mariadb(hot, work, seconds):
             "--skip-test-db", "--auth-root-authentication-method=normal"])
     if r.returncode:
         print("skip MariaDB:", r.stderr[-300:])
+        yield None
         return
     srv = subprocess.Popen(["/usr/sbin/mariadbd", "--no-defaults", f"--datadir={data}",
                             f"--socket={sock}", "--skip-networking", "--user=root",
@@ -81,16 +87,24 @@ def mariadb(hot, work, seconds):
         sh(["mariadb", f"--socket={sock}", "-uroot", "-e", "create database sbtest"])
         sb = ["sysbench", "--db-driver=mysql", f"--mysql-socket={sock}", "--mysql-user=root",
               "--tables=4", "--table-size=20000", "--threads=16"]
-        sh(sb + ["oltp_read_only", "prepare"], timeout=600)
+        sh(sb + [prepare, "prepare"], timeout=600)
+        yield srv, sb
+    finally:
+        srv.terminate()
+        srv.wait(timeout=120)
+
+
+def mariadb(hot, work, seconds):
+    with mariadb_server(work) as started:
+        if not started:
+            return
+        _, sb = started
         for test in ("oltp_read_only", "oltp_update_index"):
             out = os.path.join(work, f"mariadb-{test}.data")
             record(out, seconds, lambda t=test: subprocess.Popen(
                 sb + [f"--time={seconds + 30}", t, "run"], stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL))
             report(hot, out, f"MariaDB {test}, 16 threads")
-    finally:
-        srv.terminate()
-        srv.wait(timeout=120)
 
 
 def postgres(hot, work, seconds):

@@ -14,13 +14,12 @@ usage: share_servers.py MYCL_SHARE [WORKDIR] [SECONDS]
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from locks_servers import install, sh  # noqa: E402
+from locks_servers import mariadb_server, sh  # noqa: E402
 
 
 def share(tool, *args):
@@ -47,42 +46,18 @@ def main():
     tool = sys.argv[1]
     work = sys.argv[2] if len(sys.argv) > 2 else "/tmp/mycl-share-servers"
     seconds = int(sys.argv[3]) if len(sys.argv) > 3 else 15
-    if not shutil.which("sysbench") and not install(["sysbench"]):
-        print("skip: cannot install sysbench")
-        return
     os.makedirs(work, exist_ok=True)
-    data, sock = os.path.join(work, "mdata"), os.path.join(work, "mysql.sock")
-    shutil.rmtree(data, ignore_errors=True)
-    os.makedirs(data)
-    r = sh(["mariadb-install-db", "--no-defaults", f"--datadir={data}", "--user=root",
-            "--skip-test-db", "--auth-root-authentication-method=normal"])
-    if r.returncode:
-        print("skip MariaDB:", r.stderr[-300:])
-        return
-    srv = subprocess.Popen(["/usr/sbin/mariadbd", "--no-defaults", f"--datadir={data}",
-                            f"--socket={sock}", "--skip-networking", "--user=root",
-                            "--innodb-buffer-pool-size=256M", "--max-connections=200",
-                            f"--log-error={work}/mariadbd.err", f"--pid-file={work}/m.pid"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     rec = os.path.join(work, "mariadbd-update.data")
-    try:
-        for _ in range(120):
-            if os.path.exists(sock):
-                break
-            time.sleep(0.5)
-        sh(["mariadb", f"--socket={sock}", "-uroot", "-e", "create database sbtest"])
-        sb = ["sysbench", "--db-driver=mysql", f"--mysql-socket={sock}", "--mysql-user=root",
-              "--tables=4", "--table-size=20000", "--threads=16"]
-        sh(sb + ["oltp_update_index", "prepare"], timeout=600)
+    with mariadb_server(work, "oltp_update_index") as started:
+        if not started:
+            return
+        srv, sb = started
         load = subprocess.Popen(sb + [f"--time={seconds + 10}", "oltp_update_index", "run"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(3)
         sh(["perf", "record", "-q", "-e", "cpu-clock", "-F", "999", "-p", str(srv.pid), "-o", rec,
             "--", "sleep", str(seconds)])
         load.wait(timeout=seconds + 120)
-    finally:
-        srv.terminate()
-        srv.wait(timeout=120)
     plain = share(tool, "/usr/sbin/mariadbd")
     weighed = share(tool, "--perf", rec, "/usr/sbin/mariadbd")
     if not plain or not weighed:

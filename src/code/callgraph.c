@@ -191,6 +191,18 @@ static bool exit_api(const char *name)
 	       !strcmp(b, "cxa_thread_atexit_impl");
 }
 
+/* What one of F's names says it is: a thread or exit API, a wait, a call that never returns. */
+static void name_roles(struct cg_func *f, const char *name)
+{
+	if (!name)
+		return;
+	if (f->thread_api < 0)
+		f->thread_api = (int8_t)thread_api(name);
+	f->wait_api |= wait_api(name);
+	f->noreturn |= noreturn_api(name);
+	f->exit_api |= exit_api(name);
+}
+
 static int start_cmp(const void *a, const void *b)
 {
 	const struct cg_func *x = a, *y = b;
@@ -243,14 +255,7 @@ int callgraph_new(struct callgraph **out, const struct symtab *t, const struct e
 
 		if (n && cg->f[n - 1].start == cg->f[i].start) {
 			/* an alias, or a named function: any of its names may be the API */
-			if (cg->f[i].name && cg->f[n - 1].thread_api < 0)
-				cg->f[n - 1].thread_api = (int8_t)thread_api(cg->f[i].name);
-			if (cg->f[i].name && wait_api(cg->f[i].name))
-				cg->f[n - 1].wait_api = true;
-			if (cg->f[i].name && noreturn_api(cg->f[i].name))
-				cg->f[n - 1].noreturn = true;
-			if (cg->f[i].name && exit_api(cg->f[i].name))
-				cg->f[n - 1].exit_api = true;
+			name_roles(&cg->f[n - 1], cg->f[i].name);
 			continue;
 		}
 		f = &cg->f[n];
@@ -264,10 +269,8 @@ int callgraph_new(struct callgraph **out, const struct symtab *t, const struct e
 		if (n && (cg->f[n - 1].end > f->start || cg->f[n - 1].end <= cg->f[n - 1].start))
 			cg->f[n - 1].end = f->start;
 		f->parent = f->loop_parent = NONE;
-		f->thread_api = (int8_t)thread_api(f->name);
-		f->exit_api = exit_api(f->name);
-		f->wait_api = wait_api(f->name);
-		f->noreturn = noreturn_api(f->name);
+		f->thread_api = -1;
+		name_roles(f, f->name);
 		/* libstdc++'s std::thread runs the state's _M_run on the new thread. */
 		f->thread_entry = strstr(f->name, "std::thread::_State_impl<") &&
 				  strstr(f->name, ">::_M_run(");
@@ -311,14 +314,7 @@ static uint32_t func_at(const struct callgraph *cg, uint64_t addr)
 {
 	size_t lo = 0, hi = cg->nr;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cg->starts[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = PARTITION_POINT(lo, hi, mid, cg->starts[mid] <= addr);
 	if (lo && addr < cg->f[lo - 1].end)
 		return (uint32_t)(lo - 1);
 	return NONE;
@@ -347,21 +343,6 @@ static uint32_t func_starting(const struct callgraph *cg, uint64_t addr)
 
 static int function_loops(struct callgraph *cg);
 
-static size_t node_at(const struct cfg_node *v, size_t n, uint64_t addr)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && v[lo].addr == addr ? lo : SIZE_MAX;
-}
-
 /*
  * Calls after which every path goes forward to a call that ends the process
  * (exit, abort), with no return on the way, run once, on the way out: a
@@ -380,7 +361,7 @@ static void on_the_way_out(struct callgraph *cg, size_t n)
 		return;
 	}
 	for (size_t i = n; i-- > 0;) {
-		size_t t = v[i].target > v[i].addr ? node_at(v, n, v[i].target) : SIZE_MAX;
+		size_t t = v[i].target > v[i].addr ? cfg_node_at(v, n, v[i].target) : SIZE_MAX;
 
 		if (v[i].dies)
 			doomed[i] = true;
@@ -394,7 +375,7 @@ static void on_the_way_out(struct callgraph *cg, size_t n)
 			doomed[i] = doomed[i + 1];
 	}
 	for (size_t k = cg->first_e; k < cg->nr_e; k++) {
-		size_t i = cg->e[k].caller == cg->buf_func ? node_at(v, n, cg->e[k].at) : SIZE_MAX;
+		size_t i = cg->e[k].caller == cg->buf_func ? cfg_node_at(v, n, cg->e[k].at) : SIZE_MAX;
 
 		if (i != SIZE_MAX && i + 1 < n && doomed[i + 1])
 			cg->e[k].on_exit = true;
@@ -594,14 +575,7 @@ static bool in_loop(const struct callgraph *cg, uint32_t f, uint64_t addr)
 	const struct cg_func *fn = &cg->f[f];
 	size_t lo = fn->first_loop, hi = fn->first_loop + fn->nr_loops;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cg->l[mid].from <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = PARTITION_POINT(lo, hi, mid, cg->l[mid].from <= addr);
 	return lo > fn->first_loop && cg->maxend[lo - 1] >= addr;
 }
 
@@ -634,14 +608,7 @@ static void out_edges(const struct callgraph *cg, uint32_t f, size_t *from, size
 {
 	size_t lo = 0, hi = cg->nr_e;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cg->e[mid].caller < f)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = PARTITION_POINT(lo, hi, mid, cg->e[mid].caller < f);
 	*from = lo;
 	while (lo < cg->nr_e && cg->e[lo].caller == f)
 		lo++;
@@ -707,14 +674,7 @@ static int spine(struct callgraph *cg, struct disasm *d, uint32_t f, int depth)
 		if (v[i].branch && !v[i].call && v[i].target >= fn->start && v[i].target < fn->end) {
 			size_t lo = 0, hi = n;
 
-			while (lo < hi) {
-				size_t mid = lo + (hi - lo) / 2;
-
-				if (v[mid].addr < v[i].target)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
+			lo = PARTITION_POINT(lo, hi, mid, v[mid].addr < v[i].target);
 			if (lo < n && v[lo].addr == v[i].target && !rt[lo])
 				stack[sp++] = lo;
 		}
@@ -760,14 +720,7 @@ static uint8_t callback_ctx(const struct callgraph *cg, uint32_t fn, bool *loope
 		return CG_RUNTIME;
 	size_t lo = 0, hi = cg->nr_t;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cg->t[mid].fn < fn)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = PARTITION_POINT(lo, hi, mid, cg->t[mid].fn < fn);
 	for (size_t i = lo; i < cg->nr_t && cg->t[i].fn == fn; i++) {
 		const struct cg_take *t = &cg->t[i];
 		uint8_t tc;

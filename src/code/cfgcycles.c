@@ -9,19 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cfgcycles.h"
+#include "internal.h"
 
-static size_t node_index(const struct cfg_node *buf, size_t n, uint64_t addr)
+size_t cfg_node_at(const struct cfg_node *buf, size_t n, uint64_t addr)
 {
 	size_t lo = 0, hi = n;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (buf[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = PARTITION_POINT(lo, hi, mid, buf[mid].addr < addr);
 	return lo < n && buf[lo].addr == addr ? lo : SIZE_MAX;
 }
 
@@ -59,14 +53,14 @@ int cfg_cycles(const struct cfg_node *buf, size_t n, const struct cfg_xedge *xe,
 	for (size_t i = 1; i < n; i++)
 		orphan[i] = buf[i - 1].jump || buf[i - 1].ret;
 	for (size_t i = 0; i < n; i++) {
-		size_t t = buf[i].branch && buf[i].target ? node_index(buf, n, buf[i].target) :
+		size_t t = buf[i].branch && buf[i].target ? cfg_node_at(buf, n, buf[i].target) :
 			   SIZE_MAX;
 
 		if (t != SIZE_MAX)
 			orphan[t] = false;
 	}
 	for (size_t k = 0; k < nx; k++) {
-		size_t t = node_index(buf, n, xe[k].to);
+		size_t t = cfg_node_at(buf, n, xe[k].to);
 
 		if (t != SIZE_MAX)
 			orphan[t] = false;
@@ -90,7 +84,7 @@ int cfg_cycles(const struct cfg_node *buf, size_t n, const struct cfg_xedge *xe,
 				continue;
 			}
 			if (buf[i].branch && buf[i].target)
-				t = node_index(buf, n, buf[i].target);
+				t = cfg_node_at(buf, n, buf[i].target);
 			if (!buf[i].jump && !buf[i].ret && i + 1 < n) {
 				if (pass)
 					succ[k] = i + 1;
@@ -107,7 +101,7 @@ int cfg_cycles(const struct cfg_node *buf, size_t n, const struct cfg_xedge *xe,
 				k++;
 			}
 			for (; xi < nx && xe[xi].from <= i; xi++) {
-				size_t xt = xe[xi].from == i ? node_index(buf, n, xe[xi].to) : SIZE_MAX;
+				size_t xt = xe[xi].from == i ? cfg_node_at(buf, n, xe[xi].to) : SIZE_MAX;
 
 				if (xt != SIZE_MAX) {
 					if (pass)

@@ -16,6 +16,9 @@ struct cfg_node {
 	bool dies;			/* a call that never returns and ends the process */
 };
 
+/* The index of the node at ADDR in V (N nodes, by address), or SIZE_MAX. */
+size_t cfg_node_at(const struct cfg_node *v, size_t n, uint64_t addr);
+
 /* A further successor of node FROM: a jump table's target (sorted by FROM). */
 struct cfg_xedge {
 	uint32_t from;

@@ -363,14 +363,7 @@ static const struct call_result *call_result_at(const struct disasm *d, uint64_t
 {
 	size_t lo = 0, hi = d->nr_cr;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->cr[mid].at < at)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = PARTITION_POINT(lo, hi, mid, d->cr[mid].at < at);
 	return lo < d->nr_cr && d->cr[lo].at == at ? &d->cr[lo] : NULL;
 }
 

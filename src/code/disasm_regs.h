@@ -13,6 +13,7 @@
 #include <string.h>
 #include <capstone/capstone.h>
 #include "insn.h"
+#include "internal.h"
 
 #define NREGS 512
 
@@ -96,7 +97,7 @@ struct disasm {
 	unsigned int ll_reg;
 	bool ll_arith;
 	/* i386: what the outgoing argument slots hold, by their offset from the entry's %esp. */
-	struct { int32_t off; bool used; struct regval addr, imm, prm; } out[8];
+	struct out_slot { int32_t off; bool used; struct regval addr, imm, prm; } out[8];
 	uint8_t x86_family[NREGS];	/* x86: register id -> 1 + its 64-bit register, 0: none */
 };
 

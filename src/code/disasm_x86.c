@@ -205,7 +205,7 @@ static void x86_share_mem(struct disasm *d, const cs_insn *ci, const cs_x86_op *
 }
 
 /* i386: the outgoing argument slot at OFF (from the entry's %esp), made if new. */
-static typeof(((struct disasm *)0)->out[0]) *i386_slot(struct disasm *d, int32_t off, bool make)
+static struct out_slot *i386_slot(struct disasm *d, int32_t off, bool make)
 {
 	int free_k = -1;
 
@@ -231,10 +231,10 @@ static void i386_call(struct disasm *d, const cs_insn *ci, struct insn *in)
 	const uint8_t *t;
 
 	for (int k = 0; k < 6; k++) {
-		typeof(d->out[0]) *sl = i386_slot(d, d->sp_off + 4 * k, false);
+		struct out_slot *sl = i386_slot(d, d->sp_off + 4 * k, false);
 		/* gcc passes a static function's first three in eax, edx, ecx (regparm). */
 		static const uint8_t regparm[3] = { X86_RAX, 4, 3 };
-		typeof(d->out[0]) r;
+		struct out_slot r;
 
 		/* A slot that holds nothing known may be a saved register: then the register. */
 		if ((!sl || !(sl->addr.known || sl->imm.known || sl->prm.known)) && k < 3 &&
@@ -281,7 +281,7 @@ static void i386_stack(struct disasm *d, const cs_insn *ci, const struct insn *i
 	if (ci->id == X86_INS_PUSH && x->op_count == 1) {
 		d->sp_off -= 4;
 		if (a->type == X86_OP_IMM || a->type == X86_OP_REG) {
-			typeof(d->out[0]) *sl = i386_slot(d, d->sp_off, true);
+			struct out_slot *sl = i386_slot(d, d->sp_off, true);
 
 			if (a->type == X86_OP_IMM) {
 				sl->imm = (struct regval){ .v = (uint32_t)a->imm, .known = true };
@@ -291,7 +291,7 @@ static void i386_stack(struct disasm *d, const cs_insn *ci, const struct insn *i
 				sl->prm = d->prm[x86_fam(d, a->reg)];
 			}
 		} else {
-			typeof(d->out[0]) *sl = i386_slot(d, d->sp_off, true);
+			struct out_slot *sl = i386_slot(d, d->sp_off, true);
 
 			/* push D(%ebp): what the frame slot holds. */
 			for (int k = 0; a->type == X86_OP_MEM && k < 8; k++)
@@ -340,7 +340,7 @@ static void i386_stack(struct disasm *d, const cs_insn *ci, const struct insn *i
 	/* mov SRC, D(%esp): an outgoing argument. */
 	if (ci->id == X86_INS_MOV && b->type == X86_OP_MEM && b->mem.index == X86_REG_INVALID &&
 	    b->mem.base != X86_REG_INVALID && x86_fam(d, b->mem.base) == X86_RSP && b->size == 4) {
-		typeof(d->out[0]) *sl = i386_slot(d, d->sp_off + (int32_t)b->mem.disp, true);
+		struct out_slot *sl = i386_slot(d, d->sp_off + (int32_t)b->mem.disp, true);
 
 		if (a->type == X86_OP_IMM) {
 			sl->imm = (struct regval){ .v = (uint32_t)a->imm, .known = true };

@@ -117,14 +117,7 @@ static long find_var(const struct mycl_share *s, uint64_t addr)
 {
 	size_t lo = 0, hi = s->nr_vars;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->vars[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = PARTITION_POINT(lo, hi, mid, s->vars[mid].addr <= addr);
 	if (lo && addr < s->vars[lo - 1].addr + (s->vars[lo - 1].size ? s->vars[lo - 1].size : 1))
 		return (long)lo - 1;
 	return -1;
@@ -353,21 +346,6 @@ static int callref_cmp(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
-static bool has_ref(const struct mycl_share *s, uint64_t addr)
-{
-	size_t lo = 0, hi = s->nr_refs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->refs[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < s->nr_refs && s->refs[lo].addr == addr;
-}
-
 /* A call of a function that returns a variable's address: kept. */
 static int returning_call(uint64_t at, uint64_t caller, uint64_t callee, void *arg)
 {
@@ -442,7 +420,7 @@ static int returned_writes(struct scan *sc)
 			long var;
 
 			if (!v[q].data || (v[q].access != ACC_WRITE && v[q].access != ACC_RMW) ||
-			    (var = find_var(s, v[q].data)) < 0 || has_ref(s, v[q].addr))
+			    (var = find_var(s, v[q].data)) < 0 || share_ref_at(s, v[q].addr, false))
 				continue;
 			/* Credited to the latest call before it whose result is this variable. */
 			for (size_t p = 0; p < j - i; p++)

@@ -26,14 +26,7 @@ static struct mycl_share_var *by_addr(struct dctx *c, uint64_t addr)
 {
 	size_t lo = 0, hi = c->nr_symbols;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->s->vars[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = PARTITION_POINT(lo, hi, mid, c->s->vars[mid].addr < addr);
 	return lo < c->nr_symbols && c->s->vars[lo].addr == addr ? &c->s->vars[lo] : NULL;
 }
 

@@ -17,24 +17,6 @@
 #define SNOOP_HITM (1ULL << 23)	/* PERF_MEM_SNOOP_HITM in perf_mem_data_src */
 #define S_ADDR (1ULL << 3)
 
-static const struct share_ref *ref_at(const struct mycl_share *s, uint64_t addr, bool by_end)
-{
-	/* refs are sorted by addr; "by_end": the instruction that ends at ADDR. */
-	size_t lo = 0, hi = s->nr_refs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->refs[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!by_end)
-		return lo < s->nr_refs && s->refs[lo].addr == addr ? &s->refs[lo] : NULL;
-	return lo > 0 && s->refs[lo - 1].end == addr ? &s->refs[lo - 1] : NULL;
-}
-
 static bool same_binary(const struct dso *a, const struct dso *b)
 {
 	if (a->build_id_size && b->build_id_size)
@@ -105,8 +87,8 @@ static int credit_insn(struct dso *d, uint64_t vaddr, uint64_t samples, void *ct
 	if (!d || !same_binary(d, s->dso))
 		return 0;
 	s->binary_samples += samples;
-	r = ref_at(s, vaddr, false);
-	p = ref_at(s, vaddr, true);
+	r = share_ref_at(s, vaddr, false);
+	p = share_ref_at(s, vaddr, true);
 	if (p && p->access != ACC_ADDR &&
 	    (!r || r->access == ACC_ADDR || (p->atomic && !r->atomic))) {
 		s->skid_samples += samples;

@@ -76,4 +76,15 @@ int share_weigh(struct mycl_share *s, const char *perf_data, char *errbuf, size_
 /* share_dwarf.c */
 int share_dwarf_vars(struct mycl_share *s, const char *file, bool include_readonly);
 
+/* The reference of the instruction at ADDR (BY_END: that ends at ADDR), or NULL; refs sorted. */
+static inline const struct share_ref *share_ref_at(const struct mycl_share *s, uint64_t addr,
+						   bool by_end)
+{
+	size_t lo = PARTITION_POINT(0, s->nr_refs, mid, s->refs[mid].addr < addr);
+
+	if (!by_end)
+		return lo < s->nr_refs && s->refs[lo].addr == addr ? &s->refs[lo] : NULL;
+	return lo > 0 && s->refs[lo - 1].end == addr ? &s->refs[lo - 1] : NULL;
+}
+
 #endif

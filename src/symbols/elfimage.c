@@ -411,14 +411,7 @@ bool elf_image_thumb(const struct elf_image *img, uint64_t addr)
 
 	if (img->machine != EM_ARM)
 		return false;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (img->modes[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = PARTITION_POINT(lo, hi, mid, img->modes[mid].addr <= addr);
 	/* Past every code mark, or with none (stripped): as the entry point is. */
 	for (size_t i = lo; i-- > 0;)
 		if (img->modes[i].mode != 2)

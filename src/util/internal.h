@@ -40,6 +40,23 @@ static inline void sort_array(void *base, size_t n, size_t size,
 		qsort(base, n, size, cmp);
 }
 
+/*
+ * Binary search over a sorted range [LO, HI): the first index for which
+ * BELOW, an expression of the index named I, is false (BELOW holds for a
+ * prefix of the range only).
+ */
+#define PARTITION_POINT(lo, hi, i, below) __extension__ ({		\
+	size_t lo_ = (lo), hi_ = (hi);					\
+	while (lo_ < hi_) {						\
+		size_t i = lo_ + (hi_ - lo_) / 2;			\
+		if (below)						\
+			lo_ = i + 1;					\
+		else							\
+			hi_ = i;					\
+	}								\
+	lo_;								\
+})
+
 /* The whole text file PATH, NUL-terminated, or NULL with errno set.  Caller frees. */
 char *read_text_file(const char *path);
 /* A new string from FMT, or NULL.  Caller frees. */
