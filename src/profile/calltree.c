@@ -86,6 +86,7 @@ static int rehash(struct calltree *t)
 
 	if (!n)
 		return -ENOMEM;
+	mem_hint_large(n, ncap * sizeof(*n));	/* before the fill below touches it */
 	memset(n, 0xff, ncap * sizeof(*n));
 	for (size_t i = 0; i < t->nr; i++) {
 		size_t h;

@@ -53,6 +53,7 @@ int chaincache_put(struct chaincache *c, uint64_t hash, uint32_t root, uint32_t 
 
 		if (!t)
 			return -ENOMEM;
+		mem_hint_large(t, ncap * sizeof(*t));
 		for (size_t i = 0; i < c->cap; i++)
 			if (c->ents[i].hash)
 				place(t, ncap, &c->ents[i]);

@@ -26,6 +26,7 @@ static int rehash(struct hist *p)
 
 	if (!n)
 		return -ENOMEM;
+	mem_hint_large(n, ncap * sizeof(*n));	/* before the fill below touches it */
 	memset(n, 0xff, ncap * sizeof(*n));
 	for (size_t i = 0; i < p->nr; i++) {
 		size_t h = hent_hash(&p->ents[i]) & (ncap - 1);

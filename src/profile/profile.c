@@ -584,18 +584,44 @@ MYCL_API size_t mycl_profile__nr_dsos(const struct mycl_profile *p)
 	return p->nr_summ;
 }
 
+/*
+ * Package hints are looked up the first time a summary is read, for every binary that needs
+ * one in a single reading of dpkg's lists: a report without a summary reads no list.
+ */
+static void look_up_hints(struct mycl_profile *p)
+{
+	const char **paths = calloc(p->nr_summ, sizeof(*paths));
+	char **hints = calloc(p->nr_summ, sizeof(*hints));
+	size_t n = 0;
+
+	if (paths && hints) {
+		for (size_t i = 0; i < p->nr_summ; i++)
+			if (p->summ_hint_pending[i])
+				paths[n++] = p->summ[i].path;
+		pkg_debug_hints(paths, n, hints);
+	}
+	n = 0;
+	for (size_t i = 0; i < p->nr_summ; i++) {
+		if (!p->summ_hint_pending[i])
+			continue;
+		p->summ_hint_pending[i] = false;
+		if (paths && hints) {
+			p->summ_strs[p->nr_summ + i] = hints[n++];
+			p->summ[i].fix = hints[n - 1];
+		}
+	}
+	free(paths);
+	free(hints);
+}
+
 MYCL_API const struct mycl_dso_summary *mycl_profile__dso(const struct mycl_profile *p, size_t i)
 {
 	struct mycl_profile *w = (struct mycl_profile *)p;	/* the hints are a cache */
 
 	if (i >= p->nr_summ)
 		return NULL;
-	if (p->summ_hint_pending[i]) {
-		/* Looked up the first time a summary is read: a report without one reads no dpkg list. */
-		w->summ_hint_pending[i] = false;
-		w->summ_strs[p->nr_summ + i] = pkg_debug_hint(p->summ[i].path);
-		w->summ[i].fix = p->summ_strs[p->nr_summ + i];
-	}
+	if (p->summ_hint_pending[i])
+		look_up_hints(w);
 	return &p->summ[i];
 }
 

@@ -29,6 +29,29 @@ struct elf_image {
 	size_t nr_data, data_cap;
 	uint64_t *copies;		/* addresses of COPY relocations, sorted */
 	size_t nr_copies, copies_cap;
+	/*
+	 * The relocation sections, read the first time a slot is asked for: a look at a few
+	 * functions (the lock kinds of a profile's rows) reads none of mariadbd's 190,000.
+	 */
+	Elf_Scn **rel_scns;
+	size_t nr_rel_scns, rel_scns_cap;
+	bool relocs_read;
+	int relocs_err;
+	/*
+	 * Single slots are looked up in the sections as they are, through their runs of rising
+	 * addresses (one or a few per section): no copy, no sort.
+	 */
+	struct rel_sec {
+		Elf_Data *data, *symdata;
+		size_t strndx, nr;
+		bool rela;
+	} *rsecs;
+	struct rel_run {
+		size_t sec, lo, hi;
+	} *runs;
+	size_t nr_rsecs, nr_runs, runs_cap;
+	bool runs_made;
+	struct got_slot found;		/* what elf_image_got() returned last */
 	struct code_mode { uint64_t addr; uint8_t mode; } *modes;	/* arm: 0 ARM, 1 Thumb, 2 data */
 	size_t nr_modes, modes_cap;
 	uint64_t entry;
@@ -96,46 +119,86 @@ static int reloc_kind(uint16_t m, uint32_t type)
 	}
 }
 
-static int load_relocs(struct elf_image *img, Elf_Scn *scn, const GElf_Shdr *sh)
+/* Entry I of a relocation section, from libelf's memory form of it (the file's class, host order). */
+static bool reloc_at(const struct elf_image *img, const Elf_Data *data, bool rela, size_t i,
+		     GElf_Rela *r)
 {
-	Elf_Data *data = elf_getdata(scn, NULL), *symdata;
-	Elf_Scn *symscn = elf_getscn(img->e, sh->sh_link);
-	GElf_Shdr symsh;
+	if (img->elf64 && rela && data->d_type == ELF_T_RELA && (i + 1) * sizeof(Elf64_Rela) <= data->d_size) {
+		const Elf64_Rela *e = (const Elf64_Rela *)data->d_buf + i;
 
-	if (!data || !sh->sh_entsize || !symscn || !gelf_getshdr(symscn, &symsh) ||
-	    !(symdata = elf_getdata(symscn, NULL)))
-		return 0;
-	for (size_t i = 0; i < sh->sh_size / sh->sh_entsize; i++) {
+		*r = (GElf_Rela){ e->r_offset, e->r_info, e->r_addend };
+		return true;
+	}
+	if (rela)
+		return gelf_getrela((Elf_Data *)data, (int)i, r) != NULL;
+	if (!gelf_getrel((Elf_Data *)data, (int)i, (GElf_Rel *)r))
+		return false;
+	r->r_addend = 0;
+	return true;
+}
+
+enum { REL_OTHER, REL_NAMED, REL_RELATIVE, REL_COPY };
+
+/* Where a section's relocations are and how to read them; false when they cannot be read. */
+static bool rel_sec_init(struct elf_image *img, Elf_Scn *scn, struct rel_sec *rs)
+{
+	Elf_Scn *symscn;
+	GElf_Shdr sh, symsh;
+
+	if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize || !(rs->data = elf_getdata(scn, NULL)) ||
+	    !(symscn = elf_getscn(img->e, sh.sh_link)) || !gelf_getshdr(symscn, &symsh) ||
+	    !(rs->symdata = elf_getdata(symscn, NULL)))
+		return false;
+	rs->strndx = symsh.sh_link;
+	rs->nr = sh.sh_size / sh.sh_entsize;
+	rs->rela = sh.sh_type == SHT_RELA;
+	return true;
+}
+
+/* What relocation R of RS is; for a GOT-like one, the slot it fills (REL addends not yet added). */
+static int rel_slot(const struct elf_image *img, const struct rel_sec *rs, const GElf_Rela *r,
+		    struct got_slot *g)
+{
+	uint32_t type = (uint32_t)GELF_R_TYPE(r->r_info);
+	GElf_Sym s;
+	int kind;
+
+	if (copy_type(img->machine) && type == copy_type(img->machine))
+		return REL_COPY;
+	kind = reloc_kind(img->machine, type);
+	if (!kind)
+		return REL_OTHER;
+	*g = (struct got_slot){ .slot = r->r_offset, .implicit = !rs->rela };
+	if (kind == 2) {
+		g->target = (uint64_t)r->r_addend;
+		return REL_RELATIVE;
+	}
+	if (gelf_getsym(rs->symdata, (int)GELF_R_SYM(r->r_info), &s)) {
+		g->name = elf_strptr(img->e, rs->strndx, s.st_name);
+		g->target = s.st_value ? s.st_value + (uint64_t)r->r_addend : 0;
+	}
+	return REL_NAMED;
+}
+
+static int load_relocs(struct elf_image *img, const struct rel_sec *rs)
+{
+	for (size_t i = 0; i < rs->nr; i++) {
+		struct got_slot g;
 		GElf_Rela r;
-		GElf_Sym s;
 		int kind;
 
-		if (sh->sh_type == SHT_RELA ? !gelf_getrela(data, (int)i, &r) :
-		    !gelf_getrel(data, (int)i, (GElf_Rel *)&r))
+		if (!reloc_at(img, rs->data, rs->rela, i, &r))
 			break;
-		if (sh->sh_type == SHT_REL)
-			r.r_addend = 0;
-		if (copy_type(img->machine) &&
-		    GELF_R_TYPE(r.r_info) == copy_type(img->machine)) {
+		kind = rel_slot(img, rs, &r, &g);
+		if (kind == REL_COPY) {
 			if (ARRAY_GROW(img->copies, img->copies_cap, img->nr_copies + 1))
 				return -ENOMEM;
 			img->copies[img->nr_copies++] = r.r_offset;
-			continue;
+		} else if (kind != REL_OTHER) {
+			if (ARRAY_GROW(img->got, img->got_cap, img->nr_got + 1))
+				return -ENOMEM;
+			img->got[img->nr_got++] = g;
 		}
-		kind = reloc_kind(img->machine, (uint32_t)GELF_R_TYPE(r.r_info));
-		if (!kind)
-			continue;
-		if (ARRAY_GROW(img->got, img->got_cap, img->nr_got + 1))
-			return -ENOMEM;
-		img->got[img->nr_got] = (struct got_slot){ .slot = r.r_offset,
-							    .implicit = sh->sh_type == SHT_REL };
-		if (kind == 2) {
-			img->got[img->nr_got].target = (uint64_t)r.r_addend;
-		} else if (gelf_getsym(symdata, (int)GELF_R_SYM(r.r_info), &s)) {
-			img->got[img->nr_got].name = elf_strptr(img->e, symsh.sh_link, s.st_name);
-			img->got[img->nr_got].target = s.st_value ? s.st_value + (uint64_t)r.r_addend : 0;
-		}
-		img->nr_got++;
 	}
 	return 0;
 }
@@ -172,27 +235,28 @@ static int mode_cmp(const void *a, const void *b)
 static uint64_t word_at(const struct elf_image *img, const uint8_t *p);
 
 /* REL relocations keep their addend in the word they patch. */
-static void rel_addends(struct elf_image *img)
+static void rel_addend(const struct elf_image *img, struct got_slot *g)
 {
 	unsigned int w = img->elf64 ? 8 : 4;
+	const uint8_t *p = NULL;
 
-	for (size_t i = 0; i < img->nr_got; i++) {
-		const uint8_t *p;
+	if (!g->implicit)
+		return;
+	for (size_t k = 0; k < img->nr_data && !p; k++)
+		if (g->slot >= img->data[k].addr && g->slot + w <= img->data[k].addr + img->data[k].size)
+			p = img->data[k].bytes + (g->slot - img->data[k].addr);
+	if (!p)
+		return;
+	if (g->name && g->target)
+		g->target += word_at(img, p);
+	else if (!g->name)
+		g->target = word_at(img, p);
+}
 
-		if (!img->got[i].implicit)
-			continue;
-		p = NULL;
-		for (size_t k = 0; k < img->nr_data && !p; k++)
-			if (img->got[i].slot >= img->data[k].addr &&
-			    img->got[i].slot + w <= img->data[k].addr + img->data[k].size)
-				p = img->data[k].bytes + (img->got[i].slot - img->data[k].addr);
-		if (!p)
-			continue;
-		if (img->got[i].name && img->got[i].target)
-			img->got[i].target += word_at(img, p);
-		else if (!img->got[i].name)
-			img->got[i].target = word_at(img, p);
-	}
+static void rel_addends(struct elf_image *img)
+{
+	for (size_t i = 0; i < img->nr_got; i++)
+		rel_addend(img, &img->got[i]);
 }
 
 int elf_image_open(const char *path, struct elf_image **out)
@@ -263,7 +327,10 @@ int elf_image_open(const char *path, struct elf_image **out)
 				img->data[img->nr_data++] = (struct code_sec){ sh.sh_addr, sh.sh_size,
 									      data->d_buf };
 		} else if (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL) {
-			err = load_relocs(img, scn, &sh);
+			if (ARRAY_GROW(img->rel_scns, img->rel_scns_cap, img->nr_rel_scns + 1))
+				err = -ENOMEM;
+			else
+				img->rel_scns[img->nr_rel_scns++] = scn;
 		} else if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) {
 			/* ppc64: r2 holds .TOC. (the .got section + 0x8000). */
 			Elf_Data *data = elf_getdata(scn, NULL);
@@ -287,9 +354,6 @@ int elf_image_open(const char *path, struct elf_image **out)
 	}
 	if (!img->toc && img->machine == EM_PPC64 && got_addr)
 		img->toc = got_addr + 0x8000;
-	rel_addends(img);
-	sort_array(img->got, img->nr_got, sizeof(*img->got), slot_cmp);
-	sort_array(img->copies, img->nr_copies, sizeof(*img->copies), u64_cmp);
 	sort_array(img->modes, img->nr_modes, sizeof(*img->modes), mode_cmp);
 	if (err) {
 		elf_image_close(img);
@@ -297,6 +361,89 @@ int elf_image_open(const char *path, struct elf_image **out)
 	}
 	*out = img;
 	return 0;
+}
+
+/* The relocations, read once (the image is a cache behind its const pointer). */
+static int read_relocs(const struct elf_image *cimg)
+{
+	struct elf_image *img = (struct elf_image *)cimg;
+
+	if (img->relocs_read)
+		return img->relocs_err;
+	img->relocs_read = true;
+	for (size_t i = 0; i < img->nr_rel_scns && !img->relocs_err; i++) {
+		struct rel_sec rs;
+
+		if (rel_sec_init(img, img->rel_scns[i], &rs))
+			img->relocs_err = load_relocs(img, &rs);
+	}
+	rel_addends(img);
+	/* Linkers write relocations in address order, a run per kind: merged, not sorted. */
+	sort_array(img->got, img->nr_got, sizeof(*img->got), slot_cmp);
+	sort_array(img->copies, img->nr_copies, sizeof(*img->copies), u64_cmp);
+	return img->relocs_err;
+}
+
+/* The runs of rising addresses in the relocation sections, found once. */
+static void make_runs(const struct elf_image *cimg)
+{
+	struct elf_image *img = (struct elf_image *)cimg;
+
+	if (img->runs_made)
+		return;
+	img->runs_made = true;
+	img->rsecs = calloc(img->nr_rel_scns ? img->nr_rel_scns : 1, sizeof(*img->rsecs));
+	if (!img->rsecs)
+		return;
+	for (size_t i = 0; i < img->nr_rel_scns; i++) {
+		struct rel_sec *rs = &img->rsecs[img->nr_rsecs];
+		uint64_t prev = 0;
+		size_t lo = 0;
+
+		if (!rel_sec_init(img, img->rel_scns[i], rs))
+			continue;
+		img->nr_rsecs++;
+		for (size_t k = 0; k <= rs->nr; k++) {
+			GElf_Rela r;
+			bool ok = k < rs->nr && reloc_at(img, rs->data, rs->rela, k, &r);
+
+			if (ok && (k == lo || r.r_offset >= prev)) {
+				prev = r.r_offset;
+				continue;
+			}
+			if (k > lo && !ARRAY_GROW(img->runs, img->runs_cap, img->nr_runs + 1))
+				img->runs[img->nr_runs++] = (struct rel_run){ img->nr_rsecs - 1, lo, k };
+			if (!ok)
+				break;
+			lo = k;
+			prev = r.r_offset;
+		}
+	}
+}
+
+/* The relocation at ADDR of kind WANT (REL_COPY, or a GOT-like one), in the sections' order. */
+static bool find_reloc(const struct elf_image *img, uint64_t addr, bool copy, struct got_slot *g)
+{
+	make_runs(img);
+	for (size_t i = 0; i < img->nr_runs; i++) {
+		const struct rel_run *run = &img->runs[i];
+		const struct rel_sec *rs = &img->rsecs[run->sec];
+		GElf_Rela r;
+		size_t k;
+
+		k = PARTITION_POINT(run->lo, run->hi, mid,
+				    reloc_at(img, rs->data, rs->rela, mid, &r) && r.r_offset < addr);
+		for (; k < run->hi && reloc_at(img, rs->data, rs->rela, k, &r) && r.r_offset == addr; k++) {
+			int kind = rel_slot(img, rs, &r, g);
+
+			if (copy ? kind == REL_COPY : kind == REL_NAMED || kind == REL_RELATIVE) {
+				if (!copy)
+					rel_addend(img, g);
+				return true;
+			}
+		}
+	}
+	return false;
 }
 
 void elf_image_close(struct elf_image *img)
@@ -313,6 +460,9 @@ void elf_image_close(struct elf_image *img)
 	free(img->data);
 	free(img->copies);
 	free(img->modes);
+	free(img->rel_scns);
+	free(img->rsecs);
+	free(img->runs);
 	free(img);
 }
 
@@ -345,10 +495,12 @@ const uint8_t *elf_image_code(const struct elf_image *img, uint64_t vaddr, size_
 const struct got_slot *elf_image_got(const struct elf_image *img, uint64_t addr)
 {
 	struct got_slot key = { .slot = addr };
+	struct elf_image *w = (struct elf_image *)img;	/* FOUND is a cache */
 
-	if (!img->nr_got)
-		return NULL;
-	return bsearch(&key, img->got, img->nr_got, sizeof(*img->got), slot_cmp);
+	if (img->relocs_read)
+		return img->nr_got ? bsearch(&key, img->got, img->nr_got, sizeof(*img->got),
+					     slot_cmp) : NULL;
+	return find_reloc(img, addr, false, &w->found) ? &w->found : NULL;
 }
 
 int elf_image_for_each_code(const struct elf_image *img,
@@ -421,6 +573,10 @@ bool elf_image_thumb(const struct elf_image *img, uint64_t addr)
 
 bool elf_image_copied(const struct elf_image *img, uint64_t addr)
 {
+	struct got_slot g;
+
+	if (!img->relocs_read)
+		return find_reloc(img, addr, true, &g);
 	return img->nr_copies &&
 	       bsearch(&addr, img->copies, img->nr_copies, sizeof(*img->copies), u64_cmp);
 }
@@ -439,7 +595,7 @@ int elf_image_for_each_pointer(const struct elf_image *img,
 			       int (*fn)(uint64_t slot, uint64_t target, void *arg), void *arg)
 {
 	unsigned int w = img->elf64 ? 8 : 4;
-	int err = 0;
+	int err = read_relocs(img);
 
 	/* Relocated words (PIE and libraries): the relocation says what they hold. */
 	for (size_t i = 0; i < img->nr_got && !err; i++)

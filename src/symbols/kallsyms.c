@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Kernel symbols from a kallsyms file: "ffffffff81000000 T _text [module]". */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "dso.h"
 
 static int hexval(int ch)
@@ -15,32 +19,52 @@ static int hexval(int ch)
 	return ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
 }
 
-/* Reads the whole file: /proc files do not report a size, so grow as needed. */
-static char *read_all(const char *path, size_t *len)
+/*
+ * The whole file: mapped when it is a regular file (perf's build-id cache), else read as it
+ * comes (/proc files report no size).  *MAPPED says which; kallsyms_unload() gives it back.
+ */
+static char *load_text(const char *path, size_t *len, bool *mapped)
 {
-	FILE *f = fopen(path, "r");
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	size_t cap = 1 << 20, n = 0;
+	struct stat st;
 	char *buf = NULL;
+	ssize_t r;
 
-	if (!f)
+	*mapped = false;
+	if (fd < 0)
 		return NULL;
-	for (;;) {
-		char *nb = realloc(buf, cap + 1);
-
-		if (!nb) {
-			free(buf);
-			fclose(f);
-			errno = ENOMEM;
-			return NULL;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+		buf = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (buf != MAP_FAILED) {
+			close(fd);
+			madvise(buf, (size_t)st.st_size, MADV_SEQUENTIAL | MADV_WILLNEED);
+			*mapped = true;
+			*len = (size_t)st.st_size;
+			return buf;
 		}
-		buf = nb;
-		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-		cap *= 2;
+		buf = NULL;
 	}
-	fclose(f);
-	buf[n] = '\0';
+	for (;;) {
+		if (n == cap || !buf) {
+			char *nb = realloc(buf, buf ? cap *= 2 : cap);
+
+			if (!nb) {
+				free(buf);
+				close(fd);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
 	*len = n;
 	return buf;
 }
@@ -48,48 +72,57 @@ static char *read_all(const char *path, size_t *len)
 int kallsyms_load(const char *path, struct dso *d, struct logger *lg)
 {
 	size_t len, lines = 0, nonzero = 0;
-	char *buf = read_all(path, &len), *p, *end;
+	bool mapped;
+	const char *buf = load_text(path, &len, &mapped), *p, *end;
 	uint64_t max_addr = 0;
 	int err = 0;
 
 	if (!buf)
 		return -errno;
+	/* Room for every line at once: about 40 bytes a line. */
+	if (ARRAY_GROW(d->syms.syms, d->syms.cap, d->syms.nr + len / 40 + 1))
+		err = -ENOMEM;
+	d->syms.last_alias_wins = true;
 	for (p = buf, end = buf + len; p < end && !err; ) {
-		char *eol = memchr(p, '\n', (size_t)(end - p)), *name;
+		const char *eol = memchr(p, '\n', (size_t)(end - p)), *name;
 		uint64_t addr = 0;
 		int v, digits = 0;
+		size_t nlen;
 		char type;
 
 		if (!eol)
 			eol = end;
-		*eol = '\0';
-		while ((v = hexval((unsigned char)*p)) >= 0) {
+		while (p < eol && (v = hexval((unsigned char)*p)) >= 0) {
 			addr = addr << 4 | (uint64_t)v;
 			p++;
 			digits++;
 		}
 		/* "ADDR T name[\t[module]]" */
-		if (digits && p[0] == ' ' && p[1] && p[2] == ' ') {
+		if (digits && eol - p >= 3 && p[0] == ' ' && p[2] == ' ' && p[1] != '\n') {
 			lines++;
 			type = p[1];
 			name = p + 3;
-			name[strcspn(name, "\t")] = '\0';
+			nlen = (size_t)(eol - name);
+			if (memchr(name, '\t', nlen))
+				nlen = (size_t)((const char *)memchr(name, '\t', nlen) - name);
 			if (addr)
 				nonzero++;
 			if (addr > max_addr)
 				max_addr = addr;
-			if (!strcmp(name, "_text"))
+			if (nlen == 5 && !memcmp(name, "_text", 5))
 				d->kernel_text = addr;
-			d->syms.last_alias_wins = true;
 			if (addr && (type == 't' || type == 'T' || type == 'w' || type == 'W'))
 				/* perf's kallsyms2elf_binding: only 'W' is weak. */
-				err = symtab_add(&d->syms, addr, 0, name,
-						 type == 'W' ? SYMB_WEAK : type == 'T' ? SYMB_GLOBAL :
-						 SYMB_LOCAL, false);
+				err = symtab_add_len(&d->syms, addr, 0, name, nlen,
+						     type == 'W' ? SYMB_WEAK : type == 'T' ? SYMB_GLOBAL :
+						     SYMB_LOCAL);
 		}
 		p = eol + 1;
 	}
-	free(buf);
+	if (mapped)
+		munmap((void *)buf, len);
+	else
+		free((void *)buf);
 	if (!err && lines && !nonzero) {
 		mycl_log(lg, MYCL_WARN, "%s: all addresses are 0 (kptr_restrict): no kernel symbols",
 			 path);

@@ -2,9 +2,12 @@
 #ifndef MYCL_PKGHINT_H
 #define MYCL_PKGHINT_H
 
-#include <stdbool.h>
+#include <stddef.h>
 
 /* "apt install dash-dbgsym ..." for a file a Debian package owns; NULL otherwise. Caller frees. */
 char *pkg_debug_hint(const char *path);
+
+/* The same for N paths at once, in one reading of dpkg's lists: HINTS[i] for PATHS[i]. */
+void pkg_debug_hints(const char *const *paths, size_t n, char **hints);
 
 #endif

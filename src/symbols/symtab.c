@@ -32,18 +32,11 @@ static const char *intern_name(struct symtab *t, const char *name, size_t len)
 	return dst;
 }
 
-int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name,
-	       enum sym_binding b, bool demangle)
+int symtab_add_len(struct symtab *t, uint64_t start, uint64_t size, const char *name, size_t len,
+		   enum sym_binding b)
 {
-	char *demangled = NULL;
-	const char *copy;
+	const char *copy = intern_name(t, name, len);
 
-	if (demangle && name[0] == '_' && name[1] == 'Z')
-		demangled = demangle_name(name);
-	if (demangled)
-		name = demangled;
-	copy = intern_name(t, name, strlen(name));
-	free(demangled);
 	if (!copy || ARRAY_GROW(t->syms, t->cap, t->nr + 1))
 		return -ENOMEM;
 	t->last = NULL;
@@ -52,6 +45,21 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name
 	t->nr++;
 	t->sorted = false;
 	return 0;
+}
+
+int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name,
+	       enum sym_binding b, bool demangle)
+{
+	char *demangled = NULL;
+	int err;
+
+	if (demangle && name[0] == '_' && name[1] == 'Z')
+		demangled = demangle_name(name);
+	if (demangled)
+		name = demangled;
+	err = symtab_add_len(t, start, size, name, strlen(name), b);
+	free(demangled);
+	return err;
 }
 
 static int sym_cmp(const void *a, const void *b)
@@ -102,12 +110,7 @@ void symtab_finish(struct symtab *t, uint64_t last_end)
 		t->sorted = true;
 		return;
 	}
-	for (size_t i = 1; i < t->nr; i++) {
-		if (t->syms[i].start < t->syms[i - 1].start) {
-			qsort(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
-			break;
-		}
-	}
+	sort_array(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
 	for (size_t i = 0; i < t->nr; i++) {
 		if (out && t->syms[out - 1].start == t->syms[i].start) {
 			if (t->last_alias_wins || better(&t->syms[i], &t->syms[out - 1]))

@@ -37,6 +37,9 @@ struct symtab {
 /* Adds a symbol; NAME is copied (demangled first when DEMANGLE). 0 or -ENOMEM. */
 int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name,
 	       enum sym_binding b, bool demangle);
+/* The same for the LEN bytes at NAME (not NUL-terminated), as they are. */
+int symtab_add_len(struct symtab *t, uint64_t start, uint64_t size, const char *name, size_t len,
+		   enum sym_binding b);
 /*
  * Sorts, keeps one symbol per address (the one perf would choose, as
  * symbols__fixup_duplicate does: sized over zero-sized, non-weak over weak,

@@ -32,13 +32,12 @@ static inline const char *str_or(const char *s, const char *fallback)
 	return s ? s : fallback;
 }
 
-/* qsort that accepts an empty (possibly NULL) array, which qsort itself does not. */
-static inline void sort_array(void *base, size_t n, size_t size,
-			      int (*cmp)(const void *, const void *))
-{
-	if (n > 1)
-		qsort(base, n, size, cmp);
-}
+/*
+ * A stable sort that accepts an empty (possibly NULL) array, as qsort does not.  Input made of
+ * a few sorted runs (symbol tables, relocations, what a linker or the kernel wrote in order)
+ * is merged in O(n log runs): one pass when it is sorted already.
+ */
+void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
 /*
  * Binary search over a sorted range [LO, HI): the first index for which
@@ -62,7 +61,10 @@ char *read_text_file(const char *path);
 /* A new string from FMT, or NULL.  Caller frees. */
 char *str_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Growable arrays: ensures room for one more element of *ARR. 0 or -ENOMEM. */
+/* Asks for huge pages for a large allocation (2 MB pages where LEN spans them). */
+void mem_hint_large(void *p, size_t len);
+
+/* Growable arrays (large ones on huge pages): ensures room for one more element of *ARR. 0 or -ENOMEM. */
 int grow_array(void **arr, size_t *cap, size_t need, size_t elem);
 #define ARRAY_GROW(arr, cap, need) \
 	((size_t)(need) <= (cap) ? 0 : grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr))))

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include "internal.h"
 
 void mycl_log(const struct logger *lg, enum mycl_print_level level, const char *fmt, ...)
@@ -18,6 +20,18 @@ void mycl_log(const struct logger *lg, enum mycl_print_level level, const char *
 	lg->print(level, buf, lg->ctx);
 }
 
+#define HUGE_PAGE (2u << 20)
+
+void mem_hint_large(void *p, size_t len)
+{
+	uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	uintptr_t e = ((uintptr_t)p + len) & ~(uintptr_t)(HUGE_PAGE - 1);
+
+	/* Page faults are most of the cost of filling a fresh table: fewer, larger pages. */
+	if (p && len >= 2 * HUGE_PAGE && e > a)
+		madvise((void *)a, e - a, MADV_HUGEPAGE);
+}
+
 int grow_array(void **arr, size_t *cap, size_t need, size_t elem)
 {
 	size_t ncap;
@@ -31,6 +45,7 @@ int grow_array(void **arr, size_t *cap, size_t need, size_t elem)
 	p = realloc(*arr, ncap * elem);
 	if (!p)
 		return -ENOMEM;
+	mem_hint_large(p, ncap * elem);
 	*arr = p;
 	*cap = ncap;
 	return 0;
@@ -72,4 +87,63 @@ char *str_printf(const char *fmt, ...)
 		s = NULL;
 	va_end(ap);
 	return s;
+}
+
+#define SORT_MAX_RUNS 64
+
+/* Merges the sorted runs [a, m) and [m, b) of BASE through TMP, the left one first on ties. */
+static void merge_runs(char *base, char *tmp, size_t a, size_t m, size_t b, size_t size,
+		       int (*cmp)(const void *, const void *))
+{
+	size_t i = a, j = m, o = 0;
+
+	while (i < m && j < b) {
+		size_t k = cmp(base + j * size, base + i * size) < 0 ? j++ : i++;
+
+		memcpy(tmp + o++ * size, base + k * size, size);
+	}
+	memcpy(tmp + o * size, base + i * size, (m - i) * size);
+	o += m - i;
+	memcpy(tmp + o * size, base + j * size, (b - j) * size);
+	o += b - j;
+	memcpy(base + a * size, tmp, o * size);
+}
+
+void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	size_t starts[SORT_MAX_RUNS + 1], nr = 1;
+	char *p = base, *tmp;
+
+	if (n < 2)
+		return;
+	starts[0] = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (cmp(p + (i - 1) * size, p + i * size) <= 0)
+			continue;
+		if (nr == SORT_MAX_RUNS) {
+			qsort(base, n, size, cmp);	/* glibc's is a stable merge sort */
+			return;
+		}
+		starts[nr++] = i;
+	}
+	if (nr == 1)
+		return;
+	tmp = malloc(n * size);
+	if (!tmp) {
+		qsort(base, n, size, cmp);
+		return;
+	}
+	starts[nr] = n;
+	while (nr > 1) {
+		size_t out = 0;
+
+		for (size_t r = 0; r < nr; r += 2) {
+			if (r + 1 < nr)
+				merge_runs(p, tmp, starts[r], starts[r + 1], starts[r + 2], size, cmp);
+			starts[out++] = starts[r];
+		}
+		starts[out] = n;
+		nr = out;
+	}
+	free(tmp);
 }

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""
+Speed and memory of mycl-hot on recordings like users make: Debian's MariaDB
+(private datadir and socket, started and stopped here) under sysbench, recorded
+system-wide with kernel samples, the client and every other process of the
+machine in the file.  Three recordings:
+  small  perf record -a -g (frame pointers), about 1 MB
+  large  perf record -a -g -F 20000, about 150 MB
+  dwarf  perf record -a --call-graph dwarf, about 25 MB
+Each view runs with perf (the oracle), mycl-hot and, where it has one,
+hotspot's hotspot-perfparser (Debian package hotspot), all on the same file:
+wall time as the median of 3 after one warm-up run (the file in the page
+cache), peak RSS, and the ratios.  Not a test: numbers depend on the machine.
+
+usage: system_wide.py MYCL_HOT [WORKDIR] [small|large|dwarf ...]
+Recordings already in WORKDIR are reused (delete them to record anew).
+"""
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from locks_servers import install, mariadb_server  # noqa: E402
+
+PARSER = "/usr/lib/x86_64-linux-gnu/libexec/hotspot-perfparser"
+
+RECORDINGS = {
+    # name: perf record options, seconds
+    "small": (["-g", "-F", "250"], 4),
+    "large": (["-g", "-F", "20000"], 16),
+    "dwarf": (["--call-graph", "dwarf,8192", "-F", "300"], 6),
+}
+
+
+def record(out, opts, seconds, sb):
+    load = subprocess.Popen(sb + [f"--time={seconds + 60}", "oltp_read_write", "run"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(2)
+    subprocess.run(["perf", "record", "-q", "-a", "-e", "cpu-clock", *opts, "-o", out, "--",
+                    "sleep", str(seconds)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    load.send_signal(signal.SIGINT)
+    try:
+        load.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        load.kill()
+
+
+def run_timed(cmd):
+    """wall seconds and peak RSS in KB of one run (output discarded)."""
+    t0 = time.monotonic()
+    r = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True)
+    wall = time.monotonic() - t0
+    try:
+        rss = int(r.stderr.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        rss = 0
+    return wall, rss, r.returncode
+
+
+def measure(cmd, runs=3):
+    run_timed(cmd)
+    walls, rss, rc = [], 0, 0
+    for _ in range(runs):
+        w, m, rc = run_timed(cmd)
+        walls.append(w)
+        rss = max(rss, m)
+    return statistics.median(walls), rss, rc
+
+
+def views(hot, data, dwarf):
+    """(title, perf command, mycl command, hotspot command or None)."""
+    rep = ["perf", "report", "-i", data, "--stdio"]
+    out = [
+        ("flat", rep + ["--no-children", "-g", "none", "--sort", "comm,dso,sym"],
+         [hot, "-q", data], None),
+        ("-g", rep + ["--no-children", "--sort", "comm,dso,sym"], [hot, "-q", "-g", data],
+         [PARSER, "--input", data, "--output", os.devnull]),
+        ("--children", rep + ["--children", "-g", "none", "--sort", "comm,dso,sym"],
+         [hot, "-q", "--children", data], None),
+        ("--children -g", rep + ["--sort", "comm,dso,sym"],
+         [hot, "-q", "--children", "-g", data], None),
+        ("--folded", ["perf", "script", "-i", data], [hot, "-q", "--folded", data], None),
+    ]
+    if not dwarf:
+        return out
+    return out
+
+
+def samples(data):
+    r = subprocess.run(["perf", "report", "-i", data, "--stats"], capture_output=True, text=True)
+    for line in r.stdout.splitlines():
+        if "SAMPLE events:" in line:
+            return int(line.split()[2])
+    return 0
+
+
+def bench(hot, data, name):
+    size = os.path.getsize(data) / 1e6
+    print(f"\n== {name}: {data}, {size:.1f} MB, {samples(data)} samples")
+    print(f"{'view':15} {'perf s':>8} {'mycl s':>8} {'ratio':>7} {'perf MB':>8} {'mycl MB':>8}"
+          f" {'mem':>6} {'hotspot s':>10} {'ratio':>6}")
+    have_parser = os.access(PARSER, os.X_OK)
+    for title, pcmd, mcmd, hcmd in views(hot, data, name == "dwarf"):
+        pw, pr, _ = measure(pcmd)
+        mw, mr, rc = measure(mcmd)
+        line = (f"{title:15} {pw:8.3f} {mw:8.3f} {pw / mw:6.1f}x {pr / 1024:8.0f} {mr / 1024:8.0f}"
+                f" {mr / max(pr, 1):5.2f}x")
+        if hcmd and have_parser:
+            hw, _, _ = measure(hcmd)
+            line += f" {hw:10.3f} {hw / mw:5.1f}x"
+        if rc:
+            line += f"  (mycl-hot exit {rc})"
+        print(line, flush=True)
+
+
+def main():
+    hot = os.path.abspath(sys.argv[1])
+    work = sys.argv[2] if len(sys.argv) > 2 else "/tmp/mycl-system-wide"
+    which = sys.argv[3:] or list(RECORDINGS)
+    os.makedirs(work, exist_ok=True)
+    os.chmod(work, 0o777)
+    if not os.access(PARSER, os.X_OK):
+        install(["hotspot"])
+    need = [n for n in which if not os.path.exists(os.path.join(work, n + ".data"))]
+    if need:
+        with mariadb_server(work, prepare="oltp_read_write") as started:
+            if not started:
+                print("no recording: MariaDB could not be started")
+                return 1
+            _, sb = started
+            for n in need:
+                opts, secs = RECORDINGS[n]
+                print(f"recording {n}: perf record -a {' '.join(opts)} for {secs} s ...",
+                      flush=True)
+                record(os.path.join(work, n + ".data"), opts, secs, sb)
+    for n in which:
+        bench(hot, os.path.join(work, n + ".data"), n)
+    return 0
+
+
+if __name__ == "__main__":
+    shutil.which("perf") or sys.exit("perf is not installed")
+    sys.exit(main())
