@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Speed and memory of mycl-hot against perf report on the same large recording
-# (>= 200 MB, >= 1 M samples with call chains).  Prints wall time and peak RSS
+# of one process (>= 200 MB, >= 1 M samples with call chains), then on
+# system-wide recordings of MariaDB (bench/system_wide.py).  Prints wall time and peak RSS
 # of each and their ratios.  Not a test: numbers depend on the machine.
 # usage: bench/run.sh [BUILD_DIR] [RECORDING]   (records one when none is given)
 set -eu
@@ -66,6 +67,12 @@ if [ -x "$mariadbd" ]; then
 	ratio "readelf -sW (symbols only) vs mycl-share (disassembly of every function)" share readelf
 else
 	echo "skip: mariadbd is not installed"
+fi
+echo "== system-wide recordings of MariaDB under sysbench (small, large, DWARF stacks), with hotspot"
+if [ -x /usr/sbin/mariadbd ] && command -v sysbench > /dev/null; then
+	python3 "$top/bench/system_wide.py" "$hot" "$build/system-wide"
+else
+	echo "skip: mariadb-server and sysbench are needed"
 fi
 echo "== what false sharing costs here (two threads on two CPUs, one line vs 256 bytes apart)"
 "$build/bench/falseshare"

@@ -31,8 +31,8 @@ PARSER = "/usr/lib/x86_64-linux-gnu/libexec/hotspot-perfparser"
 
 RECORDINGS = {
     # name: perf record options, seconds
-    "small": (["-g", "-F", "250"], 4),
-    "large": (["-g", "-F", "20000"], 16),
+    "small": (["-g", "-F", "250"], 9),
+    "large": (["-g", "-F", "20000"], 30),
     "dwarf": (["--call-graph", "dwarf,8192", "-F", "300"], 6),
 }
 
@@ -73,7 +73,7 @@ def measure(cmd, runs=3):
     return statistics.median(walls), rss, rc
 
 
-def views(hot, data, dwarf):
+def views(hot, data):
     """(title, perf command, mycl command, hotspot command or None)."""
     rep = ["perf", "report", "-i", data, "--stdio"]
     out = [
@@ -87,8 +87,6 @@ def views(hot, data, dwarf):
          [hot, "-q", "--children", "-g", data], None),
         ("--folded", ["perf", "script", "-i", data], [hot, "-q", "--folded", data], None),
     ]
-    if not dwarf:
-        return out
     return out
 
 
@@ -106,7 +104,7 @@ def bench(hot, data, name):
     print(f"{'view':15} {'perf s':>8} {'mycl s':>8} {'ratio':>7} {'perf MB':>8} {'mycl MB':>8}"
           f" {'mem':>6} {'hotspot s':>10} {'ratio':>6}")
     have_parser = os.access(PARSER, os.X_OK)
-    for title, pcmd, mcmd, hcmd in views(hot, data, name == "dwarf"):
+    for title, pcmd, mcmd, hcmd in views(hot, data):
         pw, pr, _ = measure(pcmd)
         mw, mr, rc = measure(mcmd)
         line = (f"{title:15} {pw:8.3f} {mw:8.3f} {pw / mw:6.1f}x {pr / 1024:8.0f} {mr / 1024:8.0f}"
@@ -117,6 +115,15 @@ def bench(hot, data, name):
         if rc:
             line += f"  (mycl-hot exit {rc})"
         print(line, flush=True)
+
+
+def rows(hot, data):
+    """-g with 10, 100 and 1000 rows: the cost of the call-graph views per row."""
+    print(f"\n-g by rows shown ({os.path.basename(data)}):", end="")
+    for n in (10, 100, 1000):
+        w, _, _ = measure([hot, "-q", "-g", "--max-rows", str(n), data])
+        print(f"  {n} rows {w:.3f} s", end="", flush=True)
+    print()
 
 
 def main():
@@ -141,6 +148,8 @@ def main():
                 record(os.path.join(work, n + ".data"), opts, secs, sb)
     for n in which:
         bench(hot, os.path.join(work, n + ".data"), n)
+    if "large" in which:
+        rows(hot, os.path.join(work, "large.data"))
     return 0
 
 

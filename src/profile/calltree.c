@@ -23,7 +23,7 @@ bool ct_frame_eq(const struct ct_frame *a, const struct ct_frame *b)
 	return a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->level == b->level;
 }
 
-static uint64_t hash_child(uint32_t parent, const struct ct_frame *f)
+uint64_t ct_child_hash(uint32_t parent, const struct ct_frame *f)
 {
 	uint64_t x = parent * 0x9E3779B97F4A7C15ULL;
 
@@ -79,28 +79,32 @@ int calltree_root(struct calltree *t, uint32_t key, uint32_t *root)
 	return 0;
 }
 
-static int rehash(struct calltree *t)
+int ct_index_grow(uint32_t **index, size_t *cap, size_t first_cap, const void *nodes, size_t nr,
+		  size_t stride, size_t parent_off)
 {
-	size_t ncap = t->index_cap ? t->index_cap * 2 : 4096;
+	size_t ncap = *cap ? *cap * 2 : first_cap;
 	uint32_t *n = malloc(ncap * sizeof(*n));
 
 	if (!n)
 		return -ENOMEM;
 	mem_hint_large(n, ncap * sizeof(*n));	/* before the fill below touches it */
 	memset(n, 0xff, ncap * sizeof(*n));
-	for (size_t i = 0; i < t->nr; i++) {
+	for (size_t i = 0; i < nr; i++) {
+		const char *node = (const char *)nodes + i * stride;
+		uint32_t parent;
 		size_t h;
 
-		if (t->nodes[i].parent == CT_NONE)
+		memcpy(&parent, node + parent_off, sizeof(parent));
+		if (parent == CT_NONE)
 			continue;
-		h = hash_child(t->nodes[i].parent, &t->nodes[i].f) & (ncap - 1);
+		h = ct_child_hash(parent, (const struct ct_frame *)node) & (ncap - 1);
 		while (n[h] != CT_NONE)
 			h = (h + 1) & (ncap - 1);
 		n[h] = (uint32_t)i;
 	}
-	free(t->index);
-	t->index = n;
-	t->index_cap = ncap;
+	free(*index);
+	*index = n;
+	*cap = ncap;
 	return 0;
 }
 
@@ -109,9 +113,11 @@ int calltree_child(struct calltree *t, uint32_t parent, const struct ct_frame *f
 	size_t h;
 	int err;
 
-	if ((t->nr + 1) * 2 > t->index_cap && (err = rehash(t)))
+	if ((t->nr + 1) * 2 > t->index_cap &&
+	    (err = ct_index_grow(&t->index, &t->index_cap, 4096, t->nodes, t->nr, sizeof(*t->nodes),
+				 offsetof(struct ct_node, parent))))
 		return err;
-	h = hash_child(parent, f) & (t->index_cap - 1);
+	h = ct_child_hash(parent, f) & (t->index_cap - 1);
 	while (t->index[h] != CT_NONE) {
 		const struct ct_node *n = &t->nodes[t->index[h]];
 

@@ -60,5 +60,14 @@ static inline void calltree_hit(struct calltree *t, uint32_t node, uint64_t peri
 /* Computes inclusive totals (children before parents: nodes are made in that order). */
 void calltree_finish(struct calltree *t);
 bool ct_frame_eq(const struct ct_frame *a, const struct ct_frame *b);
+/* The hash of (PARENT, F): a child node's key in an index. */
+uint64_t ct_child_hash(uint32_t parent, const struct ct_frame *f);
+/*
+ * Doubles (or makes, FIRST_CAP slots) *INDEX, a (parent, frame) -> node index over NR nodes
+ * of STRIDE bytes at NODES, each beginning with its struct ct_frame and holding its parent
+ * (uint32_t, CT_NONE for roots) at PARENT_OFF.  0 or -ENOMEM.
+ */
+int ct_index_grow(uint32_t **index, size_t *cap, size_t first_cap, const void *nodes, size_t nr,
+		  size_t stride, size_t parent_off);
 
 #endif

@@ -27,7 +27,7 @@ uint32_t chaincache_get(const struct chaincache *c, uint32_t root, uint32_t gen,
 		const struct chain_ent *e = &c->ents[i];
 
 		if (e->hash == *hash && e->root == root && e->gen == gen && e->n == n &&
-		    !memcmp(c->ids + e->off, ids, n * sizeof(*ids)))
+		    !memcmp(e->ids, ids, n * sizeof(*ids)))
 			return e->leaf;
 	}
 	return UINT32_MAX;
@@ -42,11 +42,37 @@ static void place(struct chain_ent *tab, size_t cap, const struct chain_ent *e)
 	tab[i] = *e;
 }
 
+#define BLOCK_IDS (1u << 20)
+
+/* Room for N ids that stay where they are: copying a growing arena cost a tenth of -g. */
+static uint64_t *room(struct chaincache *c, size_t n)
+{
+	uint64_t *b;
+
+	if (c->nr_blocks && c->block_cap - c->block_used >= n) {
+		b = c->blocks[c->nr_blocks - 1] + c->block_used;
+		c->block_used += n;
+		return b;
+	}
+	if (ARRAY_GROW(c->blocks, c->blocks_cap, c->nr_blocks + 1))
+		return NULL;
+	c->block_cap = n > BLOCK_IDS ? n : BLOCK_IDS;
+	b = malloc(c->block_cap * sizeof(*b));
+	if (!b)
+		return NULL;
+	mem_hint_large(b, c->block_cap * sizeof(*b));
+	c->blocks[c->nr_blocks++] = b;
+	c->block_used = n;
+	return b;
+}
+
 int chaincache_put(struct chaincache *c, uint64_t hash, uint32_t root, uint32_t gen,
 		   const uint64_t *ids, size_t n, uint32_t leaf)
 {
 	struct chain_ent e = { .hash = hash, .root = root, .gen = gen, .leaf = leaf,
-			       .n = (uint32_t)n, .off = c->nr_ids };
+			       .n = (uint32_t)n };
+	uint64_t *copy;
+
 	if ((c->nr + 1) * 2 > c->cap) {
 		size_t ncap = c->cap ? c->cap * 2 : 4096;
 		struct chain_ent *t = calloc(ncap, sizeof(*t));
@@ -61,10 +87,11 @@ int chaincache_put(struct chaincache *c, uint64_t hash, uint32_t root, uint32_t 
 		c->ents = t;
 		c->cap = ncap;
 	}
-	if (ARRAY_GROW(c->ids, c->ids_cap, c->nr_ids + n))
+	copy = room(c, n);
+	if (!copy)
 		return -ENOMEM;
-	memcpy(c->ids + c->nr_ids, ids, n * sizeof(*ids));
-	c->nr_ids += n;
+	memcpy(copy, ids, n * sizeof(*ids));
+	e.ids = copy;
 	place(c->ents, c->cap, &e);
 	c->nr++;
 	return 0;
@@ -73,6 +100,8 @@ int chaincache_put(struct chaincache *c, uint64_t hash, uint32_t root, uint32_t 
 void chaincache_free(struct chaincache *c)
 {
 	free(c->ents);
-	free(c->ids);
+	for (size_t i = 0; i < c->nr_blocks; i++)
+		free(c->blocks[i]);
+	free(c->blocks);
 	memset(c, 0, sizeof(*c));
 }

@@ -13,14 +13,15 @@
 struct chain_ent {
 	uint64_t hash;
 	uint32_t root, gen, leaf, n;
-	size_t off;			/* into the id arena */
+	const uint64_t *ids;		/* in one of the blocks */
 };
 
 struct chaincache {
 	struct chain_ent *ents;
 	size_t nr, cap;
-	uint64_t *ids;
-	size_t nr_ids, ids_cap;
+	uint64_t **blocks;		/* the chains' ids, in blocks that never move */
+	size_t nr_blocks, blocks_cap;
+	size_t block_used, block_cap;	/* in the newest block */
 };
 
 /* The leaf for (ROOT, GEN, IDS[N]), or UINT32_MAX; *HASH gets the key's hash. */

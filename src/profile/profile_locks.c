@@ -890,7 +890,7 @@ MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct
 		struct mycl_lock_site *st;
 
 		if (err) {
-			free(sa->callers.v);
+			vtree_free(&sa->callers);
 			continue;
 		}
 		st = &r->sites[r->nr_sites++];

@@ -94,12 +94,14 @@ struct mycl_profile {
 struct vnode {
 	struct ct_frame f;
 	uint64_t period, samples;
-	uint32_t first_child, next_sibling, nr_children;
+	uint32_t parent, first_child, next_sibling, nr_children;
 };
 
 struct vtree {
 	struct vnode *v;
 	size_t nr, cap;
+	uint32_t *index;		/* (parent, frame) -> node, open addressing; CT_NONE empty */
+	size_t index_cap;
 };
 
 int vtree_root(struct vtree *t, const struct ct_frame *f);
@@ -107,6 +109,8 @@ int vtree_child(struct vtree *t, uint32_t parent, const struct ct_frame *f, uint
 /* Adds call-tree node N's callers under view node 0, weighted W (and SAMPLES). */
 int vtree_add_callers(const struct mycl_profile *p, struct vtree *t, uint32_t n, uint64_t w,
 		      uint64_t samples);
+/* Frees T's storage (on an error; vtree_finish frees it otherwise). */
+void vtree_free(struct vtree *t);
 /* Converts to the public form, sorted; frees T's storage. */
 int vtree_finish(struct vtree *t, struct mycl_cg_node **out);
 

@@ -7,31 +7,43 @@
 
 int vtree_child(struct vtree *t, uint32_t parent, const struct ct_frame *f, uint32_t *out)
 {
-	uint32_t c;
+	size_t h;
 
-	for (c = t->v[parent].first_child; c != CT_NONE; c = t->v[c].next_sibling)
-		if (ct_frame_eq(&t->v[c].f, f)) {
-			*out = c;
+	if ((t->nr + 1) * 2 > t->index_cap &&
+	    ct_index_grow(&t->index, &t->index_cap, 64, t->v, t->nr, sizeof(*t->v),
+			  offsetof(struct vnode, parent)))
+		return -ENOMEM;
+	h = ct_child_hash(parent, f) & (t->index_cap - 1);
+	for (; t->index[h] != CT_NONE; h = (h + 1) & (t->index_cap - 1)) {
+		const struct vnode *c = &t->v[t->index[h]];
+
+		if (c->parent == parent && ct_frame_eq(&c->f, f)) {
+			*out = t->index[h];
 			return 0;
 		}
+	}
 	if (ARRAY_GROW(t->v, t->cap, t->nr + 1))
 		return -ENOMEM;
-	t->v[t->nr] = (struct vnode){ .f = *f, .first_child = CT_NONE,
+	t->v[t->nr] = (struct vnode){ .f = *f, .parent = parent, .first_child = CT_NONE,
 				      .next_sibling = t->v[parent].first_child };
 	t->v[parent].first_child = (uint32_t)t->nr;
 	t->v[parent].nr_children++;
+	t->index[h] = (uint32_t)t->nr;
 	*out = (uint32_t)t->nr++;
 	return 0;
 }
 
 int vtree_root(struct vtree *t, const struct ct_frame *f)
 {
+	t->index = NULL;
+	t->index_cap = 0;
 	t->v = calloc(16, sizeof(*t->v));
 	if (!t->v)
 		return -ENOMEM;
 	t->cap = 16;
 	t->nr = 1;
-	t->v[0] = (struct vnode){ .f = *f, .first_child = CT_NONE, .next_sibling = CT_NONE };
+	t->v[0] = (struct vnode){ .f = *f, .parent = CT_NONE, .first_child = CT_NONE,
+				  .next_sibling = CT_NONE };
 	return 0;
 }
 
@@ -76,12 +88,20 @@ static int convert(const struct vtree *t, uint32_t i, struct mycl_cg_node *out)
 	return 0;
 }
 
+void vtree_free(struct vtree *t)
+{
+	free(t->v);
+	free(t->index);
+	t->v = NULL;
+	t->index = NULL;
+}
+
 int vtree_finish(struct vtree *t, struct mycl_cg_node **out)
 {
 	struct mycl_cg_node *root = calloc(1, sizeof(*root));
 	int err = root ? convert(t, 0, root) : -ENOMEM;
 
-	free(t->v);
+	vtree_free(t);
 	if (err) {
 		mycl_cg_node__free(root);
 		return err;
@@ -247,6 +267,55 @@ fail:
 	return -ENOMEM;
 }
 
+/*
+ * A row's call-tree nodes grouped by their caller (parent) node: every node under one caller
+ * has the same path of callers, so the path is walked once with the group's sum.
+ */
+struct by_caller {
+	struct caller_sum {
+		uint32_t parent, node;		/* NODE: the first node met under PARENT */
+		uint64_t period, samples;
+	} *e;
+	size_t nr;
+	uint32_t *index;		/* open addressing over E, UINT32_MAX empty */
+	size_t cap;
+};
+
+static int by_caller_init(struct by_caller *g, size_t nodes)
+{
+	g->cap = 16;
+	while (g->cap < nodes * 2)
+		g->cap *= 2;
+	g->e = malloc((nodes ? nodes : 1) * sizeof(*g->e));
+	g->index = malloc(g->cap * sizeof(*g->index));
+	if (!g->e || !g->index)
+		return -ENOMEM;
+	memset(g->index, 0xff, g->cap * sizeof(*g->index));
+	return 0;
+}
+
+static void by_caller_add(struct by_caller *g, const struct mycl_profile *p, uint32_t node,
+			  uint64_t period, uint64_t samples)
+{
+	uint32_t parent = p->tree.nodes[node].parent;
+	size_t h = (parent * 0x9E3779B97F4A7C15ULL >> 32) & (g->cap - 1);
+
+	while (g->index[h] != UINT32_MAX && g->e[g->index[h]].parent != parent)
+		h = (h + 1) & (g->cap - 1);
+	if (g->index[h] == UINT32_MAX) {
+		g->index[h] = (uint32_t)g->nr;
+		g->e[g->nr++] = (struct caller_sum){ parent, node, 0, 0 };
+	}
+	g->e[g->index[h]].period += period;
+	g->e[g->index[h]].samples += samples;
+}
+
+static void by_caller_free(struct by_caller *g)
+{
+	free(g->e);
+	free(g->index);
+}
+
 MYCL_API int mycl_profile__row_graph_order(const struct mycl_profile *p, size_t ev,
 					   const struct mycl_hot_row *row, bool caller_order,
 					   struct mycl_cg_node **out)
@@ -256,6 +325,7 @@ MYCL_API int mycl_profile__row_graph_order(const struct mycl_profile *p, size_t 
 	const struct hist *h = p->children ? &p->incl : &p->self;
 	const struct hent *key;
 	struct ct_frame top;
+	struct by_caller g = { 0 };
 	struct vtree t;
 	int err;
 
@@ -271,6 +341,8 @@ MYCL_API int mycl_profile__row_graph_order(const struct mycl_profile *p, size_t 
 	top = (struct ct_frame){ .dso = key->dso, .sym = key->sym, .addr = key->addr,
 				 .level = key->level };
 	err = vtree_root(&t, &top);
+	if (!err)
+		err = by_caller_init(&g, p->row_first[row->id + 1] - p->row_first[row->id]);
 	for (uint32_t s = p->row_first[row->id]; s < p->row_first[row->id + 1] && !err; s++) {
 		uint32_t i = p->row_nodes[s], at = p->row_at[s];
 		const struct ct_node *n = &p->tree.nodes[i];
@@ -280,7 +352,7 @@ MYCL_API int mycl_profile__row_graph_order(const struct mycl_profile *p, size_t 
 		if ((size_t)rk->ev != ev)
 			continue;
 		if (!p->children) {
-			err = add(p, &t, at, n->self_period, n->self_samples);
+			by_caller_add(&g, p, at, n->self_period, n->self_samples);
 			continue;
 		}
 		/* Only the outermost of recursive calls: no double counting. */
@@ -292,10 +364,14 @@ MYCL_API int mycl_profile__row_graph_order(const struct mycl_profile *p, size_t 
 			outer = !hent_key_eq(&ka, key);
 		}
 		if (outer)
-			err = add(p, &t, i, n->total_period, n->total_samples);
+			by_caller_add(&g, p, i, n->total_period, n->total_samples);
 	}
+	/* Each caller path once, in the order first met (the view's nodes are made as before). */
+	for (size_t k = 0; k < g.nr && !err; k++)
+		err = add(p, &t, g.e[k].node, g.e[k].period, g.e[k].samples);
+	by_caller_free(&g);
 	if (err) {
-		free(t.v);
+		vtree_free(&t);
 		return err;
 	}
 	return vtree_finish(&t, out);
@@ -350,11 +426,11 @@ MYCL_API int mycl_profile__symbol_graph(const struct mycl_profile *p, size_t ev,
 		}
 	}
 	if (err) {
-		free(t.v);
+		vtree_free(&t);
 		return err;
 	}
 	if (!t.v[0].samples) {
-		free(t.v);
+		vtree_free(&t);
 		return -ENOENT;
 	}
 	err = vtree_finish(&t, out);

@@ -224,10 +224,19 @@ static struct dso *kernel_dso(struct machine *m)
 
 /* ---- maps ---- */
 
+static uint64_t new_stamp(void)
+{
+	static uint64_t stamps;
+
+	return __atomic_add_fetch(&stamps, 1, __ATOMIC_RELAXED);
+}
+
 /* Inserts NEW, trimming or splitting the maps it overlaps (a new mmap wins). */
 static int maps_insert(struct maps *ms, const struct map *nm)
 {
 	size_t out = 0, pos;
+
+	ms->stamp = new_stamp();
 	struct map *v;
 
 	if (ARRAY_GROW(ms->v, ms->cap, ms->nr * 2 + 2))
@@ -290,8 +299,10 @@ static struct maps *maps_new(void)
 {
 	struct maps *ms = calloc(1, sizeof(*ms));
 
-	if (ms)
+	if (ms) {
 		ms->refcnt = 1;
+		ms->stamp = new_stamp();
+	}
 	return ms;
 }
 
@@ -611,6 +622,13 @@ int machine_resolve(struct machine *m, int32_t pid, int32_t tid, uint64_t ip,
 uint32_t machine_generation(const struct machine *m)
 {
 	return m->generation;
+}
+
+uint64_t machine_maps_stamp(struct machine *m, int32_t pid, int32_t tid)
+{
+	struct thread *t = machine_thread(m, pid, tid);
+
+	return t ? t->maps->stamp : 0;
 }
 
 int machine_for_each_map(struct machine *m, int32_t pid, int32_t tid,

@@ -21,6 +21,7 @@ struct maps {
 	size_t nr, cap;
 	size_t last;			/* index of the last map found: a look-up cache */
 	int refcnt;
+	uint64_t stamp;			/* new at every change, unique among all maps */
 };
 
 struct thread {
@@ -65,6 +66,11 @@ const char *machine_intern_ctx(void *m, const char *s);
 /* Changes whenever an address space changes (mmap, fork): resolutions made
  * under an older generation may differ. */
 uint32_t machine_generation(const struct machine *m);
+/*
+ * The version of the address space of PID/TID: equal stamps, the same maps (unlike the
+ * generation, which every process's mmap moves).  0 when the thread cannot be made.
+ */
+uint64_t machine_maps_stamp(struct machine *m, int32_t pid, int32_t tid);
 /* Calls FN for each map of (PID, TID)'s address space, symbols loaded; stops on non-zero. */
 int machine_for_each_map(struct machine *m, int32_t pid, int32_t tid,
 			 int (*fn)(const struct map *mp, void *arg), void *arg);

@@ -9,10 +9,18 @@
 
 enum arch { ARCH_UNKNOWN, ARCH_X86_64, ARCH_AARCH64, ARCH_PPC64, ARCH_S390X };
 
+/* A binary as reported to a process's Dwfl: the file and where it is loaded. */
+struct reported {
+	const struct dso *dso;
+	uint64_t bias;
+};
+
 struct uproc {
 	int32_t pid;
 	Dwfl *dwfl;
-	uint32_t gen;			/* machine generation when made */
+	uint64_t stamp;			/* the maps' stamp when made */
+	struct reported *rep;		/* what DWFL was made of, in order */
+	size_t nr_rep, rep_cap;
 	bool attached;
 };
 
@@ -72,8 +80,10 @@ void unwinder_free(struct unwinder *u)
 {
 	if (!u)
 		return;
-	for (size_t i = 0; i < u->nr; i++)
+	for (size_t i = 0; i < u->nr; i++) {
 		dwfl_end(u->procs[i].dwfl);
+		free(u->procs[i].rep);
+	}
 	free(u->procs);
 	free(u);
 }
@@ -197,51 +207,96 @@ static const Dwfl_Thread_Callbacks thread_cb = {
 	.set_initial_registers = set_initial_registers,
 };
 
-static int report_map(const struct map *mp, void *arg)
+/* The binaries of a process's maps that its Dwfl is made of (no kernel, no JIT, no anonymous). */
+static bool reportable(const struct map *mp, uint64_t *bias)
 {
-	Dwfl *dwfl = arg;
 	const struct dso *d = mp->dso;
-	uint64_t bias;
 
 	if (!d || d->kernel || d->identity || !d->runtime_path)
+		return false;
+	*bias = mp->start - dso_offset_to_vaddr(d, mp->pgoff);
+	return true;
+}
+
+struct collect {
+	struct reported *v;
+	size_t nr, cap;
+	int err;
+};
+
+static int collect_map(const struct map *mp, void *arg)
+{
+	struct collect *c = arg;
+	uint64_t bias;
+
+	if (!reportable(mp, &bias))
 		return 0;
-	bias = mp->start - dso_offset_to_vaddr(d, mp->pgoff);
-	/* Several maps of one file report it once; a failure leaves the range unknown. */
-	dwfl_report_elf(dwfl, d->short_name, d->runtime_path, -1, bias, false);
+	/* A file's several maps (text, data, ...) report it once: libdwfl keeps the first anyway. */
+	for (size_t i = c->nr; i-- > 0 && i + 8 >= c->nr;)
+		if (c->v[i].dso == mp->dso && c->v[i].bias == bias)
+			return 0;
+	if (ARRAY_GROW(c->v, c->cap, c->nr + 1)) {
+		c->err = -ENOMEM;
+		return c->err;
+	}
+	c->v[c->nr++] = (struct reported){ mp->dso, bias };
 	return 0;
 }
 
 static struct uproc *proc_for(struct unwinder *u, const struct mycl_sample *s)
 {
-	uint32_t gen = machine_generation(u->m);
+	uint64_t stamp = machine_maps_stamp(u->m, s->pid, s->tid);
+	struct collect c = { 0 };
 	struct uproc *p = NULL;
 
 	for (size_t i = 0; i < u->nr; i++)
 		if (u->procs[i].pid == s->pid)
 			p = &u->procs[i];
-	if (p && p->gen != gen) {
-		/* The process's maps may have changed: start over. */
+	if (p && p->dwfl && p->stamp == stamp)
+		return p;
+	/*
+	 * New, or its maps changed: a Dwfl is made of the binaries mapped and where.  When those
+	 * are what they were (JIT code and anonymous maps came and went), it stays: rebuilding it
+	 * opens every binary and inflates compressed debug frames again.
+	 */
+	machine_for_each_map(u->m, s->pid, s->tid, collect_map, &c);
+	if (c.err) {
+		free(c.v);
+		return NULL;
+	}
+	if (p && p->dwfl && c.nr == p->nr_rep && (!c.nr || !memcmp(c.v, p->rep, c.nr * sizeof(*c.v)))) {
+		p->stamp = stamp;
+		free(c.v);
+		return p;
+	}
+	if (p) {
 		dwfl_end(p->dwfl);
 		p->dwfl = NULL;
-	}
-	if (!p) {
-		if (ARRAY_GROW(u->procs, u->cap, u->nr + 1))
+		free(p->rep);
+	} else {
+		if (ARRAY_GROW(u->procs, u->cap, u->nr + 1)) {
+			free(c.v);
 			return NULL;
+		}
 		p = &u->procs[u->nr++];
 		memset(p, 0, sizeof(*p));
 		p->pid = s->pid;
 	}
-	if (!p->dwfl) {
-		p->gen = gen;
-		p->attached = false;
-		p->dwfl = dwfl_begin(&u->cb);
-		if (!p->dwfl)
-			return NULL;
-		dwfl_report_begin(p->dwfl);
-		machine_for_each_map(u->m, s->pid, s->tid, report_map, p->dwfl);
-		dwfl_report_end(p->dwfl, NULL, NULL);
-		p->attached = dwfl_attach_state(p->dwfl, NULL, s->pid, &thread_cb, u);
-	}
+	p->rep = c.v;
+	p->nr_rep = c.nr;
+	p->rep_cap = c.cap;
+	p->stamp = stamp;
+	p->attached = false;
+	p->dwfl = dwfl_begin(&u->cb);
+	if (!p->dwfl)
+		return NULL;
+	dwfl_report_begin(p->dwfl);
+	/* A failure leaves the range unknown. */
+	for (size_t i = 0; i < c.nr; i++)
+		dwfl_report_elf(p->dwfl, c.v[i].dso->short_name, c.v[i].dso->runtime_path, -1,
+				c.v[i].bias, false);
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	p->attached = dwfl_attach_state(p->dwfl, NULL, s->pid, &thread_cb, u);
 	return p;
 }
 
