@@ -30,26 +30,23 @@ struct elf_image {
 	uint64_t *copies;		/* addresses of COPY relocations, sorted */
 	size_t nr_copies, copies_cap;
 	/*
-	 * The relocation sections, read the first time a slot is asked for: a look at a few
-	 * functions (the lock kinds of a profile's rows) reads none of mariadbd's 190,000.
-	 */
-	Elf_Scn **rel_scns;
-	size_t nr_rel_scns, rel_scns_cap;
-	bool relocs_read;
-	int relocs_err;
-	/*
-	 * Single slots are looked up in the sections as they are, through their runs of rising
-	 * addresses (one or a few per section): no copy, no sort.
+	 * The relocation sections, read into GOT and COPIES the first time every slot is asked
+	 * for (mycl-share); single slots are looked up in the sections as they are, through their
+	 * runs of rising addresses (one or a few per section): a look at a few functions (the lock
+	 * kinds of a profile's rows) copies and sorts none of mariadbd's 190,000.
 	 */
 	struct rel_sec {
 		Elf_Data *data, *symdata;
 		size_t strndx, nr;
 		bool rela;
 	} *rsecs;
+	size_t nr_rsecs, rsecs_cap;
+	bool relocs_read;
+	int relocs_err;
 	struct rel_run {
 		size_t sec, lo, hi;
 	} *runs;
-	size_t nr_rsecs, nr_runs, runs_cap;
+	size_t nr_runs, runs_cap;
 	bool runs_made;
 	struct got_slot found;		/* what elf_image_got() returned last */
 	struct code_mode { uint64_t addr; uint8_t mode; } *modes;	/* arm: 0 ARM, 1 Thumb, 2 data */
@@ -88,10 +85,13 @@ static int slot_cmp(const void *a, const void *b)
 	return x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
-/* GLOB_DAT, ADDR64/64 and RELATIVE relocation types, per machine. */
+/* What a relocation is to the look-ups: a GOT-like slot (by symbol or relative), a COPY, other. */
+enum { REL_OTHER, REL_NAMED, REL_RELATIVE, REL_COPY };
+
+/* GLOB_DAT, ADDR64/64 (REL_NAMED) and RELATIVE relocation types, per machine. */
 static int reloc_kind(uint16_t m, uint32_t type)
 {
-	enum { OTHER, NAMED, RELATIVE };
+	enum { OTHER = REL_OTHER, NAMED = REL_NAMED, RELATIVE = REL_RELATIVE };
 
 	switch (m) {
 	case EM_X86_64:
@@ -137,8 +137,6 @@ static bool reloc_at(const struct elf_image *img, const Elf_Data *data, bool rel
 	return true;
 }
 
-enum { REL_OTHER, REL_NAMED, REL_RELATIVE, REL_COPY };
-
 /* Where a section's relocations are and how to read them; false when they cannot be read. */
 static bool rel_sec_init(struct elf_image *img, Elf_Scn *scn, struct rel_sec *rs)
 {
@@ -166,10 +164,10 @@ static int rel_slot(const struct elf_image *img, const struct rel_sec *rs, const
 	if (copy_type(img->machine) && type == copy_type(img->machine))
 		return REL_COPY;
 	kind = reloc_kind(img->machine, type);
-	if (!kind)
+	if (kind == REL_OTHER)
 		return REL_OTHER;
 	*g = (struct got_slot){ .slot = r->r_offset, .implicit = !rs->rela };
-	if (kind == 2) {
+	if (kind == REL_RELATIVE) {
 		g->target = (uint64_t)r->r_addend;
 		return REL_RELATIVE;
 	}
@@ -327,10 +325,10 @@ int elf_image_open(const char *path, struct elf_image **out)
 				img->data[img->nr_data++] = (struct code_sec){ sh.sh_addr, sh.sh_size,
 									      data->d_buf };
 		} else if (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL) {
-			if (ARRAY_GROW(img->rel_scns, img->rel_scns_cap, img->nr_rel_scns + 1))
+			if (ARRAY_GROW(img->rsecs, img->rsecs_cap, img->nr_rsecs + 1))
 				err = -ENOMEM;
-			else
-				img->rel_scns[img->nr_rel_scns++] = scn;
+			else if (rel_sec_init(img, scn, &img->rsecs[img->nr_rsecs]))
+				img->nr_rsecs++;
 		} else if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) {
 			/* ppc64: r2 holds .TOC. (the .got section + 0x8000). */
 			Elf_Data *data = elf_getdata(scn, NULL);
@@ -371,12 +369,8 @@ static int read_relocs(const struct elf_image *cimg)
 	if (img->relocs_read)
 		return img->relocs_err;
 	img->relocs_read = true;
-	for (size_t i = 0; i < img->nr_rel_scns && !img->relocs_err; i++) {
-		struct rel_sec rs;
-
-		if (rel_sec_init(img, img->rel_scns[i], &rs))
-			img->relocs_err = load_relocs(img, &rs);
-	}
+	for (size_t i = 0; i < img->nr_rsecs && !img->relocs_err; i++)
+		img->relocs_err = load_relocs(img, &img->rsecs[i]);
 	rel_addends(img);
 	/* Linkers write relocations in address order, a run per kind: merged, not sorted. */
 	sort_array(img->got, img->nr_got, sizeof(*img->got), slot_cmp);
@@ -392,17 +386,11 @@ static void make_runs(const struct elf_image *cimg)
 	if (img->runs_made)
 		return;
 	img->runs_made = true;
-	img->rsecs = calloc(img->nr_rel_scns ? img->nr_rel_scns : 1, sizeof(*img->rsecs));
-	if (!img->rsecs)
-		return;
-	for (size_t i = 0; i < img->nr_rel_scns; i++) {
-		struct rel_sec *rs = &img->rsecs[img->nr_rsecs];
+	for (size_t i = 0; i < img->nr_rsecs; i++) {
+		const struct rel_sec *rs = &img->rsecs[i];
 		uint64_t prev = 0;
 		size_t lo = 0;
 
-		if (!rel_sec_init(img, img->rel_scns[i], rs))
-			continue;
-		img->nr_rsecs++;
 		for (size_t k = 0; k <= rs->nr; k++) {
 			GElf_Rela r;
 			bool ok = k < rs->nr && reloc_at(img, rs->data, rs->rela, k, &r);
@@ -412,7 +400,7 @@ static void make_runs(const struct elf_image *cimg)
 				continue;
 			}
 			if (k > lo && !ARRAY_GROW(img->runs, img->runs_cap, img->nr_runs + 1))
-				img->runs[img->nr_runs++] = (struct rel_run){ img->nr_rsecs - 1, lo, k };
+				img->runs[img->nr_runs++] = (struct rel_run){ i, lo, k };
 			if (!ok)
 				break;
 			lo = k;
@@ -421,7 +409,7 @@ static void make_runs(const struct elf_image *cimg)
 	}
 }
 
-/* The relocation at ADDR of kind WANT (REL_COPY, or a GOT-like one), in the sections' order. */
+/* The first relocation at ADDR that is a COPY (COPY) or a GOT-like slot (else), in the sections' order. */
 static bool find_reloc(const struct elf_image *img, uint64_t addr, bool copy, struct got_slot *g)
 {
 	make_runs(img);
@@ -460,7 +448,6 @@ void elf_image_close(struct elf_image *img)
 	free(img->data);
 	free(img->copies);
 	free(img->modes);
-	free(img->rel_scns);
 	free(img->rsecs);
 	free(img->runs);
 	free(img);

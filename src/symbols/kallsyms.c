@@ -84,7 +84,7 @@ int kallsyms_load(const char *path, struct dso *d, struct logger *lg)
 		err = -ENOMEM;
 	d->syms.last_alias_wins = true;
 	for (p = buf, end = buf + len; p < end && !err; ) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p)), *name;
+		const char *eol = memchr(p, '\n', (size_t)(end - p)), *name, *tab;
 		uint64_t addr = 0;
 		int v, digits = 0;
 		size_t nlen;
@@ -102,9 +102,8 @@ int kallsyms_load(const char *path, struct dso *d, struct logger *lg)
 			lines++;
 			type = p[1];
 			name = p + 3;
-			nlen = (size_t)(eol - name);
-			if (memchr(name, '\t', nlen))
-				nlen = (size_t)((const char *)memchr(name, '\t', nlen) - name);
+			tab = memchr(name, '\t', (size_t)(eol - name));	/* "\t[module]" */
+			nlen = (size_t)((tab ? tab : eol) - name);
 			if (addr)
 				nonzero++;
 			if (addr > max_addr)

@@ -44,7 +44,7 @@ static bool dpkg_place(const char *path)
 	return false;
 }
 
-static bool wanted_init(struct wanted *w, const char *path)
+static void wanted_init(struct wanted *w, const char *path)
 {
 	const char *base = strrchr(path, '/') + 1;
 	size_t n = 0;
@@ -62,12 +62,11 @@ static bool wanted_init(struct wanted *w, const char *path)
 	w->stem[n] = '\0';
 	if (asprintf(&w->needle, "\n%s\n", path) < 0) {
 		w->needle = NULL;
-		return false;
+		return;
 	}
 	if ((!strncmp(path, "/usr/", 5) && asprintf(&w->alt, "\n%s\n", path + 4) < 0) ||
 	    (strncmp(path, "/usr/", 5) && asprintf(&w->alt, "\n/usr%s\n", path) < 0))
 		w->alt = NULL;
-	return true;
 }
 
 /* Whole file into *buf (grown as needed) behind a '\n', so every line is "\n...\n". */
@@ -104,6 +103,8 @@ static size_t slurp(const char *file, char **buf, size_t *cap)
 static size_t read_list(const char *name, struct wanted *w, size_t n, char **buf, size_t *cap)
 {
 	char file[sizeof(DPKG_INFO) + 256 + 2];
+	/* The package: "dash" of "dash.list", "libc6" of "libc6:amd64.list". */
+	size_t plen = strcspn(name, ":") < strlen(name) - 5 ? strcspn(name, ":") : strlen(name) - 5;
 	size_t len, found = 0;
 
 	snprintf(file, sizeof(file), "%s/%s", DPKG_INFO, name);
@@ -115,9 +116,7 @@ static size_t read_list(const char *name, struct wanted *w, size_t n, char **buf
 			continue;
 		if (memmem(*buf, len, w[i].needle, strlen(w[i].needle)) ||
 		    (w[i].alt && memmem(*buf, len, w[i].alt, strlen(w[i].alt)))) {
-			w[i].pkg = strndup(name, strcspn(name, ":"));
-			if (w[i].pkg && strchr(name, ':') == NULL)	/* "dash.list" */
-				w[i].pkg[strlen(w[i].pkg) - 5] = '\0';
+			w[i].pkg = strndup(name, plen);
 			found += w[i].pkg != NULL;
 		}
 	}
