@@ -131,7 +131,8 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	uint64_t len = c->s->user_stack_dyn_size ? c->s->user_stack_dyn_size : c->s->user_stack_size;
 
 	(void)dwfl;
-	if (addr < c->sp || addr - c->sp + sizeof(*result) > len) {
+	/* addr - sp + 8 wraps for an address 8 bytes short of sp + 2^64: no sum. */
+	if (addr < c->sp || addr - c->sp > len || len - (addr - c->sp) < sizeof(*result)) {
 		if (addr >= c->sp)
 			c->end = UNWIND_STACK_END;
 		return false;

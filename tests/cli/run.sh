@@ -5,17 +5,31 @@
 # when present, and every line of CASE.stderr.contains must occur in stderr.
 # Every case runs twice: reading in the calling thread and with the
 # read-ahead thread (MYCL_READ_AHEAD=off, on); both must give the goldens.
+# MYCL_CLI_WRAP="valgrind ...": every tool runs under that command (the
+# cases call mycl-hot and the tools beside it); MYCL_CLI_MODES: the
+# read-ahead modes to run (default "off on").
 # usage: run.sh MYCL_HOT CASE_DIR DATA_DIR
-MYCL_HOT=$1; CASES=$2; DATA=$3
-export MYCL_HOT DATA
+abs() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+MYCL_HOT=$(abs "$1"); CASES=$(abs "$2"); DATA=$(abs "$3")
 pass=0; fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+if [ -n "${MYCL_CLI_WRAP:-}" ]; then
+	mkdir "$tmp/bin"
+	for tool in "$(dirname "$MYCL_HOT")"/mycl-*; do
+		[ -x "$tool" ] || continue
+		printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$MYCL_CLI_WRAP" "$(abs "$tool")" \
+			> "$tmp/bin/$(basename "$tool")"
+		chmod +x "$tmp/bin/$(basename "$tool")"
+	done
+	MYCL_HOT=$tmp/bin/$(basename "$MYCL_HOT")
+fi
+export MYCL_HOT DATA
 for t in "$CASES"/*.sh; do
-for ra in off on; do
+for ra in ${MYCL_CLI_MODES:-off on}; do
 	name=$(basename "$t" .sh)
 	[ "$name" = run ] && continue
-	(cd "$tmp" && MYCL_READ_AHEAD=$ra sh "$t") > "$tmp/out" 2> "$tmp/err"
+	mkdir -p "$tmp/work" && (cd "$tmp/work" && MYCL_READ_AHEAD=$ra sh "$t") > "$tmp/out" 2> "$tmp/err"
 	rc=$?
 	want=0
 	[ -f "$CASES/$name.exit" ] && want=$(cat "$CASES/$name.exit")

@@ -4,7 +4,9 @@
  * Each input is read twice, with plain reads and with the read-ahead thread;
  * what the two deliver must be the same, down to the digest of every field.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,9 @@
  * look-ups, call paths (frame pointers, DWARF stacks, LBR), children, lock
  * classification, tracepoint decoding and the writers, on any bytes.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,9 @@
  * decoder), literal pools and jump tables read from the file, the call graph,
  * and both writers.  Seeded with tests/data/share's ground-truth programs.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

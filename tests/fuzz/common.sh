@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Sourced by run.sh and campaign.sh: builds the libFuzzer targets and their
+# seed directories.  Needs $top (the source tree) and $out (a work directory).
+
+# Every target, with what its inputs are.
+#   fuzz_perf_data   perf.data bytes: the reader (file and pipe, zstd), plain and read-ahead
+#   fuzz_profile     perf.data bytes: everything after the reader, and the writers
+#   fuzz_elf         an ELF file: symbols, segments, DWARF lines and inlines, lock code
+#   fuzz_share       an ELF file: mycl-share (relocations, DWARF variables, every disassembler)
+#   fuzz_unwind      a sample's registers and stack copy, unwound with DWARF
+#   fuzz_tracepoint  tracing data and a tracepoint sample's raw bytes
+fuzz_targets="fuzz_perf_data fuzz_profile fuzz_elf fuzz_share fuzz_unwind fuzz_tracepoint"
+
+# The regression inputs each target replays (tests/fuzz/regress/DIR).
+fuzz_regress_dir() {
+	case $1 in
+	fuzz_perf_data|fuzz_profile) echo perf ;;
+	fuzz_elf|fuzz_share) echo elf ;;
+	fuzz_unwind) echo unwind ;;
+	fuzz_tracepoint) echo tracepoint ;;
+	esac
+}
+
+fuzz_dict() {
+	case $1 in
+	fuzz_perf_data|fuzz_profile) echo "$top/tests/fuzz/perf_data.dict" ;;
+	fuzz_elf|fuzz_share) echo "$top/tests/fuzz/elf.dict" ;;
+	*) echo "" ;;
+	esac
+}
+
+fuzz_env() {
+	echo "LSAN_OPTIONS=suppressions=$top/tests/fuzz/lsan.supp MYCL_FUZZ_SYMFS=$top/tests/data/symfs MYCL_FUZZ_UNWIND_DATA=$top/tests/data/stackcopy.data"
+}
+
+# Builds every target into $out with clang, ASan and UBSan; 1 when clang cannot.
+fuzz_build() {
+	flags="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -D_GNU_SOURCE -std=gnu11"
+	incs="-I$top/include $(for d in "$top"/src/*/; do printf ' -I%s' "$d"; done)"
+	mkdir -p "$out/obj"
+	python3 "$top/src/embed.py" "$top/data/lock-rules.txt" "$out/lock_rules.c" mycl_default_lock_rules
+	objs=""
+	for src in "$top"/src/*/*.c "$out/lock_rules.c"; do
+		o="$out/obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"
+		if ! clang $flags -fsanitize=fuzzer-no-link $incs -c "$src" -o "$o" 2>> "$out/build.log"; then
+			echo "fuzz: clang cannot build $src:"; tail -3 "$out/build.log"
+			return 1
+		fi
+		objs="$objs $o"
+	done
+	for target in $fuzz_targets; do
+		if ! clang $flags -fsanitize=fuzzer $incs "$top/tests/fuzz/$target.c" $objs \
+			-lelf -ldw -lzstd -lstdc++ -lcapstone -ltraceevent -lm -o "$out/$target" \
+			2>> "$out/build.log"; then
+			echo "fuzz: clang cannot build $target:"; tail -3 "$out/build.log"
+			return 1
+		fi
+	done
+}
+
+# Fills DIR with the seeds of TARGET: fixtures, regression inputs, and what
+# the recordings hold for the targets that take parts of them.
+fuzz_seeds() {
+	target=$1; dir=$2
+	mkdir -p "$dir"
+	case $target in
+	fuzz_perf_data|fuzz_profile)
+		cp "$top"/tests/data/*.data "$dir/"
+		cp "$top"/tests/data/locks/*.fp.data "$top"/tests/data/locks/*.waits.data "$dir/" ;;
+	fuzz_share|fuzz_elf)
+		# the ground truth of every architecture, the statically linked one left out (856 KB)
+		for f in "$top"/tests/data/share/truth.* "$top"/tests/data/share/server.* \
+			 "$top"/tests/data/cross/globals.*; do
+			case $f in *.c|*.cc|*.static) ;; *) cp "$f" "$dir/" ;; esac
+		done
+		[ $target = fuzz_elf ] && cp "$top"/tests/data/symfs/mycl-fixtures/hotloop \
+			"$top"/tests/data/symfs/mycl-fixtures/locks/members "$dir/" ;;
+	fuzz_unwind)
+		env $(fuzz_env) MYCL_FUZZ_WRITE_SEEDS="$dir" "$out/fuzz_unwind" -runs=0 /dev/null \
+			> /dev/null 2>&1 ;;
+	fuzz_tracepoint)
+		for r in waits.data locks/condq.waits.data; do
+			mkdir -p "$dir/$r.d"
+			MYCL_FUZZ_TRACE_DATA="$top/tests/data/$r" MYCL_FUZZ_WRITE_SEEDS="$dir/$r.d" \
+				"$out/fuzz_tracepoint" > /dev/null 2>&1
+			for f in "$dir/$r.d"/*; do
+				[ -f "$f" ] && mv "$f" "$dir/$(echo "$r" | tr / -)-$(basename "$f")"
+			done
+			rmdir "$dir/$r.d"
+		done ;;
+	esac
+	cp "$top/tests/fuzz/regress/$(fuzz_regress_dir "$target")"/* "$dir/" 2>/dev/null
+	true
+}
+
+# The maximum input length of TARGET.
+fuzz_maxlen() {
+	case $1 in
+	fuzz_share|fuzz_elf) echo 131072 ;;
+	fuzz_tracepoint|fuzz_unwind) echo 262144 ;;
+	*) echo 65536 ;;
+	esac
+}
