@@ -4,6 +4,7 @@
 #define MYCL_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include "mycl/mycl.h"
 
 /* Exit codes, documented in each tool's man page. */
@@ -42,5 +43,15 @@ bool cli_is_dir(const char *prog, const char *opt, const char *path);
 int cli_check_kallsyms(const char *prog, const char *path);
 /* Refuses (message, -1) when both options were given: A and B do not go together. */
 int cli_conflict(const char *prog, bool a, const char *na, bool b, const char *nb, const char *why);
+
+/*
+ * escape.c: a stream writing to TO with control characters escaped (names
+ * from a recording never drive the terminal); fclose closes TO when CLOSE_TO.
+ */
+FILE *cli_escaping(FILE *to, bool close_to);
+/* stdout and stderr made so, for the whole run (closed at exit). */
+void cli_escape_std(void);
+/* PATH opened for writing, escaped the same way; NULL with errno set. */
+FILE *cli_open_output(const char *path);
 
 #endif

@@ -96,9 +96,11 @@ int main(int argc, char **argv)
 	struct mycl_profile *a = NULL, *b = NULL;
 	struct mycl_diff *d = NULL;
 	const char *format = "text", *output = NULL;
-	FILE *out = stdout;
+	FILE *out = NULL;
 	int c, rc;
 
+	cli_escape_std();
+	out = stdout;
 	while ((c = getopt_long(argc, argv, "qho:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case O_SHARE: dopts.by_share = true; break;
@@ -159,7 +161,7 @@ int main(int argc, char **argv)
 		if (rc)
 			fprintf(stderr, P ": out of memory\n");
 	}
-	if (!rc && output && !(out = fopen(output, "w"))) {
+	if (!rc && output && !(out = cli_open_output(output))) {
 		fprintf(stderr, P ": cannot write %s: %s\n", output, strerror(errno));
 		rc = EXIT_IO;
 	}

@@ -348,7 +348,7 @@ int main(int argc, char **argv)
 	struct mycl_perf_data *pd = NULL;
 	struct mycl_profile *prof = NULL;
 	char errbuf[600];
-	FILE *out = stdout;
+	FILE *out = NULL;
 	const char *graph_sym = NULL, *ann_sym = NULL, *src_dirs[MAX_SRC_DIRS + 1] = { NULL };
 	bool graph_callees = false, folded = false;
 	int ann_n = 0, ann_context = 0, nsrc = 0, group = -1;
@@ -356,6 +356,8 @@ int main(int argc, char **argv)
 	MYCL_OPTS(mycl_annotate_opts, aopts, .source_dirs = src_dirs);
 	int c, err, rc;
 
+	cli_escape_std();
+	out = stdout;
 	while ((c = getopt_long(argc, argv, "i:s:o:gqvh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
@@ -529,7 +531,7 @@ int main(int argc, char **argv)
 		mycl_perf_data__close(pd);
 		return rc;
 	}
-	if (output && !(out = fopen(output, "w"))) {
+	if (output && !(out = cli_open_output(output))) {
 		fprintf(stderr, "mycl-hot: cannot write %s: %s\n", output, strerror(errno));
 		mycl_profile__free(prof);
 		mycl_perf_data__close(pd);

@@ -67,10 +67,12 @@ int main(int argc, char **argv)
 	struct mycl_share *s;
 	bool what_if = false, json = false;
 	const char *dis = NULL, *output = NULL;
-	FILE *out = stdout;
+	FILE *out = NULL;
 	char err[600] = "";
 	int c, rc;
 
+	cli_escape_std();
+	out = stdout;
 	while ((c = getopt_long(argc, argv, "qho:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case O_LINE: {
@@ -130,7 +132,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mycl-share: %s\n", err[0] ? err : mycl_strerror(rc));
 		return rc == -EINVAL ? EXIT_USAGE : rc == MYCL_ERR_ELF ? EXIT_BAD_INPUT : cli_exit_code(rc);
 	}
-	if (output && !(out = fopen(output, "w"))) {
+	if (output && !(out = cli_open_output(output))) {
 		fprintf(stderr, "mycl-share: cannot write %s: %s\n", output, strerror(errno));
 		mycl_share__free(s);
 		return EXIT_IO;

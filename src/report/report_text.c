@@ -308,9 +308,10 @@ static void summary_block(FILE *f, const struct mycl_profile *p)
 			pct(mycl_profile__unmapped(p), total), pct(mycl_profile__unmapped(p), total));
 	for (size_t i = 0; i < n; i++) {
 		const struct mycl_dso_summary *d = mycl_profile__dso(p, i);
+		char esc[1024];
 
-		fprintf(f, "#  %6.2f%%    %6.2f%%  %s", pct(d->samples, total),
-			pct(d->unresolved, total), d->kernel ? d->name : d->path);
+		fprintf(f, "#  %6.2f%%    %6.2f%%  %s", pct(d->samples, total), pct(d->unresolved, total),
+			str_escape_ctl_buf(d->kernel ? d->name : d->path, esc, sizeof(esc)));
 		if (d->build_id[0])
 			fprintf(f, " (build-id %s)", d->build_id);
 		if (d->ok)

@@ -86,6 +86,16 @@ struct dso *dso_new(const char *path, bool kernel)
 		base = strrchr(path, '/');
 		d->short_name = base && base[1] ? base + 1 : d->path;
 	}
+	if (str_has_ctl(d->short_name, strlen(d->short_name))) {
+		/* Shown escaped; the path itself stays as recorded, to open the file. */
+		char *esc = str_escape_ctl(d->short_name, strlen(d->short_name));
+
+		if (esc) {
+			free(d->short_buf);
+			d->short_buf = esc;
+			d->short_name = esc;
+		}
+	}
 	return d;
 }
 
@@ -146,18 +156,50 @@ static void add_cand(struct candidates *c, char *p)
 		free(p);
 }
 
+/*
+ * True when PATH, its symbolic links and "..", followed, lies inside the
+ * directory ROOT (followed the same way).  A path made of a directory and a
+ * name from the recording or from a binary ("../" in an mmap's file name, a
+ * debuglink, a symlink out of --symfs) must stay where it was joined.
+ */
+static bool path_inside(const char *root, const char *path)
+{
+	char *r = realpath(root, NULL), *p = r ? realpath(path, NULL) : NULL;
+	size_t n = r ? strlen(r) : 0;
+	bool in = p && !strncmp(p, r, n) && (p[n] == '/' || (n == 1 && r[0] == '/'));
+
+	free(r);
+	free(p);
+	return in;
+}
+
+/* P (joined under ROOT) as a candidate when it stays inside ROOT. */
+static void add_cand_in(struct candidates *c, const char *root, char *p)
+{
+	if (p && !path_inside(root, p)) {
+		free(p);
+		return;
+	}
+	add_cand(c, p);
+}
+
 static void debuglink_cands(struct candidates *c, const char *bin, const char *link,
 			    const struct sym_opts *o)
 {
-	char *dup = strdup(bin);
+	char *dup;
 	const char *dir;
 
+	/* A debuglink names a file; one with a directory in it is not followed. */
+	if (strchr(link, '/') || !strcmp(link, "..") || !strcmp(link, "."))
+		return;
+	dup = strdup(bin);
 	if (!dup)
 		return;
 	dir = dirname(dup);
 	add_cand(c, str_printf("%s/%s", dir, link));
 	add_cand(c, str_printf("%s/.debug/%s", dir, link));
-	add_cand(c, str_printf("%s%s/%s", o->debug_dir, dir, link));
+	if (o->debug_dir)
+		add_cand_in(c, o->debug_dir, str_printf("%s%s/%s", o->debug_dir, dir, link));
 	free(dup);
 }
 
@@ -234,8 +276,16 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		goto done;
 	}
 	if (d->identity && !strncmp(d->path, "/tmp/perf-", 10)) {
-		char *p = o->symfs ? str_printf("%s%s", o->symfs, d->path) : strdup(d->path);
+		char *p = NULL;
+		size_t digits = strspn(d->path + 10, "0123456789");
 
+		/* Exactly /tmp/perf-PID.map: nothing else is read as a JIT's map. */
+		if (digits && !strcmp(d->path + 10 + digits, ".map"))
+			p = o->symfs ? str_printf("%s%s", o->symfs, d->path) : strdup(d->path);
+		if (p && o->symfs && !path_inside(o->symfs, p)) {
+			free(p);
+			p = NULL;
+		}
 		d->status = p && !perfmap_load(p, d) ? DSO_OK : DSO_NO_FILE;
 		if (d->status == DSO_OK)
 			d->sym_path = p;
@@ -252,6 +302,10 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		struct elf_found f;
 		char *p = o->symfs ? str_printf("%s%s", o->symfs, d->path) : strdup(d->path);
 
+		if (p && o->symfs && !path_inside(o->symfs, p)) {
+			free(p);
+			p = NULL;
+		}
 		if (p && !elf_probe(p, &f) && f.build_id_size > 0)
 			dso_set_build_id(d, f.build_id, (uint8_t)f.build_id_size);
 		free(p);
@@ -259,13 +313,13 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 	if (d->build_id_size)
 		build_id_hex(d->build_id, d->build_id_size, hex);
 	if (o->symfs && d->path[0] == '/')
-		add_cand(&c, str_printf("%s%s", o->symfs, d->path));
+		add_cand_in(&c, o->symfs, str_printf("%s%s", o->symfs, d->path));
 	if (hex[0] && o->buildid_dir) {
 		add_cand(&c, str_printf("%s/.build-id/%.2s/%s/debug", o->buildid_dir, hex, hex + 2));
 		add_cand(&c, str_printf("%s/.build-id/%.2s/%s/elf", o->buildid_dir, hex, hex + 2));
 		/* [vdso] and friends are cached by name too. */
-		add_cand(&c, str_printf("%s/%s/%s/%s", o->buildid_dir, d->path, hex,
-				      d->path[0] == '[' ? "vdso" : "elf"));
+		add_cand_in(&c, o->buildid_dir, str_printf("%s/%s/%s/%s", o->buildid_dir, d->path, hex,
+							 d->path[0] == '[' ? "vdso" : "elf"));
 	}
 	if (hex[0] && o->debug_dir)
 		add_cand(&c, str_printf("%s/.build-id/%.2s/%s.debug", o->debug_dir, hex, hex + 2));

@@ -98,6 +98,11 @@ const char *machine_intern_ctx(void *m, const char *s)
 	return machine_intern(m, s);
 }
 
+const struct sym_opts *machine_opts(const struct machine *m)
+{
+	return &m->opts;
+}
+
 struct machine *machine_new(const struct sym_opts *o, const struct mycl_perf_info *info)
 {
 	struct machine *m = calloc(1, sizeof(*m));
@@ -480,7 +485,15 @@ int machine_comm(struct machine *m, const struct mycl_comm *ev)
 
 	if (!t)
 		return -ENOMEM;
-	t->comm = machine_intern(m, ev->comm);
+	if (str_has_ctl(ev->comm, strlen(ev->comm))) {
+		/* The thread's name as shown: control characters escaped. */
+		char *esc = str_escape_ctl(ev->comm, strlen(ev->comm));
+
+		t->comm = esc ? machine_intern(m, esc) : NULL;
+		free(esc);
+	} else {
+		t->comm = machine_intern(m, ev->comm);
+	}
 	t->comm_set = true;
 	return t->comm ? 0 : -ENOMEM;
 }

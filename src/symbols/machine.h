@@ -43,6 +43,8 @@ struct machine;
 
 struct machine *machine_new(const struct sym_opts *o, const struct mycl_perf_info *info);
 void machine_free(struct machine *m);
+/* The options the machine finds binaries with. */
+const struct sym_opts *machine_opts(const struct machine *m);
 
 int machine_mmap(struct machine *m, const struct mycl_mmap *ev);
 int machine_comm(struct machine *m, const struct mycl_comm *ev);

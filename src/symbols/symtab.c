@@ -35,8 +35,19 @@ static const char *intern_name(struct symtab *t, const char *name, size_t len)
 int symtab_add_len(struct symtab *t, uint64_t start, uint64_t size, const char *name, size_t len,
 		   enum sym_binding b)
 {
-	const char *copy = intern_name(t, name, len);
+	const char *copy;
+	char *esc = NULL;
 
+	/* A name is shown as it is kept: control characters escaped once, here. */
+	if (str_has_ctl(name, len)) {
+		esc = str_escape_ctl(name, len);
+		if (!esc)
+			return -ENOMEM;
+		name = esc;
+		len = strlen(esc);
+	}
+	copy = intern_name(t, name, len);
+	free(esc);
 	if (!copy || ARRAY_GROW(t->syms, t->cap, t->nr + 1))
 		return -ENOMEM;
 	t->last = NULL;

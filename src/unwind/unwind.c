@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <elfutils/libdwfl.h>
@@ -55,6 +56,29 @@ const char *unwind_end_str(enum unwind_end e)
 	return end_str[e];
 }
 
+/*
+ * find_debuginfo under --symfs: the separate debug file dso_load chose for the
+ * module's binary (inside --symfs or the debug directories given), never a
+ * path made from the binary's debuglink.
+ */
+static int symfs_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+				Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+				GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	const struct dso *d = *userdata;
+
+	(void)mod;
+	(void)modname;
+	(void)base;
+	(void)file_name;
+	(void)debuglink_file;
+	(void)debuglink_crc;
+	if (!d || !d->sym_path || (d->runtime_path && !strcmp(d->sym_path, d->runtime_path)))
+		return -1;
+	*debuginfo_file_name = strdup(d->sym_path);
+	return open(d->sym_path, O_RDONLY | O_CLOEXEC);
+}
+
 struct unwinder *unwinder_new(struct machine *m, const char *arch)
 {
 	struct unwinder *u = calloc(1, sizeof(*u));
@@ -71,7 +95,9 @@ struct unwinder *unwinder_new(struct machine *m, const char *arch)
 	else if (arch && !strcmp(arch, "s390x"))
 		u->arch = ARCH_S390X;
 	u->cb.find_elf = dwfl_build_id_find_elf;
-	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	/* Under --symfs, no file outside it: the debug file found for the symbols, or none. */
+	u->cb.find_debuginfo = machine_opts(m)->symfs ? symfs_find_debuginfo
+						     : dwfl_standard_find_debuginfo;
 	u->cb.debuginfo_path = &u->debuginfo_path;
 	return u;
 }
@@ -293,9 +319,14 @@ static struct uproc *proc_for(struct unwinder *u, const struct mycl_sample *s)
 		return NULL;
 	dwfl_report_begin(p->dwfl);
 	/* A failure leaves the range unknown. */
-	for (size_t i = 0; i < c.nr; i++)
-		dwfl_report_elf(p->dwfl, c.v[i].dso->short_name, c.v[i].dso->runtime_path, -1,
-				c.v[i].bias, false);
+	for (size_t i = 0; i < c.nr; i++) {
+		Dwfl_Module *mod = dwfl_report_elf(p->dwfl, c.v[i].dso->short_name,
+						   c.v[i].dso->runtime_path, -1, c.v[i].bias, false);
+		void **ud;
+
+		if (mod && dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL))
+			*ud = (void *)c.v[i].dso;
+	}
 	dwfl_report_end(p->dwfl, NULL, NULL);
 	p->attached = dwfl_attach_state(p->dwfl, NULL, s->pid, &thread_cb, u);
 	return p;

@@ -4,6 +4,7 @@
 #define MYCL_INTERNAL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include "mycl/error.h"
@@ -60,6 +61,16 @@ void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, cons
 char *read_text_file(const char *path);
 /* A new string from FMT, or NULL.  Caller frees. */
 char *str_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Names from the input (comm, symbols, file names) as they are printed: every
+ * byte below 0x20 and DEL written \xNN.  str_has_ctl: whether S (LEN bytes)
+ * needs it; str_escape_ctl: a new escaped copy (caller frees), or NULL.
+ */
+bool str_has_ctl(const char *s, size_t len);
+char *str_escape_ctl(const char *s, size_t len);
+/* S escaped into BUF (LEN bytes, cut short when too small): BUF, or S when it needs nothing. */
+const char *str_escape_ctl_buf(const char *s, char *buf, size_t len);
 
 /* Asks for huge pages for a large allocation (2 MB pages where LEN spans them). */
 void mem_hint_large(void *p, size_t len);

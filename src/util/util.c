@@ -89,6 +89,55 @@ char *str_printf(const char *fmt, ...)
 	return s;
 }
 
+bool str_has_ctl(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return true;
+	return false;
+}
+
+/* Writes the escaped form of S (LEN bytes) into OUT (room for LEN * 4 + 1). */
+static void escape_into(const char *s, size_t len, char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f) {
+			*out++ = '\\';
+			*out++ = 'x';
+			*out++ = hex[c >> 4];
+			*out++ = hex[c & 15];
+		} else {
+			*out++ = (char)c;
+		}
+	}
+	*out = 0;
+}
+
+char *str_escape_ctl(const char *s, size_t len)
+{
+	char *out = malloc(len * 4 + 1);
+
+	if (out)
+		escape_into(s, len, out);
+	return out;
+}
+
+const char *str_escape_ctl_buf(const char *s, char *buf, size_t len)
+{
+	size_t n = strlen(s);
+
+	if (!str_has_ctl(s, n) || !len)
+		return s;
+	if (n * 4 + 1 > len)
+		n = (len - 1) / 4;
+	escape_into(s, n, buf);
+	return buf;
+}
+
 #define SORT_MAX_RUNS 64
 
 /* Merges the sorted runs [a, m) and [m, b) of BASE through TMP, the left one first on ties. */
