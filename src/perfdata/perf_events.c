@@ -72,6 +72,11 @@ int pd_add_id(struct mycl_perf_data *pd, uint64_t id, int idx)
 	h = id_hash(id, pd->ids_cap);
 	while (pd->ids[h].idx >= 0) {
 		if (pd->ids[h].id == id) {
+			/* perf gives every id once: two events with one id are a damaged file. */
+			if (pd->ids[h].idx != idx && pd->nr_id_collisions++ == 0)
+				mycl_log(&pd->log, MYCL_WARN, "%s: sample id %" PRIu64 " belongs to "
+					 "events %d and %d: their samples cannot be told apart, all are "
+					 "counted for event %d", pd->path, id, pd->ids[h].idx, idx, idx);
 			pd->ids[h].idx = idx;
 			return 0;
 		}

@@ -180,6 +180,8 @@ int pd_read_feature(struct mycl_perf_data *pd, unsigned int feat, const uint8_t 
 		cursor_u32(&c);	/* version */
 		in->compression_type = cursor_u32(&c);
 		in->compression_level = cursor_u32(&c);
+		cursor_u32(&c);	/* ratio */
+		in->compression_mmap_len = cursor_u32(&c);
 		break;
 	case FEAT_CMDLINE: {
 		uint32_t nr = cursor_u32(&c);

@@ -15,6 +15,14 @@
 #include "perfdata_priv.h"
 
 #define ZBUF_STEP (1u << 20)
+/*
+ * What one COMPRESSED record may inflate to: perf writes each from one ring
+ * buffer's worth (the COMPRESSED feature's mmap_len) and reads it back into a
+ * buffer that size.  Without the feature (pipe mode), 64 MB: far past any
+ * ring perf makes by default, far short of what 64 KB of zstd can claim.
+ */
+#define ZBOUND_MIN (1u << 20)
+#define ZBOUND_UNKNOWN (64u << 20)
 
 /* Skips N bytes that follow a record outside its size (AUXTRACE, TRACING_DATA). */
 static int skip_payload(struct mycl_perf_data *pd, uint64_t n)
@@ -82,8 +90,12 @@ static int drain_zbuf(struct mycl_perf_data *pd, uint64_t off)
 static int decompress(struct mycl_perf_data *pd, const uint8_t *src, size_t n, uint64_t off)
 {
 	ZSTD_inBuffer in = { src, n, 0 };
+	uint64_t bound = pd->info.compression_mmap_len ? pd->info.compression_mmap_len : ZBOUND_UNKNOWN;
+	uint64_t made = 0;
 	int err;
 
+	if (bound < ZBOUND_MIN)
+		bound = ZBOUND_MIN;
 	if (!pd->zctx) {
 		pd->zctx = ZSTD_createDCtx();
 		if (!pd->zctx)
@@ -109,6 +121,12 @@ static int decompress(struct mycl_perf_data *pd, const uint8_t *src, size_t n, u
 					PRIx64 ": zstd: %s", off, ZSTD_getErrorName(ret));
 		pd->zlen += out.pos;
 		pd->stats.decompressed_bytes += out.pos;
+		made += out.pos;
+		if (made > bound)
+			return pd_error(pd, MYCL_ERR_DECOMPRESS, "compressed record at offset 0x%"
+					PRIx64 " inflates past %" PRIu64 " bytes, more than the ring buffer "
+					"it was written from%s: refused as a decompression bomb", off, bound,
+					pd->info.compression_mmap_len ? "" : " could be (no COMPRESSED feature)");
 		err = drain_zbuf(pd, off);
 		if (err)
 			return err;

@@ -54,6 +54,7 @@ struct order_queue {
 
 struct mycl_perf_data {
 	char *path;
+	size_t nr_id_collisions;	/* ids given to two events (warned once) */
 	int fd;
 	struct logger log;
 	bool file_order;

@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Every class of bad input of README's "Bad input" table, made from the
+fixtures, with the exit code and the message mycl gives for it.  The test
+also reads that table from README.md: a row there without a case here (or
+with another exit code or message) fails, and so does a case not in it.
+usage: bad_input.py MYCL_HOT MYCL_SHARE DATA_DIR README WORKDIR [--print]"""
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+
+from checks import check, summary
+
+hot, share, data, readme, work = sys.argv[1:6]
+printing = "--print" in sys.argv
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+hotloop = open(os.path.join(data, "hotloop.data"), "rb").read()
+zdata = open(os.path.join(data, "hotloop.z.data"), "rb").read()
+SYMFS = ["--symfs", os.path.join(data, "symfs"), "--buildid-dir", "", "--debug-dir", ""]
+
+
+def put(name, blob):
+    path = os.path.join(work, name)
+    with open(path, "wb") as f:
+        f.write(blob)
+    return path
+
+
+def records(blob):
+    """(offset, type, size) of each record of a file-mode perf.data's data section."""
+    off, size = struct.unpack_from("<QQ", blob, 40)
+    end, out = off + size, []
+    while off + 8 <= end:
+        t, _, s = struct.unpack_from("<IHH", blob, off)
+        out.append((off, t, s))
+        if s == 0:
+            break
+        off += s
+    return out
+
+
+def patched(blob, off, fmt, *vals):
+    b = bytearray(blob)
+    struct.pack_into(fmt, b, off, *vals)
+    return bytes(b)
+
+
+def first(blob, rtype):
+    return next(o for o, t, _ in records(blob) if t == rtype)
+
+
+def zstd(raw):
+    return subprocess.run(["zstd", "-19", "-q", "-c"], input=raw, capture_output=True,
+                          check=True).stdout
+
+
+def replace_record(blob, off, new):
+    """BLOB with the record at OFF replaced by NEW: data size and feature offsets moved."""
+    old = struct.unpack_from("<H", blob, off + 6)[0]
+    delta = len(new) - old
+    data_off, data_size = struct.unpack_from("<QQ", blob, 40)
+    nfeat = sum(bin(b).count("1") for b in blob[72:104])
+    b = bytearray(blob[:off] + new + blob[off + old:])
+    struct.pack_into("<Q", b, 48, data_size + delta)
+    table = data_off + data_size + delta
+    for i in range(nfeat):
+        o = struct.unpack_from("<Q", b, table + 16 * i)[0]
+        struct.pack_into("<Q", b, table + 16 * i, o + delta)
+    return bytes(b)
+
+
+def bomb():
+    """hotloop.z.data with its first COMPRESSED record replaced by one holding 200 MB of
+    FINISHED_ROUND records squeezed into 17 KB of zstd."""
+    frame = zstd(struct.pack("<IHH", 68, 0, 8) * (25 << 20))
+    frame += b"\0" * (-len(frame) % 8)
+    new = struct.pack("<IHH", 81, 0, 8 + len(frame)) + frame
+    return replace_record(zdata, first(zdata, 81), new)
+
+
+def bad_sections(path):
+    """A copy of the fixture binary whose section header table points past the end."""
+    elf = bytearray(open(os.path.join(data, "symfs", "mycl-fixtures", "hotloop"), "rb").read())
+    struct.pack_into("<Q", elf, 0x28, len(elf) + 4096)       # e_shoff
+    return put(path, bytes(elf))
+
+
+def mismatched_symfs():
+    """A symfs whose hotloop is another binary (another build-id)."""
+    root = os.path.join(work, "symfs-other")
+    os.makedirs(os.path.join(root, "mycl-fixtures"))
+    shutil.copy(os.path.join(data, "symfs", "mycl-fixtures", "deepstack"),
+                os.path.join(root, "mycl-fixtures", "hotloop"))
+    return root
+
+
+attr_size = struct.unpack_from("<Q", hotloop, 16)[0] - 16
+attrs_off = struct.unpack_from("<Q", hotloop, 24)[0]
+
+
+def collide():
+    """two-events.data with the second event's ids section pointing at the first's."""
+    blob = open(os.path.join(data, "two-events.data"), "rb").read()
+    entry = struct.unpack_from("<Q", blob, 16)[0]
+    table = struct.unpack_from("<Q", blob, 24)[0]
+    ids = blob[table + entry - 16:table + entry]
+    return blob[:table + 2 * entry - 16] + ids + blob[table + 2 * entry:]
+
+feat_table = sum(struct.unpack_from("<QQ", hotloop, 40))
+def hostile_path():
+    return put("dotdot.data", hotloop.replace(b"/mycl-fixtures/hotloop", b"/../../../../etc/hosts"))
+
+
+def missing_binary():
+    return put("missing.data", hotloop.replace(b"/mycl-fixtures/hotloop", b"/nonexistent-dir/hotlp"))
+
+
+# Each case: class, how it is made, the command, the exit code, what the output says
+# (a piece of stderr or of the report).
+CASES = [
+    ("wrong magic", "a text file", lambda: [hot, put("text.data", b"hello, not perf data\n" * 8)],
+     3, "not a perf.data file: bad magic"),
+    ("empty file", "0 bytes", lambda: [hot, put("empty.data", b"")], 3, "empty input"),
+    ("truncated header", "the first 60 bytes", lambda: [hot, put("head.data", hotloop[:60])],
+     3, "file header is cut short (60 bytes; a perf.data header has 104)"),
+    ("truncated record", "cut in the middle of a record",
+     lambda: [hot, "--no-summary", put("cut.data", hotloop[:12000])],
+     0, "the file is truncated, reading to its last whole record"),
+    ("record size 0", "a record's size field set to 0",
+     lambda: [hot, put("size0.data", patched(hotloop, records(hotloop)[5][0] + 6, "<H", 0))],
+     3, "has size 0 (a record is at least 8 bytes)"),
+    ("record size past the end", "the last record claims 65,520 bytes",
+     lambda: [hot, put("past.data", patched(hotloop, records(hotloop)[-1][0] + 6, "<H", 0xfff0))],
+     0, "claims 65520 bytes, 8 remain: the file is truncated; read up to its last whole record"),
+    ("record size damaged inside the file", "a record claims 4,080 bytes, records go on sooner",
+     lambda: [hot, put("resync.data", patched(hotloop, records(hotloop)[3][0] + 6, "<H", 0xff0))],
+     3, "its size field is corrupt"),
+    ("data section past the end", "data.size 1 TB",
+     lambda: [hot, put("datasize.data", patched(hotloop, 48, "<Q", 1 << 40))],
+     3, "data section claims 1099511627776 bytes"),
+    ("attr count that overflows", "attrs.size 2^63",
+     lambda: [hot, put("attrs.data", patched(hotloop, 32, "<Q", 1 << 63))],
+     3, "attr section at offset 0x78 claims 9223372036854775808 bytes"),
+    ("attr size 0", "attr_size 0", lambda: [hot, put("attrsize.data", patched(hotloop, 16, "<Q", 0))],
+     3, "gives attr size 0 (expected 80 to 4096)"),
+    ("id collision", "two events given the same sample ids",
+     lambda: [hot, put("ids.data", collide())],
+     0, "their samples cannot be told apart"),
+    ("id section past the end", "an event's id section claims 2^40 bytes",
+     lambda: [hot, put("idsize.data", patched(hotloop, attrs_off + attr_size + 8, "<Q", 1 << 40))],
+     3, "lie outside the file"),
+    ("bad feature offset", "the first feature section's offset 2^40",
+     lambda: [hot, "--no-summary", put("feat.data", patched(hotloop, feat_table, "<Q", 1 << 40))],
+     0, "claims 300 bytes past the end; skipped"),
+    ("decompression bomb", "a COMPRESSED record of 17 KB that inflates to 200 MB",
+     lambda: [hot, put("bomb.data", bomb())], 3, "refused as a decompression bomb"),
+    ("directory as input", "a directory", lambda: [hot, work], 3, "is a directory"),
+    ("missing input", "a path that does not exist",
+     lambda: [hot, os.path.join(work, "nothere.data")], 2, "cannot open: No such file or directory"),
+    ("not ELF (mycl-share)", "mycl-share on a perf.data", lambda: [share, os.path.join(data, "hotloop.data")],
+     3, "not an ELF file"),
+    ("ELF with bad section headers", "mycl-share on a binary whose e_shoff is past the end",
+     lambda: [share, bad_sections("badsh.elf")], 3, "not an ELF file with code"),
+    ("missing binary", "the recording's binary is nowhere",
+     lambda: [hot, "--buildid-dir", "", "--debug-dir", "", missing_binary()],
+     0, "binary not found; /nonexistent-dir/hotlp not found"),
+    ("mismatched binary", "another binary at the recorded path (another build-id)",
+     lambda: [hot, "--symfs", mismatched_symfs(), "--buildid-dir", "", "--debug-dir", "",
+              os.path.join(data, "hotloop.data")],
+     0, "the binary changed since the recording"),
+    ("hostile path", "'/../../../../etc/hosts' as a binary's name, with --symfs (more: tests/safety_checks.py)",
+     lambda: [hot] + SYMFS + [hostile_path()], 0, "/../../../../etc/hosts not found under --symfs"),
+]
+
+
+def readme_rows():
+    """The rows of README's bad-input table: class -> (exit, says)."""
+    rows, on = {}, False
+    for line in open(readme):
+        if line.startswith("<!-- bad-input table"):
+            on = True
+        elif on and line.startswith("<!-- end"):
+            break
+        elif on and line.startswith("| ") and not line.startswith("| class") and "---" not in line:
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            rows[cells[0]] = (int(cells[2]), cells[3].strip("`"))
+    return rows
+
+
+if printing:
+    print("<!-- bad-input table: tests/bad_input.py checks every row (--print writes it) -->")
+    print("| class | made as | exit | what mycl says (part of) |")
+    print("|---|---|---|---|")
+    for name, how, _, code, says in CASES:
+        print(f"| {name} | {how} | {code} | `{says}` |")
+    print("<!-- end of the bad-input table -->")
+    sys.exit(0)
+
+table = readme_rows()
+for name, how, make, code, says in CASES:
+    cmd = make()
+    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=120)
+    out = p.stderr + p.stdout
+    check(f"{name}: exit {code}", p.returncode == code, f"exit {p.returncode}: {p.stderr[-300:]}")
+    check(f"{name}: says '{says}'", says in out, p.stderr[-300:])
+    check(f"{name}: one message line at most on stderr when it fails",
+          code == 0 or len([l for l in p.stderr.splitlines() if "warning" not in l]) == 1, p.stderr[-400:])
+    check(f"{name}: no sanitizer or crash report", "Sanitizer" not in p.stderr and p.returncode >= 0,
+          p.stderr[-300:])
+    check(f"{name}: README's table has this row", table.get(name) == (code, says), table.get(name))
+for name in table:
+    check(f"README row '{name}' is a case here", any(c[0] == name for c in CASES))
+sys.exit(summary())
