@@ -61,6 +61,7 @@ struct mycl_perf_info {
 	uint64_t clockid;		/* ~0 when unknown */
 	uint64_t first_sample_time, last_sample_time; /* SAMPLE_TIME feature, else as read */
 	uint32_t compression_type, compression_level; /* COMPRESSED feature; type 1 = zstd */
+	uint32_t compression_mmap_len;	/* COMPRESSED feature: the ring buffer a record inflates into */
 	size_t nr_build_ids;
 	const struct mycl_build_id *build_ids;
 	uint64_t features[4];		/* feature bits present */

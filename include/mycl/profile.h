@@ -106,12 +106,21 @@ struct mycl_dso_summary {
 struct mycl_cg_node {
 	const char *sym;		/* NULL when unresolved: see addr */
 	const char *dso;
-	uint64_t addr;
+	uint64_t addr;			/* MYCL_CG_ADDR_MERGED: unresolved addresses of dso merged */
 	char level;
 	uint64_t period, samples;
 	size_t nr_children;
 	struct mycl_cg_node *children;
 };
+
+/*
+ * Bounded memory on huge recordings: past 262,144 call-tree nodes the
+ * unresolved addresses of new call paths are merged per binary (warning
+ * "merged_unresolved"); past 524,288 a path that needs a new node ends in
+ * its deepest known caller's "[call paths cut: memory bound]" child
+ * (warning "paths_cut").  Callers' inclusive counts stay exact.
+ */
+#define MYCL_CG_ADDR_MERGED UINT64_MAX
 
 struct mycl_profile;
 
@@ -199,7 +208,8 @@ void mycl_group_view__free(struct mycl_group_view *g);
  * one, the perf record command (or option) that would do better.
  */
 struct mycl_warning {
-	const char *kind;	/* "lost", "stack_copy", "fp_chains", "idle", "artefact", "few_samples" */
+	const char *kind;	/* "lost", "stack_copy", "fp_chains", "idle", "artefact", "few_samples",
+				 * "merged_unresolved", "paths_cut" */
 	double share;		/* percent of the samples concerned */
 	char message[256];
 	char fix[192];		/* "" when there is nothing to do */

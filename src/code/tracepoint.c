@@ -26,6 +26,95 @@ struct tracepoints {
  * systems (u32 count; each: NUL-terminated name, u32 count, each u64 size +
  * text), then kallsyms, printk formats and saved cmdlines, unused here.
  */
+/* Skips the literal LIT at *P (within END); false when it is not there. */
+static bool take(const char **p, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if ((size_t)(end - *p) < n || memcmp(*p, lit, n))
+		return false;
+	*p += n;
+	return true;
+}
+
+/* Skips one or more decimal digits. */
+static bool take_number(const char **p, const char *end)
+{
+	const char *s = *p;
+
+	while (*p < end && **p >= '0' && **p <= '9')
+		(*p)++;
+	return *p > s && *p - s < 20;
+}
+
+/*
+ * Whether the event format TEXT (LEN bytes, its "print fmt:" cut off) has the
+ * shape the kernel writes: "name: NAME", "ID: N", "format:", then lines of
+ * "\tfield:DECL;\toffset:N;\tsize:N;\tsigned:N;" and empty lines, DECL made of
+ * C identifiers, spaces, stars and [N].  libtraceevent 1.7 crashes on some
+ * damaged field lines (fuzz_tracepoint); a format that is not of this shape
+ * is not given to it, and its event stays unnamed.
+ */
+static bool format_ok(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	if (!take(&p, end, "name: "))
+		return false;
+	while (p < end && *p != '\n')
+		if ((unsigned char)*p++ < 0x20)
+			return false;
+	if (!take(&p, end, "\nID: ") || !take_number(&p, end) || !take(&p, end, "\nformat:\n"))
+		return false;
+	while (p < end) {
+		if (*p == '\n') {
+			p++;
+			continue;
+		}
+		if (!take(&p, end, "\tfield:"))
+			return false;
+		while (p < end && *p != ';') {
+			char ch = *p++;
+
+			if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			      (ch >= '0' && ch <= '9') || ch == '_' || ch == ' ' || ch == '*' ||
+			      ch == '[' || ch == ']'))
+				return false;
+		}
+		if (!take(&p, end, ";\toffset:") || !take_number(&p, end) ||
+		    !take(&p, end, ";\tsize:") || !take_number(&p, end) ||
+		    !take(&p, end, ";\tsigned:") || !take_number(&p, end) || !take(&p, end, ";"))
+			return false;
+		if (p < end && !take(&p, end, "\n"))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * One event's format to libtraceevent, without its "print fmt:" part: only
+ * fields are read here, and the print format's expression parser is where
+ * libtraceevent 1.7 crashes on damaged text (fuzz_tracepoint).  FMT is LEN
+ * bytes, not NUL-terminated.
+ */
+static void parse_event(struct tep_handle *tep, const char *fmt, size_t len, const char *sys)
+{
+	static const char print[] = "\nprint fmt:", empty[] = "\nprint fmt: \"\"\n";
+	const char *p = memmem(fmt, len, print, sizeof(print) - 1);
+	size_t keep = p ? (size_t)(p - fmt) : len;
+	char *copy;
+
+	if (!format_ok(fmt, keep))
+		return;
+	copy = malloc(keep + sizeof(empty));
+	if (!copy)
+		return;
+	memcpy(copy, fmt, keep);
+	memcpy(copy + keep, empty, sizeof(empty));
+	tep_parse_event(tep, copy, keep + sizeof(empty) - 1, sys);
+	free(copy);
+}
+
 struct tracepoints *tracepoints_open(const void *data, size_t len)
 {
 	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -90,7 +179,7 @@ struct tracepoints *tracepoints_open(const void *data, size_t len)
 			const char *fmt = cursor_bytes(&c, sz > cursor_left(&c) ? cursor_left(&c) + 1 : sz);
 
 			if (fmt)
-				tep_parse_event(t->tep, fmt, (unsigned long)sz, sys);
+				parse_event(t->tep, fmt, (size_t)sz, sys);
 		}
 	}
 	if (c.bad && !n)

@@ -372,6 +372,11 @@ static int plain_compact(struct stream *st, size_t need)
 		size_t ncap = st->cap ? st->cap : STREAM_BUF;
 		uint8_t *n;
 
+		/* A small input gets a buffer its size (a fuzzer opens thousands a second). */
+		if (!st->cap && st->limit != UINT64_MAX && st->limit - st->off < STREAM_BUF / 4)
+			for (ncap = 64u << 10; ncap / 4 < st->limit - st->off; ncap *= 2)
+				;
+
 		while (ncap / 2 < st->head + need)
 			ncap *= 2;
 		if (ncap != st->cap || !st->buf) {

@@ -108,30 +108,56 @@ int ct_index_grow(uint32_t **index, size_t *cap, size_t first_cap, const void *n
 	return 0;
 }
 
-int calltree_child(struct calltree *t, uint32_t parent, const struct ct_frame *f, uint32_t *child)
-{
-	size_t h;
-	int err;
+const char CT_CUT_NAME[] = "[call paths cut: memory bound]";
 
-	if ((t->nr + 1) * 2 > t->index_cap &&
-	    (err = ct_index_grow(&t->index, &t->index_cap, 4096, t->nodes, t->nr, sizeof(*t->nodes),
-				 offsetof(struct ct_node, parent))))
-		return err;
-	h = ct_child_hash(parent, f) & (t->index_cap - 1);
+/* PARENT's child for F: true and *CHILD; or false and *SLOT the free slot for it. */
+static bool find_child(const struct calltree *t, uint32_t parent, const struct ct_frame *f,
+		       size_t *slot, uint32_t *child)
+{
+	size_t h = ct_child_hash(parent, f) & (t->index_cap - 1);
+
 	while (t->index[h] != CT_NONE) {
 		const struct ct_node *n = &t->nodes[t->index[h]];
 
 		if (n->parent == parent && ct_frame_eq(&n->f, f)) {
 			*child = t->index[h];
-			return 0;
+			return true;
 		}
 		h = (h + 1) & (t->index_cap - 1);
+	}
+	*slot = h;
+	return false;
+}
+
+int calltree_child(struct calltree *t, uint32_t parent, const struct ct_frame *f, uint32_t *child)
+{
+	struct ct_frame cut;
+	size_t h;
+	int err, rc = 0;
+
+	if ((t->nr + 1) * 2 > t->index_cap &&
+	    (err = ct_index_grow(&t->index, &t->index_cap, 4096, t->nodes, t->nr, sizeof(*t->nodes),
+				 offsetof(struct ct_node, parent))))
+		return err;
+	if (find_child(t, parent, f, &h, child))
+		return 0;
+	if (t->nr >= CT_NODE_LIMIT) {
+		cut = (struct ct_frame){ .sym = CT_CUT_NAME, .level = f->level };
+		f = &cut;
+		rc = 1;
+		if (find_child(t, parent, f, &h, child))
+			return rc;
+		if (t->nr >= CT_NODE_HARD) {
+			parent = t->roots[t->nodes[parent].key];
+			if (find_child(t, parent, f, &h, child))
+				return rc;
+		}
 	}
 	err = new_node(t, parent, f, t->nodes[parent].key, child);
 	if (err)
 		return err;
 	t->index[h] = *child;
-	return 0;
+	return rc;
 }
 
 void calltree_finish(struct calltree *t)

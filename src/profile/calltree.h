@@ -35,6 +35,20 @@ struct ct_node {
 };
 
 #define CT_NONE UINT32_MAX
+/*
+ * Nodes before unresolved addresses are merged per binary (about 25 MB of
+ * nodes and index): the bound of a call tree's memory on huge recordings.
+ */
+#define CT_NODE_BUDGET (1u << 18)
+/*
+ * Nodes after which a path that needs a new node ends at its deepest node
+ * found, in that node's one CT_CUT_NAME child (calltree_child returns 1):
+ * callers keep their inclusive counts exact, the cut part is not shown.
+ */
+#define CT_NODE_LIMIT (3u << 17)
+/* Past this, cut paths end in their root's cut child: the node array never doubles again. */
+#define CT_NODE_HARD (1u << 19)
+extern const char CT_CUT_NAME[];
 
 struct calltree {
 	struct ct_node *nodes;
@@ -49,7 +63,10 @@ void calltree_init(struct calltree *t);
 void calltree_free(struct calltree *t);
 /* The root for KEY (a caller-chosen dense index), made on first use. */
 int calltree_root(struct calltree *t, uint32_t key, uint32_t *root);
-/* The child of PARENT for frame F, made on first use. */
+/*
+ * The child of PARENT for frame F, made on first use; 0.  Past CT_NODE_LIMIT
+ * nodes, when it is not there: 1 and *CHILD the parent's CT_CUT_NAME child.
+ */
 int calltree_child(struct calltree *t, uint32_t parent, const struct ct_frame *f, uint32_t *child);
 /* Adds a sample's period at NODE. */
 static inline void calltree_hit(struct calltree *t, uint32_t node, uint64_t period)

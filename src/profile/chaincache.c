@@ -5,28 +5,28 @@
 #include "chaincache.h"
 #include "internal.h"
 
-static uint64_t chain_hash(uint32_t root, uint32_t gen, const uint64_t *ids, size_t n)
+static uint64_t chain_hash(uint32_t root, uint64_t ver, const uint64_t *ids, size_t n)
 {
-	uint64_t h = ((uint64_t)root << 32 | gen) * 0x9E3779B97F4A7C15ULL ^ n;
+	uint64_t h = ((uint64_t)root * 0x9E3779B97F4A7C15ULL ^ ver) * 0xc2b2ae3d27d4eb4fULL ^ n;
 
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ ids[i]) * 0xff51afd7ed558ccdULL;
 	return h ^ (h >> 32);
 }
 
-uint32_t chaincache_get(const struct chaincache *c, uint32_t root, uint32_t gen,
+uint32_t chaincache_get(const struct chaincache *c, uint32_t root, uint64_t ver,
 			const uint64_t *ids, size_t n, uint64_t *hash)
 {
 	size_t i;
 
 	/* Never 0: a zero hash marks an empty slot. */
-	*hash = chain_hash(root, gen, ids, n) | 1;
+	*hash = chain_hash(root, ver, ids, n) | 1;
 	if (!c->cap)
 		return UINT32_MAX;
 	for (i = *hash & (c->cap - 1); c->ents[i].hash; i = (i + 1) & (c->cap - 1)) {
 		const struct chain_ent *e = &c->ents[i];
 
-		if (e->hash == *hash && e->root == root && e->gen == gen && e->n == n &&
+		if (e->hash == *hash && e->root == root && e->ver == ver && e->n == n &&
 		    !memcmp(e->ids, ids, n * sizeof(*ids)))
 			return e->leaf;
 	}
@@ -66,13 +66,38 @@ static uint64_t *room(struct chaincache *c, size_t n)
 	return b;
 }
 
-int chaincache_put(struct chaincache *c, uint64_t hash, uint32_t root, uint32_t gen,
+/*
+ * Empties C, keeping its table and first block: on recordings with millions
+ * of distinct chains (system-wide, processes coming and going) it would
+ * otherwise grow with the samples.
+ */
+static void reset(struct chaincache *c)
+{
+	memset(c->ents, 0, c->cap * sizeof(*c->ents));
+	c->nr = 0;
+	for (size_t i = 1; i < c->nr_blocks; i++)
+		free(c->blocks[i]);
+	c->nr_blocks = c->nr_blocks ? 1 : 0;
+	c->block_cap = c->nr_blocks ? BLOCK_IDS : 0;
+	c->block_used = 0;
+	c->nr_resets++;
+}
+
+int chaincache_put(struct chaincache *c, uint64_t hash, uint32_t root, uint64_t ver,
 		   const uint64_t *ids, size_t n, uint32_t leaf)
 {
-	struct chain_ent e = { .hash = hash, .root = root, .gen = gen, .leaf = leaf,
+	struct chain_ent e = { .hash = hash, .ver = ver, .root = root, .leaf = leaf,
 			       .n = (uint32_t)n };
 	uint64_t *copy;
+	size_t ids_bytes;
 
+	ids_bytes = c->nr_blocks * BLOCK_IDS * sizeof(uint64_t);
+	if ((c->nr + 1) * 2 > c->cap && c->cap &&
+	    2 * c->cap * sizeof(*c->ents) + ids_bytes > CHAINCACHE_MAX_BYTES)
+		reset(c);	/* the table would double past the bound */
+	else if (c->nr_blocks && c->block_cap - c->block_used < n &&
+		 ids_bytes + BLOCK_IDS * sizeof(uint64_t) > CHAINCACHE_MAX_BYTES / 2)
+		reset(c);	/* a new block of ids would pass half of it */
 	if ((c->nr + 1) * 2 > c->cap) {
 		size_t ncap = c->cap ? c->cap * 2 : 4096;
 		struct chain_ent *t = calloc(ncap, sizeof(*t));

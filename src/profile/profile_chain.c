@@ -121,6 +121,7 @@ static int resolve_frames(struct mycl_profile *p, const struct mycl_sample *s, c
 	bool leaf_pending = true;
 	size_t out = 0, nuser = 0;
 	struct resolved below = { 0 };
+	bool merged = false;
 
 	for (size_t i = 0; i < n; i++) {
 		struct resolved r;
@@ -190,9 +191,19 @@ static int resolve_frames(struct mycl_profile *p, const struct mycl_sample *s, c
 		p->frames[out].level = r.level;
 		p->frames[out].sym = r.sym ? r.sym->name : NULL;
 		p->frames[out].addr = r.sym ? r.sym->start : r.addr;
+		if (!r.sym && p->tree.nr >= CT_NODE_BUDGET) {
+			/*
+			 * Memory bound: past the budget an unresolved address joins its
+			 * binary's one "[unresolved]" frame (a system-wide recording of
+			 * stripped programs makes a node of every address otherwise).
+			 */
+			p->frames[out].addr = MYCL_CG_ADDR_MERGED;
+			merged = true;
+		}
 		out++;
 	}
 	*nframes = out;
+	p->nr_merged_paths += merged;
 	return 0;
 }
 
@@ -275,7 +286,8 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 {
 	const uint64_t *ids = s->callchain;
 	size_t n = s->callchain_nr, nframes;
-	uint32_t rk_idx, root, node, gen = machine_generation(p->m);
+	uint32_t rk_idx, root, node;
+	uint64_t ver = machine_chain_version(p->m, s->pid, s->tid);
 	uint64_t *single = p->single, hash;
 	bool unwound = false;
 	int err;
@@ -302,7 +314,7 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 	p->cur_ids = ids;
 	p->cur_n = n;
 	p->cur_unwound = unwound;
-	node = chaincache_get(&p->chains, rk_idx, gen, ids, n, &hash);
+	node = chaincache_get(&p->chains, rk_idx, ver, ids, n, &hash);
 	if (node != UINT32_MAX) {
 		calltree_hit(&p->tree, node, s->period);
 		*leaf = node;
@@ -319,12 +331,16 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 	node = root;
 	for (size_t i = nframes; i-- > 0;) {
 		err = calltree_child(&p->tree, node, &p->frames[i], &node);
-		if (err)
+		if (err < 0)
 			return err;
+		if (err > 0) {
+			p->nr_cut_paths++;	/* the tree is full: the path ends here */
+			break;
+		}
 	}
 	calltree_hit(&p->tree, node, s->period);
 	*leaf = node;
-	return chaincache_put(&p->chains, hash, rk_idx, gen, ids, n, node);
+	return chaincache_put(&p->chains, hash, rk_idx, ver, ids, n, node);
 }
 
 /*

@@ -276,6 +276,31 @@ int profile_quality(struct mycl_profile *p)
 		snprintf(w->fix, sizeof(w->fix),
 			 "record the workload's processes (-p PID) or filter them (--comm, --pid)");
 	}
+	if (!err && p->nr_merged_paths) {
+		struct mycl_warning *w = add(p, "merged_unresolved", 0);
+
+		if (!w)
+			return -ENOMEM;
+		snprintf(w->message, sizeof(w->message),
+			 "the call tree passed %u nodes: in %" PRIu64 " call paths seen after that, "
+			 "unresolved addresses are merged per binary ('binary+[unresolved]')",
+			 CT_NODE_BUDGET, p->nr_merged_paths);
+		snprintf(w->fix, sizeof(w->fix),
+			 "install the binaries' debug symbols (see the summary), or report a part "
+			 "(--pid, --comm, --cpu)");
+	}
+	if (!err && p->nr_cut_paths) {
+		struct mycl_warning *w = add(p, "paths_cut", 0);
+
+		if (!w)
+			return -ENOMEM;
+		snprintf(w->message, sizeof(w->message),
+			 "the call tree reached %u nodes: %" PRIu64 " call paths new after that end "
+			 "at their deepest known caller, in '%s' (callers' totals stay exact)",
+			 CT_NODE_LIMIT, p->nr_cut_paths, CT_CUT_NAME);
+		snprintf(w->fix, sizeof(w->fix), "report a part of the recording (--pid, --comm, --cpu, "
+			 "--dso)");
+	}
 	for (size_t e = 0; !err && e < p->nr_events; e++)
 		err = per_event(p, &p->events[e]);
 	return err;

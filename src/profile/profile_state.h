@@ -59,6 +59,8 @@ struct mycl_profile {
 	size_t ubuf_cap;
 	uint64_t nr_unwound, nr_unwind_stopped;
 	/* How good the recording is (profile_quality.c): */
+	uint64_t nr_merged_paths;		/* call paths whose unresolved frames were merged */
+	uint64_t nr_cut_paths;			/* call paths cut short: the tree was full */
 	uint64_t nr_stack_samples, nr_stack_end;	/* DWARF stack copies; unwinding hit their end */
 	uint64_t stack_copy_size;			/* the largest copy asked for, bytes */
 	uint64_t nr_fp_user, nr_fp_gap;			/* user samples with fp chains; in frameless code */

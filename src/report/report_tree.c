@@ -11,6 +11,8 @@ void report_node_name(const struct mycl_cg_node *n, char *buf, size_t len)
 {
 	if (n->sym)
 		snprintf(buf, len, "%s", n->sym);
+	else if (n->addr == MYCL_CG_ADDR_MERGED)
+		snprintf(buf, len, "%s+[unresolved]", n->dso ? n->dso : "[unknown]");
 	else
 		snprintf(buf, len, "%s+0x%" PRIx64, n->dso ? n->dso : "[unknown]", n->addr);
 }

@@ -28,6 +28,7 @@ struct machine {
 	unsigned int recent_next;
 	struct rslot *rcache;		/* RCACHE_SIZE resolutions, direct-mapped by ip */
 	uint32_t generation;
+	uint32_t kernel_version;	/* moves with the kernel's maps and dynamic symbols */
 	bool dyn_sorted;
 };
 
@@ -460,6 +461,7 @@ int machine_mmap(struct machine *m, const struct mycl_mmap *ev)
 			return -ENOMEM;
 		if (is_kernel)
 			m->kernel_pgoff = ev->pgoff;
+		m->kernel_version++;
 		return maps_insert(&m->kmaps, &nm);
 	}
 	t = machine_thread(m, ev->pid, ev->tid);
@@ -543,6 +545,7 @@ int machine_ksymbol(struct machine *m, const struct mycl_ksymbol *ev)
 		return 0;	/* unregistration: keep the name for samples before it */
 	m->dyn_sorted = false;
 	m->generation++;	/* the table may move: cached symbols go stale */
+	m->kernel_version++;
 	return symtab_add(&m->dyn_ksyms, ev->addr, ev->len, ev->name, SYMB_GLOBAL, false);
 }
 
@@ -635,6 +638,11 @@ int machine_resolve(struct machine *m, int32_t pid, int32_t tid, uint64_t ip,
 uint32_t machine_generation(const struct machine *m)
 {
 	return m->generation;
+}
+
+uint64_t machine_chain_version(struct machine *m, int32_t pid, int32_t tid)
+{
+	return machine_maps_stamp(m, pid, tid) << 24 | (m->kernel_version & 0xffffff);
 }
 
 uint64_t machine_maps_stamp(struct machine *m, int32_t pid, int32_t tid)

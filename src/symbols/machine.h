@@ -73,6 +73,12 @@ uint32_t machine_generation(const struct machine *m);
  * generation, which every process's mmap moves).  0 when the thread cannot be made.
  */
 uint64_t machine_maps_stamp(struct machine *m, int32_t pid, int32_t tid);
+/*
+ * What resolving an address of (PID, TID) depends on: its own maps and the
+ * kernel's (maps and dynamic symbols).  Equal versions, equal resolutions;
+ * other processes' mmaps leave it alone.
+ */
+uint64_t machine_chain_version(struct machine *m, int32_t pid, int32_t tid);
 /* Calls FN for each map of (PID, TID)'s address space, symbols loaded; stops on non-zero. */
 int machine_for_each_map(struct machine *m, int32_t pid, int32_t tid,
 			 int (*fn)(const struct map *mp, void *arg), void *arg);
