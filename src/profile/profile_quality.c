@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,24 @@ static int per_event(struct mycl_profile *p, const struct mycl_profile_event *pe
 	return 0;
 }
 
+/* A warning that the call tree's memory bound changed what it shows. */
+static int tree_bound(struct mycl_profile *p, const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int tree_bound(struct mycl_profile *p, const char *kind, const char *fmt, ...)
+{
+	struct mycl_warning *w = add(p, kind, 0);
+	va_list ap;
+
+	if (!w)
+		return -ENOMEM;
+	va_start(ap, fmt);
+	vsnprintf(w->message, sizeof(w->message), fmt, ap);
+	va_end(ap);
+	snprintf(w->fix, sizeof(w->fix), "report a part of the recording (--pid, --comm, --cpu, "
+		 "--dso), or install the binaries' debug symbols (see the summary)");
+	return 0;
+}
+
 int profile_quality(struct mycl_profile *p)
 {
 	const struct mycl_perf_stats *st = mycl_perf_data__stats(p->pd);
@@ -276,31 +295,15 @@ int profile_quality(struct mycl_profile *p)
 		snprintf(w->fix, sizeof(w->fix),
 			 "record the workload's processes (-p PID) or filter them (--comm, --pid)");
 	}
-	if (!err && p->nr_merged_paths) {
-		struct mycl_warning *w = add(p, "merged_unresolved", 0);
-
-		if (!w)
-			return -ENOMEM;
-		snprintf(w->message, sizeof(w->message),
-			 "the call tree passed %u nodes: in %" PRIu64 " call paths seen after that, "
-			 "unresolved addresses are merged per binary ('binary+[unresolved]')",
-			 CT_NODE_BUDGET, p->nr_merged_paths);
-		snprintf(w->fix, sizeof(w->fix),
-			 "install the binaries' debug symbols (see the summary), or report a part "
-			 "(--pid, --comm, --cpu)");
-	}
-	if (!err && p->nr_cut_paths) {
-		struct mycl_warning *w = add(p, "paths_cut", 0);
-
-		if (!w)
-			return -ENOMEM;
-		snprintf(w->message, sizeof(w->message),
-			 "the call tree reached %u nodes: %" PRIu64 " call paths new after that end "
-			 "at their deepest known caller, in '%s' (callers' totals stay exact)",
-			 CT_NODE_LIMIT, p->nr_cut_paths, CT_CUT_NAME);
-		snprintf(w->fix, sizeof(w->fix), "report a part of the recording (--pid, --comm, --cpu, "
-			 "--dso)");
-	}
+	if (!err && p->nr_merged_paths)
+		err = tree_bound(p, "merged_unresolved", "the call tree passed %u nodes: in %" PRIu64
+				 " call paths seen after that, unresolved addresses are merged per "
+				 "binary ('binary+[unresolved]')", CT_NODE_BUDGET, p->nr_merged_paths);
+	if (!err && p->nr_cut_paths)
+		err = tree_bound(p, "paths_cut", "the call tree reached %u nodes: %" PRIu64 " call "
+				 "paths new after that end at their deepest known caller, in '"
+				 "[call paths cut: memory bound]' (callers' totals stay exact)",
+				 CT_NODE_LIMIT, p->nr_cut_paths);
 	for (size_t e = 0; !err && e < p->nr_events; e++)
 		err = per_event(p, &p->events[e]);
 	return err;

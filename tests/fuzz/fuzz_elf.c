@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "dso.h"
+#include "fuzz_input.h"
 #include "inline.h"
 #include "lockcode.h"
 
@@ -61,17 +62,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct inline_names in = { pool_intern, &pool };
 	char path[64], buf[256];
 	struct dso *d;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "/tmp/mycl-fuzz-elf-%d", (int)getpid());
-	f = fopen(path, "w");
-	if (!f)
+	if (fuzz_file("elf", data, size, path, sizeof(path)))
 		return 0;
-	if (size && fwrite(data, 1, size, f) != size) {
-		fclose(f);
-		return 0;
-	}
-	fclose(f);
 	d = dso_new(path, false);
 	if (!d)
 		return 0;

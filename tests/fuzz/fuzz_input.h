@@ -4,6 +4,7 @@
 #define MYCL_FUZZ_INPUT_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include "mycl/mycl.h"
@@ -27,6 +28,26 @@ static inline int fuzz_open_mode(const uint8_t *data, size_t size, int read_ahea
 	}
 	lseek(fd, 0, SEEK_SET);
 	return mycl_perf_data__open_fd(fd, "fuzz", &o, pd, err, sizeof(err));
+}
+
+/*
+ * The input as a file for readers that open a path: /tmp/mycl-fuzz-NAME-PID
+ * (one per fuzzing process) into PATH (LEN bytes).  0, or -1.
+ */
+static inline int fuzz_file(const char *name, const uint8_t *data, size_t size, char *path,
+			    size_t len)
+{
+	FILE *f;
+
+	snprintf(path, len, "/tmp/mycl-fuzz-%s-%d", name, (int)getpid());
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	if (size && fwrite(data, 1, size, f) != size) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f) ? -1 : 0;
 }
 
 static inline int fuzz_open(const uint8_t *data, size_t size, struct mycl_perf_data **pd)

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "mycl/mycl.h"
+#include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -22,18 +22,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	MYCL_OPTS(mycl_share_write_opts, w, .max_lines = 5);
 	struct mycl_share *s;
 	char path[64], err[256];
-	FILE *null, *in;
+	FILE *null;
 
-	/* mycl-share opens a binary by its path: one file per fuzzing process. */
-	snprintf(path, sizeof(path), "/tmp/mycl-fuzz-share-%d.elf", (int)getpid());
-	in = fopen(path, "w");
-	if (!in)
+	/* mycl-share opens a binary by its path. */
+	if (fuzz_file("share", data, size, path, sizeof(path)))
 		return 0;
-	if (size && fwrite(data, 1, size, in) != size) {
-		fclose(in);
-		return 0;
-	}
-	fclose(in);
 	if (!mycl_share__analyze(path, &o, &s, err, sizeof(err))) {
 		null = fopen("/dev/null", "w");
 		if (null) {
