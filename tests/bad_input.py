@@ -164,7 +164,7 @@ CASES = [
     ("not ELF (mycl-share)", "mycl-share on a perf.data", lambda: [share, os.path.join(data, "hotloop.data")],
      3, "not an ELF file"),
     ("ELF with bad section headers", "mycl-share on a binary whose e_shoff is past the end",
-     lambda: [share, bad_sections("badsh.elf")], 3, "not an ELF file with code"),
+     lambda: [share, bad_sections("badsh.elf")], 3, "not a readable ELF file: its section header table"),
     ("missing binary", "the recording's binary is nowhere",
      lambda: [hot, "--buildid-dir", "", "--debug-dir", "", missing_binary()],
      0, "binary not found; /nonexistent-dir/hotlp not found"),

@@ -792,8 +792,13 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 	dso_load(s->dso, &so);
 	img = dso_image(s->dso);
 	if (!img) {
-		snprintf(errbuf, errlen, "%s: not an ELF file with code (%s)", path,
-			 dso_status_str(s->dso->status));
+		char why[200];
+
+		if (!elf_header_problem(s->dso->path, why, sizeof(why)))
+			snprintf(errbuf, errlen, "%s: not a readable ELF file: %s", path, why);
+		else
+			snprintf(errbuf, errlen, "%s: not an ELF file with code (%s)", path,
+				 dso_status_str(s->dso->status));
 		mycl_share__free(s);
 		return MYCL_ERR_ELF;
 	}

@@ -88,6 +88,11 @@ struct elf_found {
 	int build_id_size;
 	char debuglink[256];
 };
+/*
+ * What is wrong with PATH's ELF headers (section or program headers past the
+ * end of the file), said in BUF: 0, or -ENOENT when nothing is found wrong.
+ */
+int elf_header_problem(const char *path, char *buf, size_t len);
 /* What PATH holds: ELF or not, build-id, symbol tables, code, debuglink. */
 int elf_probe(const char *path, struct elf_found *f);
 /*

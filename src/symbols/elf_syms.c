@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Function symbols from ELF files (.symtab, .dynsym and the PLT) through libelf. */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <elfutils/libdwelf.h>
 #include "dso.h"
@@ -66,6 +68,39 @@ static bool has_code(Elf *e)
 			return true;
 	}
 	return false;
+}
+
+int elf_header_problem(const char *path, char *buf, size_t len)
+{
+	uint64_t size, end;
+	size_t shnum = 0;
+	GElf_Ehdr eh;
+	struct stat st;
+	int fd;
+	Elf *e = open_elf(path, &fd);
+
+	if (!e)
+		return -ENOENT;
+	if (fstat(fd, &st) || !gelf_getehdr(e, &eh)) {
+		snprintf(buf, len, "its ELF header cannot be read");
+	} else {
+		size = (uint64_t)st.st_size;
+		if (elf_getshdrnum(e, &shnum) || !shnum)
+			shnum = eh.e_shnum;
+		end = eh.e_shoff + (uint64_t)shnum * eh.e_shentsize;
+		if (eh.e_shoff > size || end > size || end < eh.e_shoff)
+			snprintf(buf, len, "its section header table (offset 0x%" PRIx64 ", %zu entries) "
+				 "lies past the end of the file (%" PRIu64 " bytes)",
+				 (uint64_t)eh.e_shoff, shnum, size);
+		else if (eh.e_phoff > size)
+			snprintf(buf, len, "its program headers (offset 0x%" PRIx64 ") lie past the end "
+				 "of the file (%" PRIu64 " bytes)", (uint64_t)eh.e_phoff, size);
+		else
+			buf[0] = 0;
+	}
+	elf_end(e);
+	close(fd);
+	return buf[0] ? 0 : -ENOENT;
 }
 
 int elf_probe(const char *path, struct elf_found *f)
