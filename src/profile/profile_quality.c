@@ -301,9 +301,9 @@ int profile_quality(struct mycl_profile *p)
 				 "binary ('binary+[unresolved]')", CT_NODE_BUDGET, p->nr_merged_paths);
 	if (!err && p->nr_cut_paths)
 		err = tree_bound(p, "paths_cut", "the call tree reached %u nodes: %" PRIu64 " call "
-				 "paths new after that end at their deepest known caller, in '"
-				 "[call paths cut: memory bound]' (callers' totals stay exact)",
-				 CT_NODE_LIMIT, p->nr_cut_paths);
+				 "paths new after that end at their deepest known caller, in '%s' "
+				 "(callers' totals stay exact)", CT_NODE_LIMIT, p->nr_cut_paths,
+				 CT_CUT_NAME);
 	for (size_t e = 0; !err && e < p->nr_events; e++)
 		err = per_event(p, &p->events[e]);
 	return err;

@@ -164,13 +164,29 @@ static void add_cand(struct candidates *c, char *p)
  */
 static bool path_inside(const char *root, const char *path)
 {
-	char *r = realpath(root, NULL), *p = r ? realpath(path, NULL) : NULL;
+	/* The path first: most candidates do not exist, and then the root need not be resolved. */
+	char *p = realpath(path, NULL), *r = p ? realpath(root, NULL) : NULL;
 	size_t n = r ? strlen(r) : 0;
-	bool in = p && !strncmp(p, r, n) && (p[n] == '/' || (n == 1 && r[0] == '/'));
+	bool in = r && !strncmp(p, r, n) && (p[n] == '/' || (n == 1 && r[0] == '/'));
 
 	free(r);
 	free(p);
 	return in;
+}
+
+/* The recorded PATH as it is read: under --symfs when given, and then only inside it. */
+static char *symfs_path(const struct sym_opts *o, const char *path)
+{
+	char *p;
+
+	if (!o->symfs)
+		return strdup(path);
+	p = str_printf("%s%s", o->symfs, path);
+	if (p && !path_inside(o->symfs, p)) {
+		free(p);
+		p = NULL;
+	}
+	return p;
 }
 
 /* P (joined under ROOT) as a candidate when it stays inside ROOT. */
@@ -281,11 +297,7 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 
 		/* Exactly /tmp/perf-PID.map: nothing else is read as a JIT's map. */
 		if (digits && !strcmp(d->path + 10 + digits, ".map"))
-			p = o->symfs ? str_printf("%s%s", o->symfs, d->path) : strdup(d->path);
-		if (p && o->symfs && !path_inside(o->symfs, p)) {
-			free(p);
-			p = NULL;
-		}
+			p = symfs_path(o, d->path);
 		d->status = p && !perfmap_load(p, d) ? DSO_OK : DSO_NO_FILE;
 		if (d->status == DSO_OK)
 			d->sym_path = p;
@@ -300,12 +312,8 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 	if (!d->build_id_size && d->path[0] == '/') {
 		/* No build-id recorded: take the file's own to find its debug info. */
 		struct elf_found f;
-		char *p = o->symfs ? str_printf("%s%s", o->symfs, d->path) : strdup(d->path);
+		char *p = symfs_path(o, d->path);
 
-		if (p && o->symfs && !path_inside(o->symfs, p)) {
-			free(p);
-			p = NULL;
-		}
 		if (p && !elf_probe(p, &f) && f.build_id_size > 0)
 			dso_set_build_id(d, f.build_id, (uint8_t)f.build_id_size);
 		free(p);
@@ -313,7 +321,7 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 	if (d->build_id_size)
 		build_id_hex(d->build_id, d->build_id_size, hex);
 	if (o->symfs && d->path[0] == '/')
-		add_cand_in(&c, o->symfs, str_printf("%s%s", o->symfs, d->path));
+		add_cand(&c, symfs_path(o, d->path));
 	if (hex[0] && o->buildid_dir) {
 		add_cand(&c, str_printf("%s/.build-id/%.2s/%s/debug", o->buildid_dir, hex, hex + 2));
 		add_cand(&c, str_printf("%s/.build-id/%.2s/%s/elf", o->buildid_dir, hex, hex + 2));

@@ -50,6 +50,27 @@ static inline int fuzz_file(const char *name, const uint8_t *data, size_t size, 
 	return fclose(f) ? -1 : 0;
 }
 
+/* Writes seed DIR/STEM-N.bin, the NR parts of PARTS (pointer, length) one after another. */
+struct fuzz_part {
+	const void *p;
+	size_t len;
+};
+
+static inline void fuzz_write_seed(const char *dir, const char *stem, int n,
+				   const struct fuzz_part *parts, size_t nr)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s-%d.bin", dir, stem, n);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	for (size_t i = 0; i < nr; i++)
+		fwrite(parts[i].p, 1, parts[i].len, f);
+	fclose(f);
+}
+
 static inline int fuzz_open(const uint8_t *data, size_t size, struct mycl_perf_data **pd)
 {
 	return fuzz_open_mode(data, size, MYCL_READ_AHEAD_OFF, pd);

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
-#include "mycl/mycl.h"
+#include "fuzz_input.h"
 #include "tracepoint.h"
 
 static uint64_t sink;
@@ -26,21 +26,12 @@ static int nr_seeds;
 
 static int seed_sample(const struct mycl_sample *s, void *ctx)
 {
-	char path[4096];
 	uint32_t len = (uint32_t)seed_tracing_len;
-	FILE *f;
 
 	(void)ctx;
-	if (!s->raw_size || nr_seeds >= 16)
-		return 0;
-	snprintf(path, sizeof(path), "%s/tracing-%d.bin", seed_dir, nr_seeds++);
-	f = fopen(path, "w");
-	if (f) {
-		fwrite(&len, 4, 1, f);
-		fwrite(seed_tracing, 1, seed_tracing_len, f);
-		fwrite(s->raw, 1, s->raw_size, f);
-		fclose(f);
-	}
+	if (s->raw_size && nr_seeds < 16)
+		fuzz_write_seed(seed_dir, "tracing", nr_seeds++, (const struct fuzz_part[]){
+			{ &len, 4 }, { seed_tracing, seed_tracing_len }, { s->raw, s->raw_size } }, 3);
 	return 0;
 }
 

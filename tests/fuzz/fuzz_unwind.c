@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dso.h"
+#include "fuzz_input.h"
 #include "machine.h"
 #include "unwind.h"
 
@@ -60,18 +61,9 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 		tmpl.raw_size = 0;
 		tmpl.event = NULL;
 	}
-	if (seed_dir && nr_seeds < 64) {
-		char path[4096];
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/sample-%d.bin", seed_dir, nr_seeds++);
-		f = fopen(path, "w");
-		if (f) {
-			fwrite(s->user_regs, 8, s->user_regs_nr, f);
-			fwrite(s->user_stack, 1, s->user_stack_size, f);
-			fclose(f);
-		}
-	}
+	if (seed_dir && nr_seeds < 64)
+		fuzz_write_seed(seed_dir, "sample", nr_seeds++, (const struct fuzz_part[]){
+			{ s->user_regs, s->user_regs_nr * 8 }, { s->user_stack, s->user_stack_size } }, 2);
 	return 0;
 }
 
