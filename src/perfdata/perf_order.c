@@ -84,7 +84,7 @@ static int sort_queue(struct order_queue *q)
 /* Room for LEN more bytes in the arena. */
 static int arena_reserve(struct order_queue *q, size_t len)
 {
-	size_t ncap = q->acap ? q->acap : 1u << 20;
+	size_t ncap = q->acap ? q->acap : 64u << 10;
 	uint8_t *n;
 
 	if (q->used + len <= q->acap)

@@ -14,7 +14,11 @@
 #include "perf_abi.h"
 #include "perfdata_priv.h"
 
-#define ZBUF_STEP (1u << 20)
+/*
+ * Room kept free in zbuf for zstd's output: drain_zbuf leaves less than one
+ * record (< 64 KiB) behind, so the buffer stays at 128-256 KiB.
+ */
+#define ZBUF_ROOM (64u << 10)
 /*
  * What one COMPRESSED record may inflate to: perf writes each from one ring
  * buffer's worth (the COMPRESSED feature's mmap_len) and reads it back into a
@@ -106,13 +110,14 @@ static int decompress(struct mycl_perf_data *pd, const uint8_t *src, size_t n, u
 		ZSTD_outBuffer out;
 		size_t before = in.pos, ret;
 
-		if (pd->zcap - pd->zlen < ZBUF_STEP) {
-			uint8_t *nb = realloc(pd->zbuf, pd->zcap + ZBUF_STEP);
+		if (pd->zcap - pd->zlen < ZBUF_ROOM) {
+			size_t ncap = pd->zcap ? pd->zcap * 2 : 2 * ZBUF_ROOM;
+			uint8_t *nb = realloc(pd->zbuf, ncap);
 
 			if (!nb)
 				return -ENOMEM;
 			pd->zbuf = nb;
-			pd->zcap += ZBUF_STEP;
+			pd->zcap = ncap;
 		}
 		out = (ZSTD_outBuffer){ pd->zbuf + pd->zlen, pd->zcap - pd->zlen, 0 };
 		ret = ZSTD_decompressStream(pd->zctx, &out, &in);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libFuzzer target for the perf.data reader: any bytes, file or pipe mode.
- * Each input is read twice, with plain reads and with the read-ahead thread;
- * what the two deliver must be the same, down to the digest of every field.
+ * Each input is read with plain reads; one input in 8 (chosen by its bytes,
+ * so a crash replays) is read again with the read-ahead thread, and what the
+ * two deliver must be the same, down to the digest of every field.  Starting
+ * a thread for every input would cost more than the reading.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -69,9 +71,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint64_t plain = read_digest(data, size, MYCL_READ_AHEAD_OFF);
-	uint64_t ahead = read_digest(data, size, MYCL_READ_AHEAD_ON);
+	uint32_t h = 2166136261u;
 
-	if (plain != ahead) {
+	for (size_t i = 0; i < size; i++)
+		h = (h ^ data[i]) * 16777619u;
+	if (h % 8)
+		return 0;
+	if (plain != read_digest(data, size, MYCL_READ_AHEAD_ON)) {
 		fprintf(stderr, "read-ahead delivers other records than plain reads\n");
 		abort();
 	}
