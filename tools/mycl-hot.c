@@ -137,6 +137,9 @@ static void usage(FILE *f)
 	      "      --callers SYM       every call path into SYM, merged into one tree\n"
 	      "      --callees SYM       everything SYM calls, merged into one tree\n"
 	      "      --folded            folded stacks (flamegraph.pl, speedscope, inferno)\n"
+	      "      --flamegraph FILE   also write an interactive flame graph (SVG) to FILE\n"
+	      "      --html FILE         also write one self-contained page: flame graph, flat\n"
+	      "                          profile, lock sites, hottest code, symbolization\n"
 	      "      --no-inline         no inlined-function frames in DWARF-unwound stacks\n"
 	      "      --no-call-site-frames  call chains exactly as recorded: no frame put back\n"
 	      "                          from the call before a return address (perf's view)\n"
@@ -169,7 +172,7 @@ enum {
 	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE, OPT_CHILDREN, OPT_NOCHILDREN,
 	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE, OPT_NOCALLSITE, OPT_DEBUGDIR, OPT_ANNOTATE,
 	OPT_ACONTEXT, OPT_SRCDIR, OPT_PREFIXMAP, OPT_LOCKS, OPT_LOCKRULES, OPT_CORDER, OPT_GROUP,
-	OPT_NOGROUP,
+	OPT_NOGROUP, OPT_FLAME, OPT_HTML,
 };
 
 static const struct option long_opts[] = {
@@ -185,6 +188,8 @@ static const struct option long_opts[] = {
 	{ "callers", required_argument, NULL, OPT_CALLERS },
 	{ "callees", required_argument, NULL, OPT_CALLEES },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "flamegraph", required_argument, NULL, OPT_FLAME },
+	{ "html", required_argument, NULL, OPT_HTML },
 	{ "no-inline", no_argument, NULL, OPT_NOINLINE },
 	{ "no-call-site-frames", no_argument, NULL, OPT_NOCALLSITE },
 	{ "annotate", optional_argument, NULL, OPT_ANNOTATE },
@@ -282,6 +287,95 @@ static int special_views(FILE *out, const struct mycl_profile *prof, const char 
 
 #define P "mycl-hot"
 
+/* The first event with samples (the one --event chose), and how many have samples. */
+static size_t first_event(const struct mycl_profile *prof, size_t *with)
+{
+	size_t ev = SIZE_MAX;
+
+	*with = 0;
+	for (size_t e = 0; e < mycl_profile__nr_events(prof); e++) {
+		const struct mycl_profile_event *pe = mycl_profile__event(prof, e);
+
+		if (!pe->event || !pe->nr_samples)
+			continue;
+		if (ev == SIZE_MAX)
+			ev = e;
+		(*with)++;
+	}
+	return ev;
+}
+
+/* --html FILE: the page of the first event with samples. */
+static int write_html(const char *path, const struct mycl_profile *prof,
+		      const struct mycl_annotate_opts *ao)
+{
+	char title[600];
+	MYCL_OPTS(mycl_html_opts, ho, .title = title, .annotate = 3, .annotate_opts = ao);
+	size_t with, ev = first_event(prof, &with);
+	FILE *f;
+	int err;
+
+	if (ev == SIZE_MAX) {
+		fprintf(stderr, P ": --html: no event has samples\n");
+		return -1;
+	}
+	if (with > 1)
+		fprintf(stderr, P ": --html shows '%s', the first of %zu events with samples "
+			"(choose one with --event NAME)\n", mycl_profile__event(prof, ev)->event->name,
+			with);
+	snprintf(title, sizeof(title), "mycl-hot: %s",
+		 mycl_perf_data__path(mycl_profile__perf_data(prof)));
+	f = cli_open_output(path);
+	if (!f) {
+		fprintf(stderr, P ": cannot write %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	err = mycl_report__html(f, prof, ev, &ho);
+	if (fclose(f) || err) {
+		fprintf(stderr, P ": writing the page to %s failed\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* --flamegraph FILE: the first event with samples (the one --event chose). */
+static int write_flame(const char *path, const struct mycl_profile *prof)
+{
+	MYCL_OPTS(mycl_flame_opts, fo);
+	size_t ev = SIZE_MAX, with = 0;
+	FILE *f;
+	int err;
+
+	for (size_t e = 0; e < mycl_profile__nr_events(prof); e++) {
+		const struct mycl_profile_event *pe = mycl_profile__event(prof, e);
+
+		if (!pe->event || !pe->nr_samples)
+			continue;
+		if (ev == SIZE_MAX)
+			ev = e;
+		with++;
+	}
+	if (ev == SIZE_MAX) {
+		fprintf(stderr, P ": --flamegraph: no event has samples\n");
+		return -1;
+	}
+	if (with > 1)
+		fprintf(stderr, P ": --flamegraph shows '%s', the first of %zu events with samples "
+			"(choose one with --event NAME)\n", mycl_profile__event(prof, ev)->event->name,
+			with);
+	f = cli_open_output(path);
+	if (!f) {
+		fprintf(stderr, P ": cannot write %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	err = mycl_report__flamegraph(f, prof, ev, &fo);
+	if (fclose(f) || err) {
+		fprintf(stderr, P ": writing the flame graph to %s failed\n", path);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Views that cannot be shown together are refused here, never one of them
  * silently dropped.  -g, --children and --annotate add to the flat profile;
@@ -289,7 +383,8 @@ static int special_views(FILE *out, const struct mycl_profile *prof, const char 
  */
 static int check_modes(const struct mycl_profile_opts *o, bool g, const char *graph_sym,
 		       bool callees, bool folded, bool ann, bool ann_context, bool glimit, int group,
-		       bool json, const struct mycl_report_opts *ro)
+		       bool json, const struct mycl_report_opts *ro, const char *flame,
+		       const char *html, const char *output)
 {
 	const char *gs = callees ? "--callees" : "--callers";
 	bool locks = o->locks;
@@ -326,6 +421,11 @@ static int check_modes(const struct mycl_profile_opts *o, bool g, const char *gr
 			 folded ? "--folded" : graph_sym ? gs : "--locks",
 			 "that view is of one event at a time (--event NAME)"))
 		return -1;
+	if ((flame && output && !strcmp(flame, output)) || (html && output && !strcmp(html, output)) ||
+	    (flame && html && !strcmp(flame, html))) {
+		fprintf(stderr, P ": --flamegraph, --html and -o name the same file; give each its own\n");
+		return -1;
+	}
 	if (ann_context && !ann) {
 		fprintf(stderr, P ": --annotate-context goes with --annotate\n");
 		return -1;
@@ -351,6 +451,8 @@ int main(int argc, char **argv)
 	FILE *out = NULL;
 	const char *graph_sym = NULL, *ann_sym = NULL, *src_dirs[MAX_SRC_DIRS + 1] = { NULL };
 	bool graph_callees = false, folded = false;
+	const char *flame_file = NULL, *html_file = NULL;
+	bool locks_view;
 	int ann_n = 0, ann_context = 0, nsrc = 0, group = -1;
 	bool want_g = false, ann_context_set = false, glimit_set = false;
 	MYCL_OPTS(mycl_annotate_opts, aopts, .source_dirs = src_dirs);
@@ -474,6 +576,21 @@ int main(int argc, char **argv)
 			folded = true;
 			opts.callgraph = true;
 			break;
+		case OPT_FLAME:
+			if (!*optarg) {
+				fprintf(stderr, "mycl-hot: --flamegraph needs a file name\n");
+				return EXIT_USAGE;
+			}
+			flame_file = optarg;
+			opts.callgraph = true;
+			break;
+		case OPT_HTML:
+			if (!*optarg) {
+				fprintf(stderr, "mycl-hot: --html needs a file name\n");
+				return EXIT_USAGE;
+			}
+			html_file = optarg;
+			break;
 		case OPT_GROUP: group = 1; break;
 		case OPT_NOGROUP: group = 0; break;
 		case 'q': lg.verbose = -1; break;
@@ -484,8 +601,14 @@ int main(int argc, char **argv)
 		}
 	}
 	if (check_modes(&opts, want_g, graph_sym, graph_callees, folded, ann_n > 0, ann_context_set,
-			glimit_set, group, !strcmp(format, "json"), &ropts))
+			glimit_set, group, !strcmp(format, "json"), &ropts, flame_file, html_file, output))
 		return EXIT_USAGE;
+	locks_view = opts.locks;
+	if (html_file) {
+		/* The page shows call paths, lock sites and annotated code whatever the view. */
+		opts.callgraph = opts.annotate = true;
+		opts.locks = !opts.children;
+	}
 	/* By default, as perf: groups side by side, unless a view of single events was asked for. */
 	ropts.no_group = group == 0 || (group < 0 && (want_g || opts.event));
 	if (opts.symfs && !cli_is_dir(P, "--symfs", opts.symfs))
@@ -537,7 +660,21 @@ int main(int argc, char **argv)
 		mycl_perf_data__close(pd);
 		return EXIT_IO;
 	}
-	if (opts.locks)
+	if (flame_file && write_flame(flame_file, prof)) {
+		if (out != stdout)
+			fclose(out);
+		mycl_profile__free(prof);
+		mycl_perf_data__close(pd);
+		return EXIT_IO;
+	}
+	if (html_file && write_html(html_file, prof, &aopts)) {
+		if (out != stdout)
+			fclose(out);
+		mycl_profile__free(prof);
+		mycl_perf_data__close(pd);
+		return EXIT_IO;
+	}
+	if (locks_view)
 		err = lock_reports(out, prof, true, !strcmp(format, "json"), opts.lock_rules,
 				   ropts.graph_limit);
 	else if (graph_sym || folded)

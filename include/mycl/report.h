@@ -66,6 +66,46 @@ int mycl_report__graph_json(FILE *out, const struct mycl_profile *p, size_t ev,
  */
 int mycl_report__folded(FILE *out, const struct mycl_profile *p, size_t ev, bool by_period);
 
+struct mycl_flame_opts {
+	size_t sz;			/* sizeof(struct mycl_flame_opts) */
+	const char *title;		/* NULL: "Flame graph" */
+	bool by_period;			/* widths by period (time for cpu-clock), not samples */
+	unsigned int width;		/* px; 0: 1200 */
+	bool inline_svg;		/* no XML prologue, for an HTML page */
+};
+
+/*
+ * Writes event EV's call paths (a profile built with callgraph) as an
+ * interactive flame graph: a self-contained SVG with its own script (a click
+ * zooms on a frame, "Search" or Ctrl-F highlights frames by regular expression
+ * and gives their share, tooltips name each frame).  Frames narrower than
+ * 0.1 px are left out.  0, -EINVAL (no call paths, no such event), -ENOMEM,
+ * -EIO.
+ */
+int mycl_report__flamegraph(FILE *out, const struct mycl_profile *p, size_t ev,
+			    const struct mycl_flame_opts *opts);
+
+struct mycl_annotate_opts;
+
+struct mycl_html_opts {
+	size_t sz;			/* sizeof(struct mycl_html_opts) */
+	const char *title;		/* NULL: "mycl profile" */
+	size_t max_rows;		/* rows of the flat profile; 0: 50 */
+	size_t annotate;		/* hottest user functions annotated (profile built with
+					 * annotate); 0: none */
+	const struct mycl_annotate_opts *annotate_opts;
+};
+
+/*
+ * Writes one self-contained HTML page about event EV: the recording and its
+ * quality warnings, the flame graph (profiles with call paths), the flat
+ * profile, the lock and spin sites (full with a profile built with locks),
+ * the hottest code annotated, and the symbolization summary.  The page
+ * fetches nothing.  0, -EINVAL, -ENOMEM or -EIO.
+ */
+int mycl_report__html(FILE *out, const struct mycl_profile *p, size_t ev,
+		      const struct mycl_html_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

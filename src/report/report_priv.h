@@ -66,4 +66,8 @@ void report_tree_text(FILE *f, const struct mycl_cg_node *root, uint64_t total, 
 void report_tree_json(void *json, const char *key, const struct mycl_cg_node *n, uint64_t total,
 		      double limit);
 
+/* The text report's header (recording, quality warnings) and symbolization summary. */
+void report_text_header(FILE *f, const struct mycl_profile *p);
+void report_text_summary(FILE *f, const struct mycl_profile *p);
+
 #endif

@@ -102,7 +102,7 @@ static void warnings_block(FILE *f, const struct mycl_profile *p)
 	}
 }
 
-static void header_block(FILE *f, const struct mycl_profile *p)
+void report_text_header(FILE *f, const struct mycl_profile *p)
 {
 	const struct mycl_perf_data *pd = mycl_profile__perf_data(p);
 	const struct mycl_perf_info *in = mycl_perf_data__info(pd);
@@ -289,7 +289,7 @@ MYCL_API bool mycl_report__in_group_view(const struct mycl_profile *p, size_t ev
 	return lp && lp->event && lp->event->nr_group_members > 1;
 }
 
-static void summary_block(FILE *f, const struct mycl_profile *p)
+void report_text_summary(FILE *f, const struct mycl_profile *p)
 {
 	uint64_t total = mycl_profile__unmapped(p), unresolved = mycl_profile__unmapped(p);
 	size_t n = mycl_profile__nr_dsos(p);
@@ -332,7 +332,7 @@ MYCL_API int mycl_report__text(FILE *f, const struct mycl_profile *p, const stru
 	size_t shown = 0;
 
 	if (!OPTS_GET(o, no_header, false))
-		header_block(f, p);
+		report_text_header(f, p);
 	for (size_t e = 0; e < mycl_profile__nr_events(p); e++) {
 		const struct mycl_profile_event *pe = mycl_profile__event(p, e);
 
@@ -356,6 +356,6 @@ MYCL_API int mycl_report__text(FILE *f, const struct mycl_profile *p, const stru
 		fprintf(f, "# no samples%s\n\n", mycl_perf_data__stats(mycl_profile__perf_data(p))->nr_samples ?
 			" after filtering" : " in the recording");
 	if (!OPTS_GET(o, no_summary, false))
-		summary_block(f, p);
+		report_text_summary(f, p);
 	return ferror(f) ? -EIO : 0;
 }
