@@ -149,7 +149,8 @@ static void usage(FILE *f)
 	      "      --prefix-map OLD=NEW  rewrite build paths of source files\n"
 	      "      --locks             lock and spin time by primitive and by lock site\n"
 	      "      --lock-rules FILE   more lock primitives (LAYER KIND PATTERN lines)\n"
-	      "      --format text|json  output format (default text)\n"
+	      "      --format text|json|pprof  output format (default text); pprof: gzipped\n"
+	      "                          profile.proto of every call path (Pyroscope, Parca, pprof)\n"
 	      "  -o, --output FILE       write the report to FILE\n"
 	      "      --symfs DIR         look for binaries under DIR\n"
 	      "      --kallsyms FILE     kernel symbols of the recorded kernel\n"
@@ -338,23 +339,45 @@ static int write_html(const char *path, const struct mycl_profile *prof,
 	return 0;
 }
 
+/* --format pprof: binary, so not through the escaping stream; to -o FILE or stdout. */
+static int write_pprof(const char *path, const struct mycl_profile *prof)
+{
+	MYCL_OPTS(mycl_pprof_opts, po);
+	size_t with, ev = first_event(prof, &with);
+	FILE *f;
+	int err, fd;
+
+	if (ev == SIZE_MAX) {
+		fprintf(stderr, P ": no event has samples\n");
+		return EXIT_NOTHING;
+	}
+	if (with > 1)
+		fprintf(stderr, P ": --format pprof writes '%s', the first of %zu events with samples "
+			"(choose one with --event NAME)\n", mycl_profile__event(prof, ev)->event->name,
+			with);
+	fflush(stdout);
+	f = path ? fopen(path, "wb") : (fd = dup(1)) >= 0 ? fdopen(fd, "wb") : NULL;
+	if (!f) {
+		fprintf(stderr, P ": cannot write %s: %s\n", path ? path : "standard output",
+			strerror(errno));
+		return EXIT_IO;
+	}
+	err = mycl_report__pprof(f, prof, ev, &po);
+	if (fclose(f) || err) {
+		fprintf(stderr, P ": writing the pprof profile failed\n");
+		return EXIT_INTERNAL;
+	}
+	return EXIT_OK;
+}
+
 /* --flamegraph FILE: the first event with samples (the one --event chose). */
 static int write_flame(const char *path, const struct mycl_profile *prof)
 {
 	MYCL_OPTS(mycl_flame_opts, fo);
-	size_t ev = SIZE_MAX, with = 0;
+	size_t with, ev = first_event(prof, &with);
 	FILE *f;
 	int err;
 
-	for (size_t e = 0; e < mycl_profile__nr_events(prof); e++) {
-		const struct mycl_profile_event *pe = mycl_profile__event(prof, e);
-
-		if (!pe->event || !pe->nr_samples)
-			continue;
-		if (ev == SIZE_MAX)
-			ev = e;
-		with++;
-	}
 	if (ev == SIZE_MAX) {
 		fprintf(stderr, P ": --flamegraph: no event has samples\n");
 		return -1;
@@ -384,7 +407,7 @@ static int write_flame(const char *path, const struct mycl_profile *prof)
 static int check_modes(const struct mycl_profile_opts *o, bool g, const char *graph_sym,
 		       bool callees, bool folded, bool ann, bool ann_context, bool glimit, int group,
 		       bool json, const struct mycl_report_opts *ro, const char *flame,
-		       const char *html, const char *output)
+		       const char *html, const char *output, bool pprof)
 {
 	const char *gs = callees ? "--callees" : "--callers";
 	bool locks = o->locks;
@@ -420,6 +443,22 @@ static int check_modes(const struct mycl_profile_opts *o, bool g, const char *gr
 	    cli_conflict(P, group == 1, "--group", folded || graph_sym || locks,
 			 folded ? "--folded" : graph_sym ? gs : "--locks",
 			 "that view is of one event at a time (--event NAME)"))
+		return -1;
+	if (pprof && (cli_conflict(P, true, "--format pprof", locks, "--locks",
+				   "pprof holds call paths, not the lock report; run them apart") ||
+		      cli_conflict(P, true, "--format pprof", folded, "--folded",
+				   "both are call-path exports; choose one") ||
+		      cli_conflict(P, true, "--format pprof", g, "-g",
+				   "the profile holds every call path already") ||
+		      cli_conflict(P, true, "--format pprof", o->children, "--children",
+				   "pprof tools compute inclusive time themselves") ||
+		      cli_conflict(P, true, "--format pprof", graph_sym != NULL, gs, "run them apart") ||
+		      cli_conflict(P, true, "--format pprof", ann, "--annotate", "run them apart") ||
+		      cli_conflict(P, true, "--format pprof", o->sort != NULL, "--sort",
+				   "samples carry comm, pid and tid labels; group by them in pprof") ||
+		      cli_conflict(P, true, "--format pprof", ro->percent_limit > 0 || ro->max_rows > 0,
+				   ro->max_rows ? "--max-rows" : "--percent-limit",
+				   "the profile holds every path"))) 
 		return -1;
 	if ((flame && output && !strcmp(flame, output)) || (html && output && !strcmp(html, output)) ||
 	    (flame && html && !strcmp(flame, html))) {
@@ -490,8 +529,9 @@ int main(int argc, char **argv)
 		case OPT_DSO: opts.dsos = optarg; break;
 		case OPT_EVENT: opts.event = optarg; break;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
-				fprintf(stderr, "mycl-hot: --format is text or json, not '%s'\n", optarg);
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "pprof")) {
+				fprintf(stderr, "mycl-hot: --format is text, json or pprof, not '%s'\n",
+					optarg);
 				return EXIT_USAGE;
 			}
 			format = optarg;
@@ -601,9 +641,23 @@ int main(int argc, char **argv)
 		}
 	}
 	if (check_modes(&opts, want_g, graph_sym, graph_callees, folded, ann_n > 0, ann_context_set,
-			glimit_set, group, !strcmp(format, "json"), &ropts, flame_file, html_file, output))
+			glimit_set, group, !strcmp(format, "json"), &ropts, flame_file, html_file, output,
+			!strcmp(format, "pprof")))
 		return EXIT_USAGE;
 	locks_view = opts.locks;
+	if (!strcmp(format, "pprof")) {
+		static const enum mycl_sort_key thread_keys[] = { MYCL_SORT_COMM, MYCL_SORT_PID,
+								  MYCL_SORT_TID, MYCL_SORT_DSO,
+								  MYCL_SORT_SYM };
+
+		if (!output && isatty(1)) {
+			fprintf(stderr, P ": --format pprof is binary: give -o FILE or a pipe\n");
+			return EXIT_USAGE;
+		}
+		opts.callgraph = true;
+		opts.sort = thread_keys;
+		opts.nr_sort = 5;
+	}
 	if (html_file) {
 		/* The page shows call paths, lock sites and annotated code whatever the view. */
 		opts.callgraph = opts.annotate = true;
@@ -651,6 +705,12 @@ int main(int argc, char **argv)
 		else
 			fprintf(stderr, "mycl-hot: %s\n", msg[0] ? msg : mycl_strerror(err));
 		rc = err == -EINVAL ? EXIT_USAGE : cli_exit_code(err);
+		mycl_perf_data__close(pd);
+		return rc;
+	}
+	if (!strcmp(format, "pprof")) {
+		rc = write_pprof(output, prof);
+		mycl_profile__free(prof);
 		mycl_perf_data__close(pd);
 		return rc;
 	}

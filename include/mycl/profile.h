@@ -111,6 +111,7 @@ struct mycl_cg_node {
 	uint64_t period, samples;
 	size_t nr_children;
 	struct mycl_cg_node *children;
+	bool inlined;			/* inlined into the frame that calls it (DWARF stacks) */
 };
 
 /*
@@ -228,6 +229,18 @@ void mycl_share_ci95(uint64_t part, uint64_t total, double *lo, double *hi);
 typedef int (*mycl_path_fn)(const char *comm, const struct mycl_cg_node *frames, size_t n,
 			    uint64_t samples, uint64_t period, void *ctx);
 int mycl_profile__for_each_path(const struct mycl_profile *p, size_t ev, mycl_path_fn fn, void *ctx);
+
+/* The same with the thread: pid and tid are -1 unless the profile is sorted on them. */
+struct mycl_stack {
+	const char *comm;		/* NULL unless sorted on comm */
+	int32_t pid, tid;
+	const struct mycl_cg_node *frames;	/* outermost first */
+	size_t nr_frames;
+	uint64_t samples, period;
+};
+typedef int (*mycl_stack_fn)(const struct mycl_stack *s, void *ctx);
+int mycl_profile__for_each_stack(const struct mycl_profile *p, size_t ev, mycl_stack_fn fn,
+				 void *ctx);
 
 #ifdef __cplusplus
 }

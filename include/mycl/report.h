@@ -106,6 +106,22 @@ struct mycl_html_opts {
 int mycl_report__html(FILE *out, const struct mycl_profile *p, size_t ev,
 		      const struct mycl_html_opts *opts);
 
+struct mycl_pprof_opts {
+	size_t sz;			/* sizeof(struct mycl_pprof_opts) */
+	bool no_gzip;			/* the bare protobuf */
+};
+
+/*
+ * Writes event EV (a profile built with callgraph) as pprof's profile.proto,
+ * gzipped: sample types "samples"/count and the event (nanoseconds for
+ * cpu-clock and task-clock), one Sample per distinct call path and thread,
+ * Locations per function frame with inlined functions as further Lines,
+ * Mappings with paths and build-ids, labels comm, pid and tid when the profile
+ * is sorted on them.  0, -EINVAL, -ENOMEM or -EIO.
+ */
+int mycl_report__pprof(FILE *out, const struct mycl_profile *p, size_t ev,
+		       const struct mycl_pprof_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -55,6 +55,7 @@ static void fill_public(const struct vnode *v, struct mycl_cg_node *out)
 	out->level = v->f.level;
 	out->period = v->period;
 	out->samples = v->samples;
+	out->inlined = v->f.inl;
 }
 
 static int cg_cmp(const void *a, const void *b)
@@ -439,8 +440,8 @@ MYCL_API int mycl_profile__symbol_graph(const struct mycl_profile *p, size_t ev,
 	return err;
 }
 
-MYCL_API int mycl_profile__for_each_path(const struct mycl_profile *p, size_t ev, mycl_path_fn fn,
-					 void *ctx)
+MYCL_API int mycl_profile__for_each_stack(const struct mycl_profile *p, size_t ev,
+					  mycl_stack_fn fn, void *ctx)
 {
 	struct mycl_cg_node *frames = NULL;
 	size_t cap = 0;
@@ -451,6 +452,7 @@ MYCL_API int mycl_profile__for_each_path(const struct mycl_profile *p, size_t ev
 	for (size_t i = 0; i < p->tree.nr && !err; i++) {
 		const struct ct_node *n = &p->tree.nodes[i];
 		const struct hent *rk;
+		struct mycl_stack st;
 		size_t depth = 0, k;
 
 		if (n->parent == CT_NONE || !n->self_samples)
@@ -479,10 +481,36 @@ MYCL_API int mycl_profile__for_each_path(const struct mycl_profile *p, size_t ev
 			memset(&frames[--k], 0, sizeof(frames[k]));
 			fill_public(&v, &frames[k]);
 		}
-		err = fn(rk->comm, frames, depth, n->self_samples, n->self_period, ctx);
+		st = (struct mycl_stack){
+			.comm = rk->comm, .frames = frames, .nr_frames = depth,
+			.pid = p->use[MYCL_SORT_PID] || p->use[MYCL_SORT_TID] ? rk->pid : -1,
+			.tid = p->use[MYCL_SORT_TID] ? rk->tid : -1,
+			.samples = n->self_samples, .period = n->self_period,
+		};
+		err = fn(&st, ctx);
 	}
 	free(frames);
 	return err;
+}
+
+struct path_adapter {
+	mycl_path_fn fn;
+	void *ctx;
+};
+
+static int path_of_stack(const struct mycl_stack *s, void *ctx)
+{
+	const struct path_adapter *a = ctx;
+
+	return a->fn(s->comm, s->frames, s->nr_frames, s->samples, s->period, a->ctx);
+}
+
+MYCL_API int mycl_profile__for_each_path(const struct mycl_profile *p, size_t ev, mycl_path_fn fn,
+					 void *ctx)
+{
+	struct path_adapter a = { fn, ctx };
+
+	return mycl_profile__for_each_stack(p, ev, path_of_stack, &a);
 }
 
 MYCL_API bool mycl_profile__has_callgraph(const struct mycl_profile *p)
