@@ -10,6 +10,7 @@ usage: diff_checks.py MYCL_DIFF DATA_DIR
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -60,6 +61,22 @@ def main():
           "| base | new | delta |" in r.stdout and "**changed**" in r.stdout, r.stdout[:300])
 
     with tempfile.TemporaryDirectory() as tmp:
+        # The differential flame graph: the functions coloured beyond noise are
+        # those the table marks changed, by amount (checksum_block alone) and by
+        # share (decode_block's share fell as checksum_block's rose).
+        for mode in ([], ["--by-share"]):
+            svg = os.path.join(tmp, "diff.svg")
+            r = run(tool, "--symfs", symfs, *mode, "--flamegraph", svg, base, new)
+            frames = re.findall(r'<g class="fg-f" data-d="(\d+)" data-n="([^"]*)"><title>([^<]*)</title>',
+                                open(svg).read()) if r.returncode == 0 else []
+            beyond = sorted(n for d, n, t in frames if int(d) >= 2 and "beyond sampling noise" in t)
+            table = json.loads(run(tool, "--symfs", symfs, *mode, "--format", "json", base, new).stdout)
+            marked = sorted(x["symbol"] for x in table["rows"] if x["changed"])
+            check(f"flame graph {' '.join(mode) or 'by amount'}: {beyond} beyond noise, as the table",
+                  beyond == marked and "checksum_block" in beyond, f"{r.stderr} {beyond} {marked}")
+        r = run(tool, "--symfs", symfs, "--flamegraph", os.path.join(tmp, "x"), "-o",
+                os.path.join(tmp, "x"), base, new)
+        check("flame graph and -o naming one file: refused", r.returncode == 1, r.stderr)
         text = os.path.join(tmp, "notes.txt")
         with open(text, "w") as f:
             f.write("not a recording\n")

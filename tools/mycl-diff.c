@@ -22,6 +22,8 @@ static void usage(FILE *f)
 	      "      --format text|markdown|json\n"
 	      "      --max-rows N       rows shown in text and markdown (default 25)\n"
 	      "      --wide             full names, lines of any length (text: 100 columns)\n"
+	      "      --flamegraph FILE  also write a differential flame graph (SVG) to FILE:\n"
+	      "                         NEW's call paths, coloured by the change from BASE\n"
 	      "      --symfs DIR        look for binaries under DIR\n"
 	      "      --kallsyms FILE    kernel symbols of the recorded kernel\n"
 	      "      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
@@ -33,7 +35,7 @@ static void usage(FILE *f)
 }
 
 enum { O_SHARE = 256, O_NOISE, O_EVENT, O_FORMAT, O_MAX, O_WIDE, O_SYMFS, O_KALLSYMS, O_DEBUG,
-       O_VERSION };
+       O_VERSION, O_FLAME };
 
 static const struct option long_opts[] = {
 	{ "by-share", no_argument, NULL, O_SHARE },
@@ -42,6 +44,7 @@ static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "max-rows", required_argument, NULL, O_MAX },
 	{ "wide", no_argument, NULL, O_WIDE },
+	{ "flamegraph", required_argument, NULL, O_FLAME },
 	{ "symfs", required_argument, NULL, O_SYMFS },
 	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 	{ "debug-dir", required_argument, NULL, O_DEBUG },
@@ -95,7 +98,7 @@ int main(int argc, char **argv)
 	struct mycl_perf_data *pa = NULL, *pb = NULL;
 	struct mycl_profile *a = NULL, *b = NULL;
 	struct mycl_diff *d = NULL;
-	const char *format = "text", *output = NULL;
+	const char *format = "text", *output = NULL, *flame = NULL;
 	FILE *out = NULL;
 	int c, rc;
 
@@ -121,6 +124,14 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case O_WIDE: wo.wide = true; break;
+		case O_FLAME:
+			if (!*optarg) {
+				fprintf(stderr, P ": --flamegraph needs a file name\n");
+				return EXIT_USAGE;
+			}
+			flame = optarg;
+			po.callgraph = true;
+			break;
 		case O_SYMFS: po.symfs = optarg; break;
 		case O_KALLSYMS: po.kallsyms = optarg; break;
 		case O_DEBUG: po.debug_dir = optarg; break;
@@ -138,6 +149,8 @@ int main(int argc, char **argv)
 	}
 	if (cli_conflict(P, wo.wide, "--wide", strcmp(format, "text") != 0, "--format",
 			 "--wide is for the text report") ||
+	    cli_conflict(P, flame && output && !strcmp(flame, output), "--flamegraph", true,
+			 "-o", "they name the same file; give each its own") ||
 	    (po.symfs && !cli_is_dir(P, "--symfs", po.symfs)) ||
 	    (po.kallsyms && cli_check_kallsyms(P, po.kallsyms)))
 		return EXIT_USAGE;
@@ -173,6 +186,22 @@ int main(int argc, char **argv)
 		if (out != stdout && fclose(out) && !err)
 			err = -EIO;
 		rc = err ? EXIT_INTERNAL : EXIT_OK;
+	}
+	if (!rc && flame) {
+		MYCL_OPTS(mycl_flame_opts, fo, .by_share = dopts.by_share, .by_period = !dopts.by_share);
+		FILE *f = cli_open_output(flame);
+		int err;
+
+		if (!f) {
+			fprintf(stderr, P ": cannot write %s: %s\n", flame, strerror(errno));
+			rc = EXIT_IO;
+		} else {
+			err = mycl_report__flamegraph_diff(f, a, 0, b, 0, &fo);
+			if (fclose(f) || err) {
+				fprintf(stderr, P ": writing the flame graph to %s failed\n", flame);
+				rc = EXIT_INTERNAL;
+			}
+		}
 	}
 	mycl_diff__free(d);
 	mycl_profile__free(a);

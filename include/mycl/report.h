@@ -72,6 +72,8 @@ struct mycl_flame_opts {
 	bool by_period;			/* widths by period (time for cpu-clock), not samples */
 	unsigned int width;		/* px; 0: 1200 */
 	bool inline_svg;		/* no XML prologue, for an HTML page */
+	bool by_share;			/* differential: colour by the change of each frame's share
+					 * of its run, not of its amount */
 };
 
 /*
@@ -84,6 +86,18 @@ struct mycl_flame_opts {
  */
 int mycl_report__flamegraph(FILE *out, const struct mycl_profile *p, size_t ev,
 			    const struct mycl_flame_opts *opts);
+
+/*
+ * A differential flame graph: NEW_EV of NEW_P laid out as above, each frame
+ * coloured by how its amount (or with by_share its share of the run) changed
+ * from BASE_EV of BASE: red grew, blue shrank, white within sampling noise
+ * (|z| < 4 on the samples); both values in its tooltip.  Frames are
+ * matched by name along their call path, so two builds compare.  Frames gone
+ * from NEW have no width: mycl-diff's table lists them.
+ */
+int mycl_report__flamegraph_diff(FILE *out, const struct mycl_profile *base, size_t base_ev,
+				 const struct mycl_profile *new_p, size_t new_ev,
+				 const struct mycl_flame_opts *opts);
 
 struct mycl_annotate_opts;
 

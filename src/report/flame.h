@@ -26,7 +26,8 @@ struct flame_svg {
 	const char *subtitle;		/* a second line, or NULL */
 	const char *unit;		/* "samples", "ns"... */
 	unsigned int width;		/* px; 0: 1200 */
-	bool diff;			/* colour by the change of share from count 0 to 1 */
+	bool diff;			/* colour by the change from count 0 to 1 */
+	bool by_share;			/* diff: the change of share, not of amount */
 	bool inline_svg;		/* no XML prologue: inside an HTML page */
 };
 

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -23,6 +24,7 @@ struct fnode {
 	uint32_t depth;
 	char kind;			/* 'r' root, 'c' command, 'k' kernel, 'u' user, '?' unresolved */
 	uint64_t v[2];
+	uint64_t n[2];			/* samples, for the noise test of a comparison */
 };
 
 struct flame {
@@ -200,7 +202,9 @@ static int add_path(const char *comm, const struct mycl_cg_node *frames, size_t 
 	uint32_t at = 0;
 	char name[512];
 
-	at = child(fl, at, comm ? comm : "[unknown command]", 'c');
+	/* The command at the base, when the profile kept it. */
+	if (comm)
+		at = child(fl, at, comm, 'c');
 	for (size_t i = 0; i < n && at != FLAME_NONE; i++) {
 		const struct mycl_cg_node *fr = &frames[i];
 
@@ -209,8 +213,10 @@ static int add_path(const char *comm, const struct mycl_cg_node *frames, size_t 
 	}
 	if (at == FLAME_NONE)
 		return -ENOMEM;
-	for (; at != FLAME_NONE; at = fl->nodes[at].parent)
+	for (; at != FLAME_NONE; at = fl->nodes[at].parent) {
 		fl->nodes[at].v[fl->which] += v;
+		fl->nodes[at].n[fl->which] += samples;
+	}
 	return 0;
 }
 
@@ -270,15 +276,47 @@ static double share(const struct layout *l, const struct fnode *n, int which)
 	return pct(n->v[which], l->total[which]);
 }
 
+/* A comparison's change at N: share points, or the amount (runs that did the same work). */
+static double change(const struct layout *l, const struct fnode *n)
+{
+	if (l->o->by_share)
+		return share(l, n, 1) - share(l, n, 0);
+	return (double)n->v[1] - (double)n->v[0];
+}
+
+/* Whether N's change is past 4 standard errors of sampling (counts of samples). */
+static bool beyond_noise(const struct layout *l, const struct fnode *n)
+{
+	const struct fnode *root = &l->fl->nodes[0];
+	double n0 = (double)n->n[0], n1 = (double)n->n[1], z;
+
+	if (l->o->by_share) {
+		double t0 = (double)root->n[0], t1 = (double)root->n[1], p0, p1, se;
+
+		if (!t0 || !t1)
+			return false;
+		p0 = n0 / t0;
+		p1 = n1 / t1;
+		se = sqrt(p0 * (1 - p0) / t0 + p1 * (1 - p1) / t1);
+		z = se > 0 ? (p1 - p0) / se : 0;
+	} else {
+		z = n0 + n1 > 0 ? (n1 - n0) / sqrt(n0 + n1) : 0;
+	}
+	return z >= 4 || z <= -4;
+}
+
 static void colour(const struct layout *l, const struct fnode *n, char *buf, size_t len)
 {
 	const char *name = l->fl->names + n->name;
 	uint64_t h = hash_str(name);
 
 	if (l->o->diff) {
-		double d = share(l, n, 1) - share(l, n, 0);
+		double d = change(l, n);
 		double s = l->max_delta > 0 ? d / l->max_delta : 0;
 		int c;
+
+		if (!beyond_noise(l, n))
+			s = 0;
 
 		if (s > 1)
 			s = 1;
@@ -335,9 +373,10 @@ static void frame(struct layout *l, uint32_t id, double x)
 	fputs("\"><title>", l->f);
 	xml_escape(l->f, name);
 	if (l->o->diff)
-		fprintf(l->f, " (base %.2f%%, new %.2f%%, %+.2f points; %" PRIu64 " %s in new)",
-			share(l, n, 0), share(l, n, 1), share(l, n, 1) - share(l, n, 0), n->v[1],
-			l->o->unit);
+		fprintf(l->f, " (base %" PRIu64 ", new %" PRIu64 " %s: %+.0f; share %.2f%% to %.2f%%%s)",
+			n->v[0], n->v[1], l->o->unit, (double)n->v[1] - (double)n->v[0],
+			share(l, n, 0), share(l, n, 1),
+			beyond_noise(l, n) ? "; beyond sampling noise" : "; within sampling noise");
 	else
 		fprintf(l->f, " (%" PRIu64 " %s, %.2f%%)", n->v[0], l->o->unit, share(l, n, 0));
 	fprintf(l->f, "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
@@ -449,7 +488,7 @@ static void max_delta(struct layout *l)
 {
 	for (size_t i = 1; i < l->fl->nr; i++) {
 		const struct fnode *n = &l->fl->nodes[i];
-		double d = share(l, n, 1) - share(l, n, 0);
+		double d = change(l, n);
 
 		if (d < 0)
 			d = -d;
@@ -542,6 +581,47 @@ MYCL_API int mycl_report__flamegraph(FILE *f, const struct mycl_profile *p, size
 		o.unit = by_period ? "period" : "samples";
 		o.width = (unsigned int)OPTS_GET(opts, width, 0);
 		o.inline_svg = OPTS_GET(opts, inline_svg, false);
+		err = flame_write_svg(f, fl, &o);
+	}
+	flame_free(fl);
+	return err;
+}
+
+MYCL_API int mycl_report__flamegraph_diff(FILE *f, const struct mycl_profile *base, size_t base_ev,
+					  const struct mycl_profile *new_p, size_t new_ev,
+					  const struct mycl_flame_opts *opts)
+{
+	bool by_period = OPTS_GET(opts, by_period, false);
+	struct flame_svg o = { 0 };
+	char title[512], sub[1200];
+	struct flame *fl;
+	int err;
+
+	if (base_ev >= mycl_profile__nr_events(base) || new_ev >= mycl_profile__nr_events(new_p) ||
+	    !mycl_profile__has_callgraph(base) || !mycl_profile__has_callgraph(new_p))
+		return -EINVAL;
+	fl = flame_new(2);
+	if (!fl)
+		return -ENOMEM;
+	err = flame_add_profile(fl, base, base_ev, 0, by_period);
+	if (!err)
+		err = flame_add_profile(fl, new_p, new_ev, 1, by_period);
+	if (!err) {
+		snprintf(title, sizeof(title), "%s", OPTS_GET(opts, title, NULL) ?
+			 OPTS_GET(opts, title, NULL) : "Differential flame graph");
+		snprintf(sub, sizeof(sub), "widths: %s of %s; colour: change of each frame's %s "
+			 "from %s (red grew, blue shrank; white: within sampling noise)",
+			 by_period ? "period" : "samples",
+			 OPTS_GET(opts, by_share, false) ? "share" : "amount",
+			 mycl_perf_data__path(mycl_profile__perf_data(new_p)),
+			 mycl_perf_data__path(mycl_profile__perf_data(base)));
+		o.title = title;
+		o.subtitle = sub;
+		o.unit = by_period ? "period" : "samples";
+		o.width = (unsigned int)OPTS_GET(opts, width, 0);
+		o.inline_svg = OPTS_GET(opts, inline_svg, false);
+		o.diff = true;
+		o.by_share = OPTS_GET(opts, by_share, false);
 		err = flame_write_svg(f, fl, &o);
 	}
 	flame_free(fl);

@@ -4,9 +4,10 @@
 # fixtures: a frame-pointer profile and a lock-heavy one.  Screenshots are kept
 # in OUTDIR.  Needs Debian's chromium and the npm packages of package.json
 # (.ci/setup installs both).
-# usage: run.sh MYCL_HOT DATA_DIR OUTDIR
+# Then mycl-diff's differential flame graph of tests/data/diff the same way.
+# usage: run.sh MYCL_HOT MYCL_DIFF DATA_DIR OUTDIR
 set -u
-hot=$1; data=$2; out=$3
+hot=$1; diff=$2; data=$3; out=$4
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 if [ ! -x /usr/bin/chromium ] || [ ! -d "$here/node_modules/playwright-core" ]; then
@@ -25,4 +26,10 @@ for spec in "hotloop.g.data mix_hash" "locks/ttas.fp.data relax_for"; do
 	(cd "$here" && node flame.mjs "$out/$name.svg" "$out/$name.folded" "$2" "$out/$name" \
 		"$out/$name.html") || rc=1
 done
+echo "# diff/base.data -> diff/new.data"
+"$hot" --symfs "$data/symfs" "$data/diff/new.data" --folded > "$out/diff-new.folded" || rc=1
+"$diff" --symfs "$data/symfs" "$data/diff/base.data" "$data/diff/new.data" \
+	--flamegraph "$out/diff.svg" > /dev/null || rc=1
+mkdir -p "$out/diff"
+(cd "$here" && node flame.mjs "$out/diff.svg" "$out/diff-new.folded" checksum_block "$out/diff") || rc=1
 exit $rc
