@@ -103,10 +103,20 @@ for case in CASES:
               f'{case}: inlined functions under their own names')
 
 # Refusals: binary to a terminal is refused elsewhere; views that do not go with it here.
-for extra, what in ((['--locks'], '--locks'), (['-g'], '-g'), (['--sort', 'dso'], '--sort')):
+for extra, what in ((['--locks'], '--locks'), (['-g'], '-g'), (['--sort', 'dso'], '--sort'),
+                    (['--html', os.path.join(work, 'x.html')], '--html')):
     r = subprocess.run([hot, os.path.join(data, 'hotloop.g.data'), '--format', 'pprof', '-o',
                         os.path.join(work, 'x.pb.gz'), *extra], capture_output=True, text=True)
-    check(r.returncode == 1 and what in r.stderr, f'--format pprof with {what} refused: {r.stderr.strip()}')
+    check(r.returncode == 1 and what in r.stderr and not os.path.exists(os.path.join(work, 'x.pb.gz')),
+          f'--format pprof with {what} refused, nothing written: {r.stderr.strip()}')
+# With a flame graph: both written, the flame graph as without pprof.
+svg1, svg2 = os.path.join(work, 'a.svg'), os.path.join(work, 'b.svg')
+r1 = subprocess.run([hot, '--symfs', os.path.join(data, 'symfs'), os.path.join(data, 'hotloop.g.data'),
+                     '--flamegraph', svg1, '--format', 'pprof', '-o', os.path.join(work, 'y.pb.gz')])
+r2 = subprocess.run([hot, '--symfs', os.path.join(data, 'symfs'), os.path.join(data, 'hotloop.g.data'),
+                     '--flamegraph', svg2], capture_output=True)
+check(r1.returncode == 0 and os.path.exists(os.path.join(work, 'y.pb.gz')) and
+      open(svg1, 'rb').read() == open(svg2, 'rb').read(), '--flamegraph beside --format pprof: both written')
 
 print(f'{passed} passed, {failed} failed')
 sys.exit(1 if failed else 0)

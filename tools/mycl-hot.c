@@ -454,6 +454,9 @@ static int check_modes(const struct mycl_profile_opts *o, bool g, const char *gr
 				   "pprof tools compute inclusive time themselves") ||
 		      cli_conflict(P, true, "--format pprof", graph_sym != NULL, gs, "run them apart") ||
 		      cli_conflict(P, true, "--format pprof", ann, "--annotate", "run them apart") ||
+		      cli_conflict(P, true, "--format pprof", html != NULL, "--html",
+				   "the page's tables are per function, pprof's samples per thread; "
+				   "run them apart") ||
 		      cli_conflict(P, true, "--format pprof", o->sort != NULL, "--sort",
 				   "samples carry comm, pid and tid labels; group by them in pprof") ||
 		      cli_conflict(P, true, "--format pprof", ro->percent_limit > 0 || ro->max_rows > 0,
@@ -708,6 +711,13 @@ int main(int argc, char **argv)
 		mycl_perf_data__close(pd);
 		return rc;
 	}
+	/* The pictures asked for beside the report, then the report. */
+	if ((flame_file && write_flame(flame_file, prof)) ||
+	    (html_file && write_html(html_file, prof, &aopts))) {
+		mycl_profile__free(prof);
+		mycl_perf_data__close(pd);
+		return EXIT_IO;
+	}
 	if (!strcmp(format, "pprof")) {
 		rc = write_pprof(output, prof);
 		mycl_profile__free(prof);
@@ -716,20 +726,6 @@ int main(int argc, char **argv)
 	}
 	if (output && !(out = cli_open_output(output))) {
 		fprintf(stderr, "mycl-hot: cannot write %s: %s\n", output, strerror(errno));
-		mycl_profile__free(prof);
-		mycl_perf_data__close(pd);
-		return EXIT_IO;
-	}
-	if (flame_file && write_flame(flame_file, prof)) {
-		if (out != stdout)
-			fclose(out);
-		mycl_profile__free(prof);
-		mycl_perf_data__close(pd);
-		return EXIT_IO;
-	}
-	if (html_file && write_html(html_file, prof, &aopts)) {
-		if (out != stdout)
-			fclose(out);
 		mycl_profile__free(prof);
 		mycl_perf_data__close(pd);
 		return EXIT_IO;

@@ -14,12 +14,13 @@
 #include <string.h>
 #include "internal.h"
 #include "flame.h"
+#include "idmap.h"
 #include "report_priv.h"
 
 #define FLAME_NONE UINT32_MAX
 
 struct fnode {
-	uint32_t name;			/* offset in the name arena */
+	uint32_t name;			/* id in names */
 	uint32_t parent, first_child, next_sibling;
 	uint32_t depth;
 	char kind;			/* 'r' root, 'c' command, 'k' kernel, 'u' user, '?' unresolved */
@@ -31,14 +32,8 @@ struct flame {
 	int nv;
 	struct fnode *nodes;
 	size_t nr, cap;
-	/* (parent, name) -> node + 1, open addressing */
-	uint32_t *slots;
-	size_t nslots;
-	/* interned names: name -> offset + 1 */
-	char *names;
-	size_t names_len, names_cap;
-	uint32_t *nslot;
-	size_t nnslots, nr_names;
+	struct idmap names;		/* NUL-terminated names */
+	struct idmap kids;		/* (parent, name) -> node index */
 	/* adding a path */
 	int which;
 	bool by_period;
@@ -53,116 +48,34 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-static uint64_t hash_pair(uint32_t a, uint32_t b)
+static const char *name_of(const struct flame *fl, const struct fnode *n)
 {
-	uint64_t h = ((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15ULL;
-
-	return h ^ (h >> 29);
-}
-
-static int names_rehash(struct flame *fl)
-{
-	size_t n = fl->nnslots ? fl->nnslots * 2 : 1024;
-	uint32_t *s = calloc(n, sizeof(*s));
-
-	if (!s)
-		return -ENOMEM;
-	for (size_t i = 0; i < fl->nnslots; i++) {
-		uint32_t v = fl->nslot[i];
-		size_t k;
-
-		if (!v)
-			continue;
-		for (k = hash_str(fl->names + v - 1) & (n - 1); s[k]; k = (k + 1) & (n - 1))
-			;
-		s[k] = v;
-	}
-	free(fl->nslot);
-	fl->nslot = s;
-	fl->nnslots = n;
-	return 0;
-}
-
-/* The offset of NAME in the arena, added when new; -ENOMEM. */
-static int64_t intern(struct flame *fl, const char *name)
-{
-	size_t len = strlen(name) + 1, k;
-
-	if ((fl->nr_names + 1) * 2 > fl->nnslots && names_rehash(fl))
-		return -ENOMEM;
-	for (k = hash_str(name) & (fl->nnslots - 1); fl->nslot[k]; k = (k + 1) & (fl->nnslots - 1))
-		if (!strcmp(fl->names + fl->nslot[k] - 1, name))
-			return fl->nslot[k] - 1;
-	if (fl->names_len + len > UINT32_MAX - 1)
-		return -ENOMEM;
-	if (fl->names_len + len > fl->names_cap) {
-		size_t nc = fl->names_cap ? fl->names_cap : 4096;
-		char *nn;
-
-		while (nc < fl->names_len + len)
-			nc *= 2;
-		nn = realloc(fl->names, nc);
-		if (!nn)
-			return -ENOMEM;
-		fl->names = nn;
-		fl->names_cap = nc;
-	}
-	memcpy(fl->names + fl->names_len, name, len);
-	fl->nslot[k] = (uint32_t)fl->names_len + 1;
-	fl->names_len += len;
-	fl->nr_names++;
-	return fl->nslot[k] - 1;
-}
-
-static int slots_rehash(struct flame *fl)
-{
-	size_t n = fl->nslots ? fl->nslots * 2 : 1024;
-	uint32_t *s = calloc(n, sizeof(*s));
-
-	if (!s)
-		return -ENOMEM;
-	for (size_t i = 0; i < fl->nr; i++) {
-		const struct fnode *x = &fl->nodes[i];
-		size_t k;
-
-		if (x->parent == FLAME_NONE)
-			continue;
-		for (k = hash_pair(x->parent, x->name) & (n - 1); s[k]; k = (k + 1) & (n - 1))
-			;
-		s[k] = (uint32_t)i + 1;
-	}
-	free(fl->slots);
-	fl->slots = s;
-	fl->nslots = n;
-	return 0;
+	return idmap_key(&fl->names, n->name);
 }
 
 /* PARENT's child named NAME, made when new; FLAME_NONE on -ENOMEM. */
 static uint32_t child(struct flame *fl, uint32_t parent, const char *name, char kind)
 {
-	int64_t off = intern(fl, name);
+	bool fresh;
+	uint64_t nid = idmap_get(&fl->names, name, strlen(name) + 1, &fresh), id;
+	uint32_t key[2] = { parent, (uint32_t)nid };
 	struct fnode *n;
-	size_t k;
 
-	if (off < 0)
+	if (!nid || nid > UINT32_MAX)
 		return FLAME_NONE;
-	if ((fl->nr + 1) * 2 > fl->nslots && slots_rehash(fl))
+	id = idmap_get(&fl->kids, key, sizeof(key), &fresh);
+	if (!id)
 		return FLAME_NONE;
-	for (k = hash_pair(parent, (uint32_t)off) & (fl->nslots - 1); fl->slots[k];
-	     k = (k + 1) & (fl->nslots - 1)) {
-		const struct fnode *x = &fl->nodes[fl->slots[k] - 1];
-
-		if (x->parent == parent && x->name == (uint32_t)off)
-			return fl->slots[k] - 1;
-	}
-	if (fl->nr >= FLAME_NONE - 1 || ARRAY_GROW(fl->nodes, fl->cap, fl->nr + 1))
+	if (!fresh)
+		return (uint32_t)id;
+	/* Node ids follow the map's: the root is 0, the first child 1. */
+	if (id >= FLAME_NONE - 1 || ARRAY_GROW(fl->nodes, fl->cap, fl->nr + 1))
 		return FLAME_NONE;
 	n = &fl->nodes[fl->nr];
-	*n = (struct fnode){ .name = (uint32_t)off, .parent = parent, .first_child = FLAME_NONE,
+	*n = (struct fnode){ .name = (uint32_t)nid, .parent = parent, .first_child = FLAME_NONE,
 			     .next_sibling = fl->nodes[parent].first_child,
 			     .depth = fl->nodes[parent].depth + 1, .kind = kind };
 	fl->nodes[parent].first_child = (uint32_t)fl->nr;
-	fl->slots[k] = (uint32_t)fl->nr + 1;
 	return (uint32_t)fl->nr++;
 }
 
@@ -172,12 +85,16 @@ struct flame *flame_new(int nv)
 
 	if (!fl)
 		return NULL;
+	bool fresh;
+	uint64_t nid;
+
 	fl->nv = nv == 2 ? 2 : 1;
-	if (ARRAY_GROW(fl->nodes, fl->cap, 1) || intern(fl, "all") < 0) {
+	nid = idmap_get(&fl->names, "all", 4, &fresh);
+	if (!nid || ARRAY_GROW(fl->nodes, fl->cap, 1)) {
 		flame_free(fl);
 		return NULL;
 	}
-	fl->nodes[0] = (struct fnode){ .name = 0, .parent = FLAME_NONE, .first_child = FLAME_NONE,
+	fl->nodes[0] = (struct fnode){ .name = (uint32_t)nid, .parent = FLAME_NONE, .first_child = FLAME_NONE,
 				       .next_sibling = FLAME_NONE, .kind = 'r' };
 	fl->nr = 1;
 	return fl;
@@ -188,9 +105,8 @@ void flame_free(struct flame *fl)
 	if (!fl)
 		return;
 	free(fl->nodes);
-	free(fl->slots);
-	free(fl->names);
-	free(fl->nslot);
+	idmap_free(&fl->names);
+	idmap_free(&fl->kids);
 	free(fl);
 }
 
@@ -268,7 +184,7 @@ static int by_name(const void *a, const void *b, void *ctx)
 	const struct flame *fl = ctx;
 	const struct fnode *x = &fl->nodes[*(const uint32_t *)a], *y = &fl->nodes[*(const uint32_t *)b];
 
-	return strcmp(fl->names + x->name, fl->names + y->name);
+	return strcmp(name_of(fl, x), name_of(fl, y));
 }
 
 static double share(const struct layout *l, const struct fnode *n, int which)
@@ -307,8 +223,7 @@ static bool beyond_noise(const struct layout *l, const struct fnode *n)
 
 static void colour(const struct layout *l, const struct fnode *n, char *buf, size_t len)
 {
-	const char *name = l->fl->names + n->name;
-	uint64_t h = hash_str(name);
+	uint64_t h = hash_str(name_of(l->fl, n));
 
 	if (l->o->diff) {
 		double d = change(l, n);
@@ -362,7 +277,7 @@ static void label(FILE *f, const char *name, double width)
 static void frame(struct layout *l, uint32_t id, double x)
 {
 	const struct fnode *n = &l->fl->nodes[id];
-	const char *name = l->fl->names + n->name;
+	const char *name = name_of(l->fl, n);
 	double width = (double)n->v[l->w] * l->scale;
 	double y = TOP + (double)(l->max_depth - n->depth) * FRAME_H;
 	char fill[64];

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "idmap.h"
 #include "report_priv.h"
 
 /* ---- protobuf ---------------------------------------------------------- */
@@ -29,19 +30,9 @@ static void pb_raw(struct pb *b, const void *data, size_t n)
 {
 	if (b->err)
 		return;
-	if (b->len + n > b->cap) {
-		size_t nc = b->cap ? b->cap : 256;
-		uint8_t *np;
-
-		while (nc < b->len + n)
-			nc *= 2;
-		np = realloc(b->p, nc);
-		if (!np) {
-			b->err = -ENOMEM;
-			return;
-		}
-		b->p = np;
-		b->cap = nc;
+	if (ARRAY_GROW(b->p, b->cap, b->len + n)) {
+		b->err = -ENOMEM;
+		return;
 	}
 	memcpy(b->p + b->len, data, n);
 	b->len += n;
@@ -85,108 +76,6 @@ static void pb_msg(struct pb *b, unsigned int field, struct pb *sub)
 		b->err = sub->err;
 	pb_bytes(b, field, sub->p, sub->len);
 	sub->len = 0;
-}
-
-/* ---- keyed ids: bytes -> 1, 2, 3... ------------------------------------ */
-
-struct idmap {
-	uint32_t *slots;		/* entry + 1 */
-	size_t nslots;
-	size_t *off;			/* entry -> key offset in keys */
-	uint32_t *klen;
-	size_t nr, cap;
-	uint8_t *keys;
-	size_t keys_len, keys_cap;
-};
-
-static uint64_t hash_bytes(const void *data, size_t n)
-{
-	const uint8_t *s = data;
-	uint64_t h = 1469598103934665603ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ s[i]) * 1099511628211ULL;
-	return h;
-}
-
-static int idmap_grow(struct idmap *m)
-{
-	size_t n = m->nslots ? m->nslots * 2 : 1024;
-	uint32_t *s = calloc(n, sizeof(*s));
-
-	if (!s)
-		return -ENOMEM;
-	for (size_t e = 0; e < m->nr; e++) {
-		size_t k = hash_bytes(m->keys + m->off[e], m->klen[e]) & (n - 1);
-
-		while (s[k])
-			k = (k + 1) & (n - 1);
-		s[k] = (uint32_t)e + 1;
-	}
-	free(m->slots);
-	m->slots = s;
-	m->nslots = n;
-	return 0;
-}
-
-/* The id (from 1) of KEY; *FRESH when it was added now.  0 on -ENOMEM. */
-static uint64_t idmap_get(struct idmap *m, const void *key, size_t n, bool *fresh)
-{
-	size_t k;
-
-	*fresh = false;
-	if ((m->nr + 1) * 2 > m->nslots && idmap_grow(m))
-		return 0;
-	for (k = hash_bytes(key, n) & (m->nslots - 1); m->slots[k]; k = (k + 1) & (m->nslots - 1)) {
-		size_t e = m->slots[k] - 1;
-
-		if (m->klen[e] == n && !memcmp(m->keys + m->off[e], key, n))
-			return e + 1;
-	}
-	if (m->nr >= UINT32_MAX - 1 || n > UINT32_MAX)
-		return 0;
-	if (m->nr == m->cap) {
-		size_t nc = m->cap ? m->cap * 2 : 256;
-		size_t *no = realloc(m->off, nc * sizeof(*no));
-		uint32_t *nl;
-
-		if (!no)
-			return 0;
-		m->off = no;
-		nl = realloc(m->klen, nc * sizeof(*nl));
-		if (!nl)
-			return 0;
-		m->klen = nl;
-		m->cap = nc;
-	}
-	if (m->keys_len + n > m->keys_cap) {
-		size_t nc = m->keys_cap ? m->keys_cap : 4096;
-		uint8_t *nk;
-
-		while (nc < m->keys_len + n)
-			nc *= 2;
-		nk = realloc(m->keys, nc);
-		if (!nk)
-			return 0;
-		m->keys = nk;
-		m->keys_cap = nc;
-	}
-	memcpy(m->keys + m->keys_len, key, n);
-	m->off[m->nr] = m->keys_len;
-	m->klen[m->nr] = (uint32_t)n;
-	m->keys_len += n;
-	m->slots[k] = (uint32_t)m->nr + 1;
-	m->nr++;
-	*fresh = true;
-	return m->nr;
-}
-
-static void idmap_free(struct idmap *m)
-{
-	free(m->slots);
-	free(m->off);
-	free(m->klen);
-	free(m->keys);
 }
 
 /* ---- the profile ------------------------------------------------------- */
