@@ -51,7 +51,8 @@ uint64_t idmap_get(struct idmap *m, const void *key, size_t n, bool *fresh)
 	    ARRAY_GROW(m->off, m->cap, m->nr + 1) || ARRAY_GROW(m->klen, m->klen_cap, m->nr + 1) ||
 	    ARRAY_GROW(m->keys, m->keys_cap, m->keys_len + n))
 		return 0;
-	memcpy(m->keys + m->keys_len, key, n);
+	if (n)		/* an empty key ("" in pprof's string table) on empty storage */
+		memcpy(m->keys + m->keys_len, key, n);
 	m->off[m->nr] = m->keys_len;
 	m->klen[m->nr] = (uint32_t)n;
 	m->keys_len += n;

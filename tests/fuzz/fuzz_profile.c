@@ -34,6 +34,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				struct mycl_lock_report *lr;
 
 				mycl_report__folded(null, p, e, false);
+				mycl_report__flamegraph(null, p, e, NULL);
+				mycl_report__pprof(null, p, e, NULL);
+				mycl_report__html(null, p, e, NULL);
 				if (!mycl_profile__locks(p, e, &lr)) {
 					mycl_report__locks_text(null, lr, 0.5);
 					mycl_lock_report__free(lr);
