@@ -12,5 +12,6 @@
 #include "mycl/share.h"
 #include "mycl/diff.h"
 #include "mycl/locks.h"
+#include "mycl/build.h"
 
 #endif

@@ -120,6 +120,44 @@ struct mycl_html_opts {
 int mycl_report__html(FILE *out, const struct mycl_profile *p, size_t ev,
 		      const struct mycl_html_opts *opts);
 
+struct mycl_ticket_opts {
+	size_t sz;			/* sizeof(struct mycl_ticket_opts) */
+	bool markdown;			/* markdown (Jira, GitHub) instead of plain text */
+	unsigned int width;		/* columns; 0: 100 (at least 60) */
+	size_t top;			/* rows of the flat profile; 0: 20 */
+	size_t paths;			/* top functions whose callers are shown; 0: 3 */
+	size_t annotate;		/* hottest user functions annotated; 0: 2 */
+	/*
+	 * Drop what identifies the machine and its users: host name, command
+	 * line, the recording's directory, home directories and user names.
+	 */
+	bool redact;
+	const char *const *binaries;	/* false sharing in these (NULL-terminated); NULL: the
+					 * recording's two user binaries with the most samples */
+	const char *symfs;		/* where the recording's binaries are */
+	bool no_share;			/* no false-sharing section */
+	const struct mycl_annotate_opts *annotate_opts;
+};
+
+/*
+ * The ticket attachment of event EV: the recording and its warnings, the
+ * flat profile, the callers of the top functions, lock and spin sites, the
+ * hottest code annotated, false sharing weighted by the samples, the
+ * symbolization summary and the main binaries' build.  Every line within the
+ * width: names shortened in the middle, long lines folded.  Deterministic.
+ * 0, -EINVAL, -ENOMEM or -EIO.
+ */
+int mycl_report__ticket(FILE *out, const struct mycl_profile *p, size_t ev,
+			const struct mycl_ticket_opts *opts);
+/*
+ * The same as JSON, schema "mycl-report/1": {"schema", "profile" (mycl-hot/1),
+ * "locks" (or null), "annotations": [...], "share": [mycl-share/1...],
+ * "build": [{"binary", "compiler", "producer", "flags", "march", "pie",
+ * "static", "lto", "debug_info", "frame_pointers" or "frame_pointer_share"}]}.
+ */
+int mycl_report__ticket_json(FILE *out, const struct mycl_profile *p, size_t ev,
+			     const struct mycl_ticket_opts *opts);
+
 struct mycl_pprof_opts {
 	size_t sz;			/* sizeof(struct mycl_pprof_opts) */
 	bool no_gzip;			/* the bare protobuf */

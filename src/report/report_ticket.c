@@ -1,0 +1,728 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The ticket attachment (mycl-report): one deterministic report of a
+ * recording, sections chosen by what it holds, each opened by one line that
+ * says what it shows, every line within the width asked (100 columns): long
+ * names are shortened in the middle, long lines folded under their indent.
+ * Text or markdown; JSON puts the tools' own documents side by side.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "internal.h"
+#include "mycl/annotate.h"
+#include "mycl/build.h"
+#include "mycl/locks.h"
+#include "mycl/share.h"
+#include "json.h"
+#include "report_priv.h"
+
+struct ticket {
+	FILE *f;
+	const struct mycl_profile *p;
+	const struct mycl_ticket_opts *o;
+	size_t ev;
+	unsigned int width;
+	bool md;
+	const char *host;		/* redacted: the recording's host name */
+	const char *home;		/* redacted: $HOME */
+};
+
+/* S shortened in the middle to at most MAX columns into BUF. */
+static const char *mid_short(const char *s, size_t max, char *buf, size_t len)
+{
+	size_t n = strlen(s), head, tail;
+
+	if (n <= max || max < 8)
+		return s;
+	head = (max - 3) / 2;
+	tail = max - 3 - head;
+	snprintf(buf, len, "%.*s...%s", (int)head, s, s + n - tail);
+	return buf;
+}
+
+/* LINE with the host name, the home directory and user names replaced. */
+static void redact_line(const struct ticket *t, const char *line, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (const char *p = line; *p && o + 1 < len;) {
+		if (t->host && *t->host && !strncmp(p, t->host, strlen(t->host))) {
+			o += (size_t)snprintf(out + o, len - o, "[host]");
+			p += strlen(t->host);
+		} else if (t->home && strlen(t->home) > 1 && !strncmp(p, t->home, strlen(t->home))) {
+			o += (size_t)snprintf(out + o, len - o, "~");
+			p += strlen(t->home);
+		} else if (!strncmp(p, "/home/", 6)) {
+			const char *e = strchr(p + 6, '/');
+
+			o += (size_t)snprintf(out + o, len - o, "/home/[user]");
+			p = e ? e : p + strlen(p);
+		} else {
+			out[o++] = *p++;
+		}
+		if (o >= len)
+			o = len - 1;
+	}
+	out[o] = 0;
+}
+
+/*
+ * One line within the width: broken at the last space that fits, the rest on
+ * continuation lines four columns under the line's indent; a word wider than
+ * a line is shortened in the middle.  Tabs are expanded first.
+ */
+static void fold(struct ticket *t, const char *line)
+{
+	char tabs[4096], red[4096], word[1024], sh[1024];
+	const char *s;
+	size_t o = 0, ind = 0, w = t->width;
+	bool first = true;
+
+	for (const char *p = line; *p && o + 9 < sizeof(tabs); p++) {
+		if (*p == '\t')
+			do
+				tabs[o++] = ' ';
+			while (o % 8);
+		else
+			tabs[o++] = *p;
+	}
+	tabs[o] = 0;
+	s = tabs;
+	if (t->o && OPTS_GET(t->o, redact, false)) {
+		redact_line(t, tabs, red, sizeof(red));
+		s = red;
+	}
+	while (s[ind] == ' ' || s[ind] == '#')
+		ind++;
+	if (ind > w / 2)
+		ind = w / 2;
+	while (*s) {
+		size_t avail = w - (first ? 0 : ind + 4), n = strlen(s), brk = 0;
+
+		if (!first)
+			fprintf(t->f, "%*s", (int)(ind + 4), "");
+		if (n <= avail) {
+			fputs(s, t->f);
+			break;
+		}
+		for (size_t i = avail; i > (first ? ind : 0); i--) {
+			if (s[i] == ' ') {
+				brk = i;
+				break;
+			}
+		}
+		if (brk) {
+			fprintf(t->f, "%.*s", (int)brk, s);
+			s += brk;
+		} else {
+			size_t lead = first ? ind : 0, tok = strcspn(s + lead, " ");
+
+			snprintf(word, sizeof(word), "%.*s", (int)(tok < sizeof(word) - 1 ? tok :
+							       sizeof(word) - 1), s + lead);
+			fprintf(t->f, "%.*s%s", (int)lead, s, mid_short(word, avail - lead, sh, sizeof(sh)));
+			s += lead + tok;
+		}
+		while (*s == ' ')
+			s++;
+		if (*s)
+			fputc('\n', t->f);
+		first = false;
+	}
+	fputc('\n', t->f);
+}
+
+/*
+ * TEXT (lines of the tools' reports) folded, their "# " prefixes dropped and
+ * blank lines at the end left out; in markdown inside a code block.
+ */
+static void block(struct ticket *t, const char *text)
+{
+	size_t end = strlen(text);
+
+	while (end && (text[end - 1] == '\n' || text[end - 1] == '#' || text[end - 1] == ' '))
+		end--;
+	if (t->md)
+		fputs("```\n", t->f);
+	for (const char *l = text; l < text + end;) {
+		const char *nl = memchr(l, '\n', (size_t)(text + end - l));
+		size_t len = nl ? (size_t)(nl - l) : (size_t)(text + end - l);
+		char *line;
+
+		if (len && l[0] == '#') {
+			size_t cut = len > 1 && l[1] == ' ' ? 2 : 1;
+
+			l += cut;
+			len -= cut;
+		}
+		line = strndup(l, len);
+		if (line) {
+			fold(t, line);
+			free(line);
+		}
+		l += len + (nl ? 1 : 0);
+	}
+	if (t->md)
+		fputs("```\n", t->f);
+}
+
+static void heading(struct ticket *t, const char *title, const char *what)
+{
+	char line[600];
+
+	if (t->md) {
+		fprintf(t->f, "\n## %s\n\n", title);
+		snprintf(line, sizeof(line), "_%.590s_", what);
+		fold(t, line);
+		fputc('\n', t->f);
+	} else {
+		fprintf(t->f, "\n== %s ==\n", title);
+		fold(t, what);
+	}
+}
+
+struct capture {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static FILE *cap_open(struct capture *c)
+{
+	*c = (struct capture){ 0 };
+	c->f = open_memstream(&c->buf, &c->len);
+	return c->f;
+}
+
+static char *cap_close(struct capture *c)
+{
+	if (!c->f || fclose(c->f)) {
+		free(c->buf);
+		return NULL;
+	}
+	return c->buf;
+}
+
+static int captured(struct ticket *t, struct capture *c)
+{
+	char *text = cap_close(c);
+
+	if (!text)
+		return -ENOMEM;
+	block(t, text);
+	free(text);
+	return 0;
+}
+
+static const char *row_name(const struct mycl_hot_row *r, char *buf, size_t len)
+{
+	if (r->sym)
+		return r->sym;
+	snprintf(buf, len, "%s+0x%" PRIx64, r->dso ? r->dso : "[unknown]", r->addr);
+	return buf;
+}
+
+static void flat(struct ticket *t, const struct mycl_profile_event *pe, size_t top)
+{
+	size_t n = pe->nr_rows < top ? pe->nr_rows : top;
+	char b1[256], b2[256], b3[256], nm[256];
+
+	if (t->md) {
+		fputs("| overhead | samples | command | binary | symbol |\n|---:|---:|---|---|---|\n", t->f);
+		for (size_t i = 0; i < n; i++) {
+			const struct mycl_hot_row *r = &pe->rows[i];
+
+			fprintf(t->f, "| %.2f%% | %" PRIu64 " | %s | %s | `%s`%s |\n",
+				pct(r->period, pe->total_period_all), r->samples,
+				mid_short(str_or(r->comm, ""), 20, b1, sizeof(b1)),
+				mid_short(str_or(r->dso, ""), 28, b2, sizeof(b2)),
+				mid_short(row_name(r, nm, sizeof(nm)), 60, b3, sizeof(b3)),
+				r->level == 'k' ? " [k]" : "");
+		}
+	} else {
+		/* overhead 8, samples 9, comm 16, binary 22: the symbol gets the rest */
+		size_t symw = t->width > 8 + 9 + 16 + 22 + 8 ? t->width - (8 + 9 + 16 + 22 + 4) : 20;
+
+		fprintf(t->f, "%8s %8s  %-15s %-21s %s\n", "overhead", "samples", "command", "binary",
+			"symbol");
+		for (size_t i = 0; i < n; i++) {
+			const struct mycl_hot_row *r = &pe->rows[i];
+			char sym[300];
+
+			snprintf(sym, sizeof(sym), "%s%s", row_name(r, nm, sizeof(nm)),
+				 r->level == 'k' ? " [k]" : "");
+			fprintf(t->f, "%7.2f%% %8" PRIu64 "  %-15s %-21s %s\n",
+				pct(r->period, pe->total_period_all), r->samples,
+				mid_short(str_or(r->comm, ""), 15, b1, sizeof(b1)),
+				mid_short(str_or(r->dso, ""), 21, b2, sizeof(b2)),
+				mid_short(sym, symw, b3, sizeof(b3)));
+		}
+	}
+	if (pe->nr_rows > n) {
+		double shown = 0;
+
+		for (size_t i = 0; i < n; i++)
+			shown += pct(pe->rows[i].period, pe->total_period_all);
+		fprintf(t->f, "%s%zu more rows, together %.2f%%: mycl-hot shows them all\n",
+			t->md ? "\n" : "", pe->nr_rows - n, 100.0 - shown);
+	}
+}
+
+static int paths(struct ticket *t, const struct mycl_profile_event *pe, size_t k)
+{
+	struct capture c;
+	size_t done = 0;
+
+	if (!cap_open(&c))
+		return -ENOMEM;
+	for (size_t i = 0; i < pe->nr_rows && done < k; i++) {
+		const struct mycl_hot_row *r = &pe->rows[i];
+		struct mycl_cg_node *g;
+		char nm[256];
+
+		if (mycl_profile__row_graph(t->p, t->ev, r, &g))
+			continue;
+		fprintf(c.f, r->dso && r->dso[0] == '[' ? "%.2f%%  %s  %s\n" : "%.2f%%  %s  [%s]\n",
+			pct(r->period, pe->total_period_all), row_name(r, nm, sizeof(nm)),
+			str_or(r->dso, "?"));
+		report_tree_text(c.f, g, pe->total_period_all, 2.0, 2);
+		fputc('\n', c.f);
+		mycl_cg_node__free(g);
+		done++;
+	}
+	return captured(t, &c);
+}
+
+static int locks(struct ticket *t, const struct mycl_profile_event *pe)
+{
+	struct mycl_lock_report *r;
+	struct capture c;
+	int err = mycl_profile__locks(t->p, t->ev, &r);
+
+	(void)pe;
+	if (err)
+		err = mycl_profile__lock_summary(t->p, t->ev, NULL, &r);
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	heading(t, "Lock and spin sites", "Time in lock and spin primitives and, per lock site, "
+		"the code that takes the lock and the object.");
+	if (!r->samples) {
+		fprintf(t->f, "No sample fell in a lock or spin primitive.\n");
+		mycl_lock_report__free(r);
+		return 0;
+	}
+	if (!cap_open(&c)) {
+		mycl_lock_report__free(r);
+		return -ENOMEM;
+	}
+	err = mycl_report__locks_text(c.f, r, 0.5);
+	mycl_lock_report__free(r);
+	return err ? (cap_close(&c), free(c.buf), err) : captured(t, &c);
+}
+
+static int code(struct ticket *t, const struct mycl_profile_event *pe, size_t k)
+{
+	const struct mycl_annotate_opts *ao = OPTS_GET(t->o, annotate_opts, NULL);
+	size_t done = 0;
+	int err = 0;
+
+	heading(t, "Hottest code", "The hottest user functions, disassembled: samples per "
+		"instruction, source lines, and the globals each instruction touches.");
+	for (size_t i = 0; i < pe->nr_rows && done < k && !err; i++) {
+		const struct mycl_hot_row *r = &pe->rows[i];
+		struct mycl_annotation *a;
+		struct capture c;
+
+		if (!r->sym || r->level != '.' || !r->samples ||
+		    mycl_profile__annotate(t->p, t->ev, r, ao, &a))
+			continue;
+		if (!cap_open(&c)) {
+			mycl_annotation__free(a);
+			return -ENOMEM;
+		}
+		err = mycl_report__annotation_text(c.f, a, 5);
+		mycl_annotation__free(a);
+		if (!err)
+			err = captured(t, &c);
+		else
+			free(cap_close(&c));
+		done++;
+	}
+	if (!done)
+		fprintf(t->f, "No user function with samples could be disassembled (see Symbols).\n");
+	return err;
+}
+
+/* The user binaries with the most samples, up to K, by their summary index. */
+static size_t main_binaries(const struct mycl_profile *p, size_t *idx, size_t k)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < mycl_profile__nr_dsos(p); i++) {
+		const struct mycl_dso_summary *d = mycl_profile__dso(p, i);
+		size_t j;
+
+		if (d->kernel || !d->samples || !d->path || d->path[0] != '/')
+			continue;
+		for (j = n; j > 0 && mycl_profile__dso(p, idx[j - 1])->samples < d->samples; j--)
+			if (j < k)
+				idx[j] = idx[j - 1];
+		if (j < k) {
+			idx[j] = i;
+			if (n < k)
+				n++;
+		}
+	}
+	return n;
+}
+
+/* Where a recorded binary is on this machine: under the symfs when one was given. */
+static void local_path(const struct ticket *t, const char *path, char *buf, size_t len)
+{
+	const char *symfs = OPTS_GET(t->o, symfs, NULL);
+
+	if (symfs && *symfs)
+		snprintf(buf, len, "%s%s", symfs, path);
+	else
+		snprintf(buf, len, "%s", path);
+}
+
+static int share_section(struct ticket *t)
+{
+	const char *const *bins = OPTS_GET(t->o, binaries, NULL);
+	const char *perf = mycl_perf_data__path(mycl_profile__perf_data(t->p));
+	size_t idx[2], n = 0, shown = 0;
+	char path[4096];
+
+	if (!bins)
+		n = main_binaries(t->p, idx, 2);
+	heading(t, "False sharing among globals", "Globals sharing a cache line in the binaries, "
+		"weighted by this recording's samples: who writes on hot paths, who reads.");
+	for (size_t i = 0; bins ? bins[i] != NULL : i < n; i++) {
+		MYCL_OPTS(mycl_share_opts, so, .perf_data = strcmp(perf, "-") ? perf : NULL);
+		MYCL_OPTS(mycl_share_write_opts, wo, .max_lines = 5);
+		struct mycl_share *s;
+		struct capture c;
+		char err[512];
+		int rc;
+
+		if (bins)
+			snprintf(path, sizeof(path), "%s", bins[i]);
+		else
+			local_path(t, mycl_profile__dso(t->p, idx[i])->path, path, sizeof(path));
+		rc = mycl_share__analyze(path, &so, &s, err, sizeof(err));
+		if (rc) {
+			fold(t, err);
+			continue;
+		}
+		if (!cap_open(&c)) {
+			mycl_share__free(s);
+			return -ENOMEM;
+		}
+		rc = mycl_share__write_text(c.f, s, &wo);
+		mycl_share__free(s);
+		if (rc) {
+			free(cap_close(&c));
+			return rc;
+		}
+		rc = captured(t, &c);
+		if (rc)
+			return rc;
+		shown++;
+	}
+	if (!shown && !bins && !n)
+		fprintf(t->f, "No user binary with samples to look at (mycl-report perf.data BINARY).\n");
+	return 0;
+}
+
+static const char *tri(int v, const char *yes, const char *no)
+{
+	return v > 0 ? yes : v == 0 ? no : "unknown";
+}
+
+static void build_section(struct ticket *t)
+{
+	size_t idx[3], n = main_binaries(t->p, idx, 3);
+	char line[1200], path[4096], sym[4096];
+
+	heading(t, "Build", "How the main binaries were built: compiler, flags, frame pointers "
+		"(which decide what perf record -g shows), PIE or static, LTO, debug info.");
+	if (t->md)
+		fputs("```\n", t->f);
+	for (size_t i = 0; i < n; i++) {
+		const struct mycl_dso_summary *d = mycl_profile__dso(t->p, idx[i]);
+		struct mycl_build_facts bf;
+
+		local_path(t, d->path, path, sizeof(path));
+		snprintf(sym, sizeof(sym), "%s", d->sym_file ? d->sym_file : path);
+		if (mycl_build_facts(path, sym, &bf)) {
+			snprintf(line, sizeof(line), "%s: not readable here (%s)", d->name,
+				 d->ok ? "no binary" : d->status);
+			fold(t, line);
+			continue;
+		}
+		snprintf(line, sizeof(line), "%s: %s", d->name,
+			 bf.compiler[0] ? bf.compiler : "compiler unknown (no DWARF, no .comment)");
+		fold(t, line);
+		if (bf.flags[0]) {
+			snprintf(line, sizeof(line), "    flags: %s", bf.flags);
+			fold(t, line);
+		}
+		if (bf.fp_from_code)
+			snprintf(line, sizeof(line), "    frame pointers: %s (%.0f%% of %zu functions "
+				 "of its symbol table set one up)", bf.fp_share >= 0.8 ? "yes" :
+				 bf.fp_share <= 0.2 ? "no" : "partly", 100 * bf.fp_share,
+				 bf.fp_functions);
+		else
+			snprintf(line, sizeof(line), "    frame pointers: %s%s",
+				 tri(bf.frame_pointers, "yes", "no"),
+				 bf.frame_pointers >= 0 ? " (from the flags)" : "");
+		fold(t, line);
+		snprintf(line, sizeof(line), "    %s, %s, LTO %s, -march %s, debug info %s",
+			 bf.pie > 0 ? "PIE" : bf.pie == 0 ? "not PIE" : "shared object",
+			 bf.static_linked > 0 ? "static" : bf.static_linked == 0 ? "dynamic" : "linking unknown",
+			 tri(bf.lto, "yes", "no"), bf.march[0] ? bf.march : "not given",
+			 bf.debug_info ? "present" : d->fix ? "missing" : "missing");
+		fold(t, line);
+		if (!bf.debug_info && d->fix) {
+			snprintf(line, sizeof(line), "    for flags and source lines: %s", d->fix);
+			fold(t, line);
+		}
+	}
+	if (!n)
+		fputs("No user binary with samples.\n", t->f);
+	if (t->md)
+		fputs("```\n", t->f);
+}
+
+MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t ev,
+				 const struct mycl_ticket_opts *o)
+{
+	const struct mycl_perf_info *in = mycl_perf_data__info(mycl_profile__perf_data(p));
+	const struct mycl_profile_event *pe;
+	struct ticket t = { .f = f, .p = p, .o = o, .ev = ev };
+	size_t top = OPTS_GET(o, top, 0) ? OPTS_GET(o, top, 0) : 20;
+	struct capture c;
+	const char *path;
+	char line[600];
+	int err;
+
+	if (ev >= mycl_profile__nr_events(p))
+		return -EINVAL;
+	pe = mycl_profile__event(p, ev);
+	t.width = OPTS_GET(o, width, 0) >= 60 ? (unsigned int)OPTS_GET(o, width, 0) : 100;
+	t.md = OPTS_GET(o, markdown, false);
+	if (OPTS_GET(o, redact, false)) {
+		t.host = in->hostname;
+		t.home = getenv("HOME");
+	}
+	path = mycl_perf_data__path(mycl_profile__perf_data(p));
+	if (OPTS_GET(o, redact, false) && strrchr(path, '/'))
+		path = strrchr(path, '/') + 1;
+	snprintf(line, sizeof(line), "%smycl-report of %s: %" PRIu64 " samples of '%s'",
+		 t.md ? "# " : "", path, pe->nr_samples, pe->event ? pe->event->name : "?");
+	fold(&t, line);
+
+	heading(&t, "Recording", "What was recorded, and what the recording cannot answer well.");
+	if (!cap_open(&c))
+		return -ENOMEM;
+	report_text_header(c.f, p);
+	{
+		char *text = cap_close(&c), *out;
+		size_t olen = 0;
+		FILE *of;
+
+		if (!text)
+			return -ENOMEM;
+		/* Its first line names the file, which the title did; redaction drops the command line. */
+		of = open_memstream(&out, &olen);
+		if (!of) {
+			free(text);
+			return -ENOMEM;
+		}
+		for (char *l = strchr(text, '\n') ? strchr(text, '\n') + 1 : text; *l;) {
+			char *nl = strchr(l, '\n');
+			size_t len = nl ? (size_t)(nl - l) : strlen(l);
+
+			if (!(OPTS_GET(o, redact, false) && !strncmp(l, "# command line:", 15)))
+				fprintf(of, "%.*s\n", (int)len, l);
+			l += len + (nl ? 1 : 0);
+		}
+		if (OPTS_GET(o, redact, false) && in->cmdline)
+			fprintf(of, "# command line: [redacted]\n");
+		if (fclose(of)) {
+			free(text);
+			return -ENOMEM;
+		}
+		block(&t, out);
+		free(out);
+		free(text);
+	}
+
+	snprintf(line, sizeof(line), "Self time by command, binary and function: the top %zu of %zu "
+		 "rows.", top < pe->nr_rows ? top : pe->nr_rows, pe->nr_rows);
+	heading(&t, "Where the time goes", line);
+	if (t.md)
+		flat(&t, pe, top);
+	else {
+		if (!cap_open(&c))
+			return -ENOMEM;
+		t.f = c.f;
+		flat(&t, pe, top);
+		t.f = f;
+		err = captured(&t, &c);
+		if (err)
+			return err;
+	}
+
+	if (mycl_profile__has_callgraph(p)) {
+		size_t k = OPTS_GET(o, paths, 0) ? OPTS_GET(o, paths, 0) : 3;
+
+		snprintf(line, sizeof(line), "Who calls the top %zu functions (branches of 2%% of the "
+			 "samples or more).", k);
+		heading(&t, "Call paths", line);
+		err = paths(&t, pe, k);
+		if (err)
+			return err;
+	}
+	err = locks(&t, pe);
+	if (!err)
+		err = code(&t, pe, OPTS_GET(o, annotate, 0) ? OPTS_GET(o, annotate, 0) : 2);
+	if (!err && !OPTS_GET(o, no_share, false))
+		err = share_section(&t);
+	if (err)
+		return err;
+
+	heading(&t, "Symbols", "Where symbols came from, and what to install where they are "
+		"missing.");
+	if (!cap_open(&c))
+		return -ENOMEM;
+	report_text_summary(c.f, p);
+	err = captured(&t, &c);
+	if (err)
+		return err;
+	build_section(&t);
+	return ferror(f) ? -EIO : 0;
+}
+
+static void json_build(struct json *j, struct ticket *t)
+{
+	size_t idx[3], n = main_binaries(t->p, idx, 3);
+	char path[4096], sym[4096];
+
+	json_begin_arr(j, NULL);
+	for (size_t i = 0; i < n; i++) {
+		const struct mycl_dso_summary *d = mycl_profile__dso(t->p, idx[i]);
+		struct mycl_build_facts bf;
+
+		local_path(t, d->path, path, sizeof(path));
+		snprintf(sym, sizeof(sym), "%s", d->sym_file ? d->sym_file : path);
+		json_begin_obj(j, NULL);
+		json_str(j, "binary", d->name);
+		if (!mycl_build_facts(path, sym, &bf)) {
+			json_str(j, "compiler", bf.compiler[0] ? bf.compiler : NULL);
+			json_str(j, "producer", bf.producer[0] ? bf.producer : NULL);
+			json_str(j, "flags", bf.flags[0] ? bf.flags : NULL);
+			json_str(j, "march", bf.march[0] ? bf.march : NULL);
+			if (bf.pie >= 0)
+				json_bool(j, "pie", bf.pie > 0);
+			if (bf.static_linked >= 0)
+				json_bool(j, "static", bf.static_linked > 0);
+			if (bf.lto >= 0)
+				json_bool(j, "lto", bf.lto > 0);
+			json_bool(j, "debug_info", bf.debug_info);
+			if (bf.fp_from_code) {
+				json_dbl(j, "frame_pointer_share", bf.fp_share, 3);
+				json_u64(j, "functions_looked_at", bf.fp_functions);
+			}
+			else if (bf.frame_pointers >= 0)
+				json_bool(j, "frame_pointers", bf.frame_pointers > 0);
+		}
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+}
+
+/*
+ * JSON, schema "mycl-report/1": the tools' own documents side by side -
+ * "profile" (mycl-hot/1 with call graphs), "locks" (the lock report),
+ * "annotations", "share" (mycl-share/1 per binary), and "build".
+ */
+MYCL_API int mycl_report__ticket_json(FILE *f, const struct mycl_profile *p, size_t ev,
+				      const struct mycl_ticket_opts *o)
+{
+	struct ticket t = { .f = f, .p = p, .o = o, .ev = ev, .width = 100 };
+	MYCL_OPTS(mycl_report_opts, ro, .max_rows = OPTS_GET(o, top, 0) ? OPTS_GET(o, top, 0) : 20,
+		  .graph = mycl_profile__has_callgraph(p), .graph_limit = 2.0);
+	const struct mycl_profile_event *pe;
+	struct mycl_lock_report *lr;
+	struct json j;
+	size_t k = OPTS_GET(o, annotate, 0) ? OPTS_GET(o, annotate, 0) : 2, done = 0;
+	int err;
+
+	if (ev >= mycl_profile__nr_events(p))
+		return -EINVAL;
+	pe = mycl_profile__event(p, ev);
+	fputs("{\"schema\": \"mycl-report/1\",\n\"profile\": ", f);
+	err = mycl_report__json(f, p, &ro);
+	if (err)
+		return err;
+	fputs(",\n\"locks\": ", f);
+	if (!mycl_profile__locks(p, ev, &lr)) {
+		err = mycl_report__locks_json(f, lr, 2.0);
+		mycl_lock_report__free(lr);
+		if (err)
+			return err;
+	} else {
+		fputs("null", f);
+	}
+	fputs(",\n\"annotations\": [", f);
+	for (size_t i = 0; i < pe->nr_rows && done < k; i++) {
+		const struct mycl_hot_row *r = &pe->rows[i];
+		struct mycl_annotation *a;
+
+		if (!r->sym || r->level != '.' || !r->samples ||
+		    mycl_profile__annotate(p, ev, r, OPTS_GET(o, annotate_opts, NULL), &a))
+			continue;
+		if (done++)
+			fputc(',', f);
+		err = mycl_report__annotation_json(f, a);
+		mycl_annotation__free(a);
+		if (err)
+			return err;
+	}
+	fputs("],\n\"share\": [", f);
+	if (!OPTS_GET(o, no_share, false)) {
+		const char *const *bins = OPTS_GET(o, binaries, NULL);
+		const char *perf = mycl_perf_data__path(mycl_profile__perf_data(p));
+		size_t idx[2], n = bins ? 0 : main_binaries(p, idx, 2), shown = 0;
+		char path[4096], msg[512];
+
+		for (size_t i = 0; bins ? bins[i] != NULL : i < n; i++) {
+			MYCL_OPTS(mycl_share_opts, so, .perf_data = strcmp(perf, "-") ? perf : NULL);
+			MYCL_OPTS(mycl_share_write_opts, wo, .max_lines = 5);
+			struct mycl_share *s;
+
+			if (bins)
+				snprintf(path, sizeof(path), "%s", bins[i]);
+			else
+				local_path(&t, mycl_profile__dso(p, idx[i])->path, path, sizeof(path));
+			if (mycl_share__analyze(path, &so, &s, msg, sizeof(msg)))
+				continue;
+			if (shown++)
+				fputc(',', f);
+			err = mycl_share__write_json(f, s, &wo);
+			mycl_share__free(s);
+			if (err)
+				return err;
+		}
+	}
+	fputs("],\n\"build\": ", f);
+	json_init(&j, f);
+	json_build(&j, &t);
+	err = json_finish(&j);
+	fputs("}\n", f);
+	return err ? err : ferror(f) ? -EIO : 0;
+}

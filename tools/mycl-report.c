@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* mycl-report: one attachment for a bug ticket from a perf recording (a thin CLI over libmycl). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+
+#define P "mycl-report"
+#define MAX_BINS 16
+
+static void usage(FILE *f)
+{
+	fputs("usage: mycl-report [options] perf.data [BINARY...]\n"
+	      "\n"
+	      "One report of a recording to paste into a bug ticket: what was recorded and its\n"
+	      "warnings, the flat profile, the callers of the top functions, lock and spin sites,\n"
+	      "the hottest code annotated, false sharing among the globals of the binaries (those\n"
+	      "given, else the recording's own), symbols, and how the main binaries were built.\n"
+	      "Every line within 100 columns.\n"
+	      "\n"
+	      "      --format text|markdown|json  (default text; markdown renders in Jira, GitHub)\n"
+	      "      --redact            drop host name, command line, the recording's directory,\n"
+	      "                          home directories and user names\n"
+	      "      --color auto|always|never  headings and warnings in colour (text; auto: on a\n"
+	      "                          terminal, unless NO_COLOR is set)\n"
+	      "      --top N             rows of the flat profile (default 20)\n"
+	      "      --width N           columns (60 or more; default 100)\n"
+	      "      --no-share          no false-sharing section (it reads the binaries' code)\n"
+	      "      --event NAME        report this event (default: the first with samples)\n"
+	      "      --symfs DIR         look for binaries under DIR\n"
+	      "      --kallsyms FILE     kernel symbols of the recorded kernel\n"
+	      "      --buildid-dir DIR   perf's build-id cache (default ~/.debug; '' for none)\n"
+	      "      --debug-dir DIR     separate debug files (default /usr/lib/debug)\n"
+	      "  -o, --output FILE       write the report to FILE\n"
+	      "  -q, --quiet             no warnings\n"
+	      "  -h, --help              this help          --version      print the version\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 usage, 2 cannot read input, 3 invalid or corrupt input,\n"
+	      "4 nothing to report, 5 internal error.\n", f);
+}
+
+enum { O_FORMAT = 256, O_REDACT, O_COLOR, O_TOP, O_WIDTH, O_NOSHARE, O_EVENT, O_SYMFS, O_KALLSYMS,
+       O_BUILDID, O_DEBUG, O_VERSION };
+
+static const struct option long_opts[] = {
+	{ "format", required_argument, NULL, O_FORMAT },
+	{ "redact", no_argument, NULL, O_REDACT },
+	{ "color", required_argument, NULL, O_COLOR },
+	{ "colour", required_argument, NULL, O_COLOR },
+	{ "top", required_argument, NULL, O_TOP },
+	{ "width", required_argument, NULL, O_WIDTH },
+	{ "no-share", no_argument, NULL, O_NOSHARE },
+	{ "event", required_argument, NULL, O_EVENT },
+	{ "symfs", required_argument, NULL, O_SYMFS },
+	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
+	{ "buildid-dir", required_argument, NULL, O_BUILDID },
+	{ "debug-dir", required_argument, NULL, O_DEBUG },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, O_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* TEXT (already escaped) to F with headings and warnings in colour. */
+static void colour_lines(FILE *f, const char *text)
+{
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n');
+		int len = (int)(nl ? nl - l : (long)strlen(l));
+
+		if (len > 6 && !strncmp(l, "== ", 3))
+			fprintf(f, "\033[1;36m%.*s\033[0m\n", len, l);
+		else if (strstr(l, "WARNING") && strstr(l, "WARNING") < l + len)
+			fprintf(f, "\033[1;33m%.*s\033[0m\n", len, l);
+		else if (!strncmp(l, "mycl-report of ", 15))
+			fprintf(f, "\033[1m%.*s\033[0m\n", len, l);
+		else
+			fprintf(f, "%.*s\n", len, l);
+		l += len + (nl ? 1 : 0);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct cli_log lg = { .prog = P, .verbose = 0 };
+	MYCL_OPTS(mycl_perf_data_opts, popts, .print = cli_print, .print_ctx = &lg);
+	MYCL_OPTS(mycl_profile_opts, opts, .print = cli_print, .print_ctx = &lg, .callgraph = true,
+		  .locks = true, .annotate = true);
+	MYCL_OPTS(mycl_ticket_opts, to);
+	const char *format = "text", *output = NULL, *input, *color = "auto";
+	const char *bins[MAX_BINS + 1] = { NULL };
+	struct mycl_perf_data *pd = NULL;
+	struct mycl_profile *prof = NULL;
+	char errbuf[600];
+	bool use_colour;
+	size_t ev = SIZE_MAX;
+	FILE *out;
+	int c, err, rc;
+
+	cli_escape_std();
+	while ((c = getopt_long(argc, argv, "o:qh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case O_FORMAT:
+			if (strcmp(optarg, "text") && strcmp(optarg, "markdown") && strcmp(optarg, "json")) {
+				fprintf(stderr, P ": --format is text, markdown or json, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			format = optarg;
+			break;
+		case O_REDACT: to.redact = true; break;
+		case O_COLOR:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
+				fprintf(stderr, P ": --color is auto, always or never, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			color = optarg;
+			break;
+		case O_TOP:
+			if (cli_size(P, "--top", optarg, 1, 100000, &to.top))
+				return EXIT_USAGE;
+			break;
+		case O_WIDTH: {
+			size_t w;
+
+			if (cli_size(P, "--width", optarg, 60, 10000, &w))
+				return EXIT_USAGE;
+			to.width = (unsigned int)w;
+			break;
+		}
+		case O_NOSHARE: to.no_share = true; break;
+		case O_EVENT: opts.event = optarg; break;
+		case O_SYMFS: opts.symfs = to.symfs = optarg; break;
+		case O_KALLSYMS: opts.kallsyms = optarg; break;
+		case O_BUILDID: opts.buildid_dir = optarg; break;
+		case O_DEBUG: opts.debug_dir = optarg; break;
+		case 'o': output = optarg; break;
+		case 'q': lg.verbose = -1; break;
+		case 'h': usage(stdout); return EXIT_OK;
+		case O_VERSION: puts(P " " MYCL_VERSION); return EXIT_OK;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, P ": which recording? (mycl-report perf.data [BINARY...])\n");
+		return EXIT_USAGE;
+	}
+	input = argv[optind++];
+	for (int i = 0; optind < argc; optind++, i++) {
+		if (i >= MAX_BINS) {
+			fprintf(stderr, P ": at most %d binaries\n", MAX_BINS);
+			return EXIT_USAGE;
+		}
+		if (access(argv[optind], R_OK)) {
+			fprintf(stderr, P ": %s: %s\n", argv[optind], strerror(errno));
+			return EXIT_IO;
+		}
+		bins[i] = argv[optind];
+	}
+	if (bins[0])
+		to.binaries = bins;
+	if (cli_conflict(P, !strcmp(color, "always"), "--color always", strcmp(format, "text") != 0,
+			 "--format", "colour is for the text report") ||
+	    cli_conflict(P, to.no_share, "--no-share", bins[0] != NULL, "BINARY arguments",
+			 "the binaries are for the false-sharing section") ||
+	    (opts.symfs && !cli_is_dir(P, "--symfs", opts.symfs)) ||
+	    (opts.kallsyms && cli_check_kallsyms(P, opts.kallsyms)))
+		return EXIT_USAGE;
+	use_colour = !strcmp(color, "always") ||
+		     (!strcmp(color, "auto") && !output && isatty(1) && !getenv("NO_COLOR") &&
+		      !strcmp(format, "text"));
+	to.markdown = !strcmp(format, "markdown");
+
+	err = mycl_perf_data__open(input, &popts, &pd, errbuf, sizeof(errbuf));
+	if (err) {
+		fprintf(stderr, P ": %s\n", errbuf);
+		return cli_exit_code(err);
+	}
+	err = mycl_profile__build(pd, &opts, &prof);
+	if (err) {
+		const char *msg = mycl_perf_data__errmsg(pd);
+
+		if (err == MYCL_ERR_NO_EVENT) {
+			fprintf(stderr, P ": %s: no event named '%s' in the recording; it has",
+				mycl_perf_data__path(pd), opts.event);
+			for (size_t i = 0; i < mycl_perf_data__nr_events(pd); i++)
+				fprintf(stderr, "%s '%s'", i ? "," : "", mycl_perf_data__event(pd, i)->name);
+			fputc('\n', stderr);
+		} else {
+			fprintf(stderr, P ": %s\n", msg[0] ? msg : mycl_strerror(err));
+		}
+		rc = cli_exit_code(err);
+		mycl_perf_data__close(pd);
+		return rc;
+	}
+	for (size_t e = 0; e < mycl_profile__nr_events(prof) && ev == SIZE_MAX; e++)
+		if (mycl_profile__event(prof, e)->event && mycl_profile__event(prof, e)->nr_samples)
+			ev = e;
+	if (ev == SIZE_MAX) {
+		fprintf(stderr, P ": %s: no samples to report\n", mycl_perf_data__path(pd));
+		mycl_profile__free(prof);
+		mycl_perf_data__close(pd);
+		return EXIT_NOTHING;
+	}
+	out = use_colour ? stdout : output ? cli_open_output(output) : stdout;
+	if (!out) {
+		fprintf(stderr, P ": cannot write %s: %s\n", output, strerror(errno));
+		mycl_profile__free(prof);
+		mycl_perf_data__close(pd);
+		return EXIT_IO;
+	}
+	if (!strcmp(format, "json")) {
+		err = mycl_report__ticket_json(out, prof, ev, &to);
+	} else if (use_colour) {
+		/* Escaped first, into memory; colour added after, straight to the terminal. */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&text, &len), *esc = mem ? cli_escaping(mem, false) : NULL;
+		int fd;
+		FILE *raw;
+
+		err = esc ? mycl_report__ticket(esc, prof, ev, &to) : -ENOMEM;
+		if (esc)
+			fclose(esc);
+		if (mem)
+			fclose(mem);
+		fflush(stdout);
+		raw = err ? NULL : output ? fopen(output, "w") :
+		      (fd = dup(1)) >= 0 ? fdopen(fd, "w") : NULL;
+		if (raw) {
+			colour_lines(raw, text);
+			if (fclose(raw))
+				err = -EIO;
+		} else if (!err) {
+			err = -EIO;
+		}
+		free(text);
+	} else {
+		err = mycl_report__ticket(out, prof, ev, &to);
+	}
+	if (fflush(out) || err)
+		fprintf(stderr, P ": writing the report failed%s%s\n", err ? ": " : "",
+			err ? mycl_strerror(err) : "");
+	rc = err || fflush(out) ? EXIT_INTERNAL : EXIT_OK;
+	if (out != stdout && fclose(out))
+		rc = EXIT_INTERNAL;
+	mycl_profile__free(prof);
+	mycl_perf_data__close(pd);
+	return rc;
+}
