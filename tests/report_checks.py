@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""
+mycl-report on committed recordings: a frame-pointer lock recording (ttas),
+a two-thread profile (hotloop), DWARF stacks of C++ (members) and a
+tracepoint recording (waits).  Every line within the width, the same bytes
+on every run, the sections the recording holds, the findings the other tools
+make (lock site and object, build facts), markdown that renders (balanced code
+blocks, a table), JSON of schema mycl-report/1 whose counts are mycl-hot's,
+redaction, colour, and one clear message for each bad input.
+
+usage: report_checks.py MYCL_REPORT MYCL_HOT DATA_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from checks import check, summary
+
+
+def run(*args, env=None):
+    return subprocess.run(list(args), capture_output=True, text=True, timeout=300, env=env)
+
+
+def main():
+    tool, hot, data = sys.argv[1:4]
+    symfs = os.path.join(data, "symfs")
+    ttas = os.path.join(data, "locks", "ttas.fp.data")
+    cases = [ttas, os.path.join(data, "hotloop.g.data"),
+             os.path.join(data, "locks", "members.dwarf.data"), os.path.join(data, "waits.data")]
+
+    for path in cases:
+        name = os.path.relpath(path, data)
+        r = run(tool, "--symfs", symfs, path)
+        lines = r.stdout.splitlines()
+        check(f"{name}: exit 0", r.returncode == 0, r.stderr)
+        long = [x for x in lines if len(x.expandtabs()) > 100]
+        check(f"{name}: {len(lines)} lines, all within 100 columns", not long, long[:3])
+        check(f"{name}: no tab, no control character",
+              all(c == "\n" or c >= " " for c in r.stdout), "")
+        again = run(tool, "--symfs", symfs, path)
+        check(f"{name}: the same bytes on a second run", again.stdout == r.stdout, "")
+        heads = [x[3:-3] for x in lines if x.startswith("== ") and x.endswith(" ==")]
+        want = ["Recording", "Where the time goes", "Call paths", "Lock and spin sites",
+                "Hottest code", "False sharing among globals", "Symbols", "Build"]
+        check(f"{name}: sections {heads}", heads == want, "")
+        # Each section opens with one line that says what it shows.
+        ok = all(lines[i + 1] and not lines[i + 1].startswith("==")
+                 for i, x in enumerate(lines) if x.startswith("== "))
+        check(f"{name}: each section says what it shows", ok, "")
+        j = json.loads(run(hot, "--symfs", symfs, path, "--format", "json").stdout)
+        ev = next(e for e in j["events"] if e["samples"])
+        check(f"{name}: the title gives mycl-hot's {ev['samples']} samples of '{ev['name']}'",
+              lines and f"{ev['samples']} samples of '{ev['name']}'" in lines[0], lines[:1])
+        r80 = run(tool, "--symfs", symfs, "--width", "80", path)
+        check(f"{name}: --width 80 holds", r80.returncode == 0 and
+              all(len(x) <= 80 for x in r80.stdout.splitlines()), "")
+
+    # What the other tools find, said here too.
+    r = run(tool, "--symfs", symfs, ttas)
+    text = r.stdout
+    check("ttas: the lock site and its object", "reserve_seat (zoo)" in text and
+          "lock: hall_gate.held" in text, "")
+    check("ttas: the spin-delay seed named", "jitter_state" in text, "")
+    check("ttas: build facts of zoo (GCC 12.2.0, static, frame pointers from the flags)",
+          "zoo: GCC 12.2.0 (C17)" in text and "static" in text and
+          "frame pointers: yes (from the flags)" in text, "")
+    check("ttas: hottest code annotated with the global it writes",
+          "Annotation of burn in zoo" in text and "work_sink write" in text, "")
+    check("ttas: false sharing of zoo weighted by the recording",
+          "recording: " in text and "samples in this binary" in text, "")
+    r = run(tool, "--symfs", symfs, os.path.join(data, "locks", "members.dwarf.data"))
+    check("members (C++, DWARF): call paths with inlined frames",
+          "(inlined)" in r.stdout.split("== Call paths ==")[1].split("== Lock")[0], "")
+
+    # Markdown: headings, a table, balanced code blocks.
+    r = run(tool, "--symfs", symfs, "--format", "markdown", ttas)
+    md = r.stdout
+    check("markdown: title and headings", md.startswith("# mycl-report of ") and
+          "\n## Where the time goes\n" in md and "\n## Build\n" in md, md[:200])
+    check("markdown: the flat profile as a table",
+          "| overhead | samples | command | binary | symbol |" in md, "")
+    check("markdown: code blocks balanced", md.count("```") % 2 == 0 and md.count("```") >= 6, "")
+
+    # JSON: one document, its counts mycl-hot's.
+    r = run(tool, "--symfs", symfs, "--format", "json", ttas)
+    try:
+        doc = json.loads(r.stdout)
+    except ValueError as e:
+        doc = {}
+        check("json: parses", False, str(e))
+    if doc:
+        j = json.loads(run(hot, "--symfs", symfs, ttas, "--format", "json").stdout)
+        check("json: schema mycl-report/1", doc.get("schema") == "mycl-report/1", "")
+        check("json: profile counts are mycl-hot's",
+              doc["profile"]["events"][0]["samples"] == j["events"][0]["samples"], "")
+        check("json: lock sites", bool(doc["locks"]) and bool(doc["locks"].get("sites")),
+              str(doc.get("locks"))[:200])
+        check("json: annotations and share", len(doc["annotations"]) == 2 and len(doc["share"]) == 1, "")
+        b = doc["build"][0]
+        check("json: build facts", b["binary"] == "zoo" and b["static"] is True and
+              b["frame_pointers"] is True and b["compiler"].startswith("GCC 12.2.0"), str(b))
+
+    # Redaction: no host, no command line, no recording directory, home as ~.
+    host = json.loads(run(hot, "--symfs", symfs, ttas, "--format", "json").stdout)["header"]["hostname"]
+    env = dict(os.environ, HOME="/root")
+    r = run(tool, "--symfs", symfs, "--redact", ttas, env=env)
+    plain = run(tool, "--symfs", symfs, ttas, env=env).stdout
+    check("--redact: host name replaced", f"host: {host} " in plain and "host: [host]" in r.stdout, "")
+    check("--redact: command line dropped", "command line: [redacted]" in r.stdout and
+          "-F 499 -o ttas.fp.data" not in r.stdout and "zoo ttas 1 4" not in r.stdout, "")
+    check("--redact: the recording named without its directory",
+          r.stdout.startswith("mycl-report of ttas.fp.data:"), r.stdout[:80])
+    check("--redact: the home directory as ~", "/root/" not in r.stdout and
+          ("/root/" not in plain or "~/" in r.stdout), "")
+
+    # Colour: headings coloured with --color always, never otherwise.
+    r = run(tool, "--symfs", symfs, "--color", "always", ttas)
+    check("--color always: headings in colour", "\033[1;36m== Recording ==\033[0m" in r.stdout, "")
+    r = run(tool, "--symfs", symfs, "--color", "never", ttas)
+    check("--color never: no escape", "\033" not in r.stdout, "")
+    r = run(tool, "--symfs", symfs, ttas)
+    check("--color auto to a pipe: no escape", "\033" not in r.stdout, "")
+
+    # Bad input: one message naming the problem, a documented exit code.
+    with tempfile.TemporaryDirectory() as tmp:
+        notes = os.path.join(tmp, "notes.txt")
+        with open(notes, "w") as f:
+            f.write("not a recording\n")
+        for name, args, code in (
+                ("no recording", [], 1),
+                ("a missing recording", [os.path.join(tmp, "none.data")], 2),
+                ("a text file", [notes], 3),
+                ("a missing binary", [ttas, os.path.join(tmp, "nobinary")], 2),
+                ("an event it does not have", ["--event", "nosuch", ttas], 4),
+                ("--width 10", ["--width", "10", ttas], 1),
+                ("--color always with json", ["--color", "always", "--format", "json", ttas], 1),
+                ("--no-share with binaries", ["--no-share", ttas, notes], 1),
+                ("--format html", ["--format", "html", ttas], 1)):
+            r = run(tool, "--symfs", symfs, *args)
+            check(f"bad input: {name}: exit {code}, one message",
+                  r.returncode == code and r.stderr.startswith("mycl-report:") and
+                  len(r.stderr.strip().splitlines()) <= 2 and not r.stdout,
+                  f"exit {r.returncode}: {r.stderr} {r.stdout[:100]}")
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
