@@ -124,6 +124,22 @@ def main():
     r = run(tool, "--symfs", symfs, ttas)
     check("--color auto to a pipe: no escape", "\033" not in r.stdout, "")
 
+    # The progress line: on a terminal (util-linux's script gives one), gone when done,
+    # never with --quiet or into a pipe.  MYCL_PROGRESS_AFTER=0 shows it on a small file.
+    env = dict(os.environ, MYCL_PROGRESS_AFTER="0")
+    for name, flags, want in (("a terminal", "", True), ("a terminal, --quiet", "-q", False)):
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "typescript")
+            cmd = f"{tool} {flags} --no-share --symfs {symfs} {ttas} > /dev/null"
+            r = run("script", "-qc", cmd, log, env=env)
+            seen = open(log, errors="replace", newline="").read() if os.path.exists(log) else ""
+            shown = "mycl-report: reading " in seen and "% (" in seen
+            check(f"progress line on {name}: {'shown, then cleared' if want else 'none'}",
+                  shown == want and (not want or "\r" + " " * 78 + "\r" in seen),
+                  seen[-300:])
+    r = run(tool, "--no-share", "--symfs", symfs, ttas, env=env)
+    check("progress line into a pipe: none", "reading" not in r.stderr, r.stderr)
+
     # Bad input: one message naming the problem, a documented exit code.
     with tempfile.TemporaryDirectory() as tmp:
         notes = os.path.join(tmp, "notes.txt")

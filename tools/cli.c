@@ -6,7 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 #include "cli.h"
+
+/* The progress line being shown: a message clears it first. */
+static struct cli_progress *active_progress;
 
 int cli_size(const char *prog, const char *opt, const char *arg, size_t min, size_t max,
 	     size_t *out)
@@ -107,6 +112,8 @@ void cli_print(enum mycl_print_level level, const char *msg, void *ctx)
 
 	if ((int)level > lg->verbose)
 		return;
+	if (active_progress)
+		cli_progress_done(active_progress);
 	fprintf(stderr, "%s: %s%s\n", lg->prog, level == MYCL_WARN ? "warning: " : "", msg);
 }
 
@@ -132,4 +139,63 @@ int cli_exit_code(int err)
 	default:
 		return EXIT_IO;
 	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Written to the terminal directly (fd 2): its carriage returns are our own. */
+static void progress(uint64_t done, uint64_t total, void *ctx)
+{
+	struct cli_progress *cp = ctx;
+	double t = now_s();
+	char name[64];
+	size_t k = 0;
+
+	if (t - cp->start < cp->after || (cp->shown && t - cp->last < 0.25))
+		return;
+	/* The file name without control characters, its end if long. */
+	for (const char *p = strlen(cp->path) > 40 ? cp->path + strlen(cp->path) - 40 : cp->path;
+	     *p && k + 1 < sizeof(name); p++)
+		name[k++] = (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p;
+	name[k] = 0;
+	if (total)
+		dprintf(2, "\r%s: reading %s: %3.0f%% (%.0f of %.0f MB)   ", cp->prog, name,
+			100.0 * (double)(done < total ? done : total) / (double)total, (double)done / 1e6,
+			(double)total / 1e6);
+	else
+		dprintf(2, "\r%s: reading %s: %.0f MB   ", cp->prog, name, (double)done / 1e6);
+	cp->shown = true;
+	cp->last = t;
+}
+
+void cli_progress_setup(struct cli_progress *cp, const char *prog, const char *path, int verbose,
+			struct mycl_perf_data_opts *popts)
+{
+	const char *after = getenv("MYCL_PROGRESS_AFTER");
+
+	*cp = (struct cli_progress){ .prog = prog, .path = path, .start = now_s(), .after = 1.0 };
+	if (after && *after)
+		cp->after = atof(after);	/* tests: 0, to see the line on a small file */
+	active_progress = cp;
+	if (verbose < 0 || !isatty(2) || getenv("MYCL_NO_PROGRESS"))
+		return;
+	popts->progress = progress;
+	popts->progress_ctx = cp;
+}
+
+void cli_progress_done(struct cli_progress *cp)
+{
+	if (cp->shown) {
+		fflush(stderr);
+		dprintf(2, "\r%*s\r", 78, "");
+	}
+	cp->shown = false;
+	if (active_progress == cp)
+		active_progress = NULL;
 }

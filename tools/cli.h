@@ -23,6 +23,23 @@ struct cli_log {
 };
 
 void cli_print(enum mycl_print_level level, const char *msg, void *ctx);
+/*
+ * A progress line on standard error while a recording is read, for runs over
+ * a second, when standard error is a terminal; cleared when done.  Set
+ * popts->progress through cli_progress_setup (nothing when quiet or not a tty).
+ */
+struct cli_progress {
+	const char *prog, *path;
+	double start, last;
+	double after;			/* seconds before the line shows (MYCL_PROGRESS_AFTER) */
+	bool shown;
+};
+struct mycl_perf_data_opts;
+void cli_progress_setup(struct cli_progress *cp, const char *prog, const char *path, int verbose,
+			struct mycl_perf_data_opts *popts);
+/* Clears the line if one was shown. */
+void cli_progress_done(struct cli_progress *cp);
+
 /* Exit code for a library error code. */
 int cli_exit_code(int err);
 

@@ -57,17 +57,22 @@ static const struct option long_opts[] = {
 
 /* One recording's flat profile by dso and symbol; an exit code on failure, said. */
 static int load(const char *path, const struct mycl_profile_opts *po, struct mycl_perf_data **pd,
-		struct mycl_profile **prof)
+		struct mycl_profile **prof, int verbose)
 {
 	MYCL_OPTS(mycl_perf_data_opts, popts);
+	struct cli_progress progress;
 	char err[512];
-	int rc = mycl_perf_data__open(path, &popts, pd, err, sizeof(err));
+	int rc;
+
+	cli_progress_setup(&progress, P, path, verbose, &popts);
+	rc = mycl_perf_data__open(path, &popts, pd, err, sizeof(err));
 
 	if (rc) {
 		fprintf(stderr, P ": %s\n", err);
 		return cli_exit_code(rc);
 	}
 	rc = mycl_profile__build(*pd, po, prof);
+	cli_progress_done(&progress);
 	if (rc) {
 		const char *msg = mycl_perf_data__errmsg(*pd);
 
@@ -160,9 +165,9 @@ int main(int argc, char **argv)
 	}
 	wo.base_name = argv[optind];
 	wo.new_name = argv[optind + 1];
-	rc = load(argv[optind], &po, &pa, &a);
+	rc = load(argv[optind], &po, &pa, &a, lg.verbose);
 	if (!rc)
-		rc = load(argv[optind + 1], &po, &pb, &b);
+		rc = load(argv[optind + 1], &po, &pb, &b, lg.verbose);
 	if (!rc) {
 		const struct mycl_profile_event *ea = mycl_profile__event(a, 0);
 		const struct mycl_profile_event *eb = mycl_profile__event(b, 0);

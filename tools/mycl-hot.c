@@ -160,7 +160,7 @@ static void usage(FILE *f)
 	      "      --no-header         omit the recording's header block\n"
 	      "      --no-summary        omit the symbolization summary\n"
 	      "      --file-order        do not sort records by time\n"
-	      "  -q, --quiet             no warnings        -v, --verbose  more messages\n"
+	      "  -q, --quiet             no warnings, no progress line   -v, --verbose  more\n"
 	      "  -h, --help              this help          --version      print the version\n"
 	      "\n"
 	      "Exit status: 0 ok, 1 usage, 2 cannot read input, 3 invalid or corrupt input,\n"
@@ -482,6 +482,7 @@ static int check_modes(const struct mycl_profile_opts *o, bool g, const char *gr
 int main(int argc, char **argv)
 {
 	struct cli_log lg = { .prog = "mycl-hot", .verbose = 0 };
+	struct cli_progress progress;
 	MYCL_OPTS(mycl_perf_data_opts, popts, .print = cli_print, .print_ctx = &lg);
 	MYCL_OPTS(mycl_profile_opts, opts, .print = cli_print, .print_ctx = &lg);
 	MYCL_OPTS(mycl_report_opts, ropts);
@@ -685,12 +686,14 @@ int main(int argc, char **argv)
 		input = !fstat(0, &sb) && S_ISFIFO(sb.st_mode) ? "-" : "perf.data";
 	}
 
+	cli_progress_setup(&progress, "mycl-hot", input, lg.verbose, &popts);
 	err = mycl_perf_data__open(input, &popts, &pd, errbuf, sizeof(errbuf));
 	if (err) {
 		fprintf(stderr, "mycl-hot: %s\n", errbuf);
 		return cli_exit_code(err);
 	}
 	err = mycl_profile__build(pd, &opts, &prof);
+	cli_progress_done(&progress);
 	if (err) {
 		const char *msg = mycl_perf_data__errmsg(pd);
 

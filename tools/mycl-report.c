@@ -35,7 +35,7 @@ static void usage(FILE *f)
 	      "      --buildid-dir DIR   perf's build-id cache (default ~/.debug; '' for none)\n"
 	      "      --debug-dir DIR     separate debug files (default /usr/lib/debug)\n"
 	      "  -o, --output FILE       write the report to FILE\n"
-	      "  -q, --quiet             no warnings\n"
+	      "  -q, --quiet             no warnings, no progress line\n"
 	      "  -h, --help              this help          --version      print the version\n"
 	      "\n"
 	      "Exit status: 0 ok, 1 usage, 2 cannot read input, 3 invalid or corrupt input,\n"
@@ -87,6 +87,7 @@ static void colour_lines(FILE *f, const char *text)
 int main(int argc, char **argv)
 {
 	struct cli_log lg = { .prog = P, .verbose = 0 };
+	struct cli_progress progress;
 	MYCL_OPTS(mycl_perf_data_opts, popts, .print = cli_print, .print_ctx = &lg);
 	MYCL_OPTS(mycl_profile_opts, opts, .print = cli_print, .print_ctx = &lg, .callgraph = true,
 		  .locks = true, .annotate = true);
@@ -174,12 +175,14 @@ int main(int argc, char **argv)
 		      !strcmp(format, "text"));
 	to.markdown = !strcmp(format, "markdown");
 
+	cli_progress_setup(&progress, P, input, lg.verbose, &popts);
 	err = mycl_perf_data__open(input, &popts, &pd, errbuf, sizeof(errbuf));
 	if (err) {
 		fprintf(stderr, P ": %s\n", errbuf);
 		return cli_exit_code(err);
 	}
 	err = mycl_profile__build(pd, &opts, &prof);
+	cli_progress_done(&progress);
 	if (err) {
 		const char *msg = mycl_perf_data__errmsg(pd);
 

@@ -38,6 +38,13 @@ struct mycl_perf_data_opts {
 	bool file_order;		/* do not sort records by time */
 	size_t max_queue_bytes;		/* records held for time ordering; 0: 256 MiB */
 	int read_ahead;			/* enum mycl_read_ahead */
+	/*
+	 * Called while records are read, every 16 MiB of the data section and
+	 * once at its end: bytes read, and the data section's size (0 in pipe
+	 * mode).  For a progress line; NULL: none.
+	 */
+	void (*progress)(uint64_t done, uint64_t total, void *ctx);
+	void *progress_ctx;
 };
 
 /* What the header and feature sections (or pipe-mode header records) say. */

@@ -373,6 +373,8 @@ MYCL_API int mycl_perf_data__open_fd(int fd, const char *name,
 	pd->log.print = OPTS_GET(opts, print, NULL);
 	pd->log.ctx = OPTS_GET(opts, print_ctx, NULL);
 	pd->file_order = OPTS_GET(opts, file_order, false);
+	pd->progress = OPTS_GET(opts, progress, NULL);
+	pd->progress_ctx = OPTS_GET(opts, progress_ctx, NULL);
 	pd->max_queue = OPTS_GET(opts, max_queue_bytes, 0);
 	if (!pd->max_queue)
 		pd->max_queue = 256u << 20;

@@ -438,6 +438,10 @@ int pd_read_records(struct mycl_perf_data *pd)
 			break;
 		}
 		off = st->off + st->head;
+		if (off >= pd->next_progress && pd->progress) {
+			pd->progress(off - pd->info.data_offset, pd->info.data_size, pd->progress_ctx);
+			pd->next_progress = off + (16u << 20);
+		}
 		cursor_init(&c, st->buf + st->head + 6, 2, pd->info.swapped);
 		size = cursor_u16(&c);
 		if (size < 8)
@@ -528,5 +532,8 @@ MYCL_API int mycl_perf_data__read(struct mycl_perf_data *pd, const struct mycl_r
 	err = pd_read_records(pd);
 	stream_end(&pd->st);
 	pd->ops = &none;
+	if (pd->progress)
+		pd->progress(pd->st.off + pd->st.head - pd->info.data_offset, pd->info.data_size,
+			     pd->progress_ctx);
 	return err;
 }

@@ -60,6 +60,9 @@ struct mycl_perf_data {
 	bool file_order;
 	bool ordering;			/* records are queued for time order */
 	size_t max_queue;
+	void (*progress)(uint64_t done, uint64_t total, void *ctx);
+	void *progress_ctx;
+	uint64_t next_progress;		/* file offset of the next progress call */
 	bool read_done;
 	char errmsg[512];
 
