@@ -68,6 +68,12 @@ int cli_conflict(const char *prog, bool a, const char *na, bool b, const char *n
 FILE *cli_escaping(FILE *to, bool close_to);
 /* stdout and stderr made so, for the whole run (closed at exit). */
 void cli_escape_std(void);
+/*
+ * fold.c: a stream writing to TO within WIDTH columns: comment lines folded
+ * under their indent, names in other lines shortened in the middle.  Closing
+ * it flushes TO, never closes it.
+ */
+FILE *cli_folding(FILE *to, unsigned int width);
 /* PATH opened for writing, escaped the same way; NULL with errno set. */
 FILE *cli_open_output(const char *path);
 

@@ -149,6 +149,8 @@ static void usage(FILE *f)
 	      "      --prefix-map OLD=NEW  rewrite build paths of source files\n"
 	      "      --locks             lock and spin time by primitive and by lock site\n"
 	      "      --lock-rules FILE   more lock primitives (LAYER KIND PATTERN lines)\n"
+	      "      --wide              text lines of any length (default: 100 columns, names\n"
+	      "                          shortened in the middle, comments folded)\n"
 	      "      --format text|json|pprof  output format (default text); pprof: gzipped\n"
 	      "                          profile.proto of every call path (Pyroscope, Parca, pprof)\n"
 	      "  -o, --output FILE       write the report to FILE\n"
@@ -173,7 +175,7 @@ enum {
 	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE, OPT_CHILDREN, OPT_NOCHILDREN,
 	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE, OPT_NOCALLSITE, OPT_DEBUGDIR, OPT_ANNOTATE,
 	OPT_ACONTEXT, OPT_SRCDIR, OPT_PREFIXMAP, OPT_LOCKS, OPT_LOCKRULES, OPT_CORDER, OPT_GROUP,
-	OPT_NOGROUP, OPT_FLAME, OPT_HTML,
+	OPT_NOGROUP, OPT_FLAME, OPT_HTML, OPT_WIDE,
 };
 
 static const struct option long_opts[] = {
@@ -191,6 +193,7 @@ static const struct option long_opts[] = {
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "flamegraph", required_argument, NULL, OPT_FLAME },
 	{ "html", required_argument, NULL, OPT_HTML },
+	{ "wide", no_argument, NULL, OPT_WIDE },
 	{ "no-inline", no_argument, NULL, OPT_NOINLINE },
 	{ "no-call-site-frames", no_argument, NULL, OPT_NOCALLSITE },
 	{ "annotate", optional_argument, NULL, OPT_ANNOTATE },
@@ -495,6 +498,8 @@ int main(int argc, char **argv)
 	const char *graph_sym = NULL, *ann_sym = NULL, *src_dirs[MAX_SRC_DIRS + 1] = { NULL };
 	bool graph_callees = false, folded = false;
 	const char *flame_file = NULL, *html_file = NULL;
+	bool wide = false;
+	FILE *base_out;
 	bool locks_view;
 	int ann_n = 0, ann_context = 0, nsrc = 0, group = -1;
 	bool want_g = false, ann_context_set = false, glimit_set = false;
@@ -628,6 +633,7 @@ int main(int argc, char **argv)
 			flame_file = optarg;
 			opts.callgraph = true;
 			break;
+		case OPT_WIDE: wide = ropts.wide = true; break;
 		case OPT_HTML:
 			if (!*optarg) {
 				fprintf(stderr, "mycl-hot: --html needs a file name\n");
@@ -733,6 +739,14 @@ int main(int argc, char **argv)
 		mycl_perf_data__close(pd);
 		return EXIT_IO;
 	}
+	/* Text within 100 columns unless --wide; JSON and folded stacks as they are. */
+	base_out = out;
+	if (!wide && strcmp(format, "json") && !folded) {
+		FILE *fo = cli_folding(out, 100);
+
+		if (fo)
+			out = fo;
+	}
 	if (locks_view)
 		err = lock_reports(out, prof, true, !strcmp(format, "json"), opts.lock_rules,
 				   ropts.graph_limit);
@@ -772,12 +786,17 @@ int main(int argc, char **argv)
 				(double)(all ? all : 1));
 		fputc('\n', stderr);
 		rc = EXIT_NOTHING;
-		if (out != stdout)
+		if (out != base_out)
 			fclose(out);
+		if (base_out != stdout)
+			fclose(base_out);
 		mycl_profile__free(prof);
 		mycl_perf_data__close(pd);
 		return rc;
 	}
+	if (out != base_out && fclose(out) && !err)
+		err = -EIO;
+	out = base_out;
 	if (fflush(out) || err) {
 		fprintf(stderr, "mycl-hot: writing the report failed\n");
 		err = -EIO;

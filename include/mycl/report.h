@@ -31,6 +31,12 @@ struct mycl_report_opts {
 	 * event has its own table, as perf report --no-group.
 	 */
 	bool no_group;
+	/*
+	 * Text: key columns as wide as their longest value.  Else (the default)
+	 * each but the last is at most 22 columns, longer values shortened in the
+	 * middle, so that rows keep within 100 columns with the symbol's room.
+	 */
+	bool wide;
 };
 
 /* True when the text or JSON report shows event EV inside its group's table. */

@@ -76,6 +76,19 @@ static void key_dots(FILE *f, const size_t *w, const enum mycl_sort_key *keys, s
 	fputs("\n#\n", f);
 }
 
+/*
+ * Narrow reports (not wide): the key columns but the last at most this wide,
+ * longer names shortened in the middle, so the last (the symbol) has room.
+ */
+#define NARROW_COL 22
+
+static void narrow_widths(size_t *w, size_t nk, bool wide)
+{
+	for (size_t k = 0; k + 1 < nk && !wide; k++)
+		if (w[k] > NARROW_COL)
+			w[k] = NARROW_COL;
+}
+
 static void key_cells(FILE *f, const struct mycl_hot_row *r, const size_t *w,
 		      const enum mycl_sort_key *keys, size_t nk)
 {
@@ -83,6 +96,13 @@ static void key_cells(FILE *f, const struct mycl_hot_row *r, const size_t *w,
 
 	for (size_t k = 0; k < nk; k++) {
 		cell(r, keys[k], buf, sizeof(buf));
+		if (k + 1 < nk && strlen(buf) > w[k] && w[k] >= 8) {
+			/* Narrowed: the middle of the name gives way. */
+			size_t n = strlen(buf), head = (w[k] - 3) / 2, tail = w[k] - 3 - head;
+
+			memmove(buf + head + 3, buf + n - tail, tail + 1);
+			memcpy(buf + head, "...", 3);
+		}
 		if (k + 1 < nk)
 			fprintf(f, "  %-*s", (int)w[k], buf);
 		else
@@ -162,6 +182,7 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 			break;
 		widen(w, r, keys, nk);
 	}
+	narrow_widths(w, nk, OPTS_GET(o, wide, false));
 	fprintf(f, children ? "# Children      Self   Samples" : "# Overhead   Samples");
 	key_titles(f, w, keys, nk);
 	fprintf(f, children ? "\n# ........  ........  ........" : "\n# ........  ........");
@@ -239,6 +260,7 @@ static void group_block(FILE *f, const struct mycl_profile *p, const struct mycl
 		if ((max_rows && i >= max_rows))
 			break;
 		widen(w, g->rows[i].key, keys, nk);
+	narrow_widths(w, nk, OPTS_GET(o, wide, false));
 	}
 	fprintf(f, "# %s, of each member in turn:", children ? "Children" : "Overhead");
 	for (size_t m = 0; m < nm; m++)

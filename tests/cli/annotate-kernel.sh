@@ -1,1 +1,1 @@
-"$MYCL_HOT" -q --kallsyms "$DATA/artefact.kallsyms" --symfs "$DATA/symfs" --buildid-dir "" --debug-dir "" --annotate=pvm_irq_enable "$DATA/artefact.data" | grep "^# Annotation"
+"$MYCL_HOT" -q --wide --kallsyms "$DATA/artefact.kallsyms" --symfs "$DATA/symfs" --buildid-dir "" --debug-dir "" --annotate=pvm_irq_enable "$DATA/artefact.data" | grep "^# Annotation"

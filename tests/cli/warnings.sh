@@ -1,5 +1,5 @@
 # The header says what each recording cannot answer, with the command that would.
-fx() { "$MYCL_HOT" --symfs "$DATA/symfs" --buildid-dir "" --debug-dir "" --kallsyms "$DATA/artefact.kallsyms" "$@"; }
+fx() { "$MYCL_HOT" --wide --symfs "$DATA/symfs" --buildid-dir "" --debug-dir "" --kallsyms "$DATA/artefact.kallsyms" "$@"; }
 for f in lost.g.data stackcopy.data artefact.data idle.data hotloop.g.data group.data; do
 	echo "== $f"
 	fx -g --no-group "$DATA/$f" 2>/dev/null | grep -A1 '^# WARNING'
