@@ -60,6 +60,22 @@ def main():
     check("markdown: a table with the change",
           "| base | new | delta |" in r.stdout and "**changed**" in r.stdout, r.stdout[:300])
 
+    # Per lock site: two lock patterns of tests/data/locks (a TTAS lock taken in
+    # reserve_seat, a TAS latch in pin_buffer_slot) and a recording against itself.
+    locks = os.path.join(data, "locks")
+    r = run(tool, "--symfs", symfs, "--locks", "--format", "json",
+            os.path.join(locks, "ttas.fp.data"), os.path.join(locks, "tas.fp.data"))
+    doc = json.loads(r.stdout) if r.returncode == 0 else {"rows": []}
+    got = {(x["symbol"], x["changed"], x["base_samples"] > 0, x["new_samples"] > 0) for x in doc["rows"]}
+    check("--locks: the TTAS site gone, the TAS site new, both beyond noise",
+          doc.get("rows_are") == "lock site" and
+          got == {("reserve_seat", True, True, False), ("pin_buffer_slot", True, False, True)},
+          f"{r.stderr} {got}")
+    r = run(tool, "--symfs", symfs, "--locks", os.path.join(locks, "ttas.fp.data"),
+            os.path.join(locks, "ttas.fp.data"))
+    check("--locks: a recording against itself: no change",
+          r.returncode == 0 and "1 lock site, 0 changed" in r.stdout, r.stdout + r.stderr)
+
     with tempfile.TemporaryDirectory() as tmp:
         # The differential flame graph: the functions coloured beyond noise are
         # those the table marks changed, by amount (checksum_block alone) and by

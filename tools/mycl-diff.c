@@ -18,6 +18,8 @@ static void usage(FILE *f)
 	      "      --by-share         compare each symbol's share of its run (runs of the same\n"
 	      "                         length); default: its amount (runs that did the same work)\n"
 	      "      --noise Z          a change is |z| >= Z standard errors (default 4)\n"
+	      "      --locks            compare the lock time of each lock site (the function\n"
+	      "                         that takes the lock) instead of each symbol's time\n"
 	      "      --event NAME       compare this event (default: the first of each)\n"
 	      "      --format text|markdown|json\n"
 	      "      --max-rows N       rows shown in text and markdown (default 25)\n"
@@ -35,7 +37,7 @@ static void usage(FILE *f)
 }
 
 enum { O_SHARE = 256, O_NOISE, O_EVENT, O_FORMAT, O_MAX, O_WIDE, O_SYMFS, O_KALLSYMS, O_DEBUG,
-       O_VERSION, O_FLAME };
+       O_VERSION, O_FLAME, O_LOCKS };
 
 static const struct option long_opts[] = {
 	{ "by-share", no_argument, NULL, O_SHARE },
@@ -45,6 +47,7 @@ static const struct option long_opts[] = {
 	{ "max-rows", required_argument, NULL, O_MAX },
 	{ "wide", no_argument, NULL, O_WIDE },
 	{ "flamegraph", required_argument, NULL, O_FLAME },
+	{ "locks", no_argument, NULL, O_LOCKS },
 	{ "symfs", required_argument, NULL, O_SYMFS },
 	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 	{ "debug-dir", required_argument, NULL, O_DEBUG },
@@ -129,6 +132,7 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case O_WIDE: wo.wide = true; break;
+		case O_LOCKS: po.locks = true; break;
 		case O_FLAME:
 			if (!*optarg) {
 				fprintf(stderr, P ": --flamegraph needs a file name\n");
@@ -175,7 +179,8 @@ int main(int argc, char **argv)
 		if (!po.event && strcmp(ea->event->name, eb->event->name))
 			fprintf(stderr, P ": comparing %s's %s with %s's %s (--event to choose)\n",
 				argv[optind], ea->event->name, argv[optind + 1], eb->event->name);
-		rc = mycl_diff__build(a, 0, b, 0, &dopts, &d) ? EXIT_INTERNAL : EXIT_OK;
+		rc = (po.locks ? mycl_diff__build_locks(a, 0, b, 0, &dopts, &d) :
+		      mycl_diff__build(a, 0, b, 0, &dopts, &d)) ? EXIT_INTERNAL : EXIT_OK;
 		if (rc)
 			fprintf(stderr, P ": out of memory\n");
 	}

@@ -50,6 +50,15 @@ struct mycl_diff;
 int mycl_diff__build(const struct mycl_profile *base, size_t base_ev,
 		     const struct mycl_profile *new_p, size_t new_ev,
 		     const struct mycl_diff_opts *opts, struct mycl_diff **out);
+/*
+ * The same per lock site (the function that takes a lock, matched by name
+ * and binary): the lock time credited to each site in both recordings.  Both
+ * profiles built with locks.  0, -ENOMEM, -EINVAL (no such event, no lock
+ * analysis).
+ */
+int mycl_diff__build_locks(const struct mycl_profile *base, size_t base_ev,
+			   const struct mycl_profile *new_p, size_t new_ev,
+			   const struct mycl_diff_opts *opts, struct mycl_diff **out);
 void mycl_diff__free(struct mycl_diff *d);
 /* Rows by |delta|, largest first. */
 const struct mycl_diff_row *mycl_diff__rows(const struct mycl_diff *d, size_t *n);

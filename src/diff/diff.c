@@ -34,19 +34,13 @@ static int side_cmp(const void *x, const void *y)
 	return c ? c : key_cmp(a->sym, b->sym);
 }
 
-/* One row per (dso, symbol), the unresolved samples of a dso merged. */
-static int collect(const struct mycl_profile_event *ev, struct side **out, size_t *n)
+/* V (N entries) sorted by (dso, name), equal keys merged; the count left. */
+static size_t merge_sides(struct side *v, size_t n)
 {
-	struct side *v = calloc(ev->nr_rows ? ev->nr_rows : 1, sizeof(*v));
 	size_t k = 0;
 
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < ev->nr_rows; i++)
-		v[i] = (struct side){ ev->rows[i].dso ? ev->rows[i].dso : "[unknown]", ev->rows[i].sym,
-				      ev->rows[i].samples, ev->rows[i].period };
-	sort_array(v, ev->nr_rows, sizeof(*v), side_cmp);
-	for (size_t i = 0; i < ev->nr_rows; i++) {
+	sort_array(v, n, sizeof(*v), side_cmp);
+	for (size_t i = 0; i < n; i++) {
 		if (k && !side_cmp(&v[k - 1], &v[i])) {
 			v[k - 1].samples += v[i].samples;
 			v[k - 1].period += v[i].period;
@@ -54,8 +48,36 @@ static int collect(const struct mycl_profile_event *ev, struct side **out, size_
 		}
 		v[k++] = v[i];
 	}
+	return k;
+}
+
+/* One row per (dso, symbol), the unresolved samples of a dso merged. */
+static int collect(const struct mycl_profile_event *ev, struct side **out, size_t *n)
+{
+	struct side *v = calloc(ev->nr_rows ? ev->nr_rows : 1, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < ev->nr_rows; i++)
+		v[i] = (struct side){ ev->rows[i].dso ? ev->rows[i].dso : "[unknown]", ev->rows[i].sym,
+				      ev->rows[i].samples, ev->rows[i].period };
 	*out = v;
-	*n = k;
+	*n = merge_sides(v, ev->nr_rows);
+	return 0;
+}
+
+/* One row per lock site (its function and binary), from the lock report. */
+static int collect_sites(const struct mycl_lock_report *r, struct side **out, size_t *n)
+{
+	struct side *v = calloc(r->nr_sites ? r->nr_sites : 1, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nr_sites; i++)
+		v[i] = (struct side){ r->sites[i].dso ? r->sites[i].dso : "[unknown]", r->sites[i].sym,
+				      r->sites[i].samples, r->sites[i].period };
+	*out = v;
+	*n = merge_sides(v, r->nr_sites);
 	return 0;
 }
 
@@ -116,52 +138,27 @@ static const char *keep(struct mycl_diff *d, size_t *off, const char *s)
 	return d->strs + *off - n;
 }
 
-MYCL_API int mycl_diff__build(const struct mycl_profile *base, size_t base_ev,
-			      const struct mycl_profile *new_p, size_t new_ev,
-			      const struct mycl_diff_opts *o, struct mycl_diff **out)
+/* The rows of D from both sides' entries (A, B; freed here), names copied. */
+static int diff_rows(struct mycl_diff *d, const char *base_event, const char *new_event,
+		     struct side *a, size_t na, struct side *b, size_t nb)
 {
-	const struct mycl_profile_event *eb, *en;
-	struct side *a = NULL, *b = NULL;
-	size_t na = 0, nb = 0, i = 0, j = 0, bytes = 0, off = 0;
-	struct mycl_diff *d;
-	int err;
+	size_t i = 0, j = 0, bytes = 0, off = 0;
 
-	*out = NULL;
-	if (base_ev >= mycl_profile__nr_events(base) || new_ev >= mycl_profile__nr_events(new_p) ||
-	    !sorted_by_dso_sym(base) || !sorted_by_dso_sym(new_p))
-		return -EINVAL;
-	eb = mycl_profile__event(base, base_ev);
-	en = mycl_profile__event(new_p, new_ev);
-	d = calloc(1, sizeof(*d));
-	if (!d)
-		return -ENOMEM;
-	d->by_share = OPTS_GET(o, by_share, false);
-	d->noise = OPTS_GET(o, noise, 0) > 0 ? OPTS_GET(o, noise, 0) : 4.0;
-	d->base_samples = eb->nr_samples;
-	d->new_samples = en->nr_samples;
-	d->base_period = eb->total_period;
-	d->new_period = en->total_period;
-	d->time = strstr(eb->event->name, "clock") && strstr(en->event->name, "clock");
-	err = collect(eb, &a, &na);
-	if (!err)
-		err = collect(en, &b, &nb);
-	if (!err)
-		d->rows = calloc(na + nb + 1, sizeof(*d->rows));
-	for (size_t k = 0; !err && k < na + nb; k++) {
+	d->rows = calloc(na + nb + 1, sizeof(*d->rows));
+	for (size_t k = 0; k < na + nb; k++) {
 		const struct side *s = k < na ? &a[k] : &b[k - na];
 
 		bytes += strlen(s->dso) + 1 + (s->sym ? strlen(s->sym) + 1 : 0);
 	}
-	if (!err && d->rows)
-		d->strs = malloc(bytes + strlen(eb->event->name) + strlen(en->event->name) + 2);
-	if (err || !d->rows || !d->strs) {
+	if (d->rows)
+		d->strs = malloc(bytes + strlen(base_event) + strlen(new_event) + 2);
+	if (!d->rows || !d->strs) {
 		free(a);
 		free(b);
-		mycl_diff__free(d);
-		return err ? err : -ENOMEM;
+		return -ENOMEM;
 	}
-	d->base_event = keep(d, &off, eb->event->name);
-	d->new_event = keep(d, &off, en->event->name);
+	d->base_event = keep(d, &off, base_event);
+	d->new_event = keep(d, &off, new_event);
 	/* Both sorted by (dso, symbol): one pass, rows on one side only included. */
 	while (i < na || j < nb) {
 		int c = i == na ? 1 : j == nb ? -1 : side_cmp(&a[i], &b[j]);
@@ -183,6 +180,102 @@ MYCL_API int mycl_diff__build(const struct mycl_profile *base, size_t base_ev,
 	free(a);
 	free(b);
 	sort_array(d->rows, d->nr_rows, sizeof(*d->rows), row_cmp);
+	return 0;
+}
+
+static struct mycl_diff *diff_new(const struct mycl_profile_event *eb,
+				  const struct mycl_profile_event *en, const struct mycl_diff_opts *o)
+{
+	struct mycl_diff *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->by_share = OPTS_GET(o, by_share, false);
+	d->noise = OPTS_GET(o, noise, 0) > 0 ? OPTS_GET(o, noise, 0) : 4.0;
+	d->base_samples = eb->nr_samples;
+	d->new_samples = en->nr_samples;
+	d->base_period = eb->total_period;
+	d->new_period = en->total_period;
+	d->time = strstr(eb->event->name, "clock") && strstr(en->event->name, "clock");
+	d->what = "symbol";
+	return d;
+}
+
+MYCL_API int mycl_diff__build(const struct mycl_profile *base, size_t base_ev,
+			      const struct mycl_profile *new_p, size_t new_ev,
+			      const struct mycl_diff_opts *o, struct mycl_diff **out)
+{
+	const struct mycl_profile_event *eb, *en;
+	struct side *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	struct mycl_diff *d;
+	int err;
+
+	*out = NULL;
+	if (base_ev >= mycl_profile__nr_events(base) || new_ev >= mycl_profile__nr_events(new_p) ||
+	    !sorted_by_dso_sym(base) || !sorted_by_dso_sym(new_p))
+		return -EINVAL;
+	eb = mycl_profile__event(base, base_ev);
+	en = mycl_profile__event(new_p, new_ev);
+	d = diff_new(eb, en, o);
+	if (!d)
+		return -ENOMEM;
+	err = collect(eb, &a, &na);
+	if (!err)
+		err = collect(en, &b, &nb);
+	if (!err)
+		err = diff_rows(d, eb->event->name, en->event->name, a, na, b, nb);
+	else {
+		free(a);
+		free(b);
+	}
+	if (err) {
+		mycl_diff__free(d);
+		return err;
+	}
+	*out = d;
+	return 0;
+}
+
+MYCL_API int mycl_diff__build_locks(const struct mycl_profile *base, size_t base_ev,
+				    const struct mycl_profile *new_p, size_t new_ev,
+				    const struct mycl_diff_opts *o, struct mycl_diff **out)
+{
+	const struct mycl_profile_event *eb, *en;
+	struct mycl_lock_report *ra = NULL, *rb = NULL;
+	struct side *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	struct mycl_diff *d;
+	int err;
+
+	*out = NULL;
+	if (base_ev >= mycl_profile__nr_events(base) || new_ev >= mycl_profile__nr_events(new_p))
+		return -EINVAL;
+	eb = mycl_profile__event(base, base_ev);
+	en = mycl_profile__event(new_p, new_ev);
+	err = mycl_profile__locks(base, base_ev, &ra);
+	if (!err)
+		err = mycl_profile__locks(new_p, new_ev, &rb);
+	d = err ? NULL : diff_new(eb, en, o);
+	if (!err && !d)
+		err = -ENOMEM;
+	if (!err)
+		err = collect_sites(ra, &a, &na);
+	if (!err)
+		err = collect_sites(rb, &b, &nb);
+	if (!err) {
+		d->what = "lock site";
+		err = diff_rows(d, eb->event->name, en->event->name, a, na, b, nb);
+	} else {
+		free(a);
+		free(b);
+	}
+	mycl_lock_report__free(ra);
+	mycl_lock_report__free(rb);
+	if (err) {
+		mycl_diff__free(d);
+		return err;
+	}
 	*out = d;
 	return 0;
 }

@@ -13,6 +13,7 @@ struct mycl_diff {
 	const char *base_event, *new_event;
 	uint64_t base_samples, new_samples, base_period, new_period;
 	char *strs;			/* the names, copied: the profiles may go first */
+	const char *what;		/* "symbol", "lock site": what a row is */
 };
 
 #endif

@@ -61,10 +61,13 @@ static void header(FILE *f, const struct mycl_diff *d, const struct mycl_diff_wr
 		OPTS_GET(o, new_name, NULL) ? OPTS_GET(o, new_name, NULL) : "new", d->new_event,
 		d->new_samples, b);
 	fprintf(f, "%scompared: %s\n", lead, d->by_share ?
-		"each symbol's share of its run (runs of the same length)" :
-		"each symbol's amount (runs that did the same work; --by-share otherwise)");
-	fprintf(f, "%s%zu symbols, %zu changed beyond sampling noise (|z| >= %.1f, marked *)\n",
-		lead, d->nr_rows, d->nr_changed, d->noise);
+		(strcmp(d->what, "symbol") ? "each lock site's lock time as a share of its run" :
+		 "each symbol's share of its run (runs of the same length)") :
+		(strcmp(d->what, "symbol") ? "each lock site's lock time (runs that did the same work; "
+		 "--by-share otherwise)" :
+		 "each symbol's amount (runs that did the same work; --by-share otherwise)"));
+	fprintf(f, "%s%zu %s%s, %zu changed beyond sampling noise (|z| >= %.1f, marked *)\n",
+		lead, d->nr_rows, d->what, d->nr_rows == 1 ? "" : "s", d->nr_changed, d->noise);
 }
 
 MYCL_API int mycl_diff__write_text(FILE *f, const struct mycl_diff *d,
@@ -73,8 +76,11 @@ MYCL_API int mycl_diff__write_text(FILE *f, const struct mycl_diff *d,
 	size_t max = OPTS_GET(o, max_rows, 0) ? OPTS_GET(o, max_rows, 0) : 25;
 	bool wide = OPTS_GET(o, wide, false);
 
+	char title[64];
+
 	header(f, d, o, "# ");
-	fprintf(f, "#\n#   %12s %12s %12s %7s  %s\n", "base", "new", "delta", "z", "symbol [dso]");
+	snprintf(title, sizeof(title), "%s [dso]", d->what);
+	fprintf(f, "#\n#   %12s %12s %12s %7s  %s\n", "base", "new", "delta", "z", title);
 	for (size_t i = 0; i < d->nr_rows && i < max; i++) {
 		const struct mycl_diff_row *r = &d->rows[i];
 		char c[3][32], l[1024], s[128];
@@ -86,7 +92,7 @@ MYCL_API int mycl_diff__write_text(FILE *f, const struct mycl_diff *d,
 			fit(label(r, l, sizeof(l)), 100 - 52, s, sizeof(s)));
 	}
 	if (d->nr_rows > max)
-		fprintf(f, "# ... %zu more symbols (--max-rows)\n", d->nr_rows - max);
+		fprintf(f, "# ... %zu more %ss (--max-rows)\n", d->nr_rows - max, d->what);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -106,7 +112,8 @@ MYCL_API int mycl_diff__write_markdown(FILE *f, const struct mycl_diff *d,
 	size_t max = OPTS_GET(o, max_rows, 0) ? OPTS_GET(o, max_rows, 0) : 25;
 
 	header(f, d, o, "");
-	fprintf(f, "\n| | base | new | delta | z | symbol | dso |\n|---|---:|---:|---:|---:|---|---|\n");
+	fprintf(f, "\n| | base | new | delta | z | %s | dso |\n|---|---:|---:|---:|---:|---|---|\n",
+		d->what);
 	for (size_t i = 0; i < d->nr_rows && i < max; i++) {
 		const struct mycl_diff_row *r = &d->rows[i];
 		char c[3][32];
@@ -121,7 +128,7 @@ MYCL_API int mycl_diff__write_markdown(FILE *f, const struct mycl_diff *d,
 		fputs(" |\n", f);
 	}
 	if (d->nr_rows > max)
-		fprintf(f, "\n%zu more symbols not shown.\n", d->nr_rows - max);
+		fprintf(f, "\n%zu more %ss not shown.\n", d->nr_rows - max, d->what);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -146,6 +153,7 @@ MYCL_API int mycl_diff__write_json(FILE *f, const struct mycl_diff *d,
 	json_begin_obj(&j, NULL);
 	json_str(&j, "schema", "mycl-diff/1");
 	json_str(&j, "compared", d->by_share ? "share" : "amount");
+	json_str(&j, "rows_are", d->what);
 	json_dbl(&j, "noise_z", d->noise, 2);
 	json_side(&j, "base", OPTS_GET(o, base_name, NULL), d->base_event, d->base_samples,
 		  d->base_period);
