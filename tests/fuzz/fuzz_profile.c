@@ -37,6 +37,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				mycl_report__flamegraph(null, p, e, NULL);
 				mycl_report__pprof(null, p, e, NULL);
 				mycl_report__html(null, p, e, NULL);
+				{
+					MYCL_OPTS(mycl_ticket_opts, to, .no_share = true, .redact = true);
+
+					mycl_report__ticket(null, p, e, &to);
+				}
 				if (!mycl_profile__locks(p, e, &lr)) {
 					mycl_report__locks_text(null, lr, 0.5);
 					mycl_lock_report__free(lr);
