@@ -109,6 +109,8 @@ def main():
     r = run(tool, "--symfs", symfs, "--redact", ttas, env=env)
     plain = run(tool, "--symfs", symfs, ttas, env=env).stdout
     check("--redact: host name replaced", f"host: {host} " in plain and "host: [host]" in r.stdout, "")
+    check(f"--redact: only the word '{host}', not inside names (pvm_irq_enable)",
+          "[host]" not in r.stdout.replace("host: [host]", "") and "pvm_irq_enable" in r.stdout, "")
     check("--redact: command line dropped", "command line: [redacted]" in r.stdout and
           "-F 499 -o ttas.fp.data" not in r.stdout and "zoo ttas 1 4" not in r.stdout, "")
     check("--redact: the recording named without its directory",

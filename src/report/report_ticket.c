@@ -43,13 +43,22 @@ static const char *mid_short(const char *s, size_t max, char *buf, size_t len)
 	return buf;
 }
 
-/* LINE with the host name, the home directory and user names replaced. */
+static bool word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '-' || c == '.';
+}
+
+/* LINE with the host name (a whole word), the home directory and user names replaced. */
 static void redact_line(const struct ticket *t, const char *line, char *out, size_t len)
 {
 	size_t o = 0;
 
 	for (const char *p = line; *p && o + 1 < len;) {
-		if (t->host && *t->host && !strncmp(p, t->host, strlen(t->host))) {
+		size_t hl = t->host ? strlen(t->host) : 0;
+
+		if (hl && !strncmp(p, t->host, hl) && (p == line || !word_char(p[-1])) &&
+		    !word_char(p[hl])) {
 			o += (size_t)snprintf(out + o, len - o, "[host]");
 			p += strlen(t->host);
 		} else if (t->home && strlen(t->home) > 1 && !strncmp(p, t->home, strlen(t->home))) {
@@ -546,12 +555,12 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 			char *nl = strchr(l, '\n');
 			size_t len = nl ? (size_t)(nl - l) : strlen(l);
 
-			if (!(OPTS_GET(o, redact, false) && !strncmp(l, "# command line:", 15)))
+			if (OPTS_GET(o, redact, false) && !strncmp(l, "# command line:", 15))
+				fprintf(of, "# command line: [redacted]\n");
+			else
 				fprintf(of, "%.*s\n", (int)len, l);
 			l += len + (nl ? 1 : 0);
 		}
-		if (OPTS_GET(o, redact, false) && in->cmdline)
-			fprintf(of, "# command line: [redacted]\n");
 		if (fclose(of)) {
 			free(text);
 			return -ENOMEM;
