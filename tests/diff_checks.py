@@ -76,6 +76,21 @@ def main():
     check("--locks: a recording against itself: no change",
           r.returncode == 0 and "1 lock site, 0 changed" in r.stdout, r.stdout + r.stderr)
 
+    # Per cache line of a binary's globals (mycl-share weighted by each recording).
+    zoo = os.path.join(symfs, "mycl-fixtures", "locks", "zoo")
+    ttas = os.path.join(locks, "ttas.fp.data")
+    r = run(tool, "--share", zoo, "--format", "json", ttas, ttas)
+    doc = json.loads(r.stdout) if r.returncode == 0 else {"rows": []}
+    check("--share: a recording against itself: lines with samples, none changed",
+          doc.get("rows_are") == "cache line" and doc["rows"] and
+          all(x["symbol"].startswith("line of ") and x["base_samples"] == x["new_samples"] and
+              not x["changed"] for x in doc["rows"]), r.stderr + str(doc)[:300])
+    r = run(tool, "--share", zoo + "," + zoo, os.path.join(locks, "tas.fp.data"), ttas)
+    check("--share BIN,BIN: two recordings compared line by line",
+          r.returncode == 0 and "cache line [dso]" in r.stdout and "line of " in r.stdout, r.stderr)
+    r = run(tool, "--share", zoo, "--locks", ttas, ttas)
+    check("--share with --locks: refused", r.returncode == 1 and "--locks" in r.stderr, r.stderr)
+
     with tempfile.TemporaryDirectory() as tmp:
         # The differential flame graph: the functions coloured beyond noise are
         # those the table marks changed, by amount (checksum_block alone) and by

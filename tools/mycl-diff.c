@@ -20,6 +20,8 @@ static void usage(FILE *f)
 	      "      --noise Z          a change is |z| >= Z standard errors (default 4)\n"
 	      "      --locks            compare the lock time of each lock site (the function\n"
 	      "                         that takes the lock) instead of each symbol's time\n"
+	      "      --share BIN[,NEW_BIN]  compare the samples on each cache line of the binary's\n"
+	      "                         globals (mycl-share weighted by each recording)\n"
 	      "      --event NAME       compare this event (default: the first of each)\n"
 	      "      --format text|markdown|json\n"
 	      "      --max-rows N       rows shown in text and markdown (default 25)\n"
@@ -37,7 +39,7 @@ static void usage(FILE *f)
 }
 
 enum { O_SHARE = 256, O_NOISE, O_EVENT, O_FORMAT, O_MAX, O_WIDE, O_SYMFS, O_KALLSYMS, O_DEBUG,
-       O_VERSION, O_FLAME, O_LOCKS };
+       O_VERSION, O_FLAME, O_LOCKS, O_SHARE_BIN };
 
 static const struct option long_opts[] = {
 	{ "by-share", no_argument, NULL, O_SHARE },
@@ -48,6 +50,7 @@ static const struct option long_opts[] = {
 	{ "wide", no_argument, NULL, O_WIDE },
 	{ "flamegraph", required_argument, NULL, O_FLAME },
 	{ "locks", no_argument, NULL, O_LOCKS },
+	{ "share", required_argument, NULL, O_SHARE_BIN },
 	{ "symfs", required_argument, NULL, O_SYMFS },
 	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 	{ "debug-dir", required_argument, NULL, O_DEBUG },
@@ -95,6 +98,59 @@ static int load(const char *path, const struct mycl_profile_opts *po, struct myc
 	return EXIT_OK;
 }
 
+/* --share BIN[,NEW_BIN]: each binary weighted by its recording, compared line by line. */
+static int share_diff(const char *bins, const char *base, const char *new_p,
+		      const struct mycl_diff_opts *dopts, const struct mycl_diff_write_opts *wo,
+		      const char *format, const char *output, struct cli_log *lg)
+{
+	char b1[4096], *b2, err[600];
+	struct mycl_share *sa = NULL, *sb = NULL;
+	struct mycl_diff *d = NULL;
+	const char *name;
+	FILE *out = stdout;
+	int rc;
+
+	snprintf(b1, sizeof(b1), "%s", bins);
+	b2 = strchr(b1, ',');
+	if (b2)
+		*b2++ = 0;
+	else
+		b2 = b1;
+	name = strrchr(b2, '/') ? strrchr(b2, '/') + 1 : b2;
+	{
+		MYCL_OPTS(mycl_share_opts, so, .print = cli_print, .print_ctx = lg, .perf_data = base);
+
+		rc = mycl_share__analyze(b1, &so, &sa, err, sizeof(err));
+		if (!rc) {
+			so.perf_data = new_p;
+			rc = mycl_share__analyze(b2, &so, &sb, err, sizeof(err));
+		}
+	}
+	if (rc) {
+		fprintf(stderr, P ": %s\n", err);
+		mycl_share__free(sa);
+		return cli_exit_code(rc);
+	}
+	rc = mycl_diff__build_share(sa, sb, name, dopts, &d) ? EXIT_INTERNAL : EXIT_OK;
+	if (!rc && output && !(out = cli_open_output(output))) {
+		fprintf(stderr, P ": cannot write %s: %s\n", output, strerror(errno));
+		rc = EXIT_IO;
+	}
+	if (!rc) {
+		int e = !strcmp(format, "json") ? mycl_diff__write_json(out, d, wo) :
+			!strcmp(format, "markdown") ? mycl_diff__write_markdown(out, d, wo) :
+			mycl_diff__write_text(out, d, wo);
+
+		if (out != stdout && fclose(out) && !e)
+			e = -EIO;
+		rc = e ? EXIT_INTERNAL : EXIT_OK;
+	}
+	mycl_diff__free(d);
+	mycl_share__free(sa);
+	mycl_share__free(sb);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const enum mycl_sort_key keys[] = { MYCL_SORT_DSO, MYCL_SORT_SYM };
@@ -106,7 +162,7 @@ int main(int argc, char **argv)
 	struct mycl_perf_data *pa = NULL, *pb = NULL;
 	struct mycl_profile *a = NULL, *b = NULL;
 	struct mycl_diff *d = NULL;
-	const char *format = "text", *output = NULL, *flame = NULL;
+	const char *format = "text", *output = NULL, *flame = NULL, *share_bins = NULL;
 	FILE *out = NULL;
 	int c, rc;
 
@@ -133,6 +189,7 @@ int main(int argc, char **argv)
 			break;
 		case O_WIDE: wo.wide = true; break;
 		case O_LOCKS: po.locks = true; break;
+		case O_SHARE_BIN: share_bins = optarg; break;
 		case O_FLAME:
 			if (!*optarg) {
 				fprintf(stderr, P ": --flamegraph needs a file name\n");
@@ -169,6 +226,17 @@ int main(int argc, char **argv)
 	}
 	wo.base_name = argv[optind];
 	wo.new_name = argv[optind + 1];
+	if (share_bins) {
+		if (cli_conflict(P, true, "--share", po.locks, "--locks", "one comparison at a time") ||
+		    cli_conflict(P, true, "--share", flame != NULL, "--flamegraph",
+				 "the flame graph is of call paths; run them apart") ||
+		    cli_conflict(P, true, "--share", !strcmp(argv[optind], "-") ||
+				 !strcmp(argv[optind + 1], "-"), "standard input",
+				 "each recording is read twice"))
+			return EXIT_USAGE;
+		return share_diff(share_bins, argv[optind], argv[optind + 1], &dopts, &wo, format,
+				  output, &lg);
+	}
 	rc = load(argv[optind], &po, &pa, &a, lg.verbose);
 	if (!rc)
 		rc = load(argv[optind + 1], &po, &pb, &b, lg.verbose);

@@ -59,6 +59,18 @@ int mycl_diff__build(const struct mycl_profile *base, size_t base_ev,
 int mycl_diff__build_locks(const struct mycl_profile *base, size_t base_ev,
 			   const struct mycl_profile *new_p, size_t new_ev,
 			   const struct mycl_diff_opts *opts, struct mycl_diff **out);
+struct mycl_share;
+/*
+ * The same per cache line of a binary's globals, from two mycl-share
+ * analyses weighted by two recordings (mycl_share_opts.perf_data): the
+ * sampled instructions touching each line's variables.  A line is named by
+ * its variables ("line of a, b"), so two builds with one layout match and a
+ * changed layout shows the old line gone and the new ones.  BINARY names the
+ * rows' binary.  0 or -ENOMEM.
+ */
+int mycl_diff__build_share(const struct mycl_share *base, const struct mycl_share *new_s,
+			   const char *binary, const struct mycl_diff_opts *opts,
+			   struct mycl_diff **out);
 void mycl_diff__free(struct mycl_diff *d);
 /* Rows by |delta|, largest first. */
 const struct mycl_diff_row *mycl_diff__rows(const struct mycl_diff *d, size_t *n);

@@ -13,6 +13,7 @@
 #include "mycl/mycl.h"
 #include "internal.h"
 #include "diff_state.h"
+#include "mycl/share.h"
 
 struct side {
 	const char *dso, *sym;
@@ -272,6 +273,97 @@ MYCL_API int mycl_diff__build_locks(const struct mycl_profile *base, size_t base
 	}
 	mycl_lock_report__free(ra);
 	mycl_lock_report__free(rb);
+	if (err) {
+		mycl_diff__free(d);
+		return err;
+	}
+	*out = d;
+	return 0;
+}
+
+/*
+ * One row per cache line with samples: named by its variables (in address
+ * order), so the same layout in two builds matches and a layout that changed
+ * shows the old line gone and the new ones come.  NAMES holds the keys.
+ */
+static int collect_lines(const struct mycl_share *sh, const char *bin, struct side **out,
+			 size_t *n, char **names)
+{
+	size_t nl = mycl_share__nr_lines(sh), k = 0, len = 0, cap = 0;
+	struct side *v = calloc(nl ? nl : 1, sizeof(*v));
+	size_t *offs = calloc(nl ? nl : 1, sizeof(*offs));
+	char *buf = NULL;
+
+	if (!v || !offs)
+		goto nomem;
+	for (size_t i = 0; i < nl; i++) {
+		const struct mycl_share_line *l = mycl_share__line(sh, i);
+
+		if (!l->samples)
+			continue;
+		offs[k] = len;
+		for (size_t m = 0; m < l->nr_members && m < 8; m++) {
+			const char *nm = mycl_share__var(sh, l->members[m])->name;
+			size_t need = len + strlen(nm) + 8;
+
+			if (ARRAY_GROW(buf, cap, need))
+				goto nomem;
+			len += (size_t)sprintf(buf + len, "%s%s", m ? ", " : "line of ", nm);
+		}
+		if (l->nr_members > 8) {
+			if (ARRAY_GROW(buf, cap, len + 16))
+				goto nomem;
+			len += (size_t)sprintf(buf + len, ", ...");
+		}
+		if (ARRAY_GROW(buf, cap, len + 1))
+			goto nomem;
+		buf[len++] = 0;
+		v[k++] = (struct side){ bin, NULL, l->samples, l->samples };
+	}
+	for (size_t i = 0; i < k; i++)
+		v[i].sym = buf + offs[i];
+	free(offs);
+	*out = v;
+	*n = merge_sides(v, k);
+	*names = buf;
+	return 0;
+nomem:
+	free(v);
+	free(offs);
+	free(buf);
+	return -ENOMEM;
+}
+
+MYCL_API int mycl_diff__build_share(const struct mycl_share *base, const struct mycl_share *new_s,
+				    const char *binary, const struct mycl_diff_opts *o,
+				    struct mycl_diff **out)
+{
+	struct side *a = NULL, *b = NULL;
+	char *na_names = NULL, *nb_names = NULL;
+	size_t na = 0, nb = 0;
+	struct mycl_diff *d = calloc(1, sizeof(*d));
+	int err;
+
+	*out = NULL;
+	if (!d)
+		return -ENOMEM;
+	d->by_share = OPTS_GET(o, by_share, false);
+	d->noise = OPTS_GET(o, noise, 0) > 0 ? OPTS_GET(o, noise, 0) : 4.0;
+	/* Each run's samples in the binary: lines' samples are counts of them. */
+	d->base_samples = d->base_period = mycl_share__binary_samples(base);
+	d->new_samples = d->new_period = mycl_share__binary_samples(new_s);
+	d->what = "cache line";
+	err = collect_lines(base, binary, &a, &na, &na_names);
+	if (!err)
+		err = collect_lines(new_s, binary, &b, &nb, &nb_names);
+	if (!err)
+		err = diff_rows(d, "samples in the binary", "samples in the binary", a, na, b, nb);
+	else {
+		free(a);
+		free(b);
+	}
+	free(na_names);
+	free(nb_names);
 	if (err) {
 		mycl_diff__free(d);
 		return err;

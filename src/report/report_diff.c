@@ -60,12 +60,18 @@ static void header(FILE *f, const struct mycl_diff *d, const struct mycl_diff_wr
 	fprintf(f, "%snew:  %s (%s, %" PRIu64 " samples, %s)\n", lead,
 		OPTS_GET(o, new_name, NULL) ? OPTS_GET(o, new_name, NULL) : "new", d->new_event,
 		d->new_samples, b);
-	fprintf(f, "%scompared: %s\n", lead, d->by_share ?
-		(strcmp(d->what, "symbol") ? "each lock site's lock time as a share of its run" :
-		 "each symbol's share of its run (runs of the same length)") :
-		(strcmp(d->what, "symbol") ? "each lock site's lock time (runs that did the same work; "
-		 "--by-share otherwise)" :
-		 "each symbol's amount (runs that did the same work; --by-share otherwise)"));
+	if (!strcmp(d->what, "symbol"))
+		fprintf(f, "%scompared: %s\n", lead, d->by_share ?
+			"each symbol's share of its run (runs of the same length)" :
+			"each symbol's amount (runs that did the same work; --by-share otherwise)");
+	else if (!strcmp(d->what, "lock site"))
+		fprintf(f, "%scompared: %s\n", lead, d->by_share ?
+			"each lock site's lock time as a share of its run" :
+			"each lock site's lock time (runs that did the same work; --by-share otherwise)");
+	else
+		fprintf(f, "%scompared: %s\n", lead, d->by_share ?
+			"each cache line's samples as a share of the binary's" :
+			"the sampled instructions touching each cache line's globals");
 	fprintf(f, "%s%zu %s%s, %zu changed beyond sampling noise (|z| >= %.1f, marked *)\n",
 		lead, d->nr_rows, d->what, d->nr_rows == 1 ? "" : "s", d->nr_changed, d->noise);
 }
