@@ -199,3 +199,17 @@ void cli_progress_done(struct cli_progress *cp)
 	if (active_progress == cp)
 		active_progress = NULL;
 }
+
+int cli_choice(const char *prog, const char *opt, const char *arg, const char *const *choices)
+{
+	size_t n = 0;
+
+	for (; choices[n]; n++)
+		if (!strcmp(arg, choices[n]))
+			return 0;
+	fprintf(stderr, "%s: %s is ", prog, opt);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "%s%s", i ? (i + 1 == n ? " or " : ", ") : "", choices[i]);
+	fprintf(stderr, ", not '%s'\n", arg);
+	return -1;
+}

@@ -51,6 +51,11 @@ int cli_size(const char *prog, const char *opt, const char *arg, size_t min, siz
 	     size_t *out);
 int cli_double(const char *prog, const char *opt, const char *arg, double min, double max,
 	       double *out);
+/*
+ * ARG as one of CHOICES (NULL-terminated): 0, or prints "PROG: OPT is a, b or
+ * c, not 'ARG'" and returns -1.
+ */
+int cli_choice(const char *prog, const char *opt, const char *arg, const char *const *choices);
 /* True when PATH is a directory; else says why, naming OPT. */
 bool cli_is_dir(const char *prog, const char *opt, const char *path);
 /*

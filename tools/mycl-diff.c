@@ -177,10 +177,9 @@ int main(int argc, char **argv)
 			break;
 		case O_EVENT: po.event = optarg; break;
 		case O_FORMAT:
-			if (strcmp(optarg, "text") && strcmp(optarg, "markdown") && strcmp(optarg, "json")) {
-				fprintf(stderr, P ": --format is text, markdown or json, not '%s'\n", optarg);
+			if (cli_choice(P, "--format", optarg, (const char *const[]){ "text", "markdown",
+									    "json", NULL }))
 				return EXIT_USAGE;
-			}
 			format = optarg;
 			break;
 		case O_MAX:

@@ -538,11 +538,9 @@ int main(int argc, char **argv)
 		case OPT_DSO: opts.dsos = optarg; break;
 		case OPT_EVENT: opts.event = optarg; break;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "pprof")) {
-				fprintf(stderr, "mycl-hot: --format is text, json or pprof, not '%s'\n",
-					optarg);
+			if (cli_choice(P, "--format", optarg, (const char *const[]){ "text", "json",
+									    "pprof", NULL }))
 				return EXIT_USAGE;
-			}
 			format = optarg;
 			break;
 		case 'o': output = optarg; break;

@@ -106,18 +106,16 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:qh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case O_FORMAT:
-			if (strcmp(optarg, "text") && strcmp(optarg, "markdown") && strcmp(optarg, "json")) {
-				fprintf(stderr, P ": --format is text, markdown or json, not '%s'\n", optarg);
+			if (cli_choice(P, "--format", optarg, (const char *const[]){ "text", "markdown",
+									    "json", NULL }))
 				return EXIT_USAGE;
-			}
 			format = optarg;
 			break;
 		case O_REDACT: to.redact = true; break;
 		case O_COLOR:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
-				fprintf(stderr, P ": --color is auto, always or never, not '%s'\n", optarg);
+			if (cli_choice(P, "--color", optarg, (const char *const[]){ "auto", "always",
+									   "never", NULL }))
 				return EXIT_USAGE;
-			}
 			color = optarg;
 			break;
 		case O_TOP:

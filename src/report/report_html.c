@@ -49,31 +49,6 @@ static void pre_block(FILE *f, const char *text, bool strip_hash)
 	fputs("</pre>\n", f);
 }
 
-/* What WRITE puts in a FILE, as a string (NULL on -ENOMEM). */
-struct capture {
-	char *buf;
-	size_t len;
-	FILE *f;
-};
-
-static FILE *capture_begin(struct capture *c)
-{
-	*c = (struct capture){ 0 };
-	c->f = open_memstream(&c->buf, &c->len);
-	return c->f;
-}
-
-static char *capture_end(struct capture *c)
-{
-	if (!c->f)
-		return NULL;
-	if (fclose(c->f)) {
-		free(c->buf);
-		return NULL;
-	}
-	return c->buf;
-}
-
 static void flat_table(FILE *f, const struct mycl_profile *p, const struct mycl_profile_event *pe,
 		       size_t max_rows)
 {

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "mycl/report.h"
 
 /* PART as a percentage of TOTAL; 0 when TOTAL is 0. */
@@ -65,6 +66,30 @@ void report_tree_text(FILE *f, const struct mycl_cg_node *root, uint64_t total, 
 		      int indent);
 void report_tree_json(void *json, const char *key, const struct mycl_cg_node *n, uint64_t total,
 		      double limit);
+
+/* What a writer puts in a FILE, kept as a string: capture_begin, write to c->f, capture_end. */
+struct capture {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static inline FILE *capture_begin(struct capture *c)
+{
+	*c = (struct capture){ 0 };
+	c->f = open_memstream(&c->buf, &c->len);
+	return c->f;
+}
+
+/* The text (the caller frees it), or NULL on -ENOMEM. */
+static inline char *capture_end(struct capture *c)
+{
+	if (!c->f || fclose(c->f)) {
+		free(c->buf);
+		return NULL;
+	}
+	return c->buf;
+}
 
 /* The text report's header (recording, quality warnings) and symbolization summary. */
 void report_text_header(FILE *f, const struct mycl_profile *p);

@@ -192,31 +192,9 @@ static void heading(struct ticket *t, const char *title, const char *what)
 	}
 }
 
-struct capture {
-	char *buf;
-	size_t len;
-	FILE *f;
-};
-
-static FILE *cap_open(struct capture *c)
-{
-	*c = (struct capture){ 0 };
-	c->f = open_memstream(&c->buf, &c->len);
-	return c->f;
-}
-
-static char *cap_close(struct capture *c)
-{
-	if (!c->f || fclose(c->f)) {
-		free(c->buf);
-		return NULL;
-	}
-	return c->buf;
-}
-
 static int captured(struct ticket *t, struct capture *c)
 {
-	char *text = cap_close(c);
+	char *text = capture_end(c);
 
 	if (!text)
 		return -ENOMEM;
@@ -284,7 +262,7 @@ static int paths(struct ticket *t, const struct mycl_profile_event *pe, size_t k
 	struct capture c;
 	size_t done = 0;
 
-	if (!cap_open(&c))
+	if (!capture_begin(&c))
 		return -ENOMEM;
 	for (size_t i = 0; i < pe->nr_rows && done < k; i++) {
 		const struct mycl_hot_row *r = &pe->rows[i];
@@ -322,13 +300,13 @@ static int locks(struct ticket *t, const struct mycl_profile_event *pe)
 		mycl_lock_report__free(r);
 		return 0;
 	}
-	if (!cap_open(&c)) {
+	if (!capture_begin(&c)) {
 		mycl_lock_report__free(r);
 		return -ENOMEM;
 	}
 	err = mycl_report__locks_text(c.f, r, 0.5);
 	mycl_lock_report__free(r);
-	return err ? (cap_close(&c), free(c.buf), err) : captured(t, &c);
+	return err ? (capture_end(&c), free(c.buf), err) : captured(t, &c);
 }
 
 static int code(struct ticket *t, const struct mycl_profile_event *pe, size_t k)
@@ -347,7 +325,7 @@ static int code(struct ticket *t, const struct mycl_profile_event *pe, size_t k)
 		if (!r->sym || r->level != '.' || !r->samples ||
 		    mycl_profile__annotate(t->p, t->ev, r, ao, &a))
 			continue;
-		if (!cap_open(&c)) {
+		if (!capture_begin(&c)) {
 			mycl_annotation__free(a);
 			return -ENOMEM;
 		}
@@ -356,7 +334,7 @@ static int code(struct ticket *t, const struct mycl_profile_event *pe, size_t k)
 		if (!err)
 			err = captured(t, &c);
 		else
-			free(cap_close(&c));
+			free(capture_end(&c));
 		done++;
 	}
 	if (!done)
@@ -426,14 +404,14 @@ static int share_section(struct ticket *t)
 			fold(t, err);
 			continue;
 		}
-		if (!cap_open(&c)) {
+		if (!capture_begin(&c)) {
 			mycl_share__free(s);
 			return -ENOMEM;
 		}
 		rc = mycl_share__write_text(c.f, s, &wo);
 		mycl_share__free(s);
 		if (rc) {
-			free(cap_close(&c));
+			free(capture_end(&c));
 			return rc;
 		}
 		rc = captured(t, &c);
@@ -535,11 +513,11 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 	fold(&t, line);
 
 	heading(&t, "Recording", "What was recorded, and what the recording cannot answer well.");
-	if (!cap_open(&c))
+	if (!capture_begin(&c))
 		return -ENOMEM;
 	report_text_header(c.f, p);
 	{
-		char *text = cap_close(&c), *out;
+		char *text = capture_end(&c), *out;
 		size_t olen = 0;
 		FILE *of;
 
@@ -576,7 +554,7 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 	if (t.md)
 		flat(&t, pe, top);
 	else {
-		if (!cap_open(&c))
+		if (!capture_begin(&c))
 			return -ENOMEM;
 		t.f = c.f;
 		flat(&t, pe, top);
@@ -606,7 +584,7 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 
 	heading(&t, "Symbols", "Where symbols came from, and what to install where they are "
 		"missing.");
-	if (!cap_open(&c))
+	if (!capture_begin(&c))
 		return -ENOMEM;
 	report_text_summary(c.f, p);
 	err = captured(&t, &c);
