@@ -369,8 +369,8 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		if (elf_load(runtime, use, d, o->demangle) == 0) {
 			d->sym_path = strdup(use);
 			d->status = DSO_OK;
-			if (!full)
-				set_detail(d, "only exported functions (.dynsym) in %s", use);
+			if (!full)	/* the summary names the file once, as where symbols came from */
+				set_detail(d, "only exported functions (.dynsym)");
 		} else {
 			d->status = DSO_NOT_ELF;
 		}
