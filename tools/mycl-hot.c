@@ -291,12 +291,15 @@ static int special_views(FILE *out, const struct mycl_profile *prof, const char 
 
 #define P "mycl-hot"
 
-/* The first event with samples (the one --event chose), and how many have samples. */
-static size_t first_event(const struct mycl_profile *prof, size_t *with)
+/*
+ * The event an export of one event shows (OPT, "shows"/"writes" VERB): the
+ * first with samples, the one --event chose; said when there are several.
+ * SIZE_MAX, said, when none has samples.
+ */
+static size_t pick_event(const struct mycl_profile *prof, const char *opt, const char *verb)
 {
-	size_t ev = SIZE_MAX;
+	size_t ev = SIZE_MAX, with = 0;
 
-	*with = 0;
 	for (size_t e = 0; e < mycl_profile__nr_events(prof); e++) {
 		const struct mycl_profile_event *pe = mycl_profile__event(prof, e);
 
@@ -304,8 +307,14 @@ static size_t first_event(const struct mycl_profile *prof, size_t *with)
 			continue;
 		if (ev == SIZE_MAX)
 			ev = e;
-		(*with)++;
+		with++;
 	}
+	if (ev == SIZE_MAX)
+		fprintf(stderr, P ": %s: no event has samples\n", opt);
+	else if (with > 1)
+		fprintf(stderr, P ": %s %s '%s', the first of %zu events with samples (choose one "
+			"with --event NAME)\n", opt, verb, mycl_profile__event(prof, ev)->event->name,
+			with);
 	return ev;
 }
 
@@ -315,18 +324,12 @@ static int write_html(const char *path, const struct mycl_profile *prof,
 {
 	char title[600];
 	MYCL_OPTS(mycl_html_opts, ho, .title = title, .annotate = 3, .annotate_opts = ao);
-	size_t with, ev = first_event(prof, &with);
+	size_t ev = pick_event(prof, "--html", "shows");
 	FILE *f;
 	int err;
 
-	if (ev == SIZE_MAX) {
-		fprintf(stderr, P ": --html: no event has samples\n");
+	if (ev == SIZE_MAX)
 		return -1;
-	}
-	if (with > 1)
-		fprintf(stderr, P ": --html shows '%s', the first of %zu events with samples "
-			"(choose one with --event NAME)\n", mycl_profile__event(prof, ev)->event->name,
-			with);
 	snprintf(title, sizeof(title), "mycl-hot: %s",
 		 mycl_perf_data__path(mycl_profile__perf_data(prof)));
 	f = cli_open_output(path);
@@ -346,18 +349,12 @@ static int write_html(const char *path, const struct mycl_profile *prof,
 static int write_pprof(const char *path, const struct mycl_profile *prof)
 {
 	MYCL_OPTS(mycl_pprof_opts, po);
-	size_t with, ev = first_event(prof, &with);
+	size_t ev = pick_event(prof, "--format pprof", "writes");
 	FILE *f;
 	int err, fd;
 
-	if (ev == SIZE_MAX) {
-		fprintf(stderr, P ": no event has samples\n");
+	if (ev == SIZE_MAX)
 		return EXIT_NOTHING;
-	}
-	if (with > 1)
-		fprintf(stderr, P ": --format pprof writes '%s', the first of %zu events with samples "
-			"(choose one with --event NAME)\n", mycl_profile__event(prof, ev)->event->name,
-			with);
 	fflush(stdout);
 	f = path ? fopen(path, "wb") : (fd = dup(1)) >= 0 ? fdopen(fd, "wb") : NULL;
 	if (!f) {
@@ -377,18 +374,12 @@ static int write_pprof(const char *path, const struct mycl_profile *prof)
 static int write_flame(const char *path, const struct mycl_profile *prof)
 {
 	MYCL_OPTS(mycl_flame_opts, fo);
-	size_t with, ev = first_event(prof, &with);
+	size_t ev = pick_event(prof, "--flamegraph", "shows");
 	FILE *f;
 	int err;
 
-	if (ev == SIZE_MAX) {
-		fprintf(stderr, P ": --flamegraph: no event has samples\n");
+	if (ev == SIZE_MAX)
 		return -1;
-	}
-	if (with > 1)
-		fprintf(stderr, P ": --flamegraph shows '%s', the first of %zu events with samples "
-			"(choose one with --event NAME)\n", mycl_profile__event(prof, ev)->event->name,
-			with);
 	f = cli_open_output(path);
 	if (!f) {
 		fprintf(stderr, P ": cannot write %s: %s\n", path, strerror(errno));

@@ -7,6 +7,7 @@
 #include "mycl/annotate.h"
 #include "internal.h"
 #include "json.h"
+#include "report_priv.h"
 
 #define HOT_PCT 1.0
 
@@ -162,4 +163,28 @@ MYCL_API int mycl_report__annotation_json(FILE *f, const struct mycl_annotation 
 	json_end_arr(&j);
 	json_end_obj(&j);
 	return json_finish(&j);
+}
+
+int report_hot_annotations(const struct mycl_profile *p, size_t ev, size_t k,
+			   const struct mycl_annotate_opts *ao,
+			   int (*fn)(const struct mycl_annotation *a, void *ctx), void *ctx)
+{
+	const struct mycl_profile_event *pe = mycl_profile__event(p, ev);
+	size_t done = 0;
+
+	for (size_t i = 0; i < pe->nr_rows && done < k; i++) {
+		const struct mycl_hot_row *r = &pe->rows[i];
+		struct mycl_annotation *a;
+		int err;
+
+		if (!r->sym || r->level != '.' || !r->samples ||
+		    mycl_profile__annotate(p, ev, r, ao, &a))
+			continue;
+		err = fn(a, ctx);
+		mycl_annotation__free(a);
+		if (err)
+			return err;
+		done++;
+	}
+	return (int)done;
 }

@@ -49,8 +49,7 @@ static void pre_block(FILE *f, const char *text, bool strip_hash)
 	fputs("</pre>\n", f);
 }
 
-static void flat_table(FILE *f, const struct mycl_profile *p, const struct mycl_profile_event *pe,
-		       size_t max_rows)
+static void flat_table(FILE *f, const struct mycl_profile_event *pe, size_t max_rows)
 {
 	double top = 0;
 
@@ -81,7 +80,6 @@ static void flat_table(FILE *f, const struct mycl_profile *p, const struct mycl_
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
-	(void)p;
 }
 
 static int locks_section(FILE *f, const struct mycl_profile *p, size_t ev)
@@ -123,43 +121,38 @@ static int locks_section(FILE *f, const struct mycl_profile *p, size_t ev)
 	return err;
 }
 
-static int code_section(FILE *f, const struct mycl_profile *p, size_t ev,
-			const struct mycl_profile_event *pe, const struct mycl_html_opts *o)
+static int html_annotation(const struct mycl_annotation *a, void *ctx)
 {
-	size_t want = OPTS_GET(o, annotate, 0), done = 0;
-	const struct mycl_annotate_opts *ao = OPTS_GET(o, annotate_opts, NULL);
-	int err = 0;
+	FILE *f = ctx;
+	struct capture c;
+	char *text;
+	int err;
+
+	if (!capture_begin(&c))
+		return -ENOMEM;
+	err = mycl_report__annotation_text(c.f, a, 8);
+	text = capture_end(&c);
+	if (!text)
+		return -ENOMEM;
+	pre_block(f, text, false);
+	free(text);
+	return err;
+}
+
+static int code_section(FILE *f, const struct mycl_profile *p, size_t ev,
+			const struct mycl_html_opts *o)
+{
+	int n;
 
 	fputs("<h2 id=\"code\">Hottest code</h2>\n<p class=\"what\">The hottest functions "
 	      "disassembled, samples per instruction, with source lines and the globals each "
 	      "instruction touches.</p>\n", f);
-	for (size_t i = 0; i < pe->nr_rows && done < want && !err; i++) {
-		const struct mycl_hot_row *r = &pe->rows[i];
-		struct mycl_annotation *a;
-		struct capture c;
-		char *text;
-
-		if (!r->sym || r->level != '.' || !r->samples)
-			continue;
-		if (mycl_profile__annotate(p, ev, r, ao, &a))
-			continue;
-		if (!capture_begin(&c)) {
-			mycl_annotation__free(a);
-			return -ENOMEM;
-		}
-		err = mycl_report__annotation_text(c.f, a, 8);
-		text = capture_end(&c);
-		mycl_annotation__free(a);
-		if (!text)
-			return -ENOMEM;
-		pre_block(f, text, false);
-		free(text);
-		done++;
-	}
-	if (!done)
+	n = report_hot_annotations(p, ev, OPTS_GET(o, annotate, 0), OPTS_GET(o, annotate_opts, NULL),
+				   html_annotation, f);
+	if (!n)
 		fputs("<p>No user-space function with samples could be disassembled (see the "
 		      "symbolization summary).</p>\n", f);
-	return err;
+	return n < 0 ? n : 0;
 }
 
 MYCL_API int mycl_report__html(FILE *f, const struct mycl_profile *p, size_t ev,
@@ -212,11 +205,11 @@ MYCL_API int mycl_report__html(FILE *f, const struct mycl_profile *p, size_t ev,
 	xml_escape(f, pe->event ? pe->event->name : "?");
 	fprintf(f, "', the top %zu of %zu rows.</p>\n", max_rows < pe->nr_rows ? max_rows : pe->nr_rows,
 		pe->nr_rows);
-	flat_table(f, p, pe, max_rows);
+	flat_table(f, pe, max_rows);
 
 	err = locks_section(f, p, ev);
 	if (!err)
-		err = code_section(f, p, ev, pe, o);
+		err = code_section(f, p, ev, o);
 	if (err)
 		return err;
 

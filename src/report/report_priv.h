@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "mycl/report.h"
 
 /* PART as a percentage of TOTAL; 0 when TOTAL is 0. */
@@ -90,6 +91,32 @@ static inline char *capture_end(struct capture *c)
 	}
 	return c->buf;
 }
+
+/*
+ * S shortened in the middle ("head...tail") to at most MAX columns, in BUF;
+ * S itself when it fits (or MAX is under 8).
+ */
+static inline const char *report_mid_short(const char *s, size_t max, char *buf, size_t len)
+{
+	size_t n = strlen(s), head, tail;
+
+	if (n <= max || max < 8)
+		return s;
+	head = (max - 3) / 2;
+	tail = max - 3 - head;
+	snprintf(buf, len, "%.*s...%s", (int)head, s, s + n - tail);
+	return buf;
+}
+
+struct mycl_annotation;
+struct mycl_annotate_opts;
+/*
+ * The K hottest user functions of event EV that disassemble, hottest first:
+ * FN(annotation, CTX) for each.  How many, or FN's negative code.
+ */
+int report_hot_annotations(const struct mycl_profile *p, size_t ev, size_t k,
+			   const struct mycl_annotate_opts *ao,
+			   int (*fn)(const struct mycl_annotation *a, void *ctx), void *ctx);
 
 /* The text report's header (recording, quality warnings) and symbolization summary. */
 void report_text_header(FILE *f, const struct mycl_profile *p);

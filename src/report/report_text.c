@@ -92,19 +92,12 @@ static void narrow_widths(size_t *w, size_t nk, bool wide)
 static void key_cells(FILE *f, const struct mycl_hot_row *r, const size_t *w,
 		      const enum mycl_sort_key *keys, size_t nk)
 {
-	char buf[COL_MAX];
+	char buf[COL_MAX], sh[COL_MAX];
 
 	for (size_t k = 0; k < nk; k++) {
 		cell(r, keys[k], buf, sizeof(buf));
-		if (k + 1 < nk && strlen(buf) > w[k] && w[k] >= 8) {
-			/* Narrowed: the middle of the name gives way. */
-			size_t n = strlen(buf), head = (w[k] - 3) / 2, tail = w[k] - 3 - head;
-
-			memmove(buf + head + 3, buf + n - tail, tail + 1);
-			memcpy(buf + head, "...", 3);
-		}
-		if (k + 1 < nk)
-			fprintf(f, "  %-*s", (int)w[k], buf);
+		if (k + 1 < nk)	/* narrowed: the middle of a longer name gives way */
+			fprintf(f, "  %-*s", (int)w[k], report_mid_short(buf, w[k], sh, sizeof(sh)));
 		else
 			fprintf(f, "  %s", buf);
 	}

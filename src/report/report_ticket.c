@@ -30,19 +30,6 @@ struct ticket {
 	const char *home;		/* redacted: $HOME */
 };
 
-/* S shortened in the middle to at most MAX columns into BUF. */
-static const char *mid_short(const char *s, size_t max, char *buf, size_t len)
-{
-	size_t n = strlen(s), head, tail;
-
-	if (n <= max || max < 8)
-		return s;
-	head = (max - 3) / 2;
-	tail = max - 3 - head;
-	snprintf(buf, len, "%.*s...%s", (int)head, s, s + n - tail);
-	return buf;
-}
-
 static bool word_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -131,7 +118,7 @@ static void fold(struct ticket *t, const char *line)
 
 			snprintf(word, sizeof(word), "%.*s", (int)(tok < sizeof(word) - 1 ? tok :
 							       sizeof(word) - 1), s + lead);
-			fprintf(t->f, "%.*s%s", (int)lead, s, mid_short(word, avail - lead, sh, sizeof(sh)));
+			fprintf(t->f, "%.*s%s", (int)lead, s, report_mid_short(word, avail - lead, sh, sizeof(sh)));
 			s += lead + tok;
 		}
 		while (*s == ' ')
@@ -223,9 +210,9 @@ static void flat(struct ticket *t, const struct mycl_profile_event *pe, size_t t
 
 			fprintf(t->f, "| %.2f%% | %" PRIu64 " | %s | %s | `%s`%s |\n",
 				pct(r->period, pe->total_period_all), r->samples,
-				mid_short(str_or(r->comm, ""), 20, b1, sizeof(b1)),
-				mid_short(str_or(r->dso, ""), 28, b2, sizeof(b2)),
-				mid_short(row_name(r, nm, sizeof(nm)), 60, b3, sizeof(b3)),
+				report_mid_short(str_or(r->comm, ""), 20, b1, sizeof(b1)),
+				report_mid_short(str_or(r->dso, ""), 28, b2, sizeof(b2)),
+				report_mid_short(row_name(r, nm, sizeof(nm)), 60, b3, sizeof(b3)),
 				r->level == 'k' ? " [k]" : "");
 		}
 	} else {
@@ -242,9 +229,9 @@ static void flat(struct ticket *t, const struct mycl_profile_event *pe, size_t t
 				 r->level == 'k' ? " [k]" : "");
 			fprintf(t->f, "%7.2f%% %8" PRIu64 "  %-15s %-21s %s\n",
 				pct(r->period, pe->total_period_all), r->samples,
-				mid_short(str_or(r->comm, ""), 15, b1, sizeof(b1)),
-				mid_short(str_or(r->dso, ""), 21, b2, sizeof(b2)),
-				mid_short(sym, symw, b3, sizeof(b3)));
+				report_mid_short(str_or(r->comm, ""), 15, b1, sizeof(b1)),
+				report_mid_short(str_or(r->dso, ""), 21, b2, sizeof(b2)),
+				report_mid_short(sym, symw, b3, sizeof(b3)));
 		}
 	}
 	if (pe->nr_rows > n) {
@@ -282,13 +269,12 @@ static int paths(struct ticket *t, const struct mycl_profile_event *pe, size_t k
 	return captured(t, &c);
 }
 
-static int locks(struct ticket *t, const struct mycl_profile_event *pe)
+static int locks(struct ticket *t)
 {
 	struct mycl_lock_report *r;
 	struct capture c;
 	int err = mycl_profile__locks(t->p, t->ev, &r);
 
-	(void)pe;
 	if (err)
 		err = mycl_profile__lock_summary(t->p, t->ev, NULL, &r);
 	if (err)
@@ -309,37 +295,33 @@ static int locks(struct ticket *t, const struct mycl_profile_event *pe)
 	return err ? (capture_end(&c), free(c.buf), err) : captured(t, &c);
 }
 
-static int code(struct ticket *t, const struct mycl_profile_event *pe, size_t k)
+static int ticket_annotation(const struct mycl_annotation *a, void *ctx)
 {
-	const struct mycl_annotate_opts *ao = OPTS_GET(t->o, annotate_opts, NULL);
-	size_t done = 0;
-	int err = 0;
+	struct ticket *t = ctx;
+	struct capture c;
+	int err;
+
+	if (!capture_begin(&c))
+		return -ENOMEM;
+	err = mycl_report__annotation_text(c.f, a, 5);
+	if (err) {
+		free(capture_end(&c));
+		return err;
+	}
+	return captured(t, &c);
+}
+
+static int code(struct ticket *t, size_t k)
+{
+	int n;
 
 	heading(t, "Hottest code", "The hottest user functions, disassembled: samples per "
 		"instruction, source lines, and the globals each instruction touches.");
-	for (size_t i = 0; i < pe->nr_rows && done < k && !err; i++) {
-		const struct mycl_hot_row *r = &pe->rows[i];
-		struct mycl_annotation *a;
-		struct capture c;
-
-		if (!r->sym || r->level != '.' || !r->samples ||
-		    mycl_profile__annotate(t->p, t->ev, r, ao, &a))
-			continue;
-		if (!capture_begin(&c)) {
-			mycl_annotation__free(a);
-			return -ENOMEM;
-		}
-		err = mycl_report__annotation_text(c.f, a, 5);
-		mycl_annotation__free(a);
-		if (!err)
-			err = captured(t, &c);
-		else
-			free(capture_end(&c));
-		done++;
-	}
-	if (!done)
+	n = report_hot_annotations(t->p, t->ev, k, OPTS_GET(t->o, annotate_opts, NULL),
+				   ticket_annotation, t);
+	if (!n)
 		fprintf(t->f, "No user function with samples could be disassembled (see Symbols).\n");
-	return err;
+	return n < 0 ? n : 0;
 }
 
 /* The user binaries with the most samples, up to K, by their summary index. */
@@ -376,50 +358,78 @@ static void local_path(const struct ticket *t, const char *path, char *buf, size
 		snprintf(buf, len, "%s", path);
 }
 
-static int share_section(struct ticket *t)
+/*
+ * mycl-share of the binaries given, or of the recording's two user binaries
+ * with the most samples, each weighted by the recording: FN(analysis, CTX),
+ * or ON_ERR(message, CTX) for a binary that cannot be analysed.  How many
+ * were analysed, or FN's negative code.
+ */
+static int for_each_share(struct ticket *t, int (*fn)(const struct mycl_share *s, void *ctx),
+			  void (*on_err)(const char *msg, void *ctx), void *ctx)
 {
 	const char *const *bins = OPTS_GET(t->o, binaries, NULL);
 	const char *perf = mycl_perf_data__path(mycl_profile__perf_data(t->p));
-	size_t idx[2], n = 0, shown = 0;
+	size_t idx[2], n = bins ? 0 : main_binaries(t->p, idx, 2);
+	int shown = 0;
 	char path[4096];
 
-	if (!bins)
-		n = main_binaries(t->p, idx, 2);
-	heading(t, "False sharing among globals", "Globals sharing a cache line in the binaries, "
-		"weighted by this recording's samples: who writes on hot paths, who reads.");
 	for (size_t i = 0; bins ? bins[i] != NULL : i < n; i++) {
 		MYCL_OPTS(mycl_share_opts, so, .perf_data = strcmp(perf, "-") ? perf : NULL);
-		MYCL_OPTS(mycl_share_write_opts, wo, .max_lines = 5);
 		struct mycl_share *s;
-		struct capture c;
-		char err[512];
+		char msg[512];
 		int rc;
 
 		if (bins)
 			snprintf(path, sizeof(path), "%s", bins[i]);
 		else
 			local_path(t, mycl_profile__dso(t->p, idx[i])->path, path, sizeof(path));
-		rc = mycl_share__analyze(path, &so, &s, err, sizeof(err));
-		if (rc) {
-			fold(t, err);
+		if (mycl_share__analyze(path, &so, &s, msg, sizeof(msg))) {
+			if (on_err)
+				on_err(msg, ctx);
 			continue;
 		}
-		if (!capture_begin(&c)) {
-			mycl_share__free(s);
-			return -ENOMEM;
-		}
-		rc = mycl_share__write_text(c.f, s, &wo);
+		rc = fn(s, ctx);
 		mycl_share__free(s);
-		if (rc) {
-			free(capture_end(&c));
-			return rc;
-		}
-		rc = captured(t, &c);
 		if (rc)
 			return rc;
 		shown++;
 	}
-	if (!shown && !bins && !n)
+	return shown;
+}
+
+static int share_text(const struct mycl_share *s, void *ctx)
+{
+	MYCL_OPTS(mycl_share_write_opts, wo, .max_lines = 5);
+	struct ticket *t = ctx;
+	struct capture c;
+	int rc;
+
+	if (!capture_begin(&c))
+		return -ENOMEM;
+	rc = mycl_share__write_text(c.f, s, &wo);
+	if (rc) {
+		free(capture_end(&c));
+		return rc;
+	}
+	return captured(t, &c);
+}
+
+static void share_error(const char *msg, void *ctx)
+{
+	fold(ctx, msg);
+}
+
+static int share_section(struct ticket *t)
+{
+	size_t idx[2];
+	int shown;
+
+	heading(t, "False sharing among globals", "Globals sharing a cache line in the binaries, "
+		"weighted by this recording's samples: who writes on hot paths, who reads.");
+	shown = for_each_share(t, share_text, share_error, t);
+	if (shown < 0)
+		return shown;
+	if (!shown && !OPTS_GET(t->o, binaries, NULL) && !main_binaries(t->p, idx, 2))
 		fprintf(t->f, "No user binary with samples to look at (mycl-report perf.data BINARY).\n");
 	return 0;
 }
@@ -471,7 +481,7 @@ static void build_section(struct ticket *t)
 			 bf.pie > 0 ? "PIE" : bf.pie == 0 ? "not PIE" : "shared object",
 			 bf.static_linked > 0 ? "static" : bf.static_linked == 0 ? "dynamic" : "linking unknown",
 			 tri(bf.lto, "yes", "no"), bf.march[0] ? bf.march : "not given",
-			 bf.debug_info ? "present" : d->fix ? "missing" : "missing");
+			 bf.debug_info ? "present" : "missing");
 		fold(t, line);
 		if (!bf.debug_info && d->fix) {
 			snprintf(line, sizeof(line), "    for flags and source lines: %s", d->fix);
@@ -574,9 +584,9 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 		if (err)
 			return err;
 	}
-	err = locks(&t, pe);
+	err = locks(&t);
 	if (!err)
-		err = code(&t, pe, OPTS_GET(o, annotate, 0) ? OPTS_GET(o, annotate, 0) : 2);
+		err = code(&t, OPTS_GET(o, annotate, 0) ? OPTS_GET(o, annotate, 0) : 2);
 	if (!err && !OPTS_GET(o, no_share, false))
 		err = share_section(&t);
 	if (err)
@@ -632,6 +642,33 @@ static void json_build(struct json *j, struct ticket *t)
 	json_end_arr(j);
 }
 
+/* Elements of a JSON array written by the tools' own writers, commas between. */
+struct json_list {
+	FILE *f;
+	bool first;
+};
+
+static int json_annotation(const struct mycl_annotation *a, void *ctx)
+{
+	struct json_list *l = ctx;
+
+	if (!l->first)
+		fputc(',', l->f);
+	l->first = false;
+	return mycl_report__annotation_json(l->f, a);
+}
+
+static int json_share(const struct mycl_share *s, void *ctx)
+{
+	MYCL_OPTS(mycl_share_write_opts, wo, .max_lines = 5);
+	struct json_list *l = ctx;
+
+	if (!l->first)
+		fputc(',', l->f);
+	l->first = false;
+	return mycl_share__write_json(l->f, s, &wo);
+}
+
 /*
  * JSON, schema "mycl-report/1": the tools' own documents side by side -
  * "profile" (mycl-hot/1 with call graphs), "locks" (the lock report),
@@ -643,15 +680,14 @@ MYCL_API int mycl_report__ticket_json(FILE *f, const struct mycl_profile *p, siz
 	struct ticket t = { .f = f, .p = p, .o = o, .ev = ev, .width = 100 };
 	MYCL_OPTS(mycl_report_opts, ro, .max_rows = OPTS_GET(o, top, 0) ? OPTS_GET(o, top, 0) : 20,
 		  .graph = mycl_profile__has_callgraph(p), .graph_limit = 2.0);
-	const struct mycl_profile_event *pe;
 	struct mycl_lock_report *lr;
+	struct json_list jl = { f, true };
 	struct json j;
-	size_t k = OPTS_GET(o, annotate, 0) ? OPTS_GET(o, annotate, 0) : 2, done = 0;
-	int err;
+	size_t k = OPTS_GET(o, annotate, 0) ? OPTS_GET(o, annotate, 0) : 2;
+	int err, rc;
 
 	if (ev >= mycl_profile__nr_events(p))
 		return -EINVAL;
-	pe = mycl_profile__event(p, ev);
 	fputs("{\"schema\": \"mycl-report/1\",\n\"profile\": ", f);
 	err = mycl_report__json(f, p, &ro);
 	if (err)
@@ -666,45 +702,15 @@ MYCL_API int mycl_report__ticket_json(FILE *f, const struct mycl_profile *p, siz
 		fputs("null", f);
 	}
 	fputs(",\n\"annotations\": [", f);
-	for (size_t i = 0; i < pe->nr_rows && done < k; i++) {
-		const struct mycl_hot_row *r = &pe->rows[i];
-		struct mycl_annotation *a;
-
-		if (!r->sym || r->level != '.' || !r->samples ||
-		    mycl_profile__annotate(p, ev, r, OPTS_GET(o, annotate_opts, NULL), &a))
-			continue;
-		if (done++)
-			fputc(',', f);
-		err = mycl_report__annotation_json(f, a);
-		mycl_annotation__free(a);
-		if (err)
-			return err;
-	}
+	rc = report_hot_annotations(p, ev, k, OPTS_GET(o, annotate_opts, NULL), json_annotation, &jl);
+	if (rc < 0)
+		return rc;
 	fputs("],\n\"share\": [", f);
+	jl.first = true;
 	if (!OPTS_GET(o, no_share, false)) {
-		const char *const *bins = OPTS_GET(o, binaries, NULL);
-		const char *perf = mycl_perf_data__path(mycl_profile__perf_data(p));
-		size_t idx[2], n = bins ? 0 : main_binaries(p, idx, 2), shown = 0;
-		char path[4096], msg[512];
-
-		for (size_t i = 0; bins ? bins[i] != NULL : i < n; i++) {
-			MYCL_OPTS(mycl_share_opts, so, .perf_data = strcmp(perf, "-") ? perf : NULL);
-			MYCL_OPTS(mycl_share_write_opts, wo, .max_lines = 5);
-			struct mycl_share *s;
-
-			if (bins)
-				snprintf(path, sizeof(path), "%s", bins[i]);
-			else
-				local_path(&t, mycl_profile__dso(p, idx[i])->path, path, sizeof(path));
-			if (mycl_share__analyze(path, &so, &s, msg, sizeof(msg)))
-				continue;
-			if (shown++)
-				fputc(',', f);
-			err = mycl_share__write_json(f, s, &wo);
-			mycl_share__free(s);
-			if (err)
-				return err;
-		}
+		rc = for_each_share(&t, json_share, NULL, &jl);
+		if (rc < 0)
+			return rc;
 	}
 	fputs("],\n\"build\": ", f);
 	json_init(&j, f);

@@ -150,9 +150,10 @@ static void flags_of(const char *producer, char *buf, size_t len)
 	}
 }
 
-static Elf_Scn *section(Elf *elf, const char *name)
+/* The section named NAME (or, with PREFIX, the first whose name starts with it). */
+static Elf_Scn *section(Elf *elf, const char *name, bool prefix)
 {
-	size_t shstrndx;
+	size_t shstrndx, len = strlen(name);
 	Elf_Scn *scn = NULL;
 
 	if (elf_getshdrstrndx(elf, &shstrndx))
@@ -162,34 +163,16 @@ static Elf_Scn *section(Elf *elf, const char *name)
 		const char *n;
 
 		if (gelf_getshdr(scn, &sh) && (n = elf_strptr(elf, shstrndx, sh.sh_name)) &&
-		    !strcmp(n, name))
+		    (prefix ? !strncmp(n, name, len) : !strcmp(n, name)))
 			return scn;
 	}
 	return NULL;
 }
 
-static bool has_section_prefix(Elf *elf, const char *prefix)
-{
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return false;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *n;
-
-		if (gelf_getshdr(scn, &sh) && (n = elf_strptr(elf, shstrndx, sh.sh_name)) &&
-		    !strncmp(n, prefix, strlen(prefix)))
-			return true;
-	}
-	return false;
-}
-
 /* The first line of .comment ("GCC: (Debian 12.2.0-14) 12.2.0"). */
 static void comment_of(Elf *elf, char *buf, size_t len)
 {
-	Elf_Scn *scn = section(elf, ".comment");
+	Elf_Scn *scn = section(elf, ".comment", false);
 	Elf_Data *d;
 
 	buf[0] = 0;
@@ -300,7 +283,7 @@ static void facts_of(Elf *elf, struct mycl_build_facts *bf, bool code)
 {
 	GElf_Ehdr eh;
 	size_t nph = 0, ncus;
-	bool interp = false, dynamic = false, pie_flag = false, soname = false;
+	bool interp = false, pie_flag = false, soname = false;
 	char *prod;
 	double fp;
 
@@ -314,7 +297,6 @@ static void facts_of(Elf *elf, struct mycl_build_facts *bf, bool code)
 			if (!gelf_getphdr(elf, (int)i, &ph))
 				continue;
 			interp |= ph.p_type == PT_INTERP;
-			dynamic |= ph.p_type == PT_DYNAMIC;
 		}
 	}
 	pie_flag = dyn_flags1(elf, &soname) & DF_1_PIE;
@@ -329,10 +311,8 @@ static void facts_of(Elf *elf, struct mycl_build_facts *bf, bool code)
 		bf->pie = pie_flag || (interp && !soname) ? 1 : -1;
 		bf->static_linked = interp ? 0 : pie_flag ? 1 : -1;
 	}
-	(void)dynamic;
-	bf->debug_info = section(elf, ".debug_info") != NULL ||
-			 section(elf, ".zdebug_info") != NULL;
-	bf->lto = has_section_prefix(elf, ".gnu.lto") ? 1 : bf->lto;
+	bf->debug_info = section(elf, ".debug_info", false) || section(elf, ".zdebug_info", false);
+	bf->lto = section(elf, ".gnu.lto", true) ? 1 : bf->lto;
 	if (!bf->comment[0])
 		comment_of(elf, bf->comment, sizeof(bf->comment));
 	if (!bf->producer[0] && bf->debug_info) {
