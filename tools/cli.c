@@ -134,6 +134,7 @@ int cli_exit_code(int err)
 	case MYCL_ERR_UNSUPPORTED:
 	case MYCL_ERR_DECOMPRESS:
 	case MYCL_ERR_SIMPLEPERF:
+	case MYCL_ERR_ARCHIVE:
 	case -EISDIR:
 		return EXIT_BAD_INPUT;
 	default:
@@ -212,4 +213,35 @@ int cli_choice(const char *prog, const char *opt, const char *arg, const char *c
 		fprintf(stderr, "%s%s", i ? (i + 1 == n ? " or " : ", ") : "", choices[i]);
 	fprintf(stderr, ", not '%s'\n", arg);
 	return -1;
+}
+
+static struct mycl_archive *archives[4];
+
+static void close_archives(void)
+{
+	for (size_t i = 0; i < sizeof(archives) / sizeof(archives[0]); i++)
+		mycl_archive__close(archives[i]);
+}
+
+int cli_archive(const char *prog, const char *path, const struct mycl_archive **out)
+{
+	size_t slot = 0;
+	char err[1024];
+	int rc;
+
+	while (slot < sizeof(archives) / sizeof(archives[0]) && archives[slot])
+		slot++;
+	if (slot == sizeof(archives) / sizeof(archives[0])) {
+		fprintf(stderr, "%s: too many archives\n", prog);
+		return EXIT_USAGE;
+	}
+	rc = mycl_archive__open(path, NULL, &archives[slot], err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return cli_exit_code(rc);
+	}
+	if (!slot)
+		atexit(close_archives);
+	*out = archives[slot];
+	return 0;
 }

@@ -63,6 +63,11 @@ bool cli_is_dir(const char *prog, const char *opt, const char *path);
  * else prints "PROG: PATH:LINE: ..." and returns -1.
  */
 int cli_check_kallsyms(const char *prog, const char *path);
+/*
+ * --archive PATH: the perf archive read into memory, closed at exit; 0, or
+ * an exit code once the problem is said ("PROG: PATH: what is wrong").
+ */
+int cli_archive(const char *prog, const char *path, const struct mycl_archive **out);
 /* Refuses (message, -1) when both options were given: A and B do not go together. */
 int cli_conflict(const char *prog, bool a, const char *na, bool b, const char *nb, const char *why);
 

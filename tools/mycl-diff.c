@@ -29,6 +29,7 @@ static void usage(FILE *f)
 	      "      --flamegraph FILE  also write a differential flame graph (SVG) to FILE:\n"
 	      "                         NEW's call paths, coloured by the change from BASE\n"
 	      "      --symfs DIR        look for binaries under DIR\n"
+	      "      --archive A[,B]    perf archives of BASE and NEW (one for both)\n"
 	      "      --kallsyms FILE    kernel symbols of the recorded kernel\n"
 	      "      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
 	      "  -o, --output FILE      write the report to FILE\n"
@@ -39,7 +40,7 @@ static void usage(FILE *f)
 }
 
 enum { O_SHARE = 256, O_NOISE, O_EVENT, O_FORMAT, O_MAX, O_WIDE, O_SYMFS, O_KALLSYMS, O_DEBUG,
-       O_VERSION, O_FLAME, O_LOCKS, O_SHARE_BIN };
+       O_VERSION, O_FLAME, O_LOCKS, O_SHARE_BIN, O_ARCHIVE };
 
 static const struct option long_opts[] = {
 	{ "by-share", no_argument, NULL, O_SHARE },
@@ -52,6 +53,7 @@ static const struct option long_opts[] = {
 	{ "locks", no_argument, NULL, O_LOCKS },
 	{ "share", required_argument, NULL, O_SHARE_BIN },
 	{ "symfs", required_argument, NULL, O_SYMFS },
+	{ "archive", required_argument, NULL, O_ARCHIVE },
 	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 	{ "debug-dir", required_argument, NULL, O_DEBUG },
 	{ "output", required_argument, NULL, 'o' },
@@ -60,6 +62,27 @@ static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* --archive A[,B]: BASE's archive and NEW's (the same when one is given). */
+static int open_archives(const char *arg, const struct mycl_archive **a,
+			 const struct mycl_archive **b)
+{
+	char first[4096];
+	const char *comma = strchr(arg, ',');
+	int rc;
+
+	snprintf(first, sizeof(first), "%.*s", comma ? (int)(comma - arg) : (int)strlen(arg), arg);
+	if (!first[0] || (comma && !comma[1])) {
+		fprintf(stderr, P ": --archive takes BASE_ARCHIVE[,NEW_ARCHIVE]\n");
+		return EXIT_USAGE;
+	}
+	rc = cli_archive(P, first, a);
+	if (!rc && comma)
+		rc = cli_archive(P, comma + 1, b);
+	else if (!rc)
+		*b = *a;
+	return rc;
+}
 
 /* One recording's flat profile by dso and symbol; an exit code on failure, said. */
 static int load(const char *path, const struct mycl_profile_opts *po, struct mycl_perf_data **pd,
@@ -162,7 +185,8 @@ int main(int argc, char **argv)
 	struct mycl_perf_data *pa = NULL, *pb = NULL;
 	struct mycl_profile *a = NULL, *b = NULL;
 	struct mycl_diff *d = NULL;
-	const char *format = "text", *output = NULL, *flame = NULL, *share_bins = NULL;
+	const char *format = "text", *output = NULL, *flame = NULL, *share_bins = NULL, *archives = NULL;
+	const struct mycl_archive *arch_a = NULL, *arch_b = NULL;
 	FILE *out = NULL;
 	int c, rc;
 
@@ -198,6 +222,7 @@ int main(int argc, char **argv)
 			po.callgraph = true;
 			break;
 		case O_SYMFS: po.symfs = optarg; break;
+		case O_ARCHIVE: archives = optarg; break;
 		case O_KALLSYMS: po.kallsyms = optarg; break;
 		case O_DEBUG: po.debug_dir = optarg; break;
 		case 'o': output = optarg; break;
@@ -236,7 +261,11 @@ int main(int argc, char **argv)
 		return share_diff(share_bins, argv[optind], argv[optind + 1], &dopts, &wo, format,
 				  output, &lg);
 	}
-	rc = load(argv[optind], &po, &pa, &a, lg.verbose);
+	rc = archives ? open_archives(archives, &arch_a, &arch_b) : 0;
+	po.archive = arch_a;
+	if (!rc)
+		rc = load(argv[optind], &po, &pa, &a, lg.verbose);
+	po.archive = arch_b;
 	if (!rc)
 		rc = load(argv[optind + 1], &po, &pb, &b, lg.verbose);
 	if (!rc) {

@@ -157,6 +157,7 @@ static void usage(FILE *f)
 	      "      --symfs DIR         look for binaries under DIR\n"
 	      "      --kallsyms FILE     kernel symbols of the recorded kernel\n"
 	      "      --buildid-dir DIR   perf's build-id cache (default ~/.debug; '' for none)\n"
+	      "      --archive FILE      perf archive (perf.data.tar.bz2) from the recorded machine\n"
 	      "      --debug-dir DIR     separate debug files (default /usr/lib/debug; '' for none)\n"
 	      "      --no-demangle       show C++ names mangled\n"
 	      "      --no-header         omit the recording's header block\n"
@@ -171,7 +172,7 @@ static void usage(FILE *f)
 
 enum {
 	OPT_PERCENT = 256, OPT_MAXROWS, OPT_COMM, OPT_PID, OPT_TID, OPT_CPU, OPT_DSO, OPT_EVENT,
-	OPT_FORMAT, OPT_SYMFS, OPT_KALLSYMS, OPT_BUILDID, OPT_NODEMANGLE, OPT_NOHEADER,
+	OPT_FORMAT, OPT_SYMFS, OPT_KALLSYMS, OPT_BUILDID, OPT_ARCHIVE, OPT_NODEMANGLE, OPT_NOHEADER,
 	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE, OPT_CHILDREN, OPT_NOCHILDREN,
 	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE, OPT_NOCALLSITE, OPT_DEBUGDIR, OPT_ANNOTATE,
 	OPT_ACONTEXT, OPT_SRCDIR, OPT_PREFIXMAP, OPT_LOCKS, OPT_LOCKRULES, OPT_CORDER, OPT_GROUP,
@@ -218,6 +219,7 @@ static const struct option long_opts[] = {
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "buildid-dir", required_argument, NULL, OPT_BUILDID },
+	{ "archive", required_argument, NULL, OPT_ARCHIVE },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUGDIR },
 	{ "no-demangle", no_argument, NULL, OPT_NODEMANGLE },
 	{ "no-header", no_argument, NULL, OPT_NOHEADER },
@@ -481,7 +483,7 @@ int main(int argc, char **argv)
 	MYCL_OPTS(mycl_profile_opts, opts, .print = cli_print, .print_ctx = &lg);
 	MYCL_OPTS(mycl_report_opts, ropts);
 	enum mycl_sort_key keys[MYCL_SORT__MAX];
-	const char *input = NULL, *output = NULL, *format = "text";
+	const char *input = NULL, *output = NULL, *format = "text", *archive = NULL;
 	struct mycl_perf_data *pd = NULL;
 	struct mycl_profile *prof = NULL;
 	char errbuf[600];
@@ -538,6 +540,7 @@ int main(int argc, char **argv)
 		case OPT_SYMFS: opts.symfs = optarg; break;
 		case OPT_KALLSYMS: opts.kallsyms = optarg; break;
 		case OPT_BUILDID: opts.buildid_dir = optarg; break;
+		case OPT_ARCHIVE: archive = optarg; break;
 		case OPT_DEBUGDIR: opts.debug_dir = optarg; break;
 		case OPT_NODEMANGLE: opts.no_demangle = true; break;
 		case OPT_NOHEADER: ropts.no_header = true; break;
@@ -668,6 +671,8 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	if (opts.kallsyms && cli_check_kallsyms(P, opts.kallsyms))
 		return EXIT_USAGE;
+	if (archive && (rc = cli_archive(P, archive, &opts.archive)))
+		return rc;
 	if (optind < argc) {
 		if (input || optind + 1 < argc) {
 			fprintf(stderr, "mycl-hot: one recording at a time\n");

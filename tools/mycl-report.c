@@ -33,6 +33,7 @@ static void usage(FILE *f)
 	      "      --symfs DIR         look for binaries under DIR\n"
 	      "      --kallsyms FILE     kernel symbols of the recorded kernel\n"
 	      "      --buildid-dir DIR   perf's build-id cache (default ~/.debug; '' for none)\n"
+	      "      --archive FILE      perf archive (perf.data.tar.bz2) from the recorded machine\n"
 	      "      --debug-dir DIR     separate debug files (default /usr/lib/debug)\n"
 	      "  -o, --output FILE       write the report to FILE\n"
 	      "  -q, --quiet             no warnings, no progress line\n"
@@ -43,7 +44,7 @@ static void usage(FILE *f)
 }
 
 enum { O_FORMAT = 256, O_REDACT, O_COLOR, O_TOP, O_WIDTH, O_NOSHARE, O_EVENT, O_SYMFS, O_KALLSYMS,
-       O_BUILDID, O_DEBUG, O_VERSION };
+       O_BUILDID, O_ARCHIVE, O_DEBUG, O_VERSION };
 
 static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, O_FORMAT },
@@ -57,6 +58,7 @@ static const struct option long_opts[] = {
 	{ "symfs", required_argument, NULL, O_SYMFS },
 	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 	{ "buildid-dir", required_argument, NULL, O_BUILDID },
+	{ "archive", required_argument, NULL, O_ARCHIVE },
 	{ "debug-dir", required_argument, NULL, O_DEBUG },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -96,6 +98,7 @@ int main(int argc, char **argv)
 	const char *bins[MAX_BINS + 1] = { NULL };
 	struct mycl_perf_data *pd = NULL;
 	struct mycl_profile *prof = NULL;
+	const char *archive = NULL;
 	char errbuf[600];
 	bool use_colour;
 	size_t ev = SIZE_MAX;
@@ -135,6 +138,7 @@ int main(int argc, char **argv)
 		case O_SYMFS: opts.symfs = to.symfs = optarg; break;
 		case O_KALLSYMS: opts.kallsyms = optarg; break;
 		case O_BUILDID: opts.buildid_dir = optarg; break;
+		case O_ARCHIVE: archive = optarg; break;
 		case O_DEBUG: opts.debug_dir = optarg; break;
 		case 'o': output = optarg; break;
 		case 'q': lg.verbose = -1; break;
@@ -168,6 +172,9 @@ int main(int argc, char **argv)
 	    (opts.symfs && !cli_is_dir(P, "--symfs", opts.symfs)) ||
 	    (opts.kallsyms && cli_check_kallsyms(P, opts.kallsyms)))
 		return EXIT_USAGE;
+	if (archive && (rc = cli_archive(P, archive, &opts.archive)))
+		return rc;
+	to.archive = opts.archive;
 	use_colour = !strcmp(color, "always") ||
 		     (!strcmp(color, "auto") && !output && isatty(1) && !getenv("NO_COLOR") &&
 		      !strcmp(format, "text"));

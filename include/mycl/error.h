@@ -22,7 +22,8 @@ extern "C" {
 	X(MYCL_ERR_DECOMPRESS, -4104, "zstd decompression failed")                 \
 	X(MYCL_ERR_ELF, -4105, "cannot read ELF file")                             \
 	X(MYCL_ERR_SIMPLEPERF, -4106, "file written by Android simpleperf, not Linux perf") \
-	X(MYCL_ERR_BAD_RULES, -4107, "a rules file given as an option is not in its format")
+	X(MYCL_ERR_BAD_RULES, -4107, "a rules file given as an option is not in its format") \
+	X(MYCL_ERR_ARCHIVE, -4108, "not a perf archive, or a corrupt one")
 
 enum mycl_error {
 #define MYCL_ERR_ENUM(name, value, msg) name = value,

@@ -13,5 +13,6 @@
 #include "mycl/diff.h"
 #include "mycl/locks.h"
 #include "mycl/build.h"
+#include "mycl/archive.h"
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "mycl/archive.h"
 #include "mycl/log.h"
 #include "mycl/perf_data.h"
 
@@ -58,6 +59,12 @@ struct mycl_profile_opts {
 	 * "NAME [from call site]".  On: the chains exactly as perf shows them.
 	 */
 	bool no_call_site_frames;
+	/*
+	 * A perf archive from the recorded machine (mycl/archive.h): its
+	 * binaries are looked for first after --symfs; it must outlive the
+	 * profile.
+	 */
+	const struct mycl_archive *archive;
 };
 
 /* The mark of a frame put back from a call instruction (see no_call_site_frames). */
@@ -96,6 +103,11 @@ struct mycl_dso_summary {
 	const char *fix;		/* what to install, when samples lack symbols; may be NULL */
 	bool kernel, ok;
 	uint64_t samples, unresolved;
+	/*
+	 * Where the binary and its symbols are read here (sym_file may name an
+	 * archive's member, which opens as /proc/self/fd/N); NULL when not found.
+	 */
+	const char *read_file, *read_sym_file;
 };
 
 /*

@@ -143,6 +143,7 @@ struct mycl_ticket_opts {
 	const char *symfs;		/* where the recording's binaries are */
 	bool no_share;			/* no false-sharing section */
 	const struct mycl_annotate_opts *annotate_opts;
+	const struct mycl_archive *archive; /* the profile's perf archive, for debug files */
 };
 
 /*

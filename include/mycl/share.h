@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "mycl/archive.h"
 #include "mycl/log.h"
 
 #ifdef __cplusplus
@@ -28,6 +29,8 @@ struct mycl_share_opts {
 	const char *perf_data;		/* weight by this recording's samples */
 	bool no_dwarf;			/* skip DWARF variables without symbols */
 	bool assume_threads;		/* judge a program that starts no thread as if it did */
+	const char *name;		/* how the binary is shown; NULL: its path */
+	const struct mycl_archive *archive; /* a perf archive to find its debug file in */
 };
 
 enum mycl_share_verdict {

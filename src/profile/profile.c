@@ -377,7 +377,9 @@ static int make_summary(struct mycl_profile *p)
 		s->name = d->short_name;
 		s->path = d->path;
 		s->build_id = p->summ_strs[i];
-		s->sym_file = d->sym_path;
+		s->sym_file = d->sym_label ? d->sym_label : d->sym_path;
+		s->read_file = d->runtime_path;
+		s->read_sym_file = d->sym_path;
 		s->status = dso_status_str(d->status);
 		s->detail = d->detail;
 		s->kernel = d->kernel;
@@ -470,6 +472,7 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	so.symfs = OPTS_GET(opts, symfs, NULL);
 	so.kallsyms = OPTS_GET(opts, kallsyms, NULL);
 	so.buildid_dir = bdir && *bdir ? bdir : NULL;
+	so.archive = OPTS_GET(opts, archive, NULL);
 	so.debug_dir = dso_debug_dir(OPTS_GET(opts, debug_dir, NULL));
 	so.demangle = !OPTS_GET(opts, no_demangle, false);
 	so.log = p->log;

@@ -243,7 +243,7 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 	for (size_t i = 0; i < s->nr_lines; i++)
 		flagged += s->lines[i].verdict != MYCL_SHARE_OK;
 	if (asprintf(&head, "%s (%s, %u-byte lines): %zu variables, %zu lines, %zu flagged",
-		     s->dso->path, s->arch, s->line_size, s->nr_vars, s->nr_lines, flagged) > 0)
+		     s->name, s->arch, s->line_size, s->nr_vars, s->nr_lines, flagged) > 0)
 		folded(f, "mycl-share: ", head, wide ? 0 : 100);
 	free(head);
 	head = NULL;
@@ -351,7 +351,7 @@ MYCL_API int mycl_share__write_json(FILE *f, const struct mycl_share *s,
 	json_init(&j, f);
 	json_begin_obj(&j, NULL);
 	json_str(&j, "schema", "mycl-share/2");
-	json_str(&j, "binary", s->dso->path);
+	json_str(&j, "binary", s->name);
 	json_str(&j, "arch", s->arch);
 	json_u64(&j, "line_size", s->line_size);
 	json_u64(&j, "variables", s->nr_vars);

@@ -348,14 +348,20 @@ static size_t main_binaries(const struct mycl_profile *p, size_t *idx, size_t k)
 }
 
 /* Where a recorded binary is on this machine: under the symfs when one was given. */
-static void local_path(const struct ticket *t, const char *path, char *buf, size_t len)
+/*
+ * Where binary D is read here: the file its symbols were loaded with, else
+ * under --symfs.  True when that is not the recorded path (under --symfs).
+ */
+static bool local_path(const struct ticket *t, const struct mycl_dso_summary *d, char *buf,
+		       size_t len)
 {
 	const char *symfs = OPTS_GET(t->o, symfs, NULL);
 
-	if (symfs && *symfs)
-		snprintf(buf, len, "%s%s", symfs, path);
-	else
-		snprintf(buf, len, "%s", path);
+	snprintf(buf, len, "%s%s", symfs ? symfs : "", d->path);
+	if (!d->read_file || !strcmp(d->read_file, buf))
+		return false;
+	snprintf(buf, len, "%s", d->read_file);
+	return true;
 }
 
 /*
@@ -374,15 +380,21 @@ static int for_each_share(struct ticket *t, int (*fn)(const struct mycl_share *s
 	char path[4096];
 
 	for (size_t i = 0; bins ? bins[i] != NULL : i < n; i++) {
-		MYCL_OPTS(mycl_share_opts, so, .perf_data = strcmp(perf, "-") ? perf : NULL);
+		MYCL_OPTS(mycl_share_opts, so, .perf_data = strcmp(perf, "-") ? perf : NULL,
+			  .archive = OPTS_GET(t->o, archive, NULL));
 		struct mycl_share *s;
 		char msg[512];
 		int rc;
 
-		if (bins)
+		if (bins) {
 			snprintf(path, sizeof(path), "%s", bins[i]);
-		else
-			local_path(t, mycl_profile__dso(t->p, idx[i])->path, path, sizeof(path));
+		} else {
+			const struct mycl_dso_summary *d = mycl_profile__dso(t->p, idx[i]);
+
+			/* Shown as recorded when read from elsewhere (an archive, a build-id cache). */
+			if (local_path(t, d, path, sizeof(path)))
+				so.name = d->path;
+		}
 		if (mycl_share__analyze(path, &so, &s, msg, sizeof(msg))) {
 			if (on_err)
 				on_err(msg, ctx);
@@ -452,8 +464,8 @@ static void build_section(struct ticket *t)
 		const struct mycl_dso_summary *d = mycl_profile__dso(t->p, idx[i]);
 		struct mycl_build_facts bf;
 
-		local_path(t, d->path, path, sizeof(path));
-		snprintf(sym, sizeof(sym), "%s", d->sym_file ? d->sym_file : path);
+		local_path(t, d, path, sizeof(path));
+		snprintf(sym, sizeof(sym), "%s", d->read_sym_file ? d->read_sym_file : path);
 		if (mycl_build_facts(path, sym, &bf)) {
 			snprintf(line, sizeof(line), "%s: not readable here (%s)", d->name,
 				 d->ok ? "no binary" : d->status);
@@ -614,8 +626,8 @@ static void json_build(struct json *j, struct ticket *t)
 		const struct mycl_dso_summary *d = mycl_profile__dso(t->p, idx[i]);
 		struct mycl_build_facts bf;
 
-		local_path(t, d->path, path, sizeof(path));
-		snprintf(sym, sizeof(sym), "%s", d->sym_file ? d->sym_file : path);
+		local_path(t, d, path, sizeof(path));
+		snprintf(sym, sizeof(sym), "%s", d->read_sym_file ? d->read_sym_file : path);
 		json_begin_obj(j, NULL);
 		json_str(j, "binary", d->name);
 		if (!mycl_build_facts(path, sym, &bf)) {

@@ -764,7 +764,10 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 
 	*out = NULL;
 	so.debug_dir = dso_debug_dir(OPTS_GET(o, debug_dir, NULL));
+	so.archive = OPTS_GET(o, archive, NULL);
 	abs = realpath(path, NULL);
+	if (!abs && errno == ENOENT && !access(path, R_OK))
+		abs = strdup(path);	/* a file with no name to resolve to (an archive's memfd) */
 	if (!abs) {
 		err = -errno;
 		snprintf(errbuf, errlen, "%s: cannot open: %s", path, strerror(errno));
@@ -789,6 +792,9 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 		mycl_share__free(s);
 		return -ENOMEM;
 	}
+	s->name = s->dso->path;
+	if (OPTS_GET(o, name, NULL) && share_keep(s, strdup(o->name)))
+		s->name = s->strs[s->nr_strs - 1];
 	dso_load(s->dso, &so);
 	img = dso_image(s->dso);
 	if (!img) {

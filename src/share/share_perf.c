@@ -130,7 +130,7 @@ int share_weigh(struct mycl_share *s, const char *path, char *errbuf, size_t len
 	if (!s->binary_samples)
 		mycl_log(&s->log, MYCL_WARN, "%s: no sample falls in %s (build-id or name differs, or "
 			 "it did not run): the ranking rests on its code alone; record it running: "
-			 "perf record -g -p <pid of %s>", path, s->dso->path, s->dso->short_name);
+			 "perf record -g -p <pid of %s>", path, s->name, s->dso->short_name);
 	mycl_perf_data__close(pd);
 	s->weighted = true;
 

@@ -27,6 +27,7 @@ struct share_bucket {
 struct mycl_share {
 	struct logger log;
 	struct dso *dso;
+	const char *name;		/* how the binary is shown */
 	const char *arch;
 	unsigned int line_size;
 	struct mycl_share_var *vars;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "archive.h"
 #include "dso.h"
 #include "elfimage.h"
 
@@ -230,6 +231,16 @@ static void load_kernel(struct dso *d, const struct sym_opts *o)
 		if (!err)
 			d->sym_path = strdup(o->kallsyms);
 	}
+	if (err && d->build_id_size && o->archive) {
+		const char *a;
+
+		build_id_hex(d->build_id, d->build_id_size, hex);
+		a = archive_find(o->archive, hex, "kallsyms");
+		if (a && !(err = kallsyms_load(a, d, (struct logger *)&o->log))) {
+			d->sym_path = strdup(a);
+			d->sym_label = archive_label(o->archive, a);
+		}
+	}
 	if (err && d->build_id_size && o->buildid_dir) {
 		build_id_hex(d->build_id, d->build_id_size, hex);
 		p = str_printf("%s/.build-id/%.2s/%s/kallsyms", o->buildid_dir, hex, hex + 2);
@@ -264,6 +275,10 @@ static void load_kernel(struct dso *d, const struct sym_opts *o)
 		}
 		if (same && !(err = kallsyms_load("/proc/kallsyms", d, (struct logger *)&o->log)))
 			d->sym_path = strdup("/proc/kallsyms");
+		else if (!same && o->archive)
+			set_detail(d, "the recording's kernel is not the running one and %s has no "
+				   "kallsyms for it; pass --kallsyms from the recorded machine",
+				   mycl_archive__path(o->archive));
 		else if (!same)
 			set_detail(d, "the recording's kernel is not the running one; "
 				   "pass --kallsyms from the recorded machine or use perf archive");
@@ -322,6 +337,16 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		build_id_hex(d->build_id, d->build_id_size, hex);
 	if (o->symfs && d->path[0] == '/')
 		add_cand(&c, symfs_path(o, d->path));
+	if (hex[0] && o->archive) {
+		static const char *const kinds[] = { "debug", "elf", "vdso" };
+
+		for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
+			const char *a = archive_find(o->archive, hex, kinds[i]);
+
+			if (a)
+				add_cand(&c, strdup(a));
+		}
+	}
 	if (hex[0] && o->buildid_dir) {
 		add_cand(&c, str_printf("%s/.build-id/%.2s/%s/debug", o->buildid_dir, hex, hex + 2));
 		add_cand(&c, str_printf("%s/.build-id/%.2s/%s/elf", o->buildid_dir, hex, hex + 2));
@@ -368,6 +393,7 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 			d->runtime_path = strdup(runtime);
 		if (elf_load(runtime, use, d, o->demangle) == 0) {
 			d->sym_path = strdup(use);
+			d->sym_label = archive_label(o->archive, use);
 			d->status = DSO_OK;
 			if (!full)	/* the summary names the file once, as where symbols came from */
 				set_detail(d, "only exported functions (.dynsym)");
@@ -386,8 +412,12 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 			   hex);
 	} else {
 		d->status = DSO_MISSING;
-		set_detail(d, "%s not found%s", d->path,
-			   o->symfs ? " under --symfs" : "; copy it here or pass --symfs");
+		if (o->archive)
+			set_detail(d, "%s not found%s; not in %s either", d->path,
+				   o->symfs ? " under --symfs" : "", mycl_archive__path(o->archive));
+		else
+			set_detail(d, "%s not found%s", d->path,
+				   o->symfs ? " under --symfs" : "; copy it here or pass --symfs");
 	}
 	for (int i = 0; i < c.nr; i++)
 		free(c.path[i]);

@@ -37,6 +37,7 @@ struct dso {
 	enum dso_status status;
 	char *sym_path;			/* the file symbols came from */
 	char *runtime_path;		/* the mapped file itself (for unwinding, code bytes) */
+	const char *sym_label;		/* how sym_path shows (an archive's member), or NULL */
 	char *detail;			/* for the summary: what was tried or what differed */
 	struct symtab syms;
 	struct symtab data_syms;	/* variables (STT_OBJECT), for naming what code touches */
@@ -61,6 +62,7 @@ struct sym_opts {
 	const char *symfs;		/* prefix for every binary path */
 	const char *kallsyms;		/* kernel symbols file */
 	const char *buildid_dir;	/* perf's build-id cache (~/.debug) */
+	const struct mycl_archive *archive; /* perf archive's entries, looked at before it */
 	const char *debug_dir;		/* /usr/lib/debug */
 	const char *os_release;		/* recording's kernel release */
 	const uint8_t *kernel_build_id;	/* recording's kernel build-id, or NULL */
