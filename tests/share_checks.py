@@ -137,6 +137,21 @@ def weight_struct(tool, corpus, binary):
           f"{doc['data_samples']} samples, {n} bucketed")
 
 
+def copied(tool, data):
+    """The recording's binary copied elsewhere under another name: found by build-id."""
+    import tempfile
+    zoo = os.path.join(data, "symfs", "mycl-fixtures", "locks", "zoo")
+    rec = os.path.join(data, "locks", "ttas.fp.data")
+    with tempfile.TemporaryDirectory() as d:
+        copy = os.path.join(d, "zoo-copied-here")
+        shutil.copy(zoo, copy)
+        r = share(tool, "--format", "json", "--perf", rec, copy)
+        doc = json.loads(r.stdout) if r.returncode == 0 else {}
+        check("--perf with a copy of the recorded binary (other path, other name): its samples "
+              "found by build-id, no warning", doc.get("binary_samples", 0) > 500 and
+              "no sample falls" not in r.stderr, r.stderr[:300] + str(doc.get("binary_samples")))
+
+
 TRUTH = ["truth.gcc-O0", "truth.gcc-O2", "truth.clang-O0", "truth.clang-O2", "truth.nopie",
          "truth.static", "truth.aarch64", "truth.ppc64le", "truth.s390x", "truth.i386", "truth.armhf",
          "truth.riscv64", "truth.aarch64-O0", "truth.armhf-O0", "truth.ppc64le-O0",
@@ -247,6 +262,7 @@ def main():
     server(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)
+    copied(tool, data)
     mariadbd(tool)
     weight_struct(tool, corpus, ttas_bin)
     return summary()

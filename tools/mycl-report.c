@@ -164,7 +164,7 @@ int main(int argc, char **argv)
 		bins[i] = argv[optind];
 	}
 	if (bins[0])
-		to.binaries = bins;
+		to.binaries = opts.binaries = bins;
 	if (cli_conflict(P, !strcmp(color, "always"), "--color always", strcmp(format, "text") != 0,
 			 "--format", "colour is for the text report") ||
 	    cli_conflict(P, to.no_share, "--no-share", bins[0] != NULL, "BINARY arguments",

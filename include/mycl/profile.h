@@ -65,6 +65,12 @@ struct mycl_profile_opts {
 	 * profile.
 	 */
 	const struct mycl_archive *archive;
+	/*
+	 * Binaries given by name (NULL-terminated): each is used for the
+	 * recording's binary of the same build-id, wherever that was recorded
+	 * (a copy, another path, mycl-share's --perf).
+	 */
+	const char *const *binaries;
 };
 
 /* The mark of a frame put back from a call instruction (see no_call_site_frames). */

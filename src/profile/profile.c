@@ -473,6 +473,28 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	so.kallsyms = OPTS_GET(opts, kallsyms, NULL);
 	so.buildid_dir = bdir && *bdir ? bdir : NULL;
 	so.archive = OPTS_GET(opts, archive, NULL);
+	if (OPTS_GET(opts, binaries, NULL)) {
+		const char *const *bins = opts->binaries;
+		size_t n = 0;
+
+		while (bins[n])
+			n++;
+		p->known = calloc(n ? n : 1, sizeof(*p->known));
+		if (!p->known) {
+			mycl_profile__free(p);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < n; i++) {
+			struct elf_found f;
+
+			if (elf_probe(bins[i], &f) || f.build_id_size <= 0)
+				continue;
+			p->known[so.nr_known].path = bins[i];
+			memcpy(p->known[so.nr_known].build_id, f.build_id, (size_t)f.build_id_size);
+			p->known[so.nr_known++].build_id_size = (uint8_t)f.build_id_size;
+		}
+		so.known = p->known;
+	}
 	so.debug_dir = dso_debug_dir(OPTS_GET(opts, debug_dir, NULL));
 	so.demangle = !OPTS_GET(opts, no_demangle, false);
 	so.log = p->log;
@@ -568,6 +590,7 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	filter_free(&p->f_cpu);
 	free(p->event_name);
 	free(p->buildid_dir);
+	free(p->known);
 	machine_free(p->m);
 	free(p);
 }

@@ -90,6 +90,7 @@ struct mycl_profile {
 	/* Package hints not looked up yet: only when a summary is read (they read dpkg's lists). */
 	bool *summ_hint_pending;
 	char *buildid_dir;
+	struct known_file *known;	/* opts' binaries, with their build-ids */
 };
 
 /* A tree being merged (profile_view.c): nodes in one array, siblings linked. */

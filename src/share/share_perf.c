@@ -109,7 +109,8 @@ static int credit_insn(struct dso *d, uint64_t vaddr, uint64_t samples, void *ct
 
 int share_weigh(struct mycl_share *s, const char *path, char *errbuf, size_t len)
 {
-	MYCL_OPTS(mycl_profile_opts, po, .annotate = true);
+	const char *self[] = { s->dso->path, NULL };
+	MYCL_OPTS(mycl_profile_opts, po, .annotate = true, .binaries = self);
 	struct mycl_perf_data *pd;
 	struct mycl_profile *p;
 	struct addr_ctx ac = { .s = s };

@@ -260,11 +260,11 @@ static int tar_header(struct tar *t)
 				}
 		} else {
 			if (size > t->max - t->kept) {
+				rc = tar_fail(t, "%s: members inflate past %llu MiB (at %s): refused",
+					      t->name, (unsigned long long)(t->max >> 20), name);
 				free(name);
 				free(link);
-				return tar_fail(t, "%s: members inflate past %llu MiB (at %s): refused",
-						t->name, (unsigned long long)(t->max >> 20),
-						name);
+				return rc;
 			}
 			t->kept += size;
 			t->fd = new_memfd(t, name);
@@ -369,6 +369,9 @@ static int tar_feed(const uint8_t *p, size_t n, void *ctx)
 			break;
 		case T_DATA:
 			take = t->left < n ? (size_t)t->left : n;
+			if (t->at + take > 2 * t->max)	/* skipped members cost time, not memory */
+				return tar_fail(t, "%s: the tarball inflates past %llu MiB: refused",
+						t->name, (unsigned long long)(2 * t->max >> 20));
 			if (t->use == USE_FILE && (rc = write_all(t, p, take)))
 				return rc;
 			if (t->buf) {

@@ -337,6 +337,10 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		build_id_hex(d->build_id, d->build_id_size, hex);
 	if (o->symfs && d->path[0] == '/')
 		add_cand(&c, symfs_path(o, d->path));
+	for (size_t i = 0; i < o->nr_known; i++)
+		if (d->build_id_size && o->known[i].build_id_size == d->build_id_size &&
+		    !memcmp(o->known[i].build_id, d->build_id, d->build_id_size))
+			add_cand(&c, strdup(o->known[i].path));
 	if (hex[0] && o->archive) {
 		static const char *const kinds[] = { "debug", "elf", "vdso" };
 

@@ -58,11 +58,20 @@ struct dso {
 	bool inlines_tried;
 };
 
+/* A binary given by name (mycl-share's, mycl-report's): used for the recording's of its build-id. */
+struct known_file {
+	const char *path;
+	uint8_t build_id[20];
+	uint8_t build_id_size;
+};
+
 struct sym_opts {
 	const char *symfs;		/* prefix for every binary path */
 	const char *kallsyms;		/* kernel symbols file */
 	const char *buildid_dir;	/* perf's build-id cache (~/.debug) */
 	const struct mycl_archive *archive; /* perf archive's entries, looked at before it */
+	const struct known_file *known;	/* looked at first after --symfs */
+	size_t nr_known;
 	const char *debug_dir;		/* /usr/lib/debug */
 	const char *os_release;		/* recording's kernel release */
 	const uint8_t *kernel_build_id;	/* recording's kernel build-id, or NULL */

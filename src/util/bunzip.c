@@ -122,25 +122,31 @@ struct dec {
 	uint8_t obuf[65536];
 	size_t on;
 	uint32_t crc;
+	int out_rc;			/* what the taker returned, once nonzero */
 	uint8_t selectors[MAX_SELECTORS];
 	struct huff huff[MAX_GROUPS];
 };
 
 #define fail(d, ...) (snprintf((d)->err, (d)->errlen, __VA_ARGS__), MYCL_ERR_CORRUPT)
 
-static int flush(struct dec *d)
+/*
+ * Output goes on in pieces before a block's CRC is known.  When the taker
+ * refuses a piece, the rest of the block is still decoded for its CRC: a
+ * corrupt block is said as such, not as whatever the taker saw in it.
+ */
+static void flush(struct dec *d)
 {
-	int rc = d->on ? d->out(d->obuf, d->on, d->ctx) : 0;
-
+	if (d->on && !d->out_rc)
+		d->out_rc = d->out(d->obuf, d->on, d->ctx);
 	d->on = 0;
-	return rc;
 }
 
-static inline int put(struct dec *d, uint8_t c)
+static inline void put(struct dec *d, uint8_t c)
 {
 	d->crc = d->crc << 8 ^ crc_table[(d->crc >> 24 ^ c) & 0xff];
 	d->obuf[d->on++] = c;
-	return d->on == sizeof(d->obuf) ? flush(d) : 0;
+	if (d->on == sizeof(d->obuf))
+		flush(d);
 }
 
 static int block(struct dec *d, size_t at, uint32_t *crc_out)
@@ -151,7 +157,7 @@ static int block(struct dec *d, size_t at, uint32_t *crc_out)
 	uint8_t *selectors = d->selectors;
 	struct huff *huff = d->huff;
 	uint32_t counts[256] = { 0 };
-	int in_use = 0, groups, alpha, eob, left = 0, g = 0, rc;
+	int in_use = 0, groups, alpha, eob, left = 0, g = 0;
 	uint32_t nsel, sel = 0;
 
 	want_crc = get_bits(b, 32);
@@ -225,9 +231,9 @@ static int block(struct dec *d, size_t at, uint32_t *crc_out)
 		}
 		left--;
 		sym = huff_decode(&huff[g], b);
+		if (b->over)
+			goto short_input;
 		if (sym < 0) {
-			if (b->over)
-				goto short_input;
 			return fail(d, "block at byte %zu: no code matches", at);
 		}
 		if (sym == RUNA || sym == RUNB) {
@@ -290,8 +296,7 @@ static int block(struct dec *d, size_t at, uint32_t *crc_out)
 			pos >>= 8;
 			if (rl == 4) {
 				while (c--)
-					if ((rc = put(d, (uint8_t)last)))
-						return rc;
+					put(d, (uint8_t)last);
 				rl = 0;
 				continue;
 			}
@@ -301,15 +306,14 @@ static int block(struct dec *d, size_t at, uint32_t *crc_out)
 				rl = 1;
 				last = c;
 			}
-			if ((rc = put(d, (uint8_t)c)))
-				return rc;
+			put(d, (uint8_t)c);
 		}
 		d->crc = ~d->crc;
 	}
 	if (d->crc != want_crc)
 		return fail(d, "block at byte %zu: CRC %08x, stored %08x", at, d->crc, want_crc);
 	*crc_out = d->crc;
-	return 0;
+	return d->out_rc;
 
 short_input:
 	return fail(d, "input ends inside the block at byte %zu", at);
@@ -386,8 +390,10 @@ int bunzip(const uint8_t *in, size_t len, bunzip_out_fn out, void *ctx, char *er
 	do
 		rc = stream(d);
 	while (!rc && bunzip_magic(d->b.p, (size_t)(d->b.end - d->b.p)));
-	if (!rc)
-		rc = flush(d);
+	if (!rc) {
+		flush(d);
+		rc = d->out_rc;
+	}
 	free(d->tt);
 	free(d);
 	return rc;

@@ -9,7 +9,8 @@
 #   fuzz_share       an ELF file: mycl-share (relocations, DWARF variables, every disassembler)
 #   fuzz_unwind      a sample's registers and stack copy, unwound with DWARF
 #   fuzz_tracepoint  tracing data and a tracepoint sample's raw bytes
-fuzz_targets="fuzz_perf_data fuzz_profile fuzz_elf fuzz_share fuzz_unwind fuzz_tracepoint"
+#   fuzz_archive     a perf archive: bzip2, zstd or tar; ustar, GNU and pax names
+fuzz_targets="fuzz_perf_data fuzz_profile fuzz_elf fuzz_share fuzz_unwind fuzz_tracepoint fuzz_archive"
 
 # The regression inputs each target replays (tests/fuzz/regress/DIR).
 fuzz_regress_dir() {
@@ -18,6 +19,7 @@ fuzz_regress_dir() {
 	fuzz_elf|fuzz_share) echo elf ;;
 	fuzz_unwind) echo unwind ;;
 	fuzz_tracepoint) echo tracepoint ;;
+	fuzz_archive) echo archive ;;
 	esac
 }
 
@@ -25,6 +27,7 @@ fuzz_dict() {
 	case $1 in
 	fuzz_perf_data|fuzz_profile) echo "$top/tests/fuzz/perf_data.dict" ;;
 	fuzz_elf|fuzz_share) echo "$top/tests/fuzz/elf.dict" ;;
+	fuzz_archive) echo "$top/tests/fuzz/archive.dict" ;;
 	*) echo "" ;;
 	esac
 }
