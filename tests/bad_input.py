@@ -119,6 +119,37 @@ def missing_binary():
     return put("missing.data", hotloop.replace(b"/mycl-fixtures/hotloop", b"/nonexistent-dir/hotlp"))
 
 
+arc_blob = open(os.path.join(data, "archive", "ledger.tar.bz2"), "rb").read()
+LEDGER = os.path.join(data, "archive", "ledger.data")
+ALONE = ["--symfs", work, "--buildid-dir", "", "--debug-dir", ""]
+
+
+def archive_of(members, name):
+    """A bzip2 tarball of (name, bytes) members."""
+    import bz2
+    import io
+    import tarfile
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as t:
+        for n, b in members:
+            ti = tarfile.TarInfo(n)
+            ti.size = len(b)
+            t.addfile(ti, io.BytesIO(b))
+    return put(name, bz2.compress(buf.getvalue()))
+
+
+def archive_bomb():
+    import bz2
+    import tarfile
+    ti = tarfile.TarInfo("usr/bin/x/" + "ab" * 20 + "/elf")
+    ti.size = 5 << 30
+    return put("bomb.tar.bz2", bz2.compress(ti.tobuf(tarfile.GNU_FORMAT)))
+
+
+def arc(path):
+    return [hot] + ALONE + ["--archive", path, LEDGER]
+
+
 # Each case: class, how it is made, the command, the exit code, what the output says
 # (a piece of stderr or of the report).
 CASES = [
@@ -174,6 +205,25 @@ CASES = [
      0, "the binary changed since the recording"),
     ("hostile path", "'/../../../../etc/hosts' as a binary's name, with --symfs (more: tests/safety_checks.py)",
      lambda: [hot] + SYMFS + [hostile_path()], 0, "/../../../../etc/hosts not found under --symfs"),
+    ("archive: not a tarball", "--archive given a perf.data",
+     lambda: arc(LEDGER), 3, "not a tar archive (perf archive writes a .tar.bz2)"),
+    ("archive: truncated", "the first half of a perf archive",
+     lambda: arc(put("half.tar.bz2", arc_blob[:len(arc_blob) // 2])), 3,
+     "bzip2: input ends inside the block at byte 4"),
+    ("archive: corrupt block", "one byte of a perf archive changed",
+     lambda: arc(put("flip.tar.bz2", arc_blob[:5000] + bytes([arc_blob[5000] ^ 0x40]) +
+                     arc_blob[5001:])), 3, "bzip2: block at byte 4: CRC"),
+    ("archive: other compression", "a gzip file",
+     lambda: arc(put("z.tar.gz", b"\x1f\x8b\x08\x00" + bytes(60))), 3,
+     "gzip-compressed; recompress it"),
+    ("archive: not perf's", "a tar.bz2 without PATH/BUILD-ID/elf entries",
+     lambda: arc(archive_of([("README", b"hello")], "other.tar.bz2")), 3,
+     "no build-id cache entry (PATH/BUILD-ID/elf): not made by perf archive?"),
+    ("archive: decompression bomb", "a 98-byte tar.bz2 whose member claims 5 GiB",
+     lambda: arc(archive_bomb()), 3, "members inflate past 4096 MiB"),
+    ("archive: binary not in it", "a perf archive of another build-id",
+     lambda: arc(archive_of([("usr/bin/x/" + "ab" * 20 + "/elf", b"\x7fELF")], "lacks.tar.bz2")),
+     0, "not found under --symfs; not in"),
 ]
 
 

@@ -123,6 +123,30 @@ def perf_counts(path):
     return total, complete
 
 
+def archive_check(mycl_hot, data, cache, work):
+    """perf archive of the recording, read with --archive and nothing else: the same
+    report (DWARF-unwound call paths included) as with this machine's own files and the
+    recording's build-id cache (which holds the [vdso] no file here has)."""
+    r = subprocess.run(["perf", "--buildid-dir", cache, "archive", data], capture_output=True,
+                       text=True, timeout=600)
+    arc = data + ".tar.bz2"
+    if r.returncode != 0 or not os.path.exists(arc):
+        print(f"FAIL perf archive: {r.stdout[-200:]} {r.stderr[-200:]}")
+        return False
+    empty = os.path.join(work, "empty")
+    os.makedirs(empty, exist_ok=True)
+    outs = []
+    for extra in (["--archive", arc, "--symfs", empty, "--buildid-dir", "", "--debug-dir", ""],
+                  ["--buildid-dir", cache]):
+        outs.append(subprocess.run([mycl_hot, "-q", "-g", "--no-summary", "--no-header", *extra,
+                                    data], capture_output=True, text=True, timeout=600).stdout)
+    ok = outs[0] == outs[1] and "mariadbd" in outs[0] and "handle_one_connection" in outs[0]
+    print(f"{'ok  ' if ok else 'FAIL'} perf archive ({os.path.getsize(arc) >> 20} MB): mycl-hot -g "
+          f"with --archive alone prints what it prints with this machine's binaries and cache "
+          f"({len(outs[0].splitlines())} lines)")
+    return ok
+
+
 def main():
     mycl_hot, work = sys.argv[1:3]
     os.makedirs(work, exist_ok=True)
@@ -136,13 +160,17 @@ def main():
     srv, sock = start_server(work)
     slap = shutil.which("mariadb-slap") or shutil.which("mysqlslap")
     data = os.path.join(work, "mariadbd.data")
+    cache = os.path.join(work, "buildid-cache")
+    shutil.rmtree(cache, ignore_errors=True)
     try:
         load = subprocess.Popen([slap, "--no-defaults", f"--socket={sock}", "-uroot",
                                  "--query=select now()", "--concurrency=16", "--create-schema=mysql",
                                  "--number-of-queries=2000000", "--iterations=1"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(2)
-        rec = subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", "1000",
+        # A private build-id cache, for the perf archive below.
+        rec = subprocess.run(["perf", "--buildid-dir", cache, "record", "-q", "-e", "cpu-clock",
+                              "-F", "1000",
                               "--call-graph", "dwarf,16384", "-p", str(srv.pid), "-o", data,
                               "--", "sleep", "4"], capture_output=True, text=True, timeout=120)
         load.kill()
@@ -161,8 +189,10 @@ def main():
     print(f"mycl: {complete} of {total} mariadbd samples reach a thread entry ({share:.1%})")
     print(f"perf: {pcomplete} of {ptotal}")
     ok = total > 50 and share >= 0.90 and complete >= pcomplete
-    print(f"{int(ok) + int(tz_ok)} passed, {int(not ok) + int(not tz_ok)} failed")
-    return 0 if ok and tz_ok else 1
+    arc_ok = archive_check(mycl_hot, data, cache, work)
+    good = int(ok) + int(tz_ok) + int(arc_ok)
+    print(f"{good} passed, {3 - good} failed")
+    return 0 if good == 3 else 1
 
 
 if __name__ == "__main__":
