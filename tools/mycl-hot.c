@@ -133,7 +133,8 @@ static void usage(FILE *f)
 	      "      --call-order callee|caller  callers below the function (default) or\n"
 	      "                          paths from the outermost caller down to it\n"
 	      "      --children          rows by inclusive time (self and children), as perf's default\n"
-	      "      --graph-limit P     hide call-graph branches under P percent (default 0.5)\n"
+	      "      --graph-limit P     hide call-graph branches (--locks: sites) under P percent\n"
+	      "                          (default 0.5)\n"
 	      "      --callers SYM       every call path into SYM, merged into one tree\n"
 	      "      --callees SYM       everything SYM calls, merged into one tree\n"
 	      "      --folded            folded stacks (flamegraph.pl, speedscope, inferno)\n"
@@ -468,8 +469,8 @@ static int check_modes(const struct mycl_profile_opts *o, bool g, const char *gr
 		fprintf(stderr, P ": --annotate-context goes with --annotate\n");
 		return -1;
 	}
-	if (glimit && !g && !graph_sym && !ro->graph) {
-		fprintf(stderr, P ": --graph-limit goes with -g, --callers or --callees\n");
+	if (glimit && !g && !graph_sym && !ro->graph && !locks) {
+		fprintf(stderr, P ": --graph-limit goes with -g, --callers, --callees or --locks\n");
 		return -1;
 	}
 	return 0;

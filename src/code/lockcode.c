@@ -288,13 +288,21 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	int strong_targets = 0;		/* unlock is a critical section, no lock's fast path */
 	bool passes_own = false;	/* hands its own first argument to a strong primitive */
 	const uint8_t *code;
+	uint8_t *copy;
 	uint8_t kind;
 
 	e->c.kind = LK_UNKNOWN;
 	if (!img || d->kernel || d->identity || !size || size > (1u << 20) ||
-	    !(sn = sysnos_of(elf_image_machine(img))) ||
-	    !(code = elf_image_code(img, fn->start, size)))
+	    !(sn = sysnos_of(elf_image_machine(img))))
 		return;
+	/* A copy, freed once decoded: thousands of callees' code is no resident file page. */
+	copy = malloc(size);
+	if (copy && !elf_image_read_code(img, fn->start, size, copy)) {
+		code = copy;
+	} else if (!(code = elf_image_code(img, fn->start, size))) {
+		free(copy);
+		return;
+	}
 	if (!d->spins->dis_tried) {
 		d->spins->dis_tried = true;
 		if (!disasm_for_image(&d->spins->dis, img)) {
@@ -302,8 +310,11 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 			disasm_set_lock_facts(d->spins->dis, true);
 		}
 	}
-	if (!(dis = d->spins->dis) || disasm_range(dis, code, size, fn->start, &v, &n))
+	if (!(dis = d->spins->dis) || disasm_range(dis, code, size, fn->start, &v, &n)) {
+		free(copy);
 		return;
+	}
+	free(copy);
 	ck = calloc(n ? n : 1, 1);
 	seen = malloc(n ? n : 1);
 	cseed = calloc(n ? n : 1, sizeof(*cseed));
@@ -494,6 +505,13 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 				e->c.seed = cseed[i];
 	}
 out:
+	/* Kept for every function analysed, callees of callees too: no room to spare. */
+	if (e->c.nr_calls) {
+		struct lock_call *t = realloc(e->c.calls, e->c.nr_calls * sizeof(*t));
+
+		if (t)
+			e->c.calls = t;
+	}
 	free(lp);
 	free(seen);
 	free(ck);

@@ -120,6 +120,7 @@ bool profile_frameless(struct dso *d, const struct sym *sym)
 	struct elf_image *img;
 	size_t len;
 	const uint8_t *b;
+	uint8_t head[32];
 	uint16_t mach;
 
 	if (s->frame)
@@ -127,7 +128,12 @@ bool profile_frameless(struct dso *d, const struct sym *sym)
 	s->frame = 3;
 	img = d->kernel || d->identity ? NULL : dso_image(d);
 	len = s->end - s->start < 32 ? (size_t)(s->end - s->start) : 32;
-	if (!img || len < 4 || !(b = elf_image_code(img, s->start, len)))
+	if (!img || len < 4)
+		return false;
+	/* Copied, not read in place: one look at each of thousands of functions maps no page. */
+	if (!elf_image_read_code(img, s->start, len, head))
+		b = head;
+	else if (!(b = elf_image_code(img, s->start, len)))
 		return false;
 	mach = elf_image_machine(img);
 	if (mach != 62 /* EM_X86_64 */ && mach != 183 /* EM_AARCH64 */)

@@ -23,8 +23,13 @@ MYCL_API int mycl_report__locks_text(FILE *f, const struct mycl_lock_report *r, 
 	for (size_t i = 0; i < r->nr_primitives; i++) {
 		const struct mycl_lock_primitive *p = &r->primitives[i];
 
-		if (pct(p->period, r->total_period) < limit / 5)
+		if (pct(p->period, r->total_period) < limit / 5) {
+			/* Rows left out are said, with the option that shows them. */
+			fprintf(f, "#   %zu primitive%s below %.2f%% of the samples (--graph-limit %.2g "
+				"shows more)\n", r->nr_primitives - i, r->nr_primitives - i == 1 ? "" : "s",
+				limit / 5, limit / 50);
 			break;
+		}
 		fprintf(f, "#   %7.2f%%  %-44s %-8s %s\n", pct(p->period, r->total_period), p->name,
 			p->layer, p->kind);
 	}
@@ -32,8 +37,12 @@ MYCL_API int mycl_report__locks_text(FILE *f, const struct mycl_lock_report *r, 
 	for (size_t i = 0; i < r->nr_sites; i++) {
 		const struct mycl_lock_site *s = &r->sites[i];
 
-		if (pct(s->period, r->total_period) < limit)
+		if (pct(s->period, r->total_period) < limit) {
+			fprintf(f, "# %zu lock site%s below %.2f%% of the samples (--graph-limit %.2g shows "
+				"more)\n", r->nr_sites - i, r->nr_sites - i == 1 ? "" : "s", limit,
+				limit / 10);
 			break;
+		}
 		fprintf(f, "  %7.2f%%  %s (%s)\n", pct(s->period, r->total_period),
 			str_or(s->sym, "[unknown]"), s->dso);
 		for (size_t v = 0; v < s->nr_via; v++)

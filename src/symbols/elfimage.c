@@ -11,6 +11,7 @@
 struct code_sec {
 	uint64_t addr, size;
 	const uint8_t *bytes;
+	int64_t off;			/* in the file, -1 when not stored as is (compressed) */
 };
 
 struct elf_image {
@@ -312,7 +313,7 @@ int elf_image_open(const char *path, struct elf_image **out)
 			if (data && data->d_size == sh.sh_size &&
 			    !ARRAY_GROW(img->code, img->code_cap, img->nr_code + 1))
 				img->code[img->nr_code++] = (struct code_sec){ sh.sh_addr, sh.sh_size,
-									      data->d_buf };
+					data->d_buf, sh.sh_flags & SHF_COMPRESSED ? -1 : (int64_t)sh.sh_offset };
 		} else if ((sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_ALLOC) &&
 			    !(sh.sh_flags & SHF_TLS) && sh.sh_size) ||
 			   sh.sh_type == SHT_INIT_ARRAY || sh.sh_type == SHT_FINI_ARRAY ||
@@ -323,14 +324,19 @@ int elf_image_open(const char *path, struct elf_image **out)
 			if (data && data->d_size == sh.sh_size &&
 			    !ARRAY_GROW(img->data, img->data_cap, img->nr_data + 1))
 				img->data[img->nr_data++] = (struct code_sec){ sh.sh_addr, sh.sh_size,
-									      data->d_buf };
+									      data->d_buf, -1 };
 		} else if (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL) {
 			if (ARRAY_GROW(img->rsecs, img->rsecs_cap, img->nr_rsecs + 1))
 				err = -ENOMEM;
 			else if (rel_sec_init(img, scn, &img->rsecs[img->nr_rsecs]))
 				img->nr_rsecs++;
-		} else if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) {
-			/* ppc64: r2 holds .TOC. (the .got section + 0x8000). */
+		} else if ((sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) &&
+			   (img->machine == EM_PPC64 || img->machine == 243 || img->machine == EM_ARM)) {
+			/*
+			 * ppc64: r2 holds .TOC. (the .got section + 0x8000); riscv: gp holds
+			 * __global_pointer$; arm: $a/$t/$d mark the instruction set.  Other
+			 * machines need nothing of the symbols here (and their pages stay unread).
+			 */
 			Elf_Data *data = elf_getdata(scn, NULL);
 
 			for (size_t i = 0; data && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
@@ -477,6 +483,22 @@ const uint8_t *elf_image_code(const struct elf_image *img, uint64_t vaddr, size_
 			return c->bytes + (vaddr - c->addr);
 	}
 	return NULL;
+}
+
+int elf_image_read_code(const struct elf_image *img, uint64_t vaddr, size_t len, uint8_t *buf)
+{
+	for (size_t i = 0; i < img->nr_code; i++) {
+		const struct code_sec *c = &img->code[i];
+
+		if (vaddr >= c->addr && vaddr - c->addr <= c->size &&
+		    len <= c->size - (vaddr - c->addr)) {
+			off_t at = (off_t)(c->off + (int64_t)(vaddr - c->addr));
+
+			return c->off >= 0 && img->fd >= 0 && pread(img->fd, buf, len, at) == (ssize_t)len
+				? 0 : -1;
+		}
+	}
+	return -1;
 }
 
 const struct got_slot *elf_image_got(const struct elf_image *img, uint64_t addr)

@@ -35,6 +35,12 @@ bool elf_image_big_endian(const struct elf_image *img);
 uint64_t elf_image_toc(const struct elf_image *img);
 /* LEN code bytes at VADDR, or NULL when they are not all in one code section. */
 const uint8_t *elf_image_code(const struct elf_image *img, uint64_t vaddr, size_t len);
+/*
+ * The same LEN bytes copied into BUF with pread: code read once (an analysis
+ * over thousands of functions) costs no resident file pages.  0, or -1 when
+ * the file does not hold them as they are (use elf_image_code).
+ */
+int elf_image_read_code(const struct elf_image *img, uint64_t vaddr, size_t len, uint8_t *buf);
 /* What the GOT/TOC slot at ADDR points to, or NULL. */
 const struct got_slot *elf_image_got(const struct elf_image *img, uint64_t addr);
 /* For disasm_set_got: the address the slot holds (RELATIVE target, or symbol value). */

@@ -245,8 +245,7 @@ static int maps_insert(struct maps *ms, const struct map *nm)
 	ms->stamp = new_stamp();
 	struct map *v;
 
-	if (ARRAY_GROW(ms->v, ms->cap, ms->nr * 2 + 2))
-		return -ENOMEM;
+	/* Built aside; the process's array grows only to what it holds (thousands of processes). */
 	v = malloc((ms->nr * 2 + 2) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
@@ -272,6 +271,10 @@ static int maps_insert(struct maps *ms, const struct map *nm)
 	memmove(v + pos + 1, v + pos, (out - pos) * sizeof(*v));
 	v[pos] = *nm;
 	out++;
+	if (ARRAY_GROW(ms->v, ms->cap, out)) {
+		free(v);
+		return -ENOMEM;
+	}
 	memcpy(ms->v, v, out * sizeof(*v));
 	ms->nr = out;
 	ms->last = SIZE_MAX;
