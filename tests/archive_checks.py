@@ -162,8 +162,10 @@ def main():
     open(p, "wb").write(repack([(m, d) for m, d in ms], tarfile.GNU_FORMAT,
                                lambda n: n.replace("b198c361", "00000000")))
     out = run(hot, rec, *only, "--archive", p, "--wide").stdout.decode()
-    check("an archive without the binary: the summary says it is not in it",
-          f"not found under --symfs; not in {p} either" in out, out[-500:])
+    check("an archive without the binary: the summary says it is not in it, and what to do",
+          f"not found under --symfs; not in {p} either" in out and
+          f"{p} lacks it (it was not in that machine's build-id cache); copy it from where it "
+          "ran under --symfs" in out, out[-500:])
 
     # Bad archives: one message naming the file, exit 3; unreadable: exit 2.
     bad = {

@@ -388,9 +388,16 @@ static int make_summary(struct mycl_profile *p)
 		s->unresolved = p->dcounts[i].unresolved;
 		if (s->unresolved && !d->kernel && d->status == DSO_MISSING && !d->identity) {
 			/* No debug package brings a binary back: it must come from where it ran. */
-			if (asprintf(&p->summ_strs[p->nr_dcounts + i], "the binary itself is needed%s%s: "
-				     "'perf archive' where it was recorded, then unpack into ~/.debug; "
-				     "or copy it under --symfs", s->build_id[0] ? " (build-id " : "",
+			if (p->archive ?
+			    asprintf(&p->summ_strs[p->nr_dcounts + i], "the binary itself is needed%s%s: "
+				     "%s lacks it (it was not in that machine's build-id cache); "
+				     "copy it from where it ran under --symfs",
+				     s->build_id[0] ? " (build-id " : "", s->build_id[0] ? "given above)" : "",
+				     mycl_archive__path(p->archive)) < 0 :
+			    asprintf(&p->summ_strs[p->nr_dcounts + i], "the binary itself is needed%s%s: "
+				     "'perf archive' where it was recorded, then unpack into ~/.debug "
+				     "or pass --archive; or copy it under --symfs",
+				     s->build_id[0] ? " (build-id " : "",
 				     s->build_id[0] ? "given above)" : "") < 0)
 				p->summ_strs[p->nr_dcounts + i] = NULL;
 			s->fix = p->summ_strs[p->nr_dcounts + i];
@@ -473,6 +480,7 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	so.kallsyms = OPTS_GET(opts, kallsyms, NULL);
 	so.buildid_dir = bdir && *bdir ? bdir : NULL;
 	so.archive = OPTS_GET(opts, archive, NULL);
+	p->archive = so.archive;
 	if (OPTS_GET(opts, binaries, NULL)) {
 		const char *const *bins = opts->binaries;
 		size_t n = 0;

@@ -91,6 +91,7 @@ struct mycl_profile {
 	bool *summ_hint_pending;
 	char *buildid_dir;
 	struct known_file *known;	/* opts' binaries, with their build-ids */
+	const struct mycl_archive *archive;	/* opts' perf archive, for the summary's fixes */
 };
 
 /* A tree being merged (profile_view.c): nodes in one array, siblings linked. */
