@@ -134,7 +134,7 @@ struct dec {
  * refuses a piece, the rest of the block is still decoded for its CRC: a
  * corrupt block is said as such, not as whatever the taker saw in it.
  */
-static void flush(struct dec *d)
+static void out_flush(struct dec *d)
 {
 	if (d->on && !d->out_rc)
 		d->out_rc = d->out(d->obuf, d->on, d->ctx);
@@ -146,10 +146,10 @@ static inline void put(struct dec *d, uint8_t c)
 	d->crc = d->crc << 8 ^ crc_table[(d->crc >> 24 ^ c) & 0xff];
 	d->obuf[d->on++] = c;
 	if (d->on == sizeof(d->obuf))
-		flush(d);
+		out_flush(d);
 }
 
-static int block(struct dec *d, size_t at, uint32_t *crc_out)
+static int read_block(struct dec *d, size_t at, uint32_t *crc_out)
 {
 	struct bits *b = &d->b;
 	uint32_t want_crc, orig, used, nblock = 0, run = 0, weight = 1;
@@ -325,7 +325,7 @@ int bunzip_magic(const uint8_t *buf, size_t len)
 	       buf[3] <= '9';
 }
 
-static int stream(struct dec *d)
+static int read_stream(struct dec *d)
 {
 	struct bits *b = &d->b;
 	uint32_t combined = 0, crc, stored;
@@ -345,7 +345,7 @@ static int stream(struct dec *d)
 			break;
 		if (mark != 0x314159265359ull)
 			return fail(d, "no block mark at byte %zu", bat);
-		if ((rc = block(d, bat, &crc)))
+		if ((rc = read_block(d, bat, &crc)))
 			return rc;
 		combined = (combined << 1 | combined >> 31) ^ crc;
 	}
@@ -388,10 +388,10 @@ int bunzip(const uint8_t *in, size_t len, bunzip_out_fn out, void *ctx, char *er
 	d->errlen = errlen;
 	/* Streams one after another; anything else after the first is left, as bzip2 does. */
 	do
-		rc = stream(d);
+		rc = read_stream(d);
 	while (!rc && bunzip_magic(d->b.p, (size_t)(d->b.end - d->b.p)));
 	if (!rc) {
-		flush(d);
+		out_flush(d);
 		rc = d->out_rc;
 	}
 	free(d->tt);
