@@ -1,0 +1,1 @@
+"$MYCL_HOT" --archive "$DATA/hotloop.data" "$DATA/hotloop.data"
