@@ -135,6 +135,16 @@ def main():
         "concatenated bzip2 streams": bz2.compress(plain[:len(plain) // 2], 1) +
         bz2.compress(plain[len(plain) // 2:], 9),
     }
+    # Made with links followed (tar -h): the files under .build-id/XX/REST/ themselves.
+    deref = []
+    for m, d in ms:
+        if m.isfile():
+            bid, kind = m.name.split("/")[-2:]
+            t = tarfile.TarInfo(f".build-id/{bid[:2]}/{bid[2:]}/{kind}")
+            t.size = m.size
+            deref.append((t, d))
+    variants["links followed (.build-id/XX/REST/elf)"] = bz2.compress(
+        repack(deref, tarfile.GNU_FORMAT))
     if shutil.which("zstd"):
         variants["zstd"] = run("zstd", "-q", "-c", input=plain).stdout
     ref = run(hot, rec, *only, "--archive", arc, "--no-summary").stdout

@@ -82,7 +82,17 @@ static bool cache_entry(const char *name, char hex[41], const char **kind)
 	for (h = k; h > name && h[-1] != '/'; h--)
 		;
 	hl = (size_t)(k - h);
-	if (!*kind || hl < 2 || hl > 40 || hl % 2 || strspn(h, "0123456789abcdef") < hl)
+	if (!*kind || hl < 2 || hl > 40 || strspn(h, "0123456789abcdef") < hl)
+		return false;
+	/* ".build-id/XX/REST/KIND" (a tarball made with links followed): the id is XX and REST. */
+	if (h - name >= 13 && h[-1] == '/' && h[-4] == '/' && !strncmp(h - 13, ".build-id/", 10) &&
+	    (h - 13 == name || h[-14] == '/') && strspn(h - 3, "0123456789abcdef") >= 2 && hl <= 38) {
+		memcpy(hex, h - 3, 2);
+		memcpy(hex + 2, h, hl);
+		hex[hl + 2] = '\0';
+		return true;
+	}
+	if (hl % 2)
 		return false;
 	memcpy(hex, h, hl);
 	hex[hl] = '\0';
