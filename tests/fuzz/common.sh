@@ -93,8 +93,9 @@ fuzz_seeds() {
 		done ;;
 	esac
 	cp "$top/tests/fuzz/regress/$(fuzz_regress_dir "$target")"/* "$dir/" 2>/dev/null
-	# What earlier campaigns grew, minimised (campaign.sh --keep writes it).
-	[ -d "$top/tests/fuzz/corpus/$target" ] && cp "$top/tests/fuzz/corpus/$target"/* "$dir/" 2>/dev/null
+	# What earlier campaigns grew, minimised (keep.sh writes it).
+	[ -f "$top/tests/fuzz/corpus/$target.tar.zst" ] &&
+		zstd -q -d -c "$top/tests/fuzz/corpus/$target.tar.zst" | tar xf - -C "$dir"
 	true
 }
 
