@@ -245,3 +245,14 @@ int cli_archive(const char *prog, const char *path, const struct mycl_archive **
 	*out = archives[slot];
 	return 0;
 }
+
+int cli_set_once(const char *prog, const char *opt, const char **slot, const char *arg,
+		 const char *hint)
+{
+	if (*slot) {
+		fprintf(stderr, "%s: %s given twice%s\n", prog, opt, hint);
+		return -1;
+	}
+	*slot = arg;
+	return 0;
+}

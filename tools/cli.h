@@ -68,6 +68,9 @@ int cli_check_kallsyms(const char *prog, const char *path);
  * an exit code once the problem is said ("PROG: PATH: what is wrong").
  */
 int cli_archive(const char *prog, const char *path, const struct mycl_archive **out);
+/* *SLOT = ARG, or (the option OPT given twice) "PROG: OPT given twice HINT" and -1. */
+int cli_set_once(const char *prog, const char *opt, const char **slot, const char *arg,
+		 const char *hint);
 /* Refuses (message, -1) when both options were given: A and B do not go together. */
 int cli_conflict(const char *prog, bool a, const char *na, bool b, const char *nb, const char *why);
 

@@ -223,12 +223,8 @@ int main(int argc, char **argv)
 			break;
 		case O_SYMFS: po.symfs = optarg; break;
 		case O_ARCHIVE:
-			if (archives) {
-				fprintf(stderr, P ": --archive given twice%s\n",
-					" (BASE,NEW for two)");
+			if (cli_set_once(P, "--archive", &archives, optarg, " (BASE,NEW for two)"))
 				return EXIT_USAGE;
-			}
-			archives = optarg;
 			break;
 		case O_KALLSYMS: po.kallsyms = optarg; break;
 		case O_DEBUG: po.debug_dir = optarg; break;

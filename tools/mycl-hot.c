@@ -542,12 +542,8 @@ int main(int argc, char **argv)
 		case OPT_KALLSYMS: opts.kallsyms = optarg; break;
 		case OPT_BUILDID: opts.buildid_dir = optarg; break;
 		case OPT_ARCHIVE:
-			if (archive) {
-				fprintf(stderr, P ": --archive given twice%s\n",
-					"; one archive a run");
+			if (cli_set_once(P, "--archive", &archive, optarg, "; one archive a run"))
 				return EXIT_USAGE;
-			}
-			archive = optarg;
 			break;
 		case OPT_DEBUGDIR: opts.debug_dir = optarg; break;
 		case OPT_NODEMANGLE: opts.no_demangle = true; break;

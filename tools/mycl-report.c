@@ -139,12 +139,8 @@ int main(int argc, char **argv)
 		case O_KALLSYMS: opts.kallsyms = optarg; break;
 		case O_BUILDID: opts.buildid_dir = optarg; break;
 		case O_ARCHIVE:
-			if (archive) {
-				fprintf(stderr, P ": --archive given twice%s\n",
-					"; one archive a run");
+			if (cli_set_once(P, "--archive", &archive, optarg, "; one archive a run"))
 				return EXIT_USAGE;
-			}
-			archive = optarg;
 			break;
 		case O_DEBUG: opts.debug_dir = optarg; break;
 		case 'o': output = optarg; break;
