@@ -139,7 +139,8 @@ int share_weigh(struct mycl_share *s, const char *path, char *errbuf, size_t len
 	err = mycl_perf_data__open(path, NULL, &pd, errbuf, len);
 	if (err)
 		return err;
-	ac.base = s->dso->short_name;
+	/* The file name the recording knows it by: as shown when read from elsewhere (an archive). */
+	ac.base = strrchr(s->name, '/') ? strrchr(s->name, '/') + 1 : s->name;
 	err = mycl_perf_data__read(pd, &ops, &ac);
 	if (err)
 		snprintf(errbuf, len, "%s", mycl_perf_data__errmsg(pd));
