@@ -63,22 +63,34 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* "A[,B]" copied into FIRST (A there): B, or FIRST when there is no comma. */
+static const char *split_pair(const char *arg, char *first, size_t len)
+{
+	char *second;
+
+	snprintf(first, len, "%s", arg);
+	second = strchr(first, ',');
+	if (!second)
+		return first;
+	*second++ = '\0';
+	return second;
+}
+
 /* --archive A[,B]: BASE's archive and NEW's (the same when one is given). */
 static int open_archives(const char *arg, const struct mycl_archive **a,
 			 const struct mycl_archive **b)
 {
 	char first[4096];
-	const char *comma = strchr(arg, ',');
+	const char *second = split_pair(arg, first, sizeof(first));
 	int rc;
 
-	snprintf(first, sizeof(first), "%.*s", comma ? (int)(comma - arg) : (int)strlen(arg), arg);
-	if (!first[0] || (comma && !comma[1])) {
+	if (!first[0] || !second[0]) {
 		fprintf(stderr, P ": --archive takes BASE_ARCHIVE[,NEW_ARCHIVE]\n");
 		return EXIT_USAGE;
 	}
 	rc = cli_archive(P, first, a);
-	if (!rc && comma)
-		rc = cli_archive(P, comma + 1, b);
+	if (!rc && second != first)
+		rc = cli_archive(P, second, b);
 	else if (!rc)
 		*b = *a;
 	return rc;
@@ -126,19 +138,15 @@ static int share_diff(const char *bins, const char *base, const char *new_p,
 		      const struct mycl_diff_opts *dopts, const struct mycl_diff_write_opts *wo,
 		      const char *format, const char *output, struct cli_log *lg)
 {
-	char b1[4096], *b2, err[600];
+	char b1[4096], err[600];
+	const char *b2;
 	struct mycl_share *sa = NULL, *sb = NULL;
 	struct mycl_diff *d = NULL;
 	const char *name;
 	FILE *out = stdout;
 	int rc;
 
-	snprintf(b1, sizeof(b1), "%s", bins);
-	b2 = strchr(b1, ',');
-	if (b2)
-		*b2++ = 0;
-	else
-		b2 = b1;
+	b2 = split_pair(bins, b1, sizeof(b1));
 	name = strrchr(b2, '/') ? strrchr(b2, '/') + 1 : b2;
 	{
 		MYCL_OPTS(mycl_share_opts, so, .print = cli_print, .print_ctx = lg, .perf_data = base);

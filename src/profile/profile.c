@@ -388,18 +388,18 @@ static int make_summary(struct mycl_profile *p)
 		s->unresolved = p->dcounts[i].unresolved;
 		if (s->unresolved && !d->kernel && d->status == DSO_MISSING && !d->identity) {
 			/* No debug package brings a binary back: it must come from where it ran. */
-			if (p->archive ?
-			    asprintf(&p->summ_strs[p->nr_dcounts + i], "the binary itself is needed%s%s: "
-				     "%s lacks it (it was not in that machine's build-id cache); "
-				     "copy it from where it ran under --symfs",
-				     s->build_id[0] ? " (build-id " : "", s->build_id[0] ? "given above)" : "",
-				     mycl_archive__path(p->archive)) < 0 :
-			    asprintf(&p->summ_strs[p->nr_dcounts + i], "the binary itself is needed%s%s: "
-				     "'perf archive' where it was recorded, then unpack into ~/.debug "
-				     "or pass --archive; or copy it under --symfs",
-				     s->build_id[0] ? " (build-id " : "",
-				     s->build_id[0] ? "given above)" : "") < 0)
+			char *lacks = NULL;
+
+			if (p->archive && asprintf(&lacks, "%s lacks it (it was not in that machine's "
+						   "build-id cache); copy it from where it ran under --symfs",
+						   mycl_archive__path(p->archive)) < 0)
+				lacks = NULL;
+			if (asprintf(&p->summ_strs[p->nr_dcounts + i], "the binary itself is needed%s: %s",
+				     s->build_id[0] ? " (build-id given above)" : "", lacks ? lacks :
+				     "'perf archive' where it was recorded, then unpack into ~/.debug or "
+				     "pass --archive; or copy it under --symfs") < 0)
 				p->summ_strs[p->nr_dcounts + i] = NULL;
+			free(lacks);
 			s->fix = p->summ_strs[p->nr_dcounts + i];
 		} else if (s->unresolved && !d->kernel && (!s->ok || !d->symtab_full)) {
 			p->summ_hint_pending[i] = true;	/* see mycl_profile__dso() */
@@ -481,28 +481,11 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	so.buildid_dir = bdir && *bdir ? bdir : NULL;
 	so.archive = OPTS_GET(opts, archive, NULL);
 	p->archive = so.archive;
-	if (OPTS_GET(opts, binaries, NULL)) {
-		const char *const *bins = opts->binaries;
-		size_t n = 0;
-
-		while (bins[n])
-			n++;
-		p->known = calloc(n ? n : 1, sizeof(*p->known));
-		if (!p->known) {
-			mycl_profile__free(p);
-			return -ENOMEM;
-		}
-		for (size_t i = 0; i < n; i++) {
-			struct elf_found f;
-
-			if (elf_probe(bins[i], &f) || f.build_id_size <= 0)
-				continue;
-			p->known[so.nr_known].path = bins[i];
-			memcpy(p->known[so.nr_known].build_id, f.build_id, (size_t)f.build_id_size);
-			p->known[so.nr_known++].build_id_size = (uint8_t)f.build_id_size;
-		}
-		so.known = p->known;
+	if (known_files_read(OPTS_GET(opts, binaries, NULL), &p->known, &so.nr_known)) {
+		mycl_profile__free(p);
+		return -ENOMEM;
 	}
+	so.known = p->known;
 	so.debug_dir = dso_debug_dir(OPTS_GET(opts, debug_dir, NULL));
 	so.demangle = !OPTS_GET(opts, no_demangle, false);
 	so.log = p->log;

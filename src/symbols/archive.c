@@ -317,7 +317,8 @@ static void pax_path(struct tar *t)
 
 static int tar_data_done(struct tar *t)
 {
-	t->buf ? (void)(t->buf[t->bn] = '\0') : (void)0;
+	if (t->buf)
+		t->buf[t->bn] = '\0';
 	switch (t->use) {
 	case USE_LONGNAME:
 		free(t->next_name);

@@ -292,6 +292,33 @@ static void load_kernel(struct dso *d, const struct sym_opts *o)
 	}
 }
 
+int known_files_read(const char *const *bins, struct known_file **out, size_t *nr)
+{
+	size_t n = 0;
+
+	*out = NULL;
+	*nr = 0;
+	while (bins && bins[n])
+		n++;
+	if (!n)
+		return 0;
+	*out = calloc(n, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct elf_found f;
+		struct known_file *k = &(*out)[*nr];
+
+		if (elf_probe(bins[i], &f) || f.build_id_size <= 0)
+			continue;
+		k->path = bins[i];
+		memcpy(k->build_id, f.build_id, (size_t)f.build_id_size);
+		k->build_id_size = (uint8_t)f.build_id_size;
+		(*nr)++;
+	}
+	return 0;
+}
+
 void dso_load(struct dso *d, const struct sym_opts *o)
 {
 	struct candidates c = { 0 };

@@ -83,6 +83,11 @@ struct sym_opts {
 struct dso *dso_new(const char *path, bool kernel);
 void dso_free(struct dso *d);
 void dso_set_build_id(struct dso *d, const uint8_t *id, uint8_t size);
+/*
+ * The build-ids of BINS (NULL-terminated, may be NULL) into *OUT (*NR of
+ * them; files without one are left out).  0 or -ENOMEM; the caller frees *OUT.
+ */
+int known_files_read(const char *const *bins, struct known_file **out, size_t *nr);
 /* Finds and loads symbols once; never fails the caller: status says why. */
 void dso_load(struct dso *d, const struct sym_opts *o);
 /* A map-relative file offset to the address space of the symbol table. */
