@@ -422,6 +422,7 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		 */
 		if (runtime)
 			d->runtime_path = strdup(runtime);
+		d->syms.lazy_demangle = d->data_syms.lazy_demangle = o->lazy_demangle;
 		if (elf_load(runtime, use, d, o->demangle) == 0) {
 			d->sym_path = strdup(use);
 			d->sym_label = archive_label(o->archive, use);

@@ -77,6 +77,7 @@ struct sym_opts {
 	const uint8_t *kernel_build_id;	/* recording's kernel build-id, or NULL */
 	uint8_t kernel_build_id_size;
 	bool demangle;
+	bool lazy_demangle;		/* when symtab_find() first finds a name (symtab.h) */
 	struct logger log;
 };
 

@@ -62,8 +62,17 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name
 	       enum sym_binding b, bool demangle)
 {
 	char *demangled = NULL;
+	size_t len;
 	int err;
 
+	if (demangle && name[0] == '_' && name[1] == 'Z' && t->lazy_demangle &&
+	    !str_has_ctl(name, len = strlen(name))) {
+		/* Kept mangled (it needs no escape): sym_demangle() when first found. */
+		err = symtab_add_len(t, start, size, name, len, b);
+		if (!err)
+			t->syms[t->nr - 1].mangled = 1;
+		return err;
+	}
 	if (demangle && name[0] == '_' && name[1] == 'Z')
 		demangled = demangle_name(name);
 	if (demangled)
@@ -71,6 +80,37 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name
 	err = symtab_add_len(t, start, size, name, strlen(name), b);
 	free(demangled);
 	return err;
+}
+
+/*
+ * S's demangled name in place of its mangled one, as symtab_add() would have
+ * added it (escaped when it must be); it stays mangled when it is no C++ name
+ * or memory runs out.
+ */
+static void sym_demangle(struct symtab *t, struct sym *s)
+{
+	char *dem, *esc = NULL;
+	const char *name, *copy;
+	size_t len;
+
+	if (!s->mangled)
+		return;
+	s->mangled = 0;
+	dem = demangle_name(s->name);
+	if (!dem)
+		return;
+	name = dem;
+	len = strlen(dem);
+	if (str_has_ctl(dem, len)) {
+		esc = str_escape_ctl(dem, len);
+		name = esc;
+		len = esc ? strlen(esc) : 0;
+	}
+	copy = name ? intern_name(t, name, len) : NULL;
+	if (copy)
+		s->name = copy;
+	free(esc);
+	free(dem);
 }
 
 static int sym_cmp(const void *a, const void *b)
@@ -124,6 +164,9 @@ void symtab_finish(struct symtab *t, uint64_t last_end)
 	sort_array(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
 	for (size_t i = 0; i < t->nr; i++) {
 		if (out && t->syms[out - 1].start == t->syms[i].start) {
+			/* Aliases are told apart by their names as shown. */
+			sym_demangle(t, &t->syms[i]);
+			sym_demangle(t, &t->syms[out - 1]);
 			if (t->last_alias_wins || better(&t->syms[i], &t->syms[out - 1]))
 				t->syms[out - 1] = t->syms[i];
 			continue;
@@ -167,11 +210,16 @@ const struct sym *symtab_find(const struct symtab *t, uint64_t addr)
 	}
 	if (!lo)
 		return NULL;
-	if (addr < t->syms[lo - 1].end)
+	/* The table is the caller's to change: const only for its readers. */
+	if (addr < t->syms[lo - 1].end) {
+		sym_demangle((struct symtab *)t, &t->syms[lo - 1]);
 		return ((struct symtab *)t)->last = &t->syms[lo - 1];
+	}
 	/* An enclosing symbol that starts earlier (nested or aliased code). */
-	if (lo >= 2 && addr < t->syms[lo - 2].end)
+	if (lo >= 2 && addr < t->syms[lo - 2].end) {
+		sym_demangle((struct symtab *)t, &t->syms[lo - 2]);
 		return &t->syms[lo - 2];
+	}
 	return NULL;
 }
 

@@ -14,6 +14,7 @@ struct sym {
 	const char *name;		/* owned by the table's string pool */
 	uint8_t binding;
 	uint8_t frame;			/* 0 not looked at; 1 sets up a frame pointer; 2 not; 3 cannot tell */
+	uint8_t mangled;		/* NAME is still the mangled one (lazy_demangle) */
 	uint32_t seq;			/* order of addition: perf's tie-break among aliases */
 };
 
@@ -32,9 +33,18 @@ struct symtab {
 	 * last is zero-sized there, and the sized one wins.
 	 */
 	bool last_alias_wins;
+	/*
+	 * C++ names demangled when a look-up first finds them, not when added:
+	 * a profile shows a few hundred of a binary's hundred thousand names.
+	 * Only for tables read through symtab_find() (not walked by index).
+	 */
+	bool lazy_demangle;
 };
 
-/* Adds a symbol; NAME is copied (demangled first when DEMANGLE). 0 or -ENOMEM. */
+/*
+ * Adds a symbol; NAME is copied (demangled first when DEMANGLE, or when
+ * symtab_find() first returns it when the table is lazy_demangle). 0 or -ENOMEM.
+ */
 int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name,
 	       enum sym_binding b, bool demangle);
 /* The same for the LEN bytes at NAME (not NUL-terminated), as they are. */
