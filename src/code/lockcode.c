@@ -7,6 +7,7 @@
 #include "elfimage.h"
 #include "internal.h"
 #include "lockcode.h"
+#include "x86len.h"
 
 #define MAX_LOOP_BYTES 512		/* a retry loop, not a function's main loop */
 #define ENTER_BYTES 1536		/* a lock's fast path: pthread_mutex_lock is 726 bytes */
@@ -300,6 +301,17 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	if (copy && !elf_image_read_code(img, fn->start, size, copy)) {
 		code = copy;
 	} else if (!(code = elf_image_code(img, fn->start, size))) {
+		free(copy);
+		return;
+	}
+	/*
+	 * Callees unseen, what the function alone does needs an atomic, a pause or
+	 * a syscall: code with none of them (most code; told by instruction
+	 * lengths alone on x86_64) is no primitive, and no decoding is needed.
+	 */
+	if (x->shallow && elf_image_machine(img) == 62 /* EM_X86_64 */ &&
+	    !x86_64_may_touch_locks(code, size)) {
+		e->c.kind = LK_NONE;
 		free(copy);
 		return;
 	}

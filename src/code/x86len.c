@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Instruction lengths of x86_64 code without a full decoder: legacy and REX
+ * prefixes, the one-, two- and three-byte opcode maps, VEX, ModRM,
+ * SIB, displacements and immediates, from the Intel SDM's opcode tables (vol.
+ * 2, appendix A).  Only what a scan for lock facts needs: it says "maybe" for
+ * anything it does not know, so an answer of "none" is one capstone would give.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "x86len.h"
+
+/* One-byte map: how an opcode goes on. */
+enum {
+	X_BAD,			/* invalid in 64-bit mode, a prefix handled before, or not known */
+	X_NONE,			/* no operand bytes */
+	X_M,			/* ModRM */
+	X_M_I8,			/* ModRM and imm8 */
+	X_M_IZ,			/* ModRM and imm16/32 */
+	X_I8,			/* imm8 (or rel8) */
+	X_IZ,			/* imm16/32 */
+	X_I16,			/* imm16 */
+	X_REL32,		/* rel32: call, jmp (66 is read differently by vendors) */
+	X_MOFFS,		/* a 64-bit address (32-bit with 67) */
+	X_MOV_IMM,		/* B8+r: imm16/32, imm64 with REX.W */
+	X_ENTER,		/* imm16 and imm8 */
+	X_GRP3_8,		/* F6: ModRM, imm8 for /0 and /1 */
+	X_GRP3_Z,		/* F7: ModRM, immz for /0 and /1 */
+	X_POP_RM,		/* 8F: ModRM /0; XOP otherwise */
+};
+
+static const uint8_t one_byte[256] = {
+	/* 00-3f: ALU ops, 6 forms each; segment pushes and BCD ops are invalid in 64-bit mode */
+	[0x00] = X_M, X_M, X_M, X_M, X_I8, X_IZ, X_BAD, X_BAD,
+	[0x08] = X_M, X_M, X_M, X_M, X_I8, X_IZ, X_BAD, X_BAD,
+	[0x10] = X_M, X_M, X_M, X_M, X_I8, X_IZ, X_BAD, X_BAD,
+	[0x18] = X_M, X_M, X_M, X_M, X_I8, X_IZ, X_BAD, X_BAD,
+	[0x20] = X_M, X_M, X_M, X_M, X_I8, X_IZ, X_BAD, X_BAD,
+	[0x28] = X_M, X_M, X_M, X_M, X_I8, X_IZ, X_BAD, X_BAD,
+	[0x30] = X_M, X_M, X_M, X_M, X_I8, X_IZ, X_BAD, X_BAD,
+	[0x38] = X_M, X_M, X_M, X_M, X_I8, X_IZ, X_BAD, X_BAD,
+	/* 40-4f REX (handled as prefixes); 50-5f push, pop */
+	[0x50] = X_NONE, X_NONE, X_NONE, X_NONE, X_NONE, X_NONE, X_NONE, X_NONE,
+	[0x58] = X_NONE, X_NONE, X_NONE, X_NONE, X_NONE, X_NONE, X_NONE, X_NONE,
+	[0x63] = X_M,
+	[0x68] = X_IZ, X_M_IZ, X_I8, X_M_I8, X_NONE, X_NONE, X_NONE, X_NONE,
+	[0x70] = X_I8, X_I8, X_I8, X_I8, X_I8, X_I8, X_I8, X_I8,
+	[0x78] = X_I8, X_I8, X_I8, X_I8, X_I8, X_I8, X_I8, X_I8,
+	[0x80] = X_M_I8, X_M_IZ, X_BAD, X_M_I8, X_M, X_M, X_M, X_M,
+	[0x88] = X_M, X_M, X_M, X_M, X_M, X_M, X_M, X_POP_RM,
+	[0x90] = X_NONE, X_NONE, X_NONE, X_NONE, X_NONE, X_NONE, X_NONE, X_NONE,
+	[0x98] = X_NONE, X_NONE, X_BAD, X_NONE, X_NONE, X_NONE, X_NONE, X_NONE,
+	[0xa0] = X_MOFFS, X_MOFFS, X_MOFFS, X_MOFFS, X_NONE, X_NONE, X_NONE, X_NONE,
+	[0xa8] = X_I8, X_IZ, X_NONE, X_NONE, X_NONE, X_NONE, X_NONE, X_NONE,
+	[0xb0] = X_I8, X_I8, X_I8, X_I8, X_I8, X_I8, X_I8, X_I8,
+	[0xb8] = X_MOV_IMM, X_MOV_IMM, X_MOV_IMM, X_MOV_IMM,
+	[0xbc] = X_MOV_IMM, X_MOV_IMM, X_MOV_IMM, X_MOV_IMM,
+	/* c4, c5: VEX (handled apart); c6, c7 /7 are xabort, xbegin */
+	[0xc0] = X_M_I8, X_M_I8, X_I16, X_NONE, X_BAD, X_BAD, X_M_I8, X_M_IZ,
+	[0xc8] = X_ENTER, X_NONE, X_I16, X_NONE, X_NONE, X_I8, X_BAD, X_NONE,
+	[0xd0] = X_M, X_M, X_M, X_M, X_BAD, X_BAD, X_BAD, X_NONE,
+	/* d8-df x87, with holes in every form: capstone's */
+	[0xe0] = X_I8, X_I8, X_I8, X_I8, X_I8, X_I8, X_I8, X_I8,
+	[0xe8] = X_REL32, X_REL32, X_BAD, X_I8, X_NONE, X_NONE, X_NONE, X_NONE,
+	[0xf0] = X_BAD, X_NONE, X_BAD, X_BAD, X_NONE, X_NONE, X_GRP3_8, X_GRP3_Z,
+	[0xf8] = X_NONE, X_NONE, X_NONE, X_NONE, X_NONE, X_NONE, X_M, X_M,
+};
+
+/*
+ * Two-byte map (0F xx): 1 no ModRM, 2 ModRM, 3 ModRM and imm8, 4 rel32, 0 not
+ * known here (system, 3DNow!, reserved).  0F 38 and 0F 3A are escapes.
+ */
+static const uint8_t two_byte[256] = {
+	[0x00] = 2, 2, 2, 2, 0, 1, 1, 1, 1, 1, 0, 1, 0, 2, 0, 0,
+	[0x10] = 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	[0x20] = 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2,
+	[0x30] = 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	[0x40] = 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	[0x50] = 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	[0x60] = 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	[0x70] = 3, 3, 3, 3, 2, 2, 2, 1, 0, 0, 0, 0, 2, 2, 2, 2,
+	[0x80] = 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	[0x90] = 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	[0xa0] = 1, 1, 1, 2, 3, 2, 0, 0, 1, 1, 0, 2, 3, 2, 2, 2,
+	[0xb0] = 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 3, 2, 2, 2, 2, 2,
+	[0xc0] = 2, 2, 3, 2, 3, 3, 3, 2, 1, 1, 1, 1, 1, 1, 1, 1,
+	[0xd0] = 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	[0xe0] = 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	[0xf0] = 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0,
+};
+
+/*
+ * The opcodes of the three-byte maps compilers emit (SSSE3, SSE4, AES,
+ * PCLMUL, SHA, MOVBE, CRC32, ADX), a bit each, low bit first (0F 38 00-0B,
+ * 10, 14, 15, 17, 1C-1E, 20-25, 28-2B, 30-35, 37-41, C8-CD, DB-DF, F0, F1,
+ * F6; 0F 3A 08-0F, 14-17, 20-22, 40-42, 44, 60-63, CC, DF); the rest is
+ * left to capstone.
+ */
+static const uint32_t known_0f38[8] = {
+	0x70b10fff,
+	0xffbf0f3f,
+	0x00000003,
+	0x00000000,
+	0x00000000,
+	0x00000000,
+	0xf8003f00,
+	0x00430000,
+};
+static const uint32_t known_0f3a[8] = {
+	0x00f0ff00,
+	0x00000007,
+	0x00000017,
+	0x0000000f,
+	0x00000000,
+	0x00000000,
+	0x80001000,
+	0x00000000,
+};
+
+/*
+ * Whether the ModRM byte M is a form capstone decodes for a group opcode OP
+ * (0x100 | OP in the two-byte map): the other /reg values are unused.
+ */
+static bool group_reg_ok(unsigned op, uint8_t m)
+{
+	unsigned reg = (m >> 3) & 7;
+	bool regform = m >= 0xc0;
+
+	switch (op) {
+	case 0xc6: case 0xc7:
+		return reg == 0 || m == 0xf8;		/* mov; xabort, xbegin */
+	case 0x8f:
+		return reg == 0;			/* pop; XOP otherwise */
+	case 0xfe:
+		return reg <= 1;
+	case 0xff:
+		return reg != 7 && !(regform && (reg == 3 || reg == 5));	/* far call, jmp */
+	case 0x8c: case 0x8e:				/* segment register moves */
+	case 0x16c: case 0x16d: case 0x17c: case 0x17d: case 0x1d0: case 0x1d6: case 0x1e6:
+		return false;				/* valid with some prefixes only */
+	case 0x11f:
+		return !regform;			/* nopl; capstone 4 knows no register form */
+	case 0x8d:					/* lea */
+	case 0x113: case 0x117: case 0x12b: case 0x1b2: case 0x1b4: case 0x1b5:
+	case 0x1c3: case 0x1e7:				/* movlps ... movntq stores and loads */
+		return !regform;
+	case 0x150: case 0x1c5: case 0x1d7: case 0x1f7:	/* movmskps, pextrw, pmovmskb, maskmovq */
+		return regform;
+	case 0xf6: case 0xf7:
+		return reg != 1;
+	case 0xc0: case 0xc1: case 0xd0: case 0xd1: case 0xd2: case 0xd3:
+		return reg != 6;
+	case 0x100: case 0x101:
+		return false;				/* system groups */
+	case 0x10d:
+		return reg <= 2 && !regform;		/* prefetch, prefetchw */
+	case 0x118:
+		return reg <= 3 && !regform;		/* prefetchnta ... t2 */
+	case 0x171: case 0x172:
+		return regform && (reg == 2 || reg == 4 || reg == 6);
+	case 0x173:
+		return regform && (reg == 2 || reg == 3 || reg == 6 || reg == 7);
+	case 0x1ae:
+		/* lfence, mfence, sfence; fxsave ... stmxcsr, clflush */
+		return regform ? m == 0xe8 || m == 0xf0 || m == 0xf8 : reg <= 3 || reg == 7;
+	case 0x1ba:
+		return reg >= 4;
+	case 0x1c7:
+		return regform ? reg >= 6 : reg == 1;	/* rdrand, rdseed; cmpxchg8b/16b */
+	default:
+		return true;
+	}
+}
+
+/* The length of a ModRM byte at P and what follows it (SIB, displacement); 0 past END. */
+static size_t modrm_len(const uint8_t *p, const uint8_t *end)
+{
+	uint8_t m, mod, rm;
+	size_t n = 1;
+
+	if (p >= end)
+		return 0;
+	m = *p;
+	mod = m >> 6;
+	rm = m & 7;
+	if (mod == 3)
+		return 1;
+	if (rm == 4) {
+		if (p + 1 >= end)
+			return 0;
+		n++;
+		if (mod == 0 && (p[1] & 7) == 5)
+			n += 4;
+	} else if (mod == 0 && rm == 5) {
+		n += 4;			/* RIP-relative */
+	}
+	n += mod == 1 ? 1 : mod == 2 ? 4 : 0;
+	return p + n <= end ? n : 0;
+}
+
+/*
+ * The instruction at P: its length, or 0 when it is not known here.  *LOCKY:
+ * whether it has a lock prefix, exchanges with memory, pauses or is a syscall.
+ */
+static size_t insn_len(const uint8_t *p, const uint8_t *end, bool *locky)
+{
+	const uint8_t *s = p;
+	bool o16 = false, rexw = false, rep = false, lock = false;
+	size_t imm = 0, n;
+	uint8_t op, kind;
+
+	*locky = false;
+	for (;; p++) {
+		if (p >= end || p - s >= 14)
+			return 0;
+		switch (*p) {
+		case 0xf0: lock = true; continue;
+		case 0xf3: rep = true; continue;
+		case 0xf2: case 0x2e: case 0x36: case 0x3e: case 0x26: case 0x64: case 0x65:
+		case 0x67:
+			continue;
+		case 0x66: o16 = true; continue;
+		}
+		break;
+	}
+	if ((*p & 0xf0) == 0x40) {
+		rexw = *p & 8;
+		if (++p >= end || (*p & 0xf0) == 0x40)
+			return 0;	/* a REX then another prefix: left to capstone */
+		switch (*p) {
+		case 0xf0: case 0xf2: case 0xf3: case 0x2e: case 0x36: case 0x3e: case 0x26:
+		case 0x64: case 0x65: case 0x66: case 0x67:
+			return 0;
+		}
+	}
+	/* A lock prefix: the scan's answer is "maybe", valid instruction or not (capstone's). */
+	if (lock)
+		return 0;
+	op = *p++;
+	/*
+	 * VEX and EVEX (AVX and later): capstone 4 knows some of them only (not
+	 * AVX-512's mask moves, VPCLMULQDQ, GFNI): left to it.
+	 */
+	if (op == 0xc4 || op == 0xc5 || op == 0x62)
+		return 0;
+	if (op == 0x0f) {
+		if (p >= end)
+			return 0;
+		op = *p++;
+		if (op == 0x38 || op == 0x3a) {
+			if (p >= end || !(op == 0x38 ? known_0f38 : known_0f3a)[*p >> 5] ||
+			    !((op == 0x38 ? known_0f38 : known_0f3a)[*p >> 5] >> (*p & 31) & 1))
+				return 0;
+			p++;
+			if (!(n = modrm_len(p, end)))
+				return 0;
+			p += n;
+			imm = op == 0x3a;
+			return p + imm <= end ? (size_t)(p + imm - s) : 0;
+		}
+		if (op == 0x05)
+			*locky = true;		/* syscall */
+		if (op == 0xb8 && !rep)
+			return 0;		/* jmpe; popcnt is F3 0F B8 */
+		/*
+		 * Hint nops 0F 19-1E and CET's forms (rdssp, incssp) but endbr64/32,
+		 * F3 0F AE and F3 0F C7: capstone's.
+		 */
+		if ((op >= 0x19 && op <= 0x1e &&
+		     !(op == 0x1e && rep && p < end && (p[0] == 0xfa || p[0] == 0xfb))) ||
+		    (rep && (op == 0xae || op == 0xc7)))
+			return 0;
+		switch (two_byte[op]) {
+		case 1:
+			break;
+		case 2:
+		case 3:
+			if (!(n = modrm_len(p, end)) || !group_reg_ok(0x100 | op, *p))
+				return 0;
+			p += n;
+			imm = two_byte[op] == 3;
+			break;
+		case 4:
+			if (o16)
+				return 0;
+			imm = 4;
+			break;
+		default:
+			return 0;
+		}
+		return p + imm <= end ? (size_t)(p + imm - s) : 0;
+	}
+	kind = one_byte[op];
+	if (op == 0x90 && rep)
+		*locky = true;			/* pause */
+	switch (kind) {
+	case X_NONE:
+		break;
+	case X_M:
+	case X_M_I8:
+	case X_M_IZ:
+	case X_GRP3_8:
+	case X_GRP3_Z:
+	case X_POP_RM:
+		if (!(n = modrm_len(p, end)))
+			return 0;
+		if (!group_reg_ok(op, *p))
+			return 0;		/* an unused /reg of a group, or XOP (8F) */
+		if ((op == 0x86 || op == 0x87) && *p < 0xc0)
+			*locky = true;		/* xchg with memory: locked by itself */
+		if (kind == X_M_I8 || (kind == X_GRP3_8 && !(*p & 0x30)))
+			imm = 1;
+		else if (kind == X_M_IZ || (kind == X_GRP3_Z && !(*p & 0x30)))
+			imm = o16 && !rexw ? 2 : 4;
+		if (op == 0xc7 && (*p & 0x38) == 0x38 && o16)
+			return 0;		/* xbegin rel16 */
+		p += n;
+		break;
+	case X_I8:
+		imm = 1;
+		break;
+	case X_IZ:
+		imm = o16 && !rexw ? 2 : 4;
+		break;
+	case X_I16:
+		imm = 2;
+		break;
+	case X_REL32:
+		if (o16)
+			return 0;
+		imm = 4;
+		break;
+	case X_MOFFS:
+		return 0;			/* rare in compiled code: capstone's */
+	case X_MOV_IMM:
+		imm = rexw ? 8 : o16 ? 2 : 4;
+		break;
+	case X_ENTER:
+		imm = 3;
+		break;
+	default:
+		return 0;
+	}
+	return p + imm <= end ? (size_t)(p + imm - s) : 0;
+}
+
+bool x86_64_may_touch_locks(const uint8_t *code, size_t len)
+{
+	const uint8_t *p = code, *end = code + len;
+
+	while (p < end) {
+		bool locky;
+		size_t n = insn_len(p, end, &locky);
+
+		if (!n || locky)
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+size_t x86_64_insn_len(const uint8_t *code, size_t len)
+{
+	bool locky;
+
+	return insn_len(code, code + len, &locky);
+}

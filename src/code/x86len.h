@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* x86_64 instruction lengths, for scans that need no full decoding (x86len.c). */
+#ifndef MYCL_X86LEN_H
+#define MYCL_X86LEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * False only when CODE (LEN bytes of x86_64 instructions) certainly has no
+ * lock prefix, no exchange with memory, no pause and no syscall: every
+ * instruction was measured and none is one.  True when one is, or when an
+ * instruction is not known here (then a full decoder must look).
+ */
+bool x86_64_may_touch_locks(const uint8_t *code, size_t len);
+/* The length of the instruction at CODE, or 0 when it is not known here. */
+size_t x86_64_insn_len(const uint8_t *code, size_t len);
+
+#endif

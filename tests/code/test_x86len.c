@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * x86len.c measures every instruction capstone decodes in the fixtures'
+ * x86_64 code as capstone does, never measures what capstone cannot decode,
+ * and finds every lock prefix, exchange with memory, pause and syscall.
+ * MYCL_X86LEN_FILES (colon-separated) adds binaries (mariadbd, libc, ...).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <capstone/capstone.h>
+#include <gelf.h>
+#include "x86len.h"
+
+struct tally {
+	size_t insns, measured, locky, wrong;
+};
+
+/* Every disagreement is printed (up to 20 a file), then the file fails. */
+#define WRONG(t, ...) do { if ((t)->wrong++ < 20) print_error(__VA_ARGS__); } while (0)
+
+/* Walks CODE as disasm.c does: capstone, one byte skipped where it cannot decode. */
+static void check_code(csh cs, const uint8_t *code, size_t len, uint64_t addr, const char *path,
+		       struct tally *t)
+{
+	cs_insn *ci = cs_malloc(cs);
+	const uint8_t *p = code;
+	size_t left = len;
+	uint64_t pc = addr;
+
+	assert_non_null(ci);
+	while (left) {
+		const uint8_t *at = p;
+		uint64_t at_pc = pc;
+		size_t mine = x86_64_insn_len(at, left);
+		bool locky, theirs_locky;
+
+		if (!cs_disasm_iter(cs, &p, &left, &pc, ci)) {
+			if (mine)
+				WRONG(t, "%s: %#lx: measured %zu bytes, capstone cannot decode it\n",
+				      path, (unsigned long)at_pc, mine);
+			p++, pc++, left--;
+			continue;
+		}
+		t->insns++;
+		if (!mine)
+			continue;
+		t->measured++;
+		if (mine != ci->size)
+			WRONG(t, "%s: %#lx: measured %zu bytes, capstone %u (%s %s)\n", path,
+			      (unsigned long)at_pc, mine, ci->size, ci->mnemonic, ci->op_str);
+		theirs_locky = ci->detail->x86.prefix[0] == X86_PREFIX_LOCK ||
+			       ci->id == X86_INS_PAUSE || ci->id == X86_INS_SYSCALL ||
+			       (ci->id == X86_INS_XCHG && ci->detail->x86.op_count == 2 &&
+				(ci->detail->x86.operands[0].type == X86_OP_MEM ||
+				 ci->detail->x86.operands[1].type == X86_OP_MEM));
+		locky = x86_64_may_touch_locks(at, mine);
+		t->locky += theirs_locky;
+		if (theirs_locky && !locky)
+			WRONG(t, "%s: %#lx: %s %s not seen as a lock fact\n", path,
+			      (unsigned long)at_pc, ci->mnemonic, ci->op_str);
+	}
+	cs_free(ci, 1);
+}
+
+static void check_file(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	csh cs;
+	struct tally t = { 0 };
+
+	assert_true(fd >= 0);
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	assert_non_null(e);
+	assert_non_null(gelf_getehdr(e, &eh));
+	if (eh.e_machine != EM_X86_64) {
+		elf_end(e);
+		close(fd);
+		return;
+	}
+	assert_int_equal(cs_open(CS_ARCH_X86, CS_MODE_64, &cs), CS_ERR_OK);
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || !(d = elf_getdata(scn, NULL)) || !d->d_buf)
+			continue;
+		check_code(cs, d->d_buf, d->d_size, sh.sh_addr, path, &t);
+	}
+	cs_close(&cs);
+	elf_end(e);
+	close(fd);
+	/* Most of compiled code is measured, or the scan would rarely spare a decoding. */
+	print_message("%s: %zu instructions, %zu measured (%.2f%%), %zu lock facts\n", path,
+		      t.insns, t.measured, t.insns ? 100.0 * t.measured / t.insns : 0, t.locky);
+	assert_true(t.measured * 100 >= t.insns * 90);
+	assert_int_equal(t.wrong, 0);
+}
+
+static void test_fixtures(void **state)
+{
+	static const char *const files[] = {
+		"symfs/mycl-fixtures/hotloop", "symfs/mycl-fixtures/ttas_mutex",
+		"symfs/mycl-fixtures/diff-new/blockcodec", "share/truth.gcc-O2",
+		"share/truth.clang-O2", "share/truth.gcc-O0", "share/truth.clang-O0",
+		"share/truth.static", "share/server.gcc", "share/server.clang",
+	};
+	const char *dir = getenv("MYCL_TEST_DATA");
+	char path[4096];
+
+	(void)state;
+	assert_non_null(dir);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		check_file(path);
+	}
+}
+
+static void test_more(void **state)
+{
+	const char *more = getenv("MYCL_X86LEN_FILES");
+	char *list, *save = NULL;
+
+	(void)state;
+	if (!more)
+		skip();
+	list = strdup(more);
+	for (char *f = strtok_r(list, ":", &save); f; f = strtok_r(NULL, ":", &save))
+		check_file(f);
+	free(list);
+}
+
+/* Hand-made cases: prefixes, VEX, the forms it leaves to capstone. */
+static void test_cases(void **state)
+{
+	static const struct {
+		const char *bytes;
+		size_t len, want;
+		bool locky;
+	} c[] = {
+		{ "\xf0\x48\x0f\xb1\x15\x00\x00\x00\x00", 9, 0, true },	/* lock cmpxchg: capstone's */
+		{ "\x48\x0f\xb1\x15\x00\x00\x00\x00", 8, 8, false },	/* cmpxchg %rdx,x(%rip) */
+		{ "\x48\x87\x07", 3, 3, true },				/* xchg %rax,(%rdi) */
+		{ "\x48\x87\xc7", 3, 3, false },			/* xchg %rax,%rdi */
+		{ "\xf3\x90", 2, 2, true },				/* pause */
+		{ "\x0f\x05", 2, 2, true },				/* syscall */
+		{ "\x90", 1, 1, false },
+		{ "\x48\xb8\x01\x02\x03\x04\x05\x06\x07\x08", 10, 10, false },	/* movabs */
+		{ "\x66\xb8\x01\x02", 4, 4, false },			/* mov $0x201,%ax */
+		{ "\x66\x81\x07\x01\x02", 5, 5, false },		/* addw $0x201,(%rdi) */
+		{ "\xf7\x07\x01\x00\x00\x00", 6, 6, false },		/* testl $1,(%rdi) */
+		{ "\xf7\x17", 2, 2, false },				/* notl (%rdi) */
+		{ "\xc5\xf9\x6f\x04\x24", 5, 0, false },		/* vmovdqa (%rsp),%xmm0: VEX */
+		{ "\x8d\xf6", 2, 0, false },				/* lea with no memory */
+		{ "\x48\x8d\x04\x24", 4, 4, false },			/* lea (%rsp),%rax */
+		{ "\x62\xf1\x7d\x48\x6f\x44\x24\x01", 8, 0, false },	/* EVEX: capstone's */
+		{ "\x8b\x44\x24", 3, 0, false },			/* cut short */
+		{ "\x06", 1, 0, false },				/* invalid in 64-bit mode */
+		{ "\xa1\x00\x00\x00\x00\x00\x00\x00\x00", 9, 0, false },	/* moffs: capstone's */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		const uint8_t *b = (const uint8_t *)c[i].bytes;
+
+		assert_int_equal(x86_64_insn_len(b, c[i].len), c[i].want);
+		if (c[i].want)
+			assert_int_equal(x86_64_may_touch_locks(b, c[i].len), c[i].locky);
+		else
+			assert_true(x86_64_may_touch_locks(b, c[i].len));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_fixtures),
+		cmocka_unit_test(test_more),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
