@@ -305,9 +305,10 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 		return;
 	}
 	/*
-	 * Callees unseen, what the function alone does needs an atomic, a pause or
-	 * a syscall: code with none of them (most code; told by instruction
-	 * lengths alone on x86_64) is no primitive, and no decoding is needed.
+	 * Callees unseen, what the function alone does makes it a primitive only
+	 * with an exchange or compare-and-swap, a pause or a syscall: code with
+	 * none of them (most code, locked counters too; told by instruction
+	 * lengths alone on x86_64) is none, and needs no decoding.
 	 */
 	if (x->shallow && elf_image_machine(img) == 62 /* EM_X86_64 */ &&
 	    !x86_64_may_touch_locks(code, size)) {

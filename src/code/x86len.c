@@ -200,8 +200,61 @@ static size_t modrm_len(const uint8_t *p, const uint8_t *end)
 }
 
 /*
+ * What a lock prefix makes of the instruction whose opcode is at Q: 1 an
+ * exchange or compare-and-swap (cmpxchg, cmpxchg8b/16b, xchg, bts), 0 an
+ * arithmetic update (add ... xor, inc, dec, not, neg, xadd, btr, btc), -1
+ * something a lock prefix is invalid on (a register destination, cmp, mov).
+ */
+static int lock_form(const uint8_t *q, const uint8_t *end)
+{
+	bool two = false;
+	unsigned reg;
+	uint8_t op;
+
+	if (q >= end)
+		return -1;
+	op = *q++;
+	if (op == 0x0f) {
+		if (q >= end)
+			return -1;
+		op = *q++;
+		two = true;
+	}
+	if (q >= end || *q >= 0xc0)
+		return -1;
+	reg = (*q >> 3) & 7;
+	if (!two) {
+		if (op <= 0x31 && !(op & 6))
+			return 0;			/* add, or, adc, sbb, and, sub, xor to memory */
+		switch (op) {
+		case 0x80: case 0x81: case 0x83:
+			return reg == 7 ? -1 : 0;	/* cmp is no update */
+		case 0x86: case 0x87:
+			return 1;
+		case 0xf6: case 0xf7:
+			return reg == 2 || reg == 3 ? 0 : -1;
+		case 0xfe: case 0xff:
+			return reg <= 1 ? 0 : -1;
+		}
+		return -1;
+	}
+	switch (op) {
+	case 0xab: case 0xb0: case 0xb1:
+		return 1;
+	case 0xb3: case 0xbb: case 0xc0: case 0xc1:
+		return 0;
+	case 0xba:
+		return reg == 5 ? 1 : reg >= 6 ? 0 : -1;
+	case 0xc7:
+		return reg == 1 ? 1 : -1;
+	}
+	return -1;
+}
+
+/*
  * The instruction at P: its length, or 0 when it is not known here.  *LOCKY:
- * whether it has a lock prefix, exchanges with memory, pauses or is a syscall.
+ * whether it is an exchange or compare-and-swap with memory, a pause or a
+ * syscall (a locked add or inc is none: an update makes no lock primitive).
  */
 static size_t insn_len(const uint8_t *p, const uint8_t *end, bool *locky)
 {
@@ -234,9 +287,13 @@ static size_t insn_len(const uint8_t *p, const uint8_t *end, bool *locky)
 			return 0;
 		}
 	}
-	/* A lock prefix: the scan's answer is "maybe", valid instruction or not (capstone's). */
-	if (lock)
-		return 0;
+	if (lock) {
+		int f = lock_form(p, end);
+
+		if (f < 0)
+			return 0;
+		*locky = f > 0;
+	}
 	op = *p++;
 	/*
 	 * VEX and EVEX (AVX and later): capstone 4 knows some of them only (not

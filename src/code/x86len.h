@@ -9,9 +9,10 @@
 
 /*
  * False only when CODE (LEN bytes of x86_64 instructions) certainly has no
- * lock prefix, no exchange with memory, no pause and no syscall: every
- * instruction was measured and none is one.  True when one is, or when an
- * instruction is not known here (then a full decoder must look).
+ * exchange or compare-and-swap with memory (xchg, lock cmpxchg, cmpxchg8b/16b,
+ * bts), no pause and no syscall: every instruction was measured and none is
+ * one (locked arithmetic such as lock add may be there).  True when one is,
+ * or when an instruction is not known here (then a full decoder must look).
  */
 bool x86_64_may_touch_locks(const uint8_t *code, size_t len);
 /* The length of the instruction at CODE, or 0 when it is not known here. */

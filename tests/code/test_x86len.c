@@ -2,7 +2,7 @@
 /*
  * x86len.c measures every instruction capstone decodes in the fixtures'
  * x86_64 code as capstone does, never measures what capstone cannot decode,
- * and finds every lock prefix, exchange with memory, pause and syscall.
+ * and finds every compare-and-swap, exchange with memory, pause and syscall.
  * MYCL_X86LEN_FILES (colon-separated) adds binaries (mariadbd, libc, ...).
  */
 #include <setjmp.h>
@@ -56,7 +56,9 @@ static void check_code(csh cs, const uint8_t *code, size_t len, uint64_t addr, c
 		if (mine != ci->size)
 			WRONG(t, "%s: %#lx: measured %zu bytes, capstone %u (%s %s)\n", path,
 			      (unsigned long)at_pc, mine, ci->size, ci->mnemonic, ci->op_str);
-		theirs_locky = ci->detail->x86.prefix[0] == X86_PREFIX_LOCK ||
+		theirs_locky = (ci->detail->x86.prefix[0] == X86_PREFIX_LOCK &&
+				(ci->id == X86_INS_CMPXCHG || ci->id == X86_INS_CMPXCHG8B ||
+				 ci->id == X86_INS_CMPXCHG16B || ci->id == X86_INS_BTS)) ||
 			       ci->id == X86_INS_PAUSE || ci->id == X86_INS_SYSCALL ||
 			       (ci->id == X86_INS_XCHG && ci->detail->x86.op_count == 2 &&
 				(ci->detail->x86.operands[0].type == X86_OP_MEM ||
@@ -70,7 +72,7 @@ static void check_code(csh cs, const uint8_t *code, size_t len, uint64_t addr, c
 	cs_free(ci, 1);
 }
 
-static void check_file(const char *path)
+static void check_file(const char *path, bool compiled)
 {
 	int fd = open(path, O_RDONLY);
 	Elf *e;
@@ -103,10 +105,14 @@ static void check_file(const char *path)
 	cs_close(&cs);
 	elf_end(e);
 	close(fd);
-	/* Most of compiled code is measured, or the scan would rarely spare a decoding. */
+	/*
+	 * Most of compiled code is measured, or the scan would rarely spare a
+	 * decoding (hand-written SIMD libraries are mostly VEX: left to capstone).
+	 */
 	print_message("%s: %zu instructions, %zu measured (%.2f%%), %zu lock facts\n", path,
 		      t.insns, t.measured, t.insns ? 100.0 * t.measured / t.insns : 0, t.locky);
-	assert_true(t.measured * 100 >= t.insns * 90);
+	if (compiled)
+		assert_true(t.measured * 100 >= t.insns * 90);
 	assert_int_equal(t.wrong, 0);
 }
 
@@ -125,7 +131,7 @@ static void test_fixtures(void **state)
 	assert_non_null(dir);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		check_file(path);
+		check_file(path, true);
 	}
 }
 
@@ -139,7 +145,7 @@ static void test_more(void **state)
 		skip();
 	list = strdup(more);
 	for (char *f = strtok_r(list, ":", &save); f; f = strtok_r(NULL, ":", &save))
-		check_file(f);
+		check_file(f, false);
 	free(list);
 }
 
@@ -151,7 +157,12 @@ static void test_cases(void **state)
 		size_t len, want;
 		bool locky;
 	} c[] = {
-		{ "\xf0\x48\x0f\xb1\x15\x00\x00\x00\x00", 9, 0, true },	/* lock cmpxchg: capstone's */
+		{ "\xf0\x48\x0f\xb1\x15\x00\x00\x00\x00", 9, 9, true },	/* lock cmpxchg %rdx,x(%rip) */
+		{ "\xf0\x48\x83\x05\x00\x00\x00\x00\x01", 9, 9, false },	/* lock addq $1,x(%rip) */
+		{ "\xf0\x0f\xc1\x07", 4, 4, false },			/* lock xadd %eax,(%rdi) */
+		{ "\xf0\x0f\xba\x2f\x00", 5, 5, true },		/* lock btsl $0,(%rdi) */
+		{ "\xf0\x09\xc7", 3, 0, false },			/* lock on a register: invalid */
+		{ "\xf0\x39\x07", 3, 0, false },			/* lock cmp: invalid */
 		{ "\x48\x0f\xb1\x15\x00\x00\x00\x00", 8, 8, false },	/* cmpxchg %rdx,x(%rip) */
 		{ "\x48\x87\x07", 3, 3, true },				/* xchg %rax,(%rdi) */
 		{ "\x48\x87\xc7", 3, 3, false },			/* xchg %rax,%rdi */
