@@ -32,30 +32,38 @@ static const char *intern_name(struct symtab *t, const char *name, size_t len)
 	return dst;
 }
 
-int symtab_add_len(struct symtab *t, uint64_t start, uint64_t size, const char *name, size_t len,
-		   enum sym_binding b)
+/* Adds a symbol named by the LEN bytes at NAME, which need no escape. */
+static int add_plain(struct symtab *t, uint64_t start, uint64_t size, const char *name,
+		     size_t len, enum sym_binding b, bool mangled)
 {
-	const char *copy;
-	char *esc = NULL;
+	const char *copy = intern_name(t, name, len);
 
-	/* A name is shown as it is kept: control characters escaped once, here. */
-	if (str_has_ctl(name, len)) {
-		esc = str_escape_ctl(name, len);
-		if (!esc)
-			return -ENOMEM;
-		name = esc;
-		len = strlen(esc);
-	}
-	copy = intern_name(t, name, len);
-	free(esc);
 	if (!copy || ARRAY_GROW(t->syms, t->cap, t->nr + 1))
 		return -ENOMEM;
 	t->last = NULL;
 	t->syms[t->nr] = (struct sym){ .start = start, .end = start + size, .name = copy,
-				       .binding = (uint8_t)b, .seq = (uint32_t)t->nr };
+				       .binding = (uint8_t)b, .mangled = mangled,
+				       .seq = (uint32_t)t->nr };
 	t->nr++;
 	t->sorted = false;
 	return 0;
+}
+
+int symtab_add_len(struct symtab *t, uint64_t start, uint64_t size, const char *name, size_t len,
+		   enum sym_binding b)
+{
+	char *esc;
+	int err;
+
+	/* A name is shown as it is kept: control characters escaped once, here. */
+	if (!str_has_ctl(name, len))
+		return add_plain(t, start, size, name, len, b, false);
+	esc = str_escape_ctl(name, len);
+	if (!esc)
+		return -ENOMEM;
+	err = add_plain(t, start, size, esc, strlen(esc), b, false);
+	free(esc);
+	return err;
 }
 
 int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name,
@@ -68,10 +76,7 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name
 	if (demangle && name[0] == '_' && name[1] == 'Z' && t->lazy_demangle &&
 	    !str_has_ctl(name, len = strlen(name))) {
 		/* Kept mangled (it needs no escape): sym_demangle() when first found. */
-		err = symtab_add_len(t, start, size, name, len, b);
-		if (!err)
-			t->syms[t->nr - 1].mangled = 1;
-		return err;
+		return add_plain(t, start, size, name, len, b, true);
 	}
 	if (demangle && name[0] == '_' && name[1] == 'Z')
 		demangled = demangle_name(name);
@@ -122,6 +127,57 @@ static int sym_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/*
+ * Sorts T's symbols by start, those at one start in the order they were
+ * added (sym_cmp's order): a stable radix sort on the bytes of the start
+ * that differ (a binary's tens of thousands of names: three or four passes,
+ * no comparisons), when they were added in that order; else sort_array.
+ */
+static void sort_syms(struct symtab *t)
+{
+	uint64_t differ = 0;
+	size_t counts[256];
+	struct sym *tmp, *from = t->syms, *to;
+	bool in_order = true, sorted = true;
+
+	for (size_t i = 1; i < t->nr; i++) {
+		const struct sym *a = &t->syms[i - 1], *b = &t->syms[i];
+
+		differ |= b->start ^ t->syms[0].start;
+		in_order &= b->seq > a->seq;
+		sorted &= a->start < b->start || (a->start == b->start && a->seq < b->seq);
+	}
+	if (sorted)
+		return;			/* kallsyms */
+	if (!in_order || !(tmp = malloc(t->nr * sizeof(*tmp)))) {
+		sort_array(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
+		return;
+	}
+	to = tmp;
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		size_t sum = 0;
+
+		if (!((differ >> shift) & 0xff))
+			continue;
+		memset(counts, 0, sizeof(counts));
+		for (size_t i = 0; i < t->nr; i++)
+			counts[(from[i].start >> shift) & 0xff]++;
+		for (size_t b = 0; b < 256; b++) {
+			size_t c = counts[b];
+
+			counts[b] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < t->nr; i++)
+			to[counts[(from[i].start >> shift) & 0xff]++] = from[i];
+		from = to;
+		to = from == tmp ? t->syms : tmp;
+	}
+	if (from != t->syms)
+		memcpy(t->syms, from, t->nr * sizeof(*t->syms));
+	free(tmp);
+}
+
 static size_t leading_underscores(const char *s)
 {
 	size_t n = 0;
@@ -161,7 +217,7 @@ void symtab_finish(struct symtab *t, uint64_t last_end)
 		t->sorted = true;
 		return;
 	}
-	sort_array(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
+	sort_syms(t);
 	for (size_t i = 0; i < t->nr; i++) {
 		if (out && t->syms[out - 1].start == t->syms[i].start) {
 			/* Aliases are told apart by their names as shown. */

@@ -3,7 +3,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 #include "symtab.h"
 
@@ -112,6 +114,80 @@ static void demangles_like_perf(void **state)
 	assert_null(demangle_name("not_mangled"));
 }
 
+/*
+ * Tables added in any order come out sorted by start, and of aliases that tie
+ * by every rule the first added stays: random starts over all 64 bits (the
+ * radix sort's passes) and over a binary's few low bytes, with ties.
+ */
+static void random_tables_sort_stably(void **state)
+{
+	(void)state;
+	srand(7);
+	for (int round = 0; round < 200; round++) {
+		struct symtab t = { 0 };
+		size_t n = 1 + (size_t)rand() % 3000;
+		uint64_t *starts = malloc(n * sizeof(*starts));
+		int wide = round % 2;
+		char name[32];
+
+		assert_non_null(starts);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t a = (uint64_t)rand() << 33 ^ (uint64_t)rand() << 11 ^ (uint64_t)rand();
+
+			starts[i] = wide ? a : 0x400000 + (a % 5000) * 0x10;
+			/* Names of one length and no underscores: ties go by order. */
+			snprintf(name, sizeof(name), "f%08zu", i);
+			assert_int_equal(symtab_add(&t, starts[i], 0x10, name, SYMB_GLOBAL, false), 0);
+		}
+		symtab_finish(&t, 0);
+		for (size_t i = 1; i < t.nr; i++)
+			assert_true(t.syms[i - 1].start < t.syms[i].start);
+		for (size_t i = 0; i < n; i++) {
+			size_t first = i;
+			const struct sym *s = symtab_find(&t, starts[i]);
+
+			for (size_t k = 0; k < i; k++)
+				if (starts[k] == starts[i]) {
+					first = k;
+					break;
+				}
+			snprintf(name, sizeof(name), "f%08zu", first);
+			assert_non_null(s);
+			assert_string_equal(s->name, name);
+		}
+		symtab_free(&t);
+		free(starts);
+	}
+}
+
+/* Demangled when first found, the same names and the same alias chosen as at once. */
+static void lazy_demangling_finds_the_same(void **state)
+{
+	static const char *const names[] = {
+		"_ZN4MVCC9view_openERP8ReadViewP5trx_t", "_ZN3Foo3getEv", "plain_c_name",
+		"_Zbad", "_ZN3FooclEv",
+	};
+
+	(void)state;
+	for (int lazy = 0; lazy < 2; lazy++) {
+		struct symtab t = { .lazy_demangle = lazy };
+
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			symtab_add(&t, 0x1000 - i * 0x100, 0x20, names[i], SYMB_GLOBAL, true);
+		/* Aliases told apart by the shown names' lengths: the longer shown wins. */
+		symtab_add(&t, 0x2000, 0x20, "_ZN1A1fEv", SYMB_GLOBAL, true);
+		symtab_add(&t, 0x2000, 0x20, "_ZN2BB1fEv", SYMB_GLOBAL, true);
+		symtab_finish(&t, 0);
+		assert_string_equal(symtab_find(&t, 0x1000)->name, "MVCC::view_open");
+		assert_string_equal(symtab_find(&t, 0xf10)->name, "Foo::get");
+		assert_string_equal(symtab_find(&t, 0xe00)->name, "plain_c_name");
+		assert_string_equal(symtab_find(&t, 0xd00)->name, "_Zbad");
+		assert_string_equal(symtab_find(&t, 0xc00)->name, "Foo::operator()");
+		assert_string_equal(symtab_find(&t, 0x2008)->name, "BB::f");
+		symtab_free(&t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -120,6 +196,8 @@ int main(void)
 		cmocka_unit_test(kallsyms_aliases_keep_the_last),
 		cmocka_unit_test(zero_sized_symbols_reach_the_next),
 		cmocka_unit_test(demangles_like_perf),
+		cmocka_unit_test(random_tables_sort_stably),
+		cmocka_unit_test(lazy_demangling_finds_the_same),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
