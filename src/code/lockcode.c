@@ -37,9 +37,16 @@ struct fn_entry {
 	struct lock_code c;
 };
 
+struct shallow_kind {
+	uint64_t start;			/* 0: free slot */
+	uint8_t kind;
+};
+
 struct lock_cache {
 	struct fn_entry **tab;		/* open addressing on start */
 	size_t cap, nr;
+	struct shallow_kind *sh;	/* lock_code_kind_shallow's answers, open addressing */
+	size_t sh_cap, sh_nr;
 	struct disasm *dis;		/* the binary's, opened once (done before recursing) */
 	bool dis_tried;
 };
@@ -92,6 +99,7 @@ static void cache_free(struct dso *d)
 			free(c->tab[i]);
 		}
 	free(c->tab);
+	free(c->sh);
 	disasm_close(c->dis);
 	free(c);
 	d->spins = NULL;
@@ -573,10 +581,40 @@ const struct lock_code *lock_code_of(struct dso *d, const struct sym *fn, lock_n
 	return e ? &e->c : NULL;
 }
 
+/* The slot of START in C's shallow answers (free or START's); C->sh_cap is a power of two. */
+static struct shallow_kind *shallow_slot(struct lock_cache *c, uint64_t start)
+{
+	size_t i = (size_t)((start * 0x9e3779b97f4a7c15ULL) >> 20) & (c->sh_cap - 1);
+
+	while (c->sh[i].start && c->sh[i].start != start)
+		i = (i + 1) & (c->sh_cap - 1);
+	return &c->sh[i];
+}
+
+/* Room for one more shallow answer; false when memory runs out. */
+static bool shallow_room(struct lock_cache *c)
+{
+	struct lock_cache n = { .sh_cap = c->sh_cap ? c->sh_cap * 2 : 64 };
+
+	if ((c->sh_nr + 1) * 2 <= c->sh_cap)
+		return true;
+	n.sh = calloc(n.sh_cap, sizeof(*n.sh));
+	if (!n.sh)
+		return false;
+	for (size_t i = 0; i < c->sh_cap; i++)
+		if (c->sh[i].start)
+			*shallow_slot(&n, c->sh[i].start) = c->sh[i];
+	free(c->sh);
+	c->sh = n.sh;
+	c->sh_cap = n.sh_cap;
+	return true;
+}
+
 uint8_t lock_code_kind_shallow(struct dso *d, const struct sym *fn)
 {
 	struct ctx x = { d, NULL, NULL, 0, true };
 	struct fn_entry e = { .start = fn ? fn->start : 0 };
+	struct shallow_kind *k = NULL;
 
 	if (!d || !fn)
 		return LK_UNKNOWN;
@@ -586,9 +624,20 @@ uint8_t lock_code_kind_shallow(struct dso *d, const struct sym *fn)
 			return LK_UNKNOWN;
 		d->spins_free = cache_free;
 	}
+	/* One function is the row of each process that ran it: looked at once. */
+	if (fn->start && shallow_room(d->spins)) {
+		k = shallow_slot(d->spins, fn->start);
+		if (k->start)
+			return k->kind;
+	}
 	analyse(&x, fn, &e);
 	free(e.c.loops);
 	free(e.c.calls);
+	if (k) {
+		k->start = fn->start;
+		k->kind = e.c.kind;
+		d->spins->sh_nr++;
+	}
 	return e.c.kind;
 }
 
