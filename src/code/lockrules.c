@@ -7,6 +7,44 @@
 #include "internal.h"
 #include "lockrules.h"
 
+/* Fills R's prefix, needle and exact from its pattern (fnmatch's wildcards: * ? [ and \\). */
+static void literal_parts(struct lock_rule *r)
+{
+	const char *p = r->pattern, *run = p;
+	size_t wild = strcspn(p, "*?[\\");
+
+	r->exact = !p[wild];
+	r->prefix_len = wild;
+	r->needle = p;
+	r->needle_len = wild;
+	/* A bracket or an escape make runs hard to tell: the prefix alone then. */
+	if (strpbrk(p, "[\\"))
+		return;
+	for (const char *q = p; ; q++) {
+		if (!*q || *q == '*' || *q == '?') {
+			if ((size_t)(q - run) > r->needle_len) {
+				r->needle = run;
+				r->needle_len = (size_t)(q - run);
+			}
+			if (!*q)
+				break;
+			run = q + 1;
+		}
+	}
+}
+
+/* Whether NAME can match R at all: cheaper than fnmatch, which decides. */
+static bool may_match(const struct lock_rule *r, const char *name)
+{
+	if (r->exact)
+		return !strcmp(name, r->pattern);
+	if (r->prefix_len && strncmp(name, r->pattern, r->prefix_len))
+		return false;
+	/* The needle ends at a wildcard, not at a NUL: its bytes are looked for. */
+	return r->needle_len <= r->prefix_len ||
+	       memmem(name, strlen(name), r->needle, r->needle_len);
+}
+
 int lock_rules_parse(struct lock_rules *r, const char *text, int *bad_line)
 {
 	int lineno = 0;
@@ -37,9 +75,11 @@ int lock_rules_parse(struct lock_rules *r, const char *text, int *bad_line)
 			f[2][k - 1] = '\0';
 		if (ARRAY_GROW(r->v, r->cap, r->nr + 1))
 			return -ENOMEM;
-		r->v[r->nr] = (struct lock_rule){ strdup(f[0]), strdup(f[1]), strdup(f[2]) };
+		r->v[r->nr] = (struct lock_rule){ .layer = strdup(f[0]), .kind = strdup(f[1]),
+						  .pattern = strdup(f[2]) };
 		if (!r->v[r->nr].layer || !r->v[r->nr].kind || !r->v[r->nr].pattern)
 			return -ENOMEM;
+		literal_parts(&r->v[r->nr]);
 		r->nr++;
 	}
 	return 0;
@@ -60,7 +100,7 @@ int lock_rules_match(const struct lock_rules *r, const char *name)
 		name = base;
 	}
 	for (size_t i = r->nr; i-- > 0;)
-		if (!fnmatch(r->v[i].pattern, name, 0))
+		if (may_match(&r->v[i], name) && (r->v[i].exact || !fnmatch(r->v[i].pattern, name, 0)))
 			return (int)i;
 	return -1;
 }

@@ -3,10 +3,20 @@
 #ifndef MYCL_LOCKRULES_H
 #define MYCL_LOCKRULES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct lock_rule {
 	char *layer, *kind, *pattern;
+	/*
+	 * What a name must have for fnmatch to be worth asking: the PREFIX_LEN
+	 * bytes of PATTERN before its first wildcard, and NEEDLE (NEEDLE_LEN
+	 * bytes of PATTERN, its longest run without one) somewhere.  EXACT: no
+	 * wildcard at all.
+	 */
+	size_t prefix_len, needle_len;
+	const char *needle;
+	bool exact;
 };
 
 struct lock_rules {

@@ -137,8 +137,7 @@ static bool group_reg_ok(unsigned op, uint8_t m)
 	case 0xff:
 		return reg != 7 && !(regform && (reg == 3 || reg == 5));	/* far call, jmp */
 	case 0x8c: case 0x8e:				/* segment register moves */
-	case 0x16c: case 0x16d: case 0x17c: case 0x17d: case 0x1d0: case 0x1d6: case 0x1e6:
-		return false;				/* valid with some prefixes only */
+		return false;
 	case 0x11f:
 		return !regform;			/* nopl; capstone 4 knows no register form */
 	case 0x8d:					/* lea */
@@ -259,7 +258,7 @@ static int lock_form(const uint8_t *q, const uint8_t *end)
 static size_t insn_len(const uint8_t *p, const uint8_t *end, bool *locky)
 {
 	const uint8_t *s = p;
-	bool o16 = false, rexw = false, rep = false, lock = false;
+	bool o16 = false, rexw = false, rep = false, repne = false, lock = false;
 	size_t imm = 0, n;
 	uint8_t op, kind;
 
@@ -270,8 +269,8 @@ static size_t insn_len(const uint8_t *p, const uint8_t *end, bool *locky)
 		switch (*p) {
 		case 0xf0: lock = true; continue;
 		case 0xf3: rep = true; continue;
-		case 0xf2: case 0x2e: case 0x36: case 0x3e: case 0x26: case 0x64: case 0x65:
-		case 0x67:
+		case 0xf2: repne = true; continue;
+		case 0x2e: case 0x36: case 0x3e: case 0x26: case 0x64: case 0x65: case 0x67:
 			continue;
 		case 0x66: o16 = true; continue;
 		}
@@ -320,6 +319,11 @@ static size_t insn_len(const uint8_t *p, const uint8_t *end, bool *locky)
 			*locky = true;		/* syscall */
 		if (op == 0xb8 && !rep)
 			return 0;		/* jmpe; popcnt is F3 0F B8 */
+		/* SSE forms that exist with a 66 (punpcklqdq, movq) or F2 (haddps) only */
+		if (((op == 0x6c || op == 0x6d) && !o16) ||
+		    ((op == 0x7c || op == 0x7d || op == 0xd0) && !o16 && !repne) ||
+		    ((op == 0xd6 || op == 0xe6) && !o16 && !repne && !rep))
+			return 0;
 		/*
 		 * Hint nops 0F 19-1E and CET's forms (rdssp, incssp) but endbr64/32,
 		 * F3 0F AE and F3 0F C7: capstone's.
