@@ -161,8 +161,39 @@ static void load_segments(Elf *e, struct dso *d)
 }
 
 /* Functions (and data objects) of .symtab, else .dynsym. */
+/*
+ * The string table of section NDX in place (*STRS, *N bytes), when it ends in
+ * a NUL so that every offset inside names a terminated string; else NULL.
+ */
+static void str_table(Elf *e, size_t ndx, const char **strs, size_t *n)
+{
+	Elf_Scn *scn = elf_getscn(e, ndx);
+	Elf_Data *d;
+	GElf_Shdr sh;
+
+	*strs = NULL;
+	*n = 0;
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB ||
+	    (sh.sh_flags & SHF_COMPRESSED) || !(d = elf_getdata(scn, NULL)) || !d->d_buf ||
+	    !d->d_size || ((const char *)d->d_buf)[d->d_size - 1])
+		return;
+	*strs = d->d_buf;
+	*n = d->d_size;
+}
+
+/* The name at OFF: from the table in place when there is one, else libelf's look-up. */
+static const char *sym_name(Elf *e, size_t ndx, const char *strs, size_t n, size_t off)
+{
+	if (strs)
+		return off < n ? strs + off : NULL;
+	return elf_strptr(e, ndx, off);
+}
+
 static int load_symbols(Elf *e, struct dso *d, bool demangle)
 {
+	const Elf64_Sym *syms64 = NULL;
+	const char *strs;
+	size_t nstrs;
 	GElf_Shdr sh;
 	GElf_Ehdr eh;
 	Elf_Scn *scn;
@@ -175,20 +206,27 @@ static int load_symbols(Elf *e, struct dso *d, bool demangle)
 		scn = find_section(e, SHT_DYNSYM, NULL, &sh);
 	if (!scn || !(data = elf_getdata(scn, NULL)) || !sh.sh_entsize)
 		return MYCL_ERR_ELF;
+	if (gelf_getclass(e) == ELFCLASS64 && data->d_type == ELF_T_SYM &&
+	    sh.sh_entsize == sizeof(Elf64_Sym))
+		syms64 = data->d_buf;
 	d->symtab_full = sh.sh_type == SHT_SYMTAB;
+	str_table(e, sh.sh_link, &strs, &nstrs);
 	for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 		GElf_Sym s;
 		const char *name;
 		int type, bind;
 
-		if (!gelf_getsym(data, (int)i, &s))
+		/* 64-bit tables read in place, else through gelf's copy. */
+		if (syms64 && (i + 1) * sizeof(Elf64_Sym) <= data->d_size)
+			s = syms64[i];
+		else if (!gelf_getsym(data, (int)i, &s))
 			break;
 		type = GELF_ST_TYPE(s.st_info);
 		bind = GELF_ST_BIND(s.st_info);
 		if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE || !s.st_value)
 			continue;
 		if (type == STT_OBJECT) {
-			name = elf_strptr(e, sh.sh_link, s.st_name);
+			name = sym_name(e, sh.sh_link, strs, nstrs, s.st_name);
 			if (name && *name)
 				err = symtab_add(&d->data_syms, s.st_value, s.st_size, name,
 						 bind == STB_GLOBAL ? SYMB_GLOBAL : bind == STB_WEAK ?
@@ -207,7 +245,7 @@ static int load_symbols(Elf *e, struct dso *d, bool demangle)
 		} else if (type != STT_FUNC && type != STT_GNU_IFUNC) {
 			continue;
 		}
-		name = elf_strptr(e, sh.sh_link, s.st_name);
+		name = sym_name(e, sh.sh_link, strs, nstrs, s.st_name);
 		if (!name || !*name || (name[0] == '$' && strchr("adtx", name[1]) &&
 					(!name[2] || name[2] == '.')))
 			continue;
