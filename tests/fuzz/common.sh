@@ -33,7 +33,7 @@ fuzz_dict() {
 }
 
 fuzz_env() {
-	echo "LSAN_OPTIONS=suppressions=$top/tests/fuzz/lsan.supp MYCL_FUZZ_SYMFS=$top/tests/data/symfs MYCL_FUZZ_UNWIND_DATA=$top/tests/data/stackcopy.data"
+	echo "LSAN_OPTIONS=suppressions=$top/tests/fuzz/lsan.supp MYCL_FUZZ_SYMFS=$top/tests/data/symfs MYCL_FUZZ_UNWIND_DATA=$top/tests/data/stackcopy.data MYCL_FUZZ_KALLSYMS=$top/tests/data/locks/kallsyms"
 }
 
 # Builds every target into $out with clang, ASan and UBSan; 1 when clang cannot.
