@@ -118,6 +118,35 @@ static const uint32_t known_0f3a[8] = {
 	0x00000000,
 };
 
+/* Whether 0F OP is an SSE opcode, which a 66, F2 or F3 selects among forms. */
+static bool sse_op(uint8_t op)
+{
+	return (op >= 0x10 && op <= 0x17) || (op >= 0x28 && op <= 0x2f) || op == 0x38 ||
+	       op == 0x3a || (op >= 0x50 && op <= 0x7f) || op == 0xb8 || op == 0xbc || op == 0xbd ||
+	       (op >= 0xc2 && op <= 0xc6) || op >= 0xd0 || op == 0x1e;
+}
+
+/*
+ * Whether the three-byte opcode 0F MAP OP exists with the prefixes given (M:
+ * the ModRM byte): SSE4 and AES need a 66, SSSE3 and palignr have MMX forms
+ * without one, movbe/crc32, adcx/adox and SHA have theirs.
+ */
+static bool three_byte_prefix_ok(uint8_t map, uint8_t op, bool o16, bool rep, bool repne, uint8_t m)
+{
+	if (map == 0x3a)
+		return op == 0x0f ? !rep && !repne : op == 0xcc ? !o16 && !rep && !repne :
+		       o16 && !rep && !repne;
+	if (op <= 0x0b || (op >= 0x1c && op <= 0x1e))
+		return !rep && !repne;
+	if (op == 0xf0 || op == 0xf1)
+		return repne ? !rep : !rep && m < 0xc0;	/* crc32; movbe needs memory */
+	if (op == 0xf6)
+		return (o16 != rep) && !repne;		/* adcx, adox */
+	if (op >= 0xc8 && op <= 0xcd)
+		return !o16 && !rep && !repne;		/* SHA */
+	return o16 && !rep && !repne;
+}
+
 /*
  * Whether the ModRM byte M is a form capstone decodes for a group opcode OP
  * (0x100 | OP in the two-byte map): the other /reg values are unused.
@@ -153,12 +182,12 @@ static bool group_reg_ok(unsigned op, uint8_t m)
 	case 0x100: case 0x101:
 		return false;				/* system groups */
 	case 0x10d:
-		return reg <= 2 && !regform;		/* prefetch, prefetchw */
+		return false;				/* prefetchw: capstone 4 knows none */
 	case 0x118:
 		return reg <= 3 && !regform;		/* prefetchnta ... t2 */
 	case 0x171: case 0x172:
 		return regform && (reg == 2 || reg == 4 || reg == 6);
-	case 0x173:
+	case 0x173:			/* psrldq, pslldq (/3, /7) exist with 66 only: insn_len */
 		return regform && (reg == 2 || reg == 3 || reg == 6 || reg == 7);
 	case 0x1ae:
 		/* lfence, mfence, sfence; fxsave ... stmxcsr, clflush */
@@ -258,21 +287,22 @@ static int lock_form(const uint8_t *q, const uint8_t *end)
 static size_t insn_len(const uint8_t *p, const uint8_t *end, bool *locky)
 {
 	const uint8_t *s = p;
-	bool o16 = false, rexw = false, rep = false, repne = false, lock = false;
+	bool o16 = false, a32 = false, rexw = false, rep = false, repne = false, lock = false;
 	size_t imm = 0, n;
-	uint8_t op, kind;
+	uint8_t op, kind, last = 0;
 
 	*locky = false;
-	for (;; p++) {
+	for (;; last = *p++) {
 		if (p >= end || p - s >= 14)
 			return 0;
 		switch (*p) {
 		case 0xf0: lock = true; continue;
 		case 0xf3: rep = true; continue;
 		case 0xf2: repne = true; continue;
-		case 0x2e: case 0x36: case 0x3e: case 0x26: case 0x64: case 0x65: case 0x67:
+		case 0x2e: case 0x36: case 0x3e: case 0x26: case 0x64: case 0x65:
 			continue;
 		case 0x66: o16 = true; continue;
+		case 0x67: a32 = true; continue;
 		}
 		break;
 	}
@@ -286,6 +316,9 @@ static size_t insn_len(const uint8_t *p, const uint8_t *end, bool *locky)
 			return 0;
 		}
 	}
+	/* 66 with F2 or F3, or both of these: which one counts depends on the opcode; capstone's. */
+	if ((o16 && (rep || repne)) || (rep && repne))
+		return 0;
 	if (lock) {
 		int f = lock_form(p, end);
 
@@ -301,12 +334,18 @@ static size_t insn_len(const uint8_t *p, const uint8_t *end, bool *locky)
 	if (op == 0xc4 || op == 0xc5 || op == 0x62)
 		return 0;
 	if (op == 0x0f) {
-		if (p >= end)
+		/*
+		 * SSE opcodes whose 66, F2 or F3 is mandatory and not last before
+		 * them: capstone's reading (a 66 before a nopw's 2E is no such case).
+		 */
+		if (p >= end || ((o16 || rep || repne) && last != 0x66 && last != 0xf2 &&
+				 last != 0xf3 && sse_op(*p)))
 			return 0;
 		op = *p++;
 		if (op == 0x38 || op == 0x3a) {
 			if (p >= end || !(op == 0x38 ? known_0f38 : known_0f3a)[*p >> 5] ||
-			    !((op == 0x38 ? known_0f38 : known_0f3a)[*p >> 5] >> (*p & 31) & 1))
+			    !((op == 0x38 ? known_0f38 : known_0f3a)[*p >> 5] >> (*p & 31) & 1) ||
+			    !three_byte_prefix_ok(op, *p, o16, rep, repne, p + 1 < end ? p[1] : 0))
 				return 0;
 			p++;
 			if (!(n = modrm_len(p, end)))
@@ -322,8 +361,9 @@ static size_t insn_len(const uint8_t *p, const uint8_t *end, bool *locky)
 		/* SSE forms that exist with a 66 (punpcklqdq, movq) or F2 (haddps) only */
 		if (((op == 0x6c || op == 0x6d) && !o16) ||
 		    ((op == 0x7c || op == 0x7d || op == 0xd0) && !o16 && !repne) ||
-		    ((op == 0xd6 || op == 0xe6) && !o16 && !repne && !rep))
-			return 0;
+		    ((op == 0xd6 || op == 0xe6) && !o16 && !repne && !rep) ||
+		    (op == 0xd6 && (rep || repne) && p < end && *p < 0xc0))
+			return 0;		/* movq2dq, movdq2q: registers only */
 		/*
 		 * Hint nops 0F 19-1E and CET's forms (rdssp, incssp) but endbr64/32,
 		 * F3 0F AE and F3 0F C7: capstone's.
@@ -331,6 +371,8 @@ static size_t insn_len(const uint8_t *p, const uint8_t *end, bool *locky)
 		if ((op >= 0x19 && op <= 0x1e &&
 		     !(op == 0x1e && rep && p < end && (p[0] == 0xfa || p[0] == 0xfb))) ||
 		    (rep && (op == 0xae || op == 0xc7)))
+			return 0;
+		if (op == 0x73 && !o16 && p < end && (((*p >> 3) & 7) == 3 || ((*p >> 3) & 7) == 7))
 			return 0;
 		switch (two_byte[op]) {
 		case 1:
@@ -343,7 +385,7 @@ static size_t insn_len(const uint8_t *p, const uint8_t *end, bool *locky)
 			imm = two_byte[op] == 3;
 			break;
 		case 4:
-			if (o16)
+			if (o16 || a32)
 				return 0;
 			imm = 4;
 			break;
@@ -353,6 +395,12 @@ static size_t insn_len(const uint8_t *p, const uint8_t *end, bool *locky)
 		return p + imm <= end ? (size_t)(p + imm - s) : 0;
 	}
 	kind = one_byte[op];
+	/* Branches and returns with an operand- or address-size prefix: capstone's reading. */
+	if ((o16 || a32) && ((op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3) ||
+			     op == 0xc2 || op == 0xc3 || op == 0xca || op == 0xcb || op == 0xcf ||
+			     op == 0xc8 || op == 0xc9 || op == 0xe8 || op == 0xe9 || op == 0xeb ||
+			     (op == 0xff && p < end && (((*p >> 3) & 7) == 2 || ((*p >> 3) & 7) == 4))))
+		return 0;
 	if (op == 0x90 && rep)
 		*locky = true;			/* pause */
 	switch (kind) {

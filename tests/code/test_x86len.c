@@ -26,9 +26,20 @@ struct tally {
 /* Every disagreement is printed (up to 20 a file), then the file fails. */
 #define WRONG(t, ...) do { if ((t)->wrong++ < 20) print_error(__VA_ARGS__); } while (0)
 
+/* The bytes at P (up to 12 of LEFT) in hex, for the messages. */
+static const char *hex(const uint8_t *p, size_t left)
+{
+	static char buf[40];
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < left && i < 12; i++)
+		snprintf(buf + 3 * i, 4, "%02x ", p[i]);
+	return buf;
+}
+
 /* Walks CODE as disasm.c does: capstone, one byte skipped where it cannot decode. */
 static void check_code(csh cs, const uint8_t *code, size_t len, uint64_t addr, const char *path,
-		       struct tally *t)
+		       struct tally *t, bool first_only)
 {
 	cs_insn *ci = cs_malloc(cs);
 	const uint8_t *p = code;
@@ -36,7 +47,7 @@ static void check_code(csh cs, const uint8_t *code, size_t len, uint64_t addr, c
 	uint64_t pc = addr;
 
 	assert_non_null(ci);
-	while (left) {
+	while (left && !(first_only && p != code)) {
 		const uint8_t *at = p;
 		uint64_t at_pc = pc;
 		size_t mine = x86_64_insn_len(at, left);
@@ -44,8 +55,8 @@ static void check_code(csh cs, const uint8_t *code, size_t len, uint64_t addr, c
 
 		if (!cs_disasm_iter(cs, &p, &left, &pc, ci)) {
 			if (mine)
-				WRONG(t, "%s: %#lx: measured %zu bytes, capstone cannot decode it\n",
-				      path, (unsigned long)at_pc, mine);
+				WRONG(t, "%s: %#lx: measured %zu bytes, capstone cannot decode it: %s\n",
+				      path, (unsigned long)at_pc, mine, hex(at, left));
 			p++, pc++, left--;
 			continue;
 		}
@@ -54,8 +65,9 @@ static void check_code(csh cs, const uint8_t *code, size_t len, uint64_t addr, c
 			continue;
 		t->measured++;
 		if (mine != ci->size)
-			WRONG(t, "%s: %#lx: measured %zu bytes, capstone %u (%s %s)\n", path,
-			      (unsigned long)at_pc, mine, ci->size, ci->mnemonic, ci->op_str);
+			WRONG(t, "%s: %#lx: measured %zu bytes, capstone %u (%s %s): %s\n", path,
+			      (unsigned long)at_pc, mine, ci->size, ci->mnemonic, ci->op_str,
+			      hex(at, mine));
 		theirs_locky = (ci->detail->x86.prefix[0] == X86_PREFIX_LOCK &&
 				(ci->id == X86_INS_CMPXCHG || ci->id == X86_INS_CMPXCHG8B ||
 				 ci->id == X86_INS_CMPXCHG16B || ci->id == X86_INS_BTS)) ||
@@ -100,7 +112,7 @@ static void check_file(const char *path, bool compiled)
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
 		    !(sh.sh_flags & SHF_EXECINSTR) || !(d = elf_getdata(scn, NULL)) || !d->d_buf)
 			continue;
-		check_code(cs, d->d_buf, d->d_size, sh.sh_addr, path, &t);
+		check_code(cs, d->d_buf, d->d_size, sh.sh_addr, path, &t, false);
 	}
 	cs_close(&cs);
 	elf_end(e);
@@ -147,6 +159,37 @@ static void test_more(void **state)
 	for (char *f = strtok_r(list, ":", &save); f; f = strtok_r(NULL, ":", &save))
 		check_file(f, false);
 	free(list);
+}
+
+/*
+ * Random bytes, biased towards prefixes, escapes and ModRM forms: wherever a
+ * length is measured, capstone decodes an instruction of that length, and
+ * finds no lock fact the scan missed.
+ */
+static void random_bytes(void **state)
+{
+	static const uint8_t bias[] = { 0xf0, 0xf2, 0xf3, 0x66, 0x67, 0x2e, 0x48, 0x4c, 0x41,
+					0x0f, 0x38, 0x3a, 0x87, 0x86, 0x90, 0xc7, 0xc6, 0xf6,
+					0xf7, 0xff, 0x05, 0xba, 0xb1, 0x04, 0x24, 0x25, 0x44,
+					0x84, 0x05, 0xc4, 0xc5, 0x62, 0x8d, 0xe8, 0xd8 };
+	struct tally t = { 0 };
+	csh cs;
+	uint8_t b[16];
+
+	(void)state;
+	assert_int_equal(cs_open(CS_ARCH_X86, CS_MODE_64, &cs), CS_ERR_OK);
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	srand(getenv("MYCL_X86LEN_SEED") ? (unsigned)atoi(getenv("MYCL_X86LEN_SEED")) : 3);
+	for (int n = 0, runs = getenv("MYCL_X86LEN_RUNS") ? atoi(getenv("MYCL_X86LEN_RUNS")) : 300000;
+	     n < runs; n++) {
+		for (size_t i = 0; i < sizeof(b); i++)
+			b[i] = (uint8_t)(rand() % 2 ? bias[rand() % sizeof(bias)] : rand());
+		/* one instruction: capstone's answer at offset 0 against ours */
+		check_code(cs, b, 1 + (size_t)rand() % sizeof(b), 0x1000, "random", &t, true);
+	}
+	cs_close(&cs);
+	print_message("random: %zu instructions, %zu measured\n", t.insns, t.measured);
+	assert_int_equal(t.wrong, 0);
 }
 
 /* Hand-made cases: prefixes, VEX, the forms it leaves to capstone. */
@@ -201,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_fixtures),
 		cmocka_unit_test(test_more),
+		cmocka_unit_test(random_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
