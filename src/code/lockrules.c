@@ -45,6 +45,28 @@ static bool may_match(const struct lock_rule *r, const char *name)
 	       memmem(name, strlen(name), r->needle, r->needle_len);
 }
 
+/* Groups R's rules by the first byte of their pattern (see lock_rules.by_first). */
+static int index_rules(struct lock_rules *r)
+{
+	unsigned int *v = malloc((r->nr ? r->nr : 1) * sizeof(*v)), at[257];
+
+	if (!v)
+		return -ENOMEM;
+	memset(r->first, 0, sizeof(r->first));
+	for (size_t i = 0; i < r->nr; i++)
+		r->first[(r->v[i].prefix_len ? (unsigned char)r->v[i].pattern[0] : 256) + 1]++;
+	for (size_t b = 1; b < 258; b++)
+		r->first[b] += r->first[b - 1];
+	memcpy(at, r->first, sizeof(at));
+	for (size_t i = r->nr; i-- > 0;)
+		v[at[r->v[i].prefix_len ? (unsigned char)r->v[i].pattern[0] : 256]++] =
+			(unsigned int)i;
+	free(r->by_first);
+	r->by_first = v;
+	r->indexed = r->nr;
+	return 0;
+}
+
 int lock_rules_parse(struct lock_rules *r, const char *text, int *bad_line)
 {
 	int lineno = 0;
@@ -82,7 +104,7 @@ int lock_rules_parse(struct lock_rules *r, const char *text, int *bad_line)
 		literal_parts(&r->v[r->nr]);
 		r->nr++;
 	}
-	return 0;
+	return index_rules(r);
 }
 
 int lock_rules_match(const struct lock_rules *r, const char *name)
@@ -99,6 +121,24 @@ int lock_rules_match(const struct lock_rules *r, const char *name)
 		base[inl - name] = '\0';
 		name = base;
 	}
+	/*
+	 * The newest rule that matches: of those starting with the name's first
+	 * byte and those starting with a wildcard, both lists newest first.
+	 */
+	if (r->by_first && r->indexed == r->nr) {
+		const unsigned int *a = r->by_first + r->first[(unsigned char)name[0]];
+		const unsigned int *ae = r->by_first + r->first[(unsigned char)name[0] + 1];
+		const unsigned int *w = r->by_first + r->first[256], *we = r->by_first + r->first[257];
+
+		while (a < ae || w < we) {
+			unsigned int i = w == we || (a < ae && *a > *w) ? *a++ : *w++;
+
+			if (may_match(&r->v[i], name) &&
+			    (r->v[i].exact || !fnmatch(r->v[i].pattern, name, 0)))
+				return (int)i;
+		}
+		return -1;
+	}
 	for (size_t i = r->nr; i-- > 0;)
 		if (may_match(&r->v[i], name) && (r->v[i].exact || !fnmatch(r->v[i].pattern, name, 0)))
 			return (int)i;
@@ -113,6 +153,8 @@ void lock_rules_free(struct lock_rules *r)
 		free(r->v[i].pattern);
 	}
 	free(r->v);
+	free(r->by_first);
 	r->v = NULL;
+	r->by_first = NULL;
 	r->nr = r->cap = 0;
 }

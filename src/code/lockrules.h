@@ -22,6 +22,14 @@ struct lock_rule {
 struct lock_rules {
 	struct lock_rule *v;
 	size_t nr, cap;
+	/*
+	 * The rules by the first byte of their pattern, newest first: those of
+	 * byte B are by_first[first[B] .. first[B + 1]), those starting with a
+	 * wildcard (any name may match them) at first[256] .. first[257].
+	 */
+	unsigned int *by_first;
+	unsigned int first[258];
+	size_t indexed;			/* the rules by_first holds (a failed parse added more) */
 };
 
 /* Adds the rules in TEXT ("LAYER KIND PATTERN" lines).  0, -ENOMEM, or -EINVAL with *BAD_LINE. */
