@@ -144,6 +144,8 @@ static bool three_byte_prefix_ok(uint8_t map, uint8_t op, bool o16, bool rep, bo
 		return (o16 != rep) && !repne;		/* adcx, adox */
 	if (op >= 0xc8 && op <= 0xcd)
 		return !o16 && !rep && !repne;		/* SHA */
+	if (op == 0x2a)
+		return o16 && !rep && !repne && m < 0xc0;	/* movntdqa: memory only */
 	return o16 && !rep && !repne;
 }
 
