@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Instruction lengths of x86_64 code without a full decoder: legacy and REX
- * prefixes, the one-, two- and three-byte opcode maps, VEX, ModRM,
- * SIB, displacements and immediates, from the Intel SDM's opcode tables (vol.
- * 2, appendix A).  Only what a scan for lock facts needs: it says "maybe" for
- * anything it does not know, so an answer of "none" is one capstone would give.
+ * prefixes, the one-, two- and three-byte opcode maps, ModRM, SIB,
+ * displacements and immediates, from the Intel SDM's opcode tables (vol. 2,
+ * appendix A); VEX, EVEX and x87 are left to capstone.  Only what a scan for
+ * lock facts needs: it says "maybe" for anything it does not know or capstone 4
+ * reads otherwise, so an answer of "none" is one capstone would give.
  */
 #include <stdbool.h>
 #include <stddef.h>
