@@ -249,6 +249,61 @@ static void snap_branch(struct disasm *d, const struct insn *in)
 	}
 }
 
+/* A no-op compilers pad with between functions' blocks (x86 nop forms, int3; aarch64, ppc64le nop). */
+static bool padding(const struct disasm *d, const uint8_t *p, size_t len)
+{
+	size_t k = 0;
+
+	switch (d->machine) {
+	case EM_X86_64:
+	case EM_386:
+		while (k < len && k < 4 && (p[k] == 0x66 || p[k] == 0x2e))
+			k++;
+		return k < len && (p[k] == 0x90 || p[k] == 0xcc ||
+				   (p[k] == 0x0f && k + 1 < len && p[k + 1] == 0x1f));
+	case EM_AARCH64:
+		return len >= 4 && p[0] == 0x1f && p[1] == 0x20 && p[2] == 0x03 && p[3] == 0xd5;
+	case EM_PPC64:
+		return len >= 4 && !d->big_endian && !p[0] && !p[1] && !p[2] && p[3] == 0x60;
+	default:
+		return false;
+	}
+}
+
+static bool same_regval(const struct regval *a, const struct regval *b)
+{
+	return a->known == b->known && (!a->known || (a->v == b->v && a->indexed == b->indexed &&
+						       a->idx == b->idx));
+}
+
+/* R keeps only what it held at the function's first branch (FIRST: its regs, imm, prm then). */
+static void keep_first(struct disasm *d, unsigned int r, const struct regval first[3])
+{
+	if (!same_regval(&d->regs[r], &first[0]))
+		d->regs[r].known = false;
+	if (!same_regval(&d->imm[r], &first[1]))
+		d->imm[r].known = false;
+	if (!same_regval(&d->prm[r], &first[2]))
+		d->prm[r].known = false;
+}
+
+/*
+ * x86, after a return or a jump back: the registers a call does not keep
+ * hold what the block before set (lea table, %r8 in the arm that returned),
+ * not this code's, unless the function's first branch saw them so
+ * (its arguments).  The snapshots hold only kept registers.
+ */
+static void x86_scratch(struct disasm *d)
+{
+	static const uint8_t scratch[] = { 1, 3, 4, 5, 6, 9, 10, 11, 12 };	/* i386: the first 3 */
+	size_t n = d->machine == EM_X86_64 ? sizeof(scratch) : 3;
+
+	if ((d->machine != EM_X86_64 && d->machine != EM_386) || !d->out_of_line || !d->first_seen)
+		return;
+	for (size_t i = 0; i < n; i++)
+		keep_first(d, scratch[i], d->first_x86[scratch[i]]);
+}
+
 /* Code only a branch reaches (after a return or jump): the branch's kept registers. */
 static void snap_restore(struct disasm *d, uint64_t pc)
 {
@@ -266,8 +321,20 @@ static void snap_restore(struct disasm *d, uint64_t pc)
 			d->imm[r] = d->snap[k].r[i][1];
 			d->prm[r] = d->snap[k].r[i][2];
 		}
+		x86_scratch(d);
 		return;
 	}
+	x86_scratch(d);
+	/*
+	 * No branch seen to get here: after a forward jump (over a loop's body
+	 * to its test) the body runs from the loop's back edge, with what was
+	 * set before the loop.  After a return or a jump back, it is a block of
+	 * its own that some branch whose snapshot is gone reaches: keep only what
+	 * the registers held at the function's first branch, set on every path;
+	 * a value one path set (lea in one arm, then jmp back) is not this code's.
+	 */
+	for (unsigned int i = 0; d->out_of_line && d->first_seen && i < d->abi.nr_kept; i++)
+		keep_first(d, d->abi.kept[i], d->first[i]);
 }
 
 /* What is known at a function's entry: its arguments, nothing else. */
@@ -281,7 +348,9 @@ static void reset_state(struct disasm *d, uint64_t pc)
 	memset(d->out, 0, sizeof(d->out));
 	d->ld_dst = 0;
 	d->nr_snap = 0;
+	d->first_seen = false;
 	d->no_fallthrough = false;
+	d->pad = false;
 	d->sp_off = 0;
 	d->fp_off = 0;
 	d->fp_known = false;
@@ -380,9 +449,28 @@ static void after(struct disasm *d, struct insn *in)
 
 	if (in->call && d->nr_cr && d->abi.ret && (c = call_result_at(d, in->addr)))
 		dis_set_addr(d, d->abi.ret, c->value, c->indexed);
+	if (!d->first_seen && (in->branch || in->jump || in->ret) && !in->call) {
+		for (unsigned int i = 0; i < d->abi.nr_kept; i++) {
+			d->first[i][0] = d->regs[d->abi.kept[i]];
+			d->first[i][1] = d->imm[d->abi.kept[i]];
+			d->first[i][2] = d->prm[d->abi.kept[i]];
+		}
+		for (unsigned int f = 1; f < 17 && (d->machine == EM_X86_64 || d->machine == EM_386);
+		     f++) {
+			d->first_x86[f][0] = d->regs[f];
+			d->first_x86[f][1] = d->imm[f];
+			d->first_x86[f][2] = d->prm[f];
+		}
+		d->first_seen = true;
+	}
 	if (in->branch && !in->jump && !in->call && in->target > in->addr)
 		snap_branch(d, in);
+	if (d->pad) {
+		d->pad = false;		/* still after the jump */
+		return;
+	}
 	d->no_fallthrough = in->ret || (in->jump && !in->call);
+	d->out_of_line = in->ret || (in->jump && !in->call && (!in->target || in->target <= in->addr));
 }
 
 int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
@@ -417,7 +505,10 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 			while (next < d->nr_starts && d->starts[next] <= pc)
 				next++;
 		}
-		if (d->no_fallthrough) {
+		/* Padding after a jump belongs to no block: the code after it does. */
+		if (d->no_fallthrough && padding(d, p, len)) {
+			d->pad = true;
+		} else if (d->no_fallthrough) {
 			snap_restore(d, pc);
 			d->no_fallthrough = false;
 		}
@@ -449,6 +540,7 @@ skip:
 			len -= skip;
 			memset(d->regs, 0, sizeof(d->regs));
 			memset(d->imm, 0, sizeof(d->imm));
+			d->pad = false;
 			continue;
 		}
 		in.addr = c->address;

@@ -72,7 +72,17 @@ struct disasm {
 	 */
 	struct { uint64_t target; uint32_t known; struct regval r[24][3]; } snap[4];
 	unsigned int nr_snap;
+	/*
+	 * The kept registers as the function's first branch found them: what
+	 * was set before it holds on every path; what was set after it, on one
+	 * path, does not hold in code only another branch reaches.
+	 */
+	struct regval first[24][3];
+	struct regval first_x86[17][3];	/* x86: every register family (1-16) */
+	bool first_seen;
 	bool no_fallthrough;		/* the previous instruction returned or jumped */
+	bool out_of_line;		/* ... returned or jumped back: what follows is reached from elsewhere */
+	bool pad;			/* the instruction is padding after such a jump */
 	struct regval regs[NREGS];
 	struct regval imm[NREGS];	/* registers holding a constant (mov $imm) */
 	struct regval prm[NREGS];	/* registers holding argument idx plus v */

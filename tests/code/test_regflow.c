@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The register flow at blocks no fall-through reaches (x86_64, mycl-share's
+ * facts): an address one arm put in a register does not follow into a block
+ * placed after that arm's jump back or return (it is reached from elsewhere,
+ * where the register held something else), padding between them included;
+ * one set before a loop does follow into the loop's body placed after a
+ * forward jump to its test.  The code is assembled from the source beside it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <elf.h>
+#include <cmocka.h>
+#include "disasm.h"
+#include "insn.h"
+
+#define BASE 0x400000
+
+static const uint8_t code[] = {
+	/* f1: */
+	0x48, 0x89, 0xfb,			/* 00 mov %rdi,%rbx */
+	0x85, 0xf6,				/* 03 test %esi,%esi */
+	0x75, 0x27,				/* 05 jne 2e (.Lcold) */
+	0x83, 0xfe, 0x01, 0x74, 0x0f,		/* 07 cmp $1,%esi; je 1b */
+	0x83, 0xfe, 0x02, 0x74, 0x0a,		/* 0c cmp $2,%esi; je 1b */
+	0x83, 0xfe, 0x03, 0x74, 0x05,		/* 11 cmp $3,%esi; je 1b */
+	0x83, 0xfe, 0x04, 0x74, 0x00,		/* 16 cmp $4,%esi; je 1b */
+	0x48, 0x8d, 0x1d, 0x00, 0x10, 0x00, 0x00,	/* 1b lea 0x1000(%rip),%rbx: 0x1022 */
+	0x48, 0xc7, 0x03, 0x01, 0x00, 0x00, 0x00,	/* 22 movq $1,(%rbx) */
+	0xeb, 0xd5,				/* 29 jmp 0 (back) */
+	0x0f, 0x1f, 0x00,			/* 2b nopl (%rax): padding */
+	0x48, 0x83, 0x43, 0x40, 0x01,		/* 2e addq $1,0x40(%rbx): %rbx is the argument */
+	0xc3,					/* 33 ret */
+	/* f2: */
+	0x85, 0xff,				/* 34 test %edi,%edi */
+	0x74, 0x15,				/* 36 je 4d */
+	0x48, 0x8d, 0x1d, 0x00, 0x10, 0x00, 0x00,	/* 38 lea 0x1000(%rip),%rbx: 0x103f */
+	0xeb, 0x07,				/* 3f jmp 48 (forward, to the loop's test) */
+	0x0f, 0x1f, 0x00,			/* 41 nopl (%rax): padding */
+	0x48, 0x83, 0x03, 0x01,			/* 44 addq $1,(%rbx): the loop's body */
+	0x83, 0xef, 0x01,			/* 48 sub $1,%edi */
+	0x75, 0xf7,				/* 4b jne 44 */
+	0xc3,					/* 4d ret */
+	/* f3: */
+	0x85, 0xf6,				/* 4e test %esi,%esi */
+	0x74, 0x0e,				/* 50 je 60 */
+	0x4c, 0x8d, 0x05, 0x00, 0x10, 0x00, 0x00,	/* 52 lea 0x1000(%rip),%r8: 0x1059 */
+	0x49, 0x8b, 0x00,			/* 59 mov (%r8),%rax */
+	0xc3,					/* 5c ret */
+	0x0f, 0x1f, 0x00,			/* 5d nopl (%rax): padding */
+	0x41, 0x83, 0x08, 0x02,			/* 60 orl $2,(%r8): %r8 not set on this path */
+	0xc3,					/* 64 ret */
+};
+
+static const uint64_t starts[] = { BASE + 0x00, BASE + 0x34, BASE + 0x4e };
+
+struct seen {
+	uint64_t data[sizeof(code)];	/* by offset: the address each instruction touches */
+};
+
+static int on_insn(const struct insn *in, void *arg)
+{
+	struct seen *s = arg;
+
+	if (in->addr >= BASE && in->addr < BASE + sizeof(code))
+		s->data[in->addr - BASE] = in->data;
+	return 0;
+}
+
+static void read_all(struct seen *s, bool share)
+{
+	struct disasm *d;
+
+	memset(s, 0, sizeof(*s));
+	assert_int_equal(disasm_open(&d, EM_X86_64, false, 0), 0);
+	disasm_set_share_facts(d, share);
+	disasm_set_lock_facts(d, !share);
+	disasm_set_starts(d, starts, sizeof(starts) / sizeof(starts[0]));
+	assert_int_equal(disasm_iter(d, code, sizeof(code), BASE, on_insn, s), 0);
+	disasm_set_starts(d, NULL, 0);
+	disasm_close(d);
+}
+
+static void arms(void **state)
+{
+	struct seen s;
+
+	(void)state;
+	for (int share = 0; share < 2; share++) {
+		read_all(&s, share);
+		/* The arm's own store is the global's. */
+		assert_int_equal(s.data[0x22], BASE + 0x1022);
+		/* After its jump back, a block some other branch reaches: not the global. */
+		assert_int_equal(s.data[0x2e], 0);
+		/* A loop's body after a forward jump to its test: the address set before the loop. */
+		assert_int_equal(s.data[0x44], BASE + 0x103f);
+		/* A scratch register set in an arm that returned: unknown in the next block. */
+		assert_int_equal(s.data[0x59], BASE + 0x1059);
+		assert_int_equal(s.data[0x60], 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(arms),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
