@@ -10,9 +10,13 @@ mycl-share checks:
   - Debian's mariadbd (when installed): the grouping of .dynsym variables into
     lines equals one computed independently from readelf, at 64, 128 and 256
     bytes;
-  - the corpus's perf.data.weight_struct: its data addresses bucketed into lines.
+  - the corpus's perf.data.weight_struct: its data addresses bucketed into lines;
+  - tests/data/share/chains.c and its recording with call chains: the writers
+    of each variable listed by function, and --perf ranking the lines whose
+    writers run (on the chains, or sampled) above those the code alone ranks
+    first; start-up writers on the chains never count.
 
-usage: share_checks.py MYCL_SHARE DATA_DIR TTAS_MUTEX CORPUS_DIR
+usage: share_checks.py MYCL_SHARE DATA_DIR TTAS_MUTEX CORPUS_DIR MYCL_HOT
 """
 import json
 import os
@@ -192,6 +196,13 @@ def truth(tool, data):
             b, _ = m[v]
             check(f"{name}: {v} written at start-up only",
                   b["startup_writes"] >= 1 and b["hot_writes"] + b["warm_writes"] == 0, str(b))
+            check(f"{name}: {v}'s writers are start-up code (parse_options, or main it is in)",
+                  b["writers"] and all(x["heat"] == "startup" for x in b["writers"]) and
+                  writer_names(b) <= {"parse_options", "main"}, str(b["writers"]))
+        check(f"{name}: the seed's hot writer listed (next_jitter, or what it is inlined in)",
+              writer_names(seed, "hot") & {"next_jitter", "handle_request", "worker"} and
+              len(seed["writers"]) == len({x["address"] for x in seed["writers"]}),
+              str(seed["writers"]))
         served, sline = members(at[64])["served"]
         check(f"{name}: served is a hot shared counter, alone on its line",
               served["counter_writes"] >= 1 and sline["verdict"] == "hot_counter",
@@ -255,8 +266,65 @@ def stripped(tool, data):
               str(full["unnamed_writes"]))
 
 
+def writer_names(member, heat=None):
+    return {w["function"].split(".")[0] for w in member.get("writers", [])
+            if heat is None or w["heat"] == heat}
+
+
+def chains(tool, hot, data):
+    """chains.c: what the code alone ranks first is not what runs; the recording's chains say."""
+    d = os.path.join(data, "share")
+    binary, rec = os.path.join(d, "chains.gcc"), os.path.join(d, "chains.fp.data")
+    plain = share_json(tool, "--all", binary)
+    weighed = share_json(tool, "--all", "--perf", rec, binary)
+    m, w = members(plain), members(weighed)
+    check("chains: writers listed by function with their heat",
+          writer_names(m["adm_opens"][0], "hot") == {"run_stats"} and
+          writer_names(m["req_served"][0], "hot") == {"run_get"} and
+          writer_names(m["batches_served"][0], "hot") == {"serve_batch"} and
+          writer_names(m["warm_level"][0]) == {"warm_up"} and
+          all(x["heat"] == "startup" for x in m["warm_level"][0]["writers"]),
+          str({k: m[k][0].get("writers") for k in ("adm_opens", "req_served", "warm_level")}))
+
+    def rank(doc, var):
+        flagged = [ln for ln in doc["lines"] if ln["verdict"] != "ok"]
+        for i, ln in enumerate(flagged):
+            if var in [x["name"] for x in ln["members"]]:
+                return i
+        return None
+
+    check("chains: the code alone flags the admin counters' line, and ranks it first",
+          rank(plain, "adm_opens") == 0, str(rank(plain, "adm_opens")))
+    folded = subprocess.run([hot, "--folded", "--no-summary", rec], capture_output=True,
+                            text=True).stdout
+    check("chains: the recording's chains hold warm_up, serve_batch and run_get, not run_stats",
+          all(f in folded for f in (";warm_up ", "serve_batch", "run_get")) and
+          "run_stats" not in folded, folded[:300])
+    check("chains: with --perf, the lines whose writers run come before the admin line",
+          rank(weighed, "req_served") < rank(weighed, "adm_opens") and
+          rank(weighed, "batches_served") < rank(weighed, "adm_opens"),
+          f"{rank(weighed, 'req_served')} {rank(weighed, 'batches_served')} "
+          f"{rank(weighed, 'adm_opens')}")
+    bs, bl = w["batches_served"]
+    check("chains: batches_served, never sampled itself, is credited by its writer's chains",
+          bs["samples"] == 0 and bs["chain_samples"] > 100 and
+          bs["chain_writer"].startswith("serve_batch") and
+          bl["evidence"].startswith("run: serve_batch"), f"{bs} {bl['evidence']}")
+    check("chains: a start-up writer on the chains (warm_up) credits nothing; nor does a writer "
+          "that never ran (run_stats)",
+          w["warm_level"][0]["chain_samples"] == 0 and
+          all(w[v][0]["chain_samples"] == 0 for v in ("adm_opens", "adm_closes", "adm_bytes")),
+          str(w["warm_level"][0]))
+    adm_line = w["adm_opens"][1]
+    check("chains: the admin line's evidence is the code alone", adm_line["evidence"].startswith("code:"),
+          adm_line["evidence"])
+    text = share(tool, "--perf", rec, binary).stdout
+    check("chains: text report within 100 columns", all(len(x) <= 100 for x in text.splitlines()),
+          max(text.splitlines(), key=len))
+
+
 def main():
-    tool, data, ttas_bin, corpus = sys.argv[1:5]
+    tool, data, ttas_bin, corpus, hot = sys.argv[1:6]
     stripped(tool, data)
     truth(tool, data)
     server(tool, data)
@@ -265,6 +333,7 @@ def main():
     copied(tool, data)
     mariadbd(tool)
     weight_struct(tool, corpus, ttas_bin)
+    chains(tool, hot, data)
     return summary()
 
 

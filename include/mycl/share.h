@@ -54,6 +54,15 @@ enum mycl_share_kind {
  * while threads run, once; "startup" before the first thread (or at exit);
  * "unknown" in functions no call seen reaches.
  */
+/* A function that writes a variable: its writes there, and when the hottest of them runs. */
+struct mycl_share_writer {
+	const char *function;		/* its name, or "0x..." when the binary names none */
+	uint64_t addr;			/* its start */
+	const char *heat;		/* "hot", "warm", "startup", "unknown" */
+	uint64_t writes;		/* instructions writing the variable (or calls handing it on) */
+	const char *why;		/* why its hottest write runs when it does, in words */
+};
+
 struct mycl_share_var {
 	const char *name;
 	const char *type;		/* from DWARF when known, else NULL */
@@ -73,7 +82,18 @@ struct mycl_share_var {
 	uint64_t samples;		/* sampled instructions touching it (with perf_data) */
 	uint64_t sampled_writes, sampled_reads;	/* ... of them on writes and on reads */
 	uint64_t skid_samples;		/* ... samples on the next instruction, credited back */
+	/*
+	 * With a recording with call chains: the samples on whose chain the
+	 * busiest function writing it while threads run is (inclusive), and which.
+	 */
+	uint64_t chain_samples;
+	const char *chain_writer;
+	/* The functions that write it, hottest first (at most MYCL_SHARE_MAX_WRITERS). */
+	const struct mycl_share_writer *writers;
+	size_t nr_writers;
 };
+
+#define MYCL_SHARE_MAX_WRITERS 8
 
 struct mycl_share_line {
 	uint64_t start;

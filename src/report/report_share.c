@@ -261,10 +261,16 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 		folded(f, "threads: ", head, wide ? 0 : 100);
 	free(head);
 	head = NULL;
-	if (s->weighted &&
-	    asprintf(&head, "%" PRIu64 " samples in this binary (%" PRIu64 " credited to the "
-		     "instruction before: skid); sampled lines rank first", s->binary_samples,
-		     s->skid_samples) > 0)
+	if (s->weighted && s->chain_total &&
+	    asprintf(&head, "%" PRIu64 " samples in this binary, %" PRIu64 " with it on their call "
+		     "chains (%" PRIu64 " credited to the instruction before: skid); lines with "
+		     "sampled writes rank first, then those whose writers run on the chains",
+		     s->binary_samples, s->chain_total, s->skid_samples) > 0)
+		folded(f, "recording: ", head, wide ? 0 : 100);
+	else if (s->weighted &&
+		 asprintf(&head, "%" PRIu64 " samples in this binary (%" PRIu64 " credited to the "
+			  "instruction before: skid); sampled lines rank first", s->binary_samples,
+			  s->skid_samples) > 0)
 		folded(f, "recording: ", head, wide ? 0 : 100);
 	free(head);
 	fprintf(f, "# Per variable: W written in hot code (while threads run, in a loop here or up the\n"
@@ -334,6 +340,19 @@ static void member_json(struct json *j, const struct mycl_share_line *l, const s
 	json_u64(j, "sampled_writes", v->sampled_writes);
 	json_u64(j, "sampled_reads", v->sampled_reads);
 	json_u64(j, "skid_samples", v->skid_samples);
+	json_u64(j, "chain_samples", v->chain_samples);
+	json_str(j, "chain_writer", v->chain_writer);
+	json_begin_arr(j, "writers");
+	for (size_t i = 0; i < v->nr_writers; i++) {
+		json_begin_obj(j, NULL);
+		json_str(j, "function", v->writers[i].function);
+		json_hex(j, "address", v->writers[i].addr);
+		json_str(j, "heat", v->writers[i].heat);
+		json_u64(j, "writes", v->writers[i].writes);
+		json_str(j, "why", v->writers[i].why);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
 	json_end_obj(j);
 }
 
@@ -362,6 +381,7 @@ MYCL_API int mycl_share__write_json(FILE *f, const struct mycl_share *s,
 	if (s->weighted) {
 		json_u64(&j, "binary_samples", s->binary_samples);
 		json_u64(&j, "skid_samples", s->skid_samples);
+		json_u64(&j, "chain_samples", s->chain_total);
 	}
 	json_begin_arr(&j, "lines");
 	for (size_t k = 0; k < n && (!max || k < max); k++) {

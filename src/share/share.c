@@ -270,6 +270,10 @@ static void count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_
 				v->elem_size = width;
 		}
 	}
+	/* Who writes it (an allocation failure only shortens the writer list). */
+	if (!ARRAY_GROW(s->wrs, s->wrs_cap, s->nr_wrs + 1))
+		s->wrs[s->nr_wrs++] = (struct share_wr){ (uint32_t)(v - s->vars), (uint8_t)heat,
+							 callgraph_func_start(cg, at), at };
 	/* The first hot write explains the variable; a warm one when there is no hot one. */
 	if ((heat == HEAT_HOT && v->hot_writes == 1) || (heat == HEAT_WARM && !v->hot_path))
 		v->hot_path = share_keep(s, strdup(callgraph_why(cg, at, why, sizeof(why))));
@@ -455,6 +459,101 @@ static void count_refs(struct mycl_share *s, struct callgraph *cg)
 	}
 }
 
+static int wr_cmp(const void *a, const void *b)
+{
+	const struct share_wr *x = a, *y = b;
+
+	if (x->var != y->var)
+		return x->var < y->var ? -1 : 1;
+	return x->func < y->func ? -1 : x->func > y->func;
+}
+
+static int writer_cmp(const void *a, const void *b)
+{
+	const struct mycl_share_writer *x = a, *y = b;
+	/* heat words, hottest first: the same order as enum cg_heat, reversed */
+	int hx = x->heat[0] == 'h' ? 4 : x->heat[0] == 'w' ? 3 : x->heat[0] == 's' ? 2 : 1;
+	int hy = y->heat[0] == 'h' ? 4 : y->heat[0] == 'w' ? 3 : y->heat[0] == 's' ? 2 : 1;
+
+	if (hx != hy)
+		return hy - hx;
+	if (x->writes != y->writes)
+		return x->writes > y->writes ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static const char *heat_word(uint8_t h)
+{
+	switch (h) {
+	case HEAT_HOT: return "hot";
+	case HEAT_WARM: return "warm";
+	case HEAT_STARTUP: case HEAT_EXIT: return "startup";
+	default: return "unknown";
+	}
+}
+
+/* Each variable's writers, by function, hottest first, from the writes counted. */
+static int make_writers(struct mycl_share *s, struct callgraph *cg)
+{
+	size_t n = 0, cap = 0;
+	struct mycl_share_writer *w = NULL;
+
+	sort_array(s->wrs, s->nr_wrs, sizeof(*s->wrs), wr_cmp);
+	for (size_t i = 0; i < s->nr_wrs;) {
+		uint32_t var = s->wrs[i].var;
+		size_t first = n;
+
+		while (i < s->nr_wrs && s->wrs[i].var == var) {
+			const struct share_wr *r = &s->wrs[i];
+			uint8_t heat = r->heat;
+			uint64_t count = 0;
+			const char *name = NULL;
+			char hex[24];
+
+			uint64_t at = r->at;
+			char why[200];
+
+			for (; i < s->nr_wrs && s->wrs[i].var == var && s->wrs[i].func == r->func; i++) {
+				count++;
+				if (s->wrs[i].heat > heat) {
+					heat = s->wrs[i].heat;
+					at = s->wrs[i].at;
+				}
+			}
+			if (ARRAY_GROW(w, cap, n + 1)) {
+				free(w);
+				return -ENOMEM;
+			}
+			if (r->func)
+				callgraph_func_end(cg, r->func, &name);
+			if (!name) {
+				snprintf(hex, sizeof(hex), "0x%" PRIx64, r->func);
+				name = hex;
+			}
+			w[n++] = (struct mycl_share_writer){
+				share_keep(s, strdup(name)), r->func, heat_word(heat), count,
+				share_keep(s, strdup(callgraph_why(cg, at, why, sizeof(why)))) };
+			if (!w[n - 1].function || !w[n - 1].why) {
+				free(w);
+				return -ENOMEM;
+			}
+		}
+		qsort(w + first, n - first, sizeof(*w), writer_cmp);
+		if (n - first > MYCL_SHARE_MAX_WRITERS)
+			n = first + MYCL_SHARE_MAX_WRITERS;
+		/* indexes for now: the array may still move */
+		s->vars[var].writers = (const void *)(uintptr_t)first;
+		s->vars[var].nr_writers = n - first;
+	}
+	for (size_t i = 0; i < s->nr_vars; i++)
+		s->vars[i].writers = s->vars[i].nr_writers ? w + (uintptr_t)s->vars[i].writers : NULL;
+	s->writers = w;
+	free(s->wrs);
+	s->wrs = NULL;
+	s->nr_wrs = s->wrs_cap = 0;
+	return 0;
+}
+
 static int scan_code(struct mycl_share *s, struct elf_image *img)
 {
 	struct scan sc = { .s = s, .img = img };
@@ -484,6 +583,18 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	}
 	if (!err)
 		err = returned_writes(&sc);
+	if (!err)
+		err = make_writers(s, sc.cg);
+	if (!err) {
+		const uint64_t *fs = callgraph_starts(sc.cg, &nstarts);
+
+		s->func_starts = malloc((nstarts ? nstarts : 1) * sizeof(*s->func_starts));
+		if (!s->func_starts)
+			err = -ENOMEM;
+		else
+			memcpy(s->func_starts, fs, nstarts * sizeof(*fs));
+		s->nr_func_starts = nstarts;
+	}
 	if (!err) {
 		s->threaded = callgraph_threaded(sc.cg);
 		s->nr_entries = callgraph_nr_thread_entries(sc.cg);
@@ -590,7 +701,7 @@ static bool reader(const struct mycl_share_var *v)
 
 static void judge(struct mycl_share *s, struct mycl_share_line *l)
 {
-	size_t nhot = 0, nr = 0, wi = SIZE_MAX, slot = SIZE_MAX;
+	size_t nhot = 0, nr = 0, wi = SIZE_MAX, slot = SIZE_MAX, ci = SIZE_MAX;
 	double w = 0, r = 0;
 	uint64_t sw = 0, sr = 0;
 	const struct mycl_share_var *v;
@@ -606,6 +717,9 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 		sr += v->sampled_reads;
 		if (runtime_written(v)) {
 			w += write_weight(v);
+			if (v->chain_samples && (ci == SIZE_MAX ||
+						 v->chain_samples > s->vars[ci].chain_samples))
+				ci = l->members[k];
 			if (hot_written(v)) {
 				nhot++;
 				if (wi == SIZE_MAX || write_weight(v) + (double)v->sampled_writes * 100 >
@@ -664,15 +778,33 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 	} else {
 		return;
 	}
-	/* The evidence, strongest first: data addresses, sampled code, the code alone. */
+	/*
+	 * The evidence, strongest first: data addresses; sampled writes; a
+	 * writer on the recording's call chains; sampled reads alone (below the
+	 * chains when the recording has them: a line read in the workload whose
+	 * writers never ran is no line written); the code alone.
+	 */
 	if (l->hitm || l->data_samples) {
 		l->evidence = keepf(s, "data-address samples: %" PRIu64 " on this line, %" PRIu64
 				    " HITM", l->data_samples, l->hitm);
 		l->score += 1e15 + 1e3 * (double)l->hitm + (double)l->data_samples;
-	} else if (sw + sr) {
+	} else if (sw || (sr && !s->chain_total)) {
 		l->evidence = keepf(s, "sampled: %" PRIu64 " on writes of %s, %" PRIu64 " on reads; "
 				    "%s", sw, v->name, sr, v->hot_path ? v->hot_path : "");
 		l->score += 1e12 + 100.0 * (double)sw + (double)sr;
+	} else if (ci != SIZE_MAX) {
+		const struct mycl_share_var *c = &s->vars[ci];
+
+		l->evidence = keepf(s, "run: %s, which writes %s, is on the call chains of %" PRIu64
+				    " samples (%.1f%%)%s; %s", c->chain_writer, c->name, c->chain_samples,
+				    100.0 * (double)c->chain_samples / (double)s->chain_total,
+				    sr ? keepf(s, ", %" PRIu64 " sampled reads", sr) : "",
+				    v->hot_path ? v->hot_path : "");
+		l->score = 1e10 + 1e3 * (double)c->chain_samples + (double)sr + l->score / 1e6;
+	} else if (sr) {
+		l->evidence = keepf(s, "sampled: %" PRIu64 " on reads, none on writes; no writer of it "
+				    "on the recording's call chains; %s", sr, v->hot_path ? v->hot_path : "");
+		l->score = 1e8 + (double)sr + l->score / 1e6;
 	} else {
 		l->evidence = keepf(s, "code: %" PRIu64 " hot write%s of %s (%s), %" PRIu64
 				    " reads of the others", v->hot_writes, v->hot_writes == 1 ? "" : "s",
@@ -874,6 +1006,9 @@ MYCL_API void mycl_share__free(struct mycl_share *s)
 	dso_free(s->dso);
 	free(s->vars);
 	free(s->refs);
+	free(s->wrs);
+	free(s->writers);
+	free(s->func_starts);
 	free(s->lines);
 	free(s->members);
 	free(s->buckets);

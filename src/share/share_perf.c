@@ -3,9 +3,12 @@
  * Weighting the variables by a recording: sampled instructions that touch
  * each one (the sampled instruction, or the one before it: a timer sample
  * lands after the load that stalled), and, when the recording has data
- * addresses (perf mem, perf c2c), the samples and HITMs on each line.
+ * addresses (perf mem, perf c2c), the samples and HITMs on each line.  With
+ * call chains, each function's samples on whose chain it is: a variable's
+ * writer that the workload runs, even where no sample hit its store.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,10 +110,158 @@ static int credit_insn(struct dso *d, uint64_t vaddr, uint64_t samples, void *ct
 	return 0;
 }
 
+/* Functions of the binary by name: the samples on whose call chain each one is. */
+struct chain_ent {
+	char *name;
+	uint64_t samples, stamp;
+};
+
+struct chain_ctx {
+	struct mycl_share *s;
+	struct chain_ent *tab;
+	size_t cap, n;
+	uint64_t stamp;			/* one per path: a function counts once per path */
+	int err;
+};
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static struct chain_ent *chain_find(const struct chain_ctx *c, const char *name)
+{
+	if (!c->cap)
+		return NULL;
+	for (size_t i = name_hash(name) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+		if (!c->tab[i].name)
+			return NULL;
+		if (!strcmp(c->tab[i].name, name))
+			return &c->tab[i];
+	}
+}
+
+static struct chain_ent *chain_add(struct chain_ctx *c, const char *name)
+{
+	struct chain_ent *e = chain_find(c, name);
+	size_t i;
+
+	if (e)
+		return e;
+	if (2 * (c->n + 1) > c->cap) {
+		size_t ncap = c->cap ? 2 * c->cap : 1024;
+		struct chain_ent *nt = calloc(ncap, sizeof(*nt));
+
+		if (!nt)
+			return NULL;
+		for (size_t k = 0; k < c->cap; k++) {
+			if (!c->tab[k].name)
+				continue;
+			for (i = name_hash(c->tab[k].name) & (ncap - 1); nt[i].name; i = (i + 1) & (ncap - 1))
+				;
+			nt[i] = c->tab[k];
+		}
+		free(c->tab);
+		c->tab = nt;
+		c->cap = ncap;
+	}
+	for (i = name_hash(name) & (c->cap - 1); c->tab[i].name; i = (i + 1) & (c->cap - 1))
+		;
+	c->tab[i].name = strdup(name);
+	if (!c->tab[i].name)
+		return NULL;
+	c->n++;
+	return &c->tab[i];
+}
+
+static int on_path(const char *comm, const struct mycl_cg_node *frames, size_t n, uint64_t samples,
+		   uint64_t period, void *arg)
+{
+	struct chain_ctx *c = arg;
+	const struct mycl_share *s = c->s;
+	bool mine = false;
+
+	(void)comm;
+	(void)period;
+	c->stamp++;
+	for (size_t i = 0; i < n; i++) {
+		const struct mycl_cg_node *f = &frames[i];
+		const char *b = f->dso ? strrchr(f->dso, '/') : NULL, *name = f->sym, *mark;
+		struct chain_ent *e;
+		char hex[24], put_back[256];
+
+		if (f->inlined || !f->dso || strcmp(b ? b + 1 : f->dso, s->dso->short_name))
+			continue;
+		mine = true;
+		if (!name) {
+			/* Unnamed code: by its function's start, as the writer lists name it. */
+			size_t k = PARTITION_POINT(0, s->nr_func_starts, mid,
+						   s->func_starts[mid] <= f->addr);
+
+			if (f->addr == MYCL_CG_ADDR_MERGED || !k)
+				continue;
+			snprintf(hex, sizeof(hex), "0x%" PRIx64, s->func_starts[k - 1]);
+			name = hex;
+		}
+		/* A caller put back from its call site ("NAME [from call site]") is NAME. */
+		mark = strstr(name, " " MYCL_FROM_CALL_SITE);
+		if (mark && !mark[sizeof(MYCL_FROM_CALL_SITE)] &&
+		    (size_t)(mark - name) < sizeof(put_back)) {
+			memcpy(put_back, name, (size_t)(mark - name));
+			put_back[mark - name] = 0;
+			name = put_back;
+		}
+		e = chain_add(c, name);
+		if (!e)
+			return c->err = -ENOMEM;
+		if (e->stamp != c->stamp) {
+			e->stamp = c->stamp;
+			e->samples += samples;
+		}
+	}
+	if (mine)
+		c->s->chain_total += samples;
+	return 0;
+}
+
+/* Each variable's busiest writer while threads run, by the samples on whose chain it is. */
+static int credit_chains(struct mycl_share *s, const struct mycl_profile *p)
+{
+	struct chain_ctx c = { .s = s };
+	int err = mycl_profile__for_each_path(p, 0, on_path, &c);
+
+	if (!err)
+		err = c.err;
+	for (size_t i = 0; !err && i < s->nr_vars; i++) {
+		struct mycl_share_var *v = &s->vars[i];
+
+		for (size_t k = 0; k < v->nr_writers; k++) {
+			const struct mycl_share_writer *w = &v->writers[k];
+			const struct chain_ent *e;
+
+			if (strcmp(w->heat, "hot") && strcmp(w->heat, "warm"))
+				continue;
+			e = chain_find(&c, w->function);
+			if (e && e->samples > v->chain_samples) {
+				v->chain_samples = e->samples;
+				v->chain_writer = w->function;
+			}
+		}
+	}
+	for (size_t k = 0; k < c.cap; k++)
+		free(c.tab[k].name);
+	free(c.tab);
+	return err;
+}
+
 int share_weigh(struct mycl_share *s, const char *path, char *errbuf, size_t len)
 {
 	const char *self[] = { s->dso->path, NULL };
-	MYCL_OPTS(mycl_profile_opts, po, .annotate = true, .binaries = self);
+	MYCL_OPTS(mycl_profile_opts, po, .annotate = true, .callgraph = true, .binaries = self);
 	struct mycl_perf_data *pd;
 	struct mycl_profile *p;
 	struct addr_ctx ac = { .s = s };
@@ -127,7 +278,13 @@ int share_weigh(struct mycl_share *s, const char *path, char *errbuf, size_t len
 		return err;
 	}
 	mycl_profile_for_each_insn(p, credit_insn, s);
+	err = credit_chains(s, p);
 	mycl_profile__free(p);
+	if (err) {
+		mycl_perf_data__close(pd);
+		snprintf(errbuf, len, "%s: out of memory", path);
+		return err;
+	}
 	if (!s->binary_samples)
 		mycl_log(&s->log, MYCL_WARN, "%s: no sample falls in %s (build-id or name differs, or "
 			 "it did not run): the ranking rests on its code alone; record it running: "

@@ -19,6 +19,14 @@ struct share_ref {
 	bool once;			/* a guarded static initialization (__cxa_guard_acquire) */
 };
 
+/* One write of a variable, by the function it runs in (for the writer lists). */
+struct share_wr {
+	uint32_t var;
+	uint8_t heat;			/* enum cg_heat */
+	uint64_t func;
+	uint64_t at;			/* the write (or the call handing the variable on) */
+};
+
 struct share_bucket {
 	uint64_t line;
 	uint64_t samples, hitm;
@@ -34,6 +42,12 @@ struct mycl_share {
 	size_t nr_vars, vars_cap;
 	struct share_ref *refs;		/* sorted by addr */
 	size_t nr_refs, refs_cap;
+	struct share_wr *wrs;		/* every counted write, until the writer lists are made */
+	size_t nr_wrs, wrs_cap;
+	struct mycl_share_writer *writers;	/* the variables' writer lists */
+	uint64_t *func_starts;		/* every function's start, sorted (names for unnamed ones) */
+	size_t nr_func_starts;
+	uint64_t chain_total;		/* samples with call chains in this binary (with --perf) */
 	struct mycl_share_line *lines;
 	size_t nr_lines;
 	size_t *members;		/* storage for lines' member lists */

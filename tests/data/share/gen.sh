@@ -36,3 +36,10 @@ g++ -O2 -g -pthread -o server.gcc server.cc
 clang++ -O2 -g -pthread -o server.clang server.cc
 g++ -O0 -g -pthread -o server.gcc-O0 server.cc
 ls -l truth.* server.*
+# What a recording with call chains settles (chains.c): built with frame
+# pointers and recorded running.  The checks read what holds on any such
+# recording: the workload never sends "stats", serve_batch and run_get are on
+# its chains, warm_up too (before the threads).
+gcc -O2 -g -pthread -fno-omit-frame-pointer -o chains.gcc chains.c
+perf record -q -e cpu-clock -F 999 -g -o chains.fp.data ./chains.gcc > /dev/null
+ls -l chains.*
