@@ -74,5 +74,11 @@ if [ -x /usr/sbin/mariadbd ] && command -v sysbench > /dev/null; then
 else
 	echo "skip: mariadb-server and sysbench are needed"
 fi
+echo "== mycl-share's ranking against what MariaDB and Redis really run (two recordings each)"
+if [ -x /usr/sbin/mariadbd ] && command -v sysbench > /dev/null; then
+	python3 "$top/bench/share_precision.py" "$build" "$build/share-precision"
+else
+	echo "skip: mariadb-server and sysbench are needed"
+fi
 echo "== what false sharing costs here (two threads on two CPUs, one line vs 256 bytes apart)"
 "$build/bench/falseshare"
