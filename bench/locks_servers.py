@@ -58,6 +58,15 @@ def report(hot, data, title):
 
 
 @contextlib.contextmanager
+def wait_for(path, seconds):
+    """Until PATH exists (a server's socket), at most SECONDS."""
+    for _ in range(int(seconds * 2)):
+        if os.path.exists(path):
+            return True
+        time.sleep(0.5)
+    return False
+
+
 def mariadb_server(work, prepare="oltp_read_only"):
     """mariadbd on a private datadir and socket with sysbench's tables prepared, stopped
     at the end: yields (the server's Popen, sysbench's command line) or None when it cannot."""
@@ -80,10 +89,7 @@ def mariadb_server(work, prepare="oltp_read_only"):
                             f"--log-error={work}/mariadbd.err", f"--pid-file={work}/m.pid"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(120):
-            if os.path.exists(sock):
-                break
-            time.sleep(0.5)
+        wait_for(sock, 60)
         sh(["mariadb", f"--socket={sock}", "-uroot", "-e", "create database sbtest"])
         sb = ["sysbench", "--db-driver=mysql", f"--mysql-socket={sock}", "--mysql-user=root",
               "--tables=4", "--table-size=20000", "--threads=16"]

@@ -22,7 +22,7 @@ import time
 from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from locks_servers import mariadb_server, sh  # noqa: E402
+from locks_servers import mariadb_server, sh, wait_for  # noqa: E402
 
 
 def fde_starts(binary):
@@ -108,10 +108,7 @@ def redis(work, seconds, rec, truth):
                             "--appendonly", "no", "--dir", work],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(60):
-            if os.path.exists(sock):
-                break
-            time.sleep(0.5)
+        wait_for(sock, 30)
         load = subprocess.Popen(["redis-benchmark", "-s", sock, "-c", "32", "-n", "100000000",
                                  "-r", "100000", "-t", "set,get,incr,lpush,rpop,hset", "-q", "-l"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

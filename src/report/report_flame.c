@@ -39,14 +39,6 @@ struct flame {
 	bool by_period;
 };
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
-	return h;
-}
 
 static const char *name_of(const struct flame *fl, const struct fnode *n)
 {
@@ -223,7 +215,7 @@ static bool beyond_noise(const struct layout *l, const struct fnode *n)
 
 static void colour(const struct layout *l, const struct fnode *n, char *buf, size_t len)
 {
-	uint64_t h = hash_str(name_of(l->fl, n));
+	uint64_t h = str_hash(name_of(l->fl, n));
 
 	if (l->o->diff) {
 		double d = change(l, n);

@@ -124,20 +124,12 @@ struct chain_ctx {
 	int err;
 };
 
-static uint64_t name_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 1099511628211ULL;
-	return h;
-}
 
 static struct chain_ent *chain_find(const struct chain_ctx *c, const char *name)
 {
 	if (!c->cap)
 		return NULL;
-	for (size_t i = name_hash(name) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+	for (size_t i = str_hash(name) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
 		if (!c->tab[i].name)
 			return NULL;
 		if (!strcmp(c->tab[i].name, name))
@@ -161,7 +153,7 @@ static struct chain_ent *chain_add(struct chain_ctx *c, const char *name)
 		for (size_t k = 0; k < c->cap; k++) {
 			if (!c->tab[k].name)
 				continue;
-			for (i = name_hash(c->tab[k].name) & (ncap - 1); nt[i].name; i = (i + 1) & (ncap - 1))
+			for (i = str_hash(c->tab[k].name) & (ncap - 1); nt[i].name; i = (i + 1) & (ncap - 1))
 				;
 			nt[i] = c->tab[k];
 		}
@@ -169,7 +161,7 @@ static struct chain_ent *chain_add(struct chain_ctx *c, const char *name)
 		c->tab = nt;
 		c->cap = ncap;
 	}
-	for (i = name_hash(name) & (c->cap - 1); c->tab[i].name; i = (i + 1) & (c->cap - 1))
+	for (i = str_hash(name) & (c->cap - 1); c->tab[i].name; i = (i + 1) & (c->cap - 1))
 		;
 	c->tab[i].name = strdup(name);
 	if (!c->tab[i].name)

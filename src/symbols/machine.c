@@ -50,14 +50,6 @@ struct rslot {
 	uint64_t addr;
 };
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 1099511628211ULL;
-	return h;
-}
 
 const char *machine_intern(struct machine *m, const char *s)
 {
@@ -73,7 +65,7 @@ const char *machine_intern(struct machine *m, const char *s)
 		for (size_t i = 0; i < p->cap; i++) {
 			if (!p->slots[i])
 				continue;
-			h = hash_str(p->slots[i]) & (ncap - 1);
+			h = str_hash(p->slots[i]) & (ncap - 1);
 			while (n[h])
 				h = (h + 1) & (ncap - 1);
 			n[h] = p->slots[i];
@@ -82,7 +74,7 @@ const char *machine_intern(struct machine *m, const char *s)
 		p->slots = n;
 		p->cap = ncap;
 	}
-	h = hash_str(s) & (p->cap - 1);
+	h = str_hash(s) & (p->cap - 1);
 	while (p->slots[h]) {
 		if (!strcmp(p->slots[h], s))
 			return p->slots[h];

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include "mycl/error.h"
 #include "mycl/log.h"
@@ -27,6 +28,16 @@ void mycl_log(const struct logger *lg, enum mycl_print_level level, const char *
 #define OPTS_HAS(opts, field) \
 	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field))
 #define OPTS_GET(opts, field, fallback) (OPTS_HAS(opts, field) ? (opts)->field : (fallback))
+
+/* FNV-1a of a NUL-terminated string: the hash tables' keys by name. */
+static inline uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
+	return h;
+}
 
 static inline const char *str_or(const char *s, const char *fallback)
 {
