@@ -321,6 +321,13 @@ def chains(tool, hot, data):
     text = share(tool, "--perf", rec, binary).stdout
     check("chains: text report within 100 columns", all(len(x) <= 100 for x in text.splitlines()),
           max(text.splitlines(), key=len))
+    leaf = os.path.join(d, "chains.leaf.data")
+    text = share(tool, "--perf", leaf, binary).stdout
+    lw = members(share_json(tool, "--all", "--perf", leaf, binary))
+    check("chains: a recording without call chains says so, and credits writers by their own "
+          "samples only", "a writer counts by its own" in text and "on the call chains of" not in text and
+          lw["batches_served"][0]["chain_samples"] < bs["chain_samples"] and
+          lw["warm_level"][0]["chain_samples"] == 0, text[:600])
 
 
 def main():

@@ -261,11 +261,18 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 		folded(f, "threads: ", head, wide ? 0 : 100);
 	free(head);
 	head = NULL;
-	if (s->weighted && s->chain_total &&
+	if (s->weighted && s->chains &&
 	    asprintf(&head, "%" PRIu64 " samples in this binary, %" PRIu64 " with it on their call "
 		     "chains (%" PRIu64 " credited to the instruction before: skid); lines with "
 		     "sampled writes rank first, then those whose writers run on the chains",
 		     s->binary_samples, s->chain_total, s->skid_samples) > 0)
+		folded(f, "recording: ", head, wide ? 0 : 100);
+	else if (s->weighted && s->chain_total &&
+		 asprintf(&head, "%" PRIu64 " samples in this binary (%" PRIu64 " credited to the "
+			  "instruction before: skid), no call chains: a writer counts by its own "
+			  "samples, not its callees' (perf record -g would show those); lines with "
+			  "sampled writes rank first, then those whose writers ran",
+			  s->binary_samples, s->skid_samples) > 0)
 		folded(f, "recording: ", head, wide ? 0 : 100);
 	else if (s->weighted &&
 		 asprintf(&head, "%" PRIu64 " samples in this binary (%" PRIu64 " credited to the "

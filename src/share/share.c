@@ -795,8 +795,9 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 	} else if (ci != SIZE_MAX) {
 		const struct mycl_share_var *c = &s->vars[ci];
 
-		l->evidence = keepf(s, "run: %s, which writes %s, is on the call chains of %" PRIu64
-				    " samples (%.1f%%)%s; %s", c->chain_writer, c->name, c->chain_samples,
+		l->evidence = keepf(s, "run: %s, which writes %s, is %s %" PRIu64 " samples (%.1f%%)%s; %s",
+				    c->chain_writer, c->name,
+				    s->chains ? "on the call chains of" : "the function of", c->chain_samples,
 				    100.0 * (double)c->chain_samples / (double)s->chain_total,
 				    sr ? keepf(s, ", %" PRIu64 " sampled reads", sr) : "",
 				    v->hot_path ? v->hot_path : "");

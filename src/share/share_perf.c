@@ -217,6 +217,7 @@ static int on_path(const char *comm, const struct mycl_cg_node *frames, size_t n
 	}
 	if (mine)
 		c->s->chain_total += samples;
+	c->s->chains |= n > 1;
 	return 0;
 }
 

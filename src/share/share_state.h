@@ -47,7 +47,8 @@ struct mycl_share {
 	struct mycl_share_writer *writers;	/* the variables' writer lists */
 	uint64_t *func_starts;		/* every function's start, sorted (names for unnamed ones) */
 	size_t nr_func_starts;
-	uint64_t chain_total;		/* samples with call chains in this binary (with --perf) */
+	uint64_t chain_total;		/* samples with this binary on their call chain (with --perf) */
+	bool chains;			/* ... and the recording has call chains (else: leaves only) */
 	struct mycl_share_line *lines;
 	size_t nr_lines;
 	size_t *members;		/* storage for lines' member lists */

@@ -43,3 +43,5 @@ ls -l truth.* server.*
 gcc -O2 -g -pthread -fno-omit-frame-pointer -o chains.gcc chains.c
 perf record -q -e cpu-clock -F 999 -g -o chains.fp.data ./chains.gcc > /dev/null
 ls -l chains.*
+# The same without call chains: a writer then counts by its own samples only.
+perf record -q -e cpu-clock -F 999 -o chains.leaf.data ./chains.gcc > /dev/null
