@@ -321,6 +321,14 @@ def chains(tool, hot, data):
     text = share(tool, "--perf", rec, binary).stdout
     check("chains: text report within 100 columns", all(len(x) <= 100 for x in text.splitlines()),
           max(text.splitlines(), key=len))
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, "chains-copied")
+        shutil.copy(binary, copy)
+        cw = members(share_json(tool, "--all", "--perf", rec, copy))
+        check("chains: a copy of the binary under another name gets the same chain credit",
+              cw["batches_served"][0]["chain_samples"] == bs["chain_samples"],
+              f"{cw['batches_served'][0]['chain_samples']} {bs['chain_samples']}")
     leaf = os.path.join(d, "chains.leaf.data")
     text = share(tool, "--perf", leaf, binary).stdout
     lw = members(share_json(tool, "--all", "--perf", leaf, binary))

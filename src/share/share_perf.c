@@ -89,6 +89,8 @@ static int credit_insn(struct dso *d, uint64_t vaddr, uint64_t samples, void *ct
 
 	if (!d || !same_binary(d, s->dso))
 		return 0;
+	/* A copy given under another name is still the recording's name on the chains. */
+	s->recorded_name = d->short_name;
 	s->binary_samples += samples;
 	r = share_ref_at(s, vaddr, false);
 	p = share_ref_at(s, vaddr, true);
@@ -186,7 +188,8 @@ static int on_path(const char *comm, const struct mycl_cg_node *frames, size_t n
 		struct chain_ent *e;
 		char hex[24], put_back[256];
 
-		if (f->inlined || !f->dso || strcmp(b ? b + 1 : f->dso, s->dso->short_name))
+		if (f->inlined || !f->dso ||
+		    strcmp(b ? b + 1 : f->dso, s->recorded_name ? s->recorded_name : s->dso->short_name))
 			continue;
 		mine = true;
 		if (!name) {
@@ -273,6 +276,7 @@ int share_weigh(struct mycl_share *s, const char *path, char *errbuf, size_t len
 	mycl_profile_for_each_insn(p, credit_insn, s);
 	err = credit_chains(s, p);
 	mycl_profile__free(p);
+	s->recorded_name = NULL;	/* the profile's */
 	if (err) {
 		mycl_perf_data__close(pd);
 		snprintf(errbuf, len, "%s: out of memory", path);

@@ -49,6 +49,7 @@ struct mycl_share {
 	size_t nr_func_starts;
 	uint64_t chain_total;		/* samples with this binary on their call chain (with --perf) */
 	bool chains;			/* ... and the recording has call chains (else: leaves only) */
+	const char *recorded_name;	/* while weighing: the binary's short name in the recording */
 	struct mycl_share_line *lines;
 	size_t nr_lines;
 	size_t *members;		/* storage for lines' member lists */
