@@ -57,7 +57,6 @@ def report(hot, data, title):
         print(r.stderr[-500:])
 
 
-@contextlib.contextmanager
 def wait_for(path, seconds):
     """Until PATH exists (a server's socket), at most SECONDS."""
     for _ in range(int(seconds * 2)):
@@ -67,6 +66,7 @@ def wait_for(path, seconds):
     return False
 
 
+@contextlib.contextmanager
 def mariadb_server(work, prepare="oltp_read_only"):
     """mariadbd on a private datadir and socket with sysbench's tables prepared, stopped
     at the end: yields (the server's Popen, sysbench's command line) or None when it cannot."""
