@@ -187,18 +187,52 @@ static size_t leading_underscores(const char *s)
 	return n;
 }
 
-/* True when A is the better name for one address (perf's order of preference). */
-static bool better(const struct sym *a, const struct sym *b)
+/* By size and binding: 1 when A is the better name for one address, -1 when B is, 0 a tie. */
+static int better_kind(const struct sym *a, const struct sym *b)
 {
 	bool az = a->end == a->start, bz = b->end == b->start;
-	size_t ua, ub, la, lb;
 
 	if (az != bz)
-		return !az;
+		return !az ? 1 : -1;
 	if ((a->binding == SYMB_WEAK) != (b->binding == SYMB_WEAK))
-		return b->binding == SYMB_WEAK;
+		return b->binding == SYMB_WEAK ? 1 : -1;
 	if ((a->binding == SYMB_GLOBAL) != (b->binding == SYMB_GLOBAL))
-		return a->binding == SYMB_GLOBAL;
+		return a->binding == SYMB_GLOBAL ? 1 : -1;
+	return 0;
+}
+
+/*
+ * Two mangled C++ names of one constructor or destructor (the Itanium ABI's
+ * variants C1/C2/C3, D0/D1/D2: the same name otherwise): shown alike, so
+ * neither is the better, whatever their demangled text.
+ */
+static bool structor_variants(const struct sym *a, const struct sym *b)
+{
+	const char *x = a->name, *y = b->name;
+	size_t i = 0;
+
+	if (!a->mangled || !b->mangled || strncmp(x, "_Z", 2) || strlen(x) != strlen(y))
+		return false;
+	while (x[i] && x[i] == y[i])
+		i++;
+	if (!x[i] || !i || strcmp(x + i + 1, y + i + 1))
+		return false;
+	if (x[i - 1] == 'C')
+		return strchr("123", x[i]) && strchr("123", y[i]);
+	return x[i - 1] == 'D' && strchr("012", x[i]) && strchr("012", y[i]);
+}
+
+/*
+ * True when A is the better name for one address (perf's order of
+ * preference): by size and binding, then by the names as shown.
+ */
+static bool better(const struct sym *a, const struct sym *b)
+{
+	int k = better_kind(a, b);
+	size_t ua, ub, la, lb;
+
+	if (k)
+		return k > 0;
 	ua = leading_underscores(a->name);
 	ub = leading_underscores(b->name);
 	if (ua != ub)
@@ -220,9 +254,14 @@ void symtab_finish(struct symtab *t, uint64_t last_end)
 	sort_syms(t);
 	for (size_t i = 0; i < t->nr; i++) {
 		if (out && t->syms[out - 1].start == t->syms[i].start) {
-			/* Aliases are told apart by their names as shown. */
-			sym_demangle(t, &t->syms[i]);
-			sym_demangle(t, &t->syms[out - 1]);
+			/* Aliases of one kind are told apart by their names as shown. */
+			if (!t->last_alias_wins && !better_kind(&t->syms[i], &t->syms[out - 1])) {
+				/* Shown alike: the one added first stays, as better() would say. */
+				if (structor_variants(&t->syms[i], &t->syms[out - 1]))
+					continue;
+				sym_demangle(t, &t->syms[i]);
+				sym_demangle(t, &t->syms[out - 1]);
+			}
 			if (t->last_alias_wins || better(&t->syms[i], &t->syms[out - 1]))
 				t->syms[out - 1] = t->syms[i];
 			continue;
