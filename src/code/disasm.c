@@ -97,21 +97,29 @@ static void set_abi(struct disasm *d)
 		for (unsigned int r = 18; r <= 27; r++)
 			a->kept[k++] = (uint16_t)(1 + r);
 		break;
-	case EM_X86_64:
-		/* rbx rbp rsp r12-r15 (x86 families), for the snapshots at branches. */
+	case EM_X86_64: {
+		/* rbx rbp rsp r12-r15 kept, rax rcx rdx rsi rdi r8-r11 not (x86 families). */
+		static const uint8_t scratch[] = { 1, 3, 4, 5, 6, 9, 10, 11, 12 };
+
 		a->kept[k++] = 2;
 		a->kept[k++] = 7;
 		a->kept[k++] = 8;
 		for (unsigned int r = 13; r <= 16; r++)
 			a->kept[k++] = (uint16_t)r;
+		for (size_t i = 0; i < sizeof(scratch); i++)
+			a->scratch[a->nr_scratch++] = scratch[i];
 		break;
+	}
 	case EM_386:
-		/* cdecl: arguments on the stack; ebx esi edi ebp esp kept (x86 families). */
+		/* cdecl: arguments on the stack; ebx esi edi ebp esp kept, eax ecx edx not. */
 		a->kept[k++] = 2;
 		a->kept[k++] = 5;
 		a->kept[k++] = 6;
 		a->kept[k++] = 7;
 		a->kept[k++] = 8;
+		a->scratch[a->nr_scratch++] = 1;
+		a->scratch[a->nr_scratch++] = 3;
+		a->scratch[a->nr_scratch++] = 4;
 		break;
 	default:
 		break;
@@ -202,14 +210,12 @@ static void call_clobbers(struct disasm *d)
 	const struct disasm_abi *a = &d->abi;
 
 	if (d->machine == EM_X86_64) {
-		/* x86_64: rax rcx rdx rsi rdi r8-r11 do not survive a call; the rest do. */
-		static const int clobbered[] = { 1, 3, 4, 5, 6, 9, 10, 11, 12 };
-
-		for (size_t k = 0; k < sizeof(clobbered) / sizeof(clobbered[0]); k++) {
-			d->regs[clobbered[k]].known = false;
-			d->imm[clobbered[k]].known = false;
-			d->prm[clobbered[k]].known = false;
-			d->ld[clobbered[k]].known = false;
+		/* x86_64: only the scratch registers lose what they held. */
+		for (size_t k = 0; k < a->nr_scratch; k++) {
+			d->regs[a->scratch[k]].known = false;
+			d->imm[a->scratch[k]].known = false;
+			d->prm[a->scratch[k]].known = false;
+			d->ld[a->scratch[k]].known = false;
 		}
 		return;
 	}
@@ -288,20 +294,15 @@ static void keep_first(struct disasm *d, unsigned int r, const struct regval fir
 }
 
 /*
- * x86, after a return or a jump back: the registers a call does not keep
- * hold what the block before set (lea table, %r8 in the arm that returned),
- * not this code's, unless the function's first branch saw them so
- * (its arguments).  The snapshots hold only kept registers.
+ * After a return or a jump back, the scratch registers (x86's: the
+ * snapshots hold only kept ones) hold what the block before set (lea table,
+ * %r8 in the arm that returned), not this code's, unless the function's
+ * first branch saw them so (its arguments).
  */
-static void x86_scratch(struct disasm *d)
+static void scratch_restore(struct disasm *d)
 {
-	static const uint8_t scratch[] = { 1, 3, 4, 5, 6, 9, 10, 11, 12 };	/* i386: the first 3 */
-	size_t n = d->machine == EM_X86_64 ? sizeof(scratch) : 3;
-
-	if ((d->machine != EM_X86_64 && d->machine != EM_386) || !d->out_of_line || !d->first_seen)
-		return;
-	for (size_t i = 0; i < n; i++)
-		keep_first(d, scratch[i], d->first_x86[scratch[i]]);
+	for (unsigned int i = 0; d->out_of_line && d->first_seen && i < d->abi.nr_scratch; i++)
+		keep_first(d, d->abi.scratch[i], d->first[d->abi.nr_kept + i]);
 }
 
 /* Code only a branch reaches (after a return or jump): the branch's kept registers. */
@@ -321,10 +322,10 @@ static void snap_restore(struct disasm *d, uint64_t pc)
 			d->imm[r] = d->snap[k].r[i][1];
 			d->prm[r] = d->snap[k].r[i][2];
 		}
-		x86_scratch(d);
+		scratch_restore(d);
 		return;
 	}
-	x86_scratch(d);
+	scratch_restore(d);
 	/*
 	 * No branch seen to get here: after a forward jump (over a loop's body
 	 * to its test) the body runs from the loop's back edge, with what was
@@ -436,6 +437,19 @@ static const struct call_result *call_result_at(const struct disasm *d, uint64_t
 	return lo < d->nr_cr && d->cr[lo].at == at ? &d->cr[lo] : NULL;
 }
 
+/* The kept and scratch registers as the function's first branch finds them. */
+static void save_first(struct disasm *d)
+{
+	for (unsigned int i = 0; i < d->abi.nr_kept + d->abi.nr_scratch; i++) {
+		unsigned int r = i < d->abi.nr_kept ? d->abi.kept[i] : d->abi.scratch[i - d->abi.nr_kept];
+
+		d->first[i][0] = d->regs[r];
+		d->first[i][1] = d->imm[r];
+		d->first[i][2] = d->prm[r];
+	}
+	d->first_seen = true;
+}
+
 /* After an instruction: the branch snapshots, and whether the next one is reached by falling in. */
 static void after(struct disasm *d, struct insn *in)
 {
@@ -449,20 +463,8 @@ static void after(struct disasm *d, struct insn *in)
 
 	if (in->call && d->nr_cr && d->abi.ret && (c = call_result_at(d, in->addr)))
 		dis_set_addr(d, d->abi.ret, c->value, c->indexed);
-	if (!d->first_seen && (in->branch || in->jump || in->ret) && !in->call) {
-		for (unsigned int i = 0; i < d->abi.nr_kept; i++) {
-			d->first[i][0] = d->regs[d->abi.kept[i]];
-			d->first[i][1] = d->imm[d->abi.kept[i]];
-			d->first[i][2] = d->prm[d->abi.kept[i]];
-		}
-		for (unsigned int f = 1; f < 17 && (d->machine == EM_X86_64 || d->machine == EM_386);
-		     f++) {
-			d->first_x86[f][0] = d->regs[f];
-			d->first_x86[f][1] = d->imm[f];
-			d->first_x86[f][2] = d->prm[f];
-		}
-		d->first_seen = true;
-	}
+	if (!d->first_seen && (in->branch || in->jump || in->ret) && !in->call)
+		save_first(d);
 	if (in->branch && !in->jump && !in->call && in->target > in->addr)
 		snap_branch(d, in);
 	if (d->pad) {
@@ -636,7 +638,6 @@ void disasm_set_call_results(struct disasm *d, const struct call_result *v, size
 	d->cr = v;
 	d->nr_cr = n;
 }
-
 
 void disasm_set_starts(struct disasm *d, const uint64_t *starts, size_t n)
 {

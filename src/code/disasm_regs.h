@@ -41,6 +41,8 @@ struct disasm_abi {
 	uint8_t nr_args;
 	uint16_t kept[24];		/* registers a call preserves */
 	uint8_t nr_kept;
+	uint16_t scratch[16];		/* x86: the registers a call does not preserve */
+	uint8_t nr_scratch;
 	uint16_t ret;			/* where a function's result is */
 };
 
@@ -77,8 +79,7 @@ struct disasm {
 	 * was set before it holds on every path; what was set after it, on one
 	 * path, does not hold in code only another branch reaches.
 	 */
-	struct regval first[24][3];
-	struct regval first_x86[17][3];	/* x86: every register family (1-16) */
+	struct regval first[24 + 16][3];	/* abi.kept's, then abi.scratch's */
 	bool first_seen;
 	bool no_fallthrough;		/* the previous instruction returned or jumped */
 	bool out_of_line;		/* ... returned or jumped back: what follows is reached from elsewhere */

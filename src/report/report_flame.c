@@ -39,7 +39,6 @@ struct flame {
 	bool by_period;
 };
 
-
 static const char *name_of(const struct flame *fl, const struct fnode *n)
 {
 	return idmap_key(&fl->names, n->name);

@@ -261,24 +261,25 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 		folded(f, "threads: ", head, wide ? 0 : 100);
 	free(head);
 	head = NULL;
-	if (s->weighted && s->chains &&
-	    asprintf(&head, "%" PRIu64 " samples in this binary, %" PRIu64 " with it on their call "
-		     "chains (%" PRIu64 " credited to the instruction before: skid); lines with "
-		     "sampled writes rank first, then those whose writers run on the chains",
-		     s->binary_samples, s->chain_total, s->skid_samples) > 0)
-		folded(f, "recording: ", head, wide ? 0 : 100);
-	else if (s->weighted && s->chain_total &&
-		 asprintf(&head, "%" PRIu64 " samples in this binary (%" PRIu64 " credited to the "
-			  "instruction before: skid), no call chains: a writer counts by its own "
-			  "samples, not its callees' (perf record -g would show those); lines with "
-			  "sampled writes rank first, then those whose writers ran",
-			  s->binary_samples, s->skid_samples) > 0)
-		folded(f, "recording: ", head, wide ? 0 : 100);
-	else if (s->weighted &&
-		 asprintf(&head, "%" PRIu64 " samples in this binary (%" PRIu64 " credited to the "
-			  "instruction before: skid); sampled lines rank first", s->binary_samples,
-			  s->skid_samples) > 0)
-		folded(f, "recording: ", head, wide ? 0 : 100);
+	if (s->weighted) {
+		/* Call chains, leaf samples only (no -g: a writer by its own samples), or neither. */
+		const char *order = s->chains ? "; lines with sampled writes rank first, then those whose "
+						"writers run on the chains" :
+				    s->chain_total ? ", no call chains: a writer counts by its own samples, "
+						     "not its callees' (perf record -g would show those); "
+						     "lines with sampled writes rank first, then those "
+						     "whose writers ran" :
+				    "; sampled lines rank first";
+		char chains[64] = "";
+
+		if (s->chains)
+			snprintf(chains, sizeof(chains), ", %" PRIu64 " with it on their call chains",
+				 s->chain_total);
+		if (asprintf(&head, "%" PRIu64 " samples in this binary%s (%" PRIu64 " credited to the "
+			     "instruction before: skid)%s", s->binary_samples, chains, s->skid_samples,
+			     order) > 0)
+			folded(f, "recording: ", head, wide ? 0 : 100);
+	}
 	free(head);
 	fprintf(f, "# Per variable: W written in hot code (while threads run, in a loop here or up the\n"
 		   "# call chain), w written while threads run, s written at start-up only, R read,\n"

@@ -272,7 +272,7 @@ static void count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_
 	}
 	/* Who writes it (an allocation failure only shortens the writer list). */
 	if (!ARRAY_GROW(s->wrs, s->wrs_cap, s->nr_wrs + 1))
-		s->wrs[s->nr_wrs++] = (struct share_wr){ (uint32_t)(v - s->vars), (uint8_t)heat,
+		s->wrs[s->nr_wrs++] = (struct share_wr){ (uint32_t)(v - s->vars), (uint8_t)heat, 1,
 							 callgraph_func_start(cg, at), at };
 	/* The first hot write explains the variable; a warm one when there is no hot one. */
 	if ((heat == HEAT_HOT && v->hot_writes == 1) || (heat == HEAT_WARM && !v->hot_path))
@@ -459,101 +459,6 @@ static void count_refs(struct mycl_share *s, struct callgraph *cg)
 	}
 }
 
-static int wr_cmp(const void *a, const void *b)
-{
-	const struct share_wr *x = a, *y = b;
-
-	if (x->var != y->var)
-		return x->var < y->var ? -1 : 1;
-	return x->func < y->func ? -1 : x->func > y->func;
-}
-
-static int writer_cmp(const void *a, const void *b)
-{
-	const struct mycl_share_writer *x = a, *y = b;
-	/* heat words, hottest first: the same order as enum cg_heat, reversed */
-	int hx = x->heat[0] == 'h' ? 4 : x->heat[0] == 'w' ? 3 : x->heat[0] == 's' ? 2 : 1;
-	int hy = y->heat[0] == 'h' ? 4 : y->heat[0] == 'w' ? 3 : y->heat[0] == 's' ? 2 : 1;
-
-	if (hx != hy)
-		return hy - hx;
-	if (x->writes != y->writes)
-		return x->writes > y->writes ? -1 : 1;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static const char *heat_word(uint8_t h)
-{
-	switch (h) {
-	case HEAT_HOT: return "hot";
-	case HEAT_WARM: return "warm";
-	case HEAT_STARTUP: case HEAT_EXIT: return "startup";
-	default: return "unknown";
-	}
-}
-
-/* Each variable's writers, by function, hottest first, from the writes counted. */
-static int make_writers(struct mycl_share *s, struct callgraph *cg)
-{
-	size_t n = 0, cap = 0;
-	struct mycl_share_writer *w = NULL;
-
-	sort_array(s->wrs, s->nr_wrs, sizeof(*s->wrs), wr_cmp);
-	for (size_t i = 0; i < s->nr_wrs;) {
-		uint32_t var = s->wrs[i].var;
-		size_t first = n;
-
-		while (i < s->nr_wrs && s->wrs[i].var == var) {
-			const struct share_wr *r = &s->wrs[i];
-			uint8_t heat = r->heat;
-			uint64_t count = 0;
-			const char *name = NULL;
-			char hex[24];
-
-			uint64_t at = r->at;
-			char why[200];
-
-			for (; i < s->nr_wrs && s->wrs[i].var == var && s->wrs[i].func == r->func; i++) {
-				count++;
-				if (s->wrs[i].heat > heat) {
-					heat = s->wrs[i].heat;
-					at = s->wrs[i].at;
-				}
-			}
-			if (ARRAY_GROW(w, cap, n + 1)) {
-				free(w);
-				return -ENOMEM;
-			}
-			if (r->func)
-				callgraph_func_end(cg, r->func, &name);
-			if (!name) {
-				snprintf(hex, sizeof(hex), "0x%" PRIx64, r->func);
-				name = hex;
-			}
-			w[n++] = (struct mycl_share_writer){
-				share_keep(s, strdup(name)), r->func, heat_word(heat), count,
-				share_keep(s, strdup(callgraph_why(cg, at, why, sizeof(why)))) };
-			if (!w[n - 1].function || !w[n - 1].why) {
-				free(w);
-				return -ENOMEM;
-			}
-		}
-		qsort(w + first, n - first, sizeof(*w), writer_cmp);
-		if (n - first > MYCL_SHARE_MAX_WRITERS)
-			n = first + MYCL_SHARE_MAX_WRITERS;
-		/* indexes for now: the array may still move */
-		s->vars[var].writers = (const void *)(uintptr_t)first;
-		s->vars[var].nr_writers = n - first;
-	}
-	for (size_t i = 0; i < s->nr_vars; i++)
-		s->vars[i].writers = s->vars[i].nr_writers ? w + (uintptr_t)s->vars[i].writers : NULL;
-	s->writers = w;
-	free(s->wrs);
-	s->wrs = NULL;
-	s->nr_wrs = s->wrs_cap = 0;
-	return 0;
-}
-
 static int scan_code(struct mycl_share *s, struct elf_image *img)
 {
 	struct scan sc = { .s = s, .img = img };
@@ -584,17 +489,7 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	if (!err)
 		err = returned_writes(&sc);
 	if (!err)
-		err = make_writers(s, sc.cg);
-	if (!err) {
-		const uint64_t *fs = callgraph_starts(sc.cg, &nstarts);
-
-		s->func_starts = malloc((nstarts ? nstarts : 1) * sizeof(*s->func_starts));
-		if (!s->func_starts)
-			err = -ENOMEM;
-		else
-			memcpy(s->func_starts, fs, nstarts * sizeof(*fs));
-		s->nr_func_starts = nstarts;
-	}
+		err = share_make_writers(s, sc.cg);
 	if (!err) {
 		s->threaded = callgraph_threaded(sc.cg);
 		s->nr_entries = callgraph_nr_thread_entries(sc.cg);
@@ -1009,7 +904,7 @@ MYCL_API void mycl_share__free(struct mycl_share *s)
 	free(s->refs);
 	free(s->wrs);
 	free(s->writers);
-	free(s->func_starts);
+	free(s->wfuncs);
 	free(s->lines);
 	free(s->members);
 	free(s->buckets);

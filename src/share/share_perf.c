@@ -8,7 +8,6 @@
  * writer that the workload runs, even where no sample hit its store.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,145 +111,66 @@ static int credit_insn(struct dso *d, uint64_t vaddr, uint64_t samples, void *ct
 	return 0;
 }
 
-/* Functions of the binary by name: the samples on whose call chain each one is. */
-struct chain_ent {
-	char *name;
-	uint64_t samples, stamp;
-};
-
-struct chain_ctx {
-	struct mycl_share *s;
-	struct chain_ent *tab;
-	size_t cap, n;
-	uint64_t stamp;			/* one per path: a function counts once per path */
-	int err;
-};
-
-
-static struct chain_ent *chain_find(const struct chain_ctx *c, const char *name)
+/* The writing function holding ADDR, or NULL. */
+static struct share_wfunc *wfunc_at(const struct mycl_share *s, uint64_t addr)
 {
-	if (!c->cap)
-		return NULL;
-	for (size_t i = str_hash(name) & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
-		if (!c->tab[i].name)
-			return NULL;
-		if (!strcmp(c->tab[i].name, name))
-			return &c->tab[i];
-	}
+	size_t k = PARTITION_POINT(0, s->nr_wfuncs, mid, s->wfuncs[mid].start <= addr);
+
+	return k && addr < s->wfuncs[k - 1].end ? &s->wfuncs[k - 1] : NULL;
 }
 
-static struct chain_ent *chain_add(struct chain_ctx *c, const char *name)
-{
-	struct chain_ent *e = chain_find(c, name);
-	size_t i;
-
-	if (e)
-		return e;
-	if (2 * (c->n + 1) > c->cap) {
-		size_t ncap = c->cap ? 2 * c->cap : 1024;
-		struct chain_ent *nt = calloc(ncap, sizeof(*nt));
-
-		if (!nt)
-			return NULL;
-		for (size_t k = 0; k < c->cap; k++) {
-			if (!c->tab[k].name)
-				continue;
-			for (i = str_hash(c->tab[k].name) & (ncap - 1); nt[i].name; i = (i + 1) & (ncap - 1))
-				;
-			nt[i] = c->tab[k];
-		}
-		free(c->tab);
-		c->tab = nt;
-		c->cap = ncap;
-	}
-	for (i = str_hash(name) & (c->cap - 1); c->tab[i].name; i = (i + 1) & (c->cap - 1))
-		;
-	c->tab[i].name = strdup(name);
-	if (!c->tab[i].name)
-		return NULL;
-	c->n++;
-	return &c->tab[i];
-}
-
+/*
+ * One call path: each writing function on it (by the address of its frame,
+ * named or not, put back from a call site or not) counts its samples once.
+ */
 static int on_path(const char *comm, const struct mycl_cg_node *frames, size_t n, uint64_t samples,
 		   uint64_t period, void *arg)
 {
-	struct chain_ctx *c = arg;
-	const struct mycl_share *s = c->s;
+	struct mycl_share *s = arg;
+	const char *self = s->recorded_name ? s->recorded_name : s->dso->short_name;
 	bool mine = false;
 
 	(void)comm;
 	(void)period;
-	c->stamp++;
+	s->chain_paths++;
 	for (size_t i = 0; i < n; i++) {
 		const struct mycl_cg_node *f = &frames[i];
-		const char *b = f->dso ? strrchr(f->dso, '/') : NULL, *name = f->sym, *mark;
-		struct chain_ent *e;
-		char hex[24], put_back[256];
+		const char *b = f->dso ? strrchr(f->dso, '/') : NULL;
+		struct share_wfunc *w;
 
-		if (f->inlined || !f->dso ||
-		    strcmp(b ? b + 1 : f->dso, s->recorded_name ? s->recorded_name : s->dso->short_name))
+		if (f->inlined || !f->dso || strcmp(b ? b + 1 : f->dso, self))
 			continue;
 		mine = true;
-		if (!name) {
-			/* Unnamed code: by its function's start, as the writer lists name it. */
-			size_t k = PARTITION_POINT(0, s->nr_func_starts, mid,
-						   s->func_starts[mid] <= f->addr);
-
-			if (f->addr == MYCL_CG_ADDR_MERGED || !k)
-				continue;
-			snprintf(hex, sizeof(hex), "0x%" PRIx64, s->func_starts[k - 1]);
-			name = hex;
-		}
-		/* A caller put back from its call site ("NAME [from call site]") is NAME. */
-		mark = strstr(name, " " MYCL_FROM_CALL_SITE);
-		if (mark && !mark[sizeof(MYCL_FROM_CALL_SITE)] &&
-		    (size_t)(mark - name) < sizeof(put_back)) {
-			memcpy(put_back, name, (size_t)(mark - name));
-			put_back[mark - name] = 0;
-			name = put_back;
-		}
-		e = chain_add(c, name);
-		if (!e)
-			return c->err = -ENOMEM;
-		if (e->stamp != c->stamp) {
-			e->stamp = c->stamp;
-			e->samples += samples;
-		}
+		if (f->addr == MYCL_CG_ADDR_MERGED || !(w = wfunc_at(s, f->addr)) ||
+		    w->stamp == s->chain_paths)
+			continue;
+		w->stamp = s->chain_paths;
+		w->samples += samples;
 	}
 	if (mine)
-		c->s->chain_total += samples;
-	c->s->chains |= n > 1;
+		s->chain_total += samples;
+	s->chains |= n > 1;
 	return 0;
 }
 
 /* Each variable's busiest writer while threads run, by the samples on whose chain it is. */
 static int credit_chains(struct mycl_share *s, const struct mycl_profile *p)
 {
-	struct chain_ctx c = { .s = s };
-	int err = mycl_profile__for_each_path(p, 0, on_path, &c);
+	int err = mycl_profile__for_each_path(p, 0, on_path, s);
 
-	if (!err)
-		err = c.err;
 	for (size_t i = 0; !err && i < s->nr_vars; i++) {
 		struct mycl_share_var *v = &s->vars[i];
 
 		for (size_t k = 0; k < v->nr_writers; k++) {
-			const struct mycl_share_writer *w = &v->writers[k];
-			const struct chain_ent *e;
+			const struct share_wfunc *w = wfunc_at(s, v->writers[k].addr);
 
-			if (strcmp(w->heat, "hot") && strcmp(w->heat, "warm"))
-				continue;
-			e = chain_find(&c, w->function);
-			if (e && e->samples > v->chain_samples) {
-				v->chain_samples = e->samples;
-				v->chain_writer = w->function;
+			if (w && w->start == v->writers[k].addr && w->samples > v->chain_samples &&
+			    share_runtime_writer(&v->writers[k])) {
+				v->chain_samples = w->samples;
+				v->chain_writer = v->writers[k].function;
 			}
 		}
 	}
-	for (size_t k = 0; k < c.cap; k++)
-		free(c.tab[k].name);
-	free(c.tab);
 	return err;
 }
 

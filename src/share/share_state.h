@@ -3,6 +3,7 @@
 #ifndef MYCL_SHARE_STATE_H
 #define MYCL_SHARE_STATE_H
 
+#include <string.h>
 #include "mycl/share.h"
 #include "dso.h"
 #include "internal.h"
@@ -19,12 +20,22 @@ struct share_ref {
 	bool once;			/* a guarded static initialization (__cxa_guard_acquire) */
 };
 
-/* One write of a variable, by the function it runs in (for the writer lists). */
+/*
+ * One write of a variable, by the function it runs in; then, summed per
+ * function, its writes there (COUNT), the hottest HEAT and where (AT).
+ */
 struct share_wr {
 	uint32_t var;
 	uint8_t heat;			/* enum cg_heat */
+	uint32_t count;
 	uint64_t func;
 	uint64_t at;			/* the write (or the call handing the variable on) */
+};
+
+/* A function that writes a listed variable while threads run, [start, end): its samples. */
+struct share_wfunc {
+	uint64_t start, end;
+	uint64_t samples, stamp;	/* on whose call chain it is; the last path counted */
 };
 
 struct share_bucket {
@@ -45,9 +56,10 @@ struct mycl_share {
 	struct share_wr *wrs;		/* every counted write, until the writer lists are made */
 	size_t nr_wrs, wrs_cap;
 	struct mycl_share_writer *writers;	/* the variables' writer lists */
-	uint64_t *func_starts;		/* every function's start, sorted (names for unnamed ones) */
-	size_t nr_func_starts;
+	struct share_wfunc *wfuncs;	/* their functions that run while threads run, by start */
+	size_t nr_wfuncs;
 	uint64_t chain_total;		/* samples with this binary on their call chain (with --perf) */
+	uint64_t chain_paths;		/* call paths read so far (the wfuncs' stamps) */
 	bool chains;			/* ... and the recording has call chains (else: leaves only) */
 	const char *recorded_name;	/* while weighing: the binary's short name in the recording */
 	struct mycl_share_line *lines;
@@ -70,6 +82,12 @@ struct mycl_share {
 	uint64_t skid_samples;		/* ... credited to the instruction before */
 };
 
+/* W writes while the program's threads run (hot or warm), not at start-up or exit. */
+static inline bool share_runtime_writer(const struct mycl_share_writer *w)
+{
+	return !strcmp(w->heat, "hot") || !strcmp(w->heat, "warm");
+}
+
 /* STR (allocated, may be NULL) owned by S from now on; NULL when out of memory. */
 static inline const char *share_keep(struct mycl_share *s, char *str)
 {
@@ -88,6 +106,9 @@ struct elf_section;
 int share_symbol_vars(struct mycl_share *s, struct elf_image *img, bool readonly);
 enum mycl_share_kind var_kind(const struct elf_image *img, const struct elf_section *sec,
 			      uint64_t addr);
+/* share_writers.c: the writer lists and wfuncs, from the writes in wrs (freed). */
+struct callgraph;
+int share_make_writers(struct mycl_share *s, struct callgraph *cg);
 /* share_perf.c */
 int share_weigh(struct mycl_share *s, const char *perf_data, char *errbuf, size_t len);
 /* share_dwarf.c */

@@ -50,7 +50,6 @@ struct rslot {
 	uint64_t addr;
 };
 
-
 const char *machine_intern(struct machine *m, const char *s)
 {
 	struct strpool *p = &m->strs;

@@ -224,15 +224,20 @@ static bool structor_variants(const struct sym *a, const struct sym *b)
 
 /*
  * True when A is the better name for one address (perf's order of
- * preference): by size and binding, then by the names as shown.
+ * preference): by size and binding, then by the names as shown (demangled
+ * here, when that is what decides).
  */
-static bool better(const struct sym *a, const struct sym *b)
+static bool better(struct symtab *t, struct sym *a, struct sym *b)
 {
 	int k = better_kind(a, b);
 	size_t ua, ub, la, lb;
 
 	if (k)
 		return k > 0;
+	if (structor_variants(a, b))
+		return false;		/* shown alike: the one added first stays */
+	sym_demangle(t, a);
+	sym_demangle(t, b);
 	ua = leading_underscores(a->name);
 	ub = leading_underscores(b->name);
 	if (ua != ub)
@@ -254,15 +259,7 @@ void symtab_finish(struct symtab *t, uint64_t last_end)
 	sort_syms(t);
 	for (size_t i = 0; i < t->nr; i++) {
 		if (out && t->syms[out - 1].start == t->syms[i].start) {
-			/* Aliases of one kind are told apart by their names as shown. */
-			if (!t->last_alias_wins && !better_kind(&t->syms[i], &t->syms[out - 1])) {
-				/* Shown alike: the one added first stays, as better() would say. */
-				if (structor_variants(&t->syms[i], &t->syms[out - 1]))
-					continue;
-				sym_demangle(t, &t->syms[i]);
-				sym_demangle(t, &t->syms[out - 1]);
-			}
-			if (t->last_alias_wins || better(&t->syms[i], &t->syms[out - 1]))
+			if (t->last_alias_wins || better(t, &t->syms[i], &t->syms[out - 1]))
 				t->syms[out - 1] = t->syms[i];
 			continue;
 		}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Each variable's writers by function, from the writes share.c counted:
+ * summed per function, hottest first, with when and why each runs; and the
+ * functions among them that write while threads run, which a recording's
+ * call chains credit (share_perf.c).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "callgraph.h"
+#include "share_state.h"
+
+static int wr_cmp(const void *a, const void *b)
+{
+	const struct share_wr *x = a, *y = b;
+
+	if (x->var != y->var)
+		return x->var < y->var ? -1 : 1;
+	return x->func < y->func ? -1 : x->func > y->func;
+}
+
+/* A variable's writers, hottest first, then by their writes, then by address. */
+static int writer_rank_cmp(const void *a, const void *b)
+{
+	const struct share_wr *x = a, *y = b;
+
+	if (x->var != y->var)
+		return x->var < y->var ? -1 : 1;
+	/* at exit and at start-up rank alike: both "startup" */
+	int hx = x->heat == HEAT_EXIT ? HEAT_STARTUP : x->heat;
+	int hy = y->heat == HEAT_EXIT ? HEAT_STARTUP : y->heat;
+
+	if (hx != hy)
+		return hx > hy ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->func < y->func ? -1 : x->func > y->func;
+}
+
+static int wfunc_cmp(const void *a, const void *b)
+{
+	const struct share_wfunc *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static const char *heat_word(uint8_t h)
+{
+	switch (h) {
+	case HEAT_HOT: return "hot";
+	case HEAT_WARM: return "warm";
+	case HEAT_STARTUP: case HEAT_EXIT: return "startup";
+	default: return "unknown";
+	}
+}
+
+/* The writes counted, summed per variable and function: COUNT, the hottest HEAT and its AT. */
+static size_t sum_writes(struct share_wr *v, size_t n)
+{
+	size_t out = 0;
+
+	sort_array(v, n, sizeof(*v), wr_cmp);
+	for (size_t i = 0; i < n; i++) {
+		struct share_wr *o = out ? &v[out - 1] : NULL;
+
+		if (o && o->var == v[i].var && o->func == v[i].func) {
+			o->count++;
+			if (v[i].heat > o->heat)
+				o->heat = v[i].heat, o->at = v[i].at;
+			continue;
+		}
+		v[out++] = v[i];
+	}
+	return out;
+}
+
+/*
+ * Each variable's writers by function, hottest first, at most
+ * MYCL_SHARE_MAX_WRITERS; and the functions among them that write while
+ * threads run, for a recording's call chains (share_perf.c).
+ */
+int share_make_writers(struct mycl_share *s, struct callgraph *cg)
+{
+	size_t n = sum_writes(s->wrs, s->nr_wrs), kept = 0, nw = 0;
+	struct mycl_share_writer *w;
+	int err = 0;
+
+	sort_array(s->wrs, n, sizeof(*s->wrs), writer_rank_cmp);
+	/* Keep the first few of each variable, in place. */
+	for (size_t i = 0, run = 0; i < n; i++) {
+		run = i && s->wrs[i].var == s->wrs[i - 1].var ? run + 1 : 0;
+		if (run < MYCL_SHARE_MAX_WRITERS)
+			s->wrs[kept++] = s->wrs[i];
+	}
+	w = calloc(kept ? kept : 1, sizeof(*w));
+	s->wfuncs = calloc(kept ? kept : 1, sizeof(*s->wfuncs));
+	if (!w || !s->wfuncs) {
+		free(w);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < kept && !err; i++) {
+		const struct share_wr *r = &s->wrs[i];
+		struct mycl_share_var *v = &s->vars[r->var];
+		const char *name = NULL;
+		char hex[24], why[200];
+		uint64_t end = r->func ? callgraph_func_end(cg, r->func, &name) : 0;
+
+		if (!name) {
+			snprintf(hex, sizeof(hex), "0x%" PRIx64, r->func);
+			name = hex;
+		}
+		w[i] = (struct mycl_share_writer){
+			share_keep(s, strdup(name)), r->func, heat_word(r->heat), r->count,
+			share_keep(s, strdup(callgraph_why(cg, r->at, why, sizeof(why)))) };
+		if (!w[i].function || !w[i].why)
+			err = -ENOMEM;
+		if (!v->nr_writers)
+			v->writers = &w[i];
+		v->nr_writers++;
+		if (r->heat >= HEAT_WARM && end)
+			s->wfuncs[nw++] = (struct share_wfunc){ .start = r->func, .end = end };
+	}
+	s->writers = w;
+	/* One entry a function. */
+	sort_array(s->wfuncs, nw, sizeof(*s->wfuncs), wfunc_cmp);
+	s->nr_wfuncs = 0;
+	for (size_t i = 0; i < nw; i++)
+		if (!s->nr_wfuncs || s->wfuncs[s->nr_wfuncs - 1].start != s->wfuncs[i].start)
+			s->wfuncs[s->nr_wfuncs++] = s->wfuncs[i];
+	free(s->wrs);
+	s->wrs = NULL;
+	s->nr_wrs = s->wrs_cap = 0;
+	return err;
+}
