@@ -23,22 +23,33 @@ int json_finish(struct json *j)
 	return j->err ? j->err : ferror(j->f) ? -EIO : 0;
 }
 
+static bool json_plain(unsigned char c)
+{
+	return c >= 0x20 && c != '"' && c != '\\' && c != 0x7f;
+}
+
+/* S quoted and escaped; runs of plain characters go out in one write. */
 static void put_str(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	while (*s) {
+		const char *run = s;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
+		while (json_plain((unsigned char)*s))
+			s++;
+		if (s > run)
+			fwrite(run, 1, (size_t)(s - run), f);
+		if (!*s)
+			break;
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if (*s == '\n')
 			fputs("\\n", f);
-		else if (c == '\t')
+		else if (*s == '\t')
 			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
 		else
-			fputc(c, f);
+			fprintf(f, "\\u%04x", (unsigned char)*s);
+		s++;
 	}
 	fputc('"', f);
 }

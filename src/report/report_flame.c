@@ -137,15 +137,21 @@ int flame_add_profile(struct flame *fl, const struct mycl_profile *p, size_t ev,
 
 void xml_escape(FILE *f, const char *s)
 {
-	for (; *s; s++) {
+	while (*s) {
+		size_t run = strcspn(s, "&<>\"'");
+
+		if (run)
+			fwrite(s, 1, run, f);
+		s += run;
 		switch (*s) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '"': fputs("&quot;", f); break;
 		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
+		default: continue;	/* the end */
 		}
+		s++;
 	}
 }
 

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <string.h>
 #include "internal.h"
 #include "report_priv.h"
 
@@ -32,7 +33,9 @@ static int one_path(const char *comm, const struct mycl_cg_node *frames, size_t 
 {
 	struct folded_ctx *fc = ctx;
 
-	if (comm) {
+	if (comm && !strpbrk(comm, "; ")) {
+		fputs(comm, fc->f);
+	} else if (comm) {
 		for (const char *c = comm; *c; c++)
 			fputc(*c == ';' ? ':' : *c == ' ' ? '_' : *c, fc->f);
 	} else {
