@@ -249,6 +249,74 @@ def server(tool, data):
               fb["stores"] + fb["rmws"] == 0 and fb["loads"] >= 1, str(fb))
 
 
+def flagged_vars(doc):
+    """Names of the variables on lines with a verdict, and their verdicts."""
+    out = {}
+    for line in doc["lines"]:
+        if line["verdict"] != "ok":
+            for m in line["members"]:
+                out.setdefault(m["name"], set()).add(line["verdict"])
+    return out
+
+
+def pool(tool, data):
+    """tests/data/share/pool.cc: C++ threads by std::thread, padded and unpadded slots."""
+    for name in ("pool.gcc", "pool.clang-O0"):
+        path = os.path.join(data, "share", name)
+        doc = share_json(tool, "--all", path)
+        m = members(doc)
+        check(f"{name}: std::thread's state runner is a thread entry",
+              doc["threaded"] and doc["thread_entries"] >= 1, str(doc["thread_entries"]))
+        pw, _ = m["per_worker"]
+        whys = [line["why"] for line in doc["lines"] if line["verdict"] == "slots" and
+                "per_worker" in [x["name"] for x in line["members"]]]
+        check(f"{name}: per_worker[] (16-byte structs by reference): slots, 16 bytes apart",
+              pw["stride"] == 16 and pw["hot_writes"] >= 1 and whys and
+              all("16-byte elements" in w for w in whys), f"{pw} {whys}")
+        pad, _ = m["padded"]
+        fl = flagged_vars(share_json(tool, path))
+        check(f"{name}: padded[] (a line per element) written hot but not flagged",
+              pad["stride"] == 64 and pad["hot_writes"] >= 1 and "padded" not in fl,
+              f"{pad} {fl.get('padded')}")
+        for v in ("g_build_tag", "g_config"):
+            x, _ = m[v]
+            check(f"{name}: {v} written before the threads only (static constructor, options)",
+                  x["startup_writes"] >= 1 and x["hot_writes"] + x["warm_writes"] == 0, str(x))
+        sd, sl = m["g_shutdown_reason"]
+        check(f"{name}: a write after the join is never hot",
+              sd["hot_writes"] == 0 and sd["warm_writes"] + sd["startup_writes"] >= 1, str(sd))
+        sv, svl = m["g_served"]
+        check(f"{name}: g_served (atomic, every request) a hot shared counter",
+              sv["hot_writes"] >= 1 and svl["verdict"] == "hot_counter", f"{sv} {svl['verdict']}")
+        cfg, _ = m["g_config"]
+        check(f"{name}: types from DWARF (clang's DW_OP_addrx too)",
+              cfg["type"] == "Config" and pw["type"] == "Slot[8]", f"{cfg['type']} {pw['type']}")
+
+
+def dispatch(tool, data):
+    """tests/data/share/dispatch.c, static: the C library's objects are not the program's."""
+    path = os.path.join(data, "share", "dispatch.static")
+    doc = share_json(tool, "--all", path)
+    m = members(doc)
+    kinds = {x["name"]: x["kind"] for line in doc["lines"] for x in line["members"]}
+    fl = flagged_vars(share_json(tool, path))
+    check("dispatch.static: get_hits and set_hits, written by the workers' handlers, flagged",
+          "writers" in fl.get("get_hits", set()) and "writers" in fl.get("set_hits", set()),
+          str(fl))
+    lib = [n for n, k in kinds.items() if k == "linked_library"]
+    check("dispatch.static: the C library's own objects (malloc's arena) told apart",
+          kinds.get("main_arena") == "linked_library" and len(lib) >= 50, f"{len(lib)} {lib[:8]}")
+    check("dispatch.static: the program's variables stay its own",
+          all(kinds.get(v) == "plain" for v in ("get_hits", "set_hits", "log_level", "banner")),
+          str({v: kinds.get(v) for v in ("get_hits", "set_hits", "log_level", "banner")}))
+    first = next(line for line in share_json(tool, path)["lines"] if line["verdict"] != "ok")
+    check("dispatch.static: the first flagged line is the program's handlers' counters",
+          "get_hits" in [x["name"] for x in first["members"]], str(first["members"]))
+    text = share(tool, path).stdout
+    check("dispatch.static: the report says what it set apart",
+          "a library linked in" in text, text[-600:])
+
+
 def stripped(tool, data):
     """A program without its symbol table: the stores it cannot name are counted and said."""
     import tempfile
@@ -343,6 +411,8 @@ def main():
     stripped(tool, data)
     truth(tool, data)
     server(tool, data)
+    pool(tool, data)
+    dispatch(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)
     copied(tool, data)

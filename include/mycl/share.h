@@ -45,6 +45,11 @@ enum mycl_share_kind {
 	MYCL_SHARE_VAR_PLAIN = 0,
 	MYCL_SHARE_VAR_READ_MOSTLY,	/* in a section the program declares read-mostly */
 	MYCL_SHARE_VAR_LIBRARY,		/* a library's object copied into the program (COPY relocation) */
+	/*
+	 * Not in the program's debug info and touched only by code outside it:
+	 * a library linked in statically (libc.a's malloc and loader state).
+	 */
+	MYCL_SHARE_VAR_LINKED,
 };
 
 /*
@@ -77,6 +82,7 @@ struct mycl_share_var {
 	uint64_t counter_writes;	/* hot or warm increments (add, inc, atomic add) */
 	uint64_t indexed_writes;	/* hot or warm writes at a computed index */
 	uint32_t elem_size;		/* ... their width: the element written */
+	uint32_t stride;		/* an array's element size, from DWARF (0: unknown) */
 	uint64_t callee_writes;		/* writes by a callee handed its address (one call deep) */
 	const char *hot_path;		/* where its hottest write runs, in words */
 	uint64_t samples;		/* sampled instructions touching it (with perf_data) */

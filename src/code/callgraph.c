@@ -112,7 +112,9 @@ static int thread_api(const char *name)
 	};
 	char b[128];
 
-	if (!strncmp(name, "std::thread::_M_start_thread", 28))
+	/* Demangled, or mangled as its PLT entry is named ("_ZNSt6thread15_M_start_thread...@plt"). */
+	if (!strncmp(name, "std::thread::_M_start_thread", 28) ||
+	    !strncmp(name, "_ZNSt6thread15_M_start_thread", 29))
 		return 9;		/* the entry is in the state object: its _M_run */
 	lock_plain_name(name, b, sizeof(b));
 	for (size_t i = 0; i < sizeof(api) / sizeof(api[0]); i++) {
@@ -203,6 +205,23 @@ static void name_roles(struct cg_func *f, const char *name)
 	f->exit_api |= exit_api(name);
 }
 
+/*
+ * libstdc++'s std::thread::_State_impl<...>::_M_run, as demangled (with or
+ * without its parameters) or mangled.
+ */
+static bool state_run(const char *name)
+{
+	const char *run;
+	size_t n;
+
+	if (!strncmp(name, "_ZNSt6thread11_State_impl", 25))
+		return strstr(name, "6_M_runEv") != NULL;
+	if (strncmp(name, "std::thread::_State_impl<", 25) || !(run = strstr(name, ">::_M_run")))
+		return false;
+	n = strlen(run);
+	return n == 9 || !strcmp(run + 9, "()");
+}
+
 static int start_cmp(const void *a, const void *b)
 {
 	const struct cg_func *x = a, *y = b;
@@ -272,8 +291,7 @@ int callgraph_new(struct callgraph **out, const struct symtab *t, const struct e
 		f->thread_api = -1;
 		name_roles(f, f->name);
 		/* libstdc++'s std::thread runs the state's _M_run on the new thread. */
-		f->thread_entry = strstr(f->name, "std::thread::_State_impl<") &&
-				  strstr(f->name, ">::_M_run(");
+		f->thread_entry = state_run(f->name);
 		cg->starts[n++] = f->start;
 	}
 	if (n && cg->f[n - 1].end <= cg->f[n - 1].start)
@@ -871,10 +889,18 @@ static void thread_depth(struct callgraph *cg)
 	for (int round = 0; changed && round < 8; round++) {
 		changed = false;
 		for (size_t k = 0; k < cg->nr_e; k++) {
-			uint8_t dc = cg->f[cg->e[k].callee].dist, wc = cg->f[cg->e[k].callee].wait_dist;
+			const struct cg_func *ce = &cg->f[cg->e[k].callee];
+			uint8_t dc = ce->dist, wc = ce->wait_dist;
+			/*
+			 * A thin wrapper on the way (no loop, a few instructions: the
+			 * -O0 template layers of std::thread, emplace_back, construct)
+			 * is no step further from the thread's creation.
+			 */
+			uint8_t step = ce->thread_api < 0 && !ce->nr_loops && ce->end - ce->start < 256 &&
+				       dc ? 0 : 1;
 
-			if (dc < 255 && dc + 1 < cg->f[cg->e[k].caller].dist) {
-				cg->f[cg->e[k].caller].dist = (uint8_t)(dc + 1);
+			if (dc < 255 && dc + step < cg->f[cg->e[k].caller].dist) {
+				cg->f[cg->e[k].caller].dist = (uint8_t)(dc + step);
 				changed = true;
 			}
 			if (wc < 255 && wc + 1 < cg->f[cg->e[k].caller].wait_dist) {

@@ -75,7 +75,7 @@ static void folded(FILE *f, const char *label, const char *text, size_t cols)
 static char flag_of(const struct mycl_share_var *v)
 {
 	if (v->kind != MYCL_SHARE_VAR_PLAIN)
-		return v->kind == MYCL_SHARE_VAR_LIBRARY ? 'L' : 'M';
+		return v->kind == MYCL_SHARE_VAR_READ_MOSTLY ? 'M' : 'L';
 	if (v->hot_writes + v->sampled_writes)
 		return 'W';
 	if (v->warm_writes + v->unknown_writes)
@@ -156,11 +156,11 @@ static const struct mycl_share_line *line_of(const struct mycl_share *s, const c
 /* The variables reported apart: declared read-mostly, copied from libraries. */
 static void apart_text(FILE *f, const struct mycl_share *s, bool wide)
 {
-	size_t nm = 0, nl = 0;
+	size_t nm = 0, nl = 0, nk = 0;
 	const char *msec = NULL;
-	char *libs = NULL;
-	size_t len = 0, shown = 0;
-	FILE *m = open_memstream(&libs, &len);
+	char *libs = NULL, *linked = NULL;
+	size_t len = 0, klen = 0, shown = 0, kshown = 0;
+	FILE *m = open_memstream(&libs, &len), *k = open_memstream(&linked, &klen);
 
 	for (size_t i = 0; i < s->nr_vars; i++) {
 		const struct mycl_share_var *v = &s->vars[i];
@@ -172,10 +172,16 @@ static void apart_text(FILE *f, const struct mycl_share *s, bool wide)
 			nl++;
 			if (m && shown++ < 6)
 				fprintf(m, "%s%s", shown > 1 ? ", " : "", v->name);
+		} else if (v->kind == MYCL_SHARE_VAR_LINKED) {
+			nk++;
+			if (k && kshown++ < 6)
+				fprintf(k, "%s%s", kshown > 1 ? ", " : "", v->name);
 		}
 	}
 	if (m)
 		fclose(m);
+	if (k)
+		fclose(k);
 	if (nm) {
 		char *t = NULL;
 
@@ -193,7 +199,17 @@ static void apart_text(FILE *f, const struct mycl_share *s, bool wide)
 			folded(f, "apart: ", t, wide ? 0 : 100);
 		free(t);
 	}
+	if (nk && linked) {
+		char *t = NULL;
+
+		if (asprintf(&t, "%zu objects that only code outside the program's debug info touches, "
+			     "a library linked in (%s%s): not the program's own; not flagged", nk,
+			     linked, nk > 6 ? ", ..." : "") > 0)
+			folded(f, "apart: ", t, wide ? 0 : 100);
+		free(t);
+	}
 	free(libs);
+	free(linked);
 }
 
 /* What the report cannot see: stores to data no symbol names. */
@@ -316,7 +332,7 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 	return ferror(f) ? -EIO : 0;
 }
 
-static const char *const kinds[] = { "plain", "read_mostly", "library" };
+static const char *const kinds[] = { "plain", "read_mostly", "library", "linked_library" };
 
 static void member_json(struct json *j, const struct mycl_share_line *l, const struct mycl_share_var *v)
 {
@@ -341,6 +357,7 @@ static void member_json(struct json *j, const struct mycl_share_line *l, const s
 	json_u64(j, "counter_writes", v->counter_writes);
 	json_u64(j, "indexed_writes", v->indexed_writes);
 	json_u64(j, "elem_size", v->elem_size);
+	json_u64(j, "stride", v->stride);
 	json_u64(j, "callee_writes", v->callee_writes);
 	json_str(j, "hot_path", v->hot_path);
 	json_u64(j, "address_taken", v->addr_taken);

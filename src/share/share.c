@@ -490,6 +490,8 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 		err = returned_writes(&sc);
 	if (!err)
 		err = share_make_writers(s, sc.cg);
+	if (!err)
+		share_mark_linked(s);
 	if (!err) {
 		s->threaded = callgraph_threaded(sc.cg);
 		s->nr_entries = callgraph_nr_thread_entries(sc.cg);
@@ -555,9 +557,15 @@ static double read_weight(const struct mycl_share_var *v)
  * computed index.  A struct written field by field at fixed offsets (redis's
  * server) is not one, even where a member array of it is indexed.
  */
+/* The size of V's elements: its array type's (DWARF), else the narrowest write at an index. */
+static unsigned int elem_bytes(const struct mycl_share_var *v)
+{
+	return v->stride ? v->stride : v->elem_size ? v->elem_size : 8;
+}
+
 static bool slots(const struct mycl_share *s, const struct mycl_share_var *v)
 {
-	unsigned int e = v->elem_size ? v->elem_size : 8;
+	unsigned int e = elem_bytes(v);
 
 	return hot_written(v) && v->indexed_writes &&
 	       2 * v->indexed_writes >= v->hot_writes + v->warm_writes &&
@@ -642,7 +650,7 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 		l->score = w * (double)(nhot - 1 + nr + 1);
 	} else if (slot != SIZE_MAX) {
 		const struct mycl_share_var *a = &s->vars[slot];
-		unsigned int e = a->elem_size ? a->elem_size : 8;
+		unsigned int e = elem_bytes(a);
 
 		l->verdict = MYCL_SHARE_SLOTS;
 		l->why = keepf(s, "%s: %u-byte elements written at a computed index, %u to a %u-byte "
@@ -652,7 +660,9 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 			       "type), or keep the slots per thread", a->name, s->line_size,
 			       s->line_size);
 		l->score = w * 2.0 * (double)(s->line_size / e);
-	} else if (v->counter_writes && (v->atomics || v->hot_writes)) {
+	} else if (v->counter_writes && (v->atomics || v->hot_writes) &&
+		   v->indexed_writes < v->hot_writes + v->warm_writes) {
+		/* (a single variable: slots of an array each a line wide are no shared counter) */
 		l->verdict = MYCL_SHARE_HOT_COUNTER;
 		l->why = nr ? keepf(s, "%s is a counter incremented while threads run; its line "
 				    "bounces between CPUs, and read-mostly %s sit on it", v->name,
@@ -911,6 +921,8 @@ MYCL_API void mycl_share__free(struct mycl_share *s)
 	for (size_t i = 0; i < s->nr_strs; i++)
 		free(s->strs[i]);
 	free(s->strs);
+	free(s->dcode);
+	free(s->described);
 	free(s);
 }
 

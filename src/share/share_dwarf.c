@@ -2,11 +2,13 @@
 /*
  * Variables the symbol tables do not name (file- and function-static ones
  * when only .dynsym is there), and the types of all, from DWARF: every
- * DW_TAG_variable whose location is a fixed address (DW_OP_addr).
+ * DW_TAG_variable whose location is a fixed address.
  */
 #include <dwarf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +18,7 @@
 
 struct dctx {
 	struct mycl_share *s;
+	size_t dcode_cap, described_cap;
 	struct elf_image *img;
 	bool readonly;
 	size_t nr_symbols;		/* the variables from symbol tables, sorted */
@@ -30,13 +33,72 @@ static struct mycl_share_var *by_addr(struct dctx *c, uint64_t addr)
 	return lo < c->nr_symbols && c->s->vars[lo].addr == addr ? &c->s->vars[lo] : NULL;
 }
 
+/*
+ * The distance between the elements of array type ARRAY (its first index):
+ * the element's size times the counts of any further dimensions; 0 unknown.
+ * NAME gets the type's name as the element's and the count ("Slot[8]") when
+ * the array is TOTAL bytes.
+ */
+static uint64_t array_stride(Dwarf_Die *array, char *name, size_t len, uint64_t total)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die elem, peeled, sub;
+	Dwarf_Word size, n;
+	bool first = true;
+	const char *en;
+
+	if (!dwarf_attr_integrate(array, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &elem) ||
+	    dwarf_peel_type(&elem, &peeled) || dwarf_aggregate_size(&peeled, &size))
+		return 0;
+	en = dwarf_diename(&elem) ? dwarf_diename(&elem) : dwarf_diename(&peeled);
+	if (en && size && total)
+		snprintf(name, len, "%s[%" PRIu64 "]", en, (uint64_t)(total / size));
+	if (dwarf_child(array, &sub) != 0)
+		return size;
+	do {
+		if (dwarf_tag(&sub) != DW_TAG_subrange_type)
+			continue;
+		if (first) {
+			first = false;
+			continue;
+		}
+		if (dwarf_attr(&sub, DW_AT_count, &attr) && !dwarf_formudata(&attr, &n))
+			size *= n;
+		else if (dwarf_attr(&sub, DW_AT_upper_bound, &attr) && !dwarf_formudata(&attr, &n))
+			size *= n + 1;
+		else
+			return 0;
+	} while (dwarf_siblingof(&sub, &sub) == 0);
+	return size;
+}
+
+/*
+ * A location that is one fixed address: DW_OP_addr, or DWARF 5's index into
+ * .debug_addr (DW_OP_addrx, clang's default; DW_OP_GNU_addr_index).
+ */
+static bool fixed_address(Dwarf_Attribute *loc, Dwarf_Op *op, Dwarf_Addr *addr)
+{
+	Dwarf_Attribute a;
+
+	if (op->atom == DW_OP_addr) {
+		*addr = op->number;
+		return true;
+	}
+	if (op->atom != DW_OP_addrx && op->atom != DW_OP_GNU_addr_index)
+		return false;
+	return dwarf_getlocation_attr(loc, op, &a) == 0 && dwarf_formaddr(&a, addr) == 0;
+}
+
 static void variable(struct dctx *c, Dwarf_Die *die, const char *scope)
 {
+	Dwarf_Addr addr;
 	Dwarf_Attribute attr;
 	Dwarf_Op *expr;
 	size_t nexpr;
 	Dwarf_Die type;
 	Dwarf_Word size = 0;
+	uint64_t stride = 0;
+	char tname_buf[128] = "";	/* an array's: "Slot[8]" */
 	const struct elf_section *sec;
 	struct mycl_share_var *v;
 	const char *name = dwarf_diename(die), *tname = NULL;
@@ -44,7 +106,7 @@ static void variable(struct dctx *c, Dwarf_Die *die, const char *scope)
 	char *full;
 
 	if (!name || !dwarf_attr(die, DW_AT_location, &attr) ||
-	    dwarf_getlocation(&attr, &expr, &nexpr) || nexpr != 1 || expr[0].atom != DW_OP_addr)
+	    dwarf_getlocation(&attr, &expr, &nexpr) || nexpr != 1 || !fixed_address(&attr, expr, &addr))
 		return;
 	if (dwarf_attr_integrate(die, DW_AT_type, &attr) && dwarf_formref_die(&attr, &type)) {
 		Dwarf_Die peeled;
@@ -56,9 +118,13 @@ static void variable(struct dctx *c, Dwarf_Die *die, const char *scope)
 				tname = dwarf_diename(&peeled);
 			if (dwarf_aggregate_size(&peeled, &size))
 				size = 0;
+			if (dwarf_tag(&peeled) == DW_TAG_array_type)
+				stride = array_stride(&peeled, tname_buf, sizeof(tname_buf), size);
+			if (!tname && tname_buf[0])
+				tname = tname_buf;
 		}
 	}
-	v = by_addr(c, expr[0].number);
+	v = by_addr(c, addr);
 	/*
 	 * const in the source but in a writable section (riscv's .srodata goes
 	 * into .sdata in programs at a fixed address): read-only all the same.
@@ -68,12 +134,16 @@ static void variable(struct dctx *c, Dwarf_Die *die, const char *scope)
 		c->dropped = true;
 		return;
 	}
+	if (!ARRAY_GROW(c->s->described, c->described_cap, c->s->nr_described + 1))
+		c->s->described[c->s->nr_described++] = addr;
 	if (v) {
 		if (!v->type && tname)
 			v->type = share_keep(c->s, strdup(tname));
+		if (!v->stride && stride <= UINT32_MAX)
+			v->stride = (uint32_t)stride;
 		return;
 	}
-	sec = elf_image_section_at(c->img, expr[0].number);
+	sec = elf_image_section_at(c->img, addr);
 	if (!sec || sec->exec || (!sec->write && !c->readonly) || (is_const && !c->readonly))
 		return;
 	if (ARRAY_GROW(c->s->vars, c->s->vars_cap, c->s->nr_vars + 1))
@@ -82,8 +152,9 @@ static void variable(struct dctx *c, Dwarf_Die *die, const char *scope)
 		return;
 	c->s->vars[c->s->nr_vars++] = (struct mycl_share_var){
 		.name = share_keep(c->s, full), .type = tname ? share_keep(c->s, strdup(tname)) : NULL,
-		.origin = "dwarf", .addr = expr[0].number, .size = size, .section = sec->name,
-		.kind = var_kind(c->img, sec, expr[0].number),
+		.origin = "dwarf", .addr = addr, .size = size, .section = sec->name,
+		.stride = stride <= UINT32_MAX ? (uint32_t)stride : 0,
+		.kind = var_kind(c->img, sec, addr),
 	};
 }
 
@@ -103,6 +174,50 @@ static void walk(struct dctx *c, Dwarf_Die *parent, const char *scope, int depth
 			walk(c, &child, tag == DW_TAG_subprogram ? dwarf_diename(&child) : scope,
 			     depth + 1);
 	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct share_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Whether the debug info describes the code at ADDR (ranges sorted, merged). */
+static bool described_code(const struct mycl_share *s, uint64_t addr)
+{
+	size_t lo = PARTITION_POINT(0, s->nr_dcode, mid, s->dcode[mid].start <= addr);
+
+	return lo && addr < s->dcode[lo - 1].end;
+}
+
+void share_mark_linked(struct mycl_share *s)
+{
+	uint8_t *seen;			/* per variable: 1 touched, 2 touched by described code */
+
+	if (!s->nr_dcode)
+		return;		/* no debug info, or none for code: nothing to tell apart */
+	seen = calloc(s->nr_vars ? s->nr_vars : 1, 1);
+	if (!seen)
+		return;		/* out of memory: everything stays the program's */
+	for (size_t k = 0; k < s->nr_refs; k++)
+		seen[s->refs[k].var] |= described_code(s, s->refs[k].addr) ? 3 : 1;
+	for (size_t k = 0; k < s->nr_vars; k++) {
+		struct mycl_share_var *v = &s->vars[k];
+		size_t lo = PARTITION_POINT(0, s->nr_described, mid, s->described[mid] < v->addr);
+
+		if (v->kind == MYCL_SHARE_VAR_PLAIN && seen[k] == 1 &&
+		    !(lo < s->nr_described && s->described[lo] == v->addr))
+			v->kind = MYCL_SHARE_VAR_LINKED;
+	}
+	free(seen);
 }
 
 static int sym_cmp(const void *a, const void *b)
@@ -132,12 +247,34 @@ int share_dwarf_vars(struct mycl_share *s, const char *file, bool readonly)
 	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 
-		if (dwarf_offdie(dw, off + hsize, &cu))
+		if (dwarf_offdie(dw, off + hsize, &cu)) {
+			Dwarf_Addr base, start, end;
+			ptrdiff_t r = 0;
+
+			while ((r = dwarf_ranges(&cu, r, &base, &start, &end)) > 0)
+				if (end > start && !ARRAY_GROW(s->dcode, c.dcode_cap, s->nr_dcode + 1))
+					s->dcode[s->nr_dcode++] = (struct share_range){ start, end };
 			walk(&c, &cu, NULL, 0);
+		}
 		off = next;
 	}
 	dwarf_end(dw);
 	close(fd);
+	sort_array(s->described, s->nr_described, sizeof(*s->described), u64_cmp);
+	sort_array(s->dcode, s->nr_dcode, sizeof(*s->dcode), range_cmp);
+	if (s->nr_dcode) {
+		size_t k = 0;
+
+		for (size_t i = 1; i < s->nr_dcode; i++) {
+			if (s->dcode[i].start <= s->dcode[k].end) {
+				if (s->dcode[i].end > s->dcode[k].end)
+					s->dcode[k].end = s->dcode[i].end;
+			} else {
+				s->dcode[++k] = s->dcode[i];
+			}
+		}
+		s->nr_dcode = k + 1;
+	}
 	if (c.dropped) {
 		size_t k = 0;
 

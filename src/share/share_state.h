@@ -79,6 +79,11 @@ struct mycl_share {
 	const char *debug_hint;		/* then: the package with its debug info, when known */
 	const char *first_entry;
 	uint64_t binary_samples;	/* samples of the recording in this binary */
+	/* The code and the variables the debug info describes (share_dwarf.c), sorted. */
+	struct share_range { uint64_t start, end; } *dcode;
+	size_t nr_dcode;
+	uint64_t *described;
+	size_t nr_described;
 	uint64_t skid_samples;		/* ... credited to the instruction before */
 };
 
@@ -113,6 +118,8 @@ int share_make_writers(struct mycl_share *s, struct callgraph *cg);
 int share_weigh(struct mycl_share *s, const char *perf_data, char *errbuf, size_t len);
 /* share_dwarf.c */
 int share_dwarf_vars(struct mycl_share *s, const char *file, bool include_readonly);
+/* After the scan: variables only code without debug info touches are a linked library's. */
+void share_mark_linked(struct mycl_share *s);
 
 /* The reference of the instruction at ADDR (BY_END: that ends at ADDR), or NULL; refs sorted. */
 static inline const struct share_ref *share_ref_at(const struct mycl_share *s, uint64_t addr,

@@ -38,7 +38,8 @@ struct machine {
  * the same few thousand ips: this skips the thread's map search, the
  * offset translation and the symbol search for nearly all of them.
  */
-#define RCACHE_SIZE 4096
+#define RCACHE_BITS 12
+#define RCACHE_SIZE (1u << RCACHE_BITS)
 struct rslot {
 	uint64_t ip;
 	const struct maps *maps;	/* the thread's, or the kernel's */
@@ -614,7 +615,7 @@ int machine_resolve(struct machine *m, int32_t pid, int32_t tid, uint64_t ip,
 	if (cpumode != MYCL_CPUMODE_KERNEL && cpumode != MYCL_CPUMODE_USER)
 		return 0;
 	ms = cpumode == MYCL_CPUMODE_KERNEL ? &m->kmaps : r->thread->maps;
-	sl = &m->rcache[((ip ^ ip >> 12) * 0x9E3779B97F4A7C15ULL ^ (uintptr_t)ms) >> 52 &
+	sl = &m->rcache[((ip ^ ip >> 12) * 0x9E3779B97F4A7C15ULL ^ (uintptr_t)ms) >> (64 - RCACHE_BITS) &
 			(RCACHE_SIZE - 1)];
 	if (sl->valid && sl->ip == ip && sl->maps == ms && sl->gen == m->generation &&
 	    sl->cpumode == cpumode) {

@@ -35,7 +35,13 @@ i686-linux-gnu-gcc -O2 -g -pthread -fno-pie -no-pie -o truth.i386-nopie truth.c
 g++ -O2 -g -pthread -o server.gcc server.cc
 clang++ -O2 -g -pthread -o server.clang server.cc
 g++ -O0 -g -pthread -o server.gcc-O0 server.cc
-ls -l truth.* server.*
+# C++ threads by std::thread (its _M_run the entry; -O0's template layers
+# between main and the thread's start; clang's DWARF 5 addresses by index),
+# and a program linked statically whose C library brings objects of its own.
+g++ -O2 -g -pthread -o pool.gcc pool.cc
+clang++ -O0 -g -pthread -o pool.clang-O0 pool.cc
+gcc -O2 -g -pthread -static -o dispatch.static dispatch.c
+ls -l truth.* server.* pool.* dispatch.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
