@@ -293,6 +293,27 @@ def pool(tool, data):
               cfg["type"] == "Config" and pw["type"] == "Slot[8]", f"{cfg['type']} {pw['type']}")
 
 
+PLAIN = ["plain.gcc-O2", "plain.gcc-O0", "plain.clang-O0", "plain.aarch64", "plain.aarch64-O0",
+         "plain.ppc64le", "plain.s390x", "plain.riscv64", "plain.armhf", "plain.i386-O0"]
+
+
+def plain(tool, data):
+    """tests/data/share/plain.c: plain ++ counters are counters on every machine and at -O0."""
+    for name in PLAIN:
+        path = os.path.join(data, "share", name)
+        doc = share_json(tool, "--all", "--line-size", "64", path)
+        m = members(doc)
+        for v in ("plain_hits", "int_hits"):
+            x, line = m[v]
+            check(f"{name}: {v} (a plain ++ by every worker) is a hot shared counter",
+                  x["counter_writes"] >= 1 and line["verdict"] == "hot_counter",
+                  f"{x} {line['verdict']}")
+        for v in ("seed", "total"):
+            x, line = m[v]
+            check(f"{name}: {v} (rewritten from itself, or once after the loop) is no counter",
+                  x["counter_writes"] == 0 and line["verdict"] == "ok", f"{x} {line['verdict']}")
+
+
 def dispatch(tool, data):
     """tests/data/share/dispatch.c, static: the C library's objects are not the program's."""
     path = os.path.join(data, "share", "dispatch.static")
@@ -413,6 +434,7 @@ def main():
     server(tool, data)
     pool(tool, data)
     dispatch(tool, data)
+    plain(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)
     copied(tool, data)

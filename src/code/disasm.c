@@ -338,6 +338,17 @@ static void snap_restore(struct disasm *d, uint64_t pc)
 		keep_first(d, d->abi.kept[i], d->first[i]);
 }
 
+/* The register a plain counter's load or add filled; a branch or call ends the block. */
+static void counters_after(struct disasm *d, const struct insn *in)
+{
+	if (d->cnt_dst) {
+		d->cnt[d->cnt_dst] = d->cnt_next;
+		d->cnt_dst = 0;
+	}
+	if (in->branch || in->call || in->ret)
+		memset(d->cnt, 0, sizeof(d->cnt));
+}
+
 /* What is known at a function's entry: its arguments, nothing else. */
 static void reset_state(struct disasm *d, uint64_t pc)
 {
@@ -347,7 +358,9 @@ static void reset_state(struct disasm *d, uint64_t pc)
 	memset(d->prm, 0, sizeof(d->prm));
 	memset(d->ld, 0, sizeof(d->ld));
 	memset(d->out, 0, sizeof(d->out));
+	memset(d->cnt, 0, sizeof(d->cnt));
 	d->ld_dst = 0;
+	d->cnt_dst = 0;
 	d->nr_snap = 0;
 	d->first_seen = false;
 	d->no_fallthrough = false;
@@ -521,6 +534,7 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 				p += n, pc += n, len -= n;
 				if (in.call)
 					call_clobbers(d);
+				counters_after(d, &in);
 				after(d, &in);
 				err = fn(&in, arg);
 				continue;
@@ -542,6 +556,7 @@ skip:
 			len -= skip;
 			memset(d->regs, 0, sizeof(d->regs));
 			memset(d->imm, 0, sizeof(d->imm));
+			memset(d->cnt, 0, sizeof(d->cnt));
 			d->pad = false;
 			continue;
 		}
@@ -566,6 +581,7 @@ skip:
 		}
 		if (in.call)
 			call_clobbers(d);
+		counters_after(d, &in);
 		if (d->post_reg) {
 			dis_set_addr(d, d->post_reg, d->post_val, false);
 			d->post_reg = 0;

@@ -31,6 +31,7 @@ void dis_forget(struct disasm *d, unsigned int r)
 	d->regs[r].known = false;
 	d->imm[r].known = false;
 	d->prm[r].known = false;
+	d->cnt[r].data = 0;
 }
 
 void dis_copy(struct disasm *d, unsigned int dst, unsigned int src)

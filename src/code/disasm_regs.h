@@ -89,6 +89,13 @@ struct disasm {
 	struct regval prm[NREGS];	/* registers holding argument idx plus v */
 	struct { uint64_t g; int64_t off; bool known; } ld[NREGS], ld_next;	/* x86: *g + off */
 	unsigned int ld_dst;		/* the register ld_next goes to, after the writes */
+	/*
+	 * Plain counters built of a load, an add and a store (-O0 code, load/store
+	 * machines): what each register holds was loaded from DATA, plus or minus
+	 * something since (ARITH).  Within a block: branches and calls forget it.
+	 */
+	struct cnt { uint64_t data; bool arith; } cnt[NREGS], cnt_next;
+	unsigned int cnt_dst;		/* the register cnt_next goes to, after the instruction */
 	/* x86 -O0: what frame slots (disp(%rbp)) hold: a constant, an address, the argument. */
 	struct frame_slot {
 		int64_t disp;
@@ -151,6 +158,34 @@ static inline void dis_ll_arith(struct disasm *d, unsigned int r1, unsigned int 
 		d->ll_arith = true;
 		d->ll_reg = dst;	/* the sum is what the SC stores */
 	}
+}
+
+/* Register R is loaded from DATA (a plain load of a variable). */
+static inline void dis_cnt_load(struct disasm *d, unsigned int r, uint64_t data)
+{
+	if (r && r < NREGS && data) {
+		d->cnt_dst = r;
+		d->cnt_next = (struct cnt){ data, false };
+	}
+}
+
+/* DST = SRC1 +/- SRC2 (0: an immediate): a loaded value plus something. */
+static inline void dis_cnt_arith(struct disasm *d, unsigned int src1, unsigned int src2,
+				 unsigned int dst)
+{
+	uint64_t a = src1 && src1 < NREGS ? d->cnt[src1].data : 0;
+	uint64_t b = src2 && src2 < NREGS ? d->cnt[src2].data : 0;
+
+	if (dst && dst < NREGS && (a != 0) != (b != 0)) {
+		d->cnt_dst = dst;
+		d->cnt_next = (struct cnt){ a ? a : b, true };
+	}
+}
+
+/* Register R stored to DATA: whether it is what was loaded there, plus something. */
+static inline bool dis_cnt_store(const struct disasm *d, unsigned int r, uint64_t data)
+{
+	return r && r < NREGS && data && d->cnt[r].data == data && d->cnt[r].arith;
 }
 
 static inline bool dis_sc(struct disasm *d)

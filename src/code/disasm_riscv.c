@@ -29,6 +29,7 @@ struct rv {
 	enum { K_OTHER, K_LUI, K_AUIPC, K_ADDI, K_ADD, K_MV, K_LI, K_LOAD, K_STORE, K_AMO, K_LR,
 	       K_SC, K_JAL, K_JALR, K_BRANCH, K_ECALL, K_FLOAD, K_FSTORE, K_FP } k;
 	bool counter;			/* amoadd */
+	bool addiw;			/* addiw, c.addiw: rd = rs1 + imm, 32 bits */
 };
 
 static void decode32(uint32_t w, struct rv *r)
@@ -96,6 +97,7 @@ static void decode32(uint32_t w, struct rv *r)
 	case 0x1b:
 		r->imm = immi;
 		strcpy(r->mn, f3 == 0 ? "addiw" : "opimm32");
+		r->addiw = f3 == 0;
 		break;
 	case 0x33:
 		snprintf(r->mn, sizeof(r->mn), "%s", f7 == 1 ? "mul" : f3 == 0 && f7 == 0x20 ? "sub" :
@@ -173,7 +175,7 @@ static void decode16(uint16_t h, struct rv *r)
 			r->k = rd ? K_ADDI : K_OTHER, r->rd = rd, r->rs1 = rd, r->imm = imm6;
 			strcpy(r->mn, "c.addi");
 			break;
-		case 1: r->rd = rd; strcpy(r->mn, "c.addiw"); break;
+		case 1: r->rd = rd, r->rs1 = rd, r->addiw = rd != 0; strcpy(r->mn, "c.addiw"); break;
 		case 2: r->k = K_LI, r->rd = rd, r->rs1 = 0, r->imm = imm6; strcpy(r->mn, "c.li"); break;
 		case 3:
 			if (rd == 2) {
@@ -350,9 +352,15 @@ size_t riscv(struct disasm *d, const uint8_t *p, size_t len, uint64_t pc, struct
 		in->atomic_op = ATOM_SC;
 		in->counter_op = dis_sc(d) && d->share_facts;
 		break;
+	case K_OTHER:
+		if (r.addiw && rd && d->share_facts)
+			dis_cnt_arith(d, X(r.rs1), 0, rd);
+		break;
 	case K_ADD: case K_ADDI:
 		if (rd)
 			dis_ll_arith(d, X(r.rs1), r.k == K_ADD ? X(r.rs2) : 0, rd);
+		if (rd && d->share_facts)
+			dis_cnt_arith(d, X(r.rs1), r.k == K_ADD ? X(r.rs2) : 0, rd);
 		break;
 	default:
 		break;
@@ -375,6 +383,11 @@ size_t riscv(struct disasm *d, const uint8_t *p, size_t len, uint64_t pc, struct
 			in->data = base.v + (uint64_t)r.imm;
 			in->access = acc;
 			in->indexed = base.indexed;
+			/* ld rN, var; addi rN, rN, 1; sd rN, var: a plain counter. */
+			if (d->share_facts && !in->indexed && r.k == K_LOAD && rd)
+				dis_cnt_load(d, rd, in->data);
+			else if (d->share_facts && !in->indexed && r.k == K_STORE && r.rs2)
+				in->counter_op |= dis_cnt_store(d, X(r.rs2), in->data);
 			/* ld rd, slot: rd holds what the GOT slot points to. */
 			if (r.k == K_LOAD && rd && !in->indexed && (t = dis_got(d, in->data))) {
 				in->data = t;

@@ -19,6 +19,35 @@ static uint8_t s390_access(const char *m)
 	return ACC_READ;
 }
 
+/* lg rN, var (or lgrl); aghi rN, 1 (agr, agfi, aghik...); stg rN, var: a plain counter. */
+static void s390_counter(struct disasm *d, const cs_insn *ci, struct insn *in, int dst)
+{
+	const cs_sysz *z = &ci->detail->sysz;
+	const char *m = ci->mnemonic;
+	static const char *const imm2[] = { "aghi", "ahi", "agfi", "afi", "algfi", "alfi",
+					    "slgfi", "slfi" };
+	static const char *const reg2[] = { "agr", "ar", "algr", "alr", "sgr", "sr", "slgr", "slr" };
+
+	if (dst <= 0 || dst >= NREGS)
+		return;
+	if (!in->atomic && !in->indexed && in->data && z->op_count == 2) {
+		if (in->access == ACC_READ && m[0] == 'l' && !starts(m, "la"))
+			dis_cnt_load(d, (unsigned int)dst, in->data);
+		else if (in->access == ACC_WRITE && starts(m, "st"))
+			in->counter_op |= dis_cnt_store(d, (unsigned int)dst, in->data);
+		return;
+	}
+	for (size_t k = 0; k < sizeof(imm2) / sizeof(imm2[0]); k++)
+		if (!strcmp(m, imm2[k]) && z->op_count == 2)
+			dis_cnt_arith(d, (unsigned int)dst, 0, (unsigned int)dst);
+	for (size_t k = 0; k < sizeof(reg2) / sizeof(reg2[0]); k++)
+		if (!strcmp(m, reg2[k]) && z->op_count == 2 && z->operands[1].type == SYSZ_OP_REG)
+			dis_cnt_arith(d, (unsigned int)dst, z->operands[1].reg, (unsigned int)dst);
+	if ((!strcmp(m, "aghik") || !strcmp(m, "ahik")) && z->op_count == 3 &&
+	    z->operands[1].type == SYSZ_OP_REG)
+		dis_cnt_arith(d, z->operands[1].reg, 0, (unsigned int)dst);
+}
+
 /* s390x: larl and the PC-relative *RL forms; larl'd registers used as bases. */
 void s390(struct disasm *d, const cs_insn *ci, struct insn *in)
 {
@@ -87,6 +116,8 @@ void s390(struct disasm *d, const cs_insn *ci, struct insn *in)
 	if (d->share_facts && (in->access == ACC_RMW || in->mem_prm_access == ACC_RMW))
 		in->counter_op = starts(m, "laa") || starts(m, "asi") || starts(m, "agsi") ||
 				 starts(m, "alsi") || starts(m, "algsi");
+	if (d->share_facts)
+		s390_counter(d, ci, in, dst);
 	if (dst > 0 && dst < NREGS && (!strcmp(m, "agr") || !strcmp(m, "algr")) &&
 	    z->op_count == 2 && z->operands[1].type == SYSZ_OP_REG &&
 	    d->regs[dst].known != d->regs[z->operands[1].reg].known) {

@@ -179,6 +179,48 @@ static void x86_params(struct disasm *d, const cs_insn *ci, const cs_regs wr, ui
  * register known, or an absolute address in non-PIE code, with an index
  * register): the access is credited to the object at the start.
  */
+/*
+ * Plain counters in registers: mov D, %r; add, sub, inc, dec or lea on %r;
+ * mov %r, D -- the store is an increment of D (-O0's x++).
+ */
+static void x86_counter(struct disasm *d, const cs_insn *ci, struct insn *in)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	const cs_x86_op *o0 = &x->operands[0], *o1 = &x->operands[1];
+
+	switch (ci->id) {
+	case X86_INS_MOV: case X86_INS_MOVSXD: case X86_INS_MOVSX: case X86_INS_MOVZX:
+		if (x->op_count != 2 || in->indexed)
+			return;
+		if (o0->type == X86_OP_MEM && o1->type == X86_OP_REG && in->access == ACC_READ)
+			dis_cnt_load(d, x86_fam(d, o1->reg), in->data);
+		else if (o0->type == X86_OP_REG && o1->type == X86_OP_MEM && in->access == ACC_WRITE)
+			in->counter_op |= dis_cnt_store(d, x86_fam(d, o0->reg), in->data);
+		else if (o0->type == X86_OP_REG && o1->type == X86_OP_REG &&
+			 d->cnt[x86_fam(d, o0->reg)].data && x86_fam(d, o1->reg)) {
+			d->cnt_dst = x86_fam(d, o1->reg);
+			d->cnt_next = d->cnt[x86_fam(d, o0->reg)];
+		}
+		return;
+	case X86_INS_ADD: case X86_INS_SUB:
+		if (x->op_count == 2 && o1->type == X86_OP_REG && o0->type != X86_OP_MEM)
+			dis_cnt_arith(d, x86_fam(d, o1->reg),
+				      o0->type == X86_OP_REG ? x86_fam(d, o0->reg) : 0, x86_fam(d, o1->reg));
+		return;
+	case X86_INS_INC: case X86_INS_DEC:
+		if (x->op_count == 1 && o0->type == X86_OP_REG)
+			dis_cnt_arith(d, x86_fam(d, o0->reg), 0, x86_fam(d, o0->reg));
+		return;
+	case X86_INS_LEA:
+		if (x->op_count == 2 && o0->type == X86_OP_MEM && o0->mem.index == X86_REG_INVALID &&
+		    o1->type == X86_OP_REG)
+			dis_cnt_arith(d, x86_fam(d, o0->mem.base), 0, x86_fam(d, o1->reg));
+		return;
+	default:
+		return;
+	}
+}
+
 static void x86_share_mem(struct disasm *d, const cs_insn *ci, const cs_x86_op *op, struct insn *in,
 			  unsigned int fam, uint64_t *set_val, bool *set_indexed)
 {
@@ -509,6 +551,8 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	if (d->share_facts && (in->access == ACC_RMW || in->mem_prm_access == ACC_RMW))
 		in->counter_op = ci->id == X86_INS_ADD || ci->id == X86_INS_SUB ||
 				 ci->id == X86_INS_INC || ci->id == X86_INS_DEC || ci->id == X86_INS_XADD;
+	if (d->share_facts)
+		x86_counter(d, ci, in);
 	if (set_val && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
 	    x->operands[1].reg < NREGS)
 		set_reg = d->x86_family[x->operands[1].reg];
@@ -544,6 +588,7 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 				d->regs[d->x86_family[wr[i]]].known = false;
 				d->imm[d->x86_family[wr[i]]].known = false;
 				d->ld[d->x86_family[wr[i]]].known = false;
+				d->cnt[d->x86_family[wr[i]]].data = 0;
 			}
 	if (d->ld_dst) {
 		d->ld[d->ld_dst] = d->ld_next;

@@ -263,8 +263,12 @@ static void count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_
 	}
 	if (heat == HEAT_HOT || heat == HEAT_WARM) {
 		v->counter_writes += counter;
-		/* A byte-scaled index is an offset computed into a struct, not an element. */
-		if (indexed && width != 1) {
+		/*
+		 * A byte-scaled index is an offset computed into a struct, not an
+		 * element -- unless the debug info says the variable is an array
+		 * (compilers fold the element size into the index: shl $4; (%rax,%rdi,1)).
+		 */
+		if (indexed && (width != 1 || v->stride)) {
 			v->indexed_writes++;
 			if (width && (!v->elem_size || width < v->elem_size))
 				v->elem_size = width;
@@ -596,10 +600,16 @@ static const char *names(struct mycl_share *s, const struct mycl_share_line *l,
 	return share_keep(s, list);
 }
 
-/* Read while threads run, and not written on a hot path (a flag set once at shutdown reads). */
+/*
+ * Read while threads run, and not written on a hot path (a flag set once at
+ * shutdown reads).  A linked-in library's object counts when its code reads
+ * it repeatedly (memset's tunables), not for a read no call is seen to reach
+ * (crtstuff's __TMC_END__).
+ */
 static bool reader(const struct mycl_share_var *v)
 {
-	return !hot_written(v) && read_at_runtime(v) && v->kind != MYCL_SHARE_VAR_LIBRARY;
+	return !hot_written(v) && read_at_runtime(v) && v->kind != MYCL_SHARE_VAR_LIBRARY &&
+	       (v->kind != MYCL_SHARE_VAR_LINKED || v->hot_reads + v->sampled_reads > 0);
 }
 
 static void judge(struct mycl_share *s, struct mycl_share_line *l)

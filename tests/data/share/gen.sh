@@ -41,7 +41,19 @@ g++ -O0 -g -pthread -o server.gcc-O0 server.cc
 g++ -O2 -g -pthread -o pool.gcc pool.cc
 clang++ -O0 -g -pthread -o pool.clang-O0 pool.cc
 gcc -O2 -g -pthread -static -o dispatch.static dispatch.c
-ls -l truth.* server.* pool.* dispatch.*
+# Counters without atomics (a plain ++: load, add, store below -O2 and on
+# load/store machines), at -O0 and -O2, on every architecture.
+gcc -O2 -g -pthread -o plain.gcc-O2 plain.c
+gcc -O0 -g -pthread -o plain.gcc-O0 plain.c
+clang -O0 -g -pthread -o plain.clang-O0 plain.c
+aarch64-linux-gnu-gcc -O2 -g -pthread -o plain.aarch64 plain.c
+aarch64-linux-gnu-gcc -O0 -g -pthread -o plain.aarch64-O0 plain.c
+powerpc64le-linux-gnu-gcc -O2 -g -pthread -o plain.ppc64le plain.c
+s390x-linux-gnu-gcc -O2 -g -pthread -o plain.s390x plain.c
+riscv64-linux-gnu-gcc -O2 -g -pthread -o plain.riscv64 plain.c
+arm-linux-gnueabihf-gcc -O2 -g -pthread -o plain.armhf plain.c
+i686-linux-gnu-gcc -O0 -g -pthread -o plain.i386-O0 plain.c
+ls -l truth.* server.* pool.* dispatch.* plain.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
