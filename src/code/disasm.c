@@ -344,9 +344,12 @@ static void counters_after(struct disasm *d, const struct insn *in)
 	if (d->cnt_dst) {
 		d->cnt[d->cnt_dst] = d->cnt_next;
 		d->cnt_dst = 0;
+		d->cnt_any = true;
 	}
-	if (in->branch || in->call || in->ret)
+	if ((in->branch || in->call || in->ret) && d->cnt_any) {
 		memset(d->cnt, 0, sizeof(d->cnt));
+		d->cnt_any = false;
+	}
 }
 
 /* What is known at a function's entry: its arguments, nothing else. */
@@ -361,6 +364,7 @@ static void reset_state(struct disasm *d, uint64_t pc)
 	memset(d->cnt, 0, sizeof(d->cnt));
 	d->ld_dst = 0;
 	d->cnt_dst = 0;
+	d->cnt_any = false;
 	d->nr_snap = 0;
 	d->first_seen = false;
 	d->no_fallthrough = false;

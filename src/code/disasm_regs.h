@@ -96,6 +96,7 @@ struct disasm {
 	 */
 	struct cnt { uint64_t data; bool arith; } cnt[NREGS], cnt_next;
 	unsigned int cnt_dst;		/* the register cnt_next goes to, after the instruction */
+	bool cnt_any;			/* some cnt[] set since they were last cleared */
 	/* x86 -O0: what frame slots (disp(%rbp)) hold: a constant, an address, the argument. */
 	struct frame_slot {
 		int64_t disp;
