@@ -314,6 +314,33 @@ def plain(tool, data):
                   x["counter_writes"] == 0 and line["verdict"] == "ok", f"{x} {line['verdict']}")
 
 
+def lockword(tool, data):
+    """tests/data/share/lockword.c: mutexes written by the C library's lock calls."""
+    for name in ("lockword.gcc-O2", "lockword.clang-O0"):
+        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+        m = members(doc)
+        for v in ("table_lock", "lone_lock"):
+            x, _ = m[v]
+            check(f"{name}: {v}, locked on every request, is written hot by its lock calls",
+                  x["hot_writes"] >= 1 and x["atomics"] >= 1 and
+                  "lookup" in writer_names(x, "hot"), str(x))
+        b, _ = m["boot_lock"]
+        check(f"{name}: boot_lock, locked before the threads start, is no hot writer",
+              b["hot_writes"] + b["warm_writes"] == 0 and b["startup_writes"] >= 1, str(b))
+        for line in doc["lines"]:
+            names = {x["name"]: x for x in line["members"]}
+            locks = [v for v in ("table_lock", "lone_lock") if v in names]
+            if not locks:
+                continue
+            readers = [n for n, x in names.items() if n not in locks and x["hot_writes"] == 0 and
+                       x["runtime_reads"] >= 1 and x["kind"] == "plain"]
+            writers = [n for n, x in names.items() if n not in locks and x["hot_writes"] >= 1]
+            want = "ok" if not readers and not writers else None
+            check(f"{name}: line {line['start']} with {locks} and readers {readers}, writers "
+                  f"{writers}: flagged exactly when others share it",
+                  line["verdict"] == want if want else line["verdict"] != "ok", line["verdict"])
+
+
 def dispatch(tool, data):
     """tests/data/share/dispatch.c, static: the C library's objects are not the program's."""
     path = os.path.join(data, "share", "dispatch.static")
@@ -435,6 +462,7 @@ def main():
     pool(tool, data)
     dispatch(tool, data)
     plain(tool, data)
+    lockword(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)
     copied(tool, data)

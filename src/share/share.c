@@ -14,6 +14,7 @@
 #include "callgraph.h"
 #include "disasm.h"
 #include "lockcode.h"
+#include "lockrules.h"
 #include "elfimage.h"
 #include "pkghint.h"
 #include "share_state.h"
@@ -284,25 +285,63 @@ static void count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_
 }
 
 /*
+ * Whether NAME, a function of a library the program calls, is a lock
+ * primitive by the lock rules (pthread_mutex_lock, sem_post...): it writes
+ * the lock word its first argument points to.  The library's code is not
+ * in the binary, so the rules name what it does.
+ */
+static bool lock_call(const struct lock_rules *r, const char *name)
+{
+	static const char *const writes[] = { "mutex", "spin", "rwlock", "cond", "wait", "futex" };
+	char b[128];
+	int k = lock_rules_match(r, lock_plain_name(name, b, sizeof(b)));
+
+	for (size_t i = 0; k >= 0 && i < sizeof(writes) / sizeof(writes[0]); i++)
+		if (!strcmp(r->v[k].kind, writes[i]))
+			return true;
+	return false;
+}
+
+/*
  * Stores a callee makes through the address of a variable it was handed
  * (one call deep): counted as writes of that variable, running when the
- * call runs.
+ * call runs.  A library's lock primitive handed a variable's address (a
+ * mutex, a semaphore) writes it on every call.
  */
 static int callee_writes(struct scan *sc)
 {
 	struct mycl_share *s = sc->s;
 	struct insn *v = NULL;
 	size_t n = 0;
+	struct lock_rules rules = { 0 };
+	int bad, err = 0;
+	bool locks = false;
 
+	if (lock_rules_parse(&rules, mycl_default_lock_rules, &bad))
+		rules.nr = 0;		/* out of memory: no lock word counted as written */
 	sort_array(sc->args, sc->nr_args, sizeof(*sc->args), argref_cmp);
 	for (size_t i = 0; i < sc->nr_args; i++) {
 		const struct argref *a = &sc->args[i];
 		uint64_t start = callgraph_func_start(sc->cg, a->callee), end;
 		const char *name;
 		const uint8_t *code;
-		int err;
+		long lw;
 
 		end = callgraph_func_end(sc->cg, a->callee, &name);
+		/* (args are sorted by callee: its name is matched once) */
+		if (!i || sc->args[i - 1].callee != a->callee)
+			locks = start == a->callee && name && strchr(name, '@') && rules.nr &&
+				lock_call(&rules, name);
+		if (locks && a->arg == 0 && (lw = find_var(s, a->addr)) >= 0) {
+			enum cg_heat heat = callgraph_heat(sc->cg, a->call);
+
+			if (heat == HEAT_WARM && callgraph_in_loop(sc->cg, a->call))
+				heat = HEAT_HOT;
+			s->vars[lw].callee_writes++;
+			s->vars[lw].atomics++;
+			count_write(s, sc->cg, &s->vars[lw], heat, a->call, false, a->indexed, 0);
+			continue;
+		}
 		if (start != a->callee || !name || strchr(name, '@'))
 			continue;
 		if (!i || sc->args[i - 1].callee != a->callee) {
@@ -314,7 +353,7 @@ static int callee_writes(struct scan *sc)
 				continue;
 			err = disasm_range(sc->d, code, end - start, start, &v, &n);
 			if (err)
-				return err;
+				break;
 		}
 		for (size_t k = 0; k < n; k++) {
 			enum cg_heat heat;
@@ -335,7 +374,8 @@ static int callee_writes(struct scan *sc)
 		}
 	}
 	free(v);
-	return 0;
+	lock_rules_free(&rules);
+	return err;
 }
 
 static int retref_cmp(const void *a, const void *b)
@@ -663,9 +703,13 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 		unsigned int e = elem_bytes(a);
 
 		l->verdict = MYCL_SHARE_SLOTS;
-		l->why = keepf(s, "%s: %u-byte elements written at a computed index, %u to a %u-byte "
+		l->why = a->stride || a->elem_size ?
+			 keepf(s, "%s: %u-byte elements written at a computed index, %u to a %u-byte "
 			       "line: threads writing their own slots share lines", a->name, e,
-			       s->line_size / e, s->line_size);
+			       s->line_size / e, s->line_size) :
+			 keepf(s, "%s: elements written at a computed index (by a callee; their size "
+			       "is in the debug info), %" PRIu64 " bytes in all: threads writing their "
+			       "own slots share lines", a->name, a->size);
 		l->fix = keepf(s, "pad each element of %s to %u bytes (alignas(%u) on the element "
 			       "type), or keep the slots per thread", a->name, s->line_size,
 			       s->line_size);

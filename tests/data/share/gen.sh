@@ -53,7 +53,10 @@ s390x-linux-gnu-gcc -O2 -g -pthread -o plain.s390x plain.c
 riscv64-linux-gnu-gcc -O2 -g -pthread -o plain.riscv64 plain.c
 arm-linux-gnueabihf-gcc -O2 -g -pthread -o plain.armhf plain.c
 i686-linux-gnu-gcc -O0 -g -pthread -o plain.i386-O0 plain.c
-ls -l truth.* server.* pool.* dispatch.* plain.*
+# Mutexes written by the C library's lock calls.
+gcc -O2 -g -pthread -o lockword.gcc-O2 lockword.c
+clang -O0 -g -pthread -o lockword.clang-O0 lockword.c
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
