@@ -362,7 +362,15 @@ def dispatch(tool, data):
           "get_hits" in [x["name"] for x in first["members"]], str(first["members"]))
     text = share(tool, path).stdout
     check("dispatch.static: the report says what it set apart",
-          "a library linked in" in text, text[-600:])
+          "a library linked in" in text and not doc["static_without_debug_info"], text[-600:])
+    blind = os.path.join(data, "share", "truth.static")
+    doc = share_json(tool, blind)
+    text = share(tool, blind).stdout
+    check("truth.static (no debug info): says the C library's objects cannot be set apart",
+          doc["static_without_debug_info"] and "cannot be told from the program's" in text,
+          text[:800])
+    doc = share_json(tool, os.path.join(data, "share", "truth.gcc-O2"))
+    check("truth.gcc-O2 (dynamic): no such warning", not doc["static_without_debug_info"], "")
 
 
 def stripped(tool, data):

@@ -132,6 +132,11 @@ const struct mycl_share_var *mycl_share__var(const struct mycl_share *s, size_t 
 size_t mycl_share__nr_lines(const struct mycl_share *s);
 /* Whether the program starts threads (false: its globals are each process's own). */
 bool mycl_share__threaded(const struct mycl_share *s);
+/*
+ * A program linked statically without debug info: its C library's objects
+ * cannot be told from its own, and may be among the flagged lines.
+ */
+bool mycl_share__static_blind(const struct mycl_share *s);
 /* Samples of the recording that fell in the binary (with perf_data). */
 uint64_t mycl_share__binary_samples(const struct mycl_share *s);
 const struct mycl_share_line *mycl_share__line(const struct mycl_share *s, size_t i);

@@ -277,6 +277,11 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 		folded(f, "threads: ", head, wide ? 0 : 100);
 	free(head);
 	head = NULL;
+	if (s->static_blind)
+		folded(f, "WARNING: ", "linked statically, without debug info: the C library's own "
+		       "objects (malloc's arenas, the loader's state) cannot be told from the "
+		       "program's and may be among the flagged lines; give mycl-share the debug "
+		       "file, or build with -g, to set them apart", wide ? 0 : 100);
 	if (s->weighted) {
 		/* Call chains, leaf samples only (no -g: a writer by its own samples), or neither. */
 		const char *order = s->chains ? "; lines with sampled writes rank first, then those whose "
@@ -401,6 +406,7 @@ MYCL_API int mycl_share__write_json(FILE *f, const struct mycl_share *s,
 	json_u64(&j, "variables", s->nr_vars);
 	json_u64(&j, "data_samples", s->data_samples);
 	json_bool(&j, "threaded", s->threaded);
+	json_bool(&j, "static_without_debug_info", s->static_blind);
 	json_u64(&j, "unnamed_writes", s->unnamed_writes);
 	json_u64(&j, "thread_entries", s->nr_entries);
 	if (s->weighted) {

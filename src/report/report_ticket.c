@@ -684,7 +684,7 @@ static int json_share(const struct mycl_share *s, void *ctx)
 /*
  * JSON, schema "mycl-report/1": the tools' own documents side by side -
  * "profile" (mycl-hot/1 with call graphs), "locks" (the lock report),
- * "annotations", "share" (mycl-share/1 per binary), and "build".
+ * "annotations", "share" (mycl-share/2 per binary), and "build".
  */
 MYCL_API int mycl_report__ticket_json(FILE *f, const struct mycl_profile *p, size_t ev,
 				      const struct mycl_ticket_opts *o)

@@ -985,6 +985,11 @@ MYCL_API bool mycl_share__threaded(const struct mycl_share *s)
 	return s->threaded;
 }
 
+MYCL_API bool mycl_share__static_blind(const struct mycl_share *s)
+{
+	return s->static_blind;
+}
+
 MYCL_API uint64_t mycl_share__binary_samples(const struct mycl_share *s)
 {
 	return s->binary_samples;

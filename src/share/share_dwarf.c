@@ -202,8 +202,11 @@ void share_mark_linked(struct mycl_share *s)
 {
 	uint8_t *seen;			/* per variable: 1 touched, 2 touched by described code */
 
-	if (!s->nr_dcode)
-		return;		/* no debug info, or none for code: nothing to tell apart */
+	if (!s->nr_dcode) {
+		/* no debug info, or none for code: nothing to tell apart */
+		s->static_blind = dso_image(s->dso) && elf_image_static(dso_image(s->dso));
+		return;
+	}
 	seen = calloc(s->nr_vars ? s->nr_vars : 1, 1);
 	if (!seen)
 		return;		/* out of memory: everything stays the program's */

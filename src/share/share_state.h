@@ -84,6 +84,8 @@ struct mycl_share {
 	size_t nr_dcode;
 	uint64_t *described;
 	size_t nr_described;
+	/* Linked statically, without debug info: the libraries' objects cannot be set apart. */
+	bool static_blind;
 	uint64_t skid_samples;		/* ... credited to the instruction before */
 };
 

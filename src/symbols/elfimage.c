@@ -54,6 +54,7 @@ struct elf_image {
 	size_t nr_modes, modes_cap;
 	uint64_t entry;
 	bool executable;		/* a program (ET_EXEC, or with an interpreter) */
+	bool interp;			/* ... with an interpreter: linked dynamically */
 	bool elf64;
 };
 
@@ -292,7 +293,7 @@ int elf_image_open(const char *path, struct elf_image **out)
 		GElf_Phdr ph;
 
 		if (gelf_getphdr(img->e, (int)i, &ph) && ph.p_type == PT_INTERP)
-			img->executable = true;
+			img->executable = img->interp = true;
 	}
 	while ((scn = elf_nextscn(img->e, scn)) && !err) {
 		GElf_Shdr sh;
@@ -549,6 +550,11 @@ uint64_t elf_image_entry(const struct elf_image *img)
 bool elf_image_executable(const struct elf_image *img)
 {
 	return img->executable;
+}
+
+bool elf_image_static(const struct elf_image *img)
+{
+	return img->executable && !img->interp;
 }
 
 const uint8_t *elf_image_rodata(const struct elf_image *img, uint64_t vaddr, size_t len)

@@ -53,6 +53,8 @@ int elf_image_for_each_code(const struct elf_image *img,
 /* The entry point; whether it is a program (not a library); whether ADDR is a COPY relocation's. */
 uint64_t elf_image_entry(const struct elf_image *img);
 bool elf_image_executable(const struct elf_image *img);
+/* A program linked statically (no interpreter): its libraries' code is in it. */
+bool elf_image_static(const struct elf_image *img);
 /* arm: whether the code at ADDR is Thumb (mapping and function symbols, else the entry's). */
 /* LEN bytes at VADDR of a read-only data section (constant pools), or NULL. */
 const uint8_t *elf_image_rodata(const struct elf_image *img, uint64_t vaddr, size_t len);
