@@ -341,6 +341,29 @@ def lockword(tool, data):
                   line["verdict"] == want if want else line["verdict"] != "ok", line["verdict"])
 
 
+def ring(tool, data):
+    """tests/data/share/ring.c: writers of different threads inside one variable."""
+    for name in ("ring.gcc-O2", "ring.clang-O0", "ring.aarch64"):
+        path = os.path.join(data, "share", name)
+        doc = share_json(tool, "--all", "--line-size", "64", path)
+        lines = {}
+        for line in doc["lines"]:
+            for x in line["members"]:
+                lines.setdefault(x["name"], []).append(line)
+        rl = [l for l in lines["ring"] if l["verdict"] != "ok"]
+        check(f"{name}: ring's head and tail, written by producer and consumer, flagged by member",
+              len(rl) == 1 and "ring.head and ring.tail" in rl[0]["why"] and
+              "producer" in rl[0]["why"] and "consumer" in rl[0]["why"],
+              str([(l["verdict"], l["why"]) for l in lines["ring"]]))
+        check(f"{name}: padded_ring (head and tail a line apart) not flagged at 64 bytes",
+              all(l["verdict"] == "ok" for l in lines["padded_ring"]),
+              str([(l["verdict"], l["why"]) for l in lines["padded_ring"]]))
+        bl = lines["both_stats"]
+        check(f"{name}: both_stats (both members written by both threads) is no member pair",
+              all("members of one variable" not in (l["why"] or "") for l in bl),
+              str([(l["verdict"], l["why"]) for l in bl]))
+
+
 def dispatch(tool, data):
     """tests/data/share/dispatch.c, static: the C library's objects are not the program's."""
     path = os.path.join(data, "share", "dispatch.static")
@@ -471,6 +494,7 @@ def main():
     dispatch(tool, data)
     plain(tool, data)
     lockword(tool, data)
+    ring(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)
     copied(tool, data)

@@ -1191,6 +1191,17 @@ const char *callgraph_why(const struct callgraph *cg, uint64_t addr, char *buf, 
 	return buf;
 }
 
+uint64_t callgraph_thread_root(const struct callgraph *cg, uint64_t addr)
+{
+	uint32_t r = func_at(cg, addr);
+
+	for (int hops = 0; r != NONE && cg->f[r].parent != NONE && hops < 64; hops++)
+		r = cg->f[r].parent;
+	if (r == NONE || (cg->f[r].why != W_THREAD && cg->f[r].why != W_MAIN))
+		return 0;
+	return cg->f[r].start;
+}
+
 bool callgraph_threaded(const struct callgraph *cg)
 {
 	return cg->threaded;

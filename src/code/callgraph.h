@@ -58,6 +58,12 @@ const char *callgraph_why(const struct callgraph *cg, uint64_t addr, char *buf, 
 int callgraph_for_each_call(const struct callgraph *cg,
 			    int (*fn)(uint64_t at, uint64_t caller, uint64_t callee, void *arg),
 			    void *arg);
+/*
+ * The thread ADDR's function runs on, as far as the code shows: the start of
+ * the thread entry (or of main, after its first thread) whose calls make it
+ * run; 0 when that is a callback, an API or nothing known.
+ */
+uint64_t callgraph_thread_root(const struct callgraph *cg, uint64_t addr);
 /* The program starts threads (or is a library, whose callers may). */
 bool callgraph_threaded(const struct callgraph *cg);
 /* How many thread entries and callbacks were found (for the report's header). */

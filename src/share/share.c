@@ -15,6 +15,7 @@
 #include "disasm.h"
 #include "lockcode.h"
 #include "lockrules.h"
+#include "inline.h"
 #include "elfimage.h"
 #include "pkghint.h"
 #include "share_state.h"
@@ -220,6 +221,7 @@ static int scan_insn(const struct insn *in, void *arg)
 		return -ENOMEM;
 	s->refs[s->nr_refs++] = (struct share_ref){
 		.addr = in->addr, .end = in->addr + in->size, .var = (uint32_t)v,
+		.off = (uint32_t)(in->data - s->vars[v].addr),
 		.access = in->access, .atomic = in->atomic, .counter = in->counter_op,
 		.indexed = in->indexed, .scale = in->scale,
 		.once = sc->guard_fn && (in->access == ACC_WRITE || in->access == ACC_RMW) &&
@@ -486,6 +488,113 @@ static int returned_writes(struct scan *sc)
 	return err;
 }
 
+/* A hot write of a member: of variable VAR at OFF, by a function of thread ROOT. */
+struct mw {
+	uint32_t var, off;
+	uint64_t root, fn;
+};
+
+static int mw_cmp(const void *a, const void *b)
+{
+	const struct mw *x = a, *y = b;
+
+	if (x->var != y->var)
+		return x->var < y->var ? -1 : 1;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->root < y->root ? -1 : x->root > y->root;
+}
+
+/* Whether the sorted roots of [a, ae) and [b, be) are all known and none in both. */
+static bool apart(const struct mw *a, const struct mw *ae, const struct mw *b, const struct mw *be)
+{
+	if (!a->root || !b->root)
+		return false;		/* (sorted: a 0, unknown, comes first) */
+	while (a < ae && b < be) {
+		if (a->root == b->root)
+			return false;
+		if (a->root < b->root)
+			a++;
+		else
+			b++;
+	}
+	return true;
+}
+
+static const char *member_name(struct mycl_share *s, const struct mycl_share_var *v, uint32_t off)
+{
+	char buf[160];
+
+	if (inline_member_path(s->dso, v->name, v->addr, off, buf, sizeof(buf)) || !strchr(buf, '.'))
+		snprintf(buf, sizeof(buf), "%s+0x%x", v->name, off);
+	return share_keep(s, strdup(buf));
+}
+
+/*
+ * Members of one variable written on hot paths by different threads' code,
+ * each member by its own (a ring's head by the producer, its tail by the
+ * consumer): the closest such pair of each variable, within 256 bytes.
+ * Only writers whose thread the code shows count (a thread entry's calls,
+ * main's after its first thread); a callback may run on any thread.
+ */
+static int member_writers(struct mycl_share *s, struct callgraph *cg)
+{
+	struct mw *w = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t i = 0; i < s->nr_refs; i++) {
+		const struct share_ref *r = &s->refs[i];
+
+		if ((r->access != ACC_WRITE && r->access != ACC_RMW) || r->indexed ||
+		    s->vars[r->var].kind != MYCL_SHARE_VAR_PLAIN || s->vars[r->var].size <= 1 ||
+		    r->once || callgraph_heat(cg, r->addr) != HEAT_HOT)
+			continue;
+		if (ARRAY_GROW(w, cap, n + 1)) {
+			free(w);
+			return -ENOMEM;
+		}
+		w[n++] = (struct mw){ r->var, r->off, callgraph_thread_root(cg, r->addr),
+				      callgraph_func_start(cg, r->addr) };
+	}
+	sort_array(w, n, sizeof(*w), mw_cmp);
+	for (size_t i = 0, j; i < n; i = j) {
+		struct share_split best = { .var = w[i].var };
+		uint32_t dist = UINT32_MAX;
+
+		for (j = i; j < n && w[j].var == w[i].var; j++)
+			;
+		/* runs of one offset within [i, j) */
+		for (size_t a = i, ae; a < j; a = ae) {
+			for (ae = a; ae < j && w[ae].off == w[a].off; ae++)
+				;
+			for (size_t b = ae, be; b < j && w[b].off - w[a].off < 256; b = be) {
+				for (be = b; be < j && w[be].off == w[b].off; be++)
+					;
+				if (w[b].off - w[a].off < dist && apart(&w[a], &w[ae], &w[b], &w[be])) {
+					dist = w[b].off - w[a].off;
+					best.a = w[a].off, best.b = w[b].off;
+					callgraph_func_end(cg, w[a].fn, &best.fa);
+					callgraph_func_end(cg, w[b].fn, &best.fb);
+				}
+			}
+		}
+		if (dist == UINT32_MAX)
+			continue;
+		if (ARRAY_GROW(s->splits, s->splits_cap, s->nr_splits + 1)) {
+			free(w);
+			return -ENOMEM;
+		}
+		best.ma = member_name(s, &s->vars[best.var], best.a);
+		best.mb = member_name(s, &s->vars[best.var], best.b);
+		/* (an unnamed function's "0x..." lives with the call graph: copied) */
+		best.fa = best.fa ? share_keep(s, strdup(best.fa)) : NULL;
+		best.fb = best.fb ? share_keep(s, strdup(best.fb)) : NULL;
+		s->splits[s->nr_splits++] = best;
+	}
+	free(w);
+	return 0;
+}
+
 /* Every reference counted by when it runs. */
 static void count_refs(struct mycl_share *s, struct callgraph *cg)
 {
@@ -528,8 +637,10 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	sort_array(s->refs, s->nr_refs, sizeof(*s->refs), ref_cmp);
 	if (!err) {
 		count_refs(s, sc.cg);
-		err = callee_writes(&sc);
+		err = member_writers(s, sc.cg);
 	}
+	if (!err)
+		err = callee_writes(&sc);
 	if (!err)
 		err = returned_writes(&sc);
 	if (!err)
@@ -652,9 +763,26 @@ static bool reader(const struct mycl_share_var *v)
 	       (v->kind != MYCL_SHARE_VAR_LINKED || v->hot_reads + v->sampled_reads > 0);
 }
 
+/* VAR's pair of members written by different threads, when both are on line L. */
+static const struct share_split *split_on(const struct mycl_share *s,
+					  const struct mycl_share_line *l, size_t var)
+{
+	size_t lo = PARTITION_POINT(0, s->nr_splits, mid, s->splits[mid].var < var);
+	const struct share_split *p = lo < s->nr_splits && s->splits[lo].var == var ?
+				      &s->splits[lo] : NULL;
+	uint64_t a, b;
+
+	if (!p)
+		return NULL;
+	a = s->vars[var].addr + p->a;
+	b = s->vars[var].addr + p->b;
+	return a >= l->start && b < l->start + s->line_size ? p : NULL;
+}
+
 static void judge(struct mycl_share *s, struct mycl_share_line *l)
 {
 	size_t nhot = 0, nr = 0, wi = SIZE_MAX, slot = SIZE_MAX, ci = SIZE_MAX;
+	const struct share_split *split = NULL;
 	double w = 0, r = 0;
 	uint64_t sw = 0, sr = 0;
 	const struct mycl_share_var *v;
@@ -675,6 +803,8 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 				ci = l->members[k];
 			if (hot_written(v)) {
 				nhot++;
+				if (!split && (split = split_on(s, l, l->members[k])))
+					nhot++;		/* two writers in one variable */
 				if (wi == SIZE_MAX || write_weight(v) + (double)v->sampled_writes * 100 >
 				    write_weight(&s->vars[wi]) + (double)s->vars[wi].sampled_writes * 100)
 					wi = l->members[k];
@@ -691,10 +821,23 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 	if (!nhot || (!s->threaded && !s->assume_threads))
 		return;
 	v = &s->vars[wi];
-	if (nhot >= 2) {
+	if (nhot == 2 && split) {
+		const char *fa = split->fa, *fb = split->fb;
+
 		l->verdict = MYCL_SHARE_WRITERS;
-		l->why = keepf(s, "%zu variables written on hot paths share one %u-byte line: %s",
-			       nhot, s->line_size, names(s, l, hot_written, SIZE_MAX));
+		l->why = keepf(s, "%s and %s, members of one variable %u bytes apart, are written on "
+			       "hot paths by different threads' code (%s, %s): they share one %u-byte "
+			       "line", split->ma, split->mb, split->b - split->a, fa ? fa : "?",
+			       fb ? fb : "?", s->line_size);
+		l->fix = keepf(s, "give %s its own line (alignas(%u) on the member), or split the "
+			       "variable per writer", split->mb, s->line_size);
+		l->score = w * (double)(1 + nr + 1);
+	} else if (nhot >= 2) {
+		l->verdict = MYCL_SHARE_WRITERS;
+		l->why = keepf(s, "%zu variables written on hot paths share one %u-byte line: %s%s",
+			       nhot - (split != NULL), s->line_size, names(s, l, hot_written, SIZE_MAX),
+			       split ? keepf(s, " (and %s and %s, written by different threads)",
+					     split->ma, split->mb) : "");
 		l->fix = keepf(s, "give each written variable a line of its own: alignas(%u), or "
 			       "group them per thread", s->line_size);
 		l->score = w * (double)(nhot - 1 + nr + 1);
@@ -977,6 +1120,7 @@ MYCL_API void mycl_share__free(struct mycl_share *s)
 	free(s->strs);
 	free(s->dcode);
 	free(s->described);
+	free(s->splits);
 	free(s);
 }
 

@@ -18,6 +18,19 @@ struct share_ref {
 	bool indexed;			/* at a computed index from the variable's start */
 	uint8_t scale;			/* ... the index's scale */
 	bool once;			/* a guarded static initialization (__cxa_guard_acquire) */
+	uint32_t off;			/* the byte it touches, from the variable's start */
+};
+
+/*
+ * Two members of one variable, at offsets A < B, written on hot paths by
+ * code of different threads (FA's and FB's, none of either's): a
+ * writer/writer pair inside one object (a ring's head and tail).
+ */
+struct share_split {
+	uint32_t var;
+	uint32_t a, b;
+	const char *fa, *fb;		/* a writer of each (function names) */
+	const char *ma, *mb;		/* the members' names ("ring.head") */
 };
 
 /*
@@ -84,6 +97,8 @@ struct mycl_share {
 	size_t nr_dcode;
 	uint64_t *described;
 	size_t nr_described;
+	struct share_split *splits;	/* by var */
+	size_t nr_splits, splits_cap;
 	/* Linked statically, without debug info: the libraries' objects cannot be set apart. */
 	bool static_blind;
 	uint64_t skid_samples;		/* ... credited to the instruction before */

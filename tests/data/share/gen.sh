@@ -56,7 +56,11 @@ i686-linux-gnu-gcc -O0 -g -pthread -o plain.i386-O0 plain.c
 # Mutexes written by the C library's lock calls.
 gcc -O2 -g -pthread -o lockword.gcc-O2 lockword.c
 clang -O0 -g -pthread -o lockword.clang-O0 lockword.c
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.*
+# Members of one variable written by different threads (a ring's head and tail).
+gcc -O2 -g -pthread -o ring.gcc-O2 ring.c
+clang -O0 -g -pthread -o ring.clang-O0 ring.c
+aarch64-linux-gnu-gcc -O2 -g -pthread -o ring.aarch64 ring.c
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
