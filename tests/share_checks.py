@@ -364,6 +364,17 @@ def ring(tool, data):
               str([(l["verdict"], l["why"]) for l in bl]))
 
 
+def omp(tool, data):
+    """tests/data/share/omp.c: OpenMP's parallel loop body runs on the team's threads."""
+    for name in ("omp.gcc-O2", "omp.clang-O2"):
+        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+        m = members(doc)
+        h, line = m["hits"]
+        check(f"{name}: the outlined parallel body is a thread entry; hits[] are slots",
+              doc["threaded"] and doc["thread_entries"] >= 1 and h["hot_writes"] >= 1 and
+              line["verdict"] == "slots", f"{doc['thread_entries']} {h} {line['verdict']}")
+
+
 def dispatch(tool, data):
     """tests/data/share/dispatch.c, static: the C library's objects are not the program's."""
     path = os.path.join(data, "share", "dispatch.static")
@@ -495,6 +506,7 @@ def main():
     plain(tool, data)
     lockword(tool, data)
     ring(tool, data)
+    omp(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)
     copied(tool, data)

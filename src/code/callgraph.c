@@ -109,6 +109,11 @@ static int thread_api(const char *name)
 	static const struct { const char *name; int arg; } api[] = {
 		{ "pthread_create", 2 }, { "thrd_create", 1 }, { "clone", 0 },
 		{ "g_thread_new", 1 }, { "g_thread_try_new", 1 }, { "uv_thread_create", 1 },
+		/* OpenMP (libgomp): a parallel region's outlined body runs on the team's threads */
+		{ "GOMP_parallel", 0 }, { "GOMP_parallel_start", 0 }, { "GOMP_parallel_loop_static", 0 },
+		{ "GOMP_parallel_loop_dynamic", 0 }, { "GOMP_parallel_loop_guided", 0 },
+		{ "GOMP_parallel_loop_runtime", 0 }, { "GOMP_parallel_sections", 0 },
+		{ "kmpc_fork_call", 2 },	/* LLVM's libomp: __kmpc_fork_call */
 	};
 	char b[128];
 
