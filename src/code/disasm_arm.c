@@ -131,20 +131,10 @@ void arm(struct disasm *d, const cs_insn *ci, struct insn *in)
 		dis_ll_arith(d, o1->type == ARM_OP_REG ? (unsigned int)o1->reg : 0,
 			     a->op_count == 2 ? (unsigned int)dst :
 			     o2 && o2->type == ARM_OP_REG ? (unsigned int)o2->reg : 0, (unsigned int)dst);
-		if (d->share_facts)
-			dis_cnt_arith(d, o1->type == ARM_OP_REG ? (unsigned int)o1->reg : 0,
-				      a->op_count == 2 ? (unsigned int)dst :
-				      o2 && o2->type == ARM_OP_REG ? (unsigned int)o2->reg : 0,
-				      (unsigned int)dst);
 	}
 	/* ldr rN, [var]; adds rN, #1; str rN, [var]: a plain counter. */
-	if (d->share_facts && !atomic && !in->indexed && in->data && gpr(dst) &&
-	    (ci->id == ARM_INS_LDR || ci->id == ARM_INS_STR)) {
-		if (ci->id == ARM_INS_LDR && in->access == ACC_READ)
-			dis_cnt_load(d, (unsigned int)dst, in->data);
-		else if (ci->id == ARM_INS_STR && in->access == ACC_WRITE)
-			in->counter_op |= dis_cnt_store(d, (unsigned int)dst, in->data);
-	}
+	if (gpr(dst) && (ci->id == ARM_INS_LDR || ci->id == ARM_INS_STR))
+		dis_cnt_mem(d, in, (unsigned int)dst, ci->id == ARM_INS_LDR ? ACC_READ : ACC_WRITE);
 	if (!set && gpr(dst) && o1 && !in->call && !in->branch && acc != ACC_WRITE) {
 		if ((ci->id == ARM_INS_ADD || ci->id == ARM_INS_ADDW) &&
 		    (o1->type == ARM_OP_REG || a->op_count == 2)) {

@@ -159,13 +159,8 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	if (d->share_facts && (in->access == ACC_RMW || in->mem_prm_access == ACC_RMW))
 		in->counter_op = strstr(ci->mnemonic, "add") || strstr(ci->mnemonic, "sub");
 	/* ldr xN, [var]; add xN, xN, #1; str xN, [var]: a plain counter. */
-	if (d->share_facts && dst > 0 && !atomic && !in->indexed && a->op_count == 2 &&
-	    o1->type == ARM64_OP_MEM && in->data) {
-		if (acc == ACC_READ && in->access == ACC_READ)
-			dis_cnt_load(d, (unsigned int)dst, in->data);
-		else if (acc == ACC_WRITE && in->access == ACC_WRITE)
-			in->counter_op |= dis_cnt_store(d, (unsigned int)dst, in->data);
-	}
+	if (dst > 0 && a->op_count == 2 && o1->type == ARM64_OP_MEM)
+		dis_cnt_mem(d, in, (unsigned int)dst, acc);
 	if (starts(ci->mnemonic, "ldx") || starts(ci->mnemonic, "ldax")) {
 		dis_ll(d, (unsigned int)dst);
 	} else if (starts(ci->mnemonic, "stx") || starts(ci->mnemonic, "stlx")) {
@@ -178,10 +173,6 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	} else if ((ci->id == ARM64_INS_ADD || ci->id == ARM64_INS_SUB) && a->op_count == 3 && dst > 0) {
 		dis_ll_arith(d, o1->type == ARM64_OP_REG ? arm64_xreg(o1->reg) : 0,
 			     o2->type == ARM64_OP_REG ? arm64_xreg(o2->reg) : 0, (unsigned int)dst);
-		if (d->share_facts)
-			dis_cnt_arith(d, o1->type == ARM64_OP_REG ? arm64_xreg(o1->reg) : 0,
-				      o2->type == ARM64_OP_REG ? arm64_xreg(o2->reg) : 0,
-				      (unsigned int)dst);
 	}
 	if (dst <= 0 || dst >= NREGS || acc == ACC_WRITE || in->call || in->branch)
 		return;

@@ -88,19 +88,10 @@ void ppc(struct disasm *d, const cs_insn *ci, struct insn *in, const uint8_t *by
 		dis_ll_arith(d, p->operands[1].type == PPC_OP_REG ? (unsigned int)p->operands[1].reg : 0,
 			     p->operands[2].type == PPC_OP_REG ? (unsigned int)p->operands[2].reg : 0,
 			     (unsigned int)dst);
-		if (d->share_facts)
-			dis_cnt_arith(d, p->operands[1].type == PPC_OP_REG ? (unsigned int)p->operands[1].reg : 0,
-				      p->operands[2].type == PPC_OP_REG ? (unsigned int)p->operands[2].reg : 0,
-				      (unsigned int)dst);
 	}
 	/* ld rN, var; addi rN, rN, 1; std rN, var: a plain counter. */
-	if (d->share_facts && !atomic && !in->indexed && in->data && dst > 0 && p->op_count == 2 &&
-	    p->operands[1].type == PPC_OP_MEM) {
-		if (acc == ACC_READ && in->access == ACC_READ)
-			dis_cnt_load(d, (unsigned int)dst, in->data);
-		else if (acc == ACC_WRITE && in->access == ACC_WRITE)
-			in->counter_op |= dis_cnt_store(d, (unsigned int)dst, in->data);
-	}
+	if (dst > 0 && p->op_count == 2 && p->operands[1].type == PPC_OP_MEM)
+		dis_cnt_mem(d, in, (unsigned int)dst, acc);
 	if (acc == ACC_READ && p->op_count == 3 && p->operands[2].type == PPC_OP_REG && dst > 0 &&
 	    dst < NREGS) {
 		dis_forget(d, (unsigned int)dst);

@@ -142,25 +142,6 @@ void dis_set_addr(struct disasm *d, unsigned int r, uint64_t v, bool indexed);
 void dis_set_imm(struct disasm *d, unsigned int r, uint64_t v);
 /* A memory operand based on register BASE + DISP: the argument it is based on. */
 void dis_mem_prm(struct disasm *d, struct insn *in, unsigned int base, int64_t disp, uint8_t acc);
-/*
- * Load-linked/store-conditional: LL filled register R; an add or sub read
- * register R; SC: whether the pair is an atomic add (a counter).
- */
-static inline void dis_ll(struct disasm *d, unsigned int r)
-{
-	d->ll_reg = r;
-	d->ll_arith = false;
-}
-
-static inline void dis_ll_arith(struct disasm *d, unsigned int r1, unsigned int r2,
-				unsigned int dst)
-{
-	if (d->ll_reg && (r1 == d->ll_reg || r2 == d->ll_reg)) {
-		d->ll_arith = true;
-		d->ll_reg = dst;	/* the sum is what the SC stores */
-	}
-}
-
 /* Register R is loaded from DATA (a plain load of a variable). */
 static inline void dis_cnt_load(struct disasm *d, unsigned int r, uint64_t data)
 {
@@ -187,6 +168,41 @@ static inline void dis_cnt_arith(struct disasm *d, unsigned int src1, unsigned i
 static inline bool dis_cnt_store(const struct disasm *d, unsigned int r, uint64_t data)
 {
 	return r && r < NREGS && data && d->cnt[r].data == data && d->cnt[r].arith;
+}
+
+/*
+ * A plain load (ACC_READ) into register R, or store (ACC_WRITE) of it, at
+ * IN's data (mycl-share's instructions): a counter's load, or its store back.
+ */
+static inline void dis_cnt_mem(struct disasm *d, struct insn *in, unsigned int r, uint8_t acc)
+{
+	if (!d->share_facts || !in->data || in->indexed || in->atomic || in->access != acc)
+		return;
+	if (acc == ACC_READ)
+		dis_cnt_load(d, r, in->data);
+	else if (acc == ACC_WRITE)
+		in->counter_op |= dis_cnt_store(d, r, in->data);
+}
+
+/*
+ * Load-linked/store-conditional: LL filled register R; an add or sub read
+ * register R; SC: whether the pair is an atomic add (a counter).
+ */
+static inline void dis_ll(struct disasm *d, unsigned int r)
+{
+	d->ll_reg = r;
+	d->ll_arith = false;
+}
+
+static inline void dis_ll_arith(struct disasm *d, unsigned int r1, unsigned int r2,
+				unsigned int dst)
+{
+	if (d->share_facts)
+		dis_cnt_arith(d, r1, r2, dst);		/* the plain counters' add too */
+	if (d->ll_reg && (r1 == d->ll_reg || r2 == d->ll_reg)) {
+		d->ll_arith = true;
+		d->ll_reg = dst;	/* the sum is what the SC stores */
+	}
 }
 
 static inline bool dis_sc(struct disasm *d)

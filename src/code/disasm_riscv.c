@@ -359,8 +359,6 @@ size_t riscv(struct disasm *d, const uint8_t *p, size_t len, uint64_t pc, struct
 	case K_ADD: case K_ADDI:
 		if (rd)
 			dis_ll_arith(d, X(r.rs1), r.k == K_ADD ? X(r.rs2) : 0, rd);
-		if (rd && d->share_facts)
-			dis_cnt_arith(d, X(r.rs1), r.k == K_ADD ? X(r.rs2) : 0, rd);
 		break;
 	default:
 		break;
@@ -384,10 +382,10 @@ size_t riscv(struct disasm *d, const uint8_t *p, size_t len, uint64_t pc, struct
 			in->access = acc;
 			in->indexed = base.indexed;
 			/* ld rN, var; addi rN, rN, 1; sd rN, var: a plain counter. */
-			if (d->share_facts && !in->indexed && r.k == K_LOAD && rd)
-				dis_cnt_load(d, rd, in->data);
-			else if (d->share_facts && !in->indexed && r.k == K_STORE && r.rs2)
-				in->counter_op |= dis_cnt_store(d, X(r.rs2), in->data);
+			if (r.k == K_LOAD && rd)
+				dis_cnt_mem(d, in, rd, ACC_READ);
+			else if (r.k == K_STORE && r.rs2)
+				dis_cnt_mem(d, in, X(r.rs2), ACC_WRITE);
 			/* ld rd, slot: rd holds what the GOT slot points to. */
 			if (r.k == K_LOAD && rd && !in->indexed && (t = dis_got(d, in->data))) {
 				in->data = t;

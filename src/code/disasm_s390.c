@@ -30,11 +30,9 @@ static void s390_counter(struct disasm *d, const cs_insn *ci, struct insn *in, i
 
 	if (dst <= 0 || dst >= NREGS)
 		return;
-	if (!in->atomic && !in->indexed && in->data && z->op_count == 2) {
-		if (in->access == ACC_READ && m[0] == 'l' && !starts(m, "la"))
-			dis_cnt_load(d, (unsigned int)dst, in->data);
-		else if (in->access == ACC_WRITE && starts(m, "st"))
-			in->counter_op |= dis_cnt_store(d, (unsigned int)dst, in->data);
+	if (in->data && z->op_count == 2) {
+		dis_cnt_mem(d, in, (unsigned int)dst, m[0] == 'l' && !starts(m, "la") ? ACC_READ :
+				  starts(m, "st") ? ACC_WRITE : ACC_NONE);
 		return;
 	}
 	for (size_t k = 0; k < sizeof(imm2) / sizeof(imm2[0]); k++)

@@ -175,11 +175,6 @@ static void x86_params(struct disasm *d, const cs_insn *ci, const cs_regs wr, ui
 }
 
 /*
- * mycl-share: an element of an array somewhere from a known start (base
- * register known, or an absolute address in non-PIE code, with an index
- * register): the access is credited to the object at the start.
- */
-/*
  * Plain counters in registers: mov D, %r; add, sub, inc, dec or lea on %r;
  * mov %r, D -- the store is an increment of D (-O0's x++).
  */
@@ -221,6 +216,11 @@ static void x86_counter(struct disasm *d, const cs_insn *ci, struct insn *in)
 	}
 }
 
+/*
+ * mycl-share: an element of an array somewhere from a known start (base
+ * register known, or an absolute address in non-PIE code, with an index
+ * register): the access is credited to the object at the start.
+ */
 static void x86_share_mem(struct disasm *d, const cs_insn *ci, const cs_x86_op *op, struct insn *in,
 			  unsigned int fam, uint64_t *set_val, bool *set_indexed)
 {
