@@ -11,13 +11,12 @@
 #include <unistd.h>
 #include "dso.h"
 
-static int hexval(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	ch |= 0x20;
-	return ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
-}
+/* 1 + each byte's value as a hex digit, 0: none (122,000 addresses a kernel: a table). */
+static const uint8_t hex1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
 
 /*
  * The whole file: mapped when it is a regular file (perf's build-id cache), else read as it
@@ -86,14 +85,15 @@ int kallsyms_load(const char *path, struct dso *d, struct logger *lg)
 	for (p = buf, end = buf + len; p < end && !err; ) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p)), *name, *tab;
 		uint64_t addr = 0;
-		int v, digits = 0;
+		unsigned int v;
+		int digits = 0;
 		size_t nlen;
 		char type;
 
 		if (!eol)
 			eol = end;
-		while (p < eol && (v = hexval((unsigned char)*p)) >= 0) {
-			addr = addr << 4 | (uint64_t)v;
+		while (p < eol && (v = hex1[(unsigned char)*p])) {
+			addr = addr << 4 | (v - 1);
 			p++;
 			digits++;
 		}
