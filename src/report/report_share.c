@@ -300,6 +300,11 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 			     "instruction before: skid)%s", s->binary_samples, chains, s->skid_samples,
 			     order) > 0)
 			folded(f, "recording: ", head, wide ? 0 : 100);
+	} else if (flagged && (s->threaded || s->assume_threads)) {
+		folded(f, "ranking: ", "by the code alone: every path a thread may take counts, whether "
+		       "the workload takes it or not (an admin command, an error path); to rank by "
+		       "what runs, record the program under its load (perf record --call-graph dwarf "
+		       "-p PID -- sleep 30) and add --perf perf.data", wide ? 0 : 100);
 	}
 	free(head);
 	fprintf(f, "# Per variable: W written in hot code (while threads run, in a loop here or up the\n"
@@ -407,6 +412,7 @@ MYCL_API int mycl_share__write_json(FILE *f, const struct mycl_share *s,
 	json_u64(&j, "data_samples", s->data_samples);
 	json_bool(&j, "threaded", s->threaded);
 	json_bool(&j, "static_without_debug_info", s->static_blind);
+	json_str(&j, "ranked_by", s->weighted ? "recording" : "code");
 	json_u64(&j, "unnamed_writes", s->unnamed_writes);
 	json_u64(&j, "thread_entries", s->nr_entries);
 	if (s->weighted) {
