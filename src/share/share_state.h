@@ -128,8 +128,10 @@ struct elf_section;
 int share_symbol_vars(struct mycl_share *s, struct elf_image *img, bool readonly);
 enum mycl_share_kind var_kind(const struct elf_image *img, const struct elf_section *sec,
 			      uint64_t addr);
-/* share_writers.c: the writer lists and wfuncs, from the writes in wrs (freed). */
 struct callgraph;
+/* share_members.c: the members of one variable that different threads write (splits). */
+int share_member_writers(struct mycl_share *s, struct callgraph *cg);
+/* share_writers.c: the writer lists and wfuncs, from the writes in wrs (freed). */
 int share_make_writers(struct mycl_share *s, struct callgraph *cg);
 /* share_perf.c */
 int share_weigh(struct mycl_share *s, const char *perf_data, char *errbuf, size_t len);
