@@ -110,6 +110,9 @@ static inline bool share_runtime_writer(const struct mycl_share_writer *w)
 	return !strcmp(w->heat, "hot") || !strcmp(w->heat, "warm");
 }
 
+/* A string printed and kept by S (NULL when out of memory): "save formatted". */
+#define savef(s, ...) share_keep(s, str_printf(__VA_ARGS__))
+
 /* STR (allocated, may be NULL) owned by S from now on; NULL when out of memory. */
 static inline const char *share_keep(struct mycl_share *s, char *str)
 {

@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The lines of a mycl-share analysis: variables grouped by cache line (of
+ * any size: --what-if regroups), and each line judged by who writes and
+ * reads its members, with the evidence its rank rests on.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "share_state.h"
+
+struct line_var {
+	uint64_t line;
+	size_t var;
+};
+
+static int lv_cmp(const void *a, const void *b)
+{
+	const struct line_var *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->var < y->var ? -1 : x->var > y->var;
+}
+
+/* Written while the threads run, by the code or by the samples. */
+static bool runtime_written(const struct mycl_share_var *v)
+{
+	return v->kind == MYCL_SHARE_VAR_PLAIN &&
+	       (v->hot_writes + v->warm_writes + v->unknown_writes + v->sampled_writes > 0);
+}
+
+static bool hot_written(const struct mycl_share_var *v)
+{
+	return v->kind == MYCL_SHARE_VAR_PLAIN && (v->hot_writes + v->sampled_writes > 0);
+}
+
+static bool read_at_runtime(const struct mycl_share_var *v)
+{
+	return v->runtime_reads + v->sampled_reads > 0;
+}
+
+static double write_weight(const struct mycl_share_var *v)
+{
+	return 8.0 * (double)v->hot_writes + 2.0 * (double)v->warm_writes +
+	       (double)v->unknown_writes + 4.0 * (double)v->counter_writes +
+	       4.0 * (double)v->indexed_writes;
+}
+
+static double read_weight(const struct mycl_share_var *v)
+{
+	return 2.0 * (double)v->hot_reads + (double)v->runtime_reads;
+}
+
+/* An array written at a computed index whose elements are smaller than a line. */
+/*
+ * An array of slots: at least half its writes while threads run are at a
+ * computed index.  A struct written field by field at fixed offsets (redis's
+ * server) is not one, even where a member array of it is indexed.
+ */
+/* The size of V's elements: its array type's (DWARF), else the narrowest write at an index. */
+static unsigned int elem_bytes(const struct mycl_share_var *v)
+{
+	return v->stride ? v->stride : v->elem_size ? v->elem_size : 8;
+}
+
+static bool slots(const struct mycl_share *s, const struct mycl_share_var *v)
+{
+	unsigned int e = elem_bytes(v);
+
+	return hot_written(v) && v->indexed_writes &&
+	       2 * v->indexed_writes >= v->hot_writes + v->warm_writes &&
+	       v->size >= 2 * e && e < s->line_size;
+}
+
+static const char *names(struct mycl_share *s, const struct mycl_share_line *l,
+			 bool (*pick)(const struct mycl_share_var *v), size_t skip)
+{
+	char *list = NULL;
+	size_t len = 0, n = 0;
+	FILE *f = open_memstream(&list, &len);
+
+	if (!f)
+		return NULL;
+	for (size_t k = 0; k < l->nr_members; k++) {
+		const struct mycl_share_var *v = &s->vars[l->members[k]];
+
+		if (l->members[k] == skip || !pick(v))
+			continue;
+		if (n < 4)
+			fprintf(f, "%s%s", n ? ", " : "", v->name);
+		n++;
+	}
+	if (n > 4)
+		fprintf(f, " and %zu more", n - 4);
+	fclose(f);
+	return share_keep(s, list);
+}
+
+/*
+ * Read while threads run, and not written on a hot path (a flag set once at
+ * shutdown reads).  A linked-in library's object counts when its code reads
+ * it repeatedly (memset's tunables), not for a read no call is seen to reach
+ * (crtstuff's __TMC_END__).
+ */
+static bool reader(const struct mycl_share_var *v)
+{
+	return !hot_written(v) && read_at_runtime(v) && v->kind != MYCL_SHARE_VAR_LIBRARY &&
+	       (v->kind != MYCL_SHARE_VAR_LINKED || v->hot_reads + v->sampled_reads > 0);
+}
+
+/* VAR's pair of members written by different threads, when both are on line L. */
+static const struct share_split *split_on(const struct mycl_share *s,
+					  const struct mycl_share_line *l, size_t var)
+{
+	size_t lo = PARTITION_POINT(0, s->nr_splits, mid, s->splits[mid].var < var);
+	const struct share_split *p = lo < s->nr_splits && s->splits[lo].var == var ?
+				      &s->splits[lo] : NULL;
+	uint64_t a, b;
+
+	if (!p)
+		return NULL;
+	a = s->vars[var].addr + p->a;
+	b = s->vars[var].addr + p->b;
+	return a >= l->start && b < l->start + s->line_size ? p : NULL;
+}
+
+static void judge(struct mycl_share *s, struct mycl_share_line *l)
+{
+	size_t nhot = 0, nr = 0, wi = SIZE_MAX, slot = SIZE_MAX, ci = SIZE_MAX;
+	const struct share_split *split = NULL;
+	double w = 0, r = 0;
+	uint64_t sw = 0, sr = 0;
+	const struct mycl_share_var *v;
+
+	l->samples = 0;
+	l->verdict = MYCL_SHARE_OK;
+	l->score = 0;
+	l->why = l->fix = l->evidence = NULL;
+	for (size_t k = 0; k < l->nr_members; k++) {
+		v = &s->vars[l->members[k]];
+		l->samples += v->samples;
+		sw += v->sampled_writes;
+		sr += v->sampled_reads;
+		if (runtime_written(v)) {
+			w += write_weight(v);
+			if (v->chain_samples && (ci == SIZE_MAX ||
+						 v->chain_samples > s->vars[ci].chain_samples))
+				ci = l->members[k];
+			if (hot_written(v)) {
+				nhot++;
+				if (!split && (split = split_on(s, l, l->members[k])))
+					nhot++;		/* two writers in one variable */
+				if (wi == SIZE_MAX || write_weight(v) + (double)v->sampled_writes * 100 >
+				    write_weight(&s->vars[wi]) + (double)s->vars[wi].sampled_writes * 100)
+					wi = l->members[k];
+			}
+			if (slots(s, v) && slot == SIZE_MAX)
+				slot = l->members[k];
+		}
+		if (reader(v)) {
+			nr++;
+			r += read_weight(v);
+		}
+	}
+	/* Without threads each process has its own globals: nothing to share. */
+	if (!nhot || (!s->threaded && !s->assume_threads))
+		return;
+	v = &s->vars[wi];
+	if (nhot == 2 && split) {
+		const char *fa = split->fa, *fb = split->fb;
+
+		l->verdict = MYCL_SHARE_WRITERS;
+		l->why = savef(s, "%s and %s, members of one variable %u bytes apart, are written on "
+			       "hot paths by different threads' code (%s, %s): they share one %u-byte "
+			       "line", split->ma, split->mb, split->b - split->a, fa ? fa : "?",
+			       fb ? fb : "?", s->line_size);
+		l->fix = savef(s, "give %s its own line (alignas(%u) on the member), or split the "
+			       "variable per writer", split->mb, s->line_size);
+		l->score = w * (double)(1 + nr + 1);
+	} else if (nhot >= 2) {
+		l->verdict = MYCL_SHARE_WRITERS;
+		l->why = savef(s, "%zu variables written on hot paths share one %u-byte line: %s%s",
+			       nhot - (split != NULL), s->line_size, names(s, l, hot_written, SIZE_MAX),
+			       split ? savef(s, " (and %s and %s, written by different threads)",
+					     split->ma, split->mb) : "");
+		l->fix = savef(s, "give each written variable a line of its own: alignas(%u), or "
+			       "group them per thread", s->line_size);
+		l->score = w * (double)(nhot - 1 + nr + 1);
+	} else if (slot != SIZE_MAX) {
+		const struct mycl_share_var *a = &s->vars[slot];
+		unsigned int e = elem_bytes(a);
+
+		l->verdict = MYCL_SHARE_SLOTS;
+		l->why = a->stride || a->elem_size ?
+			 savef(s, "%s: %u-byte elements written at a computed index, %u to a %u-byte "
+			       "line: threads writing their own slots share lines", a->name, e,
+			       s->line_size / e, s->line_size) :
+			 savef(s, "%s: elements written at a computed index (by a callee; their size "
+			       "is in the debug info), %" PRIu64 " bytes in all: threads writing their "
+			       "own slots share lines", a->name, a->size);
+		l->fix = savef(s, "pad each element of %s to %u bytes (alignas(%u) on the element "
+			       "type), or keep the slots per thread", a->name, s->line_size,
+			       s->line_size);
+		l->score = w * 2.0 * (double)(s->line_size / e);
+	} else if (v->counter_writes && (v->atomics || v->hot_writes) &&
+		   v->indexed_writes < v->hot_writes + v->warm_writes) {
+		/* (a single variable: slots of an array each a line wide are no shared counter) */
+		l->verdict = MYCL_SHARE_HOT_COUNTER;
+		l->why = nr ? savef(s, "%s is a counter incremented while threads run; its line "
+				    "bounces between CPUs, and read-mostly %s sit on it", v->name,
+				    names(s, l, reader, SIZE_MAX)) :
+			 savef(s, "%s is a counter incremented while threads run: every increment "
+			       "takes its line from the other CPUs", v->name);
+		l->fix = savef(s, "count per CPU or per thread and sum when read (sharded counter); "
+			       "then align %s to its own line (alignas(%u))", v->name, s->line_size);
+		l->score = w * (1.0 + r / 4.0) + 8.0 * (double)v->counter_writes;
+	} else if (nr) {
+		l->verdict = MYCL_SHARE_WRITER_WITH_READERS;
+		l->why = savef(s, "%s is written while threads run and shares its %u-byte line with "
+			       "read-mostly %s", v->name, s->line_size, names(s, l, reader, SIZE_MAX));
+		l->fix = savef(s, "align %s to its own line (alignas(%u)), or move the read-mostly "
+			       "globals to a section of their own (MySQL bug 97777 / MDEV-21145)",
+			       v->name, s->line_size);
+		l->score = w * (1.0 + r / 4.0);
+	} else {
+		return;
+	}
+	/*
+	 * The evidence, strongest first: data addresses; sampled writes; a
+	 * writer on the recording's call chains; sampled reads alone (below the
+	 * chains when the recording has them: a line read in the workload whose
+	 * writers never ran is no line written); the code alone.
+	 */
+	if (l->hitm || l->data_samples) {
+		l->evidence = savef(s, "data-address samples: %" PRIu64 " on this line, %" PRIu64
+				    " HITM", l->data_samples, l->hitm);
+		l->score += 1e15 + 1e3 * (double)l->hitm + (double)l->data_samples;
+	} else if (sw || (sr && !s->chain_total)) {
+		l->evidence = savef(s, "sampled: %" PRIu64 " on writes of %s, %" PRIu64 " on reads; "
+				    "%s", sw, v->name, sr, v->hot_path ? v->hot_path : "");
+		l->score += 1e12 + 100.0 * (double)sw + (double)sr;
+	} else if (ci != SIZE_MAX) {
+		const struct mycl_share_var *c = &s->vars[ci];
+
+		l->evidence = savef(s, "run: %s, which writes %s, is %s %" PRIu64 " samples (%.1f%%)%s; %s",
+				    c->chain_writer, c->name,
+				    s->chains ? "on the call chains of" : "the function of", c->chain_samples,
+				    100.0 * (double)c->chain_samples / (double)s->chain_total,
+				    sr ? savef(s, ", %" PRIu64 " sampled reads", sr) : "",
+				    v->hot_path ? v->hot_path : "");
+		l->score = 1e10 + 1e3 * (double)c->chain_samples + (double)sr + l->score / 1e6;
+	} else if (sr) {
+		l->evidence = savef(s, "sampled: %" PRIu64 " on reads, none on writes; no writer of it "
+				    "on the recording's call chains; %s", sr, v->hot_path ? v->hot_path : "");
+		l->score = 1e8 + (double)sr + l->score / 1e6;
+	} else {
+		l->evidence = savef(s, "code: %" PRIu64 " hot write%s of %s (%s), %" PRIu64
+				    " reads of the others", v->hot_writes, v->hot_writes == 1 ? "" : "s",
+				    v->name, v->hot_path ? v->hot_path : "", (uint64_t)r);
+	}
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+	const struct mycl_share_line *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+MYCL_API int mycl_share__regroup(struct mycl_share *s, unsigned int size)
+{
+	struct line_var *lv;
+	size_t n = 0, nl = 0;
+
+	if (!size || (size & (size - 1)))
+		return -EINVAL;
+	s->line_size = size;
+	free(s->lines);
+	free(s->members);
+	s->lines = NULL;
+	s->members = NULL;
+	s->nr_lines = 0;
+	lv = malloc((2 * s->nr_vars + 1) * sizeof(*lv));
+	if (!lv)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nr_vars; i++) {
+		uint64_t first = s->vars[i].addr & ~(uint64_t)(size - 1);
+		uint64_t last = (s->vars[i].addr + (s->vars[i].size ? s->vars[i].size : 1) - 1) &
+				~(uint64_t)(size - 1);
+
+		lv[n++] = (struct line_var){ first, i };
+		if (last != first)
+			lv[n++] = (struct line_var){ last, i };
+	}
+	sort_array(lv, n, sizeof(*lv), lv_cmp);
+	for (size_t i = 0; i < n; i++)
+		nl += !i || lv[i].line != lv[i - 1].line;
+	s->lines = calloc(nl ? nl : 1, sizeof(*s->lines));
+	s->members = malloc((n ? n : 1) * sizeof(*s->members));
+	if (!s->lines || !s->members) {
+		free(lv);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct mycl_share_line *l;
+
+		if (!i || lv[i].line != lv[i - 1].line) {
+			l = &s->lines[s->nr_lines++];
+			l->start = lv[i].line;
+			l->members = &s->members[i];
+			l->section = s->vars[lv[i].var].section;
+		}
+		l = &s->lines[s->nr_lines - 1];
+		s->members[i] = lv[i].var;
+		l->nr_members++;
+	}
+	free(lv);
+	sort_array(s->lines, s->nr_lines, sizeof(*s->lines), line_cmp);
+	for (size_t b = 0; b < s->nr_buckets; b++) {
+		struct mycl_share_line key = { .start = s->buckets[b].line & ~(uint64_t)(size - 1) };
+		struct mycl_share_line *l = bsearch(&key, s->lines, s->nr_lines, sizeof(*s->lines),
+						    line_cmp);
+
+		if (l) {
+			l->data_samples += s->buckets[b].samples;
+			l->hitm += s->buckets[b].hitm;
+		}
+	}
+	for (size_t i = 0; i < s->nr_lines; i++)
+		judge(s, &s->lines[i]);
+	return 0;
+}
