@@ -638,13 +638,6 @@ static void out_edges(const struct callgraph *cg, uint32_t f, size_t *from, size
 	*to = lo;
 }
 
-static int u64_cmp(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	return *x < *y ? -1 : *x > *y;
-}
-
 static bool has_addr(const uint64_t *v, size_t n, uint64_t a)
 {
 	return n && bsearch(&a, v, n, sizeof(*v), u64_cmp);

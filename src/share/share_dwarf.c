@@ -176,13 +176,6 @@ static void walk(struct dctx *c, Dwarf_Die *parent, const char *scope, int depth
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
-static int u64_cmp(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	return *x < *y ? -1 : *x > *y;
-}
-
 static int range_cmp(const void *a, const void *b)
 {
 	const struct share_range *x = a, *y = b;

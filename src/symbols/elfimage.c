@@ -73,13 +73,6 @@ static uint32_t copy_type(uint16_t m)
 	}
 }
 
-static int u64_cmp(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	return *x < *y ? -1 : *x > *y;
-}
-
 static int slot_cmp(const void *a, const void *b)
 {
 	const struct got_slot *x = a, *y = b;

@@ -50,6 +50,8 @@ static inline const char *str_or(const char *s, const char *fallback)
  * is merged in O(n log runs): one pass when it is sorted already.
  */
 void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+/* The order of two uint64_t, for sort_array and bsearch. */
+int u64_cmp(const void *a, const void *b);
 
 /*
  * Binary search over a sorted range [LO, HI): the first index for which

@@ -174,6 +174,13 @@ static void merge_runs(char *base, char *tmp, size_t a, size_t m, size_t b, size
 	memcpy(base + a * size, tmp, o * size);
 }
 
+int u64_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
 void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
 	size_t starts[SORT_MAX_RUNS + 1], nr = 1;
