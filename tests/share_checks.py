@@ -289,6 +289,18 @@ def pool(tool, data):
         check(f"{name}: g_served (atomic, every request) a hot shared counter",
               sv["hot_writes"] >= 1 and svl["verdict"] == "hot_counter", f"{sv} {svl['verdict']}")
         cfg, _ = m["g_config"]
+        if name == "pool.gcc":
+            # Without debug info the element sizes come from the code (shl $6, shl $4).
+            import tempfile
+            with tempfile.TemporaryDirectory() as tmp:
+                bare = os.path.join(tmp, "pool.nodebug")
+                subprocess.run(["strip", "-g", "-o", bare, path], check=True)
+                fl = flagged_vars(share_json(tool, bare))
+                nd = members(share_json(tool, "--all", bare))
+            check("pool.gcc without debug info: padded[] not flagged, per_worker[] 16 bytes apart",
+                  "padded" not in fl and "slots" in fl.get("per_worker", set()) and
+                  nd["padded"][0]["elem_size"] == 64 and nd["per_worker"][0]["elem_size"] == 16,
+                  f"{fl} {nd['padded'][0]['elem_size']} {nd['per_worker'][0]['elem_size']}")
         check(f"{name}: types from DWARF (clang's DW_OP_addrx too)",
               cfg["type"] == "Config" and pw["type"] == "Slot[8]", f"{cfg['type']} {pw['type']}")
 

@@ -216,6 +216,7 @@ static void call_clobbers(struct disasm *d)
 			d->imm[a->scratch[k]].known = false;
 			d->prm[a->scratch[k]].known = false;
 			d->ld[a->scratch[k]].known = false;
+			d->mult[a->scratch[k]] = 0;
 		}
 		return;
 	}
@@ -362,6 +363,7 @@ static void reset_state(struct disasm *d, uint64_t pc)
 	memset(d->ld, 0, sizeof(d->ld));
 	memset(d->out, 0, sizeof(d->out));
 	memset(d->cnt, 0, sizeof(d->cnt));
+	memset(d->mult, 0, sizeof(d->mult));
 	d->ld_dst = 0;
 	d->cnt_dst = 0;
 	d->cnt_any = false;
@@ -561,6 +563,7 @@ skip:
 			memset(d->regs, 0, sizeof(d->regs));
 			memset(d->imm, 0, sizeof(d->imm));
 			memset(d->cnt, 0, sizeof(d->cnt));
+			memset(d->mult, 0, sizeof(d->mult));
 			d->pad = false;
 			continue;
 		}

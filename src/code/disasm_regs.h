@@ -32,6 +32,7 @@ struct regval {
 	uint64_t v;
 	bool known;
 	bool indexed;			/* v is the start of an object indexed by a register */
+	uint16_t scale;			/* ... x86: by a register times this (0: unknown) */
 	uint8_t idx;			/* prm: which argument of the function (0: the first) */
 };
 
@@ -97,6 +98,11 @@ struct disasm {
 	struct cnt { uint64_t data; bool arith; } cnt[NREGS], cnt_next;
 	unsigned int cnt_dst;		/* the register cnt_next goes to, after the instruction */
 	bool cnt_any;			/* some cnt[] set since they were last cleared */
+	/*
+	 * x86: what a register holding an index was multiplied by (shl, imul,
+	 * lea (,%i,8)): an array's element size, when it is added to its start.
+	 */
+	uint16_t mult[NREGS];
 	/* x86 -O0: what frame slots (disp(%rbp)) hold: a constant, an address, the argument. */
 	struct frame_slot {
 		int64_t disp;

@@ -221,6 +221,57 @@ static void x86_counter(struct disasm *d, const cs_insn *ci, struct insn *in)
  * register known, or an absolute address in non-PIE code, with an index
  * register): the access is credited to the object at the start.
  */
+/* An index register's multiplier, clamped: how far apart its elements are. */
+static uint16_t mult_of(const struct disasm *d, unsigned int f, uint64_t times)
+{
+	uint64_t m = times * (f && d->mult[f] ? d->mult[f] : 1);
+
+	return m > 0xffff ? 0 : (uint16_t)m;
+}
+
+/*
+ * What the instruction makes of an index register's multiplier: shl $k,
+ * imul $c, lea (,%i,s) and lea (%i,%i,s), copies; *DST gets it (0: none).
+ */
+static uint16_t x86_mult(struct disasm *d, const cs_insn *ci, unsigned int *dst)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	const cs_x86_op *o = x->operands;
+
+	*dst = 0;
+	switch (ci->id) {
+	case X86_INS_SHL: case X86_INS_SAL:
+		if (x->op_count != 2 || o[0].type != X86_OP_IMM || o[1].type != X86_OP_REG ||
+		    o[0].imm < 1 || o[0].imm > 15)
+			return 0;
+		*dst = x86_fam(d, o[1].reg);
+		return mult_of(d, *dst, 1ULL << o[0].imm);
+	case X86_INS_IMUL:
+		if (x->op_count != 3 || o[0].type != X86_OP_IMM || o[1].type != X86_OP_REG ||
+		    o[2].type != X86_OP_REG || o[0].imm < 2 || o[0].imm > 0xffff)
+			return 0;
+		*dst = x86_fam(d, o[2].reg);
+		return mult_of(d, x86_fam(d, o[1].reg), (uint64_t)o[0].imm);
+	case X86_INS_LEA:
+		if (x->op_count != 2 || o[1].type != X86_OP_REG || o[0].mem.index == X86_REG_INVALID ||
+		    o[0].mem.disp)
+			return 0;
+		*dst = x86_fam(d, o[1].reg);
+		if (o[0].mem.base == X86_REG_INVALID)
+			return mult_of(d, x86_fam(d, o[0].mem.index), (uint64_t)o[0].mem.scale);
+		if (o[0].mem.base == o[0].mem.index)
+			return mult_of(d, x86_fam(d, o[0].mem.index), (uint64_t)o[0].mem.scale + 1);
+		return 0;
+	case X86_INS_MOV: case X86_INS_MOVSXD: case X86_INS_MOVSX: case X86_INS_MOVZX:
+		if (x->op_count != 2 || o[0].type != X86_OP_REG || o[1].type != X86_OP_REG)
+			return 0;
+		*dst = x86_fam(d, o[1].reg);
+		return d->mult[x86_fam(d, o[0].reg)];
+	default:
+		return 0;
+	}
+}
+
 static void x86_share_mem(struct disasm *d, const cs_insn *ci, const cs_x86_op *op, struct insn *in,
 			  unsigned int fam, uint64_t *set_val, bool *set_indexed)
 {
@@ -239,7 +290,10 @@ static void x86_share_mem(struct disasm *d, const cs_insn *ci, const cs_x86_op *
 	in->data = a;
 	in->access = x86_access(ci, op, in->atomic);
 	in->indexed = op->mem.index != X86_REG_INVALID || (fam && d->regs[fam].indexed);
-	in->scale = (uint8_t)op->mem.scale;
+	/* (,%i,s) with %i an index times m: elements s * m apart; else the register's own */
+	in->scale = ix && d->mult[ix] ? mult_of(d, ix, (uint64_t)op->mem.scale) :
+		    op->mem.index == X86_REG_INVALID && fam && d->regs[fam].scale ? d->regs[fam].scale :
+		    (uint16_t)op->mem.scale;
 	if (ci->id == X86_INS_LEA) {
 		*set_val = a;
 		*set_indexed = in->indexed;
@@ -442,6 +496,8 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	int set_reg = -1;
 	uint64_t set_val = 0;
 	bool set_indexed = false;
+	uint16_t set_scale = 0, mult = 0;
+	unsigned int mult_dst = 0;
 	struct regval was = { 0 };
 
 	if (ci->id == X86_INS_ADD && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
@@ -517,9 +573,11 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 			in->data = d->regs[fam].v + (uint64_t)op->mem.disp;
 			in->access = x86_access(ci, op, in->atomic);
 			in->indexed = d->regs[fam].indexed;
+			in->scale = d->regs[fam].scale;
 			if (ci->id == X86_INS_LEA) {
 				set_val = in->data;
 				set_indexed = in->indexed;
+				set_scale = in->scale;
 			} else if (d->machine == EM_386 && ci->id == X86_INS_MOV &&
 				   in->access == ACC_READ && (t = dis_got(d, in->data))) {
 				/* mov foo@GOT(%ebx), %reg: reg holds &foo. */
@@ -536,6 +594,8 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 				set_val = in->data;
 		} else if (d->share_facts) {
 			x86_share_mem(d, ci, op, in, fam, &set_val, &set_indexed);
+			if (ci->id == X86_INS_LEA && set_indexed)
+				set_scale = in->scale;
 		}
 		if (d->share_facts && fam && d->prm[fam].known && op->mem.index == X86_REG_INVALID &&
 		    ci->id != X86_INS_LEA && fam != X86_RSP) {
@@ -564,6 +624,7 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	    d->regs[x86_fam(d, x->operands[0].reg)].known && x->operands[1].reg < NREGS) {
 		set_val = d->regs[x86_fam(d, x->operands[0].reg)].v;
 		set_indexed = d->regs[x86_fam(d, x->operands[0].reg)].indexed;
+		set_scale = d->regs[x86_fam(d, x->operands[0].reg)].scale;
 		set_reg = d->x86_family[x->operands[1].reg];
 	}
 	/* add %idx, %reg with an address in one of them: somewhere in that object. */
@@ -578,8 +639,12 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 			set_val = a->known ? a->v : b->v;
 			set_indexed = true;
 			set_reg = d->x86_family[x->operands[1].reg];
+			/* the index: the register without the address */
+			set_scale = d->mult[x86_fam(d, x->operands[a->known ? 0 : 1].reg)];
 		}
 	}
+	if (d->share_facts)
+		mult = x86_mult(d, ci, &mult_dst);
 	/* Whatever this instruction writes is no longer a known address or constant. */
 	if (d->lock_facts || d->share_facts)
 		x86_params(d, ci, wr, nwr);
@@ -589,7 +654,10 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 				d->imm[d->x86_family[wr[i]]].known = false;
 				d->ld[d->x86_family[wr[i]]].known = false;
 				d->cnt[d->x86_family[wr[i]]].data = 0;
+				d->mult[d->x86_family[wr[i]]] = 0;
 			}
+	if (mult_dst)
+		d->mult[mult_dst] = mult;
 	if (d->ld_dst) {
 		d->ld[d->ld_dst] = d->ld_next;
 		d->ld_dst = 0;
@@ -598,6 +666,7 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 		d->regs[set_reg].v = set_val;
 		d->regs[set_reg].known = true;
 		d->regs[set_reg].indexed = set_indexed;
+		d->regs[set_reg].scale = set_indexed ? set_scale : 0;
 	}
 	/* mov $imm, %reg and xor %reg, %reg: the register holds a constant. */
 	if ((d->lock_facts || d->share_facts) && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&

@@ -51,7 +51,7 @@ struct insn {
 	/* x86_64, with disasm_set_share_facts (mycl-share): */
 	bool indexed;			/* data is where an indexed access starts: an array's element */
 	bool counter_op;		/* a read-modify-write that adds or subtracts (a counter) */
-	uint8_t scale;			/* ... the index's scale */
+	uint16_t scale;			/* ... the index's scale (x86: times what it was multiplied by) */
 	uint8_t mem_prm;		/* 1 + the argument of the function a memory operand is based on */
 	uint8_t mem_prm_access;		/* ... enum insn_access */
 	int64_t mem_prm_off;		/* ... the offset from that argument */

@@ -198,8 +198,8 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 			 savef(s, "%s: %u-byte elements written at a computed index, %u to a %u-byte "
 			       "line: threads writing their own slots share lines", a->name, e,
 			       s->line_size / e, s->line_size) :
-			 savef(s, "%s: elements written at a computed index (by a callee; their size "
-			       "is in the debug info), %" PRIu64 " bytes in all: threads writing their "
+			 savef(s, "%s: elements written at a computed index (their size is in the "
+			       "debug info, not here), %" PRIu64 " bytes in all: threads writing their "
 			       "own slots share lines", a->name, a->size);
 		l->fix = savef(s, "pad each element of %s to %u bytes (alignas(%u) on the element "
 			       "type), or keep the slots per thread", a->name, s->line_size,

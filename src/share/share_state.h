@@ -16,7 +16,7 @@ struct share_ref {
 	bool atomic;
 	bool counter;			/* an increment (add, inc, atomic add) */
 	bool indexed;			/* at a computed index from the variable's start */
-	uint8_t scale;			/* ... the index's scale */
+	uint16_t scale;			/* ... the index's scale */
 	bool once;			/* a guarded static initialization (__cxa_guard_acquire) */
 	uint32_t off;			/* the byte it touches, from the variable's start */
 };
