@@ -144,6 +144,10 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 			in->data = d->regs[base].v + (uint64_t)(int64_t)op->mem.disp;
 			in->access = acc ? acc : ACC_READ;
 			in->indexed = op->mem.index != ARM64_REG_INVALID || d->regs[base].indexed;
+			/* [xBase, xIdx, lsl #k], or a base built of one: the elements' distance */
+			in->scale = op->mem.index != ARM64_REG_INVALID ?
+				    (op->shift.type == ARM64_SFT_LSL && op->shift.value < 16 ?
+				     (uint16_t)(1u << op->shift.value) : 1) : d->regs[base].scale;
 			/* ldr xN, [xM, :got_lo12:foo]: xN now holds &foo. */
 			if (ci->id == ARM64_INS_LDR && dst > 0 && !in->indexed &&
 			    (t = dis_got(d, in->data))) {
@@ -205,6 +209,9 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 			uint64_t v = d->regs[src].known ? d->regs[src].v : d->regs[arm64_xreg(o2->reg)].v;
 
 			dis_set_addr(d, (unsigned int)dst, v, true);
+			/* xIdx shifted left by k: elements 1 << k bytes apart */
+			if (d->regs[src].known && o2->shift.type == ARM64_SFT_LSL && o2->shift.value < 16)
+				d->regs[dst].scale = (uint16_t)(1u << o2->shift.value);
 			return;
 		}
 	}
