@@ -161,9 +161,11 @@ int disasm_open(struct disasm **out, uint16_t machine, bool big_endian, uint64_t
 		cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
 	if (d->cs_thumb)
 		cs_option(d->cs_thumb, CS_OPT_DETAIL, CS_OPT_ON);
+	d->nr_regs = NREGS;
 	if (arch == CS_ARCH_X86) {
 		cs_option(d->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);	/* as perf and objdump show it */
 		x86_families(d);
+		d->nr_regs = X86_NR_FAMILIES + 1;	/* the state is kept by family, 1..16 */
 	}
 	d->machine = machine;
 	d->big_endian = big_endian;
@@ -225,10 +227,10 @@ static void call_clobbers(struct disasm *d)
 		keep[1][k] = d->imm[a->kept[k]];
 		keep[2][k] = d->prm[a->kept[k]];
 	}
-	memset(d->regs, 0, sizeof(d->regs));
-	memset(d->imm, 0, sizeof(d->imm));
-	memset(d->prm, 0, sizeof(d->prm));
-	memset(d->ld, 0, sizeof(d->ld));
+	memset(d->regs, 0, d->nr_regs * sizeof(d->regs[0]));
+	memset(d->imm, 0, d->nr_regs * sizeof(d->imm[0]));
+	memset(d->prm, 0, d->nr_regs * sizeof(d->prm[0]));
+	memset(d->ld, 0, d->nr_regs * sizeof(d->ld[0]));
 	memset(d->out, 0, sizeof(d->out));
 	for (unsigned int k = 0; k < a->nr_kept; k++) {
 		d->regs[a->kept[k]] = keep[0][k];
@@ -348,7 +350,7 @@ static void counters_after(struct disasm *d, const struct insn *in)
 		d->cnt_any = true;
 	}
 	if ((in->branch || in->call || in->ret) && d->cnt_any) {
-		memset(d->cnt, 0, sizeof(d->cnt));
+		memset(d->cnt, 0, d->nr_regs * sizeof(d->cnt[0]));
 		d->cnt_any = false;
 	}
 }
@@ -356,14 +358,14 @@ static void counters_after(struct disasm *d, const struct insn *in)
 /* What is known at a function's entry: its arguments, nothing else. */
 static void reset_state(struct disasm *d, uint64_t pc)
 {
-	memset(d->regs, 0, sizeof(d->regs));
-	memset(d->imm, 0, sizeof(d->imm));
+	memset(d->regs, 0, d->nr_regs * sizeof(d->regs[0]));
+	memset(d->imm, 0, d->nr_regs * sizeof(d->imm[0]));
 	memset(d->slots, 0, sizeof(d->slots));
-	memset(d->prm, 0, sizeof(d->prm));
-	memset(d->ld, 0, sizeof(d->ld));
+	memset(d->prm, 0, d->nr_regs * sizeof(d->prm[0]));
+	memset(d->ld, 0, d->nr_regs * sizeof(d->ld[0]));
 	memset(d->out, 0, sizeof(d->out));
-	memset(d->cnt, 0, sizeof(d->cnt));
-	memset(d->mult, 0, sizeof(d->mult));
+	memset(d->cnt, 0, d->nr_regs * sizeof(d->cnt[0]));
+	memset(d->mult, 0, d->nr_regs * sizeof(d->mult[0]));
 	d->ld_dst = 0;
 	d->cnt_dst = 0;
 	d->cnt_any = false;
@@ -560,10 +562,10 @@ skip:
 			p += skip;
 			pc += skip;
 			len -= skip;
-			memset(d->regs, 0, sizeof(d->regs));
-			memset(d->imm, 0, sizeof(d->imm));
-			memset(d->cnt, 0, sizeof(d->cnt));
-			memset(d->mult, 0, sizeof(d->mult));
+			memset(d->regs, 0, d->nr_regs * sizeof(d->regs[0]));
+			memset(d->imm, 0, d->nr_regs * sizeof(d->imm[0]));
+			memset(d->cnt, 0, d->nr_regs * sizeof(d->cnt[0]));
+			memset(d->mult, 0, d->nr_regs * sizeof(d->mult[0]));
 			d->pad = false;
 			continue;
 		}

@@ -26,6 +26,7 @@
 #define X86_RDI 6
 #define X86_RBP 7
 #define X86_RSP 8
+#define X86_NR_FAMILIES 16		/* rax ... r15 */
 
 /* What a register is known to hold, from the instructions just before. */
 struct regval {
@@ -85,6 +86,7 @@ struct disasm {
 	bool no_fallthrough;		/* the previous instruction returned or jumped */
 	bool out_of_line;		/* ... returned or jumped back: what follows is reached from elsewhere */
 	bool pad;			/* the instruction is padding after such a jump */
+	unsigned int nr_regs;		/* the registers the state uses: NREGS, x86's 16 families + 1 */
 	struct regval regs[NREGS];
 	struct regval imm[NREGS];	/* registers holding a constant (mov $imm) */
 	struct regval prm[NREGS];	/* registers holding argument idx plus v */
