@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "apinames.h"
 #include "callgraph.h"
 #include "cfgcycles.h"
 #include "disasm.h"
@@ -99,104 +100,8 @@ struct callgraph {
 	bool threaded;
 };
 
-/*
- * Imported functions that start a thread running one of their arguments.
- * Names as glibc's own (static) code has them count too: __pthread_create,
- * and the versioned pthread_create_2_1.
- */
-static int thread_api(const char *name)
-{
-	static const struct { const char *name; int arg; } api[] = {
-		{ "pthread_create", 2 }, { "thrd_create", 1 }, { "clone", 0 },
-		{ "g_thread_new", 1 }, { "g_thread_try_new", 1 }, { "uv_thread_create", 1 },
-		/* OpenMP (libgomp): a parallel region's outlined body runs on the team's threads */
-		{ "GOMP_parallel", 0 }, { "GOMP_parallel_start", 0 }, { "GOMP_parallel_loop_static", 0 },
-		{ "GOMP_parallel_loop_dynamic", 0 }, { "GOMP_parallel_loop_guided", 0 },
-		{ "GOMP_parallel_loop_runtime", 0 }, { "GOMP_parallel_sections", 0 },
-		{ "kmpc_fork_call", 2 },	/* LLVM's libomp: __kmpc_fork_call */
-	};
-	char b[128];
-
-	/* Demangled, or mangled as its PLT entry is named ("_ZNSt6thread15_M_start_thread...@plt"). */
-	if (!strncmp(name, "std::thread::_M_start_thread", 28) ||
-	    !strncmp(name, "_ZNSt6thread15_M_start_thread", 29))
-		return 9;		/* the entry is in the state object: its _M_run */
-	lock_plain_name(name, b, sizeof(b));
-	for (size_t i = 0; i < sizeof(api) / sizeof(api[0]); i++) {
-		size_t n = strlen(api[i].name);
-
-		if (!strncmp(b, api[i].name, n) &&
-		    (!b[n] || (b[n] == '_' && b[n + 1] >= '0' && b[n + 1] <= '9')))
-			return api[i].arg;
-	}
-	return -1;
-}
-
-/*
- * Imported calls that block a thread until I/O or a signal comes: what a
- * server's main loop waits in (accept, poll, an event loop), as opposed to a
- * loop over options or plugins.  Reads, sleeps and condition variables are
- * not among them: start-up code waits in those too (for a file, for a
- * thread it started).
- */
-static bool wait_api(const char *name)
-{
-	static const char *const api[] = {
-		"accept", "accept4", "poll", "ppoll", "epoll_wait", "epoll_pwait", "epoll_pwait2",
-		"select", "pselect", "pselect6", "kevent", "sigwait", "sigwaitinfo", "sigtimedwait",
-		"sigsuspend", "pause", "io_getevents", "io_uring_enter", "io_uring_wait_cqe",
-		"msgrcv", "event_base_loop", "event_base_dispatch", "uv_run",
-	};
-	char b[64];
-
-	lock_plain_name(name, b, sizeof(b));
-	for (size_t i = 0; i < sizeof(api) / sizeof(api[0]); i++)
-		if (!strcmp(b, api[i]))
-			return true;
-	return false;
-}
-
-/*
- * Functions that never return to their caller (the C library's and the C++
- * ABI's): the code after a call to one belongs to another path, not this
- * one's fall-through, or the control flow grows cycles that are not there.
- */
-static bool noreturn_api(const char *name)
-{
-	static const char *const api[] = {
-		"exit", "Exit", "abort", "quick_exit", "assert_fail", "assert_perror_fail",
-		"stack_chk_fail", "fortify_fail", "chk_fail", "longjmp", "siglongjmp", "longjmp_chk",
-		"pthread_exit", "cxa_throw", "cxa_rethrow", "cxa_bad_cast", "cxa_bad_typeid",
-		"cxa_throw_bad_array_new_length", "Unwind_Resume", "thrd_exit",
-	};
-	/* Names a program may well give a function of its own that returns: imports only. */
-	static const char *const imported[] = { "err", "errx", "verr", "verrx" };
-	char b[64];
-
-	lock_plain_name(name, b, sizeof(b));
-	for (size_t i = 0; i < sizeof(api) / sizeof(api[0]); i++)
-		if (!strcmp(b, api[i]))
-			return true;
-	for (size_t i = 0; strchr(name, '@') && i < sizeof(imported) / sizeof(imported[0]); i++)
-		if (!strcmp(b, imported[i]))
-			return true;
-	return !strncmp(b, "ZSt20__throw_", 13) || !strncmp(b, "ZSt19__throw_", 13) ||
-	       !strncmp(b, "ZSt16__throw_", 13) || !strncmp(b, "ZSt17__throw_", 13) ||
-	       !strncmp(b, "ZSt21__throw_", 13) || !strncmp(b, "ZSt24__throw_", 13) ||
-	       !strncmp(b, "std::__throw_", 13);
-}
-
 /* How many calls down a serving loop's wait may be (ServerLoop, WaitEventSetWait, epoll_wait). */
 #define MAX_WAIT_DEPTH 2
-
-static bool exit_api(const char *name)
-{
-	char b[64];
-
-	lock_plain_name(name, b, sizeof(b));
-	return !strcmp(b, "atexit") || !strcmp(b, "cxa_atexit") || !strcmp(b, "on_exit") ||
-	       !strcmp(b, "cxa_thread_atexit_impl");
-}
 
 /* What one of F's names says it is: a thread or exit API, a wait, a call that never returns. */
 static void name_roles(struct cg_func *f, const char *name)
@@ -204,27 +109,10 @@ static void name_roles(struct cg_func *f, const char *name)
 	if (!name)
 		return;
 	if (f->thread_api < 0)
-		f->thread_api = (int8_t)thread_api(name);
-	f->wait_api |= wait_api(name);
-	f->noreturn |= noreturn_api(name);
-	f->exit_api |= exit_api(name);
-}
-
-/*
- * libstdc++'s std::thread::_State_impl<...>::_M_run, as demangled (with or
- * without its parameters) or mangled.
- */
-static bool state_run(const char *name)
-{
-	const char *run;
-	size_t n;
-
-	if (!strncmp(name, "_ZNSt6thread11_State_impl", 25))
-		return strstr(name, "6_M_runEv") != NULL;
-	if (strncmp(name, "std::thread::_State_impl<", 25) || !(run = strstr(name, ">::_M_run")))
-		return false;
-	n = strlen(run);
-	return n == 9 || !strcmp(run + 9, "()");
+		f->thread_api = (int8_t)api_thread_start(name);
+	f->wait_api |= api_waits(name);
+	f->noreturn |= api_noreturn(name);
+	f->exit_api |= api_exit_handler(name);
 }
 
 static int start_cmp(const void *a, const void *b)
@@ -296,7 +184,7 @@ int callgraph_new(struct callgraph **out, const struct symtab *t, const struct e
 		f->thread_api = -1;
 		name_roles(f, f->name);
 		/* libstdc++'s std::thread runs the state's _M_run on the new thread. */
-		f->thread_entry = state_run(f->name);
+		f->thread_entry = api_std_thread_run(f->name);
 		cg->starts[n++] = f->start;
 	}
 	if (n && cg->f[n - 1].end <= cg->f[n - 1].start)
