@@ -22,7 +22,7 @@ static int rehash(struct idmap *m)
 	if (!s)
 		return -1;
 	for (size_t e = 0; e < m->nr; e++) {
-		size_t k = hash_bytes(m->keys + m->off[e], m->klen[e]) & (n - 1);
+		size_t k = hash_bytes(idmap_key(m, e + 1), m->klen[e]) & (n - 1);
 
 		while (s[k])
 			k = (k + 1) & (n - 1);
@@ -44,7 +44,7 @@ uint64_t idmap_get(struct idmap *m, const void *key, size_t n, bool *fresh)
 	for (k = hash_bytes(key, n) & (m->nslots - 1); m->slots[k]; k = (k + 1) & (m->nslots - 1)) {
 		size_t e = m->slots[k] - 1;
 
-		if (m->klen[e] == n && !memcmp(m->keys + m->off[e], key, n))
+		if (m->klen[e] == n && !memcmp(idmap_key(m, e + 1), key, n))
 			return e + 1;
 	}
 	if (m->nr >= UINT32_MAX - 1 || n > UINT32_MAX ||

@@ -23,10 +23,13 @@ struct idmap {
 
 /* The id (from 1) of KEY (N bytes); *FRESH when it was added now.  0 on -ENOMEM. */
 uint64_t idmap_get(struct idmap *m, const void *key, size_t n, bool *fresh);
-/* The stored key of ID. */
+/*
+ * The stored key of ID.  Empty keys take no storage, which may be NULL while
+ * every key so far is empty: theirs is "".
+ */
 static inline const void *idmap_key(const struct idmap *m, uint64_t id)
 {
-	return m->keys + m->off[id - 1];
+	return m->klen[id - 1] ? (const void *)(m->keys + m->off[id - 1]) : "";
 }
 void idmap_free(struct idmap *m);
 
