@@ -376,6 +376,36 @@ def ring(tool, data):
               str([(l["verdict"], l["why"]) for l in bl]))
 
 
+def tasks(tool, data):
+    """tests/data/share/tasks.c and tasks.cc: callbacks reached through memory, and what runs once."""
+    for name in ("tasks.gcc-O2", "tasks.clang-O0", "tasks.aarch64"):
+        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+        m = members(doc)
+        rs, line = m["requests_served"]
+        check(f"{name}: requests_served (a task's handler, stored by main before the threads) "
+              "is a hot shared counter", rs["hot_writes"] >= 1 and line["verdict"] == "hot_counter",
+              f"{rs} {line['verdict']}")
+        for v, what in (("got_hup", "a signal handler"),
+                        ("tables_ready", "pthread_once's initialiser"),
+                        ("crc_table", "pthread_once's initialiser, in its own loop"),
+                        ("worker_ids", "each worker once at its start")):
+            x, _ = m[v]
+            check(f"{name}: {v}, written by {what}, while threads run but not hot",
+                  x["hot_writes"] == 0 and x["warm_writes"] >= 1, str(x))
+        x, _ = m["exit_reports"]
+        check(f"{name}: exit_reports, written by an exit handler, never while threads run",
+              x["hot_writes"] + x["warm_writes"] == 0, str(x))
+    for name in ("tasks.g++", "tasks.clang++"):
+        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+        m = members(doc)
+        g, line = m["g_hits"]
+        check(f"{name}: g_hits (a std::function task's) is a hot shared counter",
+              g["hot_writes"] >= 1 and line["verdict"] == "hot_counter", f"{g} {line['verdict']}")
+        c, _ = m["g_config_loaded"]
+        check(f"{name}: g_config_loaded written before the pool starts only",
+              c["startup_writes"] >= 1 and c["hot_writes"] + c["warm_writes"] == 0, str(c))
+
+
 def omp(tool, data):
     """tests/data/share/omp.c: OpenMP's parallel loop body runs on the team's threads."""
     for name in ("omp.gcc-O2", "omp.clang-O2"):
@@ -518,6 +548,7 @@ def main():
     plain(tool, data)
     lockword(tool, data)
     ring(tool, data)
+    tasks(tool, data)
     omp(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)

@@ -106,6 +106,14 @@ bool api_exit_handler(const char *name)
 	       !strcmp(b, "cxa_thread_atexit_impl");
 }
 
+bool api_once(const char *name)
+{
+	char b[64];
+
+	lock_plain_name(name, b, sizeof(b));
+	return !strcmp(b, "pthread_once") || !strcmp(b, "call_once") || !strcmp(b, "gthread_once");
+}
+
 /*
  * libstdc++'s std::thread::_State_impl<...>::_M_run, as demangled (with or
  * without its parameters) or mangled.

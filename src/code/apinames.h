@@ -17,6 +17,8 @@ bool api_waits(const char *name);
 bool api_noreturn(const char *name);
 /* A function that registers an exit handler (atexit, __cxa_atexit...). */
 bool api_exit_handler(const char *name);
+/* A function that runs its callback argument once per process (pthread_once, call_once). */
+bool api_once(const char *name);
 /* libstdc++'s std::thread::_State_impl<...>::_M_run, demangled or not. */
 bool api_std_thread_run(const char *name);
 

@@ -30,6 +30,7 @@ struct cg_func {
 	bool thread_entry, listed, creates_threads, spine, api, taken_data;
 	int8_t thread_api;		/* an imported thread-creating function: its entry argument */
 	bool exit_api;			/* ... an exit-handler registration */
+	bool once_api;			/* ... runs its callback once (pthread_once) */
 	uint8_t dist;			/* calls down to a thread-creating call (255: none) */
 	uint8_t wait_dist;		/* calls down to a call that blocks for work (255: none) */
 	bool wait_api;			/* an imported function that blocks (accept, poll...) */
@@ -63,8 +64,10 @@ struct cg_edge {
 struct cg_take {
 	uint32_t fn, taker;		/* taker NONE: a word in data */
 	uint32_t passed_to;		/* the callee it is handed to, NONE: kept or stored */
-	int8_t arg;
+	int8_t arg;			/* ... as its argument ARG; TAKE_STORED: stored to memory */
 };
+
+#define TAKE_STORED (-2)
 
 struct cg_loop {
 	uint32_t func;
@@ -113,6 +116,7 @@ static void name_roles(struct cg_func *f, const char *name)
 	f->wait_api |= api_waits(name);
 	f->noreturn |= api_noreturn(name);
 	f->exit_api |= api_exit_handler(name);
+	f->once_api |= api_once(name);
 }
 
 static int start_cmp(const void *a, const void *b)
@@ -363,7 +367,8 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 		.jump = in->jump, .branch = in->branch && !in->call,
 		.ret = in->ret || (in->call && callee != NONE && cg->f[callee].noreturn),
 		.dies = (in->call || in->jump) && callee != NONE && cg->f[callee].noreturn,
-		.indirect = in->jump && !in->target };
+		.indirect = in->jump && !in->target, .call = in->call, .atomic = in->atomic,
+		.spin = in->spin_hint };
 	if (in->jump && in->table) {
 		err = switch_targets(cg, c, in);
 		if (err)
@@ -396,6 +401,9 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 
 		if (a && (fn = func_starting(cg, a)) != NONE && fn != c && take(cg, fn, c, NONE, -1))
 			return -ENOMEM;
+		if (in->stored && (fn = func_starting(cg, in->stored)) != NONE && fn != c &&
+		    take(cg, fn, c, NONE, TAKE_STORED))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -406,6 +414,26 @@ static int add_loop(struct callgraph *cg, uint64_t from, uint64_t to)
 		return -ENOMEM;
 	cg->l[cg->nr_l++] = (struct cg_loop){ cg->buf_func, from, to, false };
 	return 0;
+}
+
+/*
+ * A few instructions around an atomic, no call, no pause: an atomic's retry
+ * (a CAS loop, load-exclusive/store-exclusive, aarch64's outlined atomics),
+ * which repeats only while another CPU writes too: no repetition of the
+ * code.  A spin-wait (with its pause or yield) stays a loop.
+ */
+static bool retry_loop(const struct cfg_node *v, size_t n)
+{
+	bool atomic = false;
+
+	if (n > 8)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].call || v[i].spin)
+			return false;
+		atomic |= v[i].atomic;
+	}
+	return atomic;
 }
 
 /*
@@ -437,7 +465,8 @@ static int function_loops(struct callgraph *cg)
 			continue;
 		while (j + 1 < n && in[j + 1])
 			j++;
-		err = add_loop(cg, cg->buf[i].addr, cg->buf[j].addr);
+		if (!retry_loop(cg->buf + i, j - i + 1))
+			err = add_loop(cg, cg->buf[i].addr, cg->buf[j].addr);
 		i = j;
 	}
 	cg->nr_buf = 0;
@@ -614,11 +643,32 @@ out:
 	return err;
 }
 
-/* When FN runs, by its takes (sorted by function): handed to whom, by whom. */
-static uint8_t callback_ctx(const struct callgraph *cg, uint32_t fn, bool *looped)
+/*
+ * FN's address, taken by TAKER, stays: stored to memory, or taken into a
+ * register that none of TAKER's calls gets (kept in a vector register, a
+ * structure built in place).  The takes of FN start at LO.
+ */
+static bool kept(const struct callgraph *cg, size_t lo, uint32_t fn, const struct cg_take *t)
+{
+	if (t->arg == TAKE_STORED)
+		return true;
+	if (t->passed_to != NONE)
+		return false;
+	for (size_t i = lo; i < cg->nr_t && cg->t[i].fn == fn; i++)
+		if (cg->t[i].taker == t->taker && cg->t[i].passed_to != NONE)
+			return false;
+	return true;
+}
+
+/*
+ * When FN runs, by its takes (sorted by function): handed to whom, by whom.
+ * *ONCE: only handed to functions that run it once (an initialiser).
+ */
+static uint8_t callback_ctx(const struct callgraph *cg, uint32_t fn, bool *looped, bool *once)
 {
 	bool any = false, startup = true;
 
+	*once = !cg->f[fn].taken_data;
 	*looped = cg->f[fn].taken_data;
 	if (cg->f[fn].taken_data)
 		return CG_RUNTIME;
@@ -635,14 +685,31 @@ static uint8_t callback_ctx(const struct callgraph *cg, uint32_t fn, bool *loope
 		tc = cg->f[t->taker].ctx;
 		if (t->passed_to != NONE && cg->f[t->passed_to].exit_api)
 			return CG_EXIT;
-		if (tc & CG_RUNTIME)
+		/*
+		 * Kept (a task's, a handler's, an object's slot): called through it
+		 * later, from anywhere, as often as what a table or a vtable in data
+		 * holds.
+		 */
+		bool stays = kept(cg, lo, fn, t);
+
+		/* Taken into the register one of the taker's calls gets: that call decides. */
+		if (t->passed_to == NONE && !stays)
+			continue;
+		/* Run once however often the call is made (an initialiser): never repeatedly. */
+		if (t->passed_to != NONE && cg->f[t->passed_to].once_api) {
+			if ((tc & CG_RUNTIME) || !tc)
+				startup = false;
+			continue;
+		}
+		*once = false;
+		if ((tc & CG_RUNTIME) || stays)
 			*looped = true;
 		/*
 		 * Handed at start-up to a function of this binary that runs only at
 		 * start-up: called there (an option handler).  Handed to another
-		 * library, or kept: it may run at any time.
+		 * library, or kept: it may run at any time, and again and again.
 		 */
-		if ((tc & CG_RUNTIME) || !tc ||
+		if ((tc & CG_RUNTIME) || !tc || stays ||
 		    (t->passed_to != NONE && ((cg->f[t->passed_to].ctx & CG_RUNTIME) ||
 					      strchr(cg->f[t->passed_to].name, '@'))))
 			startup = false;
@@ -886,17 +953,19 @@ static void callbacks(struct callgraph *cg, uint32_t main_fn)
 	for (int round = 0; round < 2; round++) {
 		for (size_t i = 0; i < cg->nr; i++) {
 			struct cg_func *f = &cg->f[i];
-			bool looped;
+			bool looped, once;
 			uint8_t c;
 
 			if (f->thread_entry || (uint32_t)i == main_fn || (uint32_t)i == way_in ||
 			    f->why == W_CTOR || f->why == W_DTOR)
 				continue;
-			c = callback_ctx(cg, (uint32_t)i, &looped);
-			if (!c || (f->ctx & c) == c)
+			c = callback_ctx(cg, (uint32_t)i, &looped, &once);
+			/* Repetition found in the second round (its taker's came later) counts too. */
+			if (!c || ((f->ctx & c) == c && !((c & CG_RUNTIME) && looped && !f->looped)))
 				continue;
 			f->ctx |= c;
-			f->rt_root |= (c & CG_RUNTIME) != 0;
+			/* Run once: its own loops are no repetition either (a table filled once). */
+			f->rt_root |= (c & CG_RUNTIME) && !once;
 			if (!f->why)
 				f->why = W_CALLBACK;
 			if ((c & CG_RUNTIME) && looped)

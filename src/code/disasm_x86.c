@@ -604,6 +604,13 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 			in->mem_prm_access = x86_access(ci, op, in->atomic);
 		}
 	}
+	/* mov %reg, mem (not a stack slot) with an address in reg: kept there. */
+	if (d->share_facts && ci->id == X86_INS_MOV && x->op_count == 2 &&
+	    x->operands[0].type == X86_OP_REG && x->operands[1].type == X86_OP_MEM &&
+	    x86_fam(d, x->operands[0].reg) && d->regs[x86_fam(d, x->operands[0].reg)].known &&
+	    x86_fam(d, x->operands[1].mem.base) != X86_RSP &&
+	    x86_fam(d, x->operands[1].mem.base) != X86_RBP)
+		in->stored = d->regs[x86_fam(d, x->operands[0].reg)].v;
 	if (d->share_facts && in->call && d->machine == EM_X86_64)
 		x86_call_args(d, in);
 	if (d->machine == EM_386 && in->call)

@@ -56,6 +56,7 @@ struct insn {
 	uint8_t mem_prm_access;		/* ... enum insn_access */
 	int64_t mem_prm_off;		/* ... the offset from that argument */
 	uint64_t imm;			/* an immediate that may be an address (non-PIE code) */
+	uint64_t stored;		/* a store to memory off the stack: the address it stores */
 	uint64_t call_arg[6];		/* call: the address or constant each argument register holds */
 	uint8_t call_arg_prm[6];	/* call: 1 + the function's own argument each one passes on */
 	uint8_t call_arg_indexed;	/* call: bit k: argument k points somewhere in an array */

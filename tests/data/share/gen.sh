@@ -60,10 +60,17 @@ clang -O0 -g -pthread -o lockword.clang-O0 lockword.c
 gcc -O2 -g -pthread -o ring.gcc-O2 ring.c
 clang -O0 -g -pthread -o ring.clang-O0 ring.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o ring.aarch64 ring.c
+# Callbacks reached through memory (a task's function pointer, a std::function),
+# a signal handler, pthread_once's initialiser, an exit handler.
+gcc -O2 -g -pthread -o tasks.gcc-O2 tasks.c
+clang -O0 -g -pthread -o tasks.clang-O0 tasks.c
+aarch64-linux-gnu-gcc -O2 -g -pthread -o tasks.aarch64 tasks.c
+g++ -O2 -g -pthread -o tasks.g++ tasks.cc
+clang++ -O2 -g -pthread -o tasks.clang++ tasks.cc
 # OpenMP's threads (libgomp; clang's libomp: apt-get install libomp-14-dev).
 gcc -O2 -g -fopenmp -o omp.gcc-O2 omp.c
 clang -O2 -g -fopenmp -o omp.clang-O2 omp.c
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* omp.*
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* omp.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
