@@ -406,6 +406,18 @@ def tasks(tool, data):
               c["startup_writes"] >= 1 and c["hot_writes"] + c["warm_writes"] == 0, str(c))
 
 
+def methods(tool, data):
+    """tests/data/share/methods.cc: an object's address handed down through methods (-O0)."""
+    for name in ("methods.g++-O0", "methods.clang++-O0", "methods.g++-O2"):
+        m = members(share_json(tool, "--all", os.path.join(data, "share", name)))
+        srv, _ = m["g_server"]
+        check(f"{name}: g_server written by every worker through handle -> record -> add",
+              srv["hot_writes"] >= 2, str(srv))
+        cfg, _ = m["g_config"]
+        check(f"{name}: g_config written through load -> add before the threads only (both writes)",
+              cfg["startup_writes"] >= 2 and cfg["hot_writes"] + cfg["warm_writes"] == 0, str(cfg))
+
+
 def omp(tool, data):
     """tests/data/share/omp.c: OpenMP's parallel loop body runs on the team's threads."""
     for name in ("omp.gcc-O2", "omp.clang-O2"):
@@ -549,6 +561,7 @@ def main():
     lockword(tool, data)
     ring(tool, data)
     tasks(tool, data)
+    methods(tool, data)
     omp(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)

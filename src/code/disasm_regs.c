@@ -113,5 +113,9 @@ void dis_call_args(struct disasm *d, struct insn *in)
 			in->call_arg_indexed |= (uint8_t)(1u << k);
 		if (d->prm[r].known && !d->prm[r].v)
 			in->call_arg_prm[k] = (uint8_t)(d->prm[r].idx + 1);
+		if (d->prm[r].known && (int64_t)d->prm[r].v == (int32_t)d->prm[r].v) {
+			in->call_arg_pass[k] = (uint8_t)(d->prm[r].idx + 1);
+			in->call_arg_pass_off[k] = (int32_t)d->prm[r].v;
+		}
 	}
 }

@@ -165,6 +165,13 @@ static void x86_params(struct disasm *d, const cs_insn *ci, const cs_regs wr, ui
 			 d->prm[x86_fam(d, x->operands[0].mem.base)].known) {
 			nv = d->prm[x86_fam(d, x->operands[0].mem.base)];
 			nv.v += (uint64_t)x->operands[0].mem.disp;
+		} else if ((ci->id == X86_INS_ADD || ci->id == X86_INS_SUB) &&
+			   x->operands[0].type == X86_OP_IMM && x->operands[1].size == d->ptr_size &&
+			   dst && d->prm[dst].known) {
+			/* add $off, %reg: a member's address (-O0's this + off) */
+			nv = d->prm[dst];
+			nv.v += ci->id == X86_INS_ADD ? (uint64_t)x->operands[0].imm :
+							-(uint64_t)x->operands[0].imm;
 		}
 	}
 	for (uint8_t i = 0; i < nwr; i++)
@@ -480,6 +487,10 @@ static void x86_call_args(struct disasm *d, struct insn *in)
 			in->call_arg_indexed |= (uint8_t)(1u << k);
 		if (d->prm[r].known && !d->prm[r].v)
 			in->call_arg_prm[k] = (uint8_t)(d->prm[r].idx + 1);
+		if (d->prm[r].known && (int64_t)d->prm[r].v == (int32_t)d->prm[r].v) {
+			in->call_arg_pass[k] = (uint8_t)(d->prm[r].idx + 1);
+			in->call_arg_pass_off[k] = (int32_t)d->prm[r].v;
+		}
 	}
 }
 

@@ -60,6 +60,8 @@ struct insn {
 	uint64_t call_arg[6];		/* call: the address or constant each argument register holds */
 	uint8_t call_arg_prm[6];	/* call: 1 + the function's own argument each one passes on */
 	uint8_t call_arg_indexed;	/* call: bit k: argument k points somewhere in an array */
+	uint8_t call_arg_pass[6];	/* call: 1 + the function's own argument plus an offset */
+	int32_t call_arg_pass_off[6];	/* ... that offset (this->member handed on) */
 	/* ret: the address the result register holds, when known (a function returning &g[i]). */
 	uint64_t ret_value;
 	bool ret_indexed;

@@ -130,7 +130,11 @@ struct argref {
 	uint64_t call, callee, addr;
 	uint8_t arg;
 	bool indexed;			/* the address of an element at a computed index */
+	uint8_t depth;			/* calls between CALL and CALLEE (handed on by callees) */
 };
+
+/* How many calls down a variable's address is followed when callees hand it on. */
+#define MAX_PASS_DEPTH 3
 
 struct scan {
 	struct mycl_share *s;
@@ -192,7 +196,7 @@ static int scan_insn(const struct insn *in, void *arg)
 				return -ENOMEM;
 			sc->args[sc->nr_args++] = (struct argref){
 				in->addr, in->target, in->call_arg[k], (uint8_t)k,
-				(in->call_arg_indexed >> k) & 1 };
+				(in->call_arg_indexed >> k) & 1, 0 };
 		}
 	}
 	if (!in->data)
@@ -303,10 +307,11 @@ static bool lock_call(const struct lock_rules *r, const char *name)
 }
 
 /*
- * Stores a callee makes through the address of a variable it was handed
- * (one call deep): counted as writes of that variable, running when the
- * call runs.  A library's lock primitive handed a variable's address (a
- * mutex, a semaphore) writes it on every call.
+ * Stores a callee makes through the address of a variable it was handed,
+ * and the callees it hands that address on to (this->member.method(), up to
+ * MAX_PASS_DEPTH calls down): counted as writes of that variable, running
+ * when the first call runs.  A library's lock primitive handed a variable's
+ * address (a mutex, a semaphore) writes it on every call.
  */
 static int callee_writes(struct scan *sc)
 {
@@ -359,6 +364,24 @@ static int callee_writes(struct scan *sc)
 			enum cg_heat heat;
 			long var;
 
+			for (int j = 0; j < 6 && v[k].call && v[k].target &&
+					a->depth + 1 < MAX_PASS_DEPTH; j++) {
+				struct argref on;
+
+				if (v[k].call_arg_pass[j] != a->arg + 1)
+					continue;
+				on = (struct argref){ a->call, v[k].target,
+						      a->addr + (uint64_t)(int64_t)v[k].call_arg_pass_off[j],
+						      (uint8_t)j, a->indexed, (uint8_t)(a->depth + 1) };
+				if (find_var(s, on.addr) < 0 || on.callee == a->callee)
+					continue;
+				if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1)) {
+					err = -ENOMEM;
+					goto out;
+				}
+				sc->args[sc->nr_args++] = on;
+				a = &sc->args[i];	/* the array may have moved */
+			}
 			if (v[k].mem_prm != a->arg + 1 ||
 			    (v[k].mem_prm_access != ACC_WRITE && v[k].mem_prm_access != ACC_RMW))
 				continue;
@@ -373,6 +396,7 @@ static int callee_writes(struct scan *sc)
 				    0);
 		}
 	}
+out:
 	free(v);
 	lock_rules_free(&rules);
 	return err;

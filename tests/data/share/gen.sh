@@ -67,10 +67,14 @@ clang -O0 -g -pthread -o tasks.clang-O0 tasks.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o tasks.aarch64 tasks.c
 g++ -O2 -g -pthread -o tasks.g++ tasks.cc
 clang++ -O2 -g -pthread -o tasks.clang++ tasks.cc
+# Globals written by methods, the address handed down call by call at -O0.
+g++ -O0 -g -pthread -o methods.g++-O0 methods.cc
+clang++ -O0 -g -pthread -o methods.clang++-O0 methods.cc
+g++ -O2 -g -pthread -o methods.g++-O2 methods.cc
 # OpenMP's threads (libgomp; clang's libomp: apt-get install libomp-14-dev).
 gcc -O2 -g -fopenmp -o omp.gcc-O2 omp.c
 clang -O2 -g -fopenmp -o omp.clang-O2 omp.c
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* omp.*
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* omp.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
