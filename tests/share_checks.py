@@ -418,6 +418,23 @@ def methods(tool, data):
               cfg["startup_writes"] >= 2 and cfg["hot_writes"] + cfg["warm_writes"] == 0, str(cfg))
 
 
+def ptrvar(tool, data):
+    """tests/data/share/ptrvar.c: writes through a pointer variable initialised to a global."""
+    for name in ("ptrvar.gcc-O2", "ptrvar.nopie", "ptrvar.aarch64"):
+        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+        m = members(doc)
+        a, line = m["stats_a"]
+        check(f"{name}: stats_a, written through cur_stats by every worker, a hot shared counter",
+              a["hot_writes"] >= 1 and line["verdict"] == "hot_counter", f"{a} {line['verdict']}")
+        c, _ = m["cur_stats"]
+        check(f"{name}: cur_stats itself read on every request, never written",
+              c["hot_reads"] >= 1 and c["hot_writes"] + c["warm_writes"] + c["startup_writes"] == 0,
+              str(c))
+        b, _ = m["stats_b"]
+        check(f"{name}: stats_b (never pointed to) not written", b["hot_writes"] + b["warm_writes"]
+              + b["startup_writes"] == 0, str(b))
+
+
 def omp(tool, data):
     """tests/data/share/omp.c: OpenMP's parallel loop body runs on the team's threads."""
     for name in ("omp.gcc-O2", "omp.clang-O2"):
@@ -562,6 +579,7 @@ def main():
     ring(tool, data)
     tasks(tool, data)
     methods(tool, data)
+    ptrvar(tool, data)
     omp(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)

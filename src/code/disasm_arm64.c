@@ -154,6 +154,13 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 			in->scale = op->mem.index != ARM64_REG_INVALID ?
 				    (op->shift.type == ARM64_SFT_LSL && op->shift.value < 16 ?
 				     (uint16_t)(1u << op->shift.value) : 1) : d->regs[base].scale;
+			/* ldr xN, [ptr], ptr = &foo in the program's data: xN holds &foo. */
+			if (ci->id == ARM64_INS_LDR && dst > 0 && !in->indexed &&
+			    a->operands[0].reg == arm64_xreg(a->operands[0].reg) &&
+			    (t = dis_data_pointer(d, in->data))) {
+				dis_set_addr(d, (unsigned int)dst, t, false);
+				return;
+			}
 			/* ldr xN, [xM, :got_lo12:foo]: xN now holds &foo. */
 			if (ci->id == ARM64_INS_LDR && dst > 0 && !in->indexed &&
 			    (t = dis_got(d, in->data))) {

@@ -119,3 +119,16 @@ void dis_call_args(struct disasm *d, struct insn *in)
 		}
 	}
 }
+
+uint64_t dis_data_pointer(struct disasm *d, uint64_t slot)
+{
+	const struct elf_section *sec;
+
+	if (!d->share_facts || !d->img)
+		return 0;
+	sec = elf_image_section_at(d->img, slot);
+	if (!sec || sec->exec || sec->nobits || sec->tls || !strncmp(sec->name, ".got", 4) ||
+	    !strcmp(sec->name, ".toc"))
+		return 0;
+	return elf_image_data_pointer(d->img, slot);
+}

@@ -138,6 +138,13 @@ static inline uint64_t dis_got(struct disasm *d, uint64_t slot)
 	return d->got ? d->got(d->got_ctx, slot) : 0;
 }
 
+/*
+ * mycl-share: a load of a pointer variable of the program's own (not a GOT
+ * slot) that points to data of the image (struct stats *cur = &stats_a):
+ * the address the loaded register holds, the load staying a read; else 0.
+ */
+uint64_t dis_data_pointer(struct disasm *d, uint64_t slot);
+
 /* The LEN bytes at ADDR of the code being read or the image's, or NULL (literal pools, thunks). */
 const uint8_t *code_at(const struct disasm *d, uint64_t addr, size_t len);
 /* ... or in read-only data (constant pools). */

@@ -566,8 +566,12 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 
 			in->data = a;
 			in->access = x86_access(ci, op, in->atomic);
-			/* mov foo@GOTPCREL(%rip), %reg: reg holds &foo. */
+			/* mov ptr(%rip), %reg, ptr = &foo in the program's data: reg holds &foo. */
 			if (ci->id == X86_INS_MOV && in->access == ACC_READ && ci->size >= 7 &&
+			    op->size == d->ptr_size && (t = dis_data_pointer(d, a))) {
+				set_val = t;
+			/* mov foo@GOTPCREL(%rip), %reg: reg holds &foo. */
+			} else if (ci->id == X86_INS_MOV && in->access == ACC_READ && ci->size >= 7 &&
 			    (t = dis_got(d, a))) {
 				in->data = t;
 				in->access = ACC_ADDR;

@@ -565,6 +565,26 @@ const uint8_t *elf_image_rodata(const struct elf_image *img, uint64_t vaddr, siz
 	return NULL;
 }
 
+uint64_t elf_image_data_pointer(const struct elf_image *img, uint64_t vaddr)
+{
+	unsigned int w = img->elf64 ? 8 : 4;
+	const struct elf_section *sec;
+	uint64_t t = 0;
+
+	if (vaddr & (w - 1))
+		return 0;
+	if (!(t = elf_image_got_target((void *)img, vaddr))) {
+		for (size_t i = 0; i < img->nr_data && !t; i++) {
+			const struct code_sec *c = &img->data[i];
+
+			if (vaddr >= c->addr && vaddr - c->addr <= c->size && c->size - (vaddr - c->addr) >= w)
+				t = word_at(img, c->bytes + (vaddr - c->addr));
+		}
+	}
+	sec = t ? elf_image_section_at(img, t) : NULL;
+	return sec && sec->write && !sec->exec && !sec->tls ? t : 0;
+}
+
 bool elf_image_thumb(const struct elf_image *img, uint64_t addr)
 {
 	size_t lo = 0, hi = img->nr_modes;

@@ -58,6 +58,12 @@ bool elf_image_static(const struct elf_image *img);
 /* arm: whether the code at ADDR is Thumb (mapping and function symbols, else the entry's). */
 /* LEN bytes at VADDR of a read-only data section (constant pools), or NULL. */
 const uint8_t *elf_image_rodata(const struct elf_image *img, uint64_t vaddr, size_t len);
+/*
+ * The address the aligned pointer-sized word at VADDR (in data the file
+ * holds, writable or not) points to in the image's writable data, by its
+ * relocation or as the file has it; else 0.
+ */
+uint64_t elf_image_data_pointer(const struct elf_image *img, uint64_t vaddr);
 bool elf_image_thumb(const struct elf_image *img, uint64_t addr);
 bool elf_image_copied(const struct elf_image *img, uint64_t addr);
 /*

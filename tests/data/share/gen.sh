@@ -71,10 +71,14 @@ clang++ -O2 -g -pthread -o tasks.clang++ tasks.cc
 g++ -O0 -g -pthread -o methods.g++-O0 methods.cc
 clang++ -O0 -g -pthread -o methods.clang++-O0 methods.cc
 g++ -O2 -g -pthread -o methods.g++-O2 methods.cc
+# Writes through a pointer variable initialised to a global (relocated or not).
+gcc -O2 -g -pthread -o ptrvar.gcc-O2 ptrvar.c
+gcc -O2 -g -pthread -fno-pie -no-pie -o ptrvar.nopie ptrvar.c
+aarch64-linux-gnu-gcc -O2 -g -pthread -o ptrvar.aarch64 ptrvar.c
 # OpenMP's threads (libgomp; clang's libomp: apt-get install libomp-14-dev).
 gcc -O2 -g -fopenmp -o omp.gcc-O2 omp.c
 clang -O2 -g -fopenmp -o omp.clang-O2 omp.c
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* omp.*
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* omp.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
