@@ -920,9 +920,14 @@ static int main_roots(struct callgraph *cg, uint32_t main_fn)
 
 	m->why = W_MAIN;
 	if (!m->creates_threads) {
-		/* No thread: main's work is the program's work. */
+		/*
+		 * No thread: main's work is the program's work.  Threads started
+		 * only by callbacks (a module's init handler): main runs once, its
+		 * own loops no repetition unless they wait for work (a serving
+		 * loop), like its part after a first thread.
+		 */
 		m->ctx |= CG_RUNTIME;
-		m->rt_root = true;
+		m->rt_root = !cg->threaded;
 		return 0;
 	}
 	err = disasm_for_image(&d, cg->img);
