@@ -435,6 +435,20 @@ def ptrvar(tool, data):
               + b["startup_writes"] == 0, str(b))
 
 
+def modinit(tool, data):
+    """tests/data/share/modinit.c: threads started from a module's init handler in a table."""
+    for name in ("modinit.gcc-O2", "modinit.clang-O0"):
+        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+        m = members(doc)
+        j, line = m["jobs_done"]
+        check(f"{name}: jobs_done (a loop of atomic adds in the pool's workers) a hot shared counter",
+              j["hot_writes"] >= 1 and line["verdict"] == "hot_counter", f"{j} {line['verdict']}")
+        for v in ("opt_verbose", "opt_workers"):
+            x, _ = m[v]
+            check(f"{name}: {v}, written in main's option loop, never hot",
+                  x["hot_writes"] == 0 and x["warm_writes"] + x["startup_writes"] >= 1, str(x))
+
+
 def omp(tool, data):
     """tests/data/share/omp.c: OpenMP's parallel loop body runs on the team's threads."""
     for name in ("omp.gcc-O2", "omp.clang-O2"):
@@ -580,6 +594,7 @@ def main():
     tasks(tool, data)
     methods(tool, data)
     ptrvar(tool, data)
+    modinit(tool, data)
     omp(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)

@@ -367,7 +367,7 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 		.jump = in->jump, .branch = in->branch && !in->call,
 		.ret = in->ret || (in->call && callee != NONE && cg->f[callee].noreturn),
 		.dies = (in->call || in->jump) && callee != NONE && cg->f[callee].noreturn,
-		.indirect = in->jump && !in->target, .call = in->call, .atomic = in->atomic,
+		.indirect = in->jump && !in->target, .call = in->call, .atomic = in->may_fail,
 		.spin = in->spin_hint };
 	if (in->jump && in->table) {
 		err = switch_targets(cg, c, in);
@@ -417,10 +417,11 @@ static int add_loop(struct callgraph *cg, uint64_t from, uint64_t to)
 }
 
 /*
- * A few instructions around an atomic, no call, no pause: an atomic's retry
- * (a CAS loop, load-exclusive/store-exclusive, aarch64's outlined atomics),
- * which repeats only while another CPU writes too: no repetition of the
- * code.  A spin-wait (with its pause or yield) stays a loop.
+ * A few instructions around a CAS or store-conditional, no call, no pause:
+ * an atomic's retry (a CAS loop, load-exclusive/store-exclusive, aarch64's
+ * outlined atomics), which repeats only while another CPU writes too: no
+ * repetition of the code.  A spin-wait (with its pause or yield) stays a
+ * loop, and so does a loop of atomic adds (they never fail).
  */
 static bool retry_loop(const struct cfg_node *v, size_t n)
 {

@@ -14,7 +14,7 @@ struct cfg_node {
 	bool jump, ret, branch;		/* unconditional; return; any branch but a call */
 	bool indirect;			/* a jump through a register (a switch) */
 	bool dies;			/* a call that never returns and ends the process */
-	bool call, atomic, spin;	/* a call; an atomic (CAS, LL/SC); pause/yield: callers' use */
+	bool call, atomic, spin;	/* a call; a CAS or store-conditional; pause/yield: callers' use */
 };
 
 /* The index of the node at ADDR in V (N nodes, by address), or SIZE_MAX. */

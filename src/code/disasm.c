@@ -192,6 +192,30 @@ static bool image_thumb(void *ctx, uint64_t addr)
 	return elf_image_thumb(ctx, addr);
 }
 
+/*
+ * An atomic that may fail and be tried again: compare-and-swap (x86
+ * cmpxchg, aarch64 cas, s390 cs/cds) or store-conditional (stxr, strex,
+ * stwcx./stdcx.); not an atomic add or exchange, which always succeed.
+ */
+static bool may_fail(const char *m)
+{
+	static const char *const starts_with[] = {
+		"cmpxchg", "lock cmpxchg", "cas", "stxr", "stlxr", "stxp", "stlxp", "strex",
+		"cs", "cds",
+	};
+	size_t n = strlen(m);
+
+	for (size_t i = 0; i < sizeof(starts_with) / sizeof(starts_with[0]); i++) {
+		size_t k = strlen(starts_with[i]);
+
+		if (!strncmp(m, starts_with[i], k) && (k > 3 || n == k || m[k] == 'g' || m[k] == 'y' ||
+						      m[k] == 'a' || m[k] == 'l' || m[k] == 'b' ||
+						      m[k] == 'h' || m[k] == 'p'))
+			return true;
+	}
+	return n > 3 && !strcmp(m + n - 3, "cx.");
+}
+
 int disasm_for_image(struct disasm **out, const struct elf_image *img)
 {
 	int err = disasm_open(out, elf_image_machine(img), elf_image_big_endian(img),
@@ -588,6 +612,8 @@ skip:
 		case EM_ARM: arm(d, c, &in); break;
 		default: break;
 		}
+		if (in.atomic)
+			in.may_fail = may_fail(c->mnemonic);
 		if (in.call)
 			call_clobbers(d);
 		counters_after(d, &in);

@@ -350,6 +350,7 @@ size_t riscv(struct disasm *d, const uint8_t *p, size_t len, uint64_t pc, struct
 		acc = ACC_RMW;
 		in->atomic = true;
 		in->atomic_op = ATOM_SC;
+		in->may_fail = true;
 		in->counter_op = dis_sc(d) && d->share_facts;
 		break;
 	case K_OTHER:

@@ -29,6 +29,7 @@ struct insn {
 	uint64_t data;			/* the address read/written/taken, when known; else 0 */
 	uint8_t access;			/* enum insn_access, for data */
 	bool atomic;			/* lock prefix, ldxr/stxr, larx/stcx, CAS... */
+	bool may_fail;			/* ... a CAS or store-conditional: retried when it fails */
 	bool spin_hint;			/* pause, yield, isb, wfe, or 27,27,27... */
 	/* x86_64 and aarch64 only, with disasm_set_lock_facts (lockcode.c); jump always: */
 	uint8_t atomic_op;		/* enum atomic_op, when atomic */

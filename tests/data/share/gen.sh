@@ -75,10 +75,13 @@ g++ -O2 -g -pthread -o methods.g++-O2 methods.cc
 gcc -O2 -g -pthread -o ptrvar.gcc-O2 ptrvar.c
 gcc -O2 -g -pthread -fno-pie -no-pie -o ptrvar.nopie ptrvar.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o ptrvar.aarch64 ptrvar.c
+# Threads started by a module's init handler from a table, not by main's calls.
+gcc -O2 -g -pthread -o modinit.gcc-O2 modinit.c
+clang -O0 -g -pthread -o modinit.clang-O0 modinit.c
 # OpenMP's threads (libgomp; clang's libomp: apt-get install libomp-14-dev).
 gcc -O2 -g -fopenmp -o omp.gcc-O2 omp.c
 clang -O2 -g -fopenmp -o omp.clang-O2 omp.c
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* omp.*
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* omp.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
