@@ -449,6 +449,19 @@ def modinit(tool, data):
                   x["hot_writes"] == 0 and x["warm_writes"] + x["startup_writes"] >= 1, str(x))
 
 
+def thrarg(tool, data):
+    """tests/data/share/thrarg.c: the element or struct a thread is handed as its argument."""
+    for name in ("thrarg.gcc-O2", "thrarg.clang-O2", "thrarg.gcc-O0", "thrarg.aarch64"):
+        path = os.path.join(data, "share", name)
+        fl = flagged_vars(share_json(tool, "--line-size", "64", path))
+        check(f"{name}: slots[] (an element handed to each worker, four to a line): slots",
+              fl.get("slots") == {"slots"}, str(fl))
+        check(f"{name}: padded[] (an element a line) not flagged at 64 bytes", "padded" not in fl,
+              str(fl))
+        check(f"{name}: shared (one struct handed to every counter thread): a hot shared counter",
+              fl.get("shared") == {"hot_counter"}, str(fl))
+
+
 def omp(tool, data):
     """tests/data/share/omp.c: OpenMP's parallel loop body runs on the team's threads."""
     for name in ("omp.gcc-O2", "omp.clang-O2"):
@@ -595,6 +608,7 @@ def main():
     methods(tool, data)
     ptrvar(tool, data)
     modinit(tool, data)
+    thrarg(tool, data)
     omp(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)

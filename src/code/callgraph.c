@@ -1163,6 +1163,13 @@ uint64_t callgraph_thread_root(const struct callgraph *cg, uint64_t addr)
 	return cg->f[r].start;
 }
 
+int callgraph_thread_api(const struct callgraph *cg, uint64_t fn)
+{
+	uint32_t i = func_starting(cg, fn);
+
+	return i == NONE || cg->f[i].thread_api >= 6 ? -1 : cg->f[i].thread_api;
+}
+
 bool callgraph_threaded(const struct callgraph *cg)
 {
 	return cg->threaded;

@@ -64,6 +64,11 @@ int callgraph_for_each_call(const struct callgraph *cg,
  * run; 0 when that is a callback, an API or nothing known.
  */
 uint64_t callgraph_thread_root(const struct callgraph *cg, uint64_t addr);
+/*
+ * The function starting at FN starts a thread running its argument K (as
+ * pthread_create its third, or a wrapper of it): K; else -1.
+ */
+int callgraph_thread_api(const struct callgraph *cg, uint64_t fn);
 /* The program starts threads (or is a library, whose callers may). */
 bool callgraph_threaded(const struct callgraph *cg);
 /* How many thread entries and callbacks were found (for the report's header). */

@@ -184,6 +184,7 @@ void disasm_close(struct disasm *d)
 		cs_close(&d->cs);
 	if (d->cs_thumb)
 		cs_close(&d->cs_thumb);
+	free(d->clob);
 	free(d);
 }
 
@@ -230,14 +231,45 @@ int disasm_for_image(struct disasm **out, const struct elf_image *img)
 }
 
 /* A call: what the callee may change is no longer known. */
-static void call_clobbers(struct disasm *d)
+/*
+ * The registers a call to TARGET writes (x86_64: bit per family; aarch64:
+ * bit N for xN), when known (a leaf read before); else all.
+ */
+static uint32_t callee_writes(const struct disasm *d, uint64_t target)
+{
+	size_t lo = 0, hi = d->nr_clob;
+
+	if (!target || !d->share_facts)
+		return UINT32_MAX;
+	lo = PARTITION_POINT(lo, hi, mid, d->clob[mid].start < target);
+	return lo < d->nr_clob && d->clob[lo].start == target ? d->clob[lo].written : UINT32_MAX;
+}
+
+/* Ends the function being read: its writes, kept when it calls nothing. */
+static void end_function(struct disasm *d)
+{
+	if (d->cur_fn && !d->cur_calls && d->share_facts &&
+	    (d->machine == EM_X86_64 || d->machine == EM_AARCH64) &&
+	    (!d->nr_clob || d->clob[d->nr_clob - 1].start < d->cur_fn) &&
+	    !ARRAY_GROW(d->clob, d->clob_cap, d->nr_clob + 1))
+		d->clob[d->nr_clob++] = (struct fn_clobber){ d->cur_fn, d->cur_written };
+	d->cur_fn = 0;
+	d->cur_written = 0;
+	d->cur_calls = false;
+}
+
+static void call_clobbers(struct disasm *d, const struct insn *in)
 {
 	struct regval keep[3][24];
 	const struct disasm_abi *a = &d->abi;
 
 	if (d->machine == EM_X86_64) {
-		/* x86_64: only the scratch registers lose what they held. */
+		uint32_t w = callee_writes(d, in->target);
+
+		/* x86_64: only the scratch registers lose what they held (the callee's, when known). */
 		for (size_t k = 0; k < a->nr_scratch; k++) {
+			if (!(w & (1u << a->scratch[k])) && a->scratch[k] != X86_RAX)
+				continue;
 			d->regs[a->scratch[k]].known = false;
 			d->imm[a->scratch[k]].known = false;
 			d->prm[a->scratch[k]].known = false;
@@ -245,6 +277,15 @@ static void call_clobbers(struct disasm *d)
 			d->mult[a->scratch[k]] = 0;
 		}
 		return;
+	}
+	uint32_t w = d->machine == EM_AARCH64 ? callee_writes(d, in->target) : UINT32_MAX;
+	struct regval args[3][18];
+
+	/* aarch64: x1-x18 a leaf read before does not write keep what they held. */
+	for (unsigned int r = 1; r < 19 && w != UINT32_MAX; r++) {
+		args[0][r - 1] = d->regs[ARM64_REG_X0 + r];
+		args[1][r - 1] = d->imm[ARM64_REG_X0 + r];
+		args[2][r - 1] = d->prm[ARM64_REG_X0 + r];
 	}
 	for (unsigned int k = 0; k < a->nr_kept; k++) {
 		keep[0][k] = d->regs[a->kept[k]];
@@ -260,6 +301,13 @@ static void call_clobbers(struct disasm *d)
 		d->regs[a->kept[k]] = keep[0][k];
 		d->imm[a->kept[k]] = keep[1][k];
 		d->prm[a->kept[k]] = keep[2][k];
+	}
+	for (unsigned int r = 1; r < 19 && w != UINT32_MAX; r++) {
+		if (w & (1u << r))
+			continue;
+		d->regs[ARM64_REG_X0 + r] = args[0][r - 1];
+		d->imm[ARM64_REG_X0 + r] = args[1][r - 1];
+		d->prm[ARM64_REG_X0 + r] = args[2][r - 1];
 	}
 }
 
@@ -547,8 +595,11 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 
 		/* A function starts here: nothing known from the code before it. */
 		if (next < d->nr_starts && d->starts[next] <= pc) {
-			if (d->starts[next] == pc)
+			if (d->starts[next] == pc) {
+				end_function(d);
 				reset_state(d, pc);
+				d->cur_fn = pc;
+			}
 			while (next < d->nr_starts && d->starts[next] <= pc)
 				next++;
 		}
@@ -565,7 +616,7 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 			if (n) {
 				p += n, pc += n, len -= n;
 				if (in.call)
-					call_clobbers(d);
+					call_clobbers(d, &in);
 				counters_after(d, &in);
 				after(d, &in);
 				err = fn(&in, arg);
@@ -614,8 +665,13 @@ skip:
 		}
 		if (in.atomic)
 			in.may_fail = may_fail(c->mnemonic);
+		/* A call, or a jump out of the function (a tail call): its callees' writes unknown. */
+		if (d->cur_fn && (in.call || ((in.jump || in.branch) &&
+					      (!in.target || in.target < d->cur_fn ||
+					       (next < d->nr_starts && in.target >= d->starts[next])))))
+			d->cur_calls = true;
 		if (in.call)
-			call_clobbers(d);
+			call_clobbers(d, &in);
 		counters_after(d, &in);
 		if (d->post_reg) {
 			dis_set_addr(d, d->post_reg, d->post_val, false);

@@ -100,6 +100,16 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	const cs_arm64_op *o2 = a->op_count > 2 ? &a->operands[2] : NULL;
 
 	in->jump = ci->id == ARM64_INS_B && (a->cc == ARM64_CC_INVALID || a->cc == ARM64_CC_AL);
+	/* The registers it writes (a leaf's, for its callers: disasm.c's clobbers). */
+	for (int i = 0; d->share_facts && i < a->op_count; i++) {
+		const cs_arm64_op *op = &a->operands[i];
+		unsigned int r = op->type == ARM64_OP_REG && (op->access & CS_AC_WRITE) ?
+				 arm64_xreg(op->reg) :
+				 op->type == ARM64_OP_MEM && a->writeback ? arm64_xreg(op->mem.base) : 0;
+
+		if (r >= ARM64_REG_X0 && r < ARM64_REG_X0 + 29)
+			d->cur_written |= 1u << (r - ARM64_REG_X0);
+	}
 	if (d->lock_facts)
 		arm64_lock_facts(d, ci, in, atomic);
 

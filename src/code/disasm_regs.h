@@ -126,6 +126,17 @@ struct disasm {
 	/* i386: what the outgoing argument slots hold, by their offset from the entry's %esp. */
 	struct out_slot { int32_t off; bool used; struct regval addr, imm, prm; } out[8];
 	uint8_t x86_family[NREGS];	/* x86: register id -> 1 + its 64-bit register, 0: none */
+	/*
+	 * x86_64 and aarch64, mycl-share: the registers each function read so
+	 * far writes (x86: bit per family; aarch64: bit N for xN) when it calls
+	 * nothing: a call to it keeps the other scratch registers (gcc's
+	 * -fipa-ra relies on that).  By start, sorted.
+	 */
+	struct fn_clobber { uint64_t start; uint32_t written; } *clob;
+	size_t nr_clob, clob_cap;
+	uint64_t cur_fn;		/* the function being read (its start), 0: none */
+	uint32_t cur_written;		/* ... the families it writes */
+	bool cur_calls;			/* ... it calls or jumps out (its callees' writes unknown) */
 };
 
 static inline bool starts(const char *s, const char *p)

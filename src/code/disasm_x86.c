@@ -551,6 +551,8 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	}
 	if (d->lock_facts)
 		x86_lock_facts(d, ci, in, rd, nrd, wr, nwr);
+	for (uint8_t i = 0; d->share_facts && i < nwr; i++)
+		d->cur_written |= 1u << x86_fam(d, wr[i]);
 	for (int i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
 		unsigned int fam;

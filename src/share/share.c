@@ -131,6 +131,8 @@ struct argref {
 	uint8_t arg;
 	bool indexed;			/* the address of an element at a computed index */
 	uint8_t depth;			/* calls between CALL and CALLEE (handed on by callees) */
+	bool own_heat;			/* CALLEE is a thread's entry: its own code says how often */
+	uint64_t prev;			/* what the argument before ARG holds (a thread's entry) */
 };
 
 /* How many calls down a variable's address is followed when callees hand it on. */
@@ -196,7 +198,7 @@ static int scan_insn(const struct insn *in, void *arg)
 				return -ENOMEM;
 			sc->args[sc->nr_args++] = (struct argref){
 				in->addr, in->target, in->call_arg[k], (uint8_t)k,
-				(in->call_arg_indexed >> k) & 1, 0 };
+				(in->call_arg_indexed >> k) & 1, 0, false, k ? in->call_arg[k - 1] : 0 };
 		}
 	}
 	if (!in->data)
@@ -332,6 +334,30 @@ static int callee_writes(struct scan *sc)
 		const uint8_t *code;
 		long lw;
 
+		/*
+		 * pthread_create(&t, NULL, entry, &slots[i]) and its wrappers: the
+		 * argument after the entry is the entry's first, on the new thread.
+		 */
+		if (!a->own_heat && a->prev && a->arg &&
+		    callgraph_thread_api(sc->cg, a->callee) == a->arg - 1 &&
+		    callgraph_func_start(sc->cg, a->prev) == a->prev) {
+			long var = find_var(s, a->addr);
+			/*
+			 * An element of an array (by its debug info) handed to a thread:
+			 * an element per thread, whether the pointer steps through it in
+			 * a loop (unseen in straight-line code) or each call is unrolled.
+			 */
+			bool each = var >= 0 && s->vars[var].stride;
+			struct argref t = { a->call, a->prev, a->addr, 0, a->indexed || each, a->depth,
+					    true, 0 };
+
+			if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1)) {
+				err = -ENOMEM;
+				break;
+			}
+			sc->args[sc->nr_args++] = t;
+			continue;
+		}
 		end = callgraph_func_end(sc->cg, a->callee, &name);
 		/* (args are sorted by callee: its name is matched once) */
 		if (!i || sc->args[i - 1].callee != a->callee)
@@ -370,9 +396,11 @@ static int callee_writes(struct scan *sc)
 
 				if (v[k].call_arg_pass[j] != a->arg + 1)
 					continue;
-				on = (struct argref){ a->call, v[k].target,
+				/* (from a thread's entry: the call there says when) */
+				on = (struct argref){ a->own_heat ? v[k].addr : a->call, v[k].target,
 						      a->addr + (uint64_t)(int64_t)v[k].call_arg_pass_off[j],
-						      (uint8_t)j, a->indexed, (uint8_t)(a->depth + 1) };
+						      (uint8_t)j, a->indexed, (uint8_t)(a->depth + 1),
+						      false, 0 };
 				if (find_var(s, on.addr) < 0 || on.callee == a->callee)
 					continue;
 				if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1)) {
@@ -388,12 +416,16 @@ static int callee_writes(struct scan *sc)
 			var = find_var(s, a->addr + (uint64_t)v[k].mem_prm_off);
 			if (var < 0)
 				continue;
-			heat = callgraph_heat(sc->cg, a->call);
-			if (heat == HEAT_WARM && callgraph_in_loop(sc->cg, v[k].addr))
-				heat = HEAT_HOT;
+			if (a->own_heat) {
+				heat = callgraph_heat(sc->cg, v[k].addr);
+			} else {
+				heat = callgraph_heat(sc->cg, a->call);
+				if (heat == HEAT_WARM && callgraph_in_loop(sc->cg, v[k].addr))
+					heat = HEAT_HOT;
+			}
 			s->vars[var].callee_writes++;
-			count_write(s, sc->cg, &s->vars[var], heat, a->call, v[k].counter_op, a->indexed,
-				    0);
+			count_write(s, sc->cg, &s->vars[var], heat, a->own_heat ? v[k].addr : a->call,
+				    v[k].counter_op, a->indexed, 0);
 		}
 	}
 out:

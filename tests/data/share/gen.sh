@@ -78,10 +78,16 @@ aarch64-linux-gnu-gcc -O2 -g -pthread -o ptrvar.aarch64 ptrvar.c
 # Threads started by a module's init handler from a table, not by main's calls.
 gcc -O2 -g -pthread -o modinit.gcc-O2 modinit.c
 clang -O0 -g -pthread -o modinit.clang-O0 modinit.c
+# What a thread is handed as its argument: an array's element, or one shared struct
+# (gcc -O2 keeps that struct in a register its leaf callee does not write: -fipa-ra).
+gcc -O2 -g -pthread -o thrarg.gcc-O2 thrarg.c
+clang -O2 -g -pthread -o thrarg.clang-O2 thrarg.c
+gcc -O0 -g -pthread -o thrarg.gcc-O0 thrarg.c
+aarch64-linux-gnu-gcc -O2 -g -pthread -o thrarg.aarch64 thrarg.c
 # OpenMP's threads (libgomp; clang's libomp: apt-get install libomp-14-dev).
 gcc -O2 -g -fopenmp -o omp.gcc-O2 omp.c
 clang -O2 -g -fopenmp -o omp.clang-O2 omp.c
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* omp.*
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* omp.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
