@@ -462,6 +462,28 @@ def thrarg(tool, data):
               fl.get("shared") == {"hot_counter"}, str(fl))
 
 
+def tlsptr(tool, data):
+    """tests/data/share/tlsptr.c: writes through pointers kept in a thread-local and a global."""
+    for name in ("tlsptr.gcc-O2", "tlsptr.clang-O2", "tlsptr.gcc-O0"):
+        path = os.path.join(data, "share", name)
+        fl = flagged_vars(share_json(tool, path))
+        m = members(share_json(tool, "--all", path))
+        check(f"{name}: slots[] (each thread's element, through its thread-local pointer): slots",
+              fl.get("slots") == {"slots"}, str(fl))
+        p, _ = m["padded"]
+        check(f"{name}: padded[] written hot through its thread-local pointer, not flagged",
+              p["hot_writes"] >= 1 and "padded" not in fl, f"{p} {fl}")
+        a, _ = m["stats_a"]
+        check(f"{name}: stats_a written on every request through the global pointer active",
+              a["hot_writes"] >= 1, str(a))
+        if name != "tlsptr.gcc-O0":	# -O0: a plain load, add and store through the pointer
+            check(f"{name}: stats_a a hot shared counter", fl.get("stats_a") == {"hot_counter"},
+                  str(fl))
+        b, _ = m["stats_b"]
+        check(f"{name}: stats_b (never pointed to) not written",
+              b["hot_writes"] + b["warm_writes"] + b["startup_writes"] == 0, str(b))
+
+
 def omp(tool, data):
     """tests/data/share/omp.c: OpenMP's parallel loop body runs on the team's threads."""
     for name in ("omp.gcc-O2", "omp.clang-O2"):
@@ -609,6 +631,7 @@ def main():
     ptrvar(tool, data)
     modinit(tool, data)
     thrarg(tool, data)
+    tlsptr(tool, data)
     omp(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)

@@ -38,6 +38,14 @@ static uint8_t x86_access(const cs_insn *ci, const cs_x86_op *op, bool atomic)
 		return ACC_READ;
 	if (atomic || ((op->access & CS_AC_READ) && (op->access & CS_AC_WRITE)))
 		return ACC_RMW;
+	/*
+	 * ... and marks the memory an SSE or AVX move stores to (movups %xmm0,
+	 * (%rax); vmovdqu) read: a move's last operand is where it goes.
+	 */
+	if (op->type == X86_OP_MEM && ci->detail->x86.op_count >= 2 &&
+	    op == &ci->detail->x86.operands[ci->detail->x86.op_count - 1] &&
+	    (!strncmp(ci->mnemonic, "mov", 3) || !strncmp(ci->mnemonic, "vmov", 4)))
+		return ACC_WRITE;
 	return op->access & CS_AC_WRITE ? ACC_WRITE : ACC_READ;
 }
 
@@ -135,6 +143,9 @@ static void x86_loads(struct disasm *d, const cs_insn *ci, const struct insn *in
 	if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_MEM && x->operands[1].size == d->ptr_size &&
 	    in->data && in->access == ACC_READ)
 		nv = (typeof(nv)){ in->data, 0, true };
+	else if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_MEM &&
+		 x->operands[1].size == d->ptr_size && in->tls)
+		nv = (typeof(nv)){ in->tls, 0, true };
 	else if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_REG &&
 		 x->operands[0].size == d->ptr_size && x86_fam(d, x->operands[0].reg))
 		nv = d->ld[x86_fam(d, x->operands[0].reg)];
@@ -561,6 +572,11 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 			in->target = (uint64_t)op->imm;
 		else if (op->type == X86_OP_IMM && d->share_facts && op->imm >= 0x1000)
 			in->imm = (uint64_t)op->imm;
+		/* %fs:off (x86_64 local-exec TLS): a thread-local, keyed by its offset. */
+		if (op->type == X86_OP_MEM && op->mem.segment == X86_REG_FS && d->share_facts &&
+		    d->machine == EM_X86_64 && op->mem.base == X86_REG_INVALID &&
+		    op->mem.index == X86_REG_INVALID && ci->id == X86_INS_MOV)
+			in->tls = INSN_TLS_KEY(op->mem.disp);
 		if (op->type != X86_OP_MEM || op->mem.segment != X86_REG_INVALID)
 			continue;
 		if (op->mem.base == X86_REG_RIP) {
@@ -614,6 +630,13 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 			if (ci->id == X86_INS_LEA && set_indexed)
 				set_scale = in->scale;
 		}
+		/* (%reg) with reg = what pointer variable g holds, plus off: an access through g. */
+		if (d->share_facts && fam && op->mem.index == X86_REG_INVALID && !in->data &&
+		    d->ld[fam].known && ci->id != X86_INS_LEA) {
+			in->via = d->ld[fam].g;
+			in->via_off = d->ld[fam].off + op->mem.disp;
+			in->via_access = x86_access(ci, op, in->atomic);
+		}
 		if (d->share_facts && fam && d->prm[fam].known && op->mem.index == X86_REG_INVALID &&
 		    ci->id != X86_INS_LEA && fam != X86_RSP) {
 			in->mem_prm = (uint8_t)(d->prm[fam].idx + 1);
@@ -626,13 +649,16 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	    x->operands[0].type == X86_OP_REG && x->operands[1].type == X86_OP_MEM &&
 	    x86_fam(d, x->operands[0].reg) && d->regs[x86_fam(d, x->operands[0].reg)].known &&
 	    x86_fam(d, x->operands[1].mem.base) != X86_RSP &&
-	    x86_fam(d, x->operands[1].mem.base) != X86_RBP)
+	    x86_fam(d, x->operands[1].mem.base) != X86_RBP) {
 		in->stored = d->regs[x86_fam(d, x->operands[0].reg)].v;
+		in->stored_indexed = d->regs[x86_fam(d, x->operands[0].reg)].indexed;
+	}
 	if (d->share_facts && in->call && d->machine == EM_X86_64)
 		x86_call_args(d, in);
 	if (d->machine == EM_386 && in->call)
 		i386_call(d, ci, in);
-	if (d->share_facts && (in->access == ACC_RMW || in->mem_prm_access == ACC_RMW))
+	if (d->share_facts && (in->access == ACC_RMW || in->mem_prm_access == ACC_RMW ||
+			       in->via_access == ACC_RMW))
 		in->counter_op = ci->id == X86_INS_ADD || ci->id == X86_INS_SUB ||
 				 ci->id == X86_INS_INC || ci->id == X86_INS_DEC || ci->id == X86_INS_XADD;
 	if (d->share_facts)
@@ -640,7 +666,7 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	if (set_val && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
 	    x->operands[1].reg < NREGS)
 		set_reg = d->x86_family[x->operands[1].reg];
-	if (d->lock_facts)
+	if (d->lock_facts || d->share_facts)
 		x86_loads(d, ci, in);
 	/* mov %reg, %reg2: reg2 holds what reg held. */
 	if (ci->id == X86_INS_MOV && x->op_count == 2 && x->operands[0].type == X86_OP_REG &&

@@ -58,6 +58,16 @@ struct insn {
 	int64_t mem_prm_off;		/* ... the offset from that argument */
 	uint64_t imm;			/* an immediate that may be an address (non-PIE code) */
 	uint64_t stored;		/* a store to memory off the stack: the address it stores */
+	bool stored_indexed;		/* ... somewhere in an array from it */
+	/*
+	 * x86_64, mycl-share: a memory operand based on a register holding the
+	 * value of pointer variable VIA (a global's address, or INSN_TLS_KEY of a
+	 * thread-local's %fs offset), plus VIA_OFF; how it is accessed.
+	 */
+	uint64_t via;
+	int64_t via_off;
+	uint8_t via_access;
+	uint64_t tls;			/* a %fs:off operand (local-exec TLS): INSN_TLS_KEY(off) */
 	uint64_t call_arg[6];		/* call: the address or constant each argument register holds */
 	uint8_t call_arg_prm[6];	/* call: 1 + the function's own argument each one passes on */
 	uint8_t call_arg_indexed;	/* call: bit k: argument k points somewhere in an array */
@@ -70,6 +80,9 @@ struct insn {
 	uint64_t table;
 	bool table_rel;			/* 32-bit offsets from the table (PIC); else addresses */
 };
+
+/* A thread-local's %fs offset as a key no data address is (x86_64 local-exec TLS). */
+#define INSN_TLS_KEY(off) (0xfff0000000000000ULL | (uint32_t)(off))
 
 enum atomic_op {
 	ATOM_NONE = 0,

@@ -151,6 +151,11 @@ struct scan {
 	size_t nr_rets, rets_cap;
 	struct callref { uint64_t caller, at, value; bool indexed; } *calls;
 	size_t nr_calls, calls_cap;
+	/* Writes through what a pointer variable holds, and what is stored in such variables. */
+	struct ptrw { uint64_t at, ptr; int64_t off; bool counter; } *ptrws;
+	size_t nr_ptrws, ptrws_cap;
+	struct ptrset { uint64_t ptr, target; bool indexed; } *ptrsets;
+	size_t nr_ptrsets, ptrsets_cap;
 };
 
 /*
@@ -200,6 +205,18 @@ static int scan_insn(const struct insn *in, void *arg)
 				in->addr, in->target, in->call_arg[k], (uint8_t)k,
 				(in->call_arg_indexed >> k) & 1, 0, false, k ? in->call_arg[k - 1] : 0 };
 		}
+	}
+	if (in->via && (in->via_access == ACC_WRITE || in->via_access == ACC_RMW)) {
+		if (ARRAY_GROW(sc->ptrws, sc->ptrws_cap, sc->nr_ptrws + 1))
+			return -ENOMEM;
+		sc->ptrws[sc->nr_ptrws++] = (struct ptrw){ in->addr, in->via, in->via_off,
+							   in->counter_op };
+	}
+	if (in->stored && (in->data || in->tls) && find_var(s, in->stored) >= 0) {
+		if (ARRAY_GROW(sc->ptrsets, sc->ptrsets_cap, sc->nr_ptrsets + 1))
+			return -ENOMEM;
+		sc->ptrsets[sc->nr_ptrsets++] = (struct ptrset){ in->data ? in->data : in->tls,
+								 in->stored, in->stored_indexed };
 	}
 	if (!in->data)
 		return 0;
@@ -542,6 +559,55 @@ static int returned_writes(struct scan *sc)
 	return err;
 }
 
+static int ptrset_cmp(const void *a, const void *b)
+{
+	const struct ptrset *x = a, *y = b;
+
+	if (x->ptr != y->ptr)
+		return x->ptr < y->ptr ? -1 : 1;
+	if (x->target != y->target)
+		return x->target < y->target ? -1 : 1;
+	return (int)y->indexed - (int)x->indexed;
+}
+
+/*
+ * Writes through a pointer variable (a global, or a thread-local: struct
+ * stats *mine = &per_thread[id] at a thread's start, then mine->n++ on
+ * every request): credited to every variable the code stores an address of
+ * into that pointer, when the write runs.  The pointer's own initial value
+ * is followed where it is loaded (disasm's data pointers).
+ */
+static void pointer_writes(struct scan *sc)
+{
+	struct mycl_share *s = sc->s;
+	size_t k = 0;
+
+	if (!sc->nr_ptrsets || !sc->nr_ptrws)
+		return;
+	sort_array(sc->ptrsets, sc->nr_ptrsets, sizeof(*sc->ptrsets), ptrset_cmp);
+	for (size_t i = 0; i < sc->nr_ptrsets; i++)	/* one per (pointer, target) */
+		if (!k || sc->ptrsets[k - 1].ptr != sc->ptrsets[i].ptr ||
+		    sc->ptrsets[k - 1].target != sc->ptrsets[i].target)
+			sc->ptrsets[k++] = sc->ptrsets[i];
+	sc->nr_ptrsets = k;
+	for (size_t i = 0; i < sc->nr_ptrws; i++) {
+		const struct ptrw *w = &sc->ptrws[i];
+		size_t lo = 0, hi = sc->nr_ptrsets;
+
+		lo = PARTITION_POINT(lo, hi, mid, sc->ptrsets[mid].ptr < w->ptr);
+		for (size_t j = lo; j < sc->nr_ptrsets && sc->ptrsets[j].ptr == w->ptr; j++) {
+			const struct ptrset *t = &sc->ptrsets[j];
+			long var = find_var(s, t->target + (uint64_t)w->off);
+
+			if (var < 0)
+				continue;
+			s->vars[var].callee_writes++;
+			count_write(s, sc->cg, &s->vars[var], callgraph_heat(sc->cg, w->at), w->at,
+				    w->counter, t->indexed, 0);
+		}
+	}
+}
+
 /* Every reference counted by when it runs. */
 static void count_refs(struct mycl_share *s, struct callgraph *cg)
 {
@@ -591,6 +657,8 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	if (!err)
 		err = returned_writes(&sc);
 	if (!err)
+		pointer_writes(&sc);
+	if (!err)
 		err = share_make_writers(s, sc.cg);
 	if (!err)
 		share_mark_linked(s);
@@ -605,6 +673,8 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	free(sc.args);
 	free(sc.rets);
 	free(sc.calls);
+	free(sc.ptrws);
+	free(sc.ptrsets);
 	return err;
 }
 

@@ -84,10 +84,14 @@ gcc -O2 -g -pthread -o thrarg.gcc-O2 thrarg.c
 clang -O2 -g -pthread -o thrarg.clang-O2 thrarg.c
 gcc -O0 -g -pthread -o thrarg.gcc-O0 thrarg.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o thrarg.aarch64 thrarg.c
+# Writes through pointers kept in a thread-local and in a global (x86_64).
+gcc -O2 -g -pthread -o tlsptr.gcc-O2 tlsptr.c
+clang -O2 -g -pthread -o tlsptr.clang-O2 tlsptr.c
+gcc -O0 -g -pthread -o tlsptr.gcc-O0 tlsptr.c
 # OpenMP's threads (libgomp; clang's libomp: apt-get install libomp-14-dev).
 gcc -O2 -g -fopenmp -o omp.gcc-O2 omp.c
 clang -O2 -g -fopenmp -o omp.clang-O2 omp.c
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* omp.*
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* omp.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
