@@ -378,8 +378,9 @@ def ring(tool, data):
 
 def tasks(tool, data):
     """tests/data/share/tasks.c and tasks.cc: callbacks reached through memory, and what runs once."""
-    for name in ("tasks.gcc-O2", "tasks.clang-O0", "tasks.aarch64"):
-        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+    for name in ("tasks.gcc-O2", "tasks.clang-O0", "tasks.aarch64", "tasks.ppc64le", "tasks.s390x",
+                 "tasks.riscv64", "tasks.armhf"):
+        doc = share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name))
         m = members(doc)
         rs, line = m["requests_served"]
         check(f"{name}: requests_served (a task's handler, stored by main before the threads) "
@@ -451,7 +452,8 @@ def modinit(tool, data):
 
 def thrarg(tool, data):
     """tests/data/share/thrarg.c: the element or struct a thread is handed as its argument."""
-    for name in ("thrarg.gcc-O2", "thrarg.clang-O2", "thrarg.gcc-O0", "thrarg.aarch64"):
+    for name in ("thrarg.gcc-O2", "thrarg.clang-O2", "thrarg.gcc-O0", "thrarg.aarch64", "thrarg.ppc64le",
+                 "thrarg.s390x", "thrarg.riscv64", "thrarg.armhf"):
         path = os.path.join(data, "share", name)
         fl = flagged_vars(share_json(tool, "--line-size", "64", path))
         check(f"{name}: slots[] (an element handed to each worker, four to a line): slots",

@@ -1163,6 +1163,13 @@ uint64_t callgraph_thread_root(const struct callgraph *cg, uint64_t addr)
 	return cg->f[r].start;
 }
 
+uint64_t callgraph_function_at(const struct callgraph *cg, uint64_t addr)
+{
+	uint32_t i = func_starting(cg, addr);
+
+	return i == NONE ? 0 : cg->f[i].start;
+}
+
 int callgraph_thread_api(const struct callgraph *cg, uint64_t fn)
 {
 	uint32_t i = func_starting(cg, fn);

@@ -69,6 +69,11 @@ uint64_t callgraph_thread_root(const struct callgraph *cg, uint64_t addr);
  * pthread_create its third, or a wrapper of it): K; else -1.
  */
 int callgraph_thread_api(const struct callgraph *cg, uint64_t fn);
+/*
+ * The start of the function whose address ADDR is (a Thumb function's with
+ * its low bit set, a ppc64 function's local entry too), or 0.
+ */
+uint64_t callgraph_function_at(const struct callgraph *cg, uint64_t addr);
 /* The program starts threads (or is a library, whose callers may). */
 bool callgraph_threaded(const struct callgraph *cg);
 /* How many thread entries and callbacks were found (for the report's header). */

@@ -233,7 +233,7 @@ int disasm_for_image(struct disasm **out, const struct elf_image *img)
 /* A call: what the callee may change is no longer known. */
 /*
  * The registers a call to TARGET writes (x86_64: bit per family; aarch64:
- * bit N for xN), when known (a leaf read before); else all.
+ * bit N for xN; arm: for rN), when known (a leaf read before); else all.
  */
 static uint32_t callee_writes(const struct disasm *d, uint64_t target)
 {
@@ -248,8 +248,14 @@ static uint32_t callee_writes(const struct disasm *d, uint64_t target)
 /* Ends the function being read: its writes, kept when it calls nothing. */
 static void end_function(struct disasm *d)
 {
+	const struct elf_section *sec = d->cur_fn && d->img ? elf_image_section_at(d->img, d->cur_fn) :
+				     NULL;
+
+	/* (a PLT entry jumps to another module's function, which writes what it likes) */
+	if (sec && !strncmp(sec->name, ".plt", 4))
+		d->cur_calls = true;
 	if (d->cur_fn && !d->cur_calls && d->share_facts &&
-	    (d->machine == EM_X86_64 || d->machine == EM_AARCH64) &&
+	    (d->machine == EM_X86_64 || d->machine == EM_AARCH64 || d->machine == EM_ARM) &&
 	    (!d->nr_clob || d->clob[d->nr_clob - 1].start < d->cur_fn) &&
 	    !ARRAY_GROW(d->clob, d->clob_cap, d->nr_clob + 1))
 		d->clob[d->nr_clob++] = (struct fn_clobber){ d->cur_fn, d->cur_written };
@@ -278,14 +284,18 @@ static void call_clobbers(struct disasm *d, const struct insn *in)
 		}
 		return;
 	}
-	uint32_t w = d->machine == EM_AARCH64 ? callee_writes(d, in->target) : UINT32_MAX;
+	uint32_t w = d->machine == EM_AARCH64 || d->machine == EM_ARM ?
+		     callee_writes(d, in->target) : UINT32_MAX;
+	/* aarch64 x1-x18, arm r1-r3 and r12: the scratch registers a leaf may not write */
+	unsigned int r0 = d->machine == EM_AARCH64 ? ARM64_REG_X0 : ARM_REG_R0;
+	unsigned int nr = d->machine == EM_AARCH64 ? 19 : 13;
 	struct regval args[3][18];
 
-	/* aarch64: x1-x18 a leaf read before does not write keep what they held. */
-	for (unsigned int r = 1; r < 19 && w != UINT32_MAX; r++) {
-		args[0][r - 1] = d->regs[ARM64_REG_X0 + r];
-		args[1][r - 1] = d->imm[ARM64_REG_X0 + r];
-		args[2][r - 1] = d->prm[ARM64_REG_X0 + r];
+	/* ... which keep what they held when the leaf, read before, does not write them. */
+	for (unsigned int r = 1; r < nr && w != UINT32_MAX; r++) {
+		args[0][r - 1] = d->regs[r0 + r];
+		args[1][r - 1] = d->imm[r0 + r];
+		args[2][r - 1] = d->prm[r0 + r];
 	}
 	for (unsigned int k = 0; k < a->nr_kept; k++) {
 		keep[0][k] = d->regs[a->kept[k]];
@@ -302,12 +312,12 @@ static void call_clobbers(struct disasm *d, const struct insn *in)
 		d->imm[a->kept[k]] = keep[1][k];
 		d->prm[a->kept[k]] = keep[2][k];
 	}
-	for (unsigned int r = 1; r < 19 && w != UINT32_MAX; r++) {
-		if (w & (1u << r))
-			continue;
-		d->regs[ARM64_REG_X0 + r] = args[0][r - 1];
-		d->imm[ARM64_REG_X0 + r] = args[1][r - 1];
-		d->prm[ARM64_REG_X0 + r] = args[2][r - 1];
+	for (unsigned int r = 1; r < nr && w != UINT32_MAX; r++) {
+		if ((w & (1u << r)) || (d->machine == EM_ARM && r > 3 && r < 12))
+			continue;	/* (arm r4-r11: kept by every call) */
+		d->regs[r0 + r] = args[0][r - 1];
+		d->imm[r0 + r] = args[1][r - 1];
+		d->prm[r0 + r] = args[2][r - 1];
 	}
 }
 

@@ -48,6 +48,7 @@ void arm(struct disasm *d, const cs_insn *ci, struct insn *in)
 
 	in->atomic = atomic;
 	in->spin_hint = ci->id == ARM_INS_YIELD || ci->id == ARM_INS_WFE;
+
 	in->jump = ci->id == ARM_INS_B && a->cc == ARM_CC_AL;
 	if (ci->id == ARM_INS_SVC) {
 		in->syscall = true;
@@ -58,6 +59,17 @@ void arm(struct disasm *d, const cs_insn *ci, struct insn *in)
 	    (ci->id == ARM_INS_POP && a->op_count && a->operands[a->op_count - 1].type == ARM_OP_REG &&
 	     a->operands[a->op_count - 1].reg == ARM_REG_PC))
 		in->ret = true, in->branch = false;
+	/* The registers it writes (a leaf's, for its callers: disasm.c's clobbers). */
+	for (int i = 0; d->share_facts && i < a->op_count; i++) {
+		const cs_arm_op *op = &a->operands[i];
+		int r = op->type == ARM_OP_REG && (op->access & CS_AC_WRITE) ? (int)op->reg :
+			op->type == ARM_OP_MEM && a->writeback ? (int)op->mem.base : 0;
+
+		if (r >= ARM_REG_R0 && r <= ARM_REG_R12)
+			d->cur_written |= 1u << (r - ARM_REG_R0);
+		else if (r == ARM_REG_PC && !in->ret)
+			d->cur_calls = true;	/* ldr pc, [ip, #x]!: a PLT entry's jump out */
+	}
 	if (in->call && d->share_facts)
 		dis_call_args(d, in);
 	if (in->call && d->lock_facts && d->regs[ARM_REG_R0].known)
@@ -118,6 +130,10 @@ void arm(struct disasm *d, const cs_insn *ci, struct insn *in)
 			}
 		}
 	}
+	/* str rS, [rB]: a pointer kept in memory (not in the frame). */
+	if (ci->id == ARM_INS_STR && !atomic && gpr(dst) && o1 && o1->type == ARM_OP_MEM)
+		dis_stored(d, in, (unsigned int)dst, o1->mem.base == ARM_REG_SP ||
+			   o1->mem.base == ARM_REG_R7 || o1->mem.base == ARM_REG_R11);
 	if (atomic && acc == ACC_WRITE) {
 		/* strex: the store of a read-modify-write; an add in between: a counter. */
 		in->counter_op = dis_sc(d) && d->share_facts;

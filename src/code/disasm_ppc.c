@@ -56,6 +56,11 @@ void ppc(struct disasm *d, const cs_insn *ci, struct insn *in, const uint8_t *by
 			}
 		}
 	}
+	/* std rS, d(rA): a pointer kept in memory. */
+	if (acc == ACC_WRITE && !atomic && p->op_count == 2 && dst > 0 &&
+	    p->operands[1].type == PPC_OP_MEM && (!strcmp(ci->mnemonic, "std") ||
+						  !strcmp(ci->mnemonic, "stw")))
+		dis_stored(d, in, (unsigned int)dst, p->operands[1].mem.base == PPC_REG_R1);
 	/* X-form: lwarx rT, rA|0, rB; stdcx.; ldx; stdx: the address is rA + rB. */
 	if (acc && p->op_count == 3 && p->operands[2].type == PPC_OP_REG &&
 	    (p->operands[1].type == PPC_OP_REG || p->operands[1].type == PPC_OP_IMM)) {

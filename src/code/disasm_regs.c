@@ -132,3 +132,11 @@ uint64_t dis_data_pointer(struct disasm *d, uint64_t slot)
 		return 0;
 	return elf_image_data_pointer(d->img, slot);
 }
+
+void dis_stored(struct disasm *d, struct insn *in, unsigned int src, bool stack)
+{
+	if (!d->share_facts || stack || src >= NREGS || !d->regs[src].known)
+		return;
+	in->stored = d->regs[src].v;
+	in->stored_indexed = d->regs[src].indexed;
+}

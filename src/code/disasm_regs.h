@@ -127,8 +127,8 @@ struct disasm {
 	struct out_slot { int32_t off; bool used; struct regval addr, imm, prm; } out[8];
 	uint8_t x86_family[NREGS];	/* x86: register id -> 1 + its 64-bit register, 0: none */
 	/*
-	 * x86_64 and aarch64, mycl-share: the registers each function read so
-	 * far writes (x86: bit per family; aarch64: bit N for xN) when it calls
+	 * x86_64, aarch64 and arm, mycl-share: the registers each function read
+	 * so far writes (x86: bit per family; aarch64, arm: bit N for xN, rN) when it calls
 	 * nothing: a call to it keeps the other scratch registers (gcc's
 	 * -fipa-ra relies on that).  By start, sorted.
 	 */
@@ -155,6 +155,11 @@ static inline uint64_t dis_got(struct disasm *d, uint64_t slot)
  * the address the loaded register holds, the load staying a read; else 0.
  */
 uint64_t dis_data_pointer(struct disasm *d, uint64_t slot);
+/*
+ * mycl-share: a store of register SRC to memory off the stack (STACK: its
+ * base is the stack or frame pointer): the address SRC holds, kept there.
+ */
+void dis_stored(struct disasm *d, struct insn *in, unsigned int src, bool stack);
 
 /* The LEN bytes at ADDR of the code being read or the image's, or NULL (literal pools, thunks). */
 const uint8_t *code_at(const struct disasm *d, uint64_t addr, size_t len);

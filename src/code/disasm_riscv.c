@@ -396,6 +396,9 @@ size_t riscv(struct disasm *d, const uint8_t *p, size_t len, uint64_t pc, struct
 			}
 		}
 	}
+	/* sd rS, d(rB): a pointer kept in memory (not in the frame). */
+	if (r.k == K_STORE && r.rs2 && (!strcmp(r.mn, "sd") || !strcmp(r.mn, "c.sd")))
+		dis_stored(d, in, X(r.rs2), r.rs1 == 2 || r.rs1 == 8);
 	/* sd/ld rN, d(sp|s0) (-O0 spills): what the frame slot holds. */
 	if (r.k == K_STORE && (r.rs1 == 2 || r.rs1 == 8) && r.rs2)
 		dis_slot(d, true, X(r.rs2), X(r.rs1), r.imm, !strcmp(r.mn, "sd") || !strcmp(r.mn, "c.sd"));

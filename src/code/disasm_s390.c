@@ -86,6 +86,10 @@ void s390(struct disasm *d, const cs_insn *ci, struct insn *in)
 		in->access = ACC_RMW;
 	if (in->call || in->branch)
 		return;
+	/* stg rS, d(rB): a pointer kept in memory (r15 is the stack pointer). */
+	if ((!strcmp(m, "stg") || !strcmp(m, "st")) && z->op_count == 2 && dst > 0 &&
+	    z->operands[1].type == SYSZ_OP_MEM)
+		dis_stored(d, in, (unsigned int)dst, z->operands[1].mem.base == SYSZ_REG_15);
 	/*
 	 * lg/ag rN, d(rPool) with rPool at a literal pool in the code: the
 	 * word there is a constant, often a global's address (non-PIE code).

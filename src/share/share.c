@@ -357,7 +357,7 @@ static int callee_writes(struct scan *sc)
 		 */
 		if (!a->own_heat && a->prev && a->arg &&
 		    callgraph_thread_api(sc->cg, a->callee) == a->arg - 1 &&
-		    callgraph_func_start(sc->cg, a->prev) == a->prev) {
+		    callgraph_function_at(sc->cg, a->prev)) {
 			long var = find_var(s, a->addr);
 			/*
 			 * An element of an array (by its debug info) handed to a thread:
@@ -365,8 +365,8 @@ static int callee_writes(struct scan *sc)
 			 * a loop (unseen in straight-line code) or each call is unrolled.
 			 */
 			bool each = var >= 0 && s->vars[var].stride;
-			struct argref t = { a->call, a->prev, a->addr, 0, a->indexed || each, a->depth,
-					    true, 0 };
+			struct argref t = { a->call, callgraph_function_at(sc->cg, a->prev), a->addr, 0,
+					    a->indexed || each, a->depth, true, 0 };
 
 			if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1)) {
 				err = -ENOMEM;

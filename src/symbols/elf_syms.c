@@ -266,6 +266,79 @@ static int load_symbols(Elf *e, struct dso *d, bool demangle)
  * the PLT header in .plt, or with no header in .plt.sec (x86 IBT).  The
  * header and entry sizes are the linkers' (GNU ld and lld agree on these).
  */
+static uint32_t arm_imm(uint32_t w)
+{
+	uint32_t v = w & 0xff, r = ((w >> 8) & 0xf) * 2;
+
+	return r ? (v >> r) | (v << (32 - r)) : v;
+}
+
+/*
+ * arm: the GOT slot of the PLT entry at CODE + *POS (ADDR there), which is
+ * "add ip, pc, #a; add ip, ip, #b; ldr pc, [ip, #c]!", after a Thumb
+ * caller's "bx pc; nop" (or "bx pc; b.n .-2") when it has one (entries
+ * differ in size); *POS and *SIZE the entry's.  0 when the code is not
+ * such an entry.
+ */
+static uint64_t arm_plt_slot(const uint8_t *code, size_t len, size_t *pos, uint64_t addr,
+			     uint64_t *size)
+{
+	size_t p = *pos, stub = 0;
+	uint32_t w[3];
+
+	/* bx pc, then nop (mov r8, r8) or b.n back */
+	if (len - p >= 4 && code[p] == 0x78 && code[p + 1] == 0x47 &&
+	    ((code[p + 2] == 0xc0 && code[p + 3] == 0x46) || (code[p + 2] == 0xfd && code[p + 3] == 0xe7)))
+		stub = 4;
+	if (len - p < stub + 12)
+		return 0;
+	for (int k = 0; k < 3; k++)
+		w[k] = (uint32_t)code[p + stub + 4 * k] | (uint32_t)code[p + stub + 4 * k + 1] << 8 |
+		       (uint32_t)code[p + stub + 4 * k + 2] << 16 |
+		       (uint32_t)code[p + stub + 4 * k + 3] << 24;
+	if ((w[0] & 0xfffff000) != 0xe28fc000 || (w[1] & 0xfffff000) != 0xe28cc000 ||
+	    (w[2] & 0xfffff000) != 0xe5bcf000)
+		return 0;
+	*size = stub + 12;
+	*pos = p + stub + 12;
+	return addr + stub + 8 + arm_imm(w[0]) + arm_imm(w[1]) + (w[2] & 0xfff);
+}
+
+/*
+ * arm's PLT entries, each named by the relocation of the GOT slot its code
+ * loads from: 0, 1 when the section holds entries of another kind, or an
+ * error.
+ */
+static int arm_plt_symbols(Elf *e, struct dso *d, Elf_Scn *scn, const GElf_Shdr *plt,
+			   uint64_t hdr, Elf_Data *rdata, const GElf_Shdr *relsh, Elf_Data *ddata,
+			   const GElf_Shdr *dynsh)
+{
+	Elf_Data *code = scn ? elf_getdata(scn, NULL) : NULL;
+	size_t pos = hdr;
+
+	if (!code || !code->d_buf || code->d_size < hdr)
+		return 1;
+	while (pos < code->d_size) {
+		uint64_t at = plt->sh_addr + pos, size = 0;
+		uint64_t slot = arm_plt_slot(code->d_buf, code->d_size, &pos, at, &size);
+		const char *name = NULL;
+		char buf[512];
+		GElf_Rel rl;
+		GElf_Sym s;
+
+		if (!slot)
+			return at == plt->sh_addr + hdr ? 1 : 0;
+		for (size_t i = 0; i < relsh->sh_size / relsh->sh_entsize && !name; i++)
+			if (gelf_getrel(rdata, (int)i, &rl) && rl.r_offset == slot &&
+			    gelf_getsym(ddata, (int)GELF_R_SYM(rl.r_info), &s))
+				name = elf_strptr(e, dynsh->sh_link, s.st_name);
+		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
+		if (symtab_add(&d->syms, at, size, buf, SYMB_GLOBAL, false))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int add_plt_symbols(Elf *e, struct dso *d)
 {
 	GElf_Shdr plt, relsh, dynsh, sec;
@@ -311,6 +384,13 @@ static int add_plt_symbols(Elf *e, struct dso *d)
 	base = plt.sh_addr + hdr;
 	if (find_section(e, SHT_PROGBITS, ".plt.sec", &sec))
 		base = sec.sh_addr;
+	if (eh.e_machine == EM_ARM && eh.e_ident[EI_DATA] == ELFDATA2LSB) {
+		err = arm_plt_symbols(e, d, find_section(e, SHT_PROGBITS, ".plt", &plt), &plt, hdr,
+				      rdata, &relsh, ddata, &dynsh);
+		if (err <= 0)
+			goto out;
+		err = 0;	/* not entries of the usual kind: by their size */
+	}
 	for (size_t i = 0; i < relsh.sh_size / relsh.sh_entsize; i++) {
 		GElf_Rela r;
 		GElf_Rel rl;

@@ -65,6 +65,11 @@ aarch64-linux-gnu-gcc -O2 -g -pthread -o ring.aarch64 ring.c
 gcc -O2 -g -pthread -o tasks.gcc-O2 tasks.c
 clang -O0 -g -pthread -o tasks.clang-O0 tasks.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o tasks.aarch64 tasks.c
+for t in powerpc64le-linux-gnu:ppc64le s390x-linux-gnu:s390x riscv64-linux-gnu:riscv64 \
+	 arm-linux-gnueabihf:armhf; do
+	"${t%%:*}-gcc" -O2 -g -pthread -o "tasks.${t##*:}" tasks.c
+	"${t%%:*}-gcc" -O2 -g -pthread -o "thrarg.${t##*:}" thrarg.c
+done
 g++ -O2 -g -pthread -o tasks.g++ tasks.cc
 clang++ -O2 -g -pthread -o tasks.clang++ tasks.cc
 # Globals written by methods, the address handed down call by call at -O0.
