@@ -486,6 +486,22 @@ def tlsptr(tool, data):
               b["hot_writes"] + b["warm_writes"] + b["startup_writes"] == 0, str(b))
 
 
+def arm_plt(tool, data):
+    """armhf: every PLT entry named by its GOT slot (a Thumb caller's entries are 4 bytes longer)."""
+    path = os.path.join(data, "share", "tasks.armhf")
+    r = subprocess.run(["readelf", "-rW", path], capture_output=True, text=True)
+    names = [ln.split()[4].split("@")[0] for ln in r.stdout.splitlines() if "R_ARM_JUMP_SLOT" in ln]
+    bad = []
+    for n in names:
+        out = share(tool, "--disassemble", n + "@plt", path).stdout.splitlines()
+        first = out[1].split(":", 1)[1].split() if len(out) > 1 and ":" in out[1] else []
+        if first[:2] not in (["bx", "pc"], ["add", "ip,"]) or (first[:2] == ["add", "ip,"] and
+                                                               first[2] != "pc,"):
+            bad.append((n, out[1:2]))
+    check("tasks.armhf: each PLT entry's symbol starts at its entry (bx pc, or add ip, pc)",
+          len(names) >= 10 and not bad, f"{len(names)} {bad}")
+
+
 def omp(tool, data):
     """tests/data/share/omp.c: OpenMP's parallel loop body runs on the team's threads."""
     for name in ("omp.gcc-O2", "omp.clang-O2"):
@@ -634,6 +650,7 @@ def main():
     modinit(tool, data)
     thrarg(tool, data)
     tlsptr(tool, data)
+    arm_plt(tool, data)
     omp(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)
