@@ -259,6 +259,26 @@ def flagged_vars(doc):
     return out
 
 
+def is_hot_counter(name, m, var, what):
+    """VAR (of the members M of NAME's report) is written hot and its line a hot shared counter."""
+    x, line = m[var]
+    check(f"{name}: {var} ({what}) is a hot shared counter",
+          x["hot_writes"] >= 1 and line["verdict"] == "hot_counter", f"{x} {line['verdict']}")
+
+
+def startup_only(name, m, var, what, writes=1):
+    """VAR is written WRITES times or more, all before the threads start."""
+    x, _ = m[var]
+    check(f"{name}: {var} written {what} only", x["startup_writes"] >= writes and
+          x["hot_writes"] + x["warm_writes"] == 0, str(x))
+
+
+def never_written(name, m, var, what):
+    x, _ = m[var]
+    check(f"{name}: {var} ({what}) not written",
+          x["hot_writes"] + x["warm_writes"] + x["startup_writes"] == 0, str(x))
+
+
 def pool(tool, data):
     """tests/data/share/pool.cc: C++ threads by std::thread, padded and unpadded slots."""
     for name in ("pool.gcc", "pool.clang-O0"):
@@ -382,10 +402,8 @@ def tasks(tool, data):
                  "tasks.riscv64", "tasks.armhf"):
         doc = share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name))
         m = members(doc)
-        rs, line = m["requests_served"]
-        check(f"{name}: requests_served (a task's handler, stored by main before the threads) "
-              "is a hot shared counter", rs["hot_writes"] >= 1 and line["verdict"] == "hot_counter",
-              f"{rs} {line['verdict']}")
+        is_hot_counter(name, m, "requests_served",
+                       "a task's handler's, stored by main before the threads")
         for v, what in (("got_hup", "a signal handler"),
                         ("tables_ready", "pthread_once's initialiser"),
                         ("crc_table", "pthread_once's initialiser, in its own loop"),
@@ -399,12 +417,8 @@ def tasks(tool, data):
     for name in ("tasks.g++", "tasks.clang++"):
         doc = share_json(tool, "--all", os.path.join(data, "share", name))
         m = members(doc)
-        g, line = m["g_hits"]
-        check(f"{name}: g_hits (a std::function task's) is a hot shared counter",
-              g["hot_writes"] >= 1 and line["verdict"] == "hot_counter", f"{g} {line['verdict']}")
-        c, _ = m["g_config_loaded"]
-        check(f"{name}: g_config_loaded written before the pool starts only",
-              c["startup_writes"] >= 1 and c["hot_writes"] + c["warm_writes"] == 0, str(c))
+        is_hot_counter(name, m, "g_hits", "a std::function task's")
+        startup_only(name, m, "g_config_loaded", "before the pool starts")
 
 
 def methods(tool, data):
@@ -414,9 +428,8 @@ def methods(tool, data):
         srv, _ = m["g_server"]
         check(f"{name}: g_server written by every worker through handle -> record -> add",
               srv["hot_writes"] >= 2, str(srv))
-        cfg, _ = m["g_config"]
-        check(f"{name}: g_config written through load -> add before the threads only (both writes)",
-              cfg["startup_writes"] >= 2 and cfg["hot_writes"] + cfg["warm_writes"] == 0, str(cfg))
+        startup_only(name, m, "g_config", "through load -> add (both writes) before the threads",
+                     writes=2)
 
 
 def ptrvar(tool, data):
@@ -424,16 +437,11 @@ def ptrvar(tool, data):
     for name in ("ptrvar.gcc-O2", "ptrvar.nopie", "ptrvar.aarch64"):
         doc = share_json(tool, "--all", os.path.join(data, "share", name))
         m = members(doc)
-        a, line = m["stats_a"]
-        check(f"{name}: stats_a, written through cur_stats by every worker, a hot shared counter",
-              a["hot_writes"] >= 1 and line["verdict"] == "hot_counter", f"{a} {line['verdict']}")
+        is_hot_counter(name, m, "stats_a", "written through cur_stats by every worker")
         c, _ = m["cur_stats"]
-        check(f"{name}: cur_stats itself read on every request, never written",
-              c["hot_reads"] >= 1 and c["hot_writes"] + c["warm_writes"] + c["startup_writes"] == 0,
-              str(c))
-        b, _ = m["stats_b"]
-        check(f"{name}: stats_b (never pointed to) not written", b["hot_writes"] + b["warm_writes"]
-              + b["startup_writes"] == 0, str(b))
+        check(f"{name}: cur_stats itself read on every request", c["hot_reads"] >= 1, str(c))
+        never_written(name, m, "cur_stats", "the pointer")
+        never_written(name, m, "stats_b", "never pointed to")
 
 
 def modinit(tool, data):
@@ -441,9 +449,7 @@ def modinit(tool, data):
     for name in ("modinit.gcc-O2", "modinit.clang-O0"):
         doc = share_json(tool, "--all", os.path.join(data, "share", name))
         m = members(doc)
-        j, line = m["jobs_done"]
-        check(f"{name}: jobs_done (a loop of atomic adds in the pool's workers) a hot shared counter",
-              j["hot_writes"] >= 1 and line["verdict"] == "hot_counter", f"{j} {line['verdict']}")
+        is_hot_counter(name, m, "jobs_done", "a loop of atomic adds in the pool's workers")
         for v in ("opt_verbose", "opt_workers"):
             x, _ = m[v]
             check(f"{name}: {v}, written in main's option loop, never hot",
@@ -481,9 +487,7 @@ def tlsptr(tool, data):
         if name != "tlsptr.gcc-O0":	# -O0: a plain load, add and store through the pointer
             check(f"{name}: stats_a a hot shared counter", fl.get("stats_a") == {"hot_counter"},
                   str(fl))
-        b, _ = m["stats_b"]
-        check(f"{name}: stats_b (never pointed to) not written",
-              b["hot_writes"] + b["warm_writes"] + b["startup_writes"] == 0, str(b))
+        never_written(name, m, "stats_b", "never pointed to")
 
 
 def arm_plt(tool, data):
