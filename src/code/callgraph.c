@@ -4,6 +4,7 @@
  * jumps, function addresses taken in code or stored in data, the arguments
  * handed to thread-creating calls.  Names decide only which imported
  * functions create threads or register exit handlers (the C and C++ APIs).
+ * When each function runs is decided in callgraph_roots.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -11,100 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "apinames.h"
-#include "callgraph.h"
-#include "cfgcycles.h"
+#include "callgraph_priv.h"
 #include "disasm.h"
 #include "elfimage.h"
 #include "internal.h"
 #include "lockcode.h"
 #include "symtab.h"
-
-#define NONE UINT32_MAX
-#define MAX_THREAD_DEPTH 3		/* calls down to pthread_create that count as starting threads */
-
-struct cg_func {
-	uint64_t start, end;
-	const char *name;
-	uint8_t ctx;			/* enum cg_ctx */
-	bool looped;			/* runs repeatedly */
-	bool thread_entry, listed, creates_threads, spine, api, taken_data;
-	int8_t thread_api;		/* an imported thread-creating function: its entry argument */
-	bool exit_api;			/* ... an exit-handler registration */
-	bool once_api;			/* ... runs its callback once (pthread_once) */
-	uint8_t dist;			/* calls down to a thread-creating call (255: none) */
-	uint8_t wait_dist;		/* calls down to a call that blocks for work (255: none) */
-	bool wait_api;			/* an imported function that blocks (accept, poll...) */
-	bool noreturn;			/* exit, abort, longjmp, __cxa_throw...: no code after its call */
-	bool has_ret, calls_noreturn;	/* seen in its code: a return; a call that never returns */
-	/*
-	 * Run while threads run from a root of its own (a thread entry, a
-	 * callback, main without threads, an API), not only from main's part
-	 * after its first thread: code main runs once repeats only in a loop
-	 * that waits for I/O.
-	 */
-	bool rt_root;
-	uint32_t first_loop, nr_loops;
-	uint32_t parent;		/* who made it run at runtime (for the explanation) */
-	uint32_t loop_parent;		/* the caller whose loop makes it repeat */
-	uint8_t why;			/* enum root_why */
-	uint64_t *rt;			/* spine: its instructions that run after a thread starts */
-	size_t nr_rt;
-};
-
-enum root_why { W_NONE, W_THREAD, W_CALLBACK, W_MAIN, W_API, W_CTOR, W_DTOR };
-
-struct cg_edge {
-	uint32_t caller, callee;
-	uint64_t at;
-	uint8_t ctx;			/* spine edges: when the call runs */
-	bool in_loop;
-	bool on_exit;			/* straight on from it, a call that ends the process */
-};
-
-struct cg_take {
-	uint32_t fn, taker;		/* taker NONE: a word in data */
-	uint32_t passed_to;		/* the callee it is handed to, NONE: kept or stored */
-	int8_t arg;			/* ... as its argument ARG; TAKE_STORED: stored to memory */
-};
-
-#define TAKE_STORED (-2)
-
-struct cg_loop {
-	uint32_t func;
-	uint64_t from, to;
-	bool serving;			/* its body blocks waiting for work (accept, poll...) */
-};
-
-struct callgraph {
-	const struct elf_image *img;
-	struct cg_func *f;
-	size_t nr;
-	uint64_t *starts;
-	struct cg_edge *e;
-	size_t nr_e, e_cap;
-	struct cg_take *t;
-	size_t nr_t, t_cap;
-	struct cg_loop *l;
-	size_t nr_l, l_cap;
-	uint64_t *maxend;		/* per loop: the largest end among its function's loops so far */
-	uint32_t cur;			/* the function of the last instruction */
-	uint32_t *entries;
-	size_t nr_entries, entries_cap;
-	char *names;			/* "0x..." names of unnamed functions, 20 bytes each */
-	size_t nr_names;
-	/* The current function's instructions, for its loops, and its switches' targets. */
-	struct cfg_node *buf;
-	size_t nr_buf, buf_cap;
-	struct cfg_xedge *x;
-	size_t nr_x, x_cap;
-	size_t first_e;			/* the current function's first edge */
-	bool buf_used;			/* the current function calls or touches memory it names */
-	uint32_t buf_func;
-	bool threaded;
-};
-
-/* How many calls down a serving loop's wait may be (ServerLoop, WaitEventSetWait, epoll_wait). */
-#define MAX_WAIT_DEPTH 2
 
 /* What one of F's names says it is: a thread or exit API, a wait, a call that never returns. */
 static void name_roles(struct cg_func *f, const char *name)
@@ -225,7 +138,7 @@ const uint64_t *callgraph_starts(const struct callgraph *cg, size_t *n)
 }
 
 /* The function holding ADDR, or NONE. */
-static uint32_t func_at(const struct callgraph *cg, uint64_t addr)
+uint32_t cg_func_at(const struct callgraph *cg, uint64_t addr)
 {
 	size_t lo = 0, hi = cg->nr;
 
@@ -240,13 +153,13 @@ static uint32_t func_at(const struct callgraph *cg, uint64_t addr)
  * a second, local entry past its TOC set-up, where calls from within the
  * module enter.  On arm a Thumb function's address has its low bit set.
  */
-static uint32_t func_starting(const struct callgraph *cg, uint64_t addr)
+uint32_t cg_func_starting(const struct callgraph *cg, uint64_t addr)
 {
 	uint32_t i;
 
 	if (elf_image_machine(cg->img) == 40 /* EM_ARM */ && (addr & 1))
 		addr &= ~1ULL;
-	i = func_at(cg, addr);
+	i = cg_func_at(cg, addr);
 
 	if (i == NONE)
 		return NONE;
@@ -346,7 +259,7 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 	int err;
 
 	if (c == NONE || in->addr < cg->f[c].start || in->addr >= cg->f[c].end)
-		c = cg->cur = func_at(cg, in->addr);
+		c = cg->cur = cg_func_at(cg, in->addr);
 	if (c != cg->buf_func || c == NONE) {
 		err = function_loops(cg);
 		if (err)
@@ -358,7 +271,7 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 	if (c == NONE)
 		return 0;
 	if (in->target && (in->call || in->jump))
-		callee = func_starting(cg, in->target);
+		callee = cg_func_starting(cg, in->target);
 	cg->buf_used |= in->call || in->data || in->mem_prm || (in->jump && in->target);
 	if (ARRAY_GROW(cg->buf, cg->buf_cap, cg->nr_buf + 1))
 		return -ENOMEM;
@@ -386,7 +299,7 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 	/* Function addresses handed to a call, or taken and kept. */
 	if (in->call) {
 		for (int k = 0; k < 6; k++) {
-			if (!in->call_arg[k] || (fn = func_starting(cg, in->call_arg[k])) == NONE)
+			if (!in->call_arg[k] || (fn = cg_func_starting(cg, in->call_arg[k])) == NONE)
 				continue;
 			if (take(cg, fn, c, callee, k))
 				return -ENOMEM;
@@ -399,9 +312,9 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 	} else {
 		uint64_t a = in->access == ACC_ADDR ? in->data : in->imm;
 
-		if (a && (fn = func_starting(cg, a)) != NONE && fn != c && take(cg, fn, c, NONE, -1))
+		if (a && (fn = cg_func_starting(cg, a)) != NONE && fn != c && take(cg, fn, c, NONE, -1))
 			return -ENOMEM;
-		if (in->stored && (fn = func_starting(cg, in->stored)) != NONE && fn != c &&
+		if (in->stored && (fn = cg_func_starting(cg, in->stored)) != NONE && fn != c &&
 		    take(cg, fn, c, NONE, TAKE_STORED))
 			return -ENOMEM;
 	}
@@ -476,11 +389,11 @@ static int function_loops(struct callgraph *cg)
 	return err;
 }
 
-static int on_pointer(uint64_t slot, uint64_t target, void *arg)
+int cg_on_pointer(uint64_t slot, uint64_t target, void *arg)
 {
 	struct callgraph *cg = arg;
 	const struct elf_section *sec = elf_image_section_at(cg->img, slot);
-	uint32_t fn = func_starting(cg, target);
+	uint32_t fn = cg_func_starting(cg, target);
 
 	if (fn == NONE)
 		return 0;
@@ -511,7 +424,7 @@ static int loop_cmp(const void *a, const void *b)
 	return x->from < y->from ? -1 : x->from > y->from;
 }
 
-static bool in_loop(const struct callgraph *cg, uint32_t f, uint64_t addr)
+bool cg_in_loop(const struct callgraph *cg, uint32_t f, uint64_t addr)
 {
 	const struct cg_func *fn = &cg->f[f];
 	size_t lo = fn->first_loop, hi = fn->first_loop + fn->nr_loops;
@@ -525,7 +438,7 @@ static bool in_loop(const struct callgraph *cg, uint32_t f, uint64_t addr)
  * for work (a server's accept or poll loop): loops over options, plugins or
  * storage engines there do not make it repeat.
  */
-static bool serving_loop(const struct callgraph *cg, uint32_t f, uint64_t addr)
+bool cg_serving_loop(const struct callgraph *cg, uint32_t f, uint64_t addr)
 {
 	const struct cg_func *fn = &cg->f[f];
 
@@ -545,7 +458,7 @@ static int edge_callee_cmp(const void *a, const void *b)
 }
 
 /* Edges are sorted by caller: F's outgoing edges. */
-static void out_edges(const struct callgraph *cg, uint32_t f, size_t *from, size_t *to)
+void cg_out_edges(const struct callgraph *cg, uint32_t f, size_t *from, size_t *to)
 {
 	size_t lo = 0, hi = cg->nr_e;
 
@@ -556,224 +469,20 @@ static void out_edges(const struct callgraph *cg, uint32_t f, size_t *from, size
 	*to = lo;
 }
 
-static bool has_addr(const uint64_t *v, size_t n, uint64_t a)
+bool cg_has_addr(const uint64_t *v, size_t n, uint64_t a)
 {
 	return n && bsearch(&a, v, n, sizeof(*v), u64_cmp);
 }
 
-/*
- * Main and the functions that start threads on its behalf: the calls after a
- * call that starts threads (in the control flow) run while threads run; the
- * calls before run at start-up.
- */
-static int spine(struct callgraph *cg, struct disasm *d, uint32_t f, int depth)
-{
-	struct cg_func *fn = &cg->f[f];
-	const uint8_t *code = elf_image_code(cg->img, fn->start, fn->end - fn->start);
-	struct insn *v = NULL;
-	size_t n = 0, ea, eb;
-	bool *rt = NULL;
-	size_t *stack = NULL, sp = 0;
-	int err;
-
-	if (fn->spine || depth > 6 || !code)
-		return 0;
-	fn->spine = true;
-	err = disasm_range(d, code, fn->end - fn->start, fn->start, &v, &n);
-	if (err)
-		return err;
-	rt = calloc(n ? n : 1, sizeof(*rt));
-	stack = malloc((n ? n : 1) * 2 * sizeof(*stack));
-	if (!rt || !stack) {
-		err = -ENOMEM;
-		goto out;
-	}
-	/* From each call that starts threads: what runs after it. */
-	for (size_t i = 0; i < n; i++) {
-		uint32_t c = v[i].call && v[i].target ? func_starting(cg, v[i].target) : NONE;
-
-		if (c != NONE && (cg->f[c].creates_threads || cg->f[c].thread_api >= 0) && i + 1 < n)
-			stack[sp++] = i + 1;
-	}
-	while (sp) {
-		size_t i = stack[--sp];
-
-		if (rt[i])
-			continue;
-		rt[i] = true;
-		if (v[i].ret)
-			continue;
-		if (!v[i].jump && i + 1 < n && !rt[i + 1])
-			stack[sp++] = i + 1;
-		if (v[i].branch && !v[i].call && v[i].target >= fn->start && v[i].target < fn->end) {
-			size_t lo = 0, hi = n;
-
-			lo = PARTITION_POINT(lo, hi, mid, v[mid].addr < v[i].target);
-			if (lo < n && v[lo].addr == v[i].target && !rt[lo])
-				stack[sp++] = lo;
-		}
-	}
-	for (size_t i = 0; i < n; i++)
-		fn->nr_rt += rt[i];
-	fn->rt = malloc((fn->nr_rt ? fn->nr_rt : 1) * sizeof(*fn->rt));
-	if (!fn->rt) {
-		err = -ENOMEM;
-		goto out;
-	}
-	fn->nr_rt = 0;
-	for (size_t i = 0; i < n; i++)
-		if (rt[i])
-			fn->rt[fn->nr_rt++] = v[i].addr;
-	out_edges(cg, f, &ea, &eb);
-	for (size_t k = ea; k < eb; k++) {
-		struct cg_edge *e = &cg->e[k];
-		uint32_t c = e->callee;
-
-		e->ctx = has_addr(fn->rt, fn->nr_rt, e->at) ? CG_RUNTIME : CG_STARTUP;
-		/* A start-up call that starts threads: the same split inside it. */
-		if (e->ctx == CG_STARTUP && cg->f[c].creates_threads && cg->f[c].thread_api < 0) {
-			err = spine(cg, d, c, depth + 1);
-			if (err)
-				goto out;
-		}
-	}
-out:
-	free(v);
-	free(rt);
-	free(stack);
-	return err;
-}
-
-/*
- * FN's address, taken by TAKER, stays: stored to memory, or taken into a
- * register that none of TAKER's calls gets (kept in a vector register, a
- * structure built in place).  The takes of FN start at LO.
- */
-static bool kept(const struct callgraph *cg, size_t lo, uint32_t fn, const struct cg_take *t)
-{
-	if (t->arg == TAKE_STORED)
-		return true;
-	if (t->passed_to != NONE)
-		return false;
-	for (size_t i = lo; i < cg->nr_t && cg->t[i].fn == fn; i++)
-		if (cg->t[i].taker == t->taker && cg->t[i].passed_to != NONE)
-			return false;
-	return true;
-}
-
-/*
- * When FN runs, by its takes (sorted by function): handed to whom, by whom.
- * *ONCE: only handed to functions that run it once (an initialiser).
- */
-static uint8_t callback_ctx(const struct callgraph *cg, uint32_t fn, bool *looped, bool *once)
-{
-	bool any = false, startup = true;
-
-	*once = !cg->f[fn].taken_data;
-	*looped = cg->f[fn].taken_data;
-	if (cg->f[fn].taken_data)
-		return CG_RUNTIME;
-	size_t lo = 0, hi = cg->nr_t;
-
-	lo = PARTITION_POINT(lo, hi, mid, cg->t[mid].fn < fn);
-	for (size_t i = lo; i < cg->nr_t && cg->t[i].fn == fn; i++) {
-		const struct cg_take *t = &cg->t[i];
-		uint8_t tc;
-
-		if (t->taker == NONE)
-			continue;
-		any = true;
-		tc = cg->f[t->taker].ctx;
-		if (t->passed_to != NONE && cg->f[t->passed_to].exit_api)
-			return CG_EXIT;
-		/*
-		 * Kept (a task's, a handler's, an object's slot): called through it
-		 * later, from anywhere, as often as what a table or a vtable in data
-		 * holds.
-		 */
-		bool stays = kept(cg, lo, fn, t);
-
-		/* Taken into the register one of the taker's calls gets: that call decides. */
-		if (t->passed_to == NONE && !stays)
-			continue;
-		/* Run once however often the call is made (an initialiser): never repeatedly. */
-		if (t->passed_to != NONE && cg->f[t->passed_to].once_api) {
-			if ((tc & CG_RUNTIME) || !tc)
-				startup = false;
-			continue;
-		}
-		*once = false;
-		if ((tc & CG_RUNTIME) || stays)
-			*looped = true;
-		/*
-		 * Handed at start-up to a function of this binary that runs only at
-		 * start-up: called there (an option handler).  Handed to another
-		 * library, or kept: it may run at any time, and again and again.
-		 */
-		if ((tc & CG_RUNTIME) || !tc || stays ||
-		    (t->passed_to != NONE && ((cg->f[t->passed_to].ctx & CG_RUNTIME) ||
-					      strchr(cg->f[t->passed_to].name, '@'))))
-			startup = false;
-	}
-	if (!any)
-		return 0;
-	return startup ? CG_STARTUP : CG_RUNTIME;
-}
-
 /* Never returns, ends the process, and is no root of its own (main, a thread entry). */
-static bool dying(const struct cg_func *f)
+bool cg_dying(const struct cg_func *f)
 {
 	return !f->has_ret && f->calls_noreturn && !f->spine && !f->thread_entry &&
 	       f->why != W_MAIN && f->why != W_THREAD;
 }
 
-/* Spreads contexts and repetition down the calls until nothing changes. */
-static void spread(struct callgraph *cg)
-{
-	bool changed = true;
-
-	for (int round = 0; changed && round < 64; round++) {
-		changed = false;
-		for (size_t k = 0; k < cg->nr_e; k++) {
-			const struct cg_edge *e = &cg->e[k];
-			struct cg_func *a = &cg->f[e->caller], *b = &cg->f[e->callee];
-			uint8_t ctx = a->spine && !(a->ctx & CG_RUNTIME) ? (a->ctx ? e->ctx : 0) : a->ctx;
-
-			/*
-			 * A function that never returns and ends the process (no return,
-			 * a call to exit or abort: a fatal-error path) makes its calls
-			 * once, on the way out.
-			 */
-			if ((dying(a) || e->on_exit) && ctx)
-				ctx = CG_EXIT;
-			/* main's once-run part (its spine after the first thread, what that calls once) */
-			bool once = (a->spine && !(a->ctx & CG_RUNTIME)) ||
-				    ((a->ctx & CG_RUNTIME) && !a->rt_root && !a->looped);
-			bool rep = (ctx & CG_RUNTIME) &&
-				   (once ? serving_loop(cg, e->caller, e->at) : e->in_loop || a->looped);
-
-			if ((ctx & CG_RUNTIME) && !once && !b->rt_root) {
-				b->rt_root = true;
-				changed = true;
-			}
-
-			if ((b->ctx | ctx) != b->ctx) {
-				if ((ctx & CG_RUNTIME) && !(b->ctx & CG_RUNTIME) && b->parent == NONE)
-					b->parent = e->caller;
-				b->ctx |= ctx;
-				changed = true;
-			}
-			if (rep && !b->looped) {
-				b->looped = true;
-				b->loop_parent = e->caller;
-				changed = true;
-			}
-		}
-	}
-}
-
 /* Loops, per function, with the running largest end for look-ups; calls in loops. */
-static int index_loops(struct callgraph *cg)
+int cg_index_loops(struct callgraph *cg)
 {
 	int err = function_loops(cg);
 
@@ -796,274 +505,32 @@ static int index_loops(struct callgraph *cg)
 	}
 	sort_array(cg->e, cg->nr_e, sizeof(*cg->e), edge_callee_cmp);
 	for (size_t k = 0; k < cg->nr_e; k++)
-		cg->e[k].in_loop = in_loop(cg, cg->e[k].caller, cg->e[k].at);
-	return 0;
-}
-
-static int list_entry(struct callgraph *cg, uint32_t fn)
-{
-	if (cg->f[fn].listed)
-		return 0;
-	if (ARRAY_GROW(cg->entries, cg->entries_cap, cg->nr_entries + 1))
-		return -ENOMEM;
-	cg->f[fn].thread_entry = cg->f[fn].listed = true;
-	cg->entries[cg->nr_entries++] = fn;
-	return 0;
-}
-
-/* Thread entries: handed to a thread-creating call, or to a wrapper of one; std::thread's. */
-static int thread_entries(struct callgraph *cg)
-{
-	for (size_t i = 0; i < cg->nr_t; i++) {
-		const struct cg_take *t = &cg->t[i];
-
-		if (t->passed_to != NONE && t->arg >= 0 && cg->f[t->passed_to].thread_api == t->arg &&
-		    !cg->f[t->fn].thread_entry && list_entry(cg, t->fn))
-			return -ENOMEM;
-	}
-	for (size_t i = 0; i < cg->nr; i++)
-		if (cg->f[i].thread_entry && list_entry(cg, (uint32_t)i))
-			return -ENOMEM;
-	return 0;
-}
-
-/*
- * Who starts threads: a thread-creating call here, or a few calls down
- * (a wrapper, a start_something()): what may start one only deep down
- * some rare path does not mark where the threads start.
- */
-static void thread_depth(struct callgraph *cg)
-{
-	bool changed = true;
-
-	for (size_t i = 0; i < cg->nr; i++) {
-		cg->f[i].dist = cg->f[i].thread_api >= 0 ? (strchr(cg->f[i].name, '@') ? 0 : 1) : 255;
-		cg->f[i].wait_dist = cg->f[i].wait_api ? 0 : 255;
-	}
-	for (int round = 0; changed && round < 8; round++) {
-		changed = false;
-		for (size_t k = 0; k < cg->nr_e; k++) {
-			const struct cg_func *ce = &cg->f[cg->e[k].callee];
-			uint8_t dc = ce->dist, wc = ce->wait_dist;
-			/*
-			 * A thin wrapper on the way (no loop, a few instructions: the
-			 * -O0 template layers of std::thread, emplace_back, construct)
-			 * is no step further from the thread's creation.
-			 */
-			uint8_t step = ce->thread_api < 0 && !ce->nr_loops && ce->end - ce->start < 256 &&
-				       dc ? 0 : 1;
-
-			if (dc < 255 && dc + step < cg->f[cg->e[k].caller].dist) {
-				cg->f[cg->e[k].caller].dist = (uint8_t)(dc + step);
-				changed = true;
-			}
-			if (wc < 255 && wc + 1 < cg->f[cg->e[k].caller].wait_dist) {
-				cg->f[cg->e[k].caller].wait_dist = (uint8_t)(wc + 1);
-				changed = true;
-			}
-		}
-	}
-	/* A loop that calls, within a few calls, something that blocks for work: a serving loop. */
-	for (size_t k = 0; k < cg->nr_e; k++) {
-		const struct cg_edge *e = &cg->e[k];
-		const struct cg_func *f = &cg->f[e->caller];
-
-		if (!e->in_loop || cg->f[e->callee].wait_dist > MAX_WAIT_DEPTH)
-			continue;
-		for (uint32_t l = f->first_loop; l < f->first_loop + f->nr_loops; l++)
-			if (cg->l[l].from <= e->at && e->at <= cg->l[l].to)
-				cg->l[l].serving = true;
-	}
-	for (size_t i = 0; i < cg->nr; i++) {
-		cg->f[i].creates_threads = cg->f[i].dist <= MAX_THREAD_DEPTH;
-		cg->threaded |= cg->f[i].creates_threads || cg->f[i].thread_entry;
-	}
-}
-
-/* What the entry point hands to its first argument (__libc_start_main's main), or NONE. */
-static uint32_t entry_arg0(const struct callgraph *cg)
-{
-	uint32_t entry = func_starting(cg, elf_image_entry(cg->img));
-
-	for (size_t i = 0; i < cg->nr_t && entry != NONE; i++)
-		if (cg->t[i].taker == entry && cg->t[i].arg == 0)
-			return cg->t[i].fn;
-	return NONE;
-}
-
-/*
- * main: by name, or what the entry point hands to __libc_start_main; a
- * program without C's main (-nostdlib): its entry point.  NONE in a library,
- * whose callers' threads run it.
- */
-static uint32_t find_main(struct callgraph *cg)
-{
-	uint32_t main_fn = NONE, entry = func_starting(cg, elf_image_entry(cg->img));
-
-	for (size_t i = 0; i < cg->nr && main_fn == NONE; i++)
-		if (!strcmp(cg->f[i].name, "main"))
-			main_fn = (uint32_t)i;
-	if (main_fn == NONE)
-		main_fn = entry_arg0(cg);
-	if (!elf_image_executable(cg->img))
-		cg->threaded |= main_fn == NONE;
-	else if (main_fn == NONE)
-		main_fn = entry;
-	return main_fn;
-}
-
-/* main's part: split where its threads start, or all of it when it starts none. */
-static int main_roots(struct callgraph *cg, uint32_t main_fn)
-{
-	struct cg_func *m = &cg->f[main_fn];
-	struct disasm *d;
-	int err;
-
-	m->why = W_MAIN;
-	if (!m->creates_threads) {
-		/*
-		 * No thread: main's work is the program's work.  Threads started
-		 * only by callbacks (a module's init handler): main runs once, its
-		 * own loops no repetition unless they wait for work (a serving
-		 * loop), like its part after a first thread.
-		 */
-		m->ctx |= CG_RUNTIME;
-		m->rt_root = !cg->threaded;
-		return 0;
-	}
-	err = disasm_for_image(&d, cg->img);
-	if (err)
-		return err;
-	disasm_set_text(d, false);
-	m->ctx |= CG_STARTUP;
-	err = spine(cg, d, main_fn, 0);
-	disasm_close(d);
-	return err;
-}
-
-static int take_fn_cmp(const void *a, const void *b)
-{
-	const struct cg_take *x = a, *y = b;
-
-	return x->fn < y->fn ? -1 : x->fn > y->fn;
-}
-
-/* Callbacks handed over in code, by where they are handed over (after the rest spread). */
-static void callbacks(struct callgraph *cg, uint32_t main_fn)
-{
-	/* main's way in (glibc's __wrap_main in programs at a fixed address): no callback. */
-	uint32_t way_in = entry_arg0(cg);
-
-	/* By function: each callback's takes in one run. */
-	sort_array(cg->t, cg->nr_t, sizeof(*cg->t), take_fn_cmp);
-	for (int round = 0; round < 2; round++) {
-		for (size_t i = 0; i < cg->nr; i++) {
-			struct cg_func *f = &cg->f[i];
-			bool looped, once;
-			uint8_t c;
-
-			if (f->thread_entry || (uint32_t)i == main_fn || (uint32_t)i == way_in ||
-			    f->why == W_CTOR || f->why == W_DTOR)
-				continue;
-			c = callback_ctx(cg, (uint32_t)i, &looped, &once);
-			/* Repetition found in the second round (its taker's came later) counts too. */
-			if (!c || ((f->ctx & c) == c && !((c & CG_RUNTIME) && looped && !f->looped)))
-				continue;
-			f->ctx |= c;
-			/* Run once: its own loops are no repetition either (a table filled once). */
-			f->rt_root |= (c & CG_RUNTIME) && !once;
-			if (!f->why)
-				f->why = W_CALLBACK;
-			if ((c & CG_RUNTIME) && looped)
-				f->looped = true;
-		}
-		spread(cg);
-	}
-}
-
-int callgraph_finish(struct callgraph *cg)
-{
-	uint32_t main_fn;
-	int err = index_loops(cg);
-
-	if (!err)
-		err = elf_image_for_each_pointer(cg->img, on_pointer, cg);
-	if (!err)
-		err = thread_entries(cg);
-	if (err)
-		return err;
-	thread_depth(cg);
-	main_fn = find_main(cg);
-	/* Roots. */
-	for (size_t i = 0; i < cg->nr; i++) {
-		struct cg_func *f = &cg->f[i];
-
-		if (!strcmp(f->name, "_init")) {
-			f->ctx |= CG_STARTUP;
-			f->why = W_CTOR;
-		} else if (!strcmp(f->name, "_fini")) {
-			f->ctx |= CG_EXIT;
-			f->why = W_DTOR;
-		}
-		if (f->thread_entry) {
-			f->ctx |= CG_RUNTIME;
-			f->rt_root = true;
-			f->why = W_THREAD;
-		}
-		/* A library's exported functions run when its callers call them. */
-		if (main_fn == NONE && !elf_image_executable(cg->img) && !strchr(f->name, '@') &&
-		    f->name[0] != '_' && !f->ctx)
-			f->api = true;
-	}
-	if (main_fn != NONE) {
-		err = main_roots(cg, main_fn);
-		if (err)
-			return err;
-	}
-	/* Stored in data: run at any time, repeatedly (tables, vtables). */
-	for (size_t i = 0; i < cg->nr; i++) {
-		struct cg_func *f = &cg->f[i];
-
-		if (f->taken_data && !f->ctx) {
-			f->ctx |= CG_RUNTIME;
-			f->rt_root = true;
-			f->looped = true;
-			f->why = W_CALLBACK;
-		}
-		if (f->api) {
-			f->ctx |= CG_RUNTIME;
-			f->rt_root = true;
-			f->looped = true;
-			f->why = W_API;
-		}
-	}
-	spread(cg);
-	callbacks(cg, main_fn);
+		cg->e[k].in_loop = cg_in_loop(cg, cg->e[k].caller, cg->e[k].at);
 	return 0;
 }
 
 static bool spine_runtime(const struct cg_func *f, uint64_t addr)
 {
-	return has_addr(f->rt, f->nr_rt, addr);
+	return cg_has_addr(f->rt, f->nr_rt, addr);
 }
 
 enum cg_heat callgraph_heat(const struct callgraph *cg, uint64_t addr)
 {
-	uint32_t i = func_at(cg, addr);
+	uint32_t i = cg_func_at(cg, addr);
 	const struct cg_func *f;
 
 	if (i == NONE)
 		return HEAT_UNKNOWN;
 	f = &cg->f[i];
 	if (f->spine && !(f->ctx & CG_RUNTIME))
-		return spine_runtime(f, addr) ? (serving_loop(cg, i, addr) ? HEAT_HOT : HEAT_WARM) :
+		return spine_runtime(f, addr) ? (cg_serving_loop(cg, i, addr) ? HEAT_HOT : HEAT_WARM) :
 		       HEAT_STARTUP;
-	if (dying(f) && f->ctx)
+	if (cg_dying(f) && f->ctx)
 		return HEAT_EXIT;
 	if ((f->ctx & CG_RUNTIME) && !f->rt_root && !f->looped)
-		return serving_loop(cg, i, addr) ? HEAT_HOT : HEAT_WARM;
+		return cg_serving_loop(cg, i, addr) ? HEAT_HOT : HEAT_WARM;
 	if (f->ctx & CG_RUNTIME)
-		return f->looped || in_loop(cg, i, addr) ? HEAT_HOT : HEAT_WARM;
+		return f->looped || cg_in_loop(cg, i, addr) ? HEAT_HOT : HEAT_WARM;
 	if (f->ctx & CG_STARTUP)
 		return HEAT_STARTUP;
 	if (f->ctx & CG_EXIT)
@@ -1073,14 +540,14 @@ enum cg_heat callgraph_heat(const struct callgraph *cg, uint64_t addr)
 
 uint64_t callgraph_func_start(const struct callgraph *cg, uint64_t addr)
 {
-	uint32_t i = func_at(cg, addr);
+	uint32_t i = cg_func_at(cg, addr);
 
 	return i == NONE ? 0 : cg->f[i].start;
 }
 
 uint64_t callgraph_func_end(const struct callgraph *cg, uint64_t addr, const char **name)
 {
-	uint32_t i = func_at(cg, addr);
+	uint32_t i = cg_func_at(cg, addr);
 
 	if (name)
 		*name = i == NONE ? NULL : cg->f[i].name;
@@ -1100,9 +567,9 @@ int callgraph_for_each_call(const struct callgraph *cg,
 
 bool callgraph_in_loop(const struct callgraph *cg, uint64_t addr)
 {
-	uint32_t i = func_at(cg, addr);
+	uint32_t i = cg_func_at(cg, addr);
 
-	return i != NONE && in_loop(cg, i, addr);
+	return i != NONE && cg_in_loop(cg, i, addr);
 }
 
 static const char *why_word(uint8_t w)
@@ -1120,7 +587,7 @@ static const char *why_word(uint8_t w)
 
 const char *callgraph_why(const struct callgraph *cg, uint64_t addr, char *buf, size_t len)
 {
-	uint32_t i = func_at(cg, addr), r;
+	uint32_t i = cg_func_at(cg, addr), r;
 	const struct cg_func *f;
 	size_t off = 0;
 	int hops = 0;
@@ -1129,7 +596,7 @@ const char *callgraph_why(const struct callgraph *cg, uint64_t addr, char *buf, 
 	if (i == NONE)
 		return buf;
 	f = &cg->f[i];
-	if (in_loop(cg, i, addr))
+	if (cg_in_loop(cg, i, addr))
 		off += (size_t)snprintf(buf + off, len - off, "in a loop of %s", f->name);
 	else if (f->looped && f->loop_parent != NONE) {
 		/* The function whose loop repeats it, up the chain. */
@@ -1154,7 +621,7 @@ const char *callgraph_why(const struct callgraph *cg, uint64_t addr, char *buf, 
 
 uint64_t callgraph_thread_root(const struct callgraph *cg, uint64_t addr)
 {
-	uint32_t r = func_at(cg, addr);
+	uint32_t r = cg_func_at(cg, addr);
 
 	for (int hops = 0; r != NONE && cg->f[r].parent != NONE && hops < 64; hops++)
 		r = cg->f[r].parent;
@@ -1165,14 +632,14 @@ uint64_t callgraph_thread_root(const struct callgraph *cg, uint64_t addr)
 
 uint64_t callgraph_function_at(const struct callgraph *cg, uint64_t addr)
 {
-	uint32_t i = func_starting(cg, addr);
+	uint32_t i = cg_func_starting(cg, addr);
 
 	return i == NONE ? 0 : cg->f[i].start;
 }
 
 int callgraph_thread_api(const struct callgraph *cg, uint64_t fn)
 {
-	uint32_t i = func_starting(cg, fn);
+	uint32_t i = cg_func_starting(cg, fn);
 
 	return i == NONE || cg->f[i].thread_api >= 6 ? -1 : cg->f[i].thread_api;
 }

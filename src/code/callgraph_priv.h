@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The call graph's own state, shared by the file that builds it from the
+ * instructions (callgraph.c: functions, calls, takes, loops, and the
+ * questions asked of it) and the one that decides when each function runs
+ * (callgraph_roots.c: thread entries, main's spine, callbacks, spreading).
+ */
+#ifndef MYCL_CALLGRAPH_PRIV_H
+#define MYCL_CALLGRAPH_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "callgraph.h"
+#include "cfgcycles.h"
+
+#define NONE UINT32_MAX
+#define MAX_THREAD_DEPTH 3		/* calls down to pthread_create that count as starting threads */
+
+struct cg_func {
+	uint64_t start, end;
+	const char *name;
+	uint8_t ctx;			/* enum cg_ctx */
+	bool looped;			/* runs repeatedly */
+	bool thread_entry, listed, creates_threads, spine, api, taken_data;
+	int8_t thread_api;		/* an imported thread-creating function: its entry argument */
+	bool exit_api;			/* ... an exit-handler registration */
+	bool once_api;			/* ... runs its callback once (pthread_once) */
+	uint8_t dist;			/* calls down to a thread-creating call (255: none) */
+	uint8_t wait_dist;		/* calls down to a call that blocks for work (255: none) */
+	bool wait_api;			/* an imported function that blocks (accept, poll...) */
+	bool noreturn;			/* exit, abort, longjmp, __cxa_throw...: no code after its call */
+	bool has_ret, calls_noreturn;	/* seen in its code: a return; a call that never returns */
+	/*
+	 * Run while threads run from a root of its own (a thread entry, a
+	 * callback, main without threads, an API), not only from main's part
+	 * after its first thread: code main runs once repeats only in a loop
+	 * that waits for I/O.
+	 */
+	bool rt_root;
+	uint32_t first_loop, nr_loops;
+	uint32_t parent;		/* who made it run at runtime (for the explanation) */
+	uint32_t loop_parent;		/* the caller whose loop makes it repeat */
+	uint8_t why;			/* enum root_why */
+	uint64_t *rt;			/* spine: its instructions that run after a thread starts */
+	size_t nr_rt;
+};
+
+enum root_why { W_NONE, W_THREAD, W_CALLBACK, W_MAIN, W_API, W_CTOR, W_DTOR };
+
+struct cg_edge {
+	uint32_t caller, callee;
+	uint64_t at;
+	uint8_t ctx;			/* spine edges: when the call runs */
+	bool in_loop;
+	bool on_exit;			/* straight on from it, a call that ends the process */
+};
+
+struct cg_take {
+	uint32_t fn, taker;		/* taker NONE: a word in data */
+	uint32_t passed_to;		/* the callee it is handed to, NONE: kept or stored */
+	int8_t arg;			/* ... as its argument ARG; TAKE_STORED: stored to memory */
+};
+
+#define TAKE_STORED (-2)
+
+struct cg_loop {
+	uint32_t func;
+	uint64_t from, to;
+	bool serving;			/* its body blocks waiting for work (accept, poll...) */
+};
+
+struct callgraph {
+	const struct elf_image *img;
+	struct cg_func *f;
+	size_t nr;
+	uint64_t *starts;
+	struct cg_edge *e;
+	size_t nr_e, e_cap;
+	struct cg_take *t;
+	size_t nr_t, t_cap;
+	struct cg_loop *l;
+	size_t nr_l, l_cap;
+	uint64_t *maxend;		/* per loop: the largest end among its function's loops so far */
+	uint32_t cur;			/* the function of the last instruction */
+	uint32_t *entries;
+	size_t nr_entries, entries_cap;
+	char *names;			/* "0x..." names of unnamed functions, 20 bytes each */
+	size_t nr_names;
+	/* The current function's instructions, for its loops, and its switches' targets. */
+	struct cfg_node *buf;
+	size_t nr_buf, buf_cap;
+	struct cfg_xedge *x;
+	size_t nr_x, x_cap;
+	size_t first_e;			/* the current function's first edge */
+	bool buf_used;			/* the current function calls or touches memory it names */
+	uint32_t buf_func;
+	bool threaded;
+};
+
+/* How many calls down a serving loop's wait may be (ServerLoop, WaitEventSetWait, epoll_wait). */
+#define MAX_WAIT_DEPTH 2
+
+/* callgraph.c, for callgraph_roots.c */
+/* The function holding ADDR, or NONE; the one whose address ADDR is (Thumb bit, ppc64 local entry). */
+uint32_t cg_func_at(const struct callgraph *cg, uint64_t addr);
+uint32_t cg_func_starting(const struct callgraph *cg, uint64_t addr);
+/* A word in data holding a function's address (elf_image_for_each_pointer's callback). */
+int cg_on_pointer(uint64_t slot, uint64_t target, void *arg);
+/* Sorts the loops by function and indexes them; sorts the edges by caller. */
+int cg_index_loops(struct callgraph *cg);
+/* ADDR is in one of F's loops; in one that waits for work. */
+bool cg_in_loop(const struct callgraph *cg, uint32_t f, uint64_t addr);
+bool cg_serving_loop(const struct callgraph *cg, uint32_t f, uint64_t addr);
+/* F's outgoing edges [*FROM, *TO) (edges sorted by caller). */
+void cg_out_edges(const struct callgraph *cg, uint32_t f, size_t *from, size_t *to);
+/* A in the sorted V[N]. */
+bool cg_has_addr(const uint64_t *v, size_t n, uint64_t a);
+/* F never returns, ends the process, and is no root of its own. */
+bool cg_dying(const struct cg_func *f);
+
+#endif

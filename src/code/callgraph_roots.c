@@ -1,0 +1,461 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * When each function runs, once the instructions are read: thread entries
+ * and how far below them threads start, main split at its first thread,
+ * callbacks by what the code does with their address, and contexts and
+ * repetition spread down the calls.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "apinames.h"
+#include "callgraph_priv.h"
+#include "disasm.h"
+#include "elfimage.h"
+#include "internal.h"
+
+/*
+ * Main and the functions that start threads on its behalf: the calls after a
+ * call that starts threads (in the control flow) run while threads run; the
+ * calls before run at start-up.
+ */
+static int spine(struct callgraph *cg, struct disasm *d, uint32_t f, int depth)
+{
+	struct cg_func *fn = &cg->f[f];
+	const uint8_t *code = elf_image_code(cg->img, fn->start, fn->end - fn->start);
+	struct insn *v = NULL;
+	size_t n = 0, ea, eb;
+	bool *rt = NULL;
+	size_t *stack = NULL, sp = 0;
+	int err;
+
+	if (fn->spine || depth > 6 || !code)
+		return 0;
+	fn->spine = true;
+	err = disasm_range(d, code, fn->end - fn->start, fn->start, &v, &n);
+	if (err)
+		return err;
+	rt = calloc(n ? n : 1, sizeof(*rt));
+	stack = malloc((n ? n : 1) * 2 * sizeof(*stack));
+	if (!rt || !stack) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* From each call that starts threads: what runs after it. */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t c = v[i].call && v[i].target ? cg_func_starting(cg, v[i].target) : NONE;
+
+		if (c != NONE && (cg->f[c].creates_threads || cg->f[c].thread_api >= 0) && i + 1 < n)
+			stack[sp++] = i + 1;
+	}
+	while (sp) {
+		size_t i = stack[--sp];
+
+		if (rt[i])
+			continue;
+		rt[i] = true;
+		if (v[i].ret)
+			continue;
+		if (!v[i].jump && i + 1 < n && !rt[i + 1])
+			stack[sp++] = i + 1;
+		if (v[i].branch && !v[i].call && v[i].target >= fn->start && v[i].target < fn->end) {
+			size_t lo = 0, hi = n;
+
+			lo = PARTITION_POINT(lo, hi, mid, v[mid].addr < v[i].target);
+			if (lo < n && v[lo].addr == v[i].target && !rt[lo])
+				stack[sp++] = lo;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		fn->nr_rt += rt[i];
+	fn->rt = malloc((fn->nr_rt ? fn->nr_rt : 1) * sizeof(*fn->rt));
+	if (!fn->rt) {
+		err = -ENOMEM;
+		goto out;
+	}
+	fn->nr_rt = 0;
+	for (size_t i = 0; i < n; i++)
+		if (rt[i])
+			fn->rt[fn->nr_rt++] = v[i].addr;
+	cg_out_edges(cg, f, &ea, &eb);
+	for (size_t k = ea; k < eb; k++) {
+		struct cg_edge *e = &cg->e[k];
+		uint32_t c = e->callee;
+
+		e->ctx = cg_has_addr(fn->rt, fn->nr_rt, e->at) ? CG_RUNTIME : CG_STARTUP;
+		/* A start-up call that starts threads: the same split inside it. */
+		if (e->ctx == CG_STARTUP && cg->f[c].creates_threads && cg->f[c].thread_api < 0) {
+			err = spine(cg, d, c, depth + 1);
+			if (err)
+				goto out;
+		}
+	}
+out:
+	free(v);
+	free(rt);
+	free(stack);
+	return err;
+}
+
+/*
+ * FN's address, taken by TAKER, stays: stored to memory, or taken into a
+ * register that none of TAKER's calls gets (kept in a vector register, a
+ * structure built in place).  The takes of FN start at LO.
+ */
+static bool kept(const struct callgraph *cg, size_t lo, uint32_t fn, const struct cg_take *t)
+{
+	if (t->arg == TAKE_STORED)
+		return true;
+	if (t->passed_to != NONE)
+		return false;
+	for (size_t i = lo; i < cg->nr_t && cg->t[i].fn == fn; i++)
+		if (cg->t[i].taker == t->taker && cg->t[i].passed_to != NONE)
+			return false;
+	return true;
+}
+
+/*
+ * When FN runs, by its takes (sorted by function): handed to whom, by whom.
+ * *ONCE: only handed to functions that run it once (an initialiser).
+ */
+static uint8_t callback_ctx(const struct callgraph *cg, uint32_t fn, bool *looped, bool *once)
+{
+	bool any = false, startup = true;
+
+	*once = !cg->f[fn].taken_data;
+	*looped = cg->f[fn].taken_data;
+	if (cg->f[fn].taken_data)
+		return CG_RUNTIME;
+	size_t lo = 0, hi = cg->nr_t;
+
+	lo = PARTITION_POINT(lo, hi, mid, cg->t[mid].fn < fn);
+	for (size_t i = lo; i < cg->nr_t && cg->t[i].fn == fn; i++) {
+		const struct cg_take *t = &cg->t[i];
+		uint8_t tc;
+
+		if (t->taker == NONE)
+			continue;
+		any = true;
+		tc = cg->f[t->taker].ctx;
+		if (t->passed_to != NONE && cg->f[t->passed_to].exit_api)
+			return CG_EXIT;
+		/*
+		 * Kept (a task's, a handler's, an object's slot): called through it
+		 * later, from anywhere, as often as what a table or a vtable in data
+		 * holds.
+		 */
+		bool stays = kept(cg, lo, fn, t);
+
+		/* Taken into the register one of the taker's calls gets: that call decides. */
+		if (t->passed_to == NONE && !stays)
+			continue;
+		/* Run once however often the call is made (an initialiser): never repeatedly. */
+		if (t->passed_to != NONE && cg->f[t->passed_to].once_api) {
+			if ((tc & CG_RUNTIME) || !tc)
+				startup = false;
+			continue;
+		}
+		*once = false;
+		if ((tc & CG_RUNTIME) || stays)
+			*looped = true;
+		/*
+		 * Handed at start-up to a function of this binary that runs only at
+		 * start-up: called there (an option handler).  Handed to another
+		 * library, or kept: it may run at any time, and again and again.
+		 */
+		if ((tc & CG_RUNTIME) || !tc || stays ||
+		    (t->passed_to != NONE && ((cg->f[t->passed_to].ctx & CG_RUNTIME) ||
+					      strchr(cg->f[t->passed_to].name, '@'))))
+			startup = false;
+	}
+	if (!any)
+		return 0;
+	return startup ? CG_STARTUP : CG_RUNTIME;
+}
+
+/* Spreads contexts and repetition down the calls until nothing changes. */
+static void spread(struct callgraph *cg)
+{
+	bool changed = true;
+
+	for (int round = 0; changed && round < 64; round++) {
+		changed = false;
+		for (size_t k = 0; k < cg->nr_e; k++) {
+			const struct cg_edge *e = &cg->e[k];
+			struct cg_func *a = &cg->f[e->caller], *b = &cg->f[e->callee];
+			uint8_t ctx = a->spine && !(a->ctx & CG_RUNTIME) ? (a->ctx ? e->ctx : 0) : a->ctx;
+
+			/*
+			 * A function that never returns and ends the process (no return,
+			 * a call to exit or abort: a fatal-error path) makes its calls
+			 * once, on the way out.
+			 */
+			if ((cg_dying(a) || e->on_exit) && ctx)
+				ctx = CG_EXIT;
+			/* main's once-run part (its spine after the first thread, what that calls once) */
+			bool once = (a->spine && !(a->ctx & CG_RUNTIME)) ||
+				    ((a->ctx & CG_RUNTIME) && !a->rt_root && !a->looped);
+			bool rep = (ctx & CG_RUNTIME) &&
+				   (once ? cg_serving_loop(cg, e->caller, e->at) : e->in_loop || a->looped);
+
+			if ((ctx & CG_RUNTIME) && !once && !b->rt_root) {
+				b->rt_root = true;
+				changed = true;
+			}
+
+			if ((b->ctx | ctx) != b->ctx) {
+				if ((ctx & CG_RUNTIME) && !(b->ctx & CG_RUNTIME) && b->parent == NONE)
+					b->parent = e->caller;
+				b->ctx |= ctx;
+				changed = true;
+			}
+			if (rep && !b->looped) {
+				b->looped = true;
+				b->loop_parent = e->caller;
+				changed = true;
+			}
+		}
+	}
+}
+
+static int list_entry(struct callgraph *cg, uint32_t fn)
+{
+	if (cg->f[fn].listed)
+		return 0;
+	if (ARRAY_GROW(cg->entries, cg->entries_cap, cg->nr_entries + 1))
+		return -ENOMEM;
+	cg->f[fn].thread_entry = cg->f[fn].listed = true;
+	cg->entries[cg->nr_entries++] = fn;
+	return 0;
+}
+
+/* Thread entries: handed to a thread-creating call, or to a wrapper of one; std::thread's. */
+static int thread_entries(struct callgraph *cg)
+{
+	for (size_t i = 0; i < cg->nr_t; i++) {
+		const struct cg_take *t = &cg->t[i];
+
+		if (t->passed_to != NONE && t->arg >= 0 && cg->f[t->passed_to].thread_api == t->arg &&
+		    !cg->f[t->fn].thread_entry && list_entry(cg, t->fn))
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < cg->nr; i++)
+		if (cg->f[i].thread_entry && list_entry(cg, (uint32_t)i))
+			return -ENOMEM;
+	return 0;
+}
+
+/*
+ * Who starts threads: a thread-creating call here, or a few calls down
+ * (a wrapper, a start_something()): what may start one only deep down
+ * some rare path does not mark where the threads start.
+ */
+static void thread_depth(struct callgraph *cg)
+{
+	bool changed = true;
+
+	for (size_t i = 0; i < cg->nr; i++) {
+		cg->f[i].dist = cg->f[i].thread_api >= 0 ? (strchr(cg->f[i].name, '@') ? 0 : 1) : 255;
+		cg->f[i].wait_dist = cg->f[i].wait_api ? 0 : 255;
+	}
+	for (int round = 0; changed && round < 8; round++) {
+		changed = false;
+		for (size_t k = 0; k < cg->nr_e; k++) {
+			const struct cg_func *ce = &cg->f[cg->e[k].callee];
+			uint8_t dc = ce->dist, wc = ce->wait_dist;
+			/*
+			 * A thin wrapper on the way (no loop, a few instructions: the
+			 * -O0 template layers of std::thread, emplace_back, construct)
+			 * is no step further from the thread's creation.
+			 */
+			uint8_t step = ce->thread_api < 0 && !ce->nr_loops && ce->end - ce->start < 256 &&
+				       dc ? 0 : 1;
+
+			if (dc < 255 && dc + step < cg->f[cg->e[k].caller].dist) {
+				cg->f[cg->e[k].caller].dist = (uint8_t)(dc + step);
+				changed = true;
+			}
+			if (wc < 255 && wc + 1 < cg->f[cg->e[k].caller].wait_dist) {
+				cg->f[cg->e[k].caller].wait_dist = (uint8_t)(wc + 1);
+				changed = true;
+			}
+		}
+	}
+	/* A loop that calls, within a few calls, something that blocks for work: a serving loop. */
+	for (size_t k = 0; k < cg->nr_e; k++) {
+		const struct cg_edge *e = &cg->e[k];
+		const struct cg_func *f = &cg->f[e->caller];
+
+		if (!e->in_loop || cg->f[e->callee].wait_dist > MAX_WAIT_DEPTH)
+			continue;
+		for (uint32_t l = f->first_loop; l < f->first_loop + f->nr_loops; l++)
+			if (cg->l[l].from <= e->at && e->at <= cg->l[l].to)
+				cg->l[l].serving = true;
+	}
+	for (size_t i = 0; i < cg->nr; i++) {
+		cg->f[i].creates_threads = cg->f[i].dist <= MAX_THREAD_DEPTH;
+		cg->threaded |= cg->f[i].creates_threads || cg->f[i].thread_entry;
+	}
+}
+
+/* What the entry point hands to its first argument (__libc_start_main's main), or NONE. */
+static uint32_t entry_arg0(const struct callgraph *cg)
+{
+	uint32_t entry = cg_func_starting(cg, elf_image_entry(cg->img));
+
+	for (size_t i = 0; i < cg->nr_t && entry != NONE; i++)
+		if (cg->t[i].taker == entry && cg->t[i].arg == 0)
+			return cg->t[i].fn;
+	return NONE;
+}
+
+/*
+ * main: by name, or what the entry point hands to __libc_start_main; a
+ * program without C's main (-nostdlib): its entry point.  NONE in a library,
+ * whose callers' threads run it.
+ */
+static uint32_t find_main(struct callgraph *cg)
+{
+	uint32_t main_fn = NONE, entry = cg_func_starting(cg, elf_image_entry(cg->img));
+
+	for (size_t i = 0; i < cg->nr && main_fn == NONE; i++)
+		if (!strcmp(cg->f[i].name, "main"))
+			main_fn = (uint32_t)i;
+	if (main_fn == NONE)
+		main_fn = entry_arg0(cg);
+	if (!elf_image_executable(cg->img))
+		cg->threaded |= main_fn == NONE;
+	else if (main_fn == NONE)
+		main_fn = entry;
+	return main_fn;
+}
+
+/* main's part: split where its threads start, or all of it when it starts none. */
+static int main_roots(struct callgraph *cg, uint32_t main_fn)
+{
+	struct cg_func *m = &cg->f[main_fn];
+	struct disasm *d;
+	int err;
+
+	m->why = W_MAIN;
+	if (!m->creates_threads) {
+		/*
+		 * No thread: main's work is the program's work.  Threads started
+		 * only by callbacks (a module's init handler): main runs once, its
+		 * own loops no repetition unless they wait for work (a serving
+		 * loop), like its part after a first thread.
+		 */
+		m->ctx |= CG_RUNTIME;
+		m->rt_root = !cg->threaded;
+		return 0;
+	}
+	err = disasm_for_image(&d, cg->img);
+	if (err)
+		return err;
+	disasm_set_text(d, false);
+	m->ctx |= CG_STARTUP;
+	err = spine(cg, d, main_fn, 0);
+	disasm_close(d);
+	return err;
+}
+
+static int take_fn_cmp(const void *a, const void *b)
+{
+	const struct cg_take *x = a, *y = b;
+
+	return x->fn < y->fn ? -1 : x->fn > y->fn;
+}
+
+/* Callbacks handed over in code, by where they are handed over (after the rest spread). */
+static void callbacks(struct callgraph *cg, uint32_t main_fn)
+{
+	/* main's way in (glibc's __wrap_main in programs at a fixed address): no callback. */
+	uint32_t way_in = entry_arg0(cg);
+
+	/* By function: each callback's takes in one run. */
+	sort_array(cg->t, cg->nr_t, sizeof(*cg->t), take_fn_cmp);
+	for (int round = 0; round < 2; round++) {
+		for (size_t i = 0; i < cg->nr; i++) {
+			struct cg_func *f = &cg->f[i];
+			bool looped, once;
+			uint8_t c;
+
+			if (f->thread_entry || (uint32_t)i == main_fn || (uint32_t)i == way_in ||
+			    f->why == W_CTOR || f->why == W_DTOR)
+				continue;
+			c = callback_ctx(cg, (uint32_t)i, &looped, &once);
+			/* Repetition found in the second round (its taker's came later) counts too. */
+			if (!c || ((f->ctx & c) == c && !((c & CG_RUNTIME) && looped && !f->looped)))
+				continue;
+			f->ctx |= c;
+			/* Run once: its own loops are no repetition either (a table filled once). */
+			f->rt_root |= (c & CG_RUNTIME) && !once;
+			if (!f->why)
+				f->why = W_CALLBACK;
+			if ((c & CG_RUNTIME) && looped)
+				f->looped = true;
+		}
+		spread(cg);
+	}
+}
+
+int callgraph_finish(struct callgraph *cg)
+{
+	uint32_t main_fn;
+	int err = cg_index_loops(cg);
+
+	if (!err)
+		err = elf_image_for_each_pointer(cg->img, cg_on_pointer, cg);
+	if (!err)
+		err = thread_entries(cg);
+	if (err)
+		return err;
+	thread_depth(cg);
+	main_fn = find_main(cg);
+	/* Roots. */
+	for (size_t i = 0; i < cg->nr; i++) {
+		struct cg_func *f = &cg->f[i];
+
+		if (!strcmp(f->name, "_init")) {
+			f->ctx |= CG_STARTUP;
+			f->why = W_CTOR;
+		} else if (!strcmp(f->name, "_fini")) {
+			f->ctx |= CG_EXIT;
+			f->why = W_DTOR;
+		}
+		if (f->thread_entry) {
+			f->ctx |= CG_RUNTIME;
+			f->rt_root = true;
+			f->why = W_THREAD;
+		}
+		/* A library's exported functions run when its callers call them. */
+		if (main_fn == NONE && !elf_image_executable(cg->img) && !strchr(f->name, '@') &&
+		    f->name[0] != '_' && !f->ctx)
+			f->api = true;
+	}
+	if (main_fn != NONE) {
+		err = main_roots(cg, main_fn);
+		if (err)
+			return err;
+	}
+	/* Stored in data: run at any time, repeatedly (tables, vtables). */
+	for (size_t i = 0; i < cg->nr; i++) {
+		struct cg_func *f = &cg->f[i];
+
+		if (f->taken_data && !f->ctx) {
+			f->ctx |= CG_RUNTIME;
+			f->rt_root = true;
+			f->looped = true;
+			f->why = W_CALLBACK;
+		}
+		if (f->api) {
+			f->ctx |= CG_RUNTIME;
+			f->rt_root = true;
+			f->looped = true;
+			f->why = W_API;
+		}
+	}
+	spread(cg);
+	callbacks(cg, main_fn);
+	return 0;
+}
