@@ -127,6 +127,8 @@ static inline const char *share_keep(struct mycl_share *s, char *str)
 }
 struct elf_image;
 struct elf_section;
+/* The variable holding ADDR (variables sorted by address), or -1. */
+long share_find_var(const struct mycl_share *s, uint64_t addr);
 /* The symbol tables' variables in writable data (all data with READONLY). */
 int share_symbol_vars(struct mycl_share *s, struct elf_image *img, bool readonly);
 enum mycl_share_kind var_kind(const struct elf_image *img, const struct elf_section *sec,

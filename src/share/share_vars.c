@@ -48,3 +48,13 @@ int share_symbol_vars(struct mycl_share *s, struct elf_image *img, bool readonly
 	}
 	return 0;
 }
+
+long share_find_var(const struct mycl_share *s, uint64_t addr)
+{
+	size_t lo = 0, hi = s->nr_vars;
+
+	lo = PARTITION_POINT(lo, hi, mid, s->vars[mid].addr <= addr);
+	if (lo && addr < s->vars[lo - 1].addr + (s->vars[lo - 1].size ? s->vars[lo - 1].size : 1))
+		return (long)lo - 1;
+	return -1;
+}

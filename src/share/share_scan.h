@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The scan of a binary's code, shared by share.c (every instruction: the
+ * variables it touches, the calls and stores that hand addresses on) and
+ * share_through.c (the writes made through those addresses afterwards:
+ * by callees, by functions returning them, through pointer variables).
+ */
+#ifndef MYCL_SHARE_SCAN_H
+#define MYCL_SHARE_SCAN_H
+
+#include "callgraph.h"
+#include "share_state.h"
+
+struct disasm;
+struct elf_image;
+
+/* A call handing a variable's address to a function of the binary. */
+struct argref {
+	uint64_t call, callee, addr;
+	uint8_t arg;
+	bool indexed;			/* the address of an element at a computed index */
+	uint8_t depth;			/* calls between CALL and CALLEE (handed on by callees) */
+	bool own_heat;			/* CALLEE is a thread's entry: its own code says how often */
+	uint64_t prev;			/* what the argument before ARG holds (a thread's entry) */
+};
+
+/* How many calls down a variable's address is followed when callees hand it on. */
+#define MAX_PASS_DEPTH 3
+
+struct scan {
+	struct mycl_share *s;
+	struct disasm *d;
+	struct callgraph *cg;
+	struct elf_image *img;
+	struct argref *args;
+	size_t nr_args, args_cap;
+	uint64_t guard_fn;		/* the function inside a __cxa_guard_acquire'd block, or 0 */
+	/* Functions returning a variable's address (&stats[id]), and every direct call. */
+	struct retref { uint64_t fn, value; bool indexed; } *rets;
+	size_t nr_rets, rets_cap;
+	struct callref { uint64_t caller, at, value; bool indexed; } *calls;
+	size_t nr_calls, calls_cap;
+	/* Writes through what a pointer variable holds, and what is stored in such variables. */
+	struct ptrw { uint64_t at, ptr; int64_t off; bool counter; } *ptrws;
+	size_t nr_ptrws, ptrws_cap;
+	struct ptrset { uint64_t ptr, target; bool indexed; } *ptrsets;
+	size_t nr_ptrsets, ptrsets_cap;
+};
+
+/* One write to V, by when it runs (HEAT); AT explains where (for the hottest). */
+void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
+		       enum cg_heat heat, uint64_t at, bool counter, bool indexed, unsigned int width);
+/* share_through.c: writes through addresses handed to callees and threads, returned, kept. */
+int share_callee_writes(struct scan *sc);
+int share_returned_writes(struct scan *sc);
+void share_pointer_writes(struct scan *sc);
+
+#endif
