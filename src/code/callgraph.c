@@ -314,7 +314,9 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 
 		if (a && (fn = cg_func_starting(cg, a)) != NONE && fn != c && take(cg, fn, c, NONE, -1))
 			return -ENOMEM;
-		if (in->stored && (fn = cg_func_starting(cg, in->stored)) != NONE && fn != c &&
+		if (in->stored && cg->nr && in->stored >= cg->f[0].start &&
+		    in->stored < cg->f[cg->nr - 1].end &&
+		    (fn = cg_func_starting(cg, in->stored)) != NONE && fn != c &&
 		    take(cg, fn, c, NONE, TAKE_STORED))
 			return -ENOMEM;
 	}

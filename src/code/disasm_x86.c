@@ -42,7 +42,7 @@ static uint8_t x86_access(const cs_insn *ci, const cs_x86_op *op, bool atomic)
 	 * ... and marks the memory an SSE or AVX move stores to (movups %xmm0,
 	 * (%rax); vmovdqu) read: a move's last operand is where it goes.
 	 */
-	if (op->type == X86_OP_MEM && ci->detail->x86.op_count >= 2 &&
+	if (op->type == X86_OP_MEM && !(op->access & CS_AC_WRITE) && ci->detail->x86.op_count >= 2 &&
 	    op == &ci->detail->x86.operands[ci->detail->x86.op_count - 1] &&
 	    (!strncmp(ci->mnemonic, "mov", 3) || !strncmp(ci->mnemonic, "vmov", 4)))
 		return ACC_WRITE;
