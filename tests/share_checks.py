@@ -506,6 +506,16 @@ def arm_plt(tool, data):
           len(names) >= 10 and not bad, f"{len(names)} {bad}")
 
 
+def accessor(tool, data):
+    """tests/data/share/accessor.cc: globals reached through functions returning their address."""
+    for name in ("accessor.g++-O0", "accessor.clang++-O0", "accessor.g++-O2"):
+        m = members(share_json(tool, "--all", os.path.join(data, "share", name)))
+        for v, what in (("g_registry", "registry()->lookups++"), ("stats()::s", "stats().hits")):
+            x, _ = m[v]
+            check(f"{name}: {v} written hot through {what}", x["hot_writes"] >= 1, str(x))
+        startup_only(name, m, "g_settings", "through settings()->bump() before the threads")
+
+
 def omp(tool, data):
     """tests/data/share/omp.c: OpenMP's parallel loop body runs on the team's threads."""
     for name in ("omp.gcc-O2", "omp.clang-O2"):
@@ -655,6 +665,7 @@ def main():
     thrarg(tool, data)
     tlsptr(tool, data)
     arm_plt(tool, data)
+    accessor(tool, data)
     omp(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)

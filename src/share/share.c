@@ -264,10 +264,11 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 		count_refs(s, sc.cg);
 		err = share_member_writers(s, sc.cg);
 	}
-	if (!err)
-		err = share_callee_writes(&sc);
+	/* (returned addresses first: the calls they are handed on to join the callees') */
 	if (!err)
 		err = share_returned_writes(&sc);
+	if (!err)
+		err = share_callee_writes(&sc);
 	if (!err)
 		share_pointer_writes(&sc);
 	if (!err)

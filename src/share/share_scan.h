@@ -52,6 +52,7 @@ void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_s
 		       enum cg_heat heat, uint64_t at, bool counter, bool indexed, unsigned int width);
 /* share_through.c: writes through addresses handed to callees and threads, returned, kept. */
 int share_callee_writes(struct scan *sc);
+/* (before share_callee_writes: returned addresses handed to callees become its argrefs) */
 int share_returned_writes(struct scan *sc);
 void share_pointer_writes(struct scan *sc);
 

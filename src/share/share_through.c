@@ -243,7 +243,8 @@ static int returning_call(uint64_t at, uint64_t caller, uint64_t callee, void *a
 int share_returned_writes(struct scan *sc)
 {
 	struct mycl_share *s = sc->s;
-	size_t k = 0;
+	size_t k = 0, nr_known;
+	uint64_t *known;
 	int err = 0;
 
 	if (!sc->nr_rets)
@@ -265,6 +266,14 @@ int share_returned_writes(struct scan *sc)
 		return err;
 	k = sc->nr_calls;
 	sort_array(sc->calls, k, sizeof(*sc->calls), callref_cmp);
+	/* The calls already handing a variable's address (the scan's): (call, argument) keys. */
+	nr_known = sc->nr_args;
+	known = malloc((nr_known ? nr_known : 1) * sizeof(*known));
+	if (!known)
+		return -ENOMEM;
+	for (size_t a = 0; a < nr_known; a++)
+		known[a] = sc->args[a].call << 3 | sc->args[a].arg;
+	sort_array(known, nr_known, sizeof(*known), u64_cmp);
 	for (size_t i = 0, j; i < k && !err; i = j) {
 		uint64_t start = sc->calls[i].caller, end = callgraph_func_end(sc->cg, start, NULL);
 		const uint8_t *code;
@@ -292,6 +301,25 @@ int share_returned_writes(struct scan *sc)
 			const struct call_result *c = NULL;
 			long var;
 
+			/* The result handed on to a callee (registry()->lookups++ at -O0): an argref. */
+			for (int a = 0; v[q].call && v[q].target && a < 6 && !err; a++) {
+				uint64_t key = v[q].addr << 3 | (uint64_t)a;
+				size_t lo = 0, hi = nr_known;
+
+				if (!v[q].call_arg[a] || share_find_var(s, v[q].call_arg[a]) < 0)
+					continue;
+				lo = PARTITION_POINT(lo, hi, mid, known[mid] < key);
+				if (lo < nr_known && known[lo] == key)
+					continue;
+				if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1)) {
+					err = -ENOMEM;
+					break;
+				}
+				sc->args[sc->nr_args++] = (struct argref){
+					v[q].addr, v[q].target, v[q].call_arg[a], (uint8_t)a,
+					(v[q].call_arg_indexed >> a) & 1, 0, false,
+					a ? v[q].call_arg[a - 1] : 0 };
+			}
 			if (!v[q].data || (v[q].access != ACC_WRITE && v[q].access != ACC_RMW) ||
 			    (var = share_find_var(s, v[q].data)) < 0 || share_ref_at(s, v[q].addr, false))
 				continue;
@@ -308,6 +336,7 @@ int share_returned_writes(struct scan *sc)
 		free(v);
 		free(cr);
 	}
+	free(known);
 	return err;
 }
 

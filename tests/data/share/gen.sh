@@ -93,10 +93,14 @@ aarch64-linux-gnu-gcc -O2 -g -pthread -o thrarg.aarch64 thrarg.c
 gcc -O2 -g -pthread -o tlsptr.gcc-O2 tlsptr.c
 clang -O2 -g -pthread -o tlsptr.clang-O2 tlsptr.c
 gcc -O0 -g -pthread -o tlsptr.gcc-O0 tlsptr.c
+# Globals reached through accessors (a returned address handed to a method at -O0).
+g++ -O0 -g -pthread -o accessor.g++-O0 accessor.cc
+clang++ -O0 -g -pthread -o accessor.clang++-O0 accessor.cc
+g++ -O2 -g -pthread -o accessor.g++-O2 accessor.cc
 # OpenMP's threads (libgomp; clang's libomp: apt-get install libomp-14-dev).
 gcc -O2 -g -fopenmp -o omp.gcc-O2 omp.c
 clang -O2 -g -fopenmp -o omp.clang-O2 omp.c
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* omp.*
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* omp.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
