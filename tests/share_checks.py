@@ -516,6 +516,19 @@ def accessor(tool, data):
         startup_only(name, m, "g_settings", "through settings()->bump() before the threads")
 
 
+def libwrite(tool, data):
+    """tests/data/share/libwrite.c: variables the C library writes for the program."""
+    for name in ("libwrite.gcc-O2", "libwrite.clang-O0", "libwrite.aarch64"):
+        m = members(share_json(tool, "--all", os.path.join(data, "share", name)))
+        q, _ = m["last_query"]
+        check(f"{name}: last_query, formatted into by snprintf on every request, written hot",
+              q["hot_writes"] >= 1, str(q))
+        startup_only(name, m, "boot_stats", "by memset before the threads")
+        n, _ = m["now"]
+        check(f"{name}: now, set by clock_gettime once in a timer thread, written but not hot",
+              n["warm_writes"] >= 1 and n["hot_writes"] == 0, str(n))
+
+
 def omp(tool, data):
     """tests/data/share/omp.c: OpenMP's parallel loop body runs on the team's threads."""
     for name in ("omp.gcc-O2", "omp.clang-O2"):
@@ -666,6 +679,7 @@ def main():
     tlsptr(tool, data)
     arm_plt(tool, data)
     accessor(tool, data)
+    libwrite(tool, data)
     omp(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)

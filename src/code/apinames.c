@@ -106,6 +106,32 @@ bool api_exit_handler(const char *name)
 	       !strcmp(b, "cxa_thread_atexit_impl");
 }
 
+int api_writes_arg(const char *name)
+{
+	/* Names as lock_plain_name gives them: no leading underscores, no @version. */
+	static const struct { const char *name; int arg; } w[] = {
+		{ "memset", 0 }, { "memcpy", 0 }, { "memmove", 0 }, { "mempcpy", 0 },
+		{ "bzero", 0 }, { "explicit_bzero", 0 }, { "strcpy", 0 }, { "strncpy", 0 },
+		{ "stpcpy", 0 }, { "stpncpy", 0 }, { "strcat", 0 }, { "strncat", 0 },
+		{ "sprintf", 0 }, { "snprintf", 0 }, { "vsprintf", 0 }, { "vsnprintf", 0 },
+		{ "memset_chk", 0 }, { "memcpy_chk", 0 }, { "memmove_chk", 0 },
+		{ "mempcpy_chk", 0 }, { "strcpy_chk", 0 }, { "strncpy_chk", 0 },
+		{ "stpcpy_chk", 0 }, { "strcat_chk", 0 }, { "sprintf_chk", 0 },
+		{ "snprintf_chk", 0 }, { "vsprintf_chk", 0 }, { "vsnprintf_chk", 0 },
+		{ "strftime", 0 }, { "fgets", 0 }, { "fread", 0 }, { "time", 0 },
+		{ "read", 1 }, { "pread", 1 }, { "pread64", 1 }, { "recv", 1 },
+		{ "recvfrom", 1 }, { "clock_gettime", 1 }, { "gettimeofday", 0 },
+		{ "localtime_r", 1 }, { "gmtime_r", 1 }, { "getrusage", 1 },
+	};
+	char b[64];
+
+	lock_plain_name(name, b, sizeof(b));
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (!strcmp(b, w[i].name))
+			return w[i].arg;
+	return -1;
+}
+
 bool api_once(const char *name)
 {
 	char b[64];

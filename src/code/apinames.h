@@ -17,6 +17,12 @@ bool api_waits(const char *name);
 bool api_noreturn(const char *name);
 /* A function that registers an exit handler (atexit, __cxa_atexit...). */
 bool api_exit_handler(const char *name);
+/*
+ * A C library function that writes through one of its arguments (memset,
+ * memcpy, strcpy, snprintf, read, clock_gettime...): that argument's index;
+ * -1: none known.
+ */
+int api_writes_arg(const char *name);
 /* A function that runs its callback argument once per process (pthread_once, call_once). */
 bool api_once(const char *name);
 /* libstdc++'s std::thread::_State_impl<...>::_M_run, demangled or not. */

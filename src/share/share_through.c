@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "apinames.h"
 #include "callgraph.h"
 #include "disasm.h"
 #include "elfimage.h"
@@ -92,6 +93,8 @@ int share_callee_writes(struct scan *sc)
 	struct lock_rules rules = { 0 };
 	int bad, err = 0;
 	bool locks = false;
+	int lib_arg = -1;
+	uint64_t named = 0;		/* the callee LOCKS and LIB_ARG are for */
 
 	if (lock_rules_parse(&rules, mycl_default_lock_rules, &bad))
 		rules.nr = 0;		/* out of memory: no lock word counted as written */
@@ -128,17 +131,27 @@ int share_callee_writes(struct scan *sc)
 			continue;
 		}
 		end = callgraph_func_end(sc->cg, a->callee, &name);
-		/* (args are sorted by callee: its name is matched once) */
-		if (!i || sc->args[i - 1].callee != a->callee)
-			locks = start == a->callee && name && strchr(name, '@') && rules.nr &&
-				lock_call(&rules, name);
-		if (locks && a->arg == 0 && (lw = share_find_var(s, a->addr)) >= 0) {
+		/* (args are mostly sorted by callee: its name is matched once in a row) */
+		if (a->callee != named) {
+			bool lib = start == a->callee && name && strchr(name, '@');
+
+			named = a->callee;
+			locks = lib && rules.nr && lock_call(&rules, name);
+			lib_arg = lib ? api_writes_arg(name) : -1;
+		}
+		/*
+		 * A library's function writing through the address (a lock word the
+		 * lock primitive takes; memset, snprintf, read into a buffer), when
+		 * and as often as the call runs.
+		 */
+		if (((locks && a->arg == 0) || (lib_arg >= 0 && a->arg == lib_arg)) &&
+		    (lw = share_find_var(s, a->addr)) >= 0) {
 			enum cg_heat heat = callgraph_heat(sc->cg, a->call);
 
 			if (heat == HEAT_WARM && callgraph_in_loop(sc->cg, a->call))
 				heat = HEAT_HOT;
 			s->vars[lw].callee_writes++;
-			s->vars[lw].atomics++;
+			s->vars[lw].atomics += locks && a->arg == 0;
 			share_count_write(s, sc->cg, &s->vars[lw], heat, a->call, false, a->indexed, 0);
 			continue;
 		}

@@ -97,10 +97,14 @@ gcc -O0 -g -pthread -o tlsptr.gcc-O0 tlsptr.c
 g++ -O0 -g -pthread -o accessor.g++-O0 accessor.cc
 clang++ -O0 -g -pthread -o accessor.clang++-O0 accessor.cc
 g++ -O2 -g -pthread -o accessor.g++-O2 accessor.cc
+# Variables the C library writes (snprintf, memset, clock_gettime).
+gcc -O2 -g -pthread -o libwrite.gcc-O2 libwrite.c
+clang -O0 -g -pthread -o libwrite.clang-O0 libwrite.c
+aarch64-linux-gnu-gcc -O2 -g -pthread -o libwrite.aarch64 libwrite.c
 # OpenMP's threads (libgomp; clang's libomp: apt-get install libomp-14-dev).
 gcc -O2 -g -fopenmp -o omp.gcc-O2 omp.c
 clang -O2 -g -fopenmp -o omp.clang-O2 omp.c
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* omp.*
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* omp.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
