@@ -529,6 +529,19 @@ def libwrite(tool, data):
               n["warm_writes"] >= 1 and n["hot_writes"] == 0, str(n))
 
 
+def sigact(tool, data):
+    """tests/data/share/sigact.c: function addresses stored into locals (handlers, queued tasks)."""
+    for name in ("sigact.gcc-O2", "sigact.gcc-O0", "sigact.clang-O2", "sigact.aarch64"):
+        m = members(share_json(tool, "--all", os.path.join(data, "share", name)))
+        for v in ("stop_requested", "reloads"):
+            x, _ = m[v]
+            check(f"{name}: {v}, written by a handler installed with sigaction, not hot",
+                  x["hot_writes"] == 0 and x["warm_writes"] >= 1, str(x))
+        x, _ = m["served"]
+        check(f"{name}: served, by a task built on main's stack and queued, written hot",
+              x["hot_writes"] >= 1, str(x))
+
+
 def omp(tool, data):
     """tests/data/share/omp.c: OpenMP's parallel loop body runs on the team's threads."""
     for name in ("omp.gcc-O2", "omp.clang-O2"):
@@ -680,6 +693,7 @@ def main():
     arm_plt(tool, data)
     accessor(tool, data)
     libwrite(tool, data)
+    sigact(tool, data)
     omp(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)

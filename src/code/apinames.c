@@ -132,6 +132,15 @@ int api_writes_arg(const char *name)
 	return -1;
 }
 
+bool api_signal(const char *name)
+{
+	char b[64];
+
+	lock_plain_name(name, b, sizeof(b));
+	return !strcmp(b, "sigaction") || !strcmp(b, "signal") || !strcmp(b, "bsd_signal") ||
+	       !strcmp(b, "sysv_signal") || !strcmp(b, "sigset") || !strcmp(b, "timer_create");
+}
+
 bool api_once(const char *name)
 {
 	char b[64];

@@ -23,6 +23,8 @@ bool api_exit_handler(const char *name);
  * -1: none known.
  */
 int api_writes_arg(const char *name);
+/* A function that installs a signal handler, or a timer's notification (sigaction, signal...). */
+bool api_signal(const char *name);
 /* A function that runs its callback argument once per process (pthread_once, call_once). */
 bool api_once(const char *name);
 /* libstdc++'s std::thread::_State_impl<...>::_M_run, demangled or not. */

@@ -30,6 +30,7 @@ static void name_roles(struct cg_func *f, const char *name)
 	f->noreturn |= api_noreturn(name);
 	f->exit_api |= api_exit_handler(name);
 	f->once_api |= api_once(name);
+	f->signal_api |= api_signal(name);
 }
 
 static int start_cmp(const void *a, const void *b)
@@ -215,7 +216,7 @@ static int take(struct callgraph *cg, uint32_t fn, uint32_t taker, uint32_t to, 
 {
 	if (ARRAY_GROW(cg->t, cg->t_cap, cg->nr_t + 1))
 		return -ENOMEM;
-	cg->t[cg->nr_t++] = (struct cg_take){ fn, taker, to, (int8_t)arg };
+	cg->t[cg->nr_t++] = (struct cg_take){ fn, taker, to, (int8_t)arg, NONE };
 	return 0;
 }
 
@@ -266,6 +267,7 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 			return err;
 		cg->buf_func = c;
 		cg->first_e = cg->nr_e;
+		cg->first_pending = cg->nr_t;
 		cg->buf_used = false;
 	}
 	if (c == NONE)
@@ -296,6 +298,15 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 			return -ENOMEM;
 		cg->e[cg->nr_e++] = (struct cg_edge){ c, callee, in->addr, 0, false, false };
 	}
+	if (in->stored_prm && in->stored_prm <= 8)
+		cg->f[c].keeps_args |= (uint8_t)(1u << (in->stored_prm - 1));
+	/* A function's address stored into a local before this call: the call it goes with. */
+	if (in->call) {
+		for (size_t i = cg->first_pending; i < cg->nr_t; i++)
+			if (cg->t[i].arg == TAKE_STACK && cg->t[i].next_call == NONE)
+				cg->t[i].next_call = callee;
+		cg->first_pending = cg->nr_t;
+	}
 	/* Function addresses handed to a call, or taken and kept. */
 	if (in->call) {
 		for (int k = 0; k < 6; k++) {
@@ -318,6 +329,11 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 		    in->stored < cg->f[cg->nr - 1].end &&
 		    (fn = cg_func_starting(cg, in->stored)) != NONE && fn != c &&
 		    take(cg, fn, c, NONE, TAKE_STORED))
+			return -ENOMEM;
+		if (in->stored_stack && cg->nr && in->stored_stack >= cg->f[0].start &&
+		    in->stored_stack < cg->f[cg->nr - 1].end &&
+		    (fn = cg_func_starting(cg, in->stored_stack)) != NONE && fn != c &&
+		    take(cg, fn, c, NONE, TAKE_STACK))
 			return -ENOMEM;
 	}
 	return 0;

@@ -26,6 +26,8 @@ struct cg_func {
 	int8_t thread_api;		/* an imported thread-creating function: its entry argument */
 	bool exit_api;			/* ... an exit-handler registration */
 	bool once_api;			/* ... runs its callback once (pthread_once) */
+	bool signal_api;		/* ... installs a signal handler (sigaction) */
+	uint8_t keeps_args;		/* bit k: stores its argument k to memory (a queue's push) */
 	uint8_t dist;			/* calls down to a thread-creating call (255: none) */
 	uint8_t wait_dist;		/* calls down to a call that blocks for work (255: none) */
 	bool wait_api;			/* an imported function that blocks (accept, poll...) */
@@ -60,9 +62,11 @@ struct cg_take {
 	uint32_t fn, taker;		/* taker NONE: a word in data */
 	uint32_t passed_to;		/* the callee it is handed to, NONE: kept or stored */
 	int8_t arg;			/* ... as its argument ARG; TAKE_STORED: stored to memory */
+	uint32_t next_call;		/* TAKE_STACK: the taker's next callee after the store */
 };
 
 #define TAKE_STORED (-2)
+#define TAKE_STACK (-3)			/* stored into a local (a struct sigaction handed on) */
 
 struct cg_loop {
 	uint32_t func;
@@ -93,6 +97,7 @@ struct callgraph {
 	struct cfg_xedge *x;
 	size_t nr_x, x_cap;
 	size_t first_e;			/* the current function's first edge */
+	size_t first_pending;		/* its takes from here on wait for their next call */
 	bool buf_used;			/* the current function calls or touches memory it names */
 	uint32_t buf_func;
 	bool threaded;

@@ -102,16 +102,40 @@ out:
  * register that none of TAKER's calls gets (kept in a vector register, a
  * structure built in place).  The takes of FN start at LO.
  */
+/*
+ * Stored into a local just before a call that installs signal handlers: a
+ * struct sigaction's handler (or a struct sigevent's), run when a signal
+ * comes.
+ */
+static bool handler(const struct callgraph *cg, const struct cg_take *t)
+{
+	return t->arg == TAKE_STACK && t->next_call != NONE && cg->f[t->next_call].signal_api;
+}
+
 static bool kept(const struct callgraph *cg, size_t lo, uint32_t fn, const struct cg_take *t)
 {
-	if (t->arg == TAKE_STORED)
+	if (t->arg == TAKE_STORED || (t->arg == TAKE_STACK && !handler(cg, t)))
 		return true;
-	if (t->passed_to != NONE)
+	/* Handed to a function of the binary that stores that argument (a queue's push). */
+	if (t->passed_to != NONE && t->arg >= 0 && t->arg < 8 &&
+	    (cg->f[t->passed_to].keeps_args >> t->arg & 1))
+		return true;
+	if (t->passed_to != NONE || t->arg == TAKE_STACK)
 		return false;
 	for (size_t i = lo; i < cg->nr_t && cg->t[i].fn == fn; i++)
-		if (cg->t[i].taker == t->taker && cg->t[i].passed_to != NONE)
+		if (cg->t[i].taker == t->taker &&
+		    (cg->t[i].passed_to != NONE || cg->t[i].arg == TAKE_STACK))
 			return false;
 	return true;
+}
+
+/* TAKER hands FN to one of its calls (the takes of FN start at LO). */
+static bool handed(const struct callgraph *cg, size_t lo, uint32_t fn, uint32_t taker)
+{
+	for (size_t i = lo; i < cg->nr_t && cg->t[i].fn == fn; i++)
+		if (cg->t[i].taker == taker && cg->t[i].passed_to != NONE)
+			return true;
+	return false;
 }
 
 /*
@@ -146,6 +170,22 @@ static uint8_t callback_ctx(const struct callgraph *cg, uint32_t fn, bool *loope
 		 */
 		bool stays = kept(cg, lo, fn, t);
 
+		/*
+		 * A signal handler installed through a struct sigaction: it runs
+		 * when a signal comes, at any time; repeatedly as far as the taker
+		 * repeats.  A spill of what a call then gets (-O0): that call
+		 * decides.  Stored into another local (a task built on the stack,
+		 * then queued): kept, as in memory.
+		 */
+		if (t->arg == TAKE_STACK && handed(cg, lo, fn, t->taker))
+			continue;
+		if (handler(cg, t)) {
+			*once = false;
+			if (tc & CG_RUNTIME)
+				*looped = true;
+			startup = false;
+			continue;
+		}
 		/* Taken into the register one of the taker's calls gets: that call decides. */
 		if (t->passed_to == NONE && !stays)
 			continue;

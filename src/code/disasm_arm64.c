@@ -124,12 +124,17 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	    (o1->mem.base == ARM64_REG_SP || o1->mem.base == ARM64_REG_X29) && !a->writeback)
 		dis_slot(d, true, (unsigned int)dst, o1->mem.base, o1->mem.disp,
 			 a->operands[0].reg == arm64_xreg(a->operands[0].reg));
-	/* str xN, [xM] (not a stack slot) with an address in xN: kept there. */
-	if (d->share_facts && (ci->id == ARM64_INS_STR || ci->id == ARM64_INS_STUR) &&
-	    a->op_count == 2 && dst > 0 && dst < NREGS && d->regs[dst].known &&
-	    o1->type == ARM64_OP_MEM && o1->mem.base != ARM64_REG_SP &&
-	    o1->mem.base != ARM64_REG_X29)
-		in->stored = d->regs[dst].v;
+	/* str xN, [xM] with an address in xN: kept there (a stack slot: a local's member). */
+	if ((ci->id == ARM64_INS_STR || ci->id == ARM64_INS_STUR) && a->op_count == 2 && dst > 0 &&
+	    o1->type == ARM64_OP_MEM)
+		dis_stored(d, in, (unsigned int)dst, o1->mem.base == ARM64_REG_SP ||
+			   o1->mem.base == ARM64_REG_X29);
+	/* stp xA, xB, [xM]: either (the first that holds something known). */
+	for (int k = 0; ci->id == ARM64_INS_STP && a->op_count == 3 && k < 2 &&
+			!in->stored && !in->stored_stack && !in->stored_prm; k++)
+		if (a->operands[k].type == ARM64_OP_REG && o2->type == ARM64_OP_MEM)
+			dis_stored(d, in, arm64_xreg(a->operands[k].reg),
+				   o2->mem.base == ARM64_REG_SP || o2->mem.base == ARM64_REG_X29);
 	if ((ci->id == ARM64_INS_ADRP || ci->id == ARM64_INS_ADR) && a->op_count == 2) {
 		dis_set_addr(d, (unsigned int)dst, (uint64_t)o1->imm, false);
 		if (ci->id == ARM64_INS_ADR) {

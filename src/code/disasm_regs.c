@@ -135,8 +135,16 @@ uint64_t dis_data_pointer(struct disasm *d, uint64_t slot)
 
 void dis_stored(struct disasm *d, struct insn *in, unsigned int src, bool stack)
 {
-	if (!d->share_facts || stack || src >= NREGS || !d->regs[src].known)
+	if (!d->share_facts || src >= NREGS)
 		return;
+	if (!stack && d->prm[src].known && !d->prm[src].v)
+		in->stored_prm = (uint8_t)(d->prm[src].idx + 1);
+	if (!d->regs[src].known)
+		return;
+	if (stack) {
+		in->stored_stack = d->regs[src].v;
+		return;
+	}
 	in->stored = d->regs[src].v;
 	in->stored_indexed = d->regs[src].indexed;
 }

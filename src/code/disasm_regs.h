@@ -156,8 +156,8 @@ static inline uint64_t dis_got(struct disasm *d, uint64_t slot)
  */
 uint64_t dis_data_pointer(struct disasm *d, uint64_t slot);
 /*
- * mycl-share: a store of register SRC to memory off the stack (STACK: its
- * base is the stack or frame pointer): the address SRC holds, kept there.
+ * mycl-share: a store of register SRC to memory: the address SRC holds, kept
+ * there (STACK: its base is the stack or frame pointer, a local's member).
  */
 void dis_stored(struct disasm *d, struct insn *in, unsigned int src, bool stack);
 

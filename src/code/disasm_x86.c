@@ -644,14 +644,25 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 			in->mem_prm_access = x86_access(ci, op, in->atomic);
 		}
 	}
-	/* mov %reg, mem (not a stack slot) with an address in reg: kept there. */
+	/* mov %reg, mem with the function's own argument in reg (no offset): it keeps it. */
 	if (d->share_facts && ci->id == X86_INS_MOV && x->op_count == 2 &&
 	    x->operands[0].type == X86_OP_REG && x->operands[1].type == X86_OP_MEM &&
-	    x86_fam(d, x->operands[0].reg) && d->regs[x86_fam(d, x->operands[0].reg)].known &&
+	    x->operands[0].size == d->ptr_size && x86_fam(d, x->operands[0].reg) &&
+	    d->prm[x86_fam(d, x->operands[0].reg)].known && !d->prm[x86_fam(d, x->operands[0].reg)].v &&
 	    x86_fam(d, x->operands[1].mem.base) != X86_RSP &&
-	    x86_fam(d, x->operands[1].mem.base) != X86_RBP) {
-		in->stored = d->regs[x86_fam(d, x->operands[0].reg)].v;
-		in->stored_indexed = d->regs[x86_fam(d, x->operands[0].reg)].indexed;
+	    x86_fam(d, x->operands[1].mem.base) != X86_RBP)
+		in->stored_prm = (uint8_t)(d->prm[x86_fam(d, x->operands[0].reg)].idx + 1);
+	/* mov %reg, mem with an address in reg: kept there (a stack slot: a local's member). */
+	if (d->share_facts && ci->id == X86_INS_MOV && x->op_count == 2 &&
+	    x->operands[0].type == X86_OP_REG && x->operands[1].type == X86_OP_MEM &&
+	    x86_fam(d, x->operands[0].reg) && d->regs[x86_fam(d, x->operands[0].reg)].known) {
+		if (x86_fam(d, x->operands[1].mem.base) == X86_RSP ||
+		    x86_fam(d, x->operands[1].mem.base) == X86_RBP) {
+			in->stored_stack = d->regs[x86_fam(d, x->operands[0].reg)].v;
+		} else {
+			in->stored = d->regs[x86_fam(d, x->operands[0].reg)].v;
+			in->stored_indexed = d->regs[x86_fam(d, x->operands[0].reg)].indexed;
+		}
 	}
 	if (d->share_facts && in->call && d->machine == EM_X86_64)
 		x86_call_args(d, in);

@@ -101,10 +101,15 @@ g++ -O2 -g -pthread -o accessor.g++-O2 accessor.cc
 gcc -O2 -g -pthread -o libwrite.gcc-O2 libwrite.c
 clang -O0 -g -pthread -o libwrite.clang-O0 libwrite.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o libwrite.aarch64 libwrite.c
+# Function addresses stored into locals: sigaction's handlers, a task queued from the stack.
+gcc -O2 -g -pthread -o sigact.gcc-O2 sigact.c
+gcc -O0 -g -pthread -o sigact.gcc-O0 sigact.c
+clang -O2 -g -pthread -o sigact.clang-O2 sigact.c
+aarch64-linux-gnu-gcc -O2 -g -pthread -o sigact.aarch64 sigact.c
 # OpenMP's threads (libgomp; clang's libomp: apt-get install libomp-14-dev).
 gcc -O2 -g -fopenmp -o omp.gcc-O2 omp.c
 clang -O2 -g -fopenmp -o omp.clang-O2 omp.c
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* omp.*
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* omp.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
