@@ -96,6 +96,12 @@ int share_callee_writes(struct scan *sc)
 	int lib_arg = -1;
 	uint64_t named = 0;		/* the callee LOCKS and LIB_ARG are for */
 
+	/*
+	 * Addresses handed on are followed for at most this many calls in all
+	 * (a hostile binary's functions could hand each other one at every call).
+	 */
+	size_t limit = sc->nr_args * 4 + 65536;
+
 	if (lock_rules_parse(&rules, mycl_default_lock_rules, &bad))
 		rules.nr = 0;		/* out of memory: no lock word counted as written */
 	sort_array(sc->args, sc->nr_args, sizeof(*sc->args), argref_cmp);
@@ -173,7 +179,7 @@ int share_callee_writes(struct scan *sc)
 			long var;
 
 			for (int j = 0; j < 6 && v[k].call && v[k].target &&
-					a->depth + 1 < MAX_PASS_DEPTH; j++) {
+					a->depth + 1 < MAX_PASS_DEPTH && sc->nr_args < limit; j++) {
 				struct argref on;
 
 				if (v[k].call_arg_pass[j] != a->arg + 1)
@@ -389,7 +395,9 @@ void share_pointer_writes(struct scan *sc)
 		size_t lo = 0, hi = sc->nr_ptrsets;
 
 		lo = PARTITION_POINT(lo, hi, mid, sc->ptrsets[mid].ptr < w->ptr);
-		for (size_t j = lo; j < sc->nr_ptrsets && sc->ptrsets[j].ptr == w->ptr; j++) {
+		/* (at most 64 targets a pointer: a hostile binary could store thousands in one) */
+		for (size_t j = lo; j < sc->nr_ptrsets && sc->ptrsets[j].ptr == w->ptr && j < lo + 64;
+		     j++) {
 			const struct ptrset *t = &sc->ptrsets[j];
 			long var = share_find_var(s, t->target + (uint64_t)w->off);
 
