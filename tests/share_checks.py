@@ -542,6 +542,17 @@ def sigact(tool, data):
               x["hot_writes"] >= 1, str(x))
 
 
+def virt(tool, data):
+    """tests/data/share/virt.cc: virtual calls on a global object, devirtualized from its data."""
+    for name in ("virt.g++-O0", "virt.clang++-O0", "virt.g++-O2"):
+        m = members(share_json(tool, "--all", os.path.join(data, "share", name)))
+        x, _ = m["g_impl"]
+        check(f"{name}: g_impl, written by the virtual on_request every worker calls, written hot",
+              x["hot_writes"] >= 1, str(x))
+        never_written(name, m, "g_spare", "an Impl nothing calls")
+        never_written(name, m, "g_handler", "the pointer to g_impl")
+
+
 def omp(tool, data):
     """tests/data/share/omp.c: OpenMP's parallel loop body runs on the team's threads."""
     for name in ("omp.gcc-O2", "omp.clang-O2"):
@@ -694,6 +705,7 @@ def main():
     accessor(tool, data)
     libwrite(tool, data)
     sigact(tool, data)
+    virt(tool, data)
     omp(tool, data)
     cross(tool, data)
     ttas(tool, ttas_bin)

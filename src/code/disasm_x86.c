@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* x86_64 and i386: the operands capstone decodes, the registers followed. */
 #include "disasm_regs.h"
+#include "elfimage.h"
 
 /* x86: the 64-bit register a register id is part of (eax, ax, al -> rax). */
 void x86_families(struct disasm *d)
@@ -570,6 +571,11 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 
 		if (op->type == X86_OP_IMM && (in->branch || in->call))
 			in->target = (uint64_t)op->imm;
+		/* call *%reg with a function's address in reg (a vtable's slot loaded): direct. */
+		else if (op->type == X86_OP_REG && in->call && d->share_facts && x86_fam(d, op->reg) &&
+			 d->regs[x86_fam(d, op->reg)].known && d->img &&
+			 elf_image_code(d->img, d->regs[x86_fam(d, op->reg)].v, 1))
+			in->target = d->regs[x86_fam(d, op->reg)].v;
 		else if (op->type == X86_OP_IMM && d->share_facts && op->imm >= 0x1000)
 			in->imm = (uint64_t)op->imm;
 		/* %fs:off (x86_64 local-exec TLS): a thread-local, keyed by its offset. */
@@ -617,6 +623,16 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 				in->data = t;
 				in->access = ACC_ADDR;
 				set_val = t;
+			} else if (d->share_facts && ci->id == X86_INS_MOV && in->access == ACC_READ &&
+				   op->size == d->ptr_size && !in->indexed &&
+				   ((t = dis_data_pointer(d, in->data)) ||
+				    (t = dis_code_pointer(d, in->data)))) {
+				/*
+				 * mov (%reg), %reg2 from a global object whose data holds a
+				 * pointer: its vtable, then the vtable's slot (a virtual
+				 * call on a global object, devirtualized).
+				 */
+				set_val = t;
 			}
 		} else if (d->machine == EM_386 && op->mem.base == X86_REG_INVALID &&
 			   op->mem.index == X86_REG_INVALID && op->mem.disp >= 0x1000) {
@@ -643,6 +659,13 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 			in->mem_prm_off = (int64_t)d->prm[fam].v + op->mem.disp;
 			in->mem_prm_access = x86_access(ci, op, in->atomic);
 		}
+	}
+	/* call *off(%reg) through a vtable slot of the program's data: direct. */
+	if (d->share_facts && in->call && !in->target && in->data && in->access == ACC_READ) {
+		uint64_t t = dis_code_pointer(d, in->data);
+
+		if (t)
+			in->target = t;
 	}
 	/* mov %reg, mem with the function's own argument in reg (no offset): it keeps it. */
 	if (d->share_facts && ci->id == X86_INS_MOV && x->op_count == 2 &&

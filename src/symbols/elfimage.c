@@ -565,6 +565,32 @@ const uint8_t *elf_image_rodata(const struct elf_image *img, uint64_t vaddr, siz
 	return NULL;
 }
 
+/* What the aligned word at VADDR in the file's data points to, by relocation or as it is. */
+static uint64_t data_word_target(const struct elf_image *img, uint64_t vaddr)
+{
+	unsigned int w = img->elf64 ? 8 : 4;
+	uint64_t t;
+
+	if (vaddr & (w - 1))
+		return 0;
+	if ((t = elf_image_got_target((void *)img, vaddr)))
+		return t;
+	for (size_t i = 0; i < img->nr_data; i++) {
+		const struct code_sec *c = &img->data[i];
+
+		if (vaddr >= c->addr && vaddr - c->addr <= c->size && c->size - (vaddr - c->addr) >= w)
+			return word_at(img, c->bytes + (vaddr - c->addr));
+	}
+	return 0;
+}
+
+uint64_t elf_image_code_pointer(const struct elf_image *img, uint64_t vaddr)
+{
+	uint64_t t = data_word_target(img, vaddr);
+
+	return t && elf_image_code(img, t, 1) ? t : 0;
+}
+
 uint64_t elf_image_data_pointer(const struct elf_image *img, uint64_t vaddr)
 {
 	unsigned int w = img->elf64 ? 8 : 4;

@@ -106,10 +106,14 @@ gcc -O2 -g -pthread -o sigact.gcc-O2 sigact.c
 gcc -O0 -g -pthread -o sigact.gcc-O0 sigact.c
 clang -O2 -g -pthread -o sigact.clang-O2 sigact.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o sigact.aarch64 sigact.c
+# Virtual calls on a global object (devirtualized from the object's vtable pointer at -O0).
+g++ -O0 -g -pthread -o virt.g++-O0 virt.cc
+clang++ -O0 -g -pthread -o virt.clang++-O0 virt.cc
+g++ -O2 -g -pthread -o virt.g++-O2 virt.cc
 # OpenMP's threads (libgomp; clang's libomp: apt-get install libomp-14-dev).
 gcc -O2 -g -fopenmp -o omp.gcc-O2 omp.c
 clang -O2 -g -fopenmp -o omp.clang-O2 omp.c
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* omp.*
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
