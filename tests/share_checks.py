@@ -472,10 +472,10 @@ def thrarg(tool, data):
 
 def tlsptr(tool, data):
     """tests/data/share/tlsptr.c: writes through pointers kept in a thread-local and a global."""
-    for name in ("tlsptr.gcc-O2", "tlsptr.clang-O2", "tlsptr.gcc-O0"):
+    for name in ("tlsptr.gcc-O2", "tlsptr.clang-O2", "tlsptr.gcc-O0", "tlsptr.aarch64"):
         path = os.path.join(data, "share", name)
-        fl = flagged_vars(share_json(tool, path))
-        m = members(share_json(tool, "--all", path))
+        fl = flagged_vars(share_json(tool, "--line-size", "64", path))
+        m = members(share_json(tool, "--all", "--line-size", "64", path))
         check(f"{name}: slots[] (each thread's element, through its thread-local pointer): slots",
               fl.get("slots") == {"slots"}, str(fl))
         p, _ = m["padded"]
@@ -484,7 +484,7 @@ def tlsptr(tool, data):
         a, _ = m["stats_a"]
         check(f"{name}: stats_a written on every request through the global pointer active",
               a["hot_writes"] >= 1, str(a))
-        if name != "tlsptr.gcc-O0":	# -O0: a plain load, add and store through the pointer
+        if name in ("tlsptr.gcc-O2", "tlsptr.clang-O2"):	# else a load, add and store through it
             check(f"{name}: stats_a a hot shared counter", fl.get("stats_a") == {"hot_counter"},
                   str(fl))
         never_written(name, m, "stats_b", "never pointed to")

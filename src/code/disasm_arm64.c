@@ -129,12 +129,26 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	    o1->type == ARM64_OP_MEM)
 		dis_stored(d, in, (unsigned int)dst, o1->mem.base == ARM64_REG_SP ||
 			   o1->mem.base == ARM64_REG_X29);
-	/* stp xA, xB, [xM]: either (the first that holds something known). */
-	for (int k = 0; ci->id == ARM64_INS_STP && a->op_count == 3 && k < 2 &&
-			!in->stored && !in->stored_stack && !in->stored_prm; k++)
-		if (a->operands[k].type == ARM64_OP_REG && o2->type == ARM64_OP_MEM)
-			dis_stored(d, in, arm64_xreg(a->operands[k].reg),
-				   o2->mem.base == ARM64_REG_SP || o2->mem.base == ARM64_REG_X29);
+	/* stp xA, xB, [xM]: xA kept at the address, xB 8 bytes on. */
+	if (ci->id == ARM64_INS_STP && a->op_count == 3 && o2->type == ARM64_OP_MEM &&
+	    a->operands[0].type == ARM64_OP_REG && o1->type == ARM64_OP_REG) {
+		bool stack = o2->mem.base == ARM64_REG_SP || o2->mem.base == ARM64_REG_X29;
+		struct insn second = { 0 };
+
+		dis_stored(d, in, arm64_xreg(a->operands[0].reg), stack);
+		dis_stored(d, &second, arm64_xreg(o1->reg), stack);
+		in->stored_pair = second.stored;
+		if (!in->stored_stack)
+			in->stored_stack = second.stored_stack;
+		if (!in->stored_prm)
+			in->stored_prm = second.stored_prm;
+	}
+	/* mrs xN, tpidr_el0: the thread pointer, thread-locals at offsets from it (local-exec TLS). */
+	if (ci->id == ARM64_INS_MRS && d->share_facts && dst > 0 && dst < NREGS &&
+	    strstr(ci->op_str, "tpidr_el0")) {
+		dis_set_addr(d, (unsigned int)dst, INSN_TLS_KEY(0), false);
+		return;
+	}
 	if ((ci->id == ARM64_INS_ADRP || ci->id == ARM64_INS_ADR) && a->op_count == 2) {
 		dis_set_addr(d, (unsigned int)dst, (uint64_t)o1->imm, false);
 		if (ci->id == ARM64_INS_ADR) {
@@ -159,6 +173,13 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 			continue;
 		if (op->mem.index == ARM64_REG_INVALID)
 			dis_mem_prm(d, in, base, op->mem.disp, acc ? acc : ACC_READ);
+		/* [xN] with xN = what pointer variable g holds, plus off: an access through g. */
+		if (d->share_facts && op->mem.index == ARM64_REG_INVALID && !d->regs[base].known &&
+		    d->ld[base].known) {
+			in->via = d->ld[base].g;
+			in->via_off = d->ld[base].off + op->mem.disp;
+			in->via_access = acc ? acc : ACC_READ;
+		}
 		if (d->regs[base].known && (op->mem.index == ARM64_REG_INVALID || d->share_facts)) {
 			uint64_t t;
 
@@ -188,7 +209,8 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 		if (a->writeback && base != ARM64_REG_SP && base != ARM64_REG_X29)
 			dis_forget(d, base);
 	}
-	if (d->share_facts && (in->access == ACC_RMW || in->mem_prm_access == ACC_RMW))
+	if (d->share_facts && (in->access == ACC_RMW || in->mem_prm_access == ACC_RMW ||
+			       in->via_access == ACC_RMW))
 		in->counter_op = strstr(ci->mnemonic, "add") || strstr(ci->mnemonic, "sub");
 	/* ldr xN, [var]; add xN, xN, #1; str xN, [var]: a plain counter. */
 	if (dst > 0 && a->op_count == 2 && o1->type == ARM64_OP_MEM)
@@ -215,18 +237,30 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	    arm64_xreg(o1->reg) < NREGS) {
 		unsigned int src = arm64_xreg(o1->reg);
 
+		uint64_t imm = o2->type == ARM64_OP_IMM ?
+			       (o2->shift.type == ARM64_SFT_LSL && o2->shift.value < 32 ?
+				(uint64_t)o2->imm << o2->shift.value : (uint64_t)o2->imm) : 0;
+
 		if (o2->type == ARM64_OP_IMM && d->regs[src].known) {
-			uint64_t v = d->regs[src].v + (uint64_t)o2->imm;
+			uint64_t v = d->regs[src].v + imm;
 
 			in->data = v;
 			in->access = ACC_ADDR;
 			dis_set_addr(d, (unsigned int)dst, v, d->regs[src].indexed);
 			return;
 		}
+		if (o2->type == ARM64_OP_IMM && d->ld[src].known && d->share_facts) {
+			typeof(d->ld[0]) l = d->ld[src];
+
+			l.off += (int64_t)imm;
+			dis_forget(d, (unsigned int)dst);
+			d->ld[dst] = l;
+			return;
+		}
 		if (o2->type == ARM64_OP_IMM && d->prm[src].known) {
 			struct regval p = d->prm[src];
 
-			p.v += (uint64_t)o2->imm;
+			p.v += imm;
 			dis_forget(d, (unsigned int)dst);
 			d->prm[dst] = p;
 			return;
@@ -259,6 +293,18 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	}
 	/* Anything else that writes its first register makes it unknown. */
 	dis_forget(d, (unsigned int)dst);
+	/* ldr xN, [g]: xN holds what pointer variable g (a global, a thread-local) holds. */
+	if (d->share_facts && (ci->id == ARM64_INS_LDR || ci->id == ARM64_INS_LDUR) &&
+	    a->op_count == 2 && in->data && in->access == ACC_READ && !in->indexed &&
+	    a->operands[0].reg == (unsigned int)dst)
+		d->ld[dst] = (typeof(d->ld[0])){ in->data, 0, true };
+	/* ldp xA, xB, [g]: both, xB from 8 on. */
+	if (d->share_facts && ci->id == ARM64_INS_LDP && a->op_count == 3 && in->data &&
+	    in->access == ACC_READ && !in->indexed && a->operands[0].reg == (unsigned int)dst &&
+	    o1->type == ARM64_OP_REG && o1->reg == arm64_xreg(o1->reg) && o1->reg < NREGS) {
+		d->ld[dst] = (typeof(d->ld[0])){ in->data, 0, true };
+		d->ld[o1->reg] = (typeof(d->ld[0])){ in->data + 8, 0, true };
+	}
 	if ((ci->id == ARM64_INS_LDR || ci->id == ARM64_INS_LDUR) && a->op_count == 2 &&
 	    o1->type == ARM64_OP_MEM && o1->mem.index == ARM64_REG_INVALID &&
 	    (o1->mem.base == ARM64_REG_SP || o1->mem.base == ARM64_REG_X29) && !a->writeback)

@@ -31,6 +31,7 @@ void dis_forget(struct disasm *d, unsigned int r)
 	d->regs[r].known = false;
 	d->imm[r].known = false;
 	d->prm[r].known = false;
+	d->ld[r].known = false;
 	d->cnt[r].data = 0;
 }
 
@@ -41,6 +42,7 @@ void dis_copy(struct disasm *d, unsigned int dst, unsigned int src)
 	d->regs[dst] = d->regs[src];
 	d->imm[dst] = d->imm[src];
 	d->prm[dst] = d->prm[src];
+	d->ld[dst] = d->ld[src];
 }
 
 void dis_set_addr(struct disasm *d, unsigned int r, uint64_t v, bool indexed)

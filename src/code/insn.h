@@ -60,6 +60,7 @@ struct insn {
 	uint64_t stored;		/* a store to memory off the stack: the address it stores */
 	bool stored_indexed;		/* ... somewhere in an array from it */
 	uint64_t stored_stack;		/* a store to a stack slot: the address it stores */
+	uint64_t stored_pair;		/* aarch64 stp: the address the second register stores (+8) */
 	uint8_t stored_prm;		/* a store off the stack of 1 + the function's own argument */
 	/*
 	 * x86_64, mycl-share: a memory operand based on a register holding the

@@ -168,11 +168,16 @@ static int scan_insn(const struct insn *in, void *arg)
 		sc->ptrws[sc->nr_ptrws++] = (struct ptrw){ in->addr, in->via, in->via_off,
 							   in->counter_op };
 	}
-	if (in->stored && (in->data || in->tls) && share_find_var(s, in->stored) >= 0) {
+	/* Addresses stored in a pointer variable (stp: a second one 8 bytes on). */
+	for (int k = 0; k < 2 && (in->data || in->tls); k++) {
+		uint64_t val = k ? in->stored_pair : in->stored;
+
+		if (!val || share_find_var(s, val) < 0)
+			continue;
 		if (ARRAY_GROW(sc->ptrsets, sc->ptrsets_cap, sc->nr_ptrsets + 1))
 			return -ENOMEM;
-		sc->ptrsets[sc->nr_ptrsets++] = (struct ptrset){ in->data ? in->data : in->tls,
-								 in->stored, in->stored_indexed };
+		sc->ptrsets[sc->nr_ptrsets++] = (struct ptrset){
+			(in->data ? in->data : in->tls) + 8 * (uint64_t)k, val, in->stored_indexed };
 	}
 	if (!in->data)
 		return 0;

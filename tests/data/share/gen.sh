@@ -89,10 +89,11 @@ gcc -O2 -g -pthread -o thrarg.gcc-O2 thrarg.c
 clang -O2 -g -pthread -o thrarg.clang-O2 thrarg.c
 gcc -O0 -g -pthread -o thrarg.gcc-O0 thrarg.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o thrarg.aarch64 thrarg.c
-# Writes through pointers kept in a thread-local and in a global (x86_64).
+# Writes through pointers kept in a thread-local and in a global (x86_64, aarch64).
 gcc -O2 -g -pthread -o tlsptr.gcc-O2 tlsptr.c
 clang -O2 -g -pthread -o tlsptr.clang-O2 tlsptr.c
 gcc -O0 -g -pthread -o tlsptr.gcc-O0 tlsptr.c
+aarch64-linux-gnu-gcc -O2 -g -pthread -o tlsptr.aarch64 tlsptr.c
 # Globals reached through accessors (a returned address handed to a method at -O0).
 g++ -O0 -g -pthread -o accessor.g++-O0 accessor.cc
 clang++ -O0 -g -pthread -o accessor.clang++-O0 accessor.cc
