@@ -434,8 +434,9 @@ def methods(tool, data):
 
 def ptrvar(tool, data):
     """tests/data/share/ptrvar.c: writes through a pointer variable initialised to a global."""
-    for name in ("ptrvar.gcc-O2", "ptrvar.nopie", "ptrvar.aarch64"):
-        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+    for name in ("ptrvar.gcc-O2", "ptrvar.nopie", "ptrvar.aarch64", "ptrvar.ppc64le", "ptrvar.s390x",
+                 "ptrvar.riscv64"):
+        doc = share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name))
         m = members(doc)
         is_hot_counter(name, m, "stats_a", "written through cur_stats by every worker")
         c, _ = m["cur_stats"]
@@ -446,8 +447,8 @@ def ptrvar(tool, data):
 
 def modinit(tool, data):
     """tests/data/share/modinit.c: threads started from a module's init handler in a table."""
-    for name in ("modinit.gcc-O2", "modinit.clang-O0"):
-        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+    for name in ("modinit.gcc-O2", "modinit.clang-O0", "modinit.ppc64le"):
+        doc = share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name))
         m = members(doc)
         is_hot_counter(name, m, "jobs_done", "a loop of atomic adds in the pool's workers")
         for v in ("opt_verbose", "opt_workers"):

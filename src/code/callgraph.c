@@ -352,11 +352,13 @@ static int add_loop(struct callgraph *cg, uint64_t from, uint64_t to)
  * an atomic's retry (a CAS loop, load-exclusive/store-exclusive, aarch64's
  * outlined atomics), which repeats only while another CPU writes too: no
  * repetition of the code.  A spin-wait (with its pause or yield) stays a
- * loop, and so does a loop of atomic adds (they never fail).
+ * loop, and so do a loop of atomic adds (they never fail) and a loop around
+ * the retry (two branches back).
  */
 static bool retry_loop(const struct cfg_node *v, size_t n)
 {
 	bool atomic = false;
+	size_t back = 0;
 
 	if (n > 8)
 		return false;
@@ -364,8 +366,11 @@ static bool retry_loop(const struct cfg_node *v, size_t n)
 		if (v[i].call || v[i].spin)
 			return false;
 		atomic |= v[i].atomic;
+		/* (a second branch back: a loop around the retry, counting on) */
+		back += (v[i].branch || v[i].jump) && v[i].target && v[i].target <= v[i].addr &&
+			v[i].target >= v[0].addr;
 	}
-	return atomic;
+	return atomic && back == 1;
 }
 
 /*

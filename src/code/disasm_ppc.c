@@ -46,6 +46,12 @@ void ppc(struct disasm *d, const cs_insn *ci, struct insn *in, const uint8_t *by
 
 				in->data = (toc ? d->toc : d->regs[op->mem.base].v) + (uint64_t)(int64_t)op->mem.disp;
 				in->access = acc ? acc : ACC_READ;
+				/* ld rN, ptr, ptr = &foo in the program's data: rN holds &foo. */
+				if (!strcmp(ci->mnemonic, "ld") && dst > 0 &&
+				    (t = dis_data_pointer(d, in->data))) {
+					dis_set_addr(d, (unsigned int)dst, t, false);
+					return;
+				}
 				/* ld rN, foo@got(r2): rN now holds &foo. */
 				if (!strcmp(ci->mnemonic, "ld") && dst > 0 && (t = dis_got(d, in->data))) {
 					in->data = t;

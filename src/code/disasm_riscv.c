@@ -387,6 +387,12 @@ size_t riscv(struct disasm *d, const uint8_t *p, size_t len, uint64_t pc, struct
 				dis_cnt_mem(d, in, rd, ACC_READ);
 			else if (r.k == K_STORE && r.rs2)
 				dis_cnt_mem(d, in, X(r.rs2), ACC_WRITE);
+			/* ld rd, ptr, ptr = &foo in the program's data: rd holds &foo. */
+			if (r.k == K_LOAD && rd && !in->indexed && !strcmp(r.mn, "ld") &&
+			    (t = dis_data_pointer(d, in->data))) {
+				dis_set_addr(d, rd, t, false);
+				return n;
+			}
 			/* ld rd, slot: rd holds what the GOT slot points to. */
 			if (r.k == K_LOAD && rd && !in->indexed && (t = dis_got(d, in->data))) {
 				in->data = t;

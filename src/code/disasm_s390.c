@@ -131,6 +131,10 @@ void s390(struct disasm *d, const cs_insn *ci, struct insn *in)
 	}
 	if (!strcmp(m, "larl") && dst > 0 && dst < NREGS) {
 		dis_set_addr(d, (unsigned int)dst, in->data, false);
+	} else if (dst > 0 && dst < NREGS && (!strcmp(m, "lgrl") || !strcmp(m, "lg")) &&
+		   in->data && in->access == ACC_READ && dis_data_pointer(d, in->data)) {
+		/* lgrl rN, ptr, ptr = &foo in the program's data: rN holds &foo. */
+		dis_set_addr(d, (unsigned int)dst, dis_data_pointer(d, in->data), false);
 	} else if (dst > 0 && dst < NREGS && (!strcmp(m, "lgr") || !strcmp(m, "lr")) &&
 		   z->op_count == 2 && z->operands[1].type == SYSZ_OP_REG) {
 		dis_copy(d, (unsigned int)dst, z->operands[1].reg);

@@ -80,9 +80,13 @@ g++ -O2 -g -pthread -o methods.g++-O2 methods.cc
 gcc -O2 -g -pthread -o ptrvar.gcc-O2 ptrvar.c
 gcc -O2 -g -pthread -fno-pie -no-pie -o ptrvar.nopie ptrvar.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o ptrvar.aarch64 ptrvar.c
+powerpc64le-linux-gnu-gcc -O2 -g -pthread -o ptrvar.ppc64le ptrvar.c
+s390x-linux-gnu-gcc -O2 -g -pthread -o ptrvar.s390x ptrvar.c
+riscv64-linux-gnu-gcc -O2 -g -pthread -o ptrvar.riscv64 ptrvar.c
 # Threads started by a module's init handler from a table, not by main's calls.
 gcc -O2 -g -pthread -o modinit.gcc-O2 modinit.c
 clang -O0 -g -pthread -o modinit.clang-O0 modinit.c
+powerpc64le-linux-gnu-gcc -O2 -g -pthread -o modinit.ppc64le modinit.c	# a loop around a retry
 # What a thread is handed as its argument: an array's element, or one shared struct
 # (gcc -O2 keeps that struct in a register its leaf callee does not write: -fipa-ra).
 gcc -O2 -g -pthread -o thrarg.gcc-O2 thrarg.c
