@@ -485,9 +485,8 @@ def tlsptr(tool, data):
         a, _ = m["stats_a"]
         check(f"{name}: stats_a written on every request through the global pointer active",
               a["hot_writes"] >= 1, str(a))
-        if name in ("tlsptr.gcc-O2", "tlsptr.clang-O2"):	# else a load, add and store through it
-            check(f"{name}: stats_a a hot shared counter", fl.get("stats_a") == {"hot_counter"},
-                  str(fl))
+        check(f"{name}: stats_a a hot shared counter (at -O0 and on aarch64 a load, add and store "
+              "through the pointer)", fl.get("stats_a") == {"hot_counter"}, str(fl))
         never_written(name, m, "stats_b", "never pointed to")
 
 

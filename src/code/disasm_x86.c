@@ -206,10 +206,10 @@ static void x86_counter(struct disasm *d, const cs_insn *ci, struct insn *in)
 	case X86_INS_MOV: case X86_INS_MOVSXD: case X86_INS_MOVSX: case X86_INS_MOVZX:
 		if (x->op_count != 2 || in->indexed)
 			return;
-		if (o0->type == X86_OP_MEM && o1->type == X86_OP_REG && in->access == ACC_READ)
-			dis_cnt_load(d, x86_fam(d, o1->reg), in->data);
-		else if (o0->type == X86_OP_REG && o1->type == X86_OP_MEM && in->access == ACC_WRITE)
-			in->counter_op |= dis_cnt_store(d, x86_fam(d, o0->reg), in->data);
+		if (o0->type == X86_OP_MEM && o1->type == X86_OP_REG && dis_cnt_key(in, ACC_READ))
+			dis_cnt_load(d, x86_fam(d, o1->reg), dis_cnt_key(in, ACC_READ));
+		else if (o0->type == X86_OP_REG && o1->type == X86_OP_MEM && dis_cnt_key(in, ACC_WRITE))
+			in->counter_op |= dis_cnt_store(d, x86_fam(d, o0->reg), dis_cnt_key(in, ACC_WRITE));
 		else if (o0->type == X86_OP_REG && o1->type == X86_OP_REG &&
 			 d->cnt[x86_fam(d, o0->reg)].data && x86_fam(d, o1->reg)) {
 			d->cnt_dst = x86_fam(d, o1->reg);
