@@ -544,8 +544,8 @@ def sigact(tool, data):
 
 def virt(tool, data):
     """tests/data/share/virt.cc: virtual calls on a global object, devirtualized from its data."""
-    for name in ("virt.g++-O0", "virt.clang++-O0", "virt.g++-O2"):
-        m = members(share_json(tool, "--all", os.path.join(data, "share", name)))
+    for name in ("virt.g++-O0", "virt.clang++-O0", "virt.g++-O2", "virt.aarch64-O0"):
+        m = members(share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name)))
         x, _ = m["g_impl"]
         check(f"{name}: g_impl, written by the virtual on_request every worker calls, written hot",
               x["hot_writes"] >= 1, str(x))

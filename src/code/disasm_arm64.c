@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "disasm_regs.h"
+#include "elfimage.h"
 
 /* ---- aarch64: ADRP page, then ADD/LDR/STR with the low 12 bits ---- */
 
@@ -116,6 +117,10 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	in->spin_hint = ci->id == ARM64_INS_YIELD || ci->id == ARM64_INS_ISB ||
 			ci->id == ARM64_INS_WFE;
 	in->atomic = atomic;
+	/* blr xN with a function's address in xN (a vtable's slot loaded): direct. */
+	if (in->call && !in->target && d->share_facts && ci->id == ARM64_INS_BLR && dst > 0 &&
+	    dst < NREGS && d->regs[dst].known && d->img && elf_image_code(d->img, d->regs[dst].v, 1))
+		in->target = d->regs[dst].v;
 	if (in->call && d->share_facts)
 		dis_call_args(d, in);
 	/* str xN, [sp|x29, #d] (-O0 spills): what the slot holds. */
@@ -193,7 +198,8 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 			/* ldr xN, [ptr], ptr = &foo in the program's data: xN holds &foo. */
 			if (ci->id == ARM64_INS_LDR && dst > 0 && !in->indexed &&
 			    a->operands[0].reg == arm64_xreg(a->operands[0].reg) &&
-			    (t = dis_data_pointer(d, in->data))) {
+			    ((t = dis_data_pointer(d, in->data)) || (t = dis_code_pointer(d, in->data)))) {
+				/* (a global object's vtable, then the vtable's slot: a virtual call) */
 				dis_set_addr(d, (unsigned int)dst, t, false);
 				return;
 			}

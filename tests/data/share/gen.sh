@@ -115,6 +115,7 @@ aarch64-linux-gnu-gcc -O2 -g -pthread -o sigact.aarch64 sigact.c
 g++ -O0 -g -pthread -o virt.g++-O0 virt.cc
 clang++ -O0 -g -pthread -o virt.clang++-O0 virt.cc
 g++ -O2 -g -pthread -o virt.g++-O2 virt.cc
+aarch64-linux-gnu-g++ -O0 -g -pthread -o virt.aarch64-O0 virt.cc
 # OpenMP's threads (libgomp; clang's libomp: apt-get install libomp-14-dev).
 gcc -O2 -g -fopenmp -o omp.gcc-O2 omp.c
 clang -O2 -g -fopenmp -o omp.clang-O2 omp.c
