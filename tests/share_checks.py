@@ -414,6 +414,9 @@ def tasks(tool, data):
         x, _ = m["exit_reports"]
         check(f"{name}: exit_reports, written by an exit handler, never while threads run",
               x["hot_writes"] + x["warm_writes"] == 0, str(x))
+        whys = {v: " ".join(w["why"] for w in m[v][0]["writers"]) for v in ("got_hup", "tables_ready")}
+        check(f"{name}: the writers' account says signal handler and run once",
+              "signal handler" in whys["got_hup"] and "run once" in whys["tables_ready"], str(whys))
     for name in ("tasks.g++", "tasks.clang++"):
         doc = share_json(tool, "--all", os.path.join(data, "share", name))
         m = members(doc)
@@ -540,6 +543,8 @@ def sigact(tool, data):
         x, _ = m["served"]
         check(f"{name}: served, by a task built on main's stack and queued, written hot",
               x["hot_writes"] >= 1, str(x))
+        why = " ".join(w["why"] for w in m["reloads"][0]["writers"])
+        check(f"{name}: reloads' writer said to be a signal handler", "signal handler" in why, why)
 
 
 def virt(tool, data):

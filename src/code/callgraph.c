@@ -604,6 +604,8 @@ static const char *why_word(uint8_t w)
 	case W_API: return "exported function";
 	case W_CTOR: return "constructor";
 	case W_DTOR: return "destructor";
+	case W_ONCE: return "initialiser run once (pthread_once)";
+	case W_SIGNAL: return "signal handler";
 	default: return "";
 	}
 }

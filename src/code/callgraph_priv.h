@@ -48,7 +48,7 @@ struct cg_func {
 	size_t nr_rt;
 };
 
-enum root_why { W_NONE, W_THREAD, W_CALLBACK, W_MAIN, W_API, W_CTOR, W_DTOR };
+enum root_why { W_NONE, W_THREAD, W_CALLBACK, W_MAIN, W_API, W_CTOR, W_DTOR, W_ONCE, W_SIGNAL };
 
 struct cg_edge {
 	uint32_t caller, callee;

@@ -142,10 +142,12 @@ static bool handed(const struct callgraph *cg, size_t lo, uint32_t fn, uint32_t 
  * When FN runs, by its takes (sorted by function): handed to whom, by whom.
  * *ONCE: only handed to functions that run it once (an initialiser).
  */
-static uint8_t callback_ctx(const struct callgraph *cg, uint32_t fn, bool *looped, bool *once)
+static uint8_t callback_ctx(const struct callgraph *cg, uint32_t fn, bool *looped, bool *once,
+			    bool *signal)
 {
 	bool any = false, startup = true;
 
+	*signal = !cg->f[fn].taken_data;
 	*once = !cg->f[fn].taken_data;
 	*looped = cg->f[fn].taken_data;
 	if (cg->f[fn].taken_data)
@@ -180,7 +182,7 @@ static uint8_t callback_ctx(const struct callgraph *cg, uint32_t fn, bool *loope
 		if (t->arg == TAKE_STACK && handed(cg, lo, fn, t->taker))
 			continue;
 		if (handler(cg, t)) {
-			*once = false;
+			*once = false;	/* (*signal stays) */
 			if (tc & CG_RUNTIME)
 				*looped = true;
 			startup = false;
@@ -191,11 +193,13 @@ static uint8_t callback_ctx(const struct callgraph *cg, uint32_t fn, bool *loope
 			continue;
 		/* Run once however often the call is made (an initialiser): never repeatedly. */
 		if (t->passed_to != NONE && cg->f[t->passed_to].once_api) {
+			*signal = false;
 			if ((tc & CG_RUNTIME) || !tc)
 				startup = false;
 			continue;
 		}
 		*once = false;
+		*signal &= t->passed_to != NONE && cg->f[t->passed_to].signal_api;
 		if ((tc & CG_RUNTIME) || stays)
 			*looped = true;
 		/*
@@ -417,21 +421,22 @@ static void callbacks(struct callgraph *cg, uint32_t main_fn)
 	for (int round = 0; round < 2; round++) {
 		for (size_t i = 0; i < cg->nr; i++) {
 			struct cg_func *f = &cg->f[i];
-			bool looped, once;
+			bool looped, once, signal;
 			uint8_t c;
 
 			if (f->thread_entry || (uint32_t)i == main_fn || (uint32_t)i == way_in ||
 			    f->why == W_CTOR || f->why == W_DTOR)
 				continue;
-			c = callback_ctx(cg, (uint32_t)i, &looped, &once);
+			c = callback_ctx(cg, (uint32_t)i, &looped, &once, &signal);
 			/* Repetition found in the second round (its taker's came later) counts too. */
 			if (!c || ((f->ctx & c) == c && !((c & CG_RUNTIME) && looped && !f->looped)))
 				continue;
 			f->ctx |= c;
 			/* Run once: its own loops are no repetition either (a table filled once). */
 			f->rt_root |= (c & CG_RUNTIME) && !once;
-			if (!f->why)
-				f->why = W_CALLBACK;
+			if (!f->why || f->why == W_CALLBACK)	/* (what the report says of it) */
+				f->why = once && (c & CG_RUNTIME) ? W_ONCE :
+					 signal && (c & CG_RUNTIME) ? W_SIGNAL : W_CALLBACK;
 			if ((c & CG_RUNTIME) && looped)
 				f->looped = true;
 		}
