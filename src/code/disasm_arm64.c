@@ -198,7 +198,7 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 			/* ldr xN, [ptr], ptr = &foo in the program's data: xN holds &foo. */
 			if (ci->id == ARM64_INS_LDR && dst > 0 && !in->indexed &&
 			    a->operands[0].reg == arm64_xreg(a->operands[0].reg) &&
-			    ((t = dis_data_pointer(d, in->data)) || (t = dis_code_pointer(d, in->data)))) {
+			    (t = dis_any_pointer(d, in->data))) {
 				/* (a global object's vtable, then the vtable's slot: a virtual call) */
 				dis_set_addr(d, (unsigned int)dst, t, false);
 				return;

@@ -147,6 +147,19 @@ uint64_t dis_code_pointer(struct disasm *d, uint64_t slot)
 	return elf_image_code_pointer(d->img, slot);
 }
 
+uint64_t dis_any_pointer(struct disasm *d, uint64_t slot)
+{
+	const struct elf_section *sec;
+
+	if (!d->share_facts || !d->img)
+		return 0;
+	sec = elf_image_section_at(d->img, slot);
+	if (!sec || sec->exec || sec->nobits || sec->tls || !strncmp(sec->name, ".got", 4) ||
+	    !strcmp(sec->name, ".toc"))
+		return 0;
+	return elf_image_any_pointer(d->img, slot);
+}
+
 void dis_stored(struct disasm *d, struct insn *in, unsigned int src, bool stack)
 {
 	if (!d->share_facts || src >= NREGS)

@@ -157,6 +157,8 @@ static inline uint64_t dis_got(struct disasm *d, uint64_t slot)
 uint64_t dis_data_pointer(struct disasm *d, uint64_t slot);
 /* mycl-share: the same for a word of the program's data pointing to its code (a vtable's slot). */
 uint64_t dis_code_pointer(struct disasm *d, uint64_t slot);
+/* Either of the two, looked up once. */
+uint64_t dis_any_pointer(struct disasm *d, uint64_t slot);
 /*
  * mycl-share: a store of register SRC to memory: the address SRC holds, kept
  * there (STACK: its base is the stack or frame pointer, a local's member).

@@ -625,8 +625,7 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 				set_val = t;
 			} else if (d->share_facts && ci->id == X86_INS_MOV && in->access == ACC_READ &&
 				   op->size == d->ptr_size && !in->indexed &&
-				   ((t = dis_data_pointer(d, in->data)) ||
-				    (t = dis_code_pointer(d, in->data)))) {
+				   (t = dis_any_pointer(d, in->data))) {
 				/*
 				 * mov (%reg), %reg2 from a global object whose data holds a
 				 * pointer: its vtable, then the vtable's slot (a virtual

@@ -584,6 +584,17 @@ static uint64_t data_word_target(const struct elf_image *img, uint64_t vaddr)
 	return 0;
 }
 
+uint64_t elf_image_any_pointer(const struct elf_image *img, uint64_t vaddr)
+{
+	uint64_t t = data_word_target(img, vaddr);
+	const struct elf_section *sec = t ? elf_image_section_at(img, t) : NULL;
+
+	if (!sec)
+		return 0;
+	return sec->exec ? (elf_image_code(img, t, 1) ? t : 0) :
+	       sec->write && !sec->tls ? t : 0;
+}
+
 uint64_t elf_image_code_pointer(const struct elf_image *img, uint64_t vaddr)
 {
 	uint64_t t = data_word_target(img, vaddr);
@@ -593,21 +604,9 @@ uint64_t elf_image_code_pointer(const struct elf_image *img, uint64_t vaddr)
 
 uint64_t elf_image_data_pointer(const struct elf_image *img, uint64_t vaddr)
 {
-	unsigned int w = img->elf64 ? 8 : 4;
-	const struct elf_section *sec;
-	uint64_t t = 0;
+	uint64_t t = data_word_target(img, vaddr);
+	const struct elf_section *sec = t ? elf_image_section_at(img, t) : NULL;
 
-	if (vaddr & (w - 1))
-		return 0;
-	if (!(t = elf_image_got_target((void *)img, vaddr))) {
-		for (size_t i = 0; i < img->nr_data && !t; i++) {
-			const struct code_sec *c = &img->data[i];
-
-			if (vaddr >= c->addr && vaddr - c->addr <= c->size && c->size - (vaddr - c->addr) >= w)
-				t = word_at(img, c->bytes + (vaddr - c->addr));
-		}
-	}
-	sec = t ? elf_image_section_at(img, t) : NULL;
 	return sec && sec->write && !sec->exec && !sec->tls ? t : 0;
 }
 

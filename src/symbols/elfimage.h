@@ -66,6 +66,8 @@ const uint8_t *elf_image_rodata(const struct elf_image *img, uint64_t vaddr, siz
 uint64_t elf_image_data_pointer(const struct elf_image *img, uint64_t vaddr);
 /* The same for a word pointing into the image's code (a vtable's slot): the address, or 0. */
 uint64_t elf_image_code_pointer(const struct elf_image *img, uint64_t vaddr);
+/* Either: what the word points to in writable data or in code, or 0. */
+uint64_t elf_image_any_pointer(const struct elf_image *img, uint64_t vaddr);
 bool elf_image_thumb(const struct elf_image *img, uint64_t addr);
 bool elf_image_copied(const struct elf_image *img, uint64_t addr);
 /*
