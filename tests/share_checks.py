@@ -259,6 +259,12 @@ def flagged_vars(doc):
     return out
 
 
+def hot_writes(name, m, var, what, writes=1):
+    """VAR is written WRITES times or more in hot code."""
+    x, _ = m[var]
+    check(f"{name}: {var} written hot {what}", x["hot_writes"] >= writes, str(x))
+
+
 def is_hot_counter(name, m, var, what):
     """VAR (of the members M of NAME's report) is written hot and its line a hot shared counter."""
     x, line = m[var]
@@ -428,9 +434,7 @@ def methods(tool, data):
     """tests/data/share/methods.cc: an object's address handed down through methods (-O0)."""
     for name in ("methods.g++-O0", "methods.clang++-O0", "methods.g++-O2"):
         m = members(share_json(tool, "--all", os.path.join(data, "share", name)))
-        srv, _ = m["g_server"]
-        check(f"{name}: g_server written by every worker through handle -> record -> add",
-              srv["hot_writes"] >= 2, str(srv))
+        hot_writes(name, m, "g_server", "by every worker through handle -> record -> add", 2)
         startup_only(name, m, "g_config", "through load -> add (both writes) before the threads",
                      writes=2)
 
@@ -514,8 +518,7 @@ def accessor(tool, data):
     for name in ("accessor.g++-O0", "accessor.clang++-O0", "accessor.g++-O2"):
         m = members(share_json(tool, "--all", os.path.join(data, "share", name)))
         for v, what in (("g_registry", "registry()->lookups++"), ("stats()::s", "stats().hits")):
-            x, _ = m[v]
-            check(f"{name}: {v} written hot through {what}", x["hot_writes"] >= 1, str(x))
+            hot_writes(name, m, v, f"through {what}")
         startup_only(name, m, "g_settings", "through settings()->bump() before the threads")
 
 
@@ -523,9 +526,7 @@ def libwrite(tool, data):
     """tests/data/share/libwrite.c: variables the C library writes for the program."""
     for name in ("libwrite.gcc-O2", "libwrite.clang-O0", "libwrite.aarch64"):
         m = members(share_json(tool, "--all", os.path.join(data, "share", name)))
-        q, _ = m["last_query"]
-        check(f"{name}: last_query, formatted into by snprintf on every request, written hot",
-              q["hot_writes"] >= 1, str(q))
+        hot_writes(name, m, "last_query", "(snprintf into it on every request)")
         startup_only(name, m, "boot_stats", "by memset before the threads")
         n, _ = m["now"]
         check(f"{name}: now, set by clock_gettime once in a timer thread, written but not hot",
@@ -540,9 +541,7 @@ def sigact(tool, data):
             x, _ = m[v]
             check(f"{name}: {v}, written by a handler installed with sigaction, not hot",
                   x["hot_writes"] == 0 and x["warm_writes"] >= 1, str(x))
-        x, _ = m["served"]
-        check(f"{name}: served, by a task built on main's stack and queued, written hot",
-              x["hot_writes"] >= 1, str(x))
+        hot_writes(name, m, "served", "by a task built on main's stack and queued")
         why = " ".join(w["why"] for w in m["reloads"][0]["writers"])
         check(f"{name}: reloads' writer said to be a signal handler", "signal handler" in why, why)
 
@@ -551,9 +550,7 @@ def virt(tool, data):
     """tests/data/share/virt.cc: virtual calls on a global object, devirtualized from its data."""
     for name in ("virt.g++-O0", "virt.clang++-O0", "virt.g++-O2", "virt.aarch64-O0"):
         m = members(share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name)))
-        x, _ = m["g_impl"]
-        check(f"{name}: g_impl, written by the virtual on_request every worker calls, written hot",
-              x["hot_writes"] >= 1, str(x))
+        hot_writes(name, m, "g_impl", "by the virtual on_request every worker calls")
         never_written(name, m, "g_spare", "an Impl nothing calls")
         never_written(name, m, "g_handler", "the pointer to g_impl")
 

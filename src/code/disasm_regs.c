@@ -122,42 +122,31 @@ void dis_call_args(struct disasm *d, struct insn *in)
 	}
 }
 
-uint64_t dis_data_pointer(struct disasm *d, uint64_t slot)
+/* SLOT is a word of the program's own data a pointer may be kept in (no GOT, no TOC). */
+static bool pointer_slot(const struct disasm *d, uint64_t slot)
 {
 	const struct elf_section *sec;
 
 	if (!d->share_facts || !d->img)
-		return 0;
+		return false;
 	sec = elf_image_section_at(d->img, slot);
-	if (!sec || sec->exec || sec->nobits || sec->tls || !strncmp(sec->name, ".got", 4) ||
-	    !strcmp(sec->name, ".toc"))
-		return 0;
-	return elf_image_data_pointer(d->img, slot);
+	return sec && !sec->exec && !sec->nobits && !sec->tls && strncmp(sec->name, ".got", 4) &&
+	       strcmp(sec->name, ".toc");
+}
+
+uint64_t dis_data_pointer(struct disasm *d, uint64_t slot)
+{
+	return pointer_slot(d, slot) ? elf_image_data_pointer(d->img, slot) : 0;
 }
 
 uint64_t dis_code_pointer(struct disasm *d, uint64_t slot)
 {
-	const struct elf_section *sec;
-
-	if (!d->share_facts || !d->img)
-		return 0;
-	sec = elf_image_section_at(d->img, slot);
-	if (!sec || sec->exec || sec->nobits || sec->tls || !strncmp(sec->name, ".got", 4))
-		return 0;
-	return elf_image_code_pointer(d->img, slot);
+	return pointer_slot(d, slot) ? elf_image_code_pointer(d->img, slot) : 0;
 }
 
 uint64_t dis_any_pointer(struct disasm *d, uint64_t slot)
 {
-	const struct elf_section *sec;
-
-	if (!d->share_facts || !d->img)
-		return 0;
-	sec = elf_image_section_at(d->img, slot);
-	if (!sec || sec->exec || sec->nobits || sec->tls || !strncmp(sec->name, ".got", 4) ||
-	    !strcmp(sec->name, ".toc"))
-		return 0;
-	return elf_image_any_pointer(d->img, slot);
+	return pointer_slot(d, slot) ? elf_image_any_pointer(d->img, slot) : 0;
 }
 
 void dis_stored(struct disasm *d, struct insn *in, unsigned int src, bool stack)
