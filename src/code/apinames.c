@@ -3,19 +3,31 @@
  * What the names of the C and C++ runtimes' functions say they do, where the
  * code that does it is in a library, not in the binary read: start a thread
  * (and with which argument), block waiting for work, never return, register
- * an exit handler.  The call graph (callgraph.c) decides everything else from
- * the code; these names are the only ones it knows.
+ * an exit handler, run a callback once, install a signal handler, write
+ * through an argument.  The call graph (callgraph.c) and mycl-share decide
+ * everything else from the code; these names are the only ones they know.
  */
 #include <string.h>
 #include "apinames.h"
 #include "lockcode.h"
+
+#define NAMES(list) (list), sizeof(list) / sizeof((list)[0])
+
+/* PLAIN (a name as lock_plain_name gives it) is one of LIST's N. */
+static bool named(const char *plain, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(plain, list[i]))
+			return true;
+	return false;
+}
 
 /*
  * Imported functions that start a thread running one of their arguments.
  * Names as glibc's own (static) code has them count too: __pthread_create,
  * and the versioned pthread_create_2_1.
  */
-int api_thread_start(const char *name)
+static int thread_start(const char *name, const char *b)
 {
 	static const struct { const char *name; int arg; } api[] = {
 		{ "pthread_create", 2 }, { "thrd_create", 1 }, { "clone", 0 },
@@ -26,13 +38,11 @@ int api_thread_start(const char *name)
 		{ "GOMP_parallel_loop_runtime", 0 }, { "GOMP_parallel_sections", 0 },
 		{ "kmpc_fork_call", 2 },	/* LLVM's libomp: __kmpc_fork_call */
 	};
-	char b[128];
 
 	/* Demangled, or mangled as its PLT entry is named ("_ZNSt6thread15_M_start_thread...@plt"). */
 	if (!strncmp(name, "std::thread::_M_start_thread", 28) ||
 	    !strncmp(name, "_ZNSt6thread15_M_start_thread", 29))
 		return 9;		/* the entry is in the state object: its _M_run */
-	lock_plain_name(name, b, sizeof(b));
 	for (size_t i = 0; i < sizeof(api) / sizeof(api[0]); i++) {
 		size_t n = strlen(api[i].name);
 
@@ -50,7 +60,7 @@ int api_thread_start(const char *name)
  * not among them: start-up code waits in those too (for a file, for a
  * thread it started).
  */
-bool api_waits(const char *name)
+static bool waits(const char *b)
 {
 	static const char *const api[] = {
 		"accept", "accept4", "poll", "ppoll", "epoll_wait", "epoll_pwait", "epoll_pwait2",
@@ -58,13 +68,8 @@ bool api_waits(const char *name)
 		"sigsuspend", "pause", "io_getevents", "io_uring_enter", "io_uring_wait_cqe",
 		"msgrcv", "event_base_loop", "event_base_dispatch", "uv_run",
 	};
-	char b[64];
 
-	lock_plain_name(name, b, sizeof(b));
-	for (size_t i = 0; i < sizeof(api) / sizeof(api[0]); i++)
-		if (!strcmp(b, api[i]))
-			return true;
-	return false;
+	return named(b, NAMES(api));
 }
 
 /*
@@ -72,7 +77,7 @@ bool api_waits(const char *name)
  * ABI's): the code after a call to one belongs to another path, not this
  * one's fall-through, or the control flow grows cycles that are not there.
  */
-bool api_noreturn(const char *name)
+static bool noreturn(const char *name, const char *b)
 {
 	static const char *const api[] = {
 		"exit", "Exit", "abort", "quick_exit", "assert_fail", "assert_perror_fail",
@@ -82,29 +87,15 @@ bool api_noreturn(const char *name)
 	};
 	/* Names a program may well give a function of its own that returns: imports only. */
 	static const char *const imported[] = { "err", "errx", "verr", "verrx" };
-	char b[64];
 
-	lock_plain_name(name, b, sizeof(b));
-	for (size_t i = 0; i < sizeof(api) / sizeof(api[0]); i++)
-		if (!strcmp(b, api[i]))
-			return true;
-	for (size_t i = 0; strchr(name, '@') && i < sizeof(imported) / sizeof(imported[0]); i++)
-		if (!strcmp(b, imported[i]))
-			return true;
+	if (named(b, NAMES(api)) || (strchr(name, '@') && named(b, NAMES(imported))))
+		return true;
 	return !strncmp(b, "ZSt20__throw_", 13) || !strncmp(b, "ZSt19__throw_", 13) ||
 	       !strncmp(b, "ZSt16__throw_", 13) || !strncmp(b, "ZSt17__throw_", 13) ||
 	       !strncmp(b, "ZSt21__throw_", 13) || !strncmp(b, "ZSt24__throw_", 13) ||
 	       !strncmp(b, "std::__throw_", 13);
 }
 
-bool api_exit_handler(const char *name)
-{
-	char b[64];
-
-	lock_plain_name(name, b, sizeof(b));
-	return !strcmp(b, "atexit") || !strcmp(b, "cxa_atexit") || !strcmp(b, "on_exit") ||
-	       !strcmp(b, "cxa_thread_atexit_impl");
-}
 
 int api_writes_arg(const char *name)
 {
@@ -132,21 +123,24 @@ int api_writes_arg(const char *name)
 	return -1;
 }
 
-bool api_signal(const char *name)
+void api_roles(const char *name, struct api_roles *r)
 {
-	char b[64];
+	static const char *const exits[] = {
+		"atexit", "cxa_atexit", "on_exit", "cxa_thread_atexit_impl",
+	};
+	static const char *const signals[] = {
+		"sigaction", "signal", "bsd_signal", "sysv_signal", "sigset", "timer_create",
+	};
+	static const char *const once[] = { "pthread_once", "call_once", "gthread_once" };
+	char b[128];
 
-	lock_plain_name(name, b, sizeof(b));
-	return !strcmp(b, "sigaction") || !strcmp(b, "signal") || !strcmp(b, "bsd_signal") ||
-	       !strcmp(b, "sysv_signal") || !strcmp(b, "sigset") || !strcmp(b, "timer_create");
-}
-
-bool api_once(const char *name)
-{
-	char b[64];
-
-	lock_plain_name(name, b, sizeof(b));
-	return !strcmp(b, "pthread_once") || !strcmp(b, "call_once") || !strcmp(b, "gthread_once");
+	lock_plain_name(name, b, sizeof(b));	/* once for every question */
+	r->thread_arg = thread_start(name, b);
+	r->waits = waits(b);
+	r->noreturn = noreturn(name, b);
+	r->exit_handler = named(b, NAMES(exits));
+	r->once = named(b, NAMES(once));
+	r->signal = named(b, NAMES(signals));
 }
 
 /*

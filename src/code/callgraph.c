@@ -22,15 +22,18 @@
 /* What one of F's names says it is: a thread or exit API, a wait, a call that never returns. */
 static void name_roles(struct cg_func *f, const char *name)
 {
+	struct api_roles r;
+
 	if (!name)
 		return;
+	api_roles(name, &r);
 	if (f->thread_api < 0)
-		f->thread_api = (int8_t)api_thread_start(name);
-	f->wait_api |= api_waits(name);
-	f->noreturn |= api_noreturn(name);
-	f->exit_api |= api_exit_handler(name);
-	f->once_api |= api_once(name);
-	f->signal_api |= api_signal(name);
+		f->thread_api = (int8_t)r.thread_arg;
+	f->wait_api |= r.waits;
+	f->noreturn |= r.noreturn;
+	f->exit_api |= r.exit_handler;
+	f->once_api |= r.once;
+	f->signal_api |= r.signal;
 }
 
 static int start_cmp(const void *a, const void *b)
@@ -220,6 +223,18 @@ static int take(struct callgraph *cg, uint32_t fn, uint32_t taker, uint32_t to, 
 	return 0;
 }
 
+/* A function's address V, stored to memory by TAKER (KIND: TAKE_STORED, TAKE_STACK). */
+static int take_stored(struct callgraph *cg, uint64_t v, uint32_t taker, int kind)
+{
+	uint32_t fn;
+
+	/* (most stored addresses are data's: only those inside the code are looked up) */
+	if (!v || !cg->nr || v < cg->f[0].start || v >= cg->f[cg->nr - 1].end ||
+	    (fn = cg_func_starting(cg, v)) == NONE || fn == taker)
+		return 0;
+	return take(cg, fn, taker, NONE, kind);
+}
+
 /*
  * A switch's jump table, read from the binary: entries while they point into
  * the function (32-bit offsets from the table, or addresses).  The jump goes
@@ -325,15 +340,8 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 
 		if (a && (fn = cg_func_starting(cg, a)) != NONE && fn != c && take(cg, fn, c, NONE, -1))
 			return -ENOMEM;
-		if (in->stored && cg->nr && in->stored >= cg->f[0].start &&
-		    in->stored < cg->f[cg->nr - 1].end &&
-		    (fn = cg_func_starting(cg, in->stored)) != NONE && fn != c &&
-		    take(cg, fn, c, NONE, TAKE_STORED))
-			return -ENOMEM;
-		if (in->stored_stack && cg->nr && in->stored_stack >= cg->f[0].start &&
-		    in->stored_stack < cg->f[cg->nr - 1].end &&
-		    (fn = cg_func_starting(cg, in->stored_stack)) != NONE && fn != c &&
-		    take(cg, fn, c, NONE, TAKE_STACK))
+		if (take_stored(cg, in->stored, c, TAKE_STORED) ||
+		    take_stored(cg, in->stored_stack, c, TAKE_STACK))
 			return -ENOMEM;
 	}
 	return 0;

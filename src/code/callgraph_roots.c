@@ -112,6 +112,19 @@ static bool handler(const struct callgraph *cg, const struct cg_take *t)
 	return t->arg == TAKE_STACK && t->next_call != NONE && cg->f[t->next_call].signal_api;
 }
 
+/*
+ * TAKER hands FN to one of its calls (STACK: or stores it into one of its
+ * locals); the takes of FN start at LO.
+ */
+static bool handed(const struct callgraph *cg, size_t lo, uint32_t fn, uint32_t taker, bool stack)
+{
+	for (size_t i = lo; i < cg->nr_t && cg->t[i].fn == fn; i++)
+		if (cg->t[i].taker == taker &&
+		    (cg->t[i].passed_to != NONE || (stack && cg->t[i].arg == TAKE_STACK)))
+			return true;
+	return false;
+}
+
 static bool kept(const struct callgraph *cg, size_t lo, uint32_t fn, const struct cg_take *t)
 {
 	if (t->arg == TAKE_STORED || (t->arg == TAKE_STACK && !handler(cg, t)))
@@ -122,20 +135,7 @@ static bool kept(const struct callgraph *cg, size_t lo, uint32_t fn, const struc
 		return true;
 	if (t->passed_to != NONE || t->arg == TAKE_STACK)
 		return false;
-	for (size_t i = lo; i < cg->nr_t && cg->t[i].fn == fn; i++)
-		if (cg->t[i].taker == t->taker &&
-		    (cg->t[i].passed_to != NONE || cg->t[i].arg == TAKE_STACK))
-			return false;
-	return true;
-}
-
-/* TAKER hands FN to one of its calls (the takes of FN start at LO). */
-static bool handed(const struct callgraph *cg, size_t lo, uint32_t fn, uint32_t taker)
-{
-	for (size_t i = lo; i < cg->nr_t && cg->t[i].fn == fn; i++)
-		if (cg->t[i].taker == taker && cg->t[i].passed_to != NONE)
-			return true;
-	return false;
+	return !handed(cg, lo, fn, t->taker, true);
 }
 
 /*
@@ -179,7 +179,7 @@ static uint8_t callback_ctx(const struct callgraph *cg, uint32_t fn, bool *loope
 		 * decides.  Stored into another local (a task built on the stack,
 		 * then queued): kept, as in memory.
 		 */
-		if (t->arg == TAKE_STACK && handed(cg, lo, fn, t->taker))
+		if (t->arg == TAKE_STACK && handed(cg, lo, fn, t->taker, false))
 			continue;
 		if (handler(cg, t)) {
 			*once = false;	/* (*signal stays) */

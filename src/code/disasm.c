@@ -230,7 +230,6 @@ int disasm_for_image(struct disasm **out, const struct elf_image *img)
 	return 0;
 }
 
-/* A call: what the callee may change is no longer known. */
 /*
  * The registers a call to TARGET writes (x86_64: bit per family; aarch64:
  * bit N for xN; arm: for rN), when known (a leaf read before); else all.
@@ -248,15 +247,14 @@ static uint32_t callee_writes(const struct disasm *d, uint64_t target)
 /* Ends the function being read: its writes, kept when it calls nothing. */
 static void end_function(struct disasm *d)
 {
-	const struct elf_section *sec = d->cur_fn && d->img ? elf_image_section_at(d->img, d->cur_fn) :
-				     NULL;
+	const struct elf_section *sec;
 
 	/* (a PLT entry jumps to another module's function, which writes what it likes) */
-	if (sec && !strncmp(sec->name, ".plt", 4))
-		d->cur_calls = true;
 	if (d->cur_fn && !d->cur_calls && d->share_facts &&
 	    (d->machine == EM_X86_64 || d->machine == EM_AARCH64 || d->machine == EM_ARM) &&
 	    (!d->nr_clob || d->clob[d->nr_clob - 1].start < d->cur_fn) &&
+	    (!d->img || !(sec = elf_image_section_at(d->img, d->cur_fn)) ||
+	     strncmp(sec->name, ".plt", 4)) &&
 	    !ARRAY_GROW(d->clob, d->clob_cap, d->nr_clob + 1))
 		d->clob[d->nr_clob++] = (struct fn_clobber){ d->cur_fn, d->cur_written };
 	d->cur_fn = 0;
@@ -264,6 +262,7 @@ static void end_function(struct disasm *d)
 	d->cur_calls = false;
 }
 
+/* A call: what the callee may change is no longer known. */
 static void call_clobbers(struct disasm *d, const struct insn *in)
 {
 	struct regval keep[3][24];

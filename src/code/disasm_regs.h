@@ -206,10 +206,6 @@ static inline bool dis_cnt_store(const struct disasm *d, unsigned int r, uint64_
 }
 
 /*
- * A plain load (ACC_READ) into register R, or store (ACC_WRITE) of it, at
- * IN's data (mycl-share's instructions): a counter's load, or its store back.
- */
-/*
  * What a plain counter's load and store (access ACC) are keyed by: the
  * address; through a pointer variable, the variable and the offset (the top
  * bit set: no address); 0 for neither.
@@ -222,6 +218,11 @@ static inline uint64_t dis_cnt_key(const struct insn *in, uint8_t acc)
 		return (in->via ^ ((uint64_t)in->via_off * 0x9E3779B97F4A7C15ULL)) | 1ULL << 63;
 	return 0;
 }
+
+/*
+ * A plain load (ACC_READ) into register R, or store (ACC_WRITE) of it, at
+ * IN's data (mycl-share's instructions): a counter's load, or its store back.
+ */
 
 static inline void dis_cnt_mem(struct disasm *d, struct insn *in, unsigned int r, uint8_t acc)
 {

@@ -201,15 +201,17 @@ static void x86_counter(struct disasm *d, const cs_insn *ci, struct insn *in)
 {
 	const cs_x86 *x = &ci->detail->x86;
 	const cs_x86_op *o0 = &x->operands[0], *o1 = &x->operands[1];
+	uint64_t key;
 
 	switch (ci->id) {
 	case X86_INS_MOV: case X86_INS_MOVSXD: case X86_INS_MOVSX: case X86_INS_MOVZX:
 		if (x->op_count != 2 || in->indexed)
 			return;
-		if (o0->type == X86_OP_MEM && o1->type == X86_OP_REG && dis_cnt_key(in, ACC_READ))
-			dis_cnt_load(d, x86_fam(d, o1->reg), dis_cnt_key(in, ACC_READ));
-		else if (o0->type == X86_OP_REG && o1->type == X86_OP_MEM && dis_cnt_key(in, ACC_WRITE))
-			in->counter_op |= dis_cnt_store(d, x86_fam(d, o0->reg), dis_cnt_key(in, ACC_WRITE));
+		if (o0->type == X86_OP_MEM && o1->type == X86_OP_REG && (key = dis_cnt_key(in, ACC_READ)))
+			dis_cnt_load(d, x86_fam(d, o1->reg), key);
+		else if (o0->type == X86_OP_REG && o1->type == X86_OP_MEM &&
+			 (key = dis_cnt_key(in, ACC_WRITE)))
+			in->counter_op |= dis_cnt_store(d, x86_fam(d, o0->reg), key);
 		else if (o0->type == X86_OP_REG && o1->type == X86_OP_REG &&
 			 d->cnt[x86_fam(d, o0->reg)].data && x86_fam(d, o1->reg)) {
 			d->cnt_dst = x86_fam(d, o1->reg);
@@ -666,25 +668,15 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 		if (t)
 			in->target = t;
 	}
-	/* mov %reg, mem with the function's own argument in reg (no offset): it keeps it. */
+	/* mov %reg, mem: an address or the function's own argument kept there (dis_stored). */
 	if (d->share_facts && ci->id == X86_INS_MOV && x->op_count == 2 &&
 	    x->operands[0].type == X86_OP_REG && x->operands[1].type == X86_OP_MEM &&
-	    x->operands[0].size == d->ptr_size && x86_fam(d, x->operands[0].reg) &&
-	    d->prm[x86_fam(d, x->operands[0].reg)].known && !d->prm[x86_fam(d, x->operands[0].reg)].v &&
-	    x86_fam(d, x->operands[1].mem.base) != X86_RSP &&
-	    x86_fam(d, x->operands[1].mem.base) != X86_RBP)
-		in->stored_prm = (uint8_t)(d->prm[x86_fam(d, x->operands[0].reg)].idx + 1);
-	/* mov %reg, mem with an address in reg: kept there (a stack slot: a local's member). */
-	if (d->share_facts && ci->id == X86_INS_MOV && x->op_count == 2 &&
-	    x->operands[0].type == X86_OP_REG && x->operands[1].type == X86_OP_MEM &&
-	    x86_fam(d, x->operands[0].reg) && d->regs[x86_fam(d, x->operands[0].reg)].known) {
-		if (x86_fam(d, x->operands[1].mem.base) == X86_RSP ||
-		    x86_fam(d, x->operands[1].mem.base) == X86_RBP) {
-			in->stored_stack = d->regs[x86_fam(d, x->operands[0].reg)].v;
-		} else {
-			in->stored = d->regs[x86_fam(d, x->operands[0].reg)].v;
-			in->stored_indexed = d->regs[x86_fam(d, x->operands[0].reg)].indexed;
-		}
+	    x86_fam(d, x->operands[0].reg)) {
+		unsigned int base = x86_fam(d, x->operands[1].mem.base);
+
+		dis_stored(d, in, x86_fam(d, x->operands[0].reg), base == X86_RSP || base == X86_RBP);
+		if (x->operands[0].size != d->ptr_size)
+			in->stored_prm = 0;	/* (part of an argument keeps no pointer) */
 	}
 	if (d->share_facts && in->call && d->machine == EM_X86_64)
 		x86_call_args(d, in);

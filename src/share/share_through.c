@@ -95,6 +95,7 @@ int share_callee_writes(struct scan *sc)
 	bool locks = false;
 	int lib_arg = -1;
 	uint64_t named = 0;		/* the callee LOCKS and LIB_ARG are for */
+	uint64_t decoded = 0;		/* the callee V holds the code of (N instructions) */
 
 	/*
 	 * Addresses handed on are followed for at most this many calls in all
@@ -116,9 +117,11 @@ int share_callee_writes(struct scan *sc)
 		 * pthread_create(&t, NULL, entry, &slots[i]) and its wrappers: the
 		 * argument after the entry is the entry's first, on the new thread.
 		 */
-		if (!a->own_heat && a->prev && a->arg &&
-		    callgraph_thread_api(sc->cg, a->callee) == a->arg - 1 &&
-		    callgraph_function_at(sc->cg, a->prev)) {
+		uint64_t entry = !a->own_heat && a->prev && a->arg &&
+				 callgraph_thread_api(sc->cg, a->callee) == a->arg - 1 ?
+				 callgraph_function_at(sc->cg, a->prev) : 0;
+
+		if (entry) {
 			long var = share_find_var(s, a->addr);
 			/*
 			 * An element of an array (by its debug info) handed to a thread:
@@ -126,8 +129,8 @@ int share_callee_writes(struct scan *sc)
 			 * a loop (unseen in straight-line code) or each call is unrolled.
 			 */
 			bool each = var >= 0 && s->vars[var].stride;
-			struct argref t = { a->call, callgraph_function_at(sc->cg, a->prev), a->addr, 0,
-					    a->indexed || each, a->depth, true, 0 };
+			struct argref t = { a->call, entry, a->addr, 0, a->indexed || each, a->depth,
+					    true, 0 };
 
 			if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1)) {
 				err = -ENOMEM;
@@ -163,10 +166,11 @@ int share_callee_writes(struct scan *sc)
 		}
 		if (start != a->callee || !name || strchr(name, '@'))
 			continue;
-		if (!i || sc->args[i - 1].callee != a->callee) {
+		if (a->callee != decoded) {
 			free(v);
 			v = NULL;
 			n = 0;
+			decoded = a->callee;
 			code = elf_image_code(sc->img, start, end - start);
 			if (!code || end - start > 65536)
 				continue;

@@ -260,12 +260,6 @@ static int load_symbols(Elf *e, struct dso *d, bool demangle)
 	return err;
 }
 
-/*
- * PLT entries named as perf names them ("strcmp@plt"): the n-th JUMP_SLOT
- * relocation of .rela.plt belongs to the n-th PLT entry, which sits after
- * the PLT header in .plt, or with no header in .plt.sec (x86 IBT).  The
- * header and entry sizes are the linkers' (GNU ld and lld agree on these).
- */
 static uint32_t arm_imm(uint32_t w)
 {
 	uint32_t v = w & 0xff, r = ((w >> 8) & 0xf) * 2;
@@ -314,7 +308,7 @@ static int arm_plt_symbols(Elf *e, struct dso *d, Elf_Scn *scn, const GElf_Shdr 
 			   const GElf_Shdr *dynsh)
 {
 	Elf_Data *code = scn ? elf_getdata(scn, NULL) : NULL;
-	size_t pos = hdr;
+	size_t pos = hdr, k = 0, nrel = relsh->sh_size / relsh->sh_entsize;
 
 	if (!code || !code->d_buf || code->d_size < hdr)
 		return 1;
@@ -328,10 +322,15 @@ static int arm_plt_symbols(Elf *e, struct dso *d, Elf_Scn *scn, const GElf_Shdr 
 
 		if (!slot)
 			return at == plt->sh_addr + hdr ? 1 : 0;
-		for (size_t i = 0; i < relsh->sh_size / relsh->sh_entsize && !name; i++)
-			if (gelf_getrel(rdata, (int)i, &rl) && rl.r_offset == slot &&
+		/* The n-th entry's slot is the n-th relocation's, as the linkers lay them out; else search. */
+		for (size_t i = 0; i <= nrel && !name; i++) {
+			size_t r = i ? i - 1 : k;
+
+			if (r < nrel && gelf_getrel(rdata, (int)r, &rl) && rl.r_offset == slot &&
 			    gelf_getsym(ddata, (int)GELF_R_SYM(rl.r_info), &s))
 				name = elf_strptr(e, dynsh->sh_link, s.st_name);
+		}
+		k++;
 		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
 		if (symtab_add(&d->syms, at, size, buf, SYMB_GLOBAL, false))
 			return -ENOMEM;
@@ -339,6 +338,12 @@ static int arm_plt_symbols(Elf *e, struct dso *d, Elf_Scn *scn, const GElf_Shdr 
 	return 0;
 }
 
+/*
+ * PLT entries named as perf names them ("strcmp@plt"): the n-th JUMP_SLOT
+ * relocation of .rela.plt belongs to the n-th PLT entry, which sits after
+ * the PLT header in .plt, or with no header in .plt.sec (x86 IBT).  The
+ * header and entry sizes are the linkers' (GNU ld and lld agree on these).
+ */
 static int add_plt_symbols(Elf *e, struct dso *d)
 {
 	GElf_Shdr plt, relsh, dynsh, sec;
