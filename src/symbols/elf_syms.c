@@ -7,6 +7,7 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <elfutils/libdwelf.h>
@@ -189,11 +190,41 @@ static const char *sym_name(Elf *e, size_t ndx, const char *strs, size_t n, size
 	return elf_strptr(e, ndx, off);
 }
 
-static int load_symbols(Elf *e, struct dso *d, bool demangle)
+/*
+ * The string table STRS (N bytes, section NDX of E, open as FD) mapped for T
+ * to keep: its names are then T's without a copy (symtab_keep_text).  NULL
+ * when T keeps a text already or the section cannot be mapped.
+ */
+static const char *keep_str_table(Elf *e, int fd, size_t ndx, const char *strs, size_t n,
+				  struct symtab *t)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), delta;
+	Elf_Scn *scn;
+	struct stat st;
+	GElf_Shdr sh;
+	char *m;
+
+	if (!strs || t->text || fd < 0 || !(scn = elf_getscn(e, ndx)) || !gelf_getshdr(scn, &sh) ||
+	    sh.sh_size != n || fstat(fd, &st) || sh.sh_offset > (uint64_t)st.st_size ||
+	    n > (uint64_t)st.st_size - sh.sh_offset || !page || (page & (page - 1)))
+		return NULL;
+	delta = (size_t)(sh.sh_offset & (page - 1));
+	m = mmap(NULL, n + delta, PROT_READ, MAP_PRIVATE, fd, (off_t)(sh.sh_offset - delta));
+	if (m == MAP_FAILED)
+		return NULL;
+	if (m[delta + n - 1]) {		/* not the bytes libelf read */
+		munmap(m, n + delta);
+		return NULL;
+	}
+	symtab_keep_text(t, m, n + delta, true);
+	return m + delta;
+}
+
+static int load_symbols(Elf *e, int fd, struct dso *d, bool demangle)
 {
 	const Elf64_Sym *syms64 = NULL;
-	const char *strs;
-	size_t nstrs;
+	const char *strs, *fstrs, *dstrs;
+	size_t nstrs, nsyms;
 	GElf_Shdr sh;
 	GElf_Ehdr eh;
 	Elf_Scn *scn;
@@ -211,7 +242,13 @@ static int load_symbols(Elf *e, struct dso *d, bool demangle)
 		syms64 = data->d_buf;
 	d->symtab_full = sh.sh_type == SHT_SYMTAB;
 	str_table(e, sh.sh_link, &strs, &nstrs);
-	for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+	/* The names where the file has them (mapped), and room for every symbol at once. */
+	fstrs = keep_str_table(e, fd, sh.sh_link, strs, nstrs, &d->syms);
+	dstrs = keep_str_table(e, fd, sh.sh_link, strs, nstrs, &d->data_syms);
+	nsyms = sh.sh_size / sh.sh_entsize;
+	if (ARRAY_GROW(d->syms.syms, d->syms.cap, d->syms.nr + nsyms))
+		return -ENOMEM;
+	for (size_t i = 0; i < nsyms; i++) {
 		GElf_Sym s;
 		const char *name;
 		int type, bind;
@@ -226,7 +263,7 @@ static int load_symbols(Elf *e, struct dso *d, bool demangle)
 		if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE || !s.st_value)
 			continue;
 		if (type == STT_OBJECT) {
-			name = sym_name(e, sh.sh_link, strs, nstrs, s.st_name);
+			name = sym_name(e, sh.sh_link, dstrs ? dstrs : strs, nstrs, s.st_name);
 			if (name && *name)
 				err = symtab_add(&d->data_syms, s.st_value, s.st_size, name,
 						 bind == STB_GLOBAL ? SYMB_GLOBAL : bind == STB_WEAK ?
@@ -245,7 +282,7 @@ static int load_symbols(Elf *e, struct dso *d, bool demangle)
 		} else if (type != STT_FUNC && type != STT_GNU_IFUNC) {
 			continue;
 		}
-		name = sym_name(e, sh.sh_link, strs, nstrs, s.st_name);
+		name = sym_name(e, sh.sh_link, fstrs ? fstrs : strs, nstrs, s.st_name);
 		if (!name || !*name || (name[0] == '$' && strchr("adtx", name[1]) &&
 					(!name[2] || name[2] == '.')))
 			continue;
@@ -435,7 +472,7 @@ int elf_load(const char *runtime, const char *use, struct dso *d, bool demangle)
 	/* The mapped file's segments first: a separate debug file's may differ. */
 	if (run)
 		load_segments(run, d);
-	err = sym ? load_symbols(sym, d, demangle) : MYCL_ERR_ELF;
+	err = sym ? load_symbols(sym, sym == run ? fd_run : fd_use, d, demangle) : MYCL_ERR_ELF;
 	if (!err && sym)
 		load_segments(sym, d);
 	if (!err && run)

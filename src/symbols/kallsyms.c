@@ -68,60 +68,158 @@ static char *load_text(const char *path, size_t *len, bool *mapped)
 	return buf;
 }
 
+/* Per byte of W, 0x80 when it is at least LO (every byte below 0x80). */
+#define BYTES_GE(w, lo) (((w) + (0x80 - (lo)) * 0x0101010101010101ULL) & 0x8080808080808080ULL)
+
+/*
+ * The 8 hex digits at P as a number, or -1 when one is none: eight at a time
+ * (a 64-bit kernel's addresses are 16 digits, two such halves).
+ */
+static inline int64_t hex8(const char *p)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	uint64_t w, low, digit, letter, v;
+
+	memcpy(&w, p, 8);
+	if (w & highs)
+		return -1;
+	low = w | 0x20 * ones;
+	digit = BYTES_GE(w, 0x30) & ~BYTES_GE(w, 0x3a);
+	letter = BYTES_GE(low, 0x61) & ~BYTES_GE(low, 0x67);
+	if ((digit | letter) != highs)
+		return -1;
+	/* '0'-'9' are 0x30-0x39, 'a'-'f' and 'A'-'F' 0x41-0x46 and 0x61-0x66 (bit 6 set) */
+	v = (w & 0x0f * ones) + 9 * ((w >> 6) & ones);
+	/* the first character (lowest byte) is the most significant digit */
+	v = ((v << 4) + (v >> 8)) & 0x00ff00ff00ff00ffULL;
+	v = ((v << 8) + (v >> 16)) & 0x0000ffff0000ffffULL;
+	v = ((v << 16) + (v >> 32)) & 0xffffffffULL;
+	return (int64_t)v;
+}
+
+/*
+ * The first byte at or after P (before END) below 0x20 or equal to 0x7f, eight
+ * at a time (a kernel's 120,000 names pass here); END when there is none.
+ */
+static const char *first_ctl(const char *p, const char *end)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+
+	for (; end - p >= 8; p += 8) {
+		uint64_t w, x, hit;
+
+		memcpy(&w, p, 8);
+		x = w ^ (0x7f * ones);
+		/* the lowest byte flagged is exact (a borrow only flags bytes above it) */
+		hit = (((w - 0x20 * ones) & ~w) | ((x - ones) & ~x)) & highs;
+		if (hit)
+			return p + __builtin_ctzll(hit) / 8;
+	}
+	while (p < end && (unsigned char)*p >= 0x20 && *p != 0x7f)
+		p++;
+	return p;
+}
+
 int kallsyms_load(const char *path, struct dso *d, struct logger *lg)
 {
 	size_t len, lines = 0, nonzero = 0;
-	bool mapped;
-	const char *buf = load_text(path, &len, &mapped), *p, *end;
+	bool mapped, kept = false;
+	char *buf = load_text(path, &len, &mapped);
+	const char *p, *end;
 	uint64_t max_addr = 0;
 	int err = 0;
 
 	if (!buf)
 		return -errno;
+	/* What an earlier, failed reading left (its text with it). */
+	if (d->syms.text)
+		symtab_free(&d->syms);
 	/* Room for every line at once: about 40 bytes a line. */
 	if (ARRAY_GROW(d->syms.syms, d->syms.cap, d->syms.nr + len / 40 + 1))
 		err = -ENOMEM;
 	d->syms.last_alias_wins = true;
 	for (p = buf, end = buf + len; p < end && !err; ) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p)), *name, *tab;
+		const char *eol, *name, *stop;
+		enum sym_binding b;
 		uint64_t addr = 0;
 		unsigned int v;
 		int digits = 0;
 		size_t nlen;
 		char type;
 
-		if (!eol)
-			eol = end;
-		while (p < eol && (v = hex1[(unsigned char)*p])) {
+		if (end - p >= 17 && p[16] == ' ') {
+			int64_t hi = hex8(p), lo = hi < 0 ? -1 : hex8(p + 8);
+
+			if (lo >= 0) {
+				addr = (uint64_t)hi << 32 | (uint64_t)lo;
+				p += 16;
+				digits = 16;
+			}
+		}
+		while (!digits && p < end && (v = hex1[(unsigned char)*p])) {
 			addr = addr << 4 | (v - 1);
 			p++;
 			digits++;
 		}
 		/* "ADDR T name[\t[module]]" */
-		if (digits && eol - p >= 3 && p[0] == ' ' && p[2] == ' ' && p[1] != '\n') {
-			lines++;
-			type = p[1];
-			name = p + 3;
-			tab = memchr(name, '\t', (size_t)(eol - name));	/* "\t[module]" */
-			nlen = (size_t)((tab ? tab : eol) - name);
-			if (addr)
-				nonzero++;
-			if (addr > max_addr)
-				max_addr = addr;
-			if (nlen == 5 && !memcmp(name, "_text", 5))
-				d->kernel_text = addr;
-			if (addr && (type == 't' || type == 'T' || type == 'w' || type == 'W'))
-				/* perf's kallsyms2elf_binding: only 'W' is weak. */
-				err = symtab_add_len(&d->syms, addr, 0, name, nlen,
-						     type == 'W' ? SYMB_WEAK : type == 'T' ? SYMB_GLOBAL :
-						     SYMB_LOCAL);
+		if (!digits || end - p < 3 || p[0] != ' ' || p[1] == '\n' || p[2] != ' ') {
+			eol = memchr(p, '\n', (size_t)(end - p));
+			p = eol ? eol + 1 : end;
+			continue;
+		}
+		lines++;
+		type = p[1];
+		name = p + 3;
+		/*
+		 * The name ends at a tab ("\t[module]") or the newline; a name with
+		 * a control character in it, or the file's last line without a
+		 * newline, is copied (escaped), the others kept in place.
+		 */
+		stop = first_ctl(name, end);
+		nlen = (size_t)(stop - name);
+		if (stop < end && *stop == '\n')
+			eol = stop;
+		else if (stop < end && *stop == '\t')
+			eol = memchr(stop, '\n', (size_t)(end - stop));
+		else if (stop == end)
+			eol = end;
+		else {
+			const char *tab;
+
+			eol = memchr(name, '\n', (size_t)(end - name));
+			tab = memchr(name, '\t', (size_t)((eol ? eol : end) - name));
+			nlen = (size_t)((tab ? tab : eol ? eol : end) - name);
+			stop = NULL;
+		}
+		if (!eol)
+			eol = end;
+		if (addr)
+			nonzero++;
+		if (addr > max_addr)
+			max_addr = addr;
+		if (nlen == 5 && !memcmp(name, "_text", 5))
+			d->kernel_text = addr;
+		if (addr && (type == 't' || type == 'T' || type == 'w' || type == 'W')) {
+			/* perf's kallsyms2elf_binding: only 'W' is weak. */
+			b = type == 'W' ? SYMB_WEAK : type == 'T' ? SYMB_GLOBAL : SYMB_LOCAL;
+			if (stop && stop < end) {
+				err = symtab_add_raw(&d->syms, addr, name, b);
+				kept = true;
+			} else {
+				err = symtab_add_len(&d->syms, addr, 0, name, nlen, b);
+			}
 		}
 		p = eol + 1;
 	}
-	if (mapped)
-		munmap((void *)buf, len);
+	/* Raw names point into it: the table keeps it (a failed reading's too). */
+	if (kept) {
+		symtab_keep_text(&d->syms, buf, len, mapped);
+		buf = NULL;
+	}
+	if (buf && mapped)
+		munmap(buf, len);
 	else
-		free((void *)buf);
+		free(buf);
 	if (!err && lines && !nonzero) {
 		mycl_log(lg, MYCL_WARN, "%s: all addresses are 0 (kptr_restrict): no kernel symbols",
 			 path);

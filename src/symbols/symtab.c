@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "internal.h"
 #include "symtab.h"
 
@@ -36,7 +37,10 @@ static const char *intern_name(struct symtab *t, const char *name, size_t len)
 static int add_plain(struct symtab *t, uint64_t start, uint64_t size, const char *name,
 		     size_t len, enum sym_binding b, bool mangled)
 {
-	const char *copy = intern_name(t, name, len);
+	/* A name in the table's own text, terminated there, is kept where it is. */
+	bool in_text = t->text && name >= t->text && len < t->text_len &&
+		       (size_t)(name - t->text) < t->text_len - len && !name[len];
+	const char *copy = in_text ? name : intern_name(t, name, len);
 
 	if (!copy || ARRAY_GROW(t->syms, t->cap, t->nr + 1))
 		return -ENOMEM;
@@ -47,6 +51,43 @@ static int add_plain(struct symtab *t, uint64_t start, uint64_t size, const char
 	t->nr++;
 	t->sorted = false;
 	return 0;
+}
+
+int symtab_add_raw(struct symtab *t, uint64_t start, const char *name, enum sym_binding b)
+{
+	if (ARRAY_GROW(t->syms, t->cap, t->nr + 1))
+		return -ENOMEM;
+	t->last = NULL;
+	t->syms[t->nr] = (struct sym){ .start = start, .end = start, .name = name,
+				       .binding = (uint8_t)b, .raw = 1, .seq = (uint32_t)t->nr };
+	t->nr++;
+	t->sorted = false;
+	return 0;
+}
+
+void symtab_keep_text(struct symtab *t, char *text, size_t len, bool mapped)
+{
+	t->text = text;
+	t->text_len = len;
+	t->text_mapped = mapped;
+}
+
+/* S's raw name copied and terminated; it stays raw (a look-up tries again) when memory runs out. */
+static void sym_settle(struct symtab *t, struct sym *s)
+{
+	const char *copy;
+	size_t len = 0;
+
+	if (!s->raw)
+		return;
+	/* symtab_add_raw's caller saw the tab or newline that ends it. */
+	while ((unsigned char)s->name[len] >= 0x20 && s->name[len] != 0x7f)
+		len++;
+	copy = intern_name(t, s->name, len);
+	if (copy) {
+		s->name = copy;
+		s->raw = 0;
+	}
 }
 
 int symtab_add_len(struct symtab *t, uint64_t start, uint64_t size, const char *name, size_t len,
@@ -234,6 +275,8 @@ static bool better(struct symtab *t, struct sym *a, struct sym *b)
 
 	if (k)
 		return k > 0;
+	sym_settle(t, a);
+	sym_settle(t, b);
 	if (structor_variants(a, b))
 		return false;		/* shown alike: the one added first stays */
 	sym_demangle(t, a);
@@ -304,11 +347,13 @@ const struct sym *symtab_find(const struct symtab *t, uint64_t addr)
 		return NULL;
 	/* The table is the caller's to change: const only for its readers. */
 	if (addr < t->syms[lo - 1].end) {
+		sym_settle((struct symtab *)t, &t->syms[lo - 1]);
 		sym_demangle((struct symtab *)t, &t->syms[lo - 1]);
 		return ((struct symtab *)t)->last = &t->syms[lo - 1];
 	}
 	/* An enclosing symbol that starts earlier (nested or aliased code). */
 	if (lo >= 2 && addr < t->syms[lo - 2].end) {
+		sym_settle((struct symtab *)t, &t->syms[lo - 2]);
 		sym_demangle((struct symtab *)t, &t->syms[lo - 2]);
 		return &t->syms[lo - 2];
 	}
@@ -323,5 +368,9 @@ void symtab_free(struct symtab *t)
 		free(t->chunks[i]);
 	free(t->chunks);
 	free(t->syms);
+	if (t->text_mapped)
+		munmap(t->text, t->text_len);
+	else
+		free(t->text);
 	memset(t, 0, sizeof(*t));
 }

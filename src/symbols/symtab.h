@@ -15,6 +15,12 @@ struct sym {
 	uint8_t binding;
 	uint8_t frame;			/* 0 not looked at; 1 sets up a frame pointer; 2 not; 3 cannot tell */
 	uint8_t mangled;		/* NAME is still the mangled one (lazy_demangle) */
+	/*
+	 * NAME points into the table's TEXT, not terminated: it ends at its first
+	 * byte below 0x20 (kallsyms' tab or newline); copied when symtab_find()
+	 * first finds it (symtab_add_raw).
+	 */
+	uint8_t raw;
 	uint32_t seq;			/* order of addition: perf's tie-break among aliases */
 };
 
@@ -39,6 +45,10 @@ struct symtab {
 	 * Only for tables read through symtab_find() (not walked by index).
 	 */
 	bool lazy_demangle;
+	/* The text raw names point into (symtab_keep_text), freed with the table. */
+	char *text;
+	size_t text_len;
+	bool text_mapped;
 };
 
 /*
@@ -50,6 +60,18 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name
 /* The same for the LEN bytes at NAME (not NUL-terminated), as they are. */
 int symtab_add_len(struct symtab *t, uint64_t start, uint64_t size, const char *name, size_t len,
 		   enum sym_binding b);
+/*
+ * Adds a zero-sized symbol whose name is at NAME in the table's text (given
+ * with symtab_keep_text), ended by a tab or a newline with no byte below 0x20
+ * or 0x7f before it: nothing to escape, copied only when symtab_find() first
+ * finds it.  Only for tables read through symtab_find(). 0 or -ENOMEM.
+ */
+int symtab_add_raw(struct symtab *t, uint64_t start, const char *name, enum sym_binding b);
+/*
+ * TEXT (LEN bytes, mapped or malloc'd) is the table's, to keep until
+ * symtab_free(); a name added from inside it, terminated there, is not copied.
+ */
+void symtab_keep_text(struct symtab *t, char *text, size_t len, bool mapped);
 /*
  * Sorts, keeps one symbol per address (the one perf would choose, as
  * symbols__fixup_duplicate does: sized over zero-sized, non-weak over weak,
