@@ -128,5 +128,11 @@ int perfmap_load(const char *path, struct dso *d);
 
 /* kallsyms.c */
 int kallsyms_load(const char *path, struct dso *d, struct logger *lg);
+/*
+ * The same for the LEN bytes at BUF, read from PATH (mapped: munmap, else
+ * free): BUF is the function's, kept by D's symbols or given back.
+ */
+int kallsyms_parse(char *buf, size_t len, bool mapped, const char *path, struct dso *d,
+		   struct logger *lg);
 
 #endif

@@ -120,17 +120,15 @@ static const char *first_ctl(const char *p, const char *end)
 	return p;
 }
 
-int kallsyms_load(const char *path, struct dso *d, struct logger *lg)
+int kallsyms_parse(char *buf, size_t len, bool mapped, const char *path, struct dso *d,
+		   struct logger *lg)
 {
-	size_t len, lines = 0, nonzero = 0;
-	bool mapped, kept = false;
-	char *buf = load_text(path, &len, &mapped);
+	size_t lines = 0, nonzero = 0;
+	bool kept = false;
 	const char *p, *end;
 	uint64_t max_addr = 0;
 	int err = 0;
 
-	if (!buf)
-		return -errno;
 	/* What an earlier, failed reading left (its text with it). */
 	if (d->syms.text)
 		symtab_free(&d->syms);
@@ -144,6 +142,7 @@ int kallsyms_load(const char *path, struct dso *d, struct logger *lg)
 		uint64_t addr = 0;
 		unsigned int v;
 		int digits = 0;
+		bool fast = false;
 		size_t nlen;
 		char type;
 
@@ -154,9 +153,10 @@ int kallsyms_load(const char *path, struct dso *d, struct logger *lg)
 				addr = (uint64_t)hi << 32 | (uint64_t)lo;
 				p += 16;
 				digits = 16;
+				fast = true;
 			}
 		}
-		while (!digits && p < end && (v = hex1[(unsigned char)*p])) {
+		while (!fast && p < end && (v = hex1[(unsigned char)*p])) {
 			addr = addr << 4 | (v - 1);
 			p++;
 			digits++;
@@ -231,4 +231,15 @@ int kallsyms_load(const char *path, struct dso *d, struct logger *lg)
 	if (!err)
 		symtab_finish(&d->syms, max_addr + 1);
 	return err;
+}
+
+int kallsyms_load(const char *path, struct dso *d, struct logger *lg)
+{
+	size_t len;
+	bool mapped;
+	char *buf = load_text(path, &len, &mapped);
+
+	if (!buf)
+		return -errno;
+	return kallsyms_parse(buf, len, mapped, path, d, lg);
 }

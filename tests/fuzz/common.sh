@@ -10,7 +10,8 @@
 #   fuzz_unwind      a sample's registers and stack copy, unwound with DWARF
 #   fuzz_tracepoint  tracing data and a tracepoint sample's raw bytes
 #   fuzz_archive     a perf archive: bzip2, zstd or tar; ustar, GNU and pax names
-fuzz_targets="fuzz_perf_data fuzz_profile fuzz_elf fuzz_share fuzz_unwind fuzz_tracepoint fuzz_archive"
+#   fuzz_kallsyms    a kallsyms file, checked against a plain reading of it
+fuzz_targets="fuzz_perf_data fuzz_profile fuzz_elf fuzz_share fuzz_unwind fuzz_tracepoint fuzz_archive fuzz_kallsyms"
 
 # The regression inputs each target replays (tests/fuzz/regress/DIR).
 fuzz_regress_dir() {
@@ -20,6 +21,7 @@ fuzz_regress_dir() {
 	fuzz_unwind) echo unwind ;;
 	fuzz_tracepoint) echo tracepoint ;;
 	fuzz_archive) echo archive ;;
+	fuzz_kallsyms) echo kallsyms ;;
 	esac
 }
 
@@ -91,6 +93,8 @@ fuzz_seeds() {
 			done
 			rmdir "$dir/$r.d"
 		done ;;
+	fuzz_kallsyms)
+		cp "$top/tests/data/locks/kallsyms" "$dir/" ;;
 	esac
 	cp "$top/tests/fuzz/regress/$(fuzz_regress_dir "$target")"/* "$dir/" 2>/dev/null
 	# What earlier campaigns grew, minimised (keep.sh writes it).
