@@ -161,7 +161,15 @@ int disasm_open(struct disasm **out, uint16_t machine, bool big_endian, uint64_t
 		cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
 	if (d->cs_thumb)
 		cs_option(d->cs_thumb, CS_OPT_DETAIL, CS_OPT_ON);
-	d->nr_regs = NREGS;
+	/* Capstone's register ids stay below its ENDING (riscv's decoder: 1 + x0..x32). */
+	switch (arch) {
+	case CS_ARCH_ARM64: d->nr_regs = ARM64_REG_ENDING; break;
+	case CS_ARCH_ARM: d->nr_regs = ARM_REG_ENDING; break;
+	case CS_ARCH_PPC: d->nr_regs = PPC_REG_ENDING; break;
+	case CS_ARCH_SYSZ: d->nr_regs = SYSZ_REG_ENDING; break;
+	case CS_ARCH_MAX: d->nr_regs = 64; break;
+	default: d->nr_regs = NREGS; break;
+	}
 	if (arch == CS_ARCH_X86) {
 		cs_option(d->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);	/* as perf and objdump show it */
 		x86_families(d);
@@ -392,6 +400,7 @@ static void scratch_restore(struct disasm *d)
 /* Code only a branch reaches (after a return or jump): the branch's kept registers. */
 static void snap_restore(struct disasm *d, uint64_t pc)
 {
+	d->dirty = true;
 	for (unsigned int k = 0; k < 4 && k < d->nr_snap; k++) {
 		if (d->snap[k].target != pc)
 			continue;
@@ -459,6 +468,7 @@ static void reset_state(struct disasm *d, uint64_t pc)
 	d->fp_known = false;
 	d->sp_lost = false;
 	d->post_reg = 0;
+	d->dirty = true;
 	if (d->machine == EM_ARM)
 		d->thumb = d->is_thumb ? d->is_thumb(d->thumb_ctx, pc) : false;
 	if (d->machine == EM_RISCV && d->toc)
@@ -623,6 +633,7 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 			size_t n = riscv(d, p, len, pc, &in);
 
 			if (n) {
+				d->dirty = true;
 				p += n, pc += n, len -= n;
 				if (in.call)
 					call_clobbers(d, &in);
@@ -646,13 +657,17 @@ skip:
 			p += skip;
 			pc += skip;
 			len -= skip;
-			memset(d->regs, 0, d->nr_regs * sizeof(d->regs[0]));
-			memset(d->imm, 0, d->nr_regs * sizeof(d->imm[0]));
-			memset(d->cnt, 0, d->nr_regs * sizeof(d->cnt[0]));
-			memset(d->mult, 0, d->nr_regs * sizeof(d->mult[0]));
+			if (d->dirty) {
+				memset(d->regs, 0, d->nr_regs * sizeof(d->regs[0]));
+				memset(d->imm, 0, d->nr_regs * sizeof(d->imm[0]));
+				memset(d->cnt, 0, d->nr_regs * sizeof(d->cnt[0]));
+				memset(d->mult, 0, d->nr_regs * sizeof(d->mult[0]));
+				d->dirty = false;
+			}
 			d->pad = false;
 			continue;
 		}
+		d->dirty = true;
 		in.addr = c->address;
 		in.size = (uint8_t)c->size;
 		if (!d->no_text)

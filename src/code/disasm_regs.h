@@ -86,6 +86,12 @@ struct disasm {
 	bool no_fallthrough;		/* the previous instruction returned or jumped */
 	bool out_of_line;		/* ... returned or jumped back: what follows is reached from elsewhere */
 	bool pad;			/* the instruction is padding after such a jump */
+	/*
+	 * regs, imm, cnt and mult may hold something: set by every decoded
+	 * instruction and every reset or restore, cleared when a skipped byte
+	 * clears them (the bytes after it skipped too find them clear).
+	 */
+	bool dirty;
 	unsigned int nr_regs;		/* the registers the state uses: NREGS, x86's 16 families + 1 */
 	struct regval regs[NREGS];
 	struct regval imm[NREGS];	/* registers holding a constant (mov $imm) */
