@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "perf_abi.h"
 #include "pkghint.h"
 #include "offcpu.h"
 #include "profile_state.h"
@@ -492,6 +493,9 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	so.log = p->log;
 	so.os_release = mycl_perf_data__info(pd)->os_release;
 	find_kernel_build_id(mycl_perf_data__info(pd), &so);
+	/* Kernel symbols read beside the first samples, when an event may sample the kernel. */
+	for (size_t i = 0; i < mycl_perf_data__nr_events(pd); i++)
+		so.prefetch_kernel |= !(mycl_perf_data__event(pd, i)->flags & (1ULL << AF_EXCLUDE_KERNEL));
 	p->m = machine_new(&so, mycl_perf_data__info(pd));
 	if (!p->m) {
 		mycl_profile__free(p);
@@ -513,6 +517,7 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	p->fp_repair = !OPTS_GET(opts, no_call_site_frames, false);
 	p->annotate = OPTS_GET(opts, annotate, false);
 	err = mycl_perf_data__read(pd, &ops, p);
+	machine_settle(p->m);
 	if (!err)
 		err = grow_events(p, mycl_perf_data__nr_events(pd));
 	if (!err && p->want_tree)

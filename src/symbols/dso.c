@@ -463,6 +463,23 @@ done:
 	}
 }
 
+#define SWAP(a, b) do { __typeof__(a) t_ = (a); (a) = (b); (b) = t_; } while (0)
+
+void dso_take_loaded(struct dso *to, struct dso *from)
+{
+	SWAP(to->status, from->status);
+	SWAP(to->sym_path, from->sym_path);
+	SWAP(to->runtime_path, from->runtime_path);
+	SWAP(to->sym_label, from->sym_label);
+	SWAP(to->detail, from->detail);
+	SWAP(to->syms, from->syms);
+	SWAP(to->data_syms, from->data_syms);
+	SWAP(to->segs, from->segs);
+	SWAP(to->nr_segs, from->nr_segs);
+	SWAP(to->symtab_full, from->symtab_full);
+	SWAP(to->kernel_text, from->kernel_text);
+}
+
 struct elf_image *dso_image(struct dso *d)
 {
 	if (!d->image_tried) {

@@ -78,6 +78,12 @@ struct sym_opts {
 	uint8_t kernel_build_id_size;
 	bool demangle;
 	bool lazy_demangle;		/* when symtab_find() first finds a name (symtab.h) */
+	/*
+	 * machine.c: the kernel's symbols read on a thread of their own from the
+	 * kernel's map on, while the samples before its first are read (a file
+	 * recording without an archive; machine_settle() ends it).
+	 */
+	bool prefetch_kernel;
 	struct logger log;
 };
 
@@ -91,6 +97,8 @@ void dso_set_build_id(struct dso *d, const uint8_t *id, uint8_t size);
 int known_files_read(const char *const *bins, struct known_file **out, size_t *nr);
 /* Finds and loads symbols once; never fails the caller: status says why. */
 void dso_load(struct dso *d, const struct sym_opts *o);
+/* What dso_load() found for FROM (a copy of TO loaded elsewhere) becomes TO's. */
+void dso_take_loaded(struct dso *to, struct dso *from);
 /* A map-relative file offset to the address space of the symbol table. */
 uint64_t dso_offset_to_vaddr(const struct dso *d, uint64_t off);
 const char *dso_status_str(enum dso_status s);

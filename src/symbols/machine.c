@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,26 @@ struct machine {
 	uint32_t generation;
 	uint32_t kernel_version;	/* moves with the kernel's maps and dynamic symbols */
 	bool dyn_sorted;
+	struct kprefetch *kp;		/* the kernel's symbols being read (opts.prefetch_kernel) */
+};
+
+/*
+ * The kernel's symbols read on a thread from the kernel's map on, into a copy
+ * of its dso: taken, with the messages the reading logged, when the first
+ * kernel sample wants them (where they would have been read); dropped, and
+ * the messages with them, when none does.
+ */
+static void kernel_prefetch_end(struct machine *m, bool use);
+
+struct kprefetch {
+	pthread_t tid;
+	struct dso *copy;
+	struct sym_opts opts;
+	struct kmsg {
+		enum mycl_print_level level;
+		char *text;
+	} *msgs;
+	size_t nr_msgs, msgs_cap;
 };
 
 /*
@@ -125,6 +146,7 @@ void machine_free(struct machine *m)
 {
 	if (!m)
 		return;
+	kernel_prefetch_end(m, false);
 	for (size_t i = 0; i < m->threads_cap; i++) {
 		if (!m->threads[i])
 			continue;
@@ -201,15 +223,96 @@ static void attach_header_build_id(struct machine *m, struct dso *d)
 	}
 }
 
-static void load_dso(struct machine *m, struct dso *d)
+static void kp_print(enum mycl_print_level level, const char *msg, void *ctx)
 {
-	if (d->status != DSO_PENDING)
+	struct kprefetch *kp = ctx;
+	char *text = strdup(msg);
+
+	if (!text || ARRAY_GROW(kp->msgs, kp->msgs_cap, kp->nr_msgs + 1)) {
+		free(text);
 		return;
+	}
+	kp->msgs[kp->nr_msgs++] = (struct kmsg){ level, text };
+}
+
+static void *kp_run(void *arg)
+{
+	struct kprefetch *kp = arg;
+
+	dso_load(kp->copy, &kp->opts);
+	return NULL;
+}
+
+/* What load_dso() does before dso_load(). */
+static void prepare_load(struct machine *m, struct dso *d)
+{
 	attach_header_build_id(m, d);
 	if (d->kernel && d == m->kernel && !m->opts.kernel_build_id && d->build_id_size) {
 		m->opts.kernel_build_id = d->build_id;
 		m->opts.kernel_build_id_size = d->build_id_size;
 	}
+}
+
+static void kernel_prefetch(struct machine *m, struct dso *d)
+{
+	struct kprefetch *kp;
+
+	if (!m->opts.prefetch_kernel || m->kp || d != m->kernel || d->status != DSO_PENDING ||
+	    m->opts.archive || !m->info || m->info->pipe_mode)
+		return;
+	m->opts.prefetch_kernel = false;	/* once */
+	prepare_load(m, d);
+	kp = calloc(1, sizeof(*kp));
+	if (!kp || !(kp->copy = dso_new(d->path, true))) {
+		free(kp);
+		return;
+	}
+	if (d->build_id_size)
+		dso_set_build_id(kp->copy, d->build_id, d->build_id_size);
+	kp->opts = m->opts;
+	kp->opts.log = (struct logger){ kp_print, kp };
+	if (pthread_create(&kp->tid, NULL, kp_run, kp)) {
+		dso_free(kp->copy);
+		free(kp);
+		return;
+	}
+	m->kp = kp;
+}
+
+/* USE: the kernel's symbols and the reading's messages are wanted; else dropped. */
+static void kernel_prefetch_end(struct machine *m, bool use)
+{
+	struct kprefetch *kp = m->kp;
+
+	if (!kp)
+		return;
+	m->kp = NULL;
+	pthread_join(kp->tid, NULL);
+	for (size_t i = 0; i < kp->nr_msgs; i++) {
+		if (use)
+			mycl_log(&m->opts.log, kp->msgs[i].level, "%s", kp->msgs[i].text);
+		free(kp->msgs[i].text);
+	}
+	if (use)
+		dso_take_loaded(m->kernel, kp->copy);
+	dso_free(kp->copy);
+	free(kp->msgs);
+	free(kp);
+}
+
+void machine_settle(struct machine *m)
+{
+	if (m)
+		kernel_prefetch_end(m, false);
+}
+
+static void load_dso(struct machine *m, struct dso *d)
+{
+	if (m->kp && d == m->kernel)
+		kernel_prefetch_end(m, true);
+	if (d->status != DSO_PENDING)
+		return;
+	prepare_load(m, d);
 	dso_load(d, &m->opts);
 }
 
@@ -454,8 +557,10 @@ int machine_mmap(struct machine *m, const struct mycl_mmap *ev)
 		nm.dso = is_kernel ? kernel_dso(m) : find_dso(m, path, true, NULL, 0);
 		if (!nm.dso)
 			return -ENOMEM;
-		if (is_kernel)
+		if (is_kernel) {
 			m->kernel_pgoff = ev->pgoff;
+			kernel_prefetch(m, nm.dso);
+		}
 		m->kernel_version++;
 		return maps_insert(&m->kmaps, &nm);
 	}

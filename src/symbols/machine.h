@@ -43,6 +43,8 @@ struct machine;
 
 struct machine *machine_new(const struct sym_opts *o, const struct mycl_perf_info *info);
 void machine_free(struct machine *m);
+/* The records are read: a kernel symbol reading no sample wanted is dropped (prefetch_kernel). */
+void machine_settle(struct machine *m);
 /* The options the machine finds binaries with. */
 const struct sym_opts *machine_opts(const struct machine *m);
 
