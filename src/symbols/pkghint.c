@@ -28,7 +28,6 @@
 
 #define DPKG_INFO "/var/lib/dpkg/info"
 #define NAME_MAX_CMP 64		/* names compared up to this many bytes */
-#define MIN_RUN 3		/* a shorter common run orders nothing */
 
 struct wanted {
 	const char *path;	/* as recorded */
@@ -65,7 +64,10 @@ static bool dpkg_place(const char *path)
 
 static unsigned int trigram_bit(const char *s)
 {
-	return ((unsigned char)s[0] * 131u + (unsigned char)s[1] * 31u + (unsigned char)s[2]) % 512u;
+	uint32_t v = (uint32_t)(unsigned char)s[0] << 16 | (uint32_t)(unsigned char)s[1] << 8 |
+		     (unsigned char)s[2];
+
+	return (v * 2654435761u) >> 23;		/* 0..511 */
 }
 
 /*
@@ -102,7 +104,8 @@ static void wanted_init(struct wanted *w, const char *path)
 	for (char *p = w->base; *p; p++)
 		if (*p == '_')
 			*p = '-';
-	for (size_t i = 0; i + 2 < strlen(w->base); i++) {
+	/* "lib" starts most packages' names: it points at none */
+	for (size_t i = strncmp(w->base, "lib", 3) ? 0 : 1; i + 2 < strlen(w->base); i++) {
 		unsigned int b = trigram_bit(w->base + i);
 
 		w->trigrams[b / 64] |= 1ULL << (b % 64);
@@ -139,25 +142,25 @@ static unsigned int common_run(const char *a, const char *b)
 
 /*
  * How strongly W's file name points at package NAME: the policy name outright,
- * else the longest common run, ties to the package whose name is more of it
- * (libdw1 before libdw-dev); 0 below MIN_RUN.
+ * else the longest run of bytes they have in common, looked for when they
+ * share two runs of three (beyond a leading "lib"), ties to the package whose
+ * name is more of it (libdw1 before libdw-dev); 0 when they share less.
  */
 static unsigned int score(const struct wanted *w, const char *name)
 {
 	size_t len = strlen(name);
-	bool shares = false;
-	unsigned int run;
+	unsigned int shared = 0;
 
 	if (w->policy[0] && !strcmp(w->policy, name))
 		return ~0u;
-	for (size_t i = 0; i + 2 < len && !shares; i++) {
+	for (size_t i = strncmp(name, "lib", 3) ? 0 : 1; i + 2 < len && shared < 2; i++) {
 		unsigned int b = trigram_bit(name + i);
 
-		shares = w->trigrams[b / 64] >> (b % 64) & 1;
+		shared += w->trigrams[b / 64] >> (b % 64) & 1;
 	}
-	if (!shares || (run = common_run(w->base, name)) < MIN_RUN)
+	if (shared < 2)
 		return 0;
-	return run << 16 | (unsigned int)(0xffff - (len > 0xffff ? 0xffff : len));
+	return common_run(w->base, name) << 16 | (unsigned int)(0xffff - (len > 0xffff ? 0xffff : len));
 }
 
 /* Whole file into *buf (grown as needed) behind a '\n', so every line is "\n...\n". */
