@@ -184,10 +184,52 @@ int disasm_open(struct disasm **out, uint16_t machine, bool big_endian, uint64_t
 	return 0;
 }
 
+size_t disasm_insn_size(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+			bool *lock_fact)
+{
+	const uint8_t *p = code;
+	uint64_t pc = addr;
+	const cs_insn *c;
+
+	if ((d->machine != EM_X86_64 && d->machine != EM_386) || !d->cs)
+		return 0;
+	if (!d->cs_size) {
+		if (cs_open(CS_ARCH_X86, d->machine == EM_X86_64 ? CS_MODE_64 : CS_MODE_32,
+			    &d->cs_size) != CS_ERR_OK)
+			return 0;
+		/* as disasm_iter decodes: the same syntax, no details (they decide nothing here) */
+		cs_option(d->cs_size, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+		d->ci_size = cs_malloc(d->cs_size);
+	}
+	*lock_fact = false;
+	if (!d->ci_size || !cs_disasm_iter(d->cs_size, &p, &len, &pc, d->ci_size))
+		return 0;
+	c = d->ci_size;
+	/* An exchange, a compare-and-swap, a pause, a syscall, or anything with a lock prefix. */
+	*lock_fact = c->id == X86_INS_XCHG || c->id == X86_INS_CMPXCHG ||
+		     c->id == X86_INS_CMPXCHG8B || c->id == X86_INS_CMPXCHG16B ||
+		     c->id == X86_INS_BTS || c->id == X86_INS_PAUSE || c->id == X86_INS_SYSCALL ||
+		     c->id == X86_INS_SYSENTER || c->id == X86_INS_INT;
+	for (uint16_t i = 0; i < c->size && i < 15 && !*lock_fact; i++) {
+		uint8_t b = c->bytes[i];
+
+		*lock_fact = b == 0xf0;
+		/* the prefixes: legacy ones, then a REX */
+		if (b != 0xf0 && b != 0xf2 && b != 0xf3 && b != 0x2e && b != 0x36 && b != 0x3e &&
+		    b != 0x26 && b != 0x64 && b != 0x65 && b != 0x66 && b != 0x67 && (b & 0xf0) != 0x40)
+			break;
+	}
+	return (size_t)(p - code);
+}
+
 void disasm_close(struct disasm *d)
 {
 	if (!d)
 		return;
+	if (d->ci_size)
+		cs_free(d->ci_size, 1);
+	if (d->cs_size)
+		cs_close(&d->cs_size);
 	if (d->cs)
 		cs_close(&d->cs);
 	if (d->cs_thumb)

@@ -30,6 +30,14 @@ int disasm_for_image(struct disasm **out, const struct elf_image *img);
 /* Disassembles CODE (LEN bytes at ADDR) into *OUT (caller frees), *N instructions. */
 int disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		 struct insn **out, size_t *n);
+/*
+ * x86: the size of the one instruction at CODE (LEN bytes at ADDR) as
+ * disasm_iter() decodes it; 0 when it cannot (disasm_iter skips a byte).
+ * *LOCK_FACT: it is an exchange, compare-and-swap, pause, system call or
+ * interrupt, or has a lock prefix byte.
+ */
+size_t disasm_insn_size(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+			bool *lock_fact);
 /* Calls FN for each instruction of CODE in order; stops on non-zero. */
 int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		int (*fn)(const struct insn *in, void *arg), void *arg);

@@ -51,6 +51,8 @@ struct disasm_abi {
 struct disasm {
 	csh cs;
 	csh cs_thumb;			/* arm: the Thumb-2 decoder beside the ARM one */
+	csh cs_size;			/* x86: the same decoder without details (disasm_insn_size) */
+	cs_insn *ci_size;
 	uint16_t machine;
 	bool big_endian;
 	bool thumb;			/* arm: the code being read is Thumb */

@@ -276,6 +276,21 @@ struct loop_acc {
 	const char *word, *seed;
 };
 
+/* Where a function's code is, for decoded_size. */
+struct code_at {
+	struct disasm *dis;
+	const uint8_t *code;
+	uint64_t addr;
+};
+
+/* The size of the instruction at INSN as the function's decoder reads it (x86len's other). */
+static size_t decoded_size(const uint8_t *insn, size_t left, bool *locky, void *arg)
+{
+	const struct code_at *v = arg;
+
+	return disasm_insn_size(v->dis, insn, left, v->addr + (uint64_t)(insn - v->code), locky);
+}
+
 static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 {
 	struct dso *d = x->d;
@@ -318,18 +333,19 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	 * none of them (most code, locked counters too; told by instruction
 	 * lengths alone on x86_64) is none, and needs no decoding.
 	 */
-	if (x->shallow && elf_image_machine(img) == 62 /* EM_X86_64 */ &&
-	    !x86_64_may_touch_locks(code, size)) {
-		e->c.kind = LK_NONE;
-		free(copy);
-		return;
-	}
 	if (!d->spins->dis_tried) {
 		d->spins->dis_tried = true;
 		if (!disasm_for_image(&d->spins->dis, img)) {
 			disasm_set_text(d->spins->dis, false);
 			disasm_set_lock_facts(d->spins->dis, true);
 		}
+	}
+	if (x->shallow && elf_image_machine(img) == 62 /* EM_X86_64 */ &&
+	    !x86_64_may_touch_locks_with(code, size, d->spins->dis ? decoded_size : NULL,
+					 &(struct code_at){ d->spins->dis, code, fn->start })) {
+		e->c.kind = LK_NONE;
+		free(copy);
+		return;
 	}
 	if (!(dis = d->spins->dis) || disasm_range(dis, code, size, fn->start, &v, &n)) {
 		free(copy);

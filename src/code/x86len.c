@@ -457,7 +457,10 @@ static size_t insn_len(const uint8_t *p, const uint8_t *end, bool *locky)
 	return p + imm <= end ? (size_t)(p + imm - s) : 0;
 }
 
-bool x86_64_may_touch_locks(const uint8_t *code, size_t len)
+bool x86_64_may_touch_locks_with(const uint8_t *code, size_t len,
+				 size_t (*other)(const uint8_t *insn, size_t left, bool *locky,
+						 void *arg),
+				 void *arg)
 {
 	const uint8_t *p = code, *end = code + len;
 
@@ -465,11 +468,24 @@ bool x86_64_may_touch_locks(const uint8_t *code, size_t len)
 		bool locky;
 		size_t n = insn_len(p, end, &locky);
 
+		if (!n && other) {
+			/* what the decoder cannot read, it skips a byte of (disasm_iter) */
+			n = other(p, (size_t)(end - p), &locky, arg);
+			if (!n) {
+				n = 1;
+				locky = false;
+			}
+		}
 		if (!n || locky)
 			return true;
 		p += n;
 	}
 	return false;
+}
+
+bool x86_64_may_touch_locks(const uint8_t *code, size_t len)
+{
+	return x86_64_may_touch_locks_with(code, len, NULL, NULL);
 }
 
 size_t x86_64_insn_len(const uint8_t *code, size_t len)

@@ -15,6 +15,17 @@
  * or when an instruction is not known here (then a full decoder must look).
  */
 bool x86_64_may_touch_locks(const uint8_t *code, size_t len);
+/*
+ * The same, walking CODE as the decoder that will read it does: what is not
+ * known here OTHER measures (its size, *LOCKY: whether it may be one of those
+ * instructions), 0 when the decoder cannot read it, and one byte is skipped
+ * then, as disasm_iter() does (capstone 4 knows no AVX-512 mask move and
+ * reads on from the next byte).  True as soon as one may be.
+ */
+bool x86_64_may_touch_locks_with(const uint8_t *code, size_t len,
+				 size_t (*other)(const uint8_t *insn, size_t left, bool *locky,
+						 void *arg),
+				 void *arg);
 /* The length of the instruction at CODE, or 0 when it is not known here. */
 size_t x86_64_insn_len(const uint8_t *code, size_t len);
 
