@@ -6,6 +6,7 @@
  * disasm_arm64.c, disasm_arm.c, disasm_ppc.c, disasm_s390.c, disasm_riscv.c.
  */
 #include "disasm.h"
+#include "x86len.h"
 #include "disasm_regs.h"
 #include "elfimage.h"
 
@@ -184,9 +185,28 @@ int disasm_open(struct disasm **out, uint16_t machine, bool big_endian, uint64_t
 	return 0;
 }
 
-size_t disasm_insn_size(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
-			bool *lock_fact)
+/* Whether capstone's x86 instruction ID moves control: a jump, call, return, loop or interrupt. */
+static bool x86_transfer(unsigned int id)
 {
+	switch (id) {
+	case X86_INS_JAE: case X86_INS_JA: case X86_INS_JBE: case X86_INS_JB: case X86_INS_JCXZ:
+	case X86_INS_JECXZ: case X86_INS_JE: case X86_INS_JGE: case X86_INS_JG: case X86_INS_JLE:
+	case X86_INS_JL: case X86_INS_JMP: case X86_INS_JNE: case X86_INS_JNO: case X86_INS_JNP:
+	case X86_INS_JNS: case X86_INS_JO: case X86_INS_JP: case X86_INS_JRCXZ: case X86_INS_JS:
+	case X86_INS_LJMP: case X86_INS_CALL: case X86_INS_LCALL: case X86_INS_RET:
+	case X86_INS_RETF: case X86_INS_RETFQ: case X86_INS_LOOP: case X86_INS_LOOPE:
+	case X86_INS_LOOPNE: case X86_INS_INT: case X86_INS_INT3: case X86_INS_INTO:
+	case X86_INS_IRET: case X86_INS_IRETD: case X86_INS_IRETQ: case X86_INS_SYSCALL:
+	case X86_INS_SYSENTER: case X86_INS_SYSEXIT: case X86_INS_SYSRET:
+		return true;
+	}
+	return false;
+}
+
+size_t disasm_insn_size(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+			unsigned int *facts)
+{
+	bool lock = false;
 	const uint8_t *p = code;
 	uint64_t pc = addr;
 	const cs_insn *c;
@@ -201,24 +221,25 @@ size_t disasm_insn_size(struct disasm *d, const uint8_t *code, size_t len, uint6
 		cs_option(d->cs_size, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
 		d->ci_size = cs_malloc(d->cs_size);
 	}
-	*lock_fact = false;
+	*facts = 0;
 	if (!d->ci_size || !cs_disasm_iter(d->cs_size, &p, &len, &pc, d->ci_size))
 		return 0;
 	c = d->ci_size;
 	/* An exchange, a compare-and-swap, a pause, a syscall, or anything with a lock prefix. */
-	*lock_fact = c->id == X86_INS_XCHG || c->id == X86_INS_CMPXCHG ||
-		     c->id == X86_INS_CMPXCHG8B || c->id == X86_INS_CMPXCHG16B ||
-		     c->id == X86_INS_BTS || c->id == X86_INS_PAUSE || c->id == X86_INS_SYSCALL ||
-		     c->id == X86_INS_SYSENTER || c->id == X86_INS_INT;
-	for (uint16_t i = 0; i < c->size && i < 15 && !*lock_fact; i++) {
+	lock = c->id == X86_INS_XCHG || c->id == X86_INS_CMPXCHG ||
+	       c->id == X86_INS_CMPXCHG8B || c->id == X86_INS_CMPXCHG16B ||
+	       c->id == X86_INS_BTS || c->id == X86_INS_PAUSE || c->id == X86_INS_SYSCALL ||
+	       c->id == X86_INS_SYSENTER || c->id == X86_INS_INT;
+	for (uint16_t i = 0; i < c->size && i < 15 && !lock; i++) {
 		uint8_t b = c->bytes[i];
 
-		*lock_fact = b == 0xf0;
+		lock = b == 0xf0;
 		/* the prefixes: legacy ones, then a REX */
 		if (b != 0xf0 && b != 0xf2 && b != 0xf3 && b != 0x2e && b != 0x36 && b != 0x3e &&
 		    b != 0x26 && b != 0x64 && b != 0x65 && b != 0x66 && b != 0x67 && (b & 0xf0) != 0x40)
 			break;
 	}
+	*facts = (lock ? X86_FACT_LOCK : 0) | (x86_transfer(c->id) ? X86_FACT_BRANCH : 0);
 	return (size_t)(p - code);
 }
 

@@ -33,11 +33,12 @@ int disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t add
 /*
  * x86: the size of the one instruction at CODE (LEN bytes at ADDR) as
  * disasm_iter() decodes it; 0 when it cannot (disasm_iter skips a byte).
- * *LOCK_FACT: it is an exchange, compare-and-swap, pause, system call or
- * interrupt, or has a lock prefix byte.
+ * *FACTS (x86len.h): X86_FACT_LOCK when it is an exchange, compare-and-swap,
+ * pause, system call or interrupt, or has a lock prefix byte; X86_FACT_BRANCH
+ * when it moves control (jump, call, return, loop, interrupt).
  */
 size_t disasm_insn_size(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
-			bool *lock_fact);
+			unsigned int *facts);
 /* Calls FN for each instruction of CODE in order; stops on non-zero. */
 int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		int (*fn)(const struct insn *in, void *arg), void *arg);

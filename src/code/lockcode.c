@@ -143,6 +143,7 @@ struct ctx {
 	void *named_ctx;
 	int depth;
 	bool shallow;			/* callees by name only: no analysis of them */
+	bool decode_all;		/* no scan by instruction lengths first (tests) */
 };
 
 static struct fn_entry *entry_of(struct ctx *x, const struct sym *fn);
@@ -284,11 +285,11 @@ struct code_at {
 };
 
 /* The size of the instruction at INSN as the function's decoder reads it (x86len's other). */
-static size_t decoded_size(const uint8_t *insn, size_t left, bool *locky, void *arg)
+static size_t decoded_size(const uint8_t *insn, size_t left, unsigned int *facts, void *arg)
 {
 	const struct code_at *v = arg;
 
-	return disasm_insn_size(v->dis, insn, left, v->addr + (uint64_t)(insn - v->code), locky);
+	return disasm_insn_size(v->dis, insn, left, v->addr + (uint64_t)(insn - v->code), facts);
 }
 
 static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
@@ -340,12 +341,31 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 			disasm_set_lock_facts(d->spins->dis, true);
 		}
 	}
-	if (x->shallow && elf_image_machine(img) == 62 /* EM_X86_64 */ &&
+	if (x->shallow && !x->decode_all && elf_image_machine(img) == 62 /* EM_X86_64 */ &&
 	    !x86_64_may_touch_locks_with(code, size, d->spins->dis ? decoded_size : NULL,
 					 &(struct code_at){ d->spins->dis, code, fn->start })) {
 		e->c.kind = LK_NONE;
 		free(copy);
 		return;
+	}
+	/*
+	 * Callees unseen, code longer than a test-and-set with no pause or
+	 * syscall (no futex wrapper, no delay) is a primitive only as an acquire
+	 * loop, which spans a third of it: when its short loops around an
+	 * exchange or CAS cannot, it is none (an update at most) without decoding.
+	 */
+	if (x->shallow && !x->decode_all && elf_image_machine(img) == 62 /* EM_X86_64 */ &&
+	    size > TAS_BYTES) {
+		struct x86_lock_scan sc;
+
+		if (!x86_64_lock_scan(code, size, MAX_LOOP_BYTES, d->spins->dis ? decoded_size : NULL,
+				      &(struct code_at){ d->spins->dis, code, fn->start }, &sc) &&
+		    !sc.unknown && !sc.pause &&
+		    !sc.syscall && size > 3 * sc.loop_bound + 256) {
+			e->c.kind = sc.atomics ? LK_UPDATE : LK_NONE;
+			free(copy);
+			return;
+		}
 	}
 	if (!(dis = d->spins->dis) || disasm_range(dis, code, size, fn->start, &v, &n)) {
 		free(copy);
@@ -588,7 +608,7 @@ static struct fn_entry *entry_of(struct ctx *x, const struct sym *fn)
 const struct lock_code *lock_code_of(struct dso *d, const struct sym *fn, lock_named_fn named,
 				     void *ctx)
 {
-	struct ctx x = { d, named, ctx, 0, false };
+	struct ctx x = { d, named, ctx, 0, false, false };
 	struct fn_entry *e;
 
 	if (!d || !fn)
@@ -626,9 +646,28 @@ static bool shallow_room(struct lock_cache *c)
 	return true;
 }
 
+uint8_t lock_code_kind_decoded(struct dso *d, const struct sym *fn)
+{
+	struct ctx x = { d, NULL, NULL, 0, true, true };
+	struct fn_entry e = { .start = fn ? fn->start : 0 };
+
+	if (!d || !fn)
+		return LK_UNKNOWN;
+	if (!d->spins) {
+		d->spins = calloc(1, sizeof(*d->spins));
+		if (!d->spins)
+			return LK_UNKNOWN;
+		d->spins_free = cache_free;
+	}
+	analyse(&x, fn, &e);
+	free(e.c.loops);
+	free(e.c.calls);
+	return e.c.kind;
+}
+
 uint8_t lock_code_kind_shallow(struct dso *d, const struct sym *fn)
 {
-	struct ctx x = { d, NULL, NULL, 0, true };
+	struct ctx x = { d, NULL, NULL, 0, true, false };
 	struct fn_entry e = { .start = fn ? fn->start : 0 };
 	struct shallow_kind *k = NULL;
 

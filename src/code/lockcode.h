@@ -73,6 +73,12 @@ const struct lock_code *lock_code_of(struct dso *d, const struct sym *fn, lock_n
  * flat profile: a fast path or a wrapper is not told apart); not cached.
  */
 uint8_t lock_code_kind_shallow(struct dso *d, const struct sym *fn);
+/*
+ * The same with every instruction decoded: x86_64 code is not first scanned
+ * by instruction lengths (x86len.c), which answers for most functions without
+ * decoding them.  For tests: both must tell the same primitives.
+ */
+uint8_t lock_code_kind_decoded(struct dso *d, const struct sym *fn);
 /* A primitive passes its samples up to its caller: TAS, DELAY and above. */
 static inline bool lock_kind_primitive(uint8_t k)
 {

@@ -10,7 +10,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include "x86len.h"
+
+/* Room for one more element of SIZE bytes in *V (doubling *CAP); NULL when memory runs out. */
+static void *grow(void *v, size_t *cap, size_t size)
+{
+	size_t ncap = *cap ? *cap * 2 : 16;
+	void *nv = realloc(v, ncap * size);
+
+	if (!nv) {
+		free(v);
+		return NULL;
+	}
+	*cap = ncap;
+	return nv;
+}
 
 /* One-byte map: how an opcode goes on. */
 enum {
@@ -458,7 +474,7 @@ static size_t insn_len(const uint8_t *p, const uint8_t *end, bool *locky)
 }
 
 bool x86_64_may_touch_locks_with(const uint8_t *code, size_t len,
-				 size_t (*other)(const uint8_t *insn, size_t left, bool *locky,
+				 size_t (*other)(const uint8_t *insn, size_t left, unsigned int *facts,
 						 void *arg),
 				 void *arg)
 {
@@ -470,17 +486,127 @@ bool x86_64_may_touch_locks_with(const uint8_t *code, size_t len,
 
 		if (!n && other) {
 			/* what the decoder cannot read, it skips a byte of (disasm_iter) */
-			n = other(p, (size_t)(end - p), &locky, arg);
-			if (!n) {
+			unsigned int facts = 0;
+
+			n = other(p, (size_t)(end - p), &facts, arg);
+			locky = n && (facts & X86_FACT_LOCK);
+			if (!n)
 				n = 1;
-				locky = false;
-			}
 		}
 		if (!n || locky)
 			return true;
 		p += n;
 	}
 	return false;
+}
+
+/* The opcode of the N-byte instruction at P: past its legacy prefixes and REX. */
+static const uint8_t *opcode_of(const uint8_t *p, size_t n)
+{
+	const uint8_t *end = p + n;
+
+	while (p < end && (*p == 0xf0 || *p == 0xf2 || *p == 0xf3 || *p == 0x2e || *p == 0x36 ||
+			   *p == 0x3e || *p == 0x26 || *p == 0x64 || *p == 0x65 || *p == 0x66 ||
+			   *p == 0x67))
+		p++;
+	if (p < end && (*p & 0xf0) == 0x40)
+		p++;
+	return p < end ? p : NULL;
+}
+
+/*
+ * A direct branch or call of N bytes at P (jcc, jmp, loop, jrcxz, call with an
+ * 8- or 32-bit displacement, its last bytes): true and *REL.
+ */
+static bool direct_branch(const uint8_t *p, size_t n, int64_t *rel)
+{
+	const uint8_t *op = opcode_of(p, n);
+	size_t w;
+
+	if (!op)
+		return false;
+	if ((*op >= 0x70 && *op <= 0x7f) || *op == 0xeb || (*op >= 0xe0 && *op <= 0xe3))
+		w = 1;
+	else if (*op == 0xe9 || *op == 0xe8 || (*op == 0x0f && op + 1 < p + n && op[1] >= 0x80 &&
+						    op[1] <= 0x8f))
+		w = 4;
+	else
+		return false;
+	if (n < w)
+		return false;
+	*rel = w == 1 ? (int8_t)p[n - 1] :
+	       (int32_t)((uint32_t)p[n - 4] | (uint32_t)p[n - 3] << 8 | (uint32_t)p[n - 2] << 16 |
+			 (uint32_t)p[n - 1] << 24);
+	return true;
+}
+
+int x86_64_lock_scan(const uint8_t *code, size_t len, uint64_t max_span,
+		     size_t (*other)(const uint8_t *insn, size_t left, unsigned int *facts, void *arg),
+		     void *arg, struct x86_lock_scan *out)
+{
+	const uint8_t *p = code, *end = code + len;
+	size_t *atoms = NULL, nr_atoms = 0, cap_atoms = 0;
+	struct { size_t from, to; } *br = NULL;
+	size_t nr_br = 0, cap_br = 0;
+	int err = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (p < end && !err) {
+		bool locky;
+		size_t n = insn_len(p, end, &locky), at = (size_t)(p - code);
+		int64_t rel;
+
+		if (!n && other) {
+			unsigned int facts = 0;
+
+			/* measured by the decoder; what it cannot read, it skips a byte of */
+			n = other(p, (size_t)(end - p), &facts, arg);
+			if (facts & X86_FACT_BRANCH) {
+				out->unknown = true;	/* a branch whose target is not read here */
+				break;
+			}
+			out->pause |= (facts & X86_FACT_LOCK) != 0;	/* some lock fact: as if a pause */
+			p += n ? n : 1;
+			continue;
+		}
+		if (!n) {
+			out->unknown = true;
+			break;
+		}
+		if (locky) {
+			const uint8_t *op = opcode_of(p, n);
+
+			if (op && *op == 0x90)
+				out->pause = true;
+			else if (op && *op == 0x0f && op + 1 < p + n && op[1] == 0x05)
+				out->syscall = true;
+			else if (nr_atoms == cap_atoms &&
+				 !(atoms = grow(atoms, &cap_atoms, sizeof(*atoms))))
+				err = -1;
+			else
+				atoms[nr_atoms++] = at;
+		}
+		if (!err && direct_branch(p, n, &rel) && rel < -(int64_t)n &&
+		    (uint64_t)(-rel - (int64_t)n) <= at && (uint64_t)(-rel - (int64_t)n) <= max_span) {
+			/* backward, inside CODE: from its target to itself */
+			if (nr_br == cap_br && !(br = grow(br, &cap_br, sizeof(*br))))
+				err = -1;
+			else
+				br[nr_br].from = at - (size_t)(-rel - (int64_t)n), br[nr_br++].to = at;
+		}
+		p += n;
+	}
+	out->atomics = nr_atoms;
+	/* Every backward branch short enough around an exchange or CAS: their spans summed. */
+	for (size_t i = 0, a = 0; !err && !out->unknown && i < nr_br; i++, a = 0) {
+		while (a < nr_atoms && atoms[a] < br[i].from)
+			a++;
+		if (a < nr_atoms && atoms[a] <= br[i].to)
+			out->loop_bound += br[i].to - br[i].from + 1;
+	}
+	free(atoms);
+	free(br);
+	return err;
 }
 
 bool x86_64_may_touch_locks(const uint8_t *code, size_t len)

@@ -23,9 +23,30 @@ bool x86_64_may_touch_locks(const uint8_t *code, size_t len);
  * reads on from the next byte).  True as soon as one may be.
  */
 bool x86_64_may_touch_locks_with(const uint8_t *code, size_t len,
-				 size_t (*other)(const uint8_t *insn, size_t left, bool *locky,
+				 size_t (*other)(const uint8_t *insn, size_t left, unsigned int *facts,
 						 void *arg),
 				 void *arg);
+/* What OTHER says of an instruction it measured. */
+#define X86_FACT_LOCK 1u		/* may be an exchange, CAS, pause or syscall */
+#define X86_FACT_BRANCH 2u		/* a jump, call, loop or return */
+/*
+ * What a function's code (LEN bytes at CODE, walked as may_touch_locks_with()
+ * does; what OTHER measures may be no branch, its lock facts count as a pause)
+ * holds for a lock analysis that sees no callee: how many exchanges, CAS and
+ * bts with memory, whether a pause or a syscall, and LOOP_BOUND, the bytes of
+ * every backward direct branch (or call) of at most MAX_SPAN bytes that has
+ * one of those exchanges between its target and itself, summed: no retry
+ * loop the analysis can find spans more.  UNKNOWN: an instruction is not
+ * known, or is a branch OTHER measured (then nothing else is).  0, or -1 when memory runs out.
+ */
+struct x86_lock_scan {
+	bool unknown, pause, syscall;
+	size_t atomics;
+	uint64_t loop_bound;
+};
+int x86_64_lock_scan(const uint8_t *code, size_t len, uint64_t max_span,
+		     size_t (*other)(const uint8_t *insn, size_t left, unsigned int *facts, void *arg),
+		     void *arg, struct x86_lock_scan *out);
 /* The length of the instruction at CODE, or 0 when it is not known here. */
 size_t x86_64_insn_len(const uint8_t *code, size_t len);
 
