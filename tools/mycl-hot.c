@@ -476,13 +476,8 @@ static int check_modes(const struct mycl_profile_opts *o, bool g, const char *gr
 	return 0;
 }
 
-#include <time.h>
-static double tms(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e3 + t.tv_nsec / 1e6; }
-#define TT(what) do { if (getenv("TT")) fprintf(stderr, "%-12s %.2f\n", what, tms() - t0_); } while (0)
-static double t0_;
 int main(int argc, char **argv)
 {
-	t0_ = tms();
 	struct cli_log lg = { .prog = "mycl-hot", .verbose = 0 };
 	struct cli_progress progress;
 	MYCL_OPTS(mycl_perf_data_opts, popts, .print = cli_print, .print_ctx = &lg);
@@ -701,9 +696,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mycl-hot: %s\n", errbuf);
 		return cli_exit_code(err);
 	}
-	TT("open");
 	err = mycl_profile__build(pd, &opts, &prof);
-	TT("build");
 	cli_progress_done(&progress);
 	if (err) {
 		const char *msg = mycl_perf_data__errmsg(pd);
@@ -771,9 +764,7 @@ int main(int argc, char **argv)
 	} else {
 		err = mycl_report__text(out, prof, &ropts);
 		if (!err)
-			TT("report");
 			err = lock_reports(out, prof, false, false, opts.lock_rules, 0);
-			TT("locks");
 	}
 	if (err == -ENOENT) {
 		uint64_t lost = mycl_profile__unmapped(prof), all = lost;
@@ -810,7 +801,6 @@ int main(int argc, char **argv)
 	}
 	if (out != stdout)
 		fclose(out);
-	TT("end");
 	mycl_profile__free(prof);
 	mycl_perf_data__close(pd);
 	return err ? EXIT_INTERNAL : EXIT_OK;

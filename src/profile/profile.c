@@ -496,7 +496,6 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	/* Kernel symbols read beside the first samples, when an event may sample the kernel. */
 	for (size_t i = 0; i < mycl_perf_data__nr_events(pd); i++)
 		so.prefetch_kernel |= !(mycl_perf_data__event(pd, i)->flags & (1ULL << AF_EXCLUDE_KERNEL));
-	if (getenv("NOPF")) so.prefetch_kernel = false;
 	p->m = machine_new(&so, mycl_perf_data__info(pd));
 	if (!p->m) {
 		mycl_profile__free(p);

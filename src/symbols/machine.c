@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,9 +287,7 @@ static void kernel_prefetch_end(struct machine *m, bool use)
 	if (!kp)
 		return;
 	m->kp = NULL;
-	{ struct timespec a, b; clock_gettime(CLOCK_MONOTONIC, &a);
 	pthread_join(kp->tid, NULL);
-	clock_gettime(CLOCK_MONOTONIC, &b); if (getenv("KPT")) fprintf(stderr, "join wait %.3f ms\n", (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6); }
 	for (size_t i = 0; i < kp->nr_msgs; i++) {
 		if (use)
 			mycl_log(&m->opts.log, kp->msgs[i].level, "%s", kp->msgs[i].text);
