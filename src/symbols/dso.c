@@ -457,6 +457,8 @@ done:
 	symtab_finish(&d->syms, 0);
 	d->data_syms.keep_sizes = true;
 	symtab_finish(&d->data_syms, 0);
+	symtab_rest_text(&d->syms);
+	symtab_rest_text(&d->data_syms);
 	if (d->status == DSO_OK && !d->syms.nr && !d->kernel) {
 		d->status = DSO_NO_SYMBOLS;
 		set_detail(d, "no function symbols in %s", str_or(d->sym_path, d->path));

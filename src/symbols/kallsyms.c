@@ -230,6 +230,7 @@ int kallsyms_parse(char *buf, size_t len, bool mapped, const char *path, struct 
 		return -ENOENT;
 	if (!err)
 		symtab_finish(&d->syms, max_addr + 1);
+	symtab_rest_text(&d->syms);
 	return err;
 }
 

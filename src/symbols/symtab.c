@@ -72,6 +72,13 @@ void symtab_keep_text(struct symtab *t, char *text, size_t len, bool mapped)
 	t->text_mapped = mapped;
 }
 
+void symtab_rest_text(struct symtab *t)
+{
+	/* Unwritten file pages: dropped from the process, read again from the page cache. */
+	if (t->text && t->text_mapped)
+		madvise(t->text, t->text_len, MADV_DONTNEED);
+}
+
 /* S's raw name copied and terminated; it stays raw (a look-up tries again) when memory runs out. */
 static void sym_settle(struct symtab *t, struct sym *s)
 {

@@ -73,6 +73,11 @@ int symtab_add_raw(struct symtab *t, uint64_t start, const char *name, enum sym_
  */
 void symtab_keep_text(struct symtab *t, char *text, size_t len, bool mapped);
 /*
+ * The table is made: a mapped text leaves the process's resident memory (the
+ * few names looked up later come back from the page cache).
+ */
+void symtab_rest_text(struct symtab *t);
+/*
  * Sorts, keeps one symbol per address (the one perf would choose, as
  * symbols__fixup_duplicate does: sized over zero-sized, non-weak over weak,
  * then global over local, fewer leading underscores, the longer name, and
