@@ -244,7 +244,12 @@ static int load_symbols(Elf *e, int fd, struct dso *d, bool demangle)
 	str_table(e, sh.sh_link, &strs, &nstrs);
 	/* The names where the file has them (mapped), and room for every symbol at once. */
 	fstrs = keep_str_table(e, fd, sh.sh_link, strs, nstrs, &d->syms);
-	dstrs = keep_str_table(e, fd, sh.sh_link, strs, nstrs, &d->data_syms);
+	dstrs = NULL;
+	if (fstrs && !d->data_syms.text) {
+		/* one mapping for both tables: the functions' owns it */
+		symtab_share_text(&d->data_syms, &d->syms);
+		dstrs = fstrs;
+	}
 	nsyms = sh.sh_size / sh.sh_entsize;
 	if (ARRAY_GROW(d->syms.syms, d->syms.cap, d->syms.nr + nsyms))
 		return -ENOMEM;

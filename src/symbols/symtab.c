@@ -75,8 +75,16 @@ void symtab_keep_text(struct symtab *t, char *text, size_t len, bool mapped)
 void symtab_rest_text(struct symtab *t)
 {
 	/* Unwritten file pages: dropped from the process, read again from the page cache. */
-	if (t->text && t->text_mapped)
+	if (t->text && t->text_mapped && !t->text_borrowed)
 		madvise(t->text, t->text_len, MADV_DONTNEED);
+}
+
+void symtab_share_text(struct symtab *t, const struct symtab *from)
+{
+	t->text = from->text;
+	t->text_len = from->text_len;
+	t->text_mapped = from->text_mapped;
+	t->text_borrowed = true;
 }
 
 /* S's raw name copied and terminated; it stays raw (a look-up tries again) when memory runs out. */
@@ -375,7 +383,9 @@ void symtab_free(struct symtab *t)
 		free(t->chunks[i]);
 	free(t->chunks);
 	free(t->syms);
-	if (t->text_mapped)
+	if (t->text_borrowed)
+		;
+	else if (t->text_mapped)
 		munmap(t->text, t->text_len);
 	else
 		free(t->text);

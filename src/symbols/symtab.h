@@ -49,6 +49,7 @@ struct symtab {
 	char *text;
 	size_t text_len;
 	bool text_mapped;
+	bool text_borrowed;		/* another table's (symtab_share_text): not freed here */
 };
 
 /*
@@ -77,6 +78,8 @@ void symtab_keep_text(struct symtab *t, char *text, size_t len, bool mapped);
  * few names looked up later come back from the page cache).
  */
 void symtab_rest_text(struct symtab *t);
+/* FROM's text is T's too, for names added to T (FROM keeps it: free T first or together). */
+void symtab_share_text(struct symtab *t, const struct symtab *from);
 /*
  * Sorts, keeps one symbol per address (the one perf would choose, as
  * symbols__fixup_duplicate does: sized over zero-sized, non-weak over weak,
