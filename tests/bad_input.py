@@ -150,6 +150,15 @@ def arc(path):
     return [hot] + ALONE + ["--archive", path, LEDGER]
 
 
+def kallsyms_of(text, name):
+    """artefact.data (kernel samples) read with the kallsyms TEXT."""
+    return [hot, "--wide", "--symfs", os.path.join(data, "symfs"), "--buildid-dir", "",
+            "--debug-dir", "", "--kallsyms", put(name, text), os.path.join(data, "artefact.data")]
+
+
+artefact_kallsyms = open(os.path.join(data, "artefact.kallsyms"), "rb").read()
+
+
 # Each case: class, how it is made, the command, the exit code, what the output says
 # (a piece of stderr or of the report).
 CASES = [
@@ -224,6 +233,16 @@ CASES = [
     ("archive: binary not in it", "a perf archive of another build-id",
      lambda: arc(archive_of([("usr/bin/x/" + "ab" * 20 + "/elf", b"\x7fELF")], "lacks.tar.bz2")),
      0, "not found under --symfs; not in"),
+    ("kallsyms: not one", "--kallsyms given a shell script", lambda: kallsyms_of(
+        b"#!/bin/sh\necho hello\n", "k.sh"), 1, "not a kallsyms line (ADDRESS TYPE NAME)"),
+    ("kallsyms: all addresses 0", "--kallsyms as read without root (kptr_restrict)",
+     lambda: kallsyms_of(b"".join(b"0000000000000000" + l[16:] + b"\n"
+                                   for l in artefact_kallsyms.splitlines()), "zero.kallsyms"),
+     0, "all addresses are 0 (kptr_restrict): no kernel symbols"),
+    ("kallsyms: terminal escapes in names", "an ESC sequence in the sampled function's name",
+     lambda: kallsyms_of(artefact_kallsyms.replace(b"pvm_irq_enable\n",
+                                                   b"pvm_\x1b[2Jirq_enable\n"), "esc.kallsyms"),
+     0, "pvm_\\x1b[2Jirq_enable"),
 ]
 
 
