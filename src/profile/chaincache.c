@@ -8,9 +8,19 @@
 static uint64_t chain_hash(uint32_t root, uint64_t ver, const uint64_t *ids, size_t n)
 {
 	uint64_t h = ((uint64_t)root * 0x9E3779B97F4A7C15ULL ^ ver) * 0xc2b2ae3d27d4eb4fULL ^ n;
+	uint64_t a = 0x243f6a8885a308d3ULL, b = 0x13198a2e03707344ULL, c = 0xa4093822299f31d0ULL;
+	size_t i = 0;
 
-	for (size_t i = 0; i < n; i++)
+	/* Four lanes that do not wait on each other: a chain is 20 to 100 ids, each sample's. */
+	for (; i + 4 <= n; i += 4) {
 		h = (h ^ ids[i]) * 0xff51afd7ed558ccdULL;
+		a = (a ^ ids[i + 1]) * 0xc4ceb9fe1a85ec53ULL;
+		b = (b ^ ids[i + 2]) * 0x9E3779B97F4A7C15ULL;
+		c = (c ^ ids[i + 3]) * 0xbf58476d1ce4e5b9ULL;
+	}
+	for (; i < n; i++)
+		h = (h ^ ids[i]) * 0xff51afd7ed558ccdULL;
+	h ^= (a ^ (b >> 17) ^ (c << 13)) * 0x94d049bb133111ebULL;
 	return h ^ (h >> 32);
 }
 
