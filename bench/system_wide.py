@@ -11,7 +11,7 @@ machine in the file.  Three recordings:
 Each view runs with perf (the oracle), mycl-hot and, where it has one,
 hotspot's hotspot-perfparser (Debian package hotspot), all on the same file:
 wall time as the median of 3 after one warm-up run (the file in the page
-cache), peak RSS, and the ratios.  Not a test: numbers depend on the machine.
+cache; 7 for runs under a second), peak RSS, and the ratios.  Not a test: numbers depend on the machine.
 
 usage: system_wide.py MYCL_HOT [WORKDIR] [small|large|dwarf ...]
 Recordings already in WORKDIR are reused (delete them to record anew).
@@ -64,7 +64,11 @@ def run_timed(cmd):
 
 
 def measure(cmd, runs=3):
-    run_timed(cmd)
+    """median wall of RUNS runs after a warm-up (7 when a run is under a second: the
+    small recordings' tens of milliseconds vary by a quarter from run to run)."""
+    first, _, _ = run_timed(cmd)
+    if first < 1.0:
+        runs = 7
     walls, rss, rc = [], 0, 0
     for _ in range(runs):
         w, m, rc = run_timed(cmd)
