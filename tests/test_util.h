@@ -3,6 +3,7 @@
 #ifndef MYCL_TEST_UTIL_H
 #define MYCL_TEST_UTIL_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,24 @@ static inline const char *fixture(const char *name)
 
 	snprintf(b, sizeof(buf[0]), "%s/%s", dir ? dir : "tests/data", name);
 	return b;
+}
+
+/*
+ * FN(PATH, CTX) for each path of the colon-separated list in environment
+ * variable ENV (binaries added by hand: libc, mariadbd); false when it is unset.
+ */
+static inline bool for_each_listed(const char *env, void (*fn)(const char *path, void *ctx),
+				   void *ctx)
+{
+	const char *more = getenv(env);
+	char *list, *save = NULL;
+
+	if (!more || !(list = strdup(more)))
+		return false;
+	for (char *f = strtok_r(list, ":", &save); f; f = strtok_r(NULL, ":", &save))
+		fn(f, ctx);
+	free(list);
+	return true;
 }
 
 /* Reads a whole file; *LEN gets its size.  Caller frees. */

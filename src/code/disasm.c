@@ -206,7 +206,7 @@ static bool x86_transfer(unsigned int id)
 size_t disasm_insn_size(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 			unsigned int *facts)
 {
-	bool lock = false;
+	bool lock;
 	const uint8_t *p = code;
 	uint64_t pc = addr;
 	const cs_insn *c;
@@ -229,16 +229,8 @@ size_t disasm_insn_size(struct disasm *d, const uint8_t *code, size_t len, uint6
 	lock = c->id == X86_INS_XCHG || c->id == X86_INS_CMPXCHG ||
 	       c->id == X86_INS_CMPXCHG8B || c->id == X86_INS_CMPXCHG16B ||
 	       c->id == X86_INS_BTS || c->id == X86_INS_PAUSE || c->id == X86_INS_SYSCALL ||
-	       c->id == X86_INS_SYSENTER || c->id == X86_INS_INT;
-	for (uint16_t i = 0; i < c->size && i < 15 && !lock; i++) {
-		uint8_t b = c->bytes[i];
-
-		lock = b == 0xf0;
-		/* the prefixes: legacy ones, then a REX */
-		if (b != 0xf0 && b != 0xf2 && b != 0xf3 && b != 0x2e && b != 0x36 && b != 0x3e &&
-		    b != 0x26 && b != 0x64 && b != 0x65 && b != 0x66 && b != 0x67 && (b & 0xf0) != 0x40)
-			break;
-	}
+	       c->id == X86_INS_SYSENTER || c->id == X86_INS_INT ||
+	       x86_64_lock_prefixed(c->bytes, c->size < sizeof(c->bytes) ? c->size : sizeof(c->bytes));
 	*facts = (lock ? X86_FACT_LOCK : 0) | (x86_transfer(c->id) ? X86_FACT_BRANCH : 0);
 	return (size_t)(p - code);
 }

@@ -328,12 +328,6 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 		free(copy);
 		return;
 	}
-	/*
-	 * Callees unseen, what the function alone does makes it a primitive only
-	 * with an exchange or compare-and-swap, a pause or a syscall: code with
-	 * none of them (most code, locked counters too; told by instruction
-	 * lengths alone on x86_64) is none, and needs no decoding.
-	 */
 	if (!d->spins->dis_tried) {
 		d->spins->dis_tried = true;
 		if (!disasm_for_image(&d->spins->dis, img)) {
@@ -341,27 +335,22 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 			disasm_set_lock_facts(d->spins->dis, true);
 		}
 	}
-	if (x->shallow && !x->decode_all && elf_image_machine(img) == 62 /* EM_X86_64 */ &&
-	    !x86_64_may_touch_locks_with(code, size, d->spins->dis ? decoded_size : NULL,
-					 &(struct code_at){ d->spins->dis, code, fn->start })) {
-		e->c.kind = LK_NONE;
-		free(copy);
-		return;
-	}
 	/*
-	 * Callees unseen, code longer than a test-and-set with no pause or
-	 * syscall (no futex wrapper, no delay) is a primitive only as an acquire
-	 * loop, which spans a third of it: when its short loops around an
-	 * exchange or CAS cannot, it is none (an update at most) without decoding.
+	 * Callees unseen, x86_64 code with no pause or syscall (no futex
+	 * wrapper, no delay) and no exchange or CAS is none (most code, locked
+	 * counters too); longer than a
+	 * test-and-set it is a primitive only as an acquire loop, which spans a
+	 * third of it: when its short loops around an exchange or CAS cannot,
+	 * it is none (an update at most).  Told without decoding.
 	 */
-	if (x->shallow && !x->decode_all && elf_image_machine(img) == 62 /* EM_X86_64 */ &&
-	    size > TAS_BYTES) {
+	if (x->shallow && !x->decode_all && elf_image_machine(img) == 62 /* EM_X86_64 */) {
 		struct x86_lock_scan sc;
 
 		if (!x86_64_lock_scan(code, size, MAX_LOOP_BYTES, d->spins->dis ? decoded_size : NULL,
 				      &(struct code_at){ d->spins->dis, code, fn->start }, &sc) &&
-		    !sc.unknown && !sc.pause &&
-		    !sc.syscall && size > 3 * sc.loop_bound + 256) {
+		    !sc.unknown && !sc.pause && !sc.syscall &&
+		    (!sc.atomics || (size > TAS_BYTES && !sc.branch_unknown &&
+				     size > 3 * sc.loop_bound + 256))) {
 			e->c.kind = sc.atomics ? LK_UPDATE : LK_NONE;
 			free(copy);
 			return;
@@ -576,18 +565,25 @@ out:
 	free(v);
 }
 
+/* D's cache of answers, made on first use; NULL when memory runs out. */
+static struct lock_cache *spins_of(struct dso *d)
+{
+	if (!d->spins) {
+		d->spins = calloc(1, sizeof(*d->spins));
+		if (d->spins)
+			d->spins_free = cache_free;
+	}
+	return d->spins;
+}
+
 static struct fn_entry *entry_of(struct ctx *x, const struct sym *fn)
 {
-	struct lock_cache *c = x->d->spins;
+	struct lock_cache *c = spins_of(x->d);
 	struct fn_entry *e;
 	size_t i;
 
-	if (!c) {
-		c = x->d->spins = calloc(1, sizeof(*c));
-		if (!c)
-			return NULL;
-		x->d->spins_free = cache_free;
-	}
+	if (!c)
+		return NULL;
 	if ((c->nr + 1) * 2 > c->cap && cache_grow(c))
 		return NULL;
 	i = slot_of(c, fn->start);
@@ -651,14 +647,8 @@ uint8_t lock_code_kind_decoded(struct dso *d, const struct sym *fn)
 	struct ctx x = { d, NULL, NULL, 0, true, true };
 	struct fn_entry e = { .start = fn ? fn->start : 0 };
 
-	if (!d || !fn)
+	if (!d || !fn || !spins_of(d))
 		return LK_UNKNOWN;
-	if (!d->spins) {
-		d->spins = calloc(1, sizeof(*d->spins));
-		if (!d->spins)
-			return LK_UNKNOWN;
-		d->spins_free = cache_free;
-	}
 	analyse(&x, fn, &e);
 	free(e.c.loops);
 	free(e.c.calls);
@@ -671,14 +661,8 @@ uint8_t lock_code_kind_shallow(struct dso *d, const struct sym *fn)
 	struct fn_entry e = { .start = fn ? fn->start : 0 };
 	struct shallow_kind *k = NULL;
 
-	if (!d || !fn)
+	if (!d || !fn || !spins_of(d))
 		return LK_UNKNOWN;
-	if (!d->spins) {
-		d->spins = calloc(1, sizeof(*d->spins));
-		if (!d->spins)
-			return LK_UNKNOWN;
-		d->spins_free = cache_free;
-	}
 	/* One function is the row of each process that ran it: looked at once. */
 	if (fn->start && shallow_room(d->spins)) {
 		k = shallow_slot(d->spins, fn->start);

@@ -12,21 +12,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "internal.h"
 #include "x86len.h"
-
-/* Room for one more element of SIZE bytes in *V (doubling *CAP); NULL when memory runs out. */
-static void *grow(void *v, size_t *cap, size_t size)
-{
-	size_t ncap = *cap ? *cap * 2 : 16;
-	void *nv = realloc(v, ncap * size);
-
-	if (!nv) {
-		free(v);
-		return NULL;
-	}
-	*cap = ncap;
-	return nv;
-}
 
 /* One-byte map: how an opcode goes on. */
 enum {
@@ -473,45 +460,28 @@ static size_t insn_len(const uint8_t *p, const uint8_t *end, bool *locky)
 	return p + imm <= end ? (size_t)(p + imm - s) : 0;
 }
 
-bool x86_64_may_touch_locks_with(const uint8_t *code, size_t len,
-				 size_t (*other)(const uint8_t *insn, size_t left, unsigned int *facts,
-						 void *arg),
-				 void *arg)
-{
-	const uint8_t *p = code, *end = code + len;
-
-	while (p < end) {
-		bool locky;
-		size_t n = insn_len(p, end, &locky);
-
-		if (!n && other) {
-			/* what the decoder cannot read, it skips a byte of (disasm_iter) */
-			unsigned int facts = 0;
-
-			n = other(p, (size_t)(end - p), &facts, arg);
-			locky = n && (facts & X86_FACT_LOCK);
-			if (!n)
-				n = 1;
-		}
-		if (!n || locky)
-			return true;
-		p += n;
-	}
-	return false;
-}
-
-/* The opcode of the N-byte instruction at P: past its legacy prefixes and REX. */
-static const uint8_t *opcode_of(const uint8_t *p, size_t n)
+/*
+ * The opcode of the N-byte instruction at P: past its legacy and REX prefixes
+ * (in any order: what the decoder took as one instruction); *LOCK: an F0 among them.
+ */
+static const uint8_t *opcode_of(const uint8_t *p, size_t n, bool *lock)
 {
 	const uint8_t *end = p + n;
 
+	*lock = false;
 	while (p < end && (*p == 0xf0 || *p == 0xf2 || *p == 0xf3 || *p == 0x2e || *p == 0x36 ||
 			   *p == 0x3e || *p == 0x26 || *p == 0x64 || *p == 0x65 || *p == 0x66 ||
-			   *p == 0x67))
-		p++;
-	if (p < end && (*p & 0xf0) == 0x40)
-		p++;
+			   *p == 0x67 || (*p & 0xf0) == 0x40))
+		*lock |= *p++ == 0xf0;
 	return p < end ? p : NULL;
+}
+
+bool x86_64_lock_prefixed(const uint8_t *insn, size_t n)
+{
+	bool lock;
+
+	opcode_of(insn, n, &lock);
+	return lock;
 }
 
 /*
@@ -520,7 +490,8 @@ static const uint8_t *opcode_of(const uint8_t *p, size_t n)
  */
 static bool direct_branch(const uint8_t *p, size_t n, int64_t *rel)
 {
-	const uint8_t *op = opcode_of(p, n);
+	bool lock;
+	const uint8_t *op = opcode_of(p, n, &lock);
 	size_t w;
 
 	if (!op)
@@ -540,32 +511,70 @@ static bool direct_branch(const uint8_t *p, size_t n, int64_t *rel)
 	return true;
 }
 
+/*
+ * LOOP_BOUND of x86_64_lock_scan: a second walk, for code that holds the
+ * exchanges at ATOMS (offsets, in order); false when an instruction is not
+ * known here (a branch among what only the decoder measures: no bound).
+ */
+static bool loop_bound(const uint8_t *code, size_t len, uint64_t max_span, const size_t *atoms,
+		       size_t nr_atoms,
+		       size_t (*other)(const uint8_t *insn, size_t left, unsigned int *facts, void *arg),
+		       void *arg, uint64_t *bound)
+{
+	const uint8_t *p = code, *end = code + len;
+
+	*bound = 0;
+	while (p < end) {
+		bool locky;
+		size_t n = insn_len(p, end, &locky), at = (size_t)(p - code), from, a = 0;
+		int64_t rel;
+
+		if (!n && other) {
+			unsigned int facts = 0;
+
+			n = other(p, (size_t)(end - p), &facts, arg);
+			if (facts & X86_FACT_BRANCH)
+				return false;
+			p += n ? n : 1;
+			continue;
+		}
+		if (!n)
+			return false;
+		/* backward, inside CODE, short: from its target to itself, around an exchange */
+		if (direct_branch(p, n, &rel) && rel < -(int64_t)n &&
+		    (uint64_t)(-rel - (int64_t)n) <= at && (uint64_t)(-rel - (int64_t)n) <= max_span) {
+			from = at - (size_t)(-rel - (int64_t)n);
+			while (a < nr_atoms && atoms[a] < from)
+				a++;
+			if (a < nr_atoms && atoms[a] <= at)
+				*bound += at - from + 1;
+		}
+		p += n;
+	}
+	return true;
+}
+
 int x86_64_lock_scan(const uint8_t *code, size_t len, uint64_t max_span,
 		     size_t (*other)(const uint8_t *insn, size_t left, unsigned int *facts, void *arg),
 		     void *arg, struct x86_lock_scan *out)
 {
 	const uint8_t *p = code, *end = code + len;
-	size_t *atoms = NULL, nr_atoms = 0, cap_atoms = 0;
-	struct { size_t from, to; } *br = NULL;
-	size_t nr_br = 0, cap_br = 0;
+	size_t *atoms = NULL, cap_atoms = 0;
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
-	while (p < end && !err) {
-		bool locky;
-		size_t n = insn_len(p, end, &locky), at = (size_t)(p - code);
-		int64_t rel;
+	/* Walked as the decoder will read it, up to a fact that sends the code to it. */
+	while (p < end && !err && !out->pause && !out->syscall) {
+		bool locky, lock;
+		size_t n = insn_len(p, end, &locky);
 
 		if (!n && other) {
 			unsigned int facts = 0;
 
 			/* measured by the decoder; what it cannot read, it skips a byte of */
 			n = other(p, (size_t)(end - p), &facts, arg);
-			if (facts & X86_FACT_BRANCH) {
-				out->unknown = true;	/* a branch whose target is not read here */
-				break;
-			}
-			out->pause |= (facts & X86_FACT_LOCK) != 0;	/* some lock fact: as if a pause */
+			out->pause = (facts & X86_FACT_LOCK) != 0;	/* some lock fact: as if a pause */
+			out->branch_unknown |= (facts & X86_FACT_BRANCH) != 0;
 			p += n ? n : 1;
 			continue;
 		}
@@ -574,39 +583,37 @@ int x86_64_lock_scan(const uint8_t *code, size_t len, uint64_t max_span,
 			break;
 		}
 		if (locky) {
-			const uint8_t *op = opcode_of(p, n);
+			const uint8_t *op = opcode_of(p, n, &lock);
 
 			if (op && *op == 0x90)
 				out->pause = true;
 			else if (op && *op == 0x0f && op + 1 < p + n && op[1] == 0x05)
 				out->syscall = true;
-			else if (nr_atoms == cap_atoms &&
-				 !(atoms = grow(atoms, &cap_atoms, sizeof(*atoms))))
+			else if (ARRAY_GROW(atoms, cap_atoms, out->atomics + 1))
 				err = -1;
 			else
-				atoms[nr_atoms++] = at;
-		}
-		if (!err && direct_branch(p, n, &rel) && rel < -(int64_t)n &&
-		    (uint64_t)(-rel - (int64_t)n) <= at && (uint64_t)(-rel - (int64_t)n) <= max_span) {
-			/* backward, inside CODE: from its target to itself */
-			if (nr_br == cap_br && !(br = grow(br, &cap_br, sizeof(*br))))
-				err = -1;
-			else
-				br[nr_br].from = at - (size_t)(-rel - (int64_t)n), br[nr_br++].to = at;
+				atoms[out->atomics++] = (size_t)(p - code);
 		}
 		p += n;
 	}
-	out->atomics = nr_atoms;
-	/* Every backward branch short enough around an exchange or CAS: their spans summed. */
-	for (size_t i = 0, a = 0; !err && !out->unknown && i < nr_br; i++, a = 0) {
-		while (a < nr_atoms && atoms[a] < br[i].from)
-			a++;
-		if (a < nr_atoms && atoms[a] <= br[i].to)
-			out->loop_bound += br[i].to - br[i].from + 1;
-	}
+	/* The loops around the exchanges: only where there are some, and a bound is asked for. */
+	if (!err && out->atomics && max_span && !out->unknown && !out->branch_unknown &&
+	    !out->pause && !out->syscall &&
+	    !loop_bound(code, len, max_span, atoms, out->atomics, other, arg, &out->loop_bound))
+		out->branch_unknown = true;
 	free(atoms);
-	free(br);
 	return err;
+}
+
+bool x86_64_may_touch_locks_with(const uint8_t *code, size_t len,
+				 size_t (*other)(const uint8_t *insn, size_t left, unsigned int *facts,
+						 void *arg),
+				 void *arg)
+{
+	struct x86_lock_scan sc;
+
+	return x86_64_lock_scan(code, len, 0, other, arg, &sc) || sc.unknown || sc.pause ||
+	       sc.syscall || sc.atomics;
 }
 
 bool x86_64_may_touch_locks(const uint8_t *code, size_t len)

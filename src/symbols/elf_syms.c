@@ -161,12 +161,12 @@ static void load_segments(Elf *e, struct dso *d)
 	}
 }
 
-/* Functions (and data objects) of .symtab, else .dynsym. */
 /*
- * The string table of section NDX in place (*STRS, *N bytes), when it ends in
- * a NUL so that every offset inside names a terminated string; else NULL.
+ * The string table of section NDX in place (*STRS, *N bytes at file offset
+ * *OFF), when it ends in a NUL so that every offset inside names a terminated
+ * string; else NULL.
  */
-static void str_table(Elf *e, size_t ndx, const char **strs, size_t *n)
+static void str_table(Elf *e, size_t ndx, const char **strs, size_t *n, uint64_t *off)
 {
 	Elf_Scn *scn = elf_getscn(e, ndx);
 	Elf_Data *d;
@@ -180,6 +180,7 @@ static void str_table(Elf *e, size_t ndx, const char **strs, size_t *n)
 		return;
 	*strs = d->d_buf;
 	*n = d->d_size;
+	*off = sh.sh_offset;
 }
 
 /* The name at OFF: from the table in place when there is one, else libelf's look-up. */
@@ -191,25 +192,22 @@ static const char *sym_name(Elf *e, size_t ndx, const char *strs, size_t n, size
 }
 
 /*
- * The string table STRS (N bytes, section NDX of E, open as FD) mapped for T
- * to keep: its names are then T's without a copy (symtab_keep_text).  NULL
- * when T keeps a text already or the section cannot be mapped.
+ * The string table STRS (N bytes at file offset OFF of FD, as str_table()
+ * found it) mapped for T to keep: its names are then T's without a copy
+ * (symtab_keep_text).  NULL when T keeps a text already or it cannot be mapped.
  */
-static const char *keep_str_table(Elf *e, int fd, size_t ndx, const char *strs, size_t n,
+static const char *keep_str_table(int fd, uint64_t off, const char *strs, size_t n,
 				  struct symtab *t)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), delta;
-	Elf_Scn *scn;
 	struct stat st;
-	GElf_Shdr sh;
 	char *m;
 
-	if (!strs || t->text || fd < 0 || !(scn = elf_getscn(e, ndx)) || !gelf_getshdr(scn, &sh) ||
-	    sh.sh_size != n || fstat(fd, &st) || sh.sh_offset > (uint64_t)st.st_size ||
-	    n > (uint64_t)st.st_size - sh.sh_offset || !page || (page & (page - 1)))
+	if (!strs || t->text || fd < 0 || fstat(fd, &st) || off > (uint64_t)st.st_size ||
+	    n > (uint64_t)st.st_size - off || !page || (page & (page - 1)))
 		return NULL;
-	delta = (size_t)(sh.sh_offset & (page - 1));
-	m = mmap(NULL, n + delta, PROT_READ, MAP_PRIVATE, fd, (off_t)(sh.sh_offset - delta));
+	delta = (size_t)(off & (page - 1));
+	m = mmap(NULL, n + delta, PROT_READ, MAP_PRIVATE, fd, (off_t)(off - delta));
 	if (m == MAP_FAILED)
 		return NULL;
 	if (m[delta + n - 1]) {		/* not the bytes libelf read */
@@ -220,11 +218,13 @@ static const char *keep_str_table(Elf *e, int fd, size_t ndx, const char *strs, 
 	return m + delta;
 }
 
+/* Functions (and data objects) of .symtab, else .dynsym. */
 static int load_symbols(Elf *e, int fd, struct dso *d, bool demangle)
 {
 	const Elf64_Sym *syms64 = NULL;
 	const char *strs, *fstrs, *dstrs;
 	size_t nstrs, nsyms;
+	uint64_t stroff = 0;
 	GElf_Shdr sh;
 	GElf_Ehdr eh;
 	Elf_Scn *scn;
@@ -241,9 +241,9 @@ static int load_symbols(Elf *e, int fd, struct dso *d, bool demangle)
 	    sh.sh_entsize == sizeof(Elf64_Sym))
 		syms64 = data->d_buf;
 	d->symtab_full = sh.sh_type == SHT_SYMTAB;
-	str_table(e, sh.sh_link, &strs, &nstrs);
+	str_table(e, sh.sh_link, &strs, &nstrs, &stroff);
 	/* The names where the file has them (mapped), and room for every symbol at once. */
-	fstrs = keep_str_table(e, fd, sh.sh_link, strs, nstrs, &d->syms);
+	fstrs = keep_str_table(fd, stroff, strs, nstrs, &d->syms);
 	dstrs = NULL;
 	if (fstrs && !d->data_syms.text) {
 		/* one mapping for both tables: the functions' owns it */

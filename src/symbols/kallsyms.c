@@ -97,29 +97,6 @@ static inline int64_t hex8(const char *p)
 	return (int64_t)v;
 }
 
-/*
- * The first byte at or after P (before END) below 0x20 or equal to 0x7f, eight
- * at a time (a kernel's 120,000 names pass here); END when there is none.
- */
-static const char *first_ctl(const char *p, const char *end)
-{
-	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-
-	for (; end - p >= 8; p += 8) {
-		uint64_t w, x, hit;
-
-		memcpy(&w, p, 8);
-		x = w ^ (0x7f * ones);
-		/* the lowest byte flagged is exact (a borrow only flags bytes above it) */
-		hit = (((w - 0x20 * ones) & ~w) | ((x - ones) & ~x)) & highs;
-		if (hit)
-			return p + __builtin_ctzll(hit) / 8;
-	}
-	while (p < end && (unsigned char)*p >= 0x20 && *p != 0x7f)
-		p++;
-	return p;
-}
-
 int kallsyms_parse(char *buf, size_t len, bool mapped, const char *path, struct dso *d,
 		   struct logger *lg)
 {
@@ -175,7 +152,7 @@ int kallsyms_parse(char *buf, size_t len, bool mapped, const char *path, struct 
 		 * a control character in it, or the file's last line without a
 		 * newline, is copied (escaped), the others kept in place.
 		 */
-		stop = first_ctl(name, end);
+		stop = name + str_ctl_at(name, (size_t)(end - name));
 		nlen = (size_t)(stop - name);
 		if (stop < end && *stop == '\n')
 			eol = stop;

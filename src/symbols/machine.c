@@ -40,8 +40,6 @@ struct machine {
  * kernel sample wants them (where they would have been read); dropped, and
  * the messages with them, when none does.
  */
-static void kernel_prefetch_end(struct machine *m, bool use);
-
 struct kprefetch {
 	pthread_t tid;
 	struct dso *copy;
@@ -141,6 +139,8 @@ static void maps_put(struct maps *ms)
 		free(ms);
 	}
 }
+
+static void kernel_prefetch_end(struct machine *m, bool use);
 
 void machine_free(struct machine *m)
 {

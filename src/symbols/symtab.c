@@ -33,6 +33,18 @@ static const char *intern_name(struct symtab *t, const char *name, size_t len)
 	return dst;
 }
 
+/* Appends S (its seq given here). */
+static int push(struct symtab *t, struct sym s)
+{
+	if (ARRAY_GROW(t->syms, t->cap, t->nr + 1))
+		return -ENOMEM;
+	s.seq = (uint32_t)t->nr;
+	t->syms[t->nr++] = s;
+	t->last = NULL;
+	t->sorted = false;
+	return 0;
+}
+
 /* Adds a symbol named by the LEN bytes at NAME, which need no escape. */
 static int add_plain(struct symtab *t, uint64_t start, uint64_t size, const char *name,
 		     size_t len, enum sym_binding b, bool mangled)
@@ -42,27 +54,16 @@ static int add_plain(struct symtab *t, uint64_t start, uint64_t size, const char
 		       (size_t)(name - t->text) < t->text_len - len && !name[len];
 	const char *copy = in_text ? name : intern_name(t, name, len);
 
-	if (!copy || ARRAY_GROW(t->syms, t->cap, t->nr + 1))
+	if (!copy)
 		return -ENOMEM;
-	t->last = NULL;
-	t->syms[t->nr] = (struct sym){ .start = start, .end = start + size, .name = copy,
-				       .binding = (uint8_t)b, .mangled = mangled,
-				       .seq = (uint32_t)t->nr };
-	t->nr++;
-	t->sorted = false;
-	return 0;
+	return push(t, (struct sym){ .start = start, .end = start + size, .name = copy,
+				     .binding = (uint8_t)b, .mangled = mangled });
 }
 
 int symtab_add_raw(struct symtab *t, uint64_t start, const char *name, enum sym_binding b)
 {
-	if (ARRAY_GROW(t->syms, t->cap, t->nr + 1))
-		return -ENOMEM;
-	t->last = NULL;
-	t->syms[t->nr] = (struct sym){ .start = start, .end = start, .name = name,
-				       .binding = (uint8_t)b, .raw = 1, .seq = (uint32_t)t->nr };
-	t->nr++;
-	t->sorted = false;
-	return 0;
+	return push(t, (struct sym){ .start = start, .end = start, .name = name,
+				     .binding = (uint8_t)b, .raw = 1 });
 }
 
 void symtab_keep_text(struct symtab *t, char *text, size_t len, bool mapped)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "mycl/error.h"
 #include "mycl/log.h"
 
@@ -81,6 +82,32 @@ char *str_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * needs it; str_escape_ctl: a new escaped copy (caller frees), or NULL.
  */
 bool str_has_ctl(const char *s, size_t len);
+/*
+ * The offset of S's first byte below 0x20 or DEL (of LEN bytes), or LEN.
+ * Eight bytes at a time (every symbol name of a binary and of the kernel
+ * passes here): a byte below 0x20 borrows into its high bit when 0x20 is
+ * subtracted, and one equal to 0x7f becomes zero when xor-ed with it; the
+ * lowest byte flagged is exact (a borrow only flags bytes above it).
+ */
+static inline size_t str_ctl_at(const char *s, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w, x, hit;
+
+		memcpy(&w, s + i, 8);
+		x = w ^ (0x7f * ones);
+		hit = (((w - 0x20 * ones) & ~w) | ((x - ones) & ~x)) & highs;
+		if (hit)
+			return i + (size_t)__builtin_ctzll(hit) / 8;
+	}
+	for (; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return i;
+	return len;
+}
 char *str_escape_ctl(const char *s, size_t len);
 /* S escaped into BUF (LEN bytes, cut short when too small): BUF, or S when it needs nothing. */
 const char *str_escape_ctl_buf(const char *s, char *buf, size_t len);

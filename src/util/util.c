@@ -91,26 +91,7 @@ char *str_printf(const char *fmt, ...)
 
 bool str_has_ctl(const char *s, size_t len)
 {
-	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-	size_t i = 0;
-
-	/*
-	 * Eight bytes at a time (every symbol name of a binary and of the kernel
-	 * passes here): a byte below 0x20 borrows into its high bit when 0x20 is
-	 * subtracted, and one equal to 0x7f becomes zero when xor-ed with it.
-	 */
-	for (; i + 8 <= len; i += 8) {
-		uint64_t w, x;
-
-		memcpy(&w, s + i, 8);
-		x = w ^ (0x7f * ones);
-		if ((((w - 0x20 * ones) & ~w) | ((x - ones) & ~x)) & highs)
-			return true;
-	}
-	for (; i < len; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			return true;
-	return false;
+	return str_ctl_at(s, len) < len;
 }
 
 /* Writes the escaped form of S (LEN bytes) into OUT (room for LEN * 4 + 1). */

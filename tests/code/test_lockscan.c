@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "test_util.h"
 #include "dso.h"
 #include "lockcode.h"
 
@@ -61,35 +62,35 @@ static void fixtures(void **state)
 		"symfs/mycl-fixtures/locks/zoo", "symfs/mycl-fixtures/locks/zoo-clang-O0",
 		"symfs/mycl-fixtures/locks/members",
 	};
-	const char *dir = getenv("MYCL_TEST_DATA");
 	size_t fns = 0, prims = 0;
-	char path[4096];
 
 	(void)state;
-	assert_non_null(dir);
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		check_file(path, &fns, &prims);
-	}
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		check_file(fixture(files[i]), &fns, &prims);
 	print_message("%zu functions, %zu primitives or delays\n", fns, prims);
 	/* the static glibc has its mutexes, spin locks and futex calls: something to tell */
 	assert_true(fns > 1000 && prims >= 10);
 }
 
+struct counts {
+	size_t fns, prims;
+};
+
+static void check_listed(const char *path, void *ctx)
+{
+	struct counts *c = ctx;
+
+	check_file(path, &c->fns, &c->prims);
+}
+
 static void more(void **state)
 {
-	const char *more = getenv("MYCL_LOCKSCAN_FILES");
-	size_t fns = 0, prims = 0;
-	char *list, *save = NULL;
+	struct counts c = { 0 };
 
 	(void)state;
-	if (!more)
+	if (!for_each_listed("MYCL_LOCKSCAN_FILES", check_listed, &c))
 		skip();
-	list = strdup(more);
-	for (char *f = strtok_r(list, ":", &save); f; f = strtok_r(NULL, ":", &save))
-		check_file(f, &fns, &prims);
-	free(list);
-	print_message("%zu functions, %zu primitives or delays\n", fns, prims);
+	print_message("%zu functions, %zu primitives or delays\n", c.fns, c.prims);
 }
 
 int main(void)

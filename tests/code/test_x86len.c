@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <capstone/capstone.h>
 #include <gelf.h>
+#include "test_util.h"
 #include "disasm.h"
 #include "x86len.h"
 
@@ -213,18 +214,17 @@ static void test_fixtures(void **state)
 	}
 }
 
+static void check_listed(const char *path, void *ctx)
+{
+	(void)ctx;
+	check_file(path, false);
+}
+
 static void test_more(void **state)
 {
-	const char *more = getenv("MYCL_X86LEN_FILES");
-	char *list, *save = NULL;
-
 	(void)state;
-	if (!more)
+	if (!for_each_listed("MYCL_X86LEN_FILES", check_listed, NULL))
 		skip();
-	list = strdup(more);
-	for (char *f = strtok_r(list, ":", &save); f; f = strtok_r(NULL, ":", &save))
-		check_file(f, false);
-	free(list);
 }
 
 /*
