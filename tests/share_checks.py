@@ -546,6 +546,37 @@ def sigact(tool, data):
         check(f"{name}: reloads' writer said to be a signal handler", "signal handler" in why, why)
 
 
+def perreq(tool, data):
+    """tests/data/share/perreq.c: repetition without a loop of its own (a thread per request,
+    recursion), and the same shapes at start-up or once."""
+    for name in ("perreq.gcc-O0", "perreq.gcc-O2", "perreq.clang-O0", "perreq.clang-O2",
+                 "perreq.aarch64", "perreq.ppc64le-O0"):
+        m = members(share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name)))
+        is_hot_counter(name, m, "requests_handled", "one-shot threads started by an accept loop")
+        x, _ = m["workers_started"]
+        check(f"{name}: workers_started, once per thread of a pool started by a counted loop, not hot",
+              x["hot_writes"] == 0 and x["warm_writes"] >= 1, str(x))
+        hot_writes(name, m, "jobs_done", "in the pool's loop")
+        hot_writes(name, m, "tokens_seen", "by a parser's item and list calling each other")
+        hot_writes(name, m, "nodes_walked", "by a tree walk calling itself")
+        startup_only(name, m, "config_nodes", "by a recursive build before the threads")
+        x, _ = m["freed_nodes"]
+        check(f"{name}: freed_nodes, by a recursive release run once after the join, not hot",
+              x["hot_writes"] == 0, str(x))
+        why = " ".join(w["why"] for w in m["requests_handled"][0]["writers"])
+        check(f"{name}: requests_handled's writer repeated by main's loop", "loop of main" in why, why)
+        hot_writes(name, m, "leaves_counted", "by a leaf count calling itself, in a pool worker")
+        hot_writes(name, m, "parity_steps", "by an even/odd pair calling each other, in a pool worker",
+                   writes=2)
+        why = " ".join(w["why"] for w in m["leaves_counted"][0]["writers"])
+        check(f"{name}: leaves_counted's writer said to call itself",
+              "count_leaves, which calls itself;" in why, why)
+        why = " ".join(w["why"] for w in m["parity_steps"][0]["writers"])
+        check(f"{name}: parity_steps' writers said to call each other",
+              "is_even, which calls itself through is_odd" in why and
+              "is_odd, which calls itself through is_even" in why, why)
+
+
 def virt(tool, data):
     """tests/data/share/virt.cc: virtual calls on a global object, devirtualized from its data."""
     for name in ("virt.g++-O0", "virt.clang++-O0", "virt.g++-O2", "virt.aarch64-O0"):
@@ -707,6 +738,7 @@ def main():
     accessor(tool, data)
     libwrite(tool, data)
     sigact(tool, data)
+    perreq(tool, data)
     virt(tool, data)
     omp(tool, data)
     cross(tool, data)

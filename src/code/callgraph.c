@@ -17,6 +17,7 @@
 #include "elfimage.h"
 #include "internal.h"
 #include "lockcode.h"
+#include "scc.h"
 #include "symtab.h"
 
 /* What one of F's names says it is: a thread or exit API, a wait, a call that never returns. */
@@ -215,11 +216,12 @@ static void on_the_way_out(struct callgraph *cg, size_t n)
 	free(doomed);
 }
 
-static int take(struct callgraph *cg, uint32_t fn, uint32_t taker, uint32_t to, int arg)
+static int take(struct callgraph *cg, uint32_t fn, uint32_t taker, uint32_t to, int arg,
+		uint64_t at)
 {
 	if (ARRAY_GROW(cg->t, cg->t_cap, cg->nr_t + 1))
 		return -ENOMEM;
-	cg->t[cg->nr_t++] = (struct cg_take){ fn, taker, to, (int8_t)arg, NONE };
+	cg->t[cg->nr_t++] = (struct cg_take){ fn, taker, to, (int8_t)arg, NONE, at };
 	return 0;
 }
 
@@ -232,7 +234,7 @@ static int take_stored(struct callgraph *cg, uint64_t v, uint32_t taker, int kin
 	if (!v || !cg->nr || v < cg->f[0].start || v >= cg->f[cg->nr - 1].end ||
 	    (fn = cg_func_starting(cg, v)) == NONE || fn == taker)
 		return 0;
-	return take(cg, fn, taker, NONE, kind);
+	return take(cg, fn, taker, NONE, kind, 0);
 }
 
 /*
@@ -311,7 +313,7 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 	if (callee != NONE && (in->call || callee != c)) {
 		if (ARRAY_GROW(cg->e, cg->e_cap, cg->nr_e + 1))
 			return -ENOMEM;
-		cg->e[cg->nr_e++] = (struct cg_edge){ c, callee, in->addr, 0, false, false };
+		cg->e[cg->nr_e++] = (struct cg_edge){ c, callee, in->addr, 0, false, false, false };
 	}
 	if (in->stored_prm && in->stored_prm <= 8)
 		cg->f[c].keeps_args |= (uint8_t)(1u << (in->stored_prm - 1));
@@ -327,7 +329,7 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 		for (int k = 0; k < 6; k++) {
 			if (!in->call_arg[k] || (fn = cg_func_starting(cg, in->call_arg[k])) == NONE)
 				continue;
-			if (take(cg, fn, c, callee, k))
+			if (take(cg, fn, c, callee, k, in->addr))
 				return -ENOMEM;
 		}
 		if (callee != NONE && cg->f[callee].thread_api >= 0 && cg->f[callee].thread_api < 6 &&
@@ -338,7 +340,7 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 	} else {
 		uint64_t a = in->access == ACC_ADDR ? in->data : in->imm;
 
-		if (a && (fn = cg_func_starting(cg, a)) != NONE && fn != c && take(cg, fn, c, NONE, -1))
+		if (a && (fn = cg_func_starting(cg, a)) != NONE && fn != c && take(cg, fn, c, NONE, -1, 0))
 			return -ENOMEM;
 		if (take_stored(cg, in->stored, c, TAKE_STORED) ||
 		    take_stored(cg, in->stored_stack, c, TAKE_STACK))
@@ -347,11 +349,14 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 	return 0;
 }
 
-static int add_loop(struct callgraph *cg, uint64_t from, uint64_t to)
+/* Instructions between two runs of one loop that still make them one (a break's jump). */
+#define JOIN_GAP 5
+
+static int add_loop(struct callgraph *cg, uint64_t from, uint64_t to, bool joined)
 {
 	if (ARRAY_GROW(cg->l, cg->l_cap, cg->nr_l + 1))
 		return -ENOMEM;
-	cg->l[cg->nr_l++] = (struct cg_loop){ cg->buf_func, from, to, false };
+	cg->l[cg->nr_l++] = (struct cg_loop){ cg->buf_func, from, to, joined, false };
 	return 0;
 }
 
@@ -388,6 +393,7 @@ static bool retry_loop(const struct cfg_node *v, size_t n)
 static int function_loops(struct callgraph *cg)
 {
 	size_t n = cg->nr_buf;
+	uint32_t *cycle;
 	bool *in;
 	int err;
 
@@ -396,27 +402,35 @@ static int function_loops(struct callgraph *cg)
 		cg->nr_x = 0;
 		return 0;
 	}
-	in = calloc(n, sizeof(*in));
-	if (!in)
+	cycle = calloc(n, sizeof(*cycle) + sizeof(*in));
+	if (!cycle)
 		return -ENOMEM;
+	in = (bool *)(cycle + n);
 	/* Loops matter to calls and to the accesses the analyses count: none, no loops needed. */
-	err = cg->buf_used ? cfg_cycles(cg->buf, n, cg->x, cg->nr_x, in) : 0;
+	err = cg->buf_used ? cfg_cycles(cg->buf, n, cg->x, cg->nr_x, in, cycle) : 0;
 	if (!err)
 		on_the_way_out(cg, n);
-	for (size_t i = 0; i < n && !err; i++) {
+	/*
+	 * Runs of one loop's instructions.  A loop whose exit lies inside it (a
+	 * break's jump out, placed between its blocks) is two runs: the second
+	 * is joined to the first when a few instructions apart.
+	 */
+	for (size_t i = 0, last = SIZE_MAX; i < n && !err; i++) {
 		size_t j = i;
+		bool joined = last != SIZE_MAX && cycle[last] == cycle[i] && i - last <= JOIN_GAP;
 
 		if (!in[i])
 			continue;
-		while (j + 1 < n && in[j + 1])
+		while (j + 1 < n && in[j + 1] && cycle[j + 1] == cycle[i])
 			j++;
 		if (!retry_loop(cg->buf + i, j - i + 1))
-			err = add_loop(cg, cg->buf[i].addr, cg->buf[j].addr);
+			err = add_loop(cg, cg->buf[i].addr, cg->buf[j].addr, joined);
+		last = j;
 		i = j;
 	}
 	cg->nr_buf = 0;
 	cg->nr_x = 0;
-	free(in);
+	free(cycle);
 	return err;
 }
 
@@ -512,6 +526,36 @@ bool cg_dying(const struct cg_func *f)
 	       f->why != W_MAIN && f->why != W_THREAD;
 }
 
+/*
+ * Recursion is repetition: a call whose callee calls its caller back,
+ * directly or through others (a parser's item and list, a tree walk at -O0,
+ * which -O2 may turn into a loop of its own), repeats like a call in a loop.
+ * The cycles are the strongly connected parts of the direct calls (util's
+ * scc_parts); edges sorted by caller.
+ */
+static int mark_recursion(struct callgraph *cg)
+{
+	size_t n = cg->nr, *first = calloc(2 * n + 1 + cg->nr_e, sizeof(*first));
+	size_t *comp = first + n + 1, *succ = comp + n;
+	int err;
+
+	if (!first)
+		return -ENOMEM;
+	for (size_t k = 0; k < cg->nr_e; k++) {
+		first[cg->e[k].caller + 1]++;
+		succ[k] = cg->e[k].callee;
+	}
+	for (size_t i = 0; i < n; i++)
+		first[i + 1] += first[i];
+	err = scc_parts(n, first, succ, comp);
+	for (size_t i = 0; i < n && !err; i++)
+		cg->f[i].scc = (uint32_t)comp[i];
+	for (size_t k = 0; k < cg->nr_e && !err; k++)
+		cg->e[k].recursive = comp[cg->e[k].caller] == comp[cg->e[k].callee];
+	free(first);
+	return err;
+}
+
 /* Loops, per function, with the running largest end for look-ups; calls in loops. */
 int cg_index_loops(struct callgraph *cg)
 {
@@ -537,7 +581,7 @@ int cg_index_loops(struct callgraph *cg)
 	sort_array(cg->e, cg->nr_e, sizeof(*cg->e), edge_callee_cmp);
 	for (size_t k = 0; k < cg->nr_e; k++)
 		cg->e[k].in_loop = cg_in_loop(cg, cg->e[k].caller, cg->e[k].at);
-	return 0;
+	return mark_recursion(cg);
 }
 
 static bool spine_runtime(const struct cg_func *f, uint64_t addr)
@@ -632,13 +676,32 @@ const char *callgraph_why(const struct callgraph *cg, uint64_t addr, char *buf, 
 	if (cg_in_loop(cg, i, addr))
 		off += (size_t)snprintf(buf + off, len - off, "in a loop of %s", f->name);
 	else if (f->looped && f->loop_parent != NONE) {
-		/* The function whose loop repeats it, up the chain. */
-		uint32_t lp = f->loop_parent;
+		/*
+		 * The function whose loop repeats it, up the chain; a chain that
+		 * comes back on itself is repeated by calls that recurse.
+		 */
+		uint32_t lp = f->loop_parent, seen[64];
+		bool rec = false;
+		int k = 0;
 
-		for (int k = 0; k < 64 && cg->f[lp].looped && cg->f[lp].loop_parent != NONE; k++)
+		seen[k++] = i;
+		for (; k < 64 && !rec; k++) {
+			for (int s = 0; s < k && !rec; s++)
+				rec = seen[s] == lp;
+			if (rec || !cg->f[lp].looped || cg->f[lp].loop_parent == NONE)
+				break;
+			seen[k] = lp;
 			lp = cg->f[lp].loop_parent;
-		off += (size_t)snprintf(buf + off, len - off, "in %s, under a loop of %s", f->name,
-					cg->f[lp].name);
+		}
+		if (rec && lp == i && f->loop_parent == i)
+			off += (size_t)snprintf(buf + off, len - off, "in %s, which calls itself",
+						f->name);
+		else if (rec && lp == i)
+			off += (size_t)snprintf(buf + off, len - off, "in %s, which calls itself through %s",
+						f->name, cg->f[f->loop_parent].name);
+		else
+			off += (size_t)snprintf(buf + off, len - off, rec ? "in %s, under the recursion of %s" :
+						"in %s, under a loop of %s", f->name, cg->f[lp].name);
 	}
 	else
 		off += (size_t)snprintf(buf + off, len - off, "in %s", f->name);

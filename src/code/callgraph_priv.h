@@ -31,6 +31,7 @@ struct cg_func {
 	uint8_t dist;			/* calls down to a thread-creating call (255: none) */
 	uint8_t wait_dist;		/* calls down to a call that blocks for work (255: none) */
 	bool wait_api;			/* an imported function that blocks (accept, poll...) */
+	uint8_t served;			/* calls down from a serving loop (255: not reached from one) */
 	bool noreturn;			/* exit, abort, longjmp, __cxa_throw...: no code after its call */
 	bool has_ret, calls_noreturn;	/* seen in its code: a return; a call that never returns */
 	/*
@@ -43,6 +44,7 @@ struct cg_func {
 	uint32_t first_loop, nr_loops;
 	uint32_t parent;		/* who made it run at runtime (for the explanation) */
 	uint32_t loop_parent;		/* the caller whose loop makes it repeat */
+	uint32_t scc;			/* its cycle of calls (functions calling each other share one) */
 	uint8_t why;			/* enum root_why */
 	uint64_t *rt;			/* spine: its instructions that run after a thread starts */
 	size_t nr_rt;
@@ -55,6 +57,7 @@ struct cg_edge {
 	uint64_t at;
 	uint8_t ctx;			/* spine edges: when the call runs */
 	bool in_loop;
+	bool recursive;			/* caller and callee call each other, through others perhaps */
 	bool on_exit;			/* straight on from it, a call that ends the process */
 };
 
@@ -63,6 +66,7 @@ struct cg_take {
 	uint32_t passed_to;		/* the callee it is handed to, NONE: kept or stored */
 	int8_t arg;			/* ... as its argument ARG; TAKE_STORED: stored to memory */
 	uint32_t next_call;		/* TAKE_STACK: the taker's next callee after the store */
+	uint64_t at;			/* handed to a call: the call's address */
 };
 
 #define TAKE_STORED (-2)
@@ -71,6 +75,7 @@ struct cg_take {
 struct cg_loop {
 	uint32_t func;
 	uint64_t from, to;
+	bool joined;			/* the same loop as the run before it, a break's jump apart */
 	bool serving;			/* its body blocks waiting for work (accept, poll...) */
 };
 
@@ -105,6 +110,8 @@ struct callgraph {
 
 /* How many calls down a serving loop's wait may be (ServerLoop, WaitEventSetWait, epoll_wait). */
 #define MAX_WAIT_DEPTH 2
+/* How many calls down a serving loop a thread may be started for each piece of work. */
+#define MAX_SERVED_DEPTH 4
 
 /* callgraph.c, for callgraph_roots.c */
 /* The function holding ADDR, or NONE; the one whose address ADDR is (Thumb bit, ppc64 local entry). */

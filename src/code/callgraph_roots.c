@@ -240,7 +240,8 @@ static void spread(struct callgraph *cg)
 			bool once = (a->spine && !(a->ctx & CG_RUNTIME)) ||
 				    ((a->ctx & CG_RUNTIME) && !a->rt_root && !a->looped);
 			bool rep = (ctx & CG_RUNTIME) &&
-				   (once ? cg_serving_loop(cg, e->caller, e->at) : e->in_loop || a->looped);
+				   (once ? cg_serving_loop(cg, e->caller, e->at) :
+					   e->in_loop || e->recursive || a->looped);
 
 			if ((ctx & CG_RUNTIME) && !once && !b->rt_root) {
 				b->rt_root = true;
@@ -332,14 +333,57 @@ static void thread_depth(struct callgraph *cg)
 
 		if (!e->in_loop || cg->f[e->callee].wait_dist > MAX_WAIT_DEPTH)
 			continue;
-		for (uint32_t l = f->first_loop; l < f->first_loop + f->nr_loops; l++)
-			if (cg->l[l].from <= e->at && e->at <= cg->l[l].to)
-				cg->l[l].serving = true;
+		uint32_t lo = f->first_loop, hi = f->first_loop + f->nr_loops;
+
+		for (uint32_t l = lo; l < hi; l++) {
+			if (cg->l[l].from > e->at || e->at > cg->l[l].to)
+				continue;
+			/* (with the runs of the same loop joined to it) */
+			for (uint32_t o = l; o < hi && (o == l || cg->l[o].joined); o++)
+				cg->l[o].serving = true;
+			for (uint32_t o = l; o > lo && cg->l[o].joined; o--)
+				cg->l[o - 1].serving = true;
+		}
 	}
+	/* What a serving loop calls, a few calls down (a connection's hand-off to its thread). */
+	for (size_t i = 0; i < cg->nr; i++)
+		cg->f[i].served = 255;
+	for (size_t k = 0; k < cg->nr_e; k++)
+		if (cg->e[k].in_loop && cg_serving_loop(cg, cg->e[k].caller, cg->e[k].at))
+			cg->f[cg->e[k].callee].served = 1;
+	for (int round = 1; round < MAX_SERVED_DEPTH; round++)
+		for (size_t k = 0; k < cg->nr_e; k++) {
+			uint8_t d = cg->f[cg->e[k].caller].served;
+
+			if (d == round && cg->f[cg->e[k].callee].served > d + 1)
+				cg->f[cg->e[k].callee].served = (uint8_t)(d + 1);
+		}
 	for (size_t i = 0; i < cg->nr; i++) {
 		cg->f[i].creates_threads = cg->f[i].dist <= MAX_THREAD_DEPTH;
 		cg->threaded |= cg->f[i].creates_threads || cg->f[i].thread_entry;
 	}
+}
+
+/*
+ * A thread started for each piece of work: the call that starts it sits in a
+ * loop that waits for work (an accept loop handing each connection a thread
+ * of its own), or a few calls down from one.  Its code runs again for every
+ * connection or request, however loop-free its own body (thread per request).
+ * Returns the function whose serving loop starts it, or NONE.
+ */
+static uint32_t started_per_request(const struct callgraph *cg, uint32_t fn)
+{
+	for (size_t i = 0; i < cg->nr_t; i++) {
+		const struct cg_take *t = &cg->t[i];
+
+		if (t->fn != fn || t->taker == NONE || t->passed_to == NONE || t->arg < 0 ||
+		    cg->f[t->passed_to].thread_api != t->arg)
+			continue;
+		if (cg->f[t->taker].served <= MAX_SERVED_DEPTH ||
+		    cg_serving_loop(cg, t->taker, t->at))
+			return t->taker;
+	}
+	return NONE;
 }
 
 /* What the entry point hands to its first argument (__libc_start_main's main), or NONE. */
@@ -469,9 +513,15 @@ int callgraph_finish(struct callgraph *cg)
 			f->why = W_DTOR;
 		}
 		if (f->thread_entry) {
+			uint32_t by = started_per_request(cg, (uint32_t)i);
+
 			f->ctx |= CG_RUNTIME;
 			f->rt_root = true;
 			f->why = W_THREAD;
+			if (by != NONE) {
+				f->looped = true;
+				f->loop_parent = by;
+			}
 		}
 		/* A library's exported functions run when its callers call them. */
 		if (main_fn == NONE && !elf_image_executable(cg->img) && !strchr(f->name, '@') &&

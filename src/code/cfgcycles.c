@@ -2,7 +2,7 @@
 /*
  * Which instructions of a function lie on a cycle of its control flow: a
  * strongly connected part of more than one instruction, or a jump to
- * itself, found in one pass (Tarjan, without recursion).  An indirect jump
+ * itself, found in one pass (util's scc_parts).  An indirect jump
  * (a switch) may go to any block that nothing else jumps to.
  */
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 #include "cfgcycles.h"
 #include "internal.h"
+#include "scc.h"
 
 size_t cfg_node_at(const struct cfg_node *buf, size_t n, uint64_t addr)
 {
@@ -20,14 +21,15 @@ size_t cfg_node_at(const struct cfg_node *buf, size_t n, uint64_t addr)
 }
 
 int cfg_cycles(const struct cfg_node *buf, size_t n, const struct cfg_xedge *xe, size_t nx,
-	       bool *on_cycle)
+	       bool *on_cycle, uint32_t *cycle)
 {
-	size_t v, ne = 0, *first = NULL, *succ = NULL, *idx = NULL, *low = NULL;
-	size_t *stack = NULL, *call = NULL, *it = NULL, sp = 0, cp = 0, counter = 0;
-	bool *orphan = NULL, *on = NULL, any = false;
+	size_t v, ne = 0, *first = NULL, *succ = NULL, *comp = NULL, *size = NULL;
+	bool *orphan = NULL, any = false;
 	int err = 0;
 
 	memset(on_cycle, 0, n * sizeof(*on_cycle));
+	for (size_t i = 0; i < n && cycle; i++)
+		cycle[i] = UINT32_MAX;
 	if (!n)
 		return 0;
 	for (size_t i = 0; i < n && !any; i++)
@@ -37,19 +39,15 @@ int cfg_cycles(const struct cfg_node *buf, size_t n, const struct cfg_xedge *xe,
 	if (!any)
 		goto out;
 	v = n + 1;			/* node n: where an indirect jump may go */
-	/* One block for the per-node arrays: six of size_t, two of bool. */
-	first = calloc(6 * v + 1, sizeof(size_t) + 1);
+	/* One block for the per-node arrays: three of size_t, one of bool. */
+	first = calloc(3 * v + 1, sizeof(size_t) + 1);
 	if (!first) {
 		err = -ENOMEM;
 		goto out;
 	}
-	idx = first + v + 1;
-	low = idx + v;
-	stack = low + v;
-	call = stack + v;
-	it = call + v;
-	orphan = (bool *)(it + v);
-	on = orphan + v;
+	comp = first + v + 1;
+	size = comp + v;
+	orphan = (bool *)(size + v);
 	for (size_t i = 1; i < n; i++)
 		orphan[i] = buf[i - 1].jump || buf[i - 1].ret;
 	for (size_t i = 0; i < n; i++) {
@@ -121,56 +119,20 @@ int cfg_cycles(const struct cfg_node *buf, size_t n, const struct cfg_xedge *xe,
 			first[v] = k;
 		}
 	}
+	/* The parts, then which of them are cycles: more than one node, or a jump to itself. */
+	err = scc_parts(v, first, succ, comp);
+	if (err)
+		goto out;
 	for (size_t i = 0; i < v; i++)
-		idx[i] = SIZE_MAX;
-	/* Tarjan, without recursion. */
-	for (size_t r = 0; r < v; r++) {
-		if (idx[r] != SIZE_MAX)
-			continue;
-		call[cp++] = r;
-		idx[r] = low[r] = counter++;
-		it[r] = first[r];
-		stack[sp++] = r;
-		on[r] = true;
-		while (cp) {
-			size_t x = call[cp - 1];
+		size[comp[i]]++;
+	for (size_t i = 0; i < n; i++) {
+		bool self = false;
 
-			if (it[x] < first[x + 1]) {
-				size_t y = succ[it[x]++];
-
-				if (idx[y] == SIZE_MAX) {
-					idx[y] = low[y] = counter++;
-					it[y] = first[y];
-					stack[sp++] = y;
-					on[y] = true;
-					call[cp++] = y;
-				} else if (on[y] && idx[y] < low[x]) {
-					low[x] = idx[y];
-				}
-				continue;
-			}
-			cp--;
-			if (cp && low[x] < low[call[cp - 1]])
-				low[call[cp - 1]] = low[x];
-			if (low[x] == idx[x]) {
-				size_t size = 0, top = sp;
-				bool self = false;
-
-				do {
-					size++;
-					top--;
-				} while (stack[top] != x);
-				for (size_t k = first[x]; k < first[x + 1] && size == 1; k++)
-					self |= succ[k] == x;
-				while (sp > top) {
-					size_t y = stack[--sp];
-
-					on[y] = false;
-					if (y < n)
-						on_cycle[y] = size > 1 || self;
-				}
-			}
-		}
+		for (size_t k = first[i]; k < first[i + 1] && size[comp[i]] == 1; k++)
+			self |= succ[k] == i;
+		on_cycle[i] = size[comp[i]] > 1 || self;
+		if (cycle)
+			cycle[i] = on_cycle[i] ? (uint32_t)comp[i] : UINT32_MAX;
 	}
 out:
 	free(first);

@@ -29,9 +29,11 @@ struct cfg_xedge {
 /*
  * ON_CYCLE[i] (N entries): whether V[i] is on a cycle, with the NX further
  * edges X (an indirect jump with its table read goes only there; one without
- * may go to any block nothing else reaches).  0 or -ENOMEM.
+ * may go to any block nothing else reaches).  CYCLE, when not NULL, gets
+ * which: nodes of one loop (however its blocks lie in the code) share a
+ * number, UINT32_MAX off any.  0 or -ENOMEM.
  */
 int cfg_cycles(const struct cfg_node *v, size_t n, const struct cfg_xedge *x, size_t nx,
-	       bool *on_cycle);
+	       bool *on_cycle, uint32_t *cycle);
 
 #endif

@@ -119,7 +119,15 @@ aarch64-linux-gnu-g++ -O0 -g -pthread -o virt.aarch64-O0 virt.cc
 # OpenMP's threads (libgomp; clang's libomp: apt-get install libomp-14-dev).
 gcc -O2 -g -fopenmp -o omp.gcc-O2 omp.c
 clang -O2 -g -fopenmp -o omp.clang-O2 omp.c
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.*
+# Repetition without a loop of its own: a thread started per request by an
+# accept loop, recursion (mutual and self) on the request path and at start-up.
+gcc -O0 -g -pthread -o perreq.gcc-O0 perreq.c
+gcc -O2 -g -pthread -o perreq.gcc-O2 perreq.c
+clang -O0 -g -pthread -o perreq.clang-O0 perreq.c
+clang -O2 -g -pthread -o perreq.clang-O2 perreq.c
+aarch64-linux-gnu-gcc -O2 -g -pthread -o perreq.aarch64 perreq.c
+powerpc64le-linux-gnu-gcc -O0 -g -pthread -o perreq.ppc64le-O0 perreq.c
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
