@@ -577,6 +577,32 @@ def perreq(tool, data):
               "is_odd, which calls itself through is_even" in why, why)
 
 
+def inner(tool, data):
+    """tests/data/share/inner.c: a member written hot beside a member only read (one struct)."""
+    for name in ("inner.gcc-O2", "inner.gcc-O0", "inner.aarch64", "inner.ppc64le"):
+        doc = share_json(tool, "--line-size", "64", os.path.join(data, "share", name))
+        flagged = {}
+        for line in doc["lines"]:
+            if line["verdict"] != "ok":
+                for m in line["members"]:
+                    flagged.setdefault(m["name"], []).append(line)
+        rl = flagged.get("rng", [])
+        check(f"{name}: rng.seed written hot beside rng.mode, read hot, named by member",
+              len(rl) == 1 and rl[0]["verdict"] == "writer_with_readers" and
+              "rng.seed is written" in rl[0]["why"] and "rng.mode" in rl[0]["why"] and
+              "move rng.seed out of rng" in rl[0]["fix"], str([(x["verdict"], x["why"]) for x in rl]))
+        if name.startswith("inner.gcc"):
+            cl = flagged.get("cfg", [])
+            check(f"{name}: cfg.hits a hot counter beside cfg.enabled, read hot; cfg whole not the fix",
+                  len(cl) == 1 and cl[0]["verdict"] == "hot_counter" and
+                  "cfg.hits is a counter" in cl[0]["why"] and "cfg.enabled" in cl[0]["why"] and
+                  "kept out of cfg" in cl[0]["fix"], str([(x["verdict"], x["why"]) for x in cl]))
+        for v, what in (("tuned", "tuned.level is set while threads run"),
+                        ("pair", "both members written"), ("far", "far.enabled is 128 bytes away")):
+            bad = [x["why"] for x in flagged.get(v, []) if "read on hot paths and never written" in x["why"]]
+            check(f"{name}: {v}: no read-mostly member ({what})", not bad, str(bad))
+
+
 def virt(tool, data):
     """tests/data/share/virt.cc: virtual calls on a global object, devirtualized from its data."""
     for name in ("virt.g++-O0", "virt.clang++-O0", "virt.g++-O2", "virt.aarch64-O0"):
@@ -739,6 +765,7 @@ def main():
     libwrite(tool, data)
     sigact(tool, data)
     perreq(tool, data)
+    inner(tool, data)
     virt(tool, data)
     omp(tool, data)
     cross(tool, data)

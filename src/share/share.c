@@ -431,6 +431,7 @@ MYCL_API void mycl_share__free(struct mycl_share *s)
 	free(s->dcode);
 	free(s->described);
 	free(s->splits);
+	free(s->inner);
 	free(s);
 }
 

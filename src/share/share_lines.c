@@ -127,10 +127,23 @@ static const struct share_split *split_on(const struct mycl_share *s,
 	return a >= l->start && b < l->start + s->line_size ? p : NULL;
 }
 
+/* VAR's member written hot beside one only read, both on line L, or NULL. */
+static const struct share_inner *inner_on(const struct mycl_share *s,
+					  const struct mycl_share_line *l, size_t var)
+{
+	size_t lo = PARTITION_POINT(0, s->nr_inner, mid, s->inner[mid].var < var);
+	const struct share_inner *p = lo < s->nr_inner && s->inner[lo].var == var ?
+				      &s->inner[lo] : NULL;
+
+	return p && s->vars[var].addr + p->w >= l->start &&
+	       s->vars[var].addr + p->w < l->start + s->line_size ? p : NULL;
+}
+
 static void judge(struct mycl_share *s, struct mycl_share_line *l)
 {
 	size_t nhot = 0, nr = 0, wi = SIZE_MAX, slot = SIZE_MAX, ci = SIZE_MAX;
 	const struct share_split *split = NULL;
+	const struct share_inner *in;
 	double w = 0, r = 0;
 	uint64_t sw = 0, sr = 0;
 	const struct mycl_share_var *v;
@@ -169,6 +182,7 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 	if (!nhot || (!s->threaded && !s->assume_threads))
 		return;
 	v = &s->vars[wi];
+	in = inner_on(s, l, wi);
 	if (nhot == 2 && split) {
 		const char *fa = split->fa, *fb = split->fb;
 
@@ -209,14 +223,31 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 		   v->indexed_writes < v->hot_writes + v->warm_writes) {
 		/* (a single variable: slots of an array each a line wide are no shared counter) */
 		l->verdict = MYCL_SHARE_HOT_COUNTER;
-		l->why = nr ? savef(s, "%s is a counter incremented while threads run; its line "
+		l->why = in ? savef(s, "%s is a counter incremented while threads run, and %s, read on "
+				    "hot paths and never written then, is a member of the same %s on "
+				    "its line", in->mw, in->mr, v->name) :
+			 nr ? savef(s, "%s is a counter incremented while threads run; its line "
 				    "bounces between CPUs, and read-mostly %s sit on it", v->name,
 				    names(s, l, reader, SIZE_MAX)) :
 			 savef(s, "%s is a counter incremented while threads run: every increment "
 			       "takes its line from the other CPUs", v->name);
-		l->fix = savef(s, "count per CPU or per thread and sum when read (sharded counter); "
+		l->fix = in ? savef(s, "count per CPU or per thread and sum when read (sharded "
+				    "counter), kept out of %s; aligning %s whole would keep %s on "
+				    "the counter's line", v->name, v->name, in->mr) :
+			 savef(s, "count per CPU or per thread and sum when read (sharded counter); "
 			       "then align %s to its own line (alignas(%u))", v->name, s->line_size);
 		l->score = w * (1.0 + r / 4.0) + 8.0 * (double)v->counter_writes;
+	} else if (in) {
+		/* (written hot beside a member read hot: the variable's own line holds both) */
+		l->verdict = MYCL_SHARE_WRITER_WITH_READERS;
+		l->why = savef(s, "%s is written on hot paths and %s, read on hot paths and never "
+			       "written then, is a member of the same %s on its %u-byte line%s%s",
+			       in->mw, in->mr, v->name, s->line_size, nr ? "; read-mostly " : "",
+			       nr ? names(s, l, reader, SIZE_MAX) : "");
+		l->fix = savef(s, "move %s out of %s (or pad it to a line of its own: alignas(%u) "
+			       "on the member); aligning %s whole mends nothing", in->mw, v->name,
+			       s->line_size, v->name);
+		l->score = w * (1.0 + (r + read_weight(v)) / 4.0);
 	} else if (nr) {
 		l->verdict = MYCL_SHARE_WRITER_WITH_READERS;
 		l->why = savef(s, "%s is written while threads run and shares its %u-byte line with "

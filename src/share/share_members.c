@@ -2,7 +2,9 @@
 /*
  * Writers inside one variable: members written on hot paths by different
  * threads' code (a ring's head by the producer, its tail by the consumer),
- * from the references share.c counted and the call graph's threads.
+ * and a member written hot beside members only read while threads run (a
+ * counter in a config struct), from the references share.c counted and the
+ * call graph's threads.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -53,6 +55,125 @@ static const char *member_name(struct mycl_share *s, const struct mycl_share_var
 	if (inline_member_path(s->dso, v->name, v->addr, off, buf, sizeof(buf)) || !strchr(buf, '.'))
 		snprintf(buf, sizeof(buf), "%s+0x%x", v->name, off);
 	return share_keep(s, strdup(buf));
+}
+
+/* An access of one member: of variable VAR at OFF; written hot, while threads run; read hot. */
+struct ma {
+	uint32_t var, off;
+	bool hot_write, rt_write, rt_read;
+};
+
+static int ma_cmp(const void *a, const void *b)
+{
+	const struct ma *x = a, *y = b;
+
+	if (x->var != y->var)
+		return x->var < y->var ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * Of the accesses [a, e) of one variable, by offset: the member written on
+ * hot paths and, within the same line, the closest member read on hot paths
+ * and never written while threads run.  False when there is no such pair.
+ */
+static bool inner_pair(const struct mycl_share *s, const struct ma *a, const struct ma *e,
+		       uint32_t *w, uint32_t *r)
+{
+	uint64_t base = s->vars[a->var].addr, ls = s->line_size, best = UINT64_MAX;
+
+	for (const struct ma *x = a, *xe; x < e; x = xe) {
+		bool hot = false;
+
+		for (xe = x; xe < e && xe->off == x->off; xe++)
+			hot |= xe->hot_write;
+		if (!hot)
+			continue;
+		for (const struct ma *y = a, *ye; y < e; y = ye) {
+			bool read = false, written = false;
+			uint64_t d = y->off > x->off ? y->off - x->off : x->off - y->off;
+
+			for (ye = y; ye < e && ye->off == y->off; ye++) {
+				read |= ye->rt_read;
+				written |= ye->rt_write;
+			}
+			if (!read || written || d >= best ||
+			    (base + x->off) / ls != (base + y->off) / ls)
+				continue;
+			best = d;
+			*w = x->off;
+			*r = y->off;
+		}
+	}
+	return best != UINT64_MAX;
+}
+
+/* Two members the debug info names ("v.a", "v.b.c"), neither inside the other. */
+static bool distinct_members(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
+
+	if (strchr(a, '+') || strchr(b, '+') || !strchr(a, '.') || !strchr(b, '.'))
+		return false;
+	return strncmp(a, b, n) || (a[n] != '.' && b[n] != '.' && a[n] != '[' && b[n] != '[' &&
+				    la != lb);
+}
+
+/*
+ * Members written hot beside members only read while threads run, inside
+ * one variable: a counter or a seed sharing its line with the switches the
+ * same code reads (struct config { bool enabled; ... long hits; }).  Moving
+ * the whole variable to a line of its own mends nothing there.
+ */
+static int inner_readers(struct mycl_share *s, struct callgraph *cg)
+{
+	struct ma *m = NULL;
+	size_t n = 0, cap = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < s->nr_refs; i++) {
+		const struct share_ref *r = &s->refs[i];
+		const struct mycl_share_var *v = &s->vars[r->var];
+		enum cg_heat h;
+
+		if (r->access == ACC_NONE || r->access == ACC_ADDR || r->indexed || r->once ||
+		    v->kind != MYCL_SHARE_VAR_PLAIN || v->size <= 8 || !v->hot_writes)
+			continue;
+		if (ARRAY_GROW(m, cap, n + 1)) {
+			free(m);
+			return -ENOMEM;
+		}
+		h = callgraph_heat(cg, r->addr);
+		m[n++] = (struct ma){ r->var, r->off,
+				      r->access != ACC_READ && h == HEAT_HOT,
+				      r->access != ACC_READ && (h == HEAT_HOT || h == HEAT_WARM ||
+								h == HEAT_UNKNOWN),
+				      r->access != ACC_WRITE && h == HEAT_HOT };
+	}
+	sort_array(m, n, sizeof(*m), ma_cmp);
+	for (size_t i = 0, j; i < n && !err; i = j) {
+		struct share_inner in = { .var = m[i].var };
+
+		for (j = i; j < n && m[j].var == m[i].var; j++)
+			;
+		if (!inner_pair(s, &m[i], &m[j], &in.w, &in.r))
+			continue;
+		if (ARRAY_GROW(s->inner, s->inner_cap, s->nr_inner + 1)) {
+			err = -ENOMEM;
+			break;
+		}
+		in.mw = member_name(s, &s->vars[in.var], in.w);
+		in.mr = member_name(s, &s->vars[in.var], in.r);
+		/*
+		 * Only members the debug info names, and two of them: without it
+		 * "+0x8" may lie inside what "+0x0" is (a lock the C library
+		 * writes whole, a 16-byte atomic).
+		 */
+		if (in.mw && in.mr && distinct_members(in.mw, in.mr))
+			s->inner[s->nr_inner++] = in;
+	}
+	free(m);
+	return err;
 }
 
 /*
@@ -117,5 +238,5 @@ int share_member_writers(struct mycl_share *s, struct callgraph *cg)
 		s->splits[s->nr_splits++] = best;
 	}
 	free(w);
-	return 0;
+	return inner_readers(s, cg);
 }

@@ -34,6 +34,17 @@ struct share_split {
 };
 
 /*
+ * Inside one variable (a struct): a member written on hot paths at W and,
+ * on its line, one read while threads run and never written then, at R (a
+ * counter beside the switches of one config struct).
+ */
+struct share_inner {
+	uint32_t var;
+	uint32_t w, r;
+	const char *mw, *mr;		/* the members' names ("cfg.hits", "cfg.enabled") */
+};
+
+/*
  * One write of a variable, by the function it runs in; then, summed per
  * function, its writes there (COUNT), the hottest HEAT and where (AT).
  */
@@ -99,6 +110,8 @@ struct mycl_share {
 	size_t nr_described;
 	struct share_split *splits;	/* by var */
 	size_t nr_splits, splits_cap;
+	struct share_inner *inner;	/* by var */
+	size_t nr_inner, inner_cap;
 	/* Linked statically, without debug info: the libraries' objects cannot be set apart. */
 	bool static_blind;
 	uint64_t skid_samples;		/* ... credited to the instruction before */

@@ -127,7 +127,12 @@ clang -O0 -g -pthread -o perreq.clang-O0 perreq.c
 clang -O2 -g -pthread -o perreq.clang-O2 perreq.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o perreq.aarch64 perreq.c
 powerpc64le-linux-gnu-gcc -O0 -g -pthread -o perreq.ppc64le-O0 perreq.c
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.*
+# Hot writes beside read-mostly members of the same variable (a config struct).
+gcc -O2 -g -pthread -o inner.gcc-O2 inner.c
+gcc -O0 -g -pthread -o inner.gcc-O0 inner.c
+aarch64-linux-gnu-gcc -O2 -g -pthread -o inner.aarch64 inner.c
+powerpc64le-linux-gnu-gcc -O2 -g -pthread -o inner.ppc64le inner.c
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
