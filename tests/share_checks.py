@@ -603,6 +603,39 @@ def inner(tool, data):
             check(f"{name}: {v}: no read-mostly member ({what})", not bad, str(bad))
 
 
+def span(tool, data):
+    """tests/data/share/span.c: variables larger than a line, judged by where their hot writes land."""
+    for name in ("span.gcc-O2", "span.clang-O0", "span.aarch64"):
+        doc = share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name))
+
+        def line_of(var, first):
+            for line in doc["lines"]:
+                for m in line["members"]:
+                    if m["name"] == var and (m["offset"] >= 0) == first:
+                        return line
+            return None
+
+        tail = line_of("head_hot", False)
+        check(f"{name}: head_hot's tail line, which no hot write reaches, not flagged for it",
+              tail is not None and (tail["verdict"] == "ok" or "head_hot" not in tail["why"]),
+              str(tail and (tail["verdict"], tail["why"])))
+        head = line_of("head_hot", True)
+        check(f"{name}: head_hot's first line, with its counter, flagged",
+              head is not None and head["verdict"] == "hot_counter", str(head and head["verdict"]))
+        first = line_of("tail_hot", True)
+        check(f"{name}: tail_hot's first line, which no hot write reaches, not flagged for it",
+              first is not None and (first["verdict"] == "ok" or "tail_hot" not in first["why"]),
+              str(first and (first["verdict"], first["why"])))
+        last = line_of("tail_hot", False)
+        check(f"{name}: tail_hot's last line, with its counter, flagged",
+              last is not None and last["verdict"] == "hot_counter" and "tail_hot" in last["why"],
+              str(last and (last["verdict"], last["why"])))
+        pool = line_of("stack_pool", False)
+        check(f"{name}: stack_pool's tail line kept: the C library writes its mutex whole",
+              pool is not None and pool["verdict"] != "ok" and "stack_pool" in pool["why"],
+              str(pool and (pool["verdict"], pool["why"])))
+
+
 def virt(tool, data):
     """tests/data/share/virt.cc: virtual calls on a global object, devirtualized from its data."""
     for name in ("virt.g++-O0", "virt.clang++-O0", "virt.g++-O2", "virt.aarch64-O0"):
@@ -766,6 +799,7 @@ def main():
     sigact(tool, data)
     perreq(tool, data)
     inner(tool, data)
+    span(tool, data)
     virt(tool, data)
     omp(tool, data)
     cross(tool, data)

@@ -234,7 +234,8 @@ static void count_refs(struct mycl_share *s, struct callgraph *cg)
 		enum cg_heat heat = r->once ? HEAT_STARTUP : callgraph_heat(cg, r->addr);
 
 		if (r->access == ACC_WRITE || r->access == ACC_RMW)
-			share_count_write(s, cg, v, heat, r->addr, r->counter, r->indexed, r->scale);
+			share_count_write(s, cg, v, heat, r->addr, v->addr + r->off, r->counter,
+					  r->indexed, r->scale);
 		else if (r->access == ACC_READ && heat >= HEAT_WARM)
 			v->runtime_reads++, v->hot_reads += heat == HEAT_HOT;
 		else if (r->access == ACC_READ && heat == HEAT_UNKNOWN)
@@ -432,6 +433,8 @@ MYCL_API void mycl_share__free(struct mycl_share *s)
 	free(s->described);
 	free(s->splits);
 	free(s->inner);
+	free(s->hotw);
+	free(s->hot_anywhere);
 	free(s);
 }
 

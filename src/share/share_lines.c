@@ -75,8 +75,50 @@ static bool slots(const struct mycl_share *s, const struct mycl_share_var *v)
 	       v->size >= 2 * e && e < s->line_size;
 }
 
+static int hotw_cmp(const void *a, const void *b)
+{
+	const struct share_hotw *x = a, *y = b;
+
+	if (x->var != y->var)
+		return x->var < y->var ? -1 : 1;
+	return x->where < y->where ? -1 : x->where > y->where;
+}
+
+/*
+ * A variable reaching past line L whose hot writes all land on its other
+ * lines (a large object whose lock or counters lie at its start, its tail
+ * on the next variables' line): no writer on L.  Not when a hot write's
+ * place is not known (a computed index, a sample) or none was placed.
+ */
+static bool written_elsewhere(struct mycl_share *s, const struct mycl_share_line *l, size_t var)
+{
+	const struct mycl_share_var *v = &s->vars[var];
+	uint64_t end = l->start + s->line_size;
+	size_t lo;
+
+	if (!v->hot_writes || v->sampled_writes || !s->hot_anywhere || s->hot_anywhere[var] ||
+	    (v->addr >= l->start && v->addr + v->size <= end))
+		return false;
+	if (!s->hotw_sorted) {
+		sort_array(s->hotw, s->nr_hotw, sizeof(*s->hotw), hotw_cmp);
+		s->hotw_sorted = true;
+	}
+	lo = PARTITION_POINT(0, s->nr_hotw, mid, s->hotw[mid].var < var ||
+			     (s->hotw[mid].var == var && s->hotw[mid].where < l->start));
+	return !(lo < s->nr_hotw && s->hotw[lo].var == var && s->hotw[lo].where < end);
+}
+
+/* Written on hot paths, on line L: member K of L. */
+static bool hot_here(struct mycl_share *s, const struct mycl_share_line *l, size_t k)
+{
+	return hot_written(&s->vars[l->members[k]]) && !written_elsewhere(s, l, l->members[k]);
+}
+
+static bool reader_here(struct mycl_share *s, const struct mycl_share_line *l, size_t k);
+
 static const char *names(struct mycl_share *s, const struct mycl_share_line *l,
-			 bool (*pick)(const struct mycl_share_var *v), size_t skip)
+			 bool (*pick)(struct mycl_share *s, const struct mycl_share_line *l, size_t k),
+			 size_t skip)
 {
 	char *list = NULL;
 	size_t len = 0, n = 0;
@@ -87,7 +129,7 @@ static const char *names(struct mycl_share *s, const struct mycl_share_line *l,
 	for (size_t k = 0; k < l->nr_members; k++) {
 		const struct mycl_share_var *v = &s->vars[l->members[k]];
 
-		if (l->members[k] == skip || !pick(v))
+		if (l->members[k] == skip || !pick(s, l, k))
 			continue;
 		if (n < 4)
 			fprintf(f, "%s%s", n ? ", " : "", v->name);
@@ -109,6 +151,11 @@ static bool reader(const struct mycl_share_var *v)
 {
 	return !hot_written(v) && read_at_runtime(v) && v->kind != MYCL_SHARE_VAR_LIBRARY &&
 	       (v->kind != MYCL_SHARE_VAR_LINKED || v->hot_reads + v->sampled_reads > 0);
+}
+
+static bool reader_here(struct mycl_share *s, const struct mycl_share_line *l, size_t k)
+{
+	return reader(&s->vars[l->members[k]]);
 }
 
 /* VAR's pair of members written by different threads, when both are on line L. */
@@ -157,6 +204,9 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 		l->samples += v->samples;
 		sw += v->sampled_writes;
 		sr += v->sampled_reads;
+		/* (a large variable written hot only on its other line: neither writer nor reader) */
+		if (written_elsewhere(s, l, l->members[k]))
+			continue;
 		if (runtime_written(v)) {
 			w += write_weight(v);
 			if (v->chain_samples && (ci == SIZE_MAX ||
@@ -197,7 +247,7 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 	} else if (nhot >= 2) {
 		l->verdict = MYCL_SHARE_WRITERS;
 		l->why = savef(s, "%zu variables written on hot paths share one %u-byte line: %s%s",
-			       nhot - (split != NULL), s->line_size, names(s, l, hot_written, SIZE_MAX),
+			       nhot - (split != NULL), s->line_size, names(s, l, hot_here, SIZE_MAX),
 			       split ? savef(s, " (and %s and %s, written by different threads)",
 					     split->ma, split->mb) : "");
 		l->fix = savef(s, "give each written variable a line of its own: alignas(%u), or "
@@ -228,7 +278,7 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 				    "its line", in->mw, in->mr, v->name) :
 			 nr ? savef(s, "%s is a counter incremented while threads run; its line "
 				    "bounces between CPUs, and read-mostly %s sit on it", v->name,
-				    names(s, l, reader, SIZE_MAX)) :
+				    names(s, l, reader_here, SIZE_MAX)) :
 			 savef(s, "%s is a counter incremented while threads run: every increment "
 			       "takes its line from the other CPUs", v->name);
 		l->fix = in ? savef(s, "count per CPU or per thread and sum when read (sharded "
@@ -243,7 +293,7 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 		l->why = savef(s, "%s is written on hot paths and %s, read on hot paths and never "
 			       "written then, is a member of the same %s on its %u-byte line%s%s",
 			       in->mw, in->mr, v->name, s->line_size, nr ? "; read-mostly " : "",
-			       nr ? names(s, l, reader, SIZE_MAX) : "");
+			       nr ? names(s, l, reader_here, SIZE_MAX) : "");
 		l->fix = savef(s, "move %s out of %s (or pad it to a line of its own: alignas(%u) "
 			       "on the member); aligning %s whole mends nothing", in->mw, v->name,
 			       s->line_size, v->name);
@@ -251,7 +301,7 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 	} else if (nr) {
 		l->verdict = MYCL_SHARE_WRITER_WITH_READERS;
 		l->why = savef(s, "%s is written while threads run and shares its %u-byte line with "
-			       "read-mostly %s", v->name, s->line_size, names(s, l, reader, SIZE_MAX));
+			       "read-mostly %s", v->name, s->line_size, names(s, l, reader_here, SIZE_MAX));
 		l->fix = savef(s, "align %s to its own line (alignas(%u)), or move the read-mostly "
 			       "globals to a section of their own (MySQL bug 97777 / MDEV-21145)",
 			       v->name, s->line_size);

@@ -47,9 +47,13 @@ struct scan {
 	size_t nr_ptrsets, ptrsets_cap;
 };
 
-/* One write to V, by when it runs (HEAT); AT explains where (for the hottest). */
+/*
+ * One write to V, by when it runs (HEAT); AT explains where (for the hottest);
+ * WHERE is the address written (0: not known, or at a computed index).
+ */
 void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
-		       enum cg_heat heat, uint64_t at, bool counter, bool indexed, unsigned int width);
+		       enum cg_heat heat, uint64_t at, uint64_t where, bool counter, bool indexed,
+		       unsigned int width);
 /* share_through.c: writes through addresses handed to callees and threads, returned, kept. */
 int share_callee_writes(struct scan *sc);
 /* (before share_callee_writes: returned addresses handed to callees become its argrefs) */

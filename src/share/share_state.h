@@ -38,6 +38,12 @@ struct share_split {
  * on its line, one read while threads run and never written then, at R (a
  * counter beside the switches of one config struct).
  */
+/* A hot write of variable VAR at address WHERE (for the lines a large variable spans). */
+struct share_hotw {
+	uint32_t var;
+	uint64_t where;
+};
+
 struct share_inner {
 	uint32_t var;
 	uint32_t w, r;
@@ -112,6 +118,10 @@ struct mycl_share {
 	size_t nr_splits, splits_cap;
 	struct share_inner *inner;	/* by var */
 	size_t nr_inner, inner_cap;
+	struct share_hotw *hotw;	/* hot writes by place: sorted by var, where once judged */
+	size_t nr_hotw, hotw_cap;
+	bool hotw_sorted;
+	bool *hot_anywhere;		/* per var: a hot write whose place is not known */
 	/* Linked statically, without debug info: the libraries' objects cannot be set apart. */
 	bool static_blind;
 	uint64_t skid_samples;		/* ... credited to the instruction before */

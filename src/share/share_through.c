@@ -26,12 +26,36 @@ static int argref_cmp(const void *a, const void *b)
 	return x->call < y->call ? -1 : x->call > y->call;
 }
 
-/* One write to V, by when it runs; AT explains where (for the hottest). */
+/*
+ * Where V's hot writes land, for the lines V spans: an address, or, written
+ * at a place not known (a computed index), anywhere in it.
+ */
+static void place_hot_write(struct mycl_share *s, const struct mycl_share_var *v, uint64_t where,
+			    bool indexed)
+{
+	uint32_t var = (uint32_t)(v - s->vars);
+
+	if (!s->hot_anywhere) {
+		s->hot_anywhere = calloc(s->nr_vars ? s->nr_vars : 1, sizeof(*s->hot_anywhere));
+		if (!s->hot_anywhere)
+			return;		/* (then no line sets a part of V apart) */
+	}
+	if (!where || indexed || where < v->addr || where >= v->addr + (v->size ? v->size : 1) ||
+	    ARRAY_GROW(s->hotw, s->hotw_cap, s->nr_hotw + 1))
+		s->hot_anywhere[var] = true;
+	else
+		s->hotw[s->nr_hotw++] = (struct share_hotw){ var, where };
+}
+
+/* One write to V, by when it runs; AT explains where (for the hottest); WHERE: what it writes. */
 void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
-			enum cg_heat heat, uint64_t at, bool counter, bool indexed, unsigned int width)
+		       enum cg_heat heat, uint64_t at, uint64_t where, bool counter, bool indexed,
+		       unsigned int width)
 {
 	char why[200];
 
+	if (heat == HEAT_HOT)
+		place_hot_write(s, v, where, indexed);
 	switch (heat) {
 	case HEAT_HOT: v->hot_writes++; break;
 	case HEAT_WARM: v->warm_writes++; break;
@@ -161,7 +185,8 @@ int share_callee_writes(struct scan *sc)
 				heat = HEAT_HOT;
 			s->vars[lw].callee_writes++;
 			s->vars[lw].atomics += locks && a->arg == 0;
-			share_count_write(s, sc->cg, &s->vars[lw], heat, a->call, false, a->indexed, 0);
+			/* (the library writes the whole object, its size not known here: no place) */
+			share_count_write(s, sc->cg, &s->vars[lw], heat, a->call, 0, false, a->indexed, 0);
 			continue;
 		}
 		if (start != a->callee || !name || strchr(name, '@'))
@@ -217,7 +242,8 @@ int share_callee_writes(struct scan *sc)
 			}
 			s->vars[var].callee_writes++;
 			share_count_write(s, sc->cg, &s->vars[var], heat, a->own_heat ? v[k].addr : a->call,
-				    v[k].counter_op, a->indexed, 0);
+					  a->addr + (uint64_t)v[k].mem_prm_off, v[k].counter_op,
+					  a->indexed, 0);
 		}
 	}
 out:
@@ -354,7 +380,8 @@ int share_returned_writes(struct scan *sc)
 				continue;
 			s->vars[var].callee_writes++;
 			share_count_write(s, sc->cg, &s->vars[var], callgraph_heat(sc->cg, v[q].addr), v[q].addr,
-				    v[q].counter_op, c->indexed || v[q].indexed, c->indexed ? 0 : v[q].scale);
+					  v[q].data, v[q].counter_op, c->indexed || v[q].indexed,
+					  c->indexed ? 0 : v[q].scale);
 		}
 		free(v);
 		free(cr);
@@ -409,7 +436,7 @@ void share_pointer_writes(struct scan *sc)
 				continue;
 			s->vars[var].callee_writes++;
 			share_count_write(s, sc->cg, &s->vars[var], callgraph_heat(sc->cg, w->at), w->at,
-				    w->counter, t->indexed, 0);
+					  t->target + (uint64_t)w->off, w->counter, t->indexed, 0);
 		}
 	}
 }

@@ -132,7 +132,11 @@ gcc -O2 -g -pthread -o inner.gcc-O2 inner.c
 gcc -O0 -g -pthread -o inner.gcc-O0 inner.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o inner.aarch64 inner.c
 powerpc64le-linux-gnu-gcc -O2 -g -pthread -o inner.ppc64le inner.c
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.*
+# Variables larger than a line, judged per line by where their hot writes land.
+gcc -O2 -g -pthread -o span.gcc-O2 span.c
+clang -O0 -g -pthread -o span.clang-O0 span.c
+aarch64-linux-gnu-gcc -O2 -g -pthread -o span.aarch64 span.c
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
