@@ -636,6 +636,22 @@ def span(tool, data):
               str(pool and (pool["verdict"], pool["why"])))
 
 
+def decode_ahead(tool, data):
+    """Capstone's decoding ahead on a second thread (code ranges of 256 KB and more) gives the
+    report the decoding in the caller gives, byte for byte."""
+    paths = [os.path.join(data, "share", n) for n in ("truth.static", "dispatch.static")]
+    paths += [p for p in ("/usr/sbin/mariadbd",) if os.path.exists(p)]
+    for path in paths:
+        outs = []
+        for mode in ("off", "on"):
+            r = subprocess.run([tool, "--all", "--format", "json", path], capture_output=True,
+                               text=True, timeout=300, env={**os.environ, "MYCL_DECODE_AHEAD": mode})
+            outs.append((r.returncode, r.stdout, r.stderr))
+        check(f"{os.path.basename(path)}: the same report decoded ahead and in the caller",
+              outs[0] == outs[1] and outs[0][0] == 0 and len(outs[0][1]) > 1000,
+              f"exit {outs[0][0]} / {outs[1][0]}, {len(outs[0][1])} / {len(outs[1][1])} bytes")
+
+
 def virt(tool, data):
     """tests/data/share/virt.cc: virtual calls on a global object, devirtualized from its data."""
     for name in ("virt.g++-O0", "virt.clang++-O0", "virt.g++-O2", "virt.aarch64-O0"):
@@ -800,6 +816,7 @@ def main():
     perreq(tool, data)
     inner(tool, data)
     span(tool, data)
+    decode_ahead(tool, data)
     virt(tool, data)
     omp(tool, data)
     cross(tool, data)

@@ -6,6 +6,7 @@
  * disasm_arm64.c, disasm_arm.c, disasm_ppc.c, disasm_s390.c, disasm_riscv.c.
  */
 #include "disasm.h"
+#include "disasm_ahead.h"
 #include "x86len.h"
 #include "disasm_regs.h"
 #include "elfimage.h"
@@ -158,6 +159,8 @@ int disasm_open(struct disasm **out, uint16_t machine, bool big_endian, uint64_t
 		free(d);
 		return -ENOTSUP;
 	}
+	d->cs_arch = arch;
+	d->cs_mode = mode;
 	if (d->cs)
 		cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
 	if (d->cs_thumb)
@@ -642,6 +645,40 @@ static void after(struct disasm *d, struct insn *in)
 	d->out_of_line = in->ret || (in->jump && !in->call && (!in->target || in->target <= in->addr));
 }
 
+/* Bytes passed over where no instruction decodes (data in code, padding). */
+static size_t skip_bytes(const struct disasm *d)
+{
+	return d->machine == EM_X86_64 || d->machine == EM_386 ? 1 :
+	       d->machine == EM_S390 || (d->machine == EM_ARM && d->thumb) ? 2 : 4;
+}
+
+/*
+ * The next instruction at *P (*PC, *LEN advanced past it, as capstone's
+ * iterator does): from the decoder ahead while it walks with us, else
+ * decoded here into CI.  NULL where none decodes.
+ */
+static const cs_insn *decode(struct disasm *d, struct dis_ahead **ahead, const uint8_t **p,
+			     size_t *len, uint64_t *pc, cs_insn *ci, cs_insn *ct)
+{
+	const cs_insn *c;
+
+	if (*ahead && dis_ahead_next(*ahead, *pc, &c)) {
+		if (c) {
+			*p += c->size;
+			*pc += c->size;
+			*len -= c->size;
+		}
+		return c;
+	}
+	if (*ahead) {
+		dis_ahead_stop(*ahead);
+		*ahead = NULL;
+	}
+	c = d->machine == EM_ARM && d->thumb ? ct : ci;
+	return cs_disasm_iter(d->machine == EM_ARM && d->thumb ? d->cs_thumb : d->cs, p, len, pc,
+			      (cs_insn *)c) ? c : NULL;
+}
+
 int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		int (*fn)(const struct insn *in, void *arg), void *arg)
 {
@@ -651,6 +688,11 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 	uint64_t pc = addr;
 	size_t next = 0;
 	int err = 0;
+	/* A long range (a whole .text): capstone's part on a second thread (not ARM's two modes). */
+	struct dis_ahead *ahead = d->cs && d->machine != EM_ARM ?
+		dis_ahead_start((cs_arch)d->cs_arch, (cs_mode)d->cs_mode,
+				d->machine == EM_X86_64 || d->machine == EM_386, code, len, addr,
+				skip_bytes(d)) : NULL;
 
 	if ((d->cs && !ci) || (d->cs_thumb && !ct)) {
 		err = -ENOMEM;
@@ -664,7 +706,7 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 		next++;
 	while (len && !err) {
 		struct insn in = { .sysno = -1 };
-		cs_insn *c;
+		const cs_insn *c;
 		size_t skip;
 
 		/* A function starts here: nothing known from the code before it. */
@@ -700,12 +742,10 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 			skip = 2;
 			goto skip;
 		}
-		c = d->machine == EM_ARM && d->thumb ? ct : ci;
-		if (!cs_disasm_iter(d->machine == EM_ARM && d->thumb ? d->cs_thumb : d->cs, &p, &len,
-				    &pc, c)) {
+		c = decode(d, &ahead, &p, &len, &pc, ci, ct);
+		if (!c) {
 			/* Not an instruction (data in code, padding): skip its bytes. */
-			skip = d->machine == EM_X86_64 || d->machine == EM_386 ? 1 :
-			       d->machine == EM_S390 || (d->machine == EM_ARM && d->thumb) ? 2 : 4;
+			skip = skip_bytes(d);
 skip:
 			if (skip > len)
 				break;
@@ -760,6 +800,7 @@ skip:
 		err = fn(&in, arg);
 	}
 out:
+	dis_ahead_stop(ahead);
 	if (ci)
 		cs_free(ci, 1);
 	if (ct)

@@ -52,6 +52,7 @@ struct disasm {
 	csh cs;
 	csh cs_thumb;			/* arm: the Thumb-2 decoder beside the ARM one */
 	csh cs_size;			/* x86: the same decoder without details (disasm_insn_size) */
+	int cs_arch, cs_mode;		/* how CS was opened (for a decoder ahead: disasm_ahead.c) */
 	cs_insn *ci_size;
 	uint16_t machine;
 	bool big_endian;
