@@ -141,6 +141,8 @@ static void usage(FILE *f)
 	      "      --flamegraph FILE   also write an interactive flame graph (SVG) to FILE\n"
 	      "      --html FILE         also write one self-contained page: flame graph, flat\n"
 	      "                          profile, lock sites, hottest code, symbolization\n"
+	      "      --max-stack N       keep at most N frames of each call chain (default 127,\n"
+	      "                          as perf report); a longer one ends in a marked frame\n"
 	      "      --no-inline         no inlined-function frames in DWARF-unwound stacks\n"
 	      "      --no-call-site-frames  call chains exactly as recorded: no frame put back\n"
 	      "                          from the call before a return address (perf's view)\n"
@@ -177,7 +179,7 @@ enum {
 	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE, OPT_CHILDREN, OPT_NOCHILDREN,
 	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE, OPT_NOCALLSITE, OPT_DEBUGDIR, OPT_ANNOTATE,
 	OPT_ACONTEXT, OPT_SRCDIR, OPT_PREFIXMAP, OPT_LOCKS, OPT_LOCKRULES, OPT_CORDER, OPT_GROUP,
-	OPT_NOGROUP, OPT_FLAME, OPT_HTML, OPT_WIDE,
+	OPT_NOGROUP, OPT_FLAME, OPT_HTML, OPT_WIDE, OPT_MAXSTACK,
 };
 
 static const struct option long_opts[] = {
@@ -193,6 +195,7 @@ static const struct option long_opts[] = {
 	{ "callers", required_argument, NULL, OPT_CALLERS },
 	{ "callees", required_argument, NULL, OPT_CALLEES },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "max-stack", required_argument, NULL, OPT_MAXSTACK },
 	{ "flamegraph", required_argument, NULL, OPT_FLAME },
 	{ "html", required_argument, NULL, OPT_HTML },
 	{ "wide", no_argument, NULL, OPT_WIDE },
@@ -621,6 +624,14 @@ int main(int argc, char **argv)
 			folded = true;
 			opts.callgraph = true;
 			break;
+		case OPT_MAXSTACK: {
+			size_t v;
+
+			if (cli_size(P, "--max-stack", optarg, 1, 65535, &v))
+				return EXIT_USAGE;
+			opts.max_stack = (unsigned int)v;
+			break;
+		}
 		case OPT_FLAME:
 			if (!*optarg) {
 				fprintf(stderr, "mycl-hot: --flamegraph needs a file name\n");

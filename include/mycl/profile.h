@@ -71,7 +71,17 @@ struct mycl_profile_opts {
 	 * (a copy, another path, mycl-share's --perf).
 	 */
 	const char *const *binaries;
+	/*
+	 * At most this many frames of a recorded call chain, innermost first,
+	 * as perf report's --max-stack (0: perf's default, 127); a longer
+	 * chain ends in a frame named MYCL_MAX_STACK_CUT and is counted in the
+	 * warnings.  DWARF unwinding stops at 127 frames whatever this says.
+	 */
+	unsigned int max_stack;
 };
+
+/* The frame that ends a call chain cut at max_stack frames. */
+#define MYCL_MAX_STACK_CUT "[call chain cut: --max-stack]"
 
 /* The mark of a frame put back from a call instruction (see no_call_site_frames). */
 #define MYCL_FROM_CALL_SITE "[from call site]"

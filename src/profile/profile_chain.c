@@ -132,11 +132,11 @@ static int resolve_frames(struct mycl_profile *p, const struct mycl_sample *s, c
 			static const char *const why[] = {
 				"[unwinding stopped]", "[unwinding stopped: no unwind info]",
 				"[unwinding stopped: end of stack copy]", "[not unwound]",
-				"[unwinding stopped: too deep]",
+				"[unwinding stopped: too deep]", MYCL_MAX_STACK_CUT,
 			};
 			size_t k = (size_t)(ids[i] - CTX_UNWIND_STOP);
 
-			p->frames[out] = (struct ct_frame){ .sym = why[k < 5 ? k : 0], .level = '.' };
+			p->frames[out] = (struct ct_frame){ .sym = why[k < 6 ? k : 0], .level = '.' };
 			out++;
 			continue;
 		}
@@ -281,6 +281,39 @@ static int lbr_chain(struct mycl_profile *p, const struct mycl_sample *s, const 
 	return 0;
 }
 
+/*
+ * perf report's --max-stack: the first MAX frames of the chain (context
+ * markers are no frames), then a frame that says the rest is cut.
+ * A recorded chain of thousands of frames (a raised perf_event_max_stack, a
+ * damaged file) would otherwise make every --children row's caller tree as
+ * deep: its cost the square of the depth.
+ */
+static int cap_chain(struct mycl_profile *p, const uint64_t **ids, size_t *n, size_t max)
+{
+	size_t frames = 0, i;
+
+	for (i = 0; i < *n; i++) {
+		uint64_t id = (*ids)[i];
+
+		if (id >= CTX_MAX && !(id >= CTX_UNWIND_STOP && id < CTX_UNWIND_STOP + 8))
+			continue;
+		if (++frames > max)
+			break;
+	}
+	if (i == *n)
+		return 0;
+	if (*ids != p->ubuf) {
+		if (ARRAY_GROW(p->ubuf, p->ubuf_cap, i + 1))
+			return -ENOMEM;
+		memcpy(p->ubuf, *ids, i * sizeof(**ids));
+	}
+	p->ubuf[i] = CTX_UNWIND_STOP + 5;
+	*ids = p->ubuf;
+	*n = i + 1;
+	p->nr_max_stack_cut++;
+	return 0;
+}
+
 int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *rk,
 		      uint32_t *leaf)
 {
@@ -298,6 +331,12 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 			return err;
 	} else if (s->branch_nr && (s->event->branch_sample_type & BRANCH_CALL_STACK)) {
 		err = lbr_chain(p, s, &ids, &n);
+		if (err)
+			return err;
+	}
+	/* (a DWARF-unwound chain: its recorded kernel part, then at most MAX_UNWIND user frames) */
+	if (ids && n > p->max_stack) {
+		err = cap_chain(p, &ids, &n, unwound ? p->max_stack + MAX_UNWIND : p->max_stack);
 		if (err)
 			return err;
 	}

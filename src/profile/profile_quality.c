@@ -310,6 +310,17 @@ int profile_quality(struct mycl_profile *p)
 				 "paths new after that end at their deepest known caller, in '%s' "
 				 "(callers' totals stay exact)", CT_NODE_LIMIT, p->nr_cut_paths,
 				 CT_CUT_NAME);
+	if (!err && p->nr_max_stack_cut) {
+		struct mycl_warning *w = add(p, "max_stack", 0);
+
+		if (!w)
+			return -ENOMEM;
+		snprintf(w->message, sizeof(w->message), "%" PRIu64 " samples have call chains longer than "
+			 "%u frames: cut there, as perf report cuts them, and ended in '%s'",
+			 p->nr_max_stack_cut, p->max_stack, MYCL_MAX_STACK_CUT);
+		snprintf(w->fix, sizeof(w->fix), "--max-stack N to keep more frames (the cost of "
+			 "--children grows with the square of the depth)");
+	}
 	for (size_t e = 0; !err && e < p->nr_events; e++)
 		err = per_event(p, &p->events[e]);
 	return err;

@@ -50,6 +50,7 @@ struct mycl_profile {
 	size_t frames_cap;
 	bool inlines;			/* inlined functions as frames of unwound stacks */
 	bool fp_repair;			/* callers lost under frameless leaves put back */
+	unsigned int max_stack;		/* frames of a recorded chain kept (perf's --max-stack) */
 	const uint64_t *cur_ids;	/* the chain of the sample being added (markers included) */
 	uint64_t single[2];		/* ... when the sample has none: its ip alone */
 	size_t cur_n;
@@ -61,6 +62,7 @@ struct mycl_profile {
 	/* How good the recording is (profile_quality.c): */
 	uint64_t nr_merged_paths;		/* call paths whose unresolved frames were merged */
 	uint64_t nr_cut_paths;			/* call paths cut short: the tree was full */
+	uint64_t nr_max_stack_cut;		/* samples whose chain passed max_stack frames */
 	uint64_t nr_stack_samples, nr_stack_end;	/* DWARF stack copies; unwinding hit their end */
 	uint64_t stack_copy_size;			/* the largest copy asked for, bytes */
 	uint64_t nr_fp_user, nr_fp_gap;			/* user samples with fp chains; in frameless code */
@@ -121,6 +123,8 @@ int vtree_finish(struct vtree *t, struct mycl_cg_node **out);
 /* Call-chain ids from here up are context markers (PERF_CONTEXT_*). */
 #define CTX_MAX_ID		((uint64_t)-4095)
 /* Ours, in the marker range: where DWARF unwinding had to stop (a frame of its own). */
+/* perf report's default --max-stack (PERF_MAX_STACK_DEPTH). */
+#define MAX_STACK_DEFAULT	127
 #define CTX_STOP_ID		((uint64_t)-4000)
 
 /* profile_locks.c */
