@@ -652,6 +652,22 @@ def decode_ahead(tool, data):
               f"exit {outs[0][0]} / {outs[1][0]}, {len(outs[0][1])} / {len(outs[1][1])} bytes")
 
 
+def paced(tool, data):
+    """tests/data/share/paced.c, pacedcc.cc: loops that go round only through a sleep."""
+    for name in ("paced.gcc-O2", "paced.clang-O0", "paced.aarch64", "pacedcc.g++-O0",
+                 "pacedcc.g++-O2"):
+        c = name.startswith("pacedcc")
+        paced_vars = ("sweeps",) if c else ("flushes", "last_flush", "ticks")
+        m = members(share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name)))
+        for v in paced_vars:
+            x, _ = m[v]
+            check(f"{name}: {v}, written in a loop paced by a sleep, not hot",
+                  x["hot_writes"] == 0 and x["warm_writes"] >= 1, str(x))
+        for v in (("served",) if c else ("processed", "requests")):
+            hot_writes(name, m, v, "by workers (one backs off with usleep when idle)" if not c
+                       else "by the workers' loop")
+
+
 def virt(tool, data):
     """tests/data/share/virt.cc: virtual calls on a global object, devirtualized from its data."""
     for name in ("virt.g++-O0", "virt.clang++-O0", "virt.g++-O2", "virt.aarch64-O0"):
@@ -816,6 +832,7 @@ def main():
     perreq(tool, data)
     inner(tool, data)
     span(tool, data)
+    paced(tool, data)
     decode_ahead(tool, data)
     virt(tool, data)
     omp(tool, data)

@@ -73,6 +73,24 @@ static bool waits(const char *b)
 }
 
 /*
+ * Calls that wait a time whatever happens: a loop that goes round only
+ * through one (a housekeeping thread's "sleep(1); flush();") repeats at the
+ * pace of its sleep, not of the work.  Condition variables, poll and the like
+ * wait for work too, and are not among them.
+ */
+static bool sleeps(const char *b)
+{
+	static const char *const api[] = {
+		"sleep", "usleep", "nanosleep", "clock_nanosleep", "thrd_sleep",
+	};
+
+	return named(b, NAMES(api)) || !strncmp(b, "ZNSt11this_thread9sleep_for", 27) ||
+	       !strncmp(b, "ZNSt11this_thread11sleep_until", 30) ||
+	       !strncmp(b, "std::this_thread::sleep_for<", 28) ||
+	       !strncmp(b, "std::this_thread::sleep_until<", 30);
+}
+
+/*
  * Functions that never return to their caller (the C library's and the C++
  * ABI's): the code after a call to one belongs to another path, not this
  * one's fall-through, or the control flow grows cycles that are not there.
@@ -141,6 +159,7 @@ void api_roles(const char *name, struct api_roles *r)
 	r->exit_handler = named(b, NAMES(exits));
 	r->once = named(b, NAMES(once));
 	r->signal = named(b, NAMES(signals));
+	r->sleeps = sleeps(b);
 }
 
 /*

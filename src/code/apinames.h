@@ -17,6 +17,7 @@ struct api_roles {
 	bool exit_handler;	/* registers an exit handler (atexit, __cxa_atexit...) */
 	bool once;		/* runs its callback once per process (pthread_once, call_once) */
 	bool signal;		/* installs a signal handler or a timer's notification (sigaction) */
+	bool sleeps;		/* waits a time, whatever happens (sleep, nanosleep, sleep_for) */
 };
 
 void api_roles(const char *name, struct api_roles *r);

@@ -31,6 +31,7 @@ static void name_roles(struct cg_func *f, const char *name)
 	if (f->thread_api < 0)
 		f->thread_api = (int8_t)r.thread_arg;
 	f->wait_api |= r.waits;
+	f->sleep_api |= r.sleeps;
 	f->noreturn |= r.noreturn;
 	f->exit_api |= r.exit_handler;
 	f->once_api |= r.once;
@@ -300,7 +301,8 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 		.ret = in->ret || (in->call && callee != NONE && cg->f[callee].noreturn),
 		.dies = (in->call || in->jump) && callee != NONE && cg->f[callee].noreturn,
 		.indirect = in->jump && !in->target, .call = in->call, .atomic = in->may_fail,
-		.spin = in->spin_hint };
+		.spin = in->spin_hint,
+		.sleeps = in->call && callee != NONE && cg->f[callee].sleep_api };
 	if (in->jump && in->table) {
 		err = switch_targets(cg, c, in);
 		if (err)

@@ -31,6 +31,7 @@ struct cg_func {
 	uint8_t dist;			/* calls down to a thread-creating call (255: none) */
 	uint8_t wait_dist;		/* calls down to a call that blocks for work (255: none) */
 	bool wait_api;			/* an imported function that blocks (accept, poll...) */
+	bool sleep_api;			/* ... that waits a time (sleep, nanosleep) */
 	uint8_t served;			/* calls down from a serving loop (255: not reached from one) */
 	bool noreturn;			/* exit, abort, longjmp, __cxa_throw...: no code after its call */
 	bool has_ret, calls_noreturn;	/* seen in its code: a return; a call that never returns */

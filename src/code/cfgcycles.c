@@ -83,7 +83,7 @@ int cfg_cycles(const struct cfg_node *buf, size_t n, const struct cfg_xedge *xe,
 			}
 			if (buf[i].branch && buf[i].target)
 				t = cfg_node_at(buf, n, buf[i].target);
-			if (!buf[i].jump && !buf[i].ret && i + 1 < n) {
+			if (!buf[i].jump && !buf[i].ret && !buf[i].sleeps && i + 1 < n) {
 				if (pass)
 					succ[k] = i + 1;
 				k++;

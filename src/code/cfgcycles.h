@@ -15,6 +15,12 @@ struct cfg_node {
 	bool indirect;			/* a jump through a register (a switch) */
 	bool dies;			/* a call that never returns and ends the process */
 	bool call, atomic, spin;	/* a call; a CAS or store-conditional; pause/yield: callers' use */
+	/*
+	 * A call that waits a time whatever happens (sleep): the control flow
+	 * does not go round through it, as a loop paced by a sleep repeats at
+	 * the sleep's pace, not the work's.
+	 */
+	bool sleeps;
 };
 
 /* The index of the node at ADDR in V (N nodes, by address), or SIZE_MAX. */

@@ -136,7 +136,13 @@ powerpc64le-linux-gnu-gcc -O2 -g -pthread -o inner.ppc64le inner.c
 gcc -O2 -g -pthread -o span.gcc-O2 span.c
 clang -O0 -g -pthread -o span.clang-O0 span.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o span.aarch64 span.c
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.*
+# Loops paced by a sleep (a housekeeping thread), beside a worker that backs off.
+gcc -O2 -g -pthread -o paced.gcc-O2 paced.c
+clang -O0 -g -pthread -o paced.clang-O0 paced.c
+aarch64-linux-gnu-gcc -O2 -g -pthread -o paced.aarch64 paced.c
+g++ -O0 -g -pthread -o pacedcc.g++-O0 pacedcc.cc
+g++ -O2 -g -pthread -o pacedcc.g++-O2 pacedcc.cc
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* paced.* pacedcc.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
