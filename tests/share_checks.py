@@ -615,21 +615,22 @@ def span(tool, data):
                         return line
             return None
 
-        tail = line_of("head_hot", False)
-        check(f"{name}: head_hot's tail line, which no hot write reaches, not flagged for it",
-              tail is not None and (tail["verdict"] == "ok" or "head_hot" not in tail["why"]),
-              str(tail and (tail["verdict"], tail["why"])))
-        head = line_of("head_hot", True)
-        check(f"{name}: head_hot's first line, with its counter, flagged",
-              head is not None and head["verdict"] == "hot_counter", str(head and head["verdict"]))
-        first = line_of("tail_hot", True)
-        check(f"{name}: tail_hot's first line, which no hot write reaches, not flagged for it",
-              first is not None and (first["verdict"] == "ok" or "tail_hot" not in first["why"]),
-              str(first and (first["verdict"], first["why"])))
-        last = line_of("tail_hot", False)
-        check(f"{name}: tail_hot's last line, with its counter, flagged",
-              last is not None and last["verdict"] == "hot_counter" and "tail_hot" in last["why"],
-              str(last and (last["verdict"], last["why"])))
+        def not_for(var, first, what):
+            ln = line_of(var, first)
+            check(f"{name}: {var}'s {what} line, which no hot write reaches, not flagged for it",
+                  ln is not None and (ln["verdict"] == "ok" or var not in ln["why"]),
+                  str(ln and (ln["verdict"], ln["why"])))
+
+        def counter_on(var, first, what):
+            ln = line_of(var, first)
+            check(f"{name}: {var}'s {what} line, with its counter, flagged",
+                  ln is not None and ln["verdict"] == "hot_counter" and var in ln["why"],
+                  str(ln and (ln["verdict"], ln["why"])))
+
+        not_for("head_hot", False, "last")
+        counter_on("head_hot", True, "first")
+        not_for("tail_hot", True, "first")
+        counter_on("tail_hot", False, "last")
         pool = line_of("stack_pool", False)
         check(f"{name}: stack_pool's tail line kept: the C library writes its mutex whole",
               pool is not None and pool["verdict"] != "ok" and "stack_pool" in pool["why"],
