@@ -11,8 +11,8 @@
 #include <string.h>
 #include "disasm_ahead.h"
 
-#define CHUNK 256			/* instructions a hand-over */
-#define NR_CHUNKS 8
+#define CHUNK 64			/* instructions a hand-over */
+#define NR_CHUNKS 4
 
 struct slot {
 	uint64_t pc;
