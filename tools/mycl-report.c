@@ -30,6 +30,7 @@ static void usage(FILE *f)
 	      "      --width N           columns (60 or more; default 100)\n"
 	      "      --no-share          no false-sharing section (it reads the binaries' code)\n"
 	      "      --event NAME        report this event (default: the first with samples)\n"
+	      "      --max-stack N       frames kept of each call chain (default 127, as perf)\n"
 	      "      --symfs DIR         look for binaries under DIR\n"
 	      "      --kallsyms FILE     kernel symbols of the recorded kernel\n"
 	      "      --buildid-dir DIR   perf's build-id cache (default ~/.debug; '' for none)\n"
@@ -44,7 +45,7 @@ static void usage(FILE *f)
 }
 
 enum { O_FORMAT = 256, O_REDACT, O_COLOR, O_TOP, O_WIDTH, O_NOSHARE, O_EVENT, O_SYMFS, O_KALLSYMS,
-       O_BUILDID, O_ARCHIVE, O_DEBUG, O_VERSION };
+       O_BUILDID, O_ARCHIVE, O_DEBUG, O_VERSION, O_MAXSTACK };
 
 static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, O_FORMAT },
@@ -55,6 +56,7 @@ static const struct option long_opts[] = {
 	{ "width", required_argument, NULL, O_WIDTH },
 	{ "no-share", no_argument, NULL, O_NOSHARE },
 	{ "event", required_argument, NULL, O_EVENT },
+	{ "max-stack", required_argument, NULL, O_MAXSTACK },
 	{ "symfs", required_argument, NULL, O_SYMFS },
 	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 	{ "buildid-dir", required_argument, NULL, O_BUILDID },
@@ -135,6 +137,14 @@ int main(int argc, char **argv)
 		}
 		case O_NOSHARE: to.no_share = true; break;
 		case O_EVENT: opts.event = optarg; break;
+		case O_MAXSTACK: {
+			size_t n;
+
+			if (cli_size(P, "--max-stack", optarg, 1, 65535, &n))
+				return EXIT_USAGE;
+			opts.max_stack = (unsigned int)n;
+			break;
+		}
 		case O_SYMFS: opts.symfs = to.symfs = optarg; break;
 		case O_KALLSYMS: opts.kallsyms = optarg; break;
 		case O_BUILDID: opts.buildid_dir = optarg; break;
