@@ -256,3 +256,14 @@ int cli_set_once(const char *prog, const char *opt, const char **slot, const cha
 	*slot = arg;
 	return 0;
 }
+
+int cli_uint(const char *prog, const char *opt, const char *arg, unsigned int min, unsigned int max,
+	     unsigned int *out)
+{
+	size_t v;
+
+	if (cli_size(prog, opt, arg, min, max, &v))
+		return -1;
+	*out = (unsigned int)v;
+	return 0;
+}

@@ -49,6 +49,9 @@ int cli_exit_code(int err);
  */
 int cli_size(const char *prog, const char *opt, const char *arg, size_t min, size_t max,
 	     size_t *out);
+/* The same, into an unsigned int (MAX at most UINT_MAX). */
+int cli_uint(const char *prog, const char *opt, const char *arg, unsigned int min, unsigned int max,
+	     unsigned int *out);
 int cli_double(const char *prog, const char *opt, const char *arg, double min, double max,
 	       double *out);
 /*

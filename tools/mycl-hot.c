@@ -624,14 +624,10 @@ int main(int argc, char **argv)
 			folded = true;
 			opts.callgraph = true;
 			break;
-		case OPT_MAXSTACK: {
-			size_t v;
-
-			if (cli_size(P, "--max-stack", optarg, 1, 65535, &v))
+		case OPT_MAXSTACK:
+			if (cli_uint(P, "--max-stack", optarg, 1, 65535, &opts.max_stack))
 				return EXIT_USAGE;
-			opts.max_stack = (unsigned int)v;
 			break;
-		}
 		case OPT_FLAME:
 			if (!*optarg) {
 				fprintf(stderr, "mycl-hot: --flamegraph needs a file name\n");

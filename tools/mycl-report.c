@@ -127,24 +127,16 @@ int main(int argc, char **argv)
 			if (cli_size(P, "--top", optarg, 1, 100000, &to.top))
 				return EXIT_USAGE;
 			break;
-		case O_WIDTH: {
-			size_t w;
-
-			if (cli_size(P, "--width", optarg, 60, 10000, &w))
+		case O_WIDTH:
+			if (cli_uint(P, "--width", optarg, 60, 10000, &to.width))
 				return EXIT_USAGE;
-			to.width = (unsigned int)w;
 			break;
-		}
 		case O_NOSHARE: to.no_share = true; break;
 		case O_EVENT: opts.event = optarg; break;
-		case O_MAXSTACK: {
-			size_t n;
-
-			if (cli_size(P, "--max-stack", optarg, 1, 65535, &n))
+		case O_MAXSTACK:
+			if (cli_uint(P, "--max-stack", optarg, 1, 65535, &opts.max_stack))
 				return EXIT_USAGE;
-			opts.max_stack = (unsigned int)n;
 			break;
-		}
 		case O_SYMFS: opts.symfs = to.symfs = optarg; break;
 		case O_KALLSYMS: opts.kallsyms = optarg; break;
 		case O_BUILDID: opts.buildid_dir = optarg; break;

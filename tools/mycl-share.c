@@ -75,19 +75,15 @@ int main(int argc, char **argv)
 	out = stdout;
 	while ((c = getopt_long(argc, argv, "qho:", long_opts, NULL)) != -1) {
 		switch (c) {
-		case O_LINE: {
-			size_t v;
-
-			if (cli_size("mycl-share", "--line-size", optarg, 8, 4096, &v))
+		case O_LINE:
+			if (cli_uint("mycl-share", "--line-size", optarg, 8, 4096, &o.line_size))
 				return EXIT_USAGE;
-			if (v & (v - 1)) {
+			if (o.line_size & (o.line_size - 1)) {
 				fprintf(stderr, "mycl-share: --line-size takes a power of two, not '%s'\n",
 					optarg);
 				return EXIT_USAGE;
 			}
-			o.line_size = (unsigned int)v;
 			break;
-		}
 		case O_ARCH: o.arch = optarg; break;
 		case O_WHATIF: what_if = true; break;
 		case O_SYMBOL: wo.symbol = optarg; break;

@@ -550,8 +550,6 @@ static int mark_recursion(struct callgraph *cg)
 	for (size_t i = 0; i < n; i++)
 		first[i + 1] += first[i];
 	err = scc_parts(n, first, succ, comp);
-	for (size_t i = 0; i < n && !err; i++)
-		cg->f[i].scc = (uint32_t)comp[i];
 	for (size_t k = 0; k < cg->nr_e && !err; k++)
 		cg->e[k].recursive = comp[cg->e[k].caller] == comp[cg->e[k].callee];
 	free(first);
@@ -687,9 +685,9 @@ const char *callgraph_why(const struct callgraph *cg, uint64_t addr, char *buf, 
 		int k = 0;
 
 		seen[k++] = i;
-		for (; k < 64 && !rec; k++) {
-			for (int s = 0; s < k && !rec; s++)
-				rec = seen[s] == lp;
+		for (; k < 64; k++) {
+			for (int s = 0; s < k; s++)
+				rec |= seen[s] == lp;
 			if (rec || !cg->f[lp].looped || cg->f[lp].loop_parent == NONE)
 				break;
 			seen[k] = lp;

@@ -45,7 +45,6 @@ struct cg_func {
 	uint32_t first_loop, nr_loops;
 	uint32_t parent;		/* who made it run at runtime (for the explanation) */
 	uint32_t loop_parent;		/* the caller whose loop makes it repeat */
-	uint32_t scc;			/* its cycle of calls (functions calling each other share one) */
 	uint8_t why;			/* enum root_why */
 	uint64_t *rt;			/* spine: its instructions that run after a thread starts */
 	size_t nr_rt;

@@ -290,6 +290,23 @@ static int thread_entries(struct callgraph *cg)
 	return 0;
 }
 
+/* What a serving loop calls, a few calls down (a connection's hand-off to its thread). */
+static void served_depth(struct callgraph *cg)
+{
+	for (size_t i = 0; i < cg->nr; i++)
+		cg->f[i].served = 255;
+	for (size_t k = 0; k < cg->nr_e; k++)
+		if (cg->e[k].in_loop && cg_serving_loop(cg, cg->e[k].caller, cg->e[k].at))
+			cg->f[cg->e[k].callee].served = 1;
+	for (int round = 1; round < MAX_SERVED_DEPTH; round++)
+		for (size_t k = 0; k < cg->nr_e; k++) {
+			uint8_t d = cg->f[cg->e[k].caller].served;
+
+			if (d == round && cg->f[cg->e[k].callee].served > d + 1)
+				cg->f[cg->e[k].callee].served = (uint8_t)(d + 1);
+		}
+}
+
 /*
  * Who starts threads: a thread-creating call here, or a few calls down
  * (a wrapper, a start_something()): what may start one only deep down
@@ -345,19 +362,7 @@ static void thread_depth(struct callgraph *cg)
 				cg->l[o - 1].serving = true;
 		}
 	}
-	/* What a serving loop calls, a few calls down (a connection's hand-off to its thread). */
-	for (size_t i = 0; i < cg->nr; i++)
-		cg->f[i].served = 255;
-	for (size_t k = 0; k < cg->nr_e; k++)
-		if (cg->e[k].in_loop && cg_serving_loop(cg, cg->e[k].caller, cg->e[k].at))
-			cg->f[cg->e[k].callee].served = 1;
-	for (int round = 1; round < MAX_SERVED_DEPTH; round++)
-		for (size_t k = 0; k < cg->nr_e; k++) {
-			uint8_t d = cg->f[cg->e[k].caller].served;
-
-			if (d == round && cg->f[cg->e[k].callee].served > d + 1)
-				cg->f[cg->e[k].callee].served = (uint8_t)(d + 1);
-		}
+	served_depth(cg);
 	for (size_t i = 0; i < cg->nr; i++) {
 		cg->f[i].creates_threads = cg->f[i].dist <= MAX_THREAD_DEPTH;
 		cg->threaded |= cg->f[i].creates_threads || cg->f[i].thread_entry;

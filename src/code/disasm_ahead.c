@@ -51,7 +51,6 @@ static void *fill(void *arg)
 	for (size_t c = 0; len; c = (c + 1) % NR_CHUNKS) {
 		struct chunk *ch = &a->ch[c];
 		size_t n = 0;
-
 		bool stop;
 
 		pthread_mutex_lock(&a->lock);
@@ -106,6 +105,17 @@ static void free_ahead(struct dis_ahead *a)
 	free(a);
 }
 
+/* Every slot's instruction, with its own detail buffer (the decoder's). */
+static bool alloc_slots(struct dis_ahead *a)
+{
+	a->ch = calloc(NR_CHUNKS, sizeof(*a->ch));
+	for (size_t c = 0; a->ch && c < NR_CHUNKS; c++)
+		for (size_t i = 0; i < CHUNK; i++)
+			if (!(a->ch[c].s[i].ci = cs_malloc(a->cs)))
+				return false;
+	return a->ch != NULL;
+}
+
 struct dis_ahead *dis_ahead_start(cs_arch arch, cs_mode mode, bool att, const uint8_t *code,
 				  size_t len, uint64_t addr, size_t skip)
 {
@@ -125,14 +135,7 @@ struct dis_ahead *dis_ahead_start(cs_arch arch, cs_mode mode, bool att, const ui
 	cs_option(a->cs, CS_OPT_DETAIL, CS_OPT_ON);
 	if (att)
 		cs_option(a->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-	a->ch = calloc(NR_CHUNKS, sizeof(*a->ch));
-	for (size_t c = 0; a->ch && c < NR_CHUNKS; c++)
-		for (size_t i = 0; i < CHUNK; i++)
-			if (!(a->ch[c].s[i].ci = cs_malloc(a->cs))) {
-				free_ahead(a);
-				return NULL;
-			}
-	if (!a->ch) {
+	if (!alloc_slots(a)) {
 		free_ahead(a);
 		return NULL;
 	}

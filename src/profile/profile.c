@@ -515,7 +515,9 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	}
 	p->inlines = !OPTS_GET(opts, no_inline, false);
 	p->fp_repair = !OPTS_GET(opts, no_call_site_frames, false);
-	p->max_stack = OPTS_GET(opts, max_stack, 0) ? OPTS_GET(opts, max_stack, 0) : MAX_STACK_DEFAULT;
+	p->max_stack = OPTS_GET(opts, max_stack, 0);
+	if (!p->max_stack)
+		p->max_stack = MAX_STACK_DEFAULT;
 	p->annotate = OPTS_GET(opts, annotate, false);
 	err = mycl_perf_data__read(pd, &ops, p);
 	machine_settle(p->m);

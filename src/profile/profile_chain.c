@@ -18,6 +18,8 @@
 #define CTX_GUEST_USER		((uint64_t)-2560)
 #define CTX_MAX			CTX_MAX_ID
 #define CTX_UNWIND_STOP		CTX_STOP_ID
+/* The stop after the unwinder's (enum unwind_end): a chain cut at max_stack frames. */
+#define STOP_MAX_STACK		5
 #define MAX_UNWIND		127
 #define BRANCH_CALL_STACK	(1ULL << 11)	/* PERF_SAMPLE_BRANCH_CALL_STACK */
 
@@ -136,7 +138,8 @@ static int resolve_frames(struct mycl_profile *p, const struct mycl_sample *s, c
 			};
 			size_t k = (size_t)(ids[i] - CTX_UNWIND_STOP);
 
-			p->frames[out] = (struct ct_frame){ .sym = why[k < 6 ? k : 0], .level = '.' };
+			p->frames[out] = (struct ct_frame){
+				.sym = why[k < sizeof(why) / sizeof(why[0]) ? k : 0], .level = '.' };
 			out++;
 			continue;
 		}
@@ -307,7 +310,7 @@ static int cap_chain(struct mycl_profile *p, const uint64_t **ids, size_t *n, si
 			return -ENOMEM;
 		memcpy(p->ubuf, *ids, i * sizeof(**ids));
 	}
-	p->ubuf[i] = CTX_UNWIND_STOP + 5;
+	p->ubuf[i] = CTX_UNWIND_STOP + STOP_MAX_STACK;
 	*ids = p->ubuf;
 	*n = i + 1;
 	p->nr_max_stack_cut++;

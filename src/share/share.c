@@ -275,8 +275,10 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 		err = share_returned_writes(&sc);
 	if (!err)
 		err = share_callee_writes(&sc);
-	if (!err)
+	if (!err) {
 		share_pointer_writes(&sc);
+		share_sort_hot_writes(s);
+	}
 	if (!err)
 		err = share_make_writers(s, sc.cg);
 	if (!err)

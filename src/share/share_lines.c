@@ -75,15 +75,6 @@ static bool slots(const struct mycl_share *s, const struct mycl_share_var *v)
 	       v->size >= 2 * e && e < s->line_size;
 }
 
-static int hotw_cmp(const void *a, const void *b)
-{
-	const struct share_hotw *x = a, *y = b;
-
-	if (x->var != y->var)
-		return x->var < y->var ? -1 : 1;
-	return x->where < y->where ? -1 : x->where > y->where;
-}
-
 /*
  * A variable reaching past line L whose hot writes all land on its other
  * lines (a large object whose lock or counters lie at its start, its tail
@@ -99,10 +90,6 @@ static bool written_elsewhere(struct mycl_share *s, const struct mycl_share_line
 	if (!v->hot_writes || v->sampled_writes || !s->hot_anywhere || s->hot_anywhere[var] ||
 	    (v->addr >= l->start && v->addr + v->size <= end))
 		return false;
-	if (!s->hotw_sorted) {
-		sort_array(s->hotw, s->nr_hotw, sizeof(*s->hotw), hotw_cmp);
-		s->hotw_sorted = true;
-	}
 	lo = PARTITION_POINT(0, s->nr_hotw, mid, s->hotw[mid].var < var ||
 			     (s->hotw[mid].var == var && s->hotw[mid].where < l->start));
 	return !(lo < s->nr_hotw && s->hotw[lo].var == var && s->hotw[lo].where < end);

@@ -54,6 +54,8 @@ struct scan {
 void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
 		       enum cg_heat heat, uint64_t at, uint64_t where, bool counter, bool indexed,
 		       unsigned int width);
+/* Once every write is counted: the hot writes' places in order, for the lines' look-ups. */
+void share_sort_hot_writes(struct mycl_share *s);
 /* share_through.c: writes through addresses handed to callees and threads, returned, kept. */
 int share_callee_writes(struct scan *sc);
 /* (before share_callee_writes: returned addresses handed to callees become its argrefs) */

@@ -33,17 +33,17 @@ struct share_split {
 	const char *ma, *mb;		/* the members' names ("ring.head") */
 };
 
-/*
- * Inside one variable (a struct): a member written on hot paths at W and,
- * on its line, one read while threads run and never written then, at R (a
- * counter beside the switches of one config struct).
- */
 /* A hot write of variable VAR at address WHERE (for the lines a large variable spans). */
 struct share_hotw {
 	uint32_t var;
 	uint64_t where;
 };
 
+/*
+ * Inside one variable (a struct): a member written on hot paths at W and,
+ * on its line, one read while threads run and never written then, at R (a
+ * counter beside the switches of one config struct).
+ */
 struct share_inner {
 	uint32_t var;
 	uint32_t w, r;
@@ -118,9 +118,8 @@ struct mycl_share {
 	size_t nr_splits, splits_cap;
 	struct share_inner *inner;	/* by var */
 	size_t nr_inner, inner_cap;
-	struct share_hotw *hotw;	/* hot writes by place: sorted by var, where once judged */
+	struct share_hotw *hotw;	/* hot writes by place: by var, then where */
 	size_t nr_hotw, hotw_cap;
-	bool hotw_sorted;
 	bool *hot_anywhere;		/* per var: a hot write whose place is not known */
 	/* Linked statically, without debug info: the libraries' objects cannot be set apart. */
 	bool static_blind;

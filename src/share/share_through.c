@@ -47,6 +47,20 @@ static void place_hot_write(struct mycl_share *s, const struct mycl_share_var *v
 		s->hotw[s->nr_hotw++] = (struct share_hotw){ var, where };
 }
 
+static int hotw_cmp(const void *a, const void *b)
+{
+	const struct share_hotw *x = a, *y = b;
+
+	if (x->var != y->var)
+		return x->var < y->var ? -1 : 1;
+	return x->where < y->where ? -1 : x->where > y->where;
+}
+
+void share_sort_hot_writes(struct mycl_share *s)
+{
+	sort_array(s->hotw, s->nr_hotw, sizeof(*s->hotw), hotw_cmp);
+}
+
 /* One write to V, by when it runs; AT explains where (for the hottest); WHERE: what it writes. */
 void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
 		       enum cg_heat heat, uint64_t at, uint64_t where, bool counter, bool indexed,
