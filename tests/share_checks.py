@@ -669,6 +669,24 @@ def paced(tool, data):
                        else "by the workers' loop")
 
 
+def napper(tool, data):
+    """tests/data/share/napper.c: loops paced by the program's own sleep functions, defined
+    after their callers: a nanosleep wrapper, select and poll on no descriptors, a wrapper of a
+    wrapper; one that sleeps only when idle, and select on a descriptor, pace nothing."""
+    for name in ("napper.gcc-O2", "napper.gcc-O0", "napper.clang-O2", "napper.clang-O0",
+                 "napper.aarch64", "napper.ppc64le"):
+        m = members(share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name)))
+        for v, how in (("sweeps", "pace() -> doze_ms() -> nanosleep"),
+                       ("last_sweep", "in pace(), after its doze"),
+                       ("reaped", "rest_us(): select(0, NULL, NULL, NULL, &t)"),
+                       ("last_reap", "rest_us()"), ("beacons", "settle(): poll(NULL, 0, ms)")):
+            x, _ = m[v]
+            check(f"{name}: {v}, written in a loop paced by {how}, not hot",
+                  x["hot_writes"] == 0 and x["warm_writes"] >= 1, str(x))
+        hot_writes(name, m, "handled", "by the worker, whose maybe_rest() dozes only when idle")
+        hot_writes(name, m, "polled", "by the listener, whose select() waits on a descriptor")
+
+
 def virt(tool, data):
     """tests/data/share/virt.cc: virtual calls on a global object, devirtualized from its data."""
     for name in ("virt.g++-O0", "virt.clang++-O0", "virt.g++-O2", "virt.aarch64-O0"):
@@ -834,6 +852,7 @@ def main():
     inner(tool, data)
     span(tool, data)
     paced(tool, data)
+    napper(tool, data)
     decode_ahead(tool, data)
     virt(tool, data)
     omp(tool, data)

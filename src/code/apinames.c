@@ -91,6 +91,23 @@ static bool sleeps(const char *b)
 }
 
 /*
+ * Calls that wait for I/O on a count of descriptors, and only a time when
+ * that count is 0: MariaDB's my_sleep() and WiredTiger's __wt_sleep() are
+ * select(0, NULL, NULL, NULL, &tv).  The count's argument, or -1.
+ */
+static int sleeps_if_zero(const char *b)
+{
+	static const struct { const char *name; int arg; } api[] = {
+		{ "select", 0 }, { "pselect", 0 }, { "pselect6", 0 }, { "poll", 1 }, { "ppoll", 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(api) / sizeof(api[0]); i++)
+		if (!strcmp(b, api[i].name))
+			return api[i].arg;
+	return -1;
+}
+
+/*
  * Functions that never return to their caller (the C library's and the C++
  * ABI's): the code after a call to one belongs to another path, not this
  * one's fall-through, or the control flow grows cycles that are not there.
@@ -160,6 +177,7 @@ void api_roles(const char *name, struct api_roles *r)
 	r->once = named(b, NAMES(once));
 	r->signal = named(b, NAMES(signals));
 	r->sleeps = sleeps(b);
+	r->sleeps_if_zero = sleeps_if_zero(b);
 }
 
 /*

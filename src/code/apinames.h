@@ -18,6 +18,12 @@ struct api_roles {
 	bool once;		/* runs its callback once per process (pthread_once, call_once) */
 	bool signal;		/* installs a signal handler or a timer's notification (sigaction) */
 	bool sleeps;		/* waits a time, whatever happens (sleep, nanosleep, sleep_for) */
+	/*
+	 * It waits for I/O on as many descriptors as its argument SLEEPS_IF_ZERO
+	 * says, and only a time when that is the constant 0 (select(0, NULL,
+	 * NULL, NULL, &tv), poll(NULL, 0, ms)); -1: no such argument.
+	 */
+	int sleeps_if_zero;
 };
 
 void api_roles(const char *name, struct api_roles *r);

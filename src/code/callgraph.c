@@ -32,6 +32,8 @@ static void name_roles(struct cg_func *f, const char *name)
 		f->thread_api = (int8_t)r.thread_arg;
 	f->wait_api |= r.waits;
 	f->sleep_api |= r.sleeps;
+	if (r.sleeps_if_zero >= 0 && !f->sleep_zero_arg)
+		f->sleep_zero_arg = (uint8_t)(r.sleeps_if_zero + 1);
 	f->noreturn |= r.noreturn;
 	f->exit_api |= r.exit_handler;
 	f->once_api |= r.once;
@@ -132,6 +134,8 @@ void callgraph_free(struct callgraph *cg)
 	free(cg->l);
 	free(cg->maxend);
 	free(cg->entries);
+	free(cg->sleepers);
+	free(cg->revisit_v);
 	free(cg->buf);
 	free(cg->x);
 	free(cg);
@@ -272,9 +276,17 @@ static int switch_targets(struct callgraph *cg, uint32_t c, const struct insn *i
 	return 0;
 }
 
+/* The call or jump IN to CALLEE waits a time: always, or with the arguments it is given. */
+static bool call_sleeps(const struct cg_func *callee, const struct insn *in)
+{
+	return callee->sleep_api ||
+	       (callee->sleep_zero_arg && ((in->call_arg_zero >> (callee->sleep_zero_arg - 1)) & 1));
+}
+
 int callgraph_insn(struct callgraph *cg, const struct insn *in)
 {
 	uint32_t c = cg->cur, callee = NONE, fn;
+	bool sleeps;
 	int err;
 
 	if (c == NONE || in->addr < cg->f[c].start || in->addr >= cg->f[c].end)
@@ -292,7 +304,9 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 		return 0;
 	if (in->target && (in->call || in->jump))
 		callee = cg_func_starting(cg, in->target);
-	cg->buf_used |= in->call || in->data || in->mem_prm || (in->jump && in->target);
+	sleeps = (in->call || in->jump) && callee != NONE && call_sleeps(&cg->f[callee], in);
+	cg->buf_used |= in->call || in->data || in->mem_prm || (in->jump && in->target) ||
+			cg->revisit;
 	if (ARRAY_GROW(cg->buf, cg->buf_cap, cg->nr_buf + 1))
 		return -ENOMEM;
 	cg->buf[cg->nr_buf++] = (struct cfg_node){
@@ -301,13 +315,15 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 		.ret = in->ret || (in->call && callee != NONE && cg->f[callee].noreturn),
 		.dies = (in->call || in->jump) && callee != NONE && cg->f[callee].noreturn,
 		.indirect = in->jump && !in->target, .call = in->call, .atomic = in->may_fail,
-		.spin = in->spin_hint,
-		.sleeps = in->call && callee != NONE && cg->f[callee].sleep_api };
+		.spin = in->spin_hint, .sleeps = sleeps, .cond_ret = in->cond_ret };
 	if (in->jump && in->table) {
 		err = switch_targets(cg, c, in);
 		if (err)
 			return err;
 	}
+	/* Read again: only the loops are remade (callgraph_revisits). */
+	if (cg->revisit)
+		return 0;
 	if (in->ret)
 		cg->f[c].has_ret = true;
 	if (callee != NONE && cg->f[callee].noreturn && (in->call || in->jump))
@@ -315,7 +331,8 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 	if (callee != NONE && (in->call || callee != c)) {
 		if (ARRAY_GROW(cg->e, cg->e_cap, cg->nr_e + 1))
 			return -ENOMEM;
-		cg->e[cg->nr_e++] = (struct cg_edge){ c, callee, in->addr, 0, false, false, false };
+		cg->e[cg->nr_e++] = (struct cg_edge){ .caller = c, .callee = callee, .at = in->addr,
+						      .sleeps = sleeps };
 	}
 	if (in->stored_prm && in->stored_prm <= 8)
 		cg->f[c].keeps_args |= (uint8_t)(1u << (in->stored_prm - 1));
@@ -389,6 +406,87 @@ static bool retry_loop(const struct cfg_node *v, size_t n)
 }
 
 /*
+ * Whether every way through the function just read (N instructions) waits a
+ * time: no return is reached from its entry but through a call that sleeps
+ * (a sleep wrapper: nanosleep again after a signal, select on no
+ * descriptors, a sleep then a note of the time).  A function that never
+ * returns does not count; neither does a jump through a register without
+ * its table, a tail call that does not sleep, or running off the end.
+ */
+static bool always_sleeps(struct callgraph *cg, size_t n)
+{
+	const struct cfg_node *v = cg->buf;
+	uint8_t *seen;
+	size_t *stack, sp = 0;
+	bool any = false, out = false, slept = false;
+
+	for (size_t i = 0; i < n && !any; i++)
+		any = v[i].sleeps;
+	if (!any)
+		return false;
+	seen = calloc(n, sizeof(*seen) + sizeof(*stack));
+	if (!seen)
+		return false;
+	stack = (size_t *)(seen + n);
+	stack[sp++] = 0;
+	seen[0] = 1;
+#define PUSH(k) do { if (!seen[k]) { seen[k] = 1; stack[sp++] = (k); } } while (0)
+	while (sp && !out) {
+		size_t i = stack[--sp], t;
+
+		if (v[i].sleeps) {
+			slept = true;	/* waited: what follows is past the sleep */
+			continue;
+		}
+		if (v[i].dies)
+			continue;
+		if (v[i].ret || v[i].cond_ret || (v[i].indirect && !cg->nr_x)) {
+			out = true;
+			break;
+		}
+		if (v[i].indirect) {
+			for (size_t k = 0; k < cg->nr_x; k++) {
+				if (cg->x[k].from != i)
+					continue;
+				t = cfg_node_at(v, n, cg->x[k].to);
+				if (t == SIZE_MAX)
+					out = true;
+				else
+					PUSH(t);
+			}
+			continue;
+		}
+		if (v[i].jump || v[i].branch) {
+			t = v[i].target ? cfg_node_at(v, n, v[i].target) : SIZE_MAX;
+			if (t == SIZE_MAX)
+				out = true;	/* a tail call that does not sleep */
+			else
+				PUSH(t);
+			if (v[i].jump)
+				continue;
+		}
+		if (i + 1 < n)
+			PUSH(i + 1);
+		else
+			out = true;
+	}
+#undef PUSH
+	free(seen);
+	return !out && slept;
+}
+
+/* The loops of the function now remade: its loops found before go. */
+static void drop_loops(struct callgraph *cg, uint32_t fn)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < cg->nr_l; i++)
+		if (cg->l[i].func != fn)
+			cg->l[w++] = cg->l[i];
+	cg->nr_l = w;
+}
+
+/*
  * The loops of the function just read: its instructions on a cycle of the
  * control flow (cfgcycles.c), kept as runs of addresses.
  */
@@ -404,13 +502,25 @@ static int function_loops(struct callgraph *cg)
 		cg->nr_x = 0;
 		return 0;
 	}
+	if (!cg->revisit)
+		cg->f[cg->buf_func].visit = ++cg->nr_visits;
+	else
+		drop_loops(cg, cg->buf_func);
+	if (!cg->f[cg->buf_func].sleep_api && always_sleeps(cg, n)) {
+		struct cg_func *f = &cg->f[cg->buf_func];
+
+		f->sleep_api = f->sleeper = true;
+		if (ARRAY_GROW(cg->sleepers, cg->sleepers_cap, cg->nr_sleepers + 1))
+			return -ENOMEM;
+		cg->sleepers[cg->nr_sleepers++] = cg->buf_func;
+	}
 	cycle = calloc(n, sizeof(*cycle) + sizeof(*in));
 	if (!cycle)
 		return -ENOMEM;
 	in = (bool *)(cycle + n);
 	/* Loops matter to calls and to the accesses the analyses count: none, no loops needed. */
 	err = cg->buf_used ? cfg_cycles(cg->buf, n, cg->x, cg->nr_x, in, cycle) : 0;
-	if (!err)
+	if (!err && !cg->revisit)
 		on_the_way_out(cg, n);
 	/*
 	 * Runs of one loop's instructions.  A loop whose exit lies inside it (a
@@ -434,6 +544,51 @@ static int function_loops(struct callgraph *cg)
 	cg->nr_x = 0;
 	free(cycle);
 	return err;
+}
+
+int callgraph_revisits(struct callgraph *cg, const uint64_t **v, size_t *n)
+{
+	size_t first = cg->sleepers_done, nv = 0;
+	int err = function_loops(cg);	/* the last function fed */
+
+	*v = NULL;
+	*n = 0;
+	if (err)
+		return err;
+	cg->buf_func = cg->cur = NONE;
+	cg->sleepers_done = cg->nr_sleepers;
+	/* (wrappers of wrappers of ...: a few rounds; a caller read again may be one) */
+	if (first == cg->nr_sleepers || cg->revisit_round++ >= 8) {
+		cg->revisit = false;
+		return 0;
+	}
+	/*
+	 * Callers read before the sleeper was found (in the first round; after
+	 * it, every caller: each was read before).  Edges are in the order read.
+	 */
+	for (size_t i = first; i < cg->nr_sleepers; i++)
+		cg->f[cg->sleepers[i]].fresh = true;
+	for (size_t k = 0; k < cg->nr_e; k++) {
+		const struct cg_edge *e = &cg->e[k];
+		struct cg_func *c = &cg->f[e->caller], *s = &cg->f[e->callee];
+
+		if (!s->fresh || e->caller == e->callee || c->queued ||
+		    (!cg->revisit && c->visit > s->visit))
+			continue;
+		if (ARRAY_GROW(cg->revisit_v, cg->revisit_cap, nv + 2))
+			return -ENOMEM;
+		c->queued = true;
+		cg->revisit_v[nv++] = c->start;
+		cg->revisit_v[nv++] = c->end;
+	}
+	for (size_t i = 0; i < nv; i += 2)
+		cg->f[cg_func_at(cg, cg->revisit_v[i])].queued = false;
+	for (size_t i = first; i < cg->nr_sleepers; i++)
+		cg->f[cg->sleepers[i]].fresh = false;
+	cg->revisit = nv > 0;
+	*v = cg->revisit_v;
+	*n = nv / 2;
+	return 0;
 }
 
 int cg_on_pointer(uint64_t slot, uint64_t target, void *arg)

@@ -40,6 +40,14 @@ void callgraph_free(struct callgraph *cg);
 const uint64_t *callgraph_starts(const struct callgraph *cg, size_t *n);
 /* Feeds one instruction (in address order within each code section). */
 int callgraph_insn(struct callgraph *cg, const struct insn *in);
+/*
+ * After the last instruction: the functions to read again, [start, end)
+ * pairs into *V (*N pairs, the callgraph's memory), fed again through
+ * callgraph_insn; then again until *N is 0.  Callers read before a function
+ * of theirs was found to wait a time (a sleep wrapper) see their loops paced
+ * by it only when read again.
+ */
+int callgraph_revisits(struct callgraph *cg, const uint64_t **v, size_t *n);
 /* After the last instruction: roots, contexts, loops up the chain. */
 int callgraph_finish(struct callgraph *cg);
 

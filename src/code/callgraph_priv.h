@@ -31,7 +31,12 @@ struct cg_func {
 	uint8_t dist;			/* calls down to a thread-creating call (255: none) */
 	uint8_t wait_dist;		/* calls down to a call that blocks for work (255: none) */
 	bool wait_api;			/* an imported function that blocks (accept, poll...) */
-	bool sleep_api;			/* ... that waits a time (sleep, nanosleep) */
+	bool sleep_api;			/* ... that waits a time (sleep, nanosleep); or code that does */
+	uint8_t sleep_zero_arg;		/* ... when its argument K - 1 is 0 (select(0, ...)); 0: none */
+	bool sleeper;			/* its code waits a time on every way through it (a wrapper) */
+	bool queued;			/* to be read again (callgraph_revisits) */
+	bool fresh;			/* ... found a sleeper since the last round */
+	uint32_t visit;			/* 1 + the order its code was read in; 0: not yet */
 	uint8_t served;			/* calls down from a serving loop (255: not reached from one) */
 	bool noreturn;			/* exit, abort, longjmp, __cxa_throw...: no code after its call */
 	bool has_ret, calls_noreturn;	/* seen in its code: a return; a call that never returns */
@@ -59,6 +64,7 @@ struct cg_edge {
 	bool in_loop;
 	bool recursive;			/* caller and callee call each other, through others perhaps */
 	bool on_exit;			/* straight on from it, a call that ends the process */
+	bool sleeps;			/* the call waits a time, not for work (select(0, ...)) */
 };
 
 struct cg_take {
@@ -106,6 +112,19 @@ struct callgraph {
 	bool buf_used;			/* the current function calls or touches memory it names */
 	uint32_t buf_func;
 	bool threaded;
+	uint32_t nr_visits;
+	/*
+	 * Functions whose code was found to wait a time on every way through
+	 * it, in the order found; callers read before them are read again
+	 * (callgraph_revisits) to see their loops paced.  REVISIT: the
+	 * instructions fed now only remake their functions' loops.
+	 */
+	uint32_t *sleepers;
+	size_t nr_sleepers, sleepers_cap, sleepers_done;
+	bool revisit;
+	int revisit_round;
+	uint64_t *revisit_v;		/* callgraph_revisits' answer: [start, end) pairs */
+	size_t revisit_cap;
 };
 
 /* How many calls down a serving loop's wait may be (ServerLoop, WaitEventSetWait, epoll_wait). */

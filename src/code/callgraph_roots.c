@@ -337,7 +337,8 @@ static void thread_depth(struct callgraph *cg)
 				cg->f[cg->e[k].caller].dist = (uint8_t)(dc + step);
 				changed = true;
 			}
-			if (wc < 255 && wc + 1 < cg->f[cg->e[k].caller].wait_dist) {
+			/* (select on no descriptors waits a time, not for work) */
+			if (wc < 255 && wc + 1 < cg->f[cg->e[k].caller].wait_dist && !cg->e[k].sleeps) {
 				cg->f[cg->e[k].caller].wait_dist = (uint8_t)(wc + 1);
 				changed = true;
 			}

@@ -21,6 +21,7 @@ struct cfg_node {
 	 * the sleep's pace, not the work's.
 	 */
 	bool sleeps;
+	bool cond_ret;			/* returns when its condition holds, else falls through */
 };
 
 /* The index of the node at ADDR in V (N nodes, by address), or SIZE_MAX. */

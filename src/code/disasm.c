@@ -579,18 +579,28 @@ static void control(const struct disasm *d, const cs_insn *ci, struct insn *in)
 	if (d->machine == EM_S390) {
 		if (m[0] == 'j' || !strcmp(m, "brc") || !strcmp(m, "brcl") || starts(m, "brct"))
 			in->branch = true;
-		if (!strcmp(m, "br") && ci->detail->sysz.op_count == 1 &&
-		    ci->detail->sysz.operands[0].type == SYSZ_OP_REG &&
-		    ci->detail->sysz.operands[0].reg == SYSZ_REG_14)
+		bool r14 = ci->detail->sysz.op_count == 1 &&
+			   ci->detail->sysz.operands[0].type == SYSZ_OP_REG &&
+			   ci->detail->sysz.operands[0].reg == SYSZ_REG_14;
+		size_t l = strlen(m);
+
+		if (!strcmp(m, "br") && r14)
 			in->ret = true, in->branch = false;
 		else if (!strcmp(m, "br"))
 			in->jump = in->branch = true;
+		else if (r14 && m[0] == 'b' && l >= 3 && m[l - 1] == 'r' && strcmp(m, "basr"))
+			in->cond_ret = true;	/* ber %r14: returns when equal */
 	}
 	if (d->machine == EM_PPC64 && m[0] == 'b') {
 		size_t l = strlen(m);
 
+		/* (a branch hint's + or - left out) */
+		while (l > 1 && (m[l - 1] == '+' || m[l - 1] == '-'))
+			l--;
 		if (!strcmp(m, "blr"))
 			in->ret = true;
+		else if (l >= 4 && m[l - 2] == 'l' && m[l - 1] == 'r')
+			in->cond_ret = true;	/* beqlr, bdnzlr: returns when the condition holds */
 		else if (!strcmp(m, "bctrl"))
 			in->call = true;
 		else if (!in->call && !in->jump && l >= 2 && m[l - 1] != 'l' &&

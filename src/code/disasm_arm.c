@@ -72,6 +72,8 @@ void arm(struct disasm *d, const cs_insn *ci, struct insn *in)
 	}
 	if (in->call && d->share_facts)
 		dis_call_args(d, in);
+	else if (in->jump && d->share_facts)
+		dis_zero_args(d, in);	/* a tail call: its constant zeros (select(0, ...)) */
 	if (in->call && d->lock_facts && d->regs[ARM_REG_R0].known)
 		in->arg0 = d->regs[ARM_REG_R0].v;
 	for (int i = 0; i < a->op_count; i++) {

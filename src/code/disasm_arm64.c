@@ -123,6 +123,8 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 		in->target = d->regs[dst].v;
 	if (in->call && d->share_facts)
 		dis_call_args(d, in);
+	else if (in->jump && d->share_facts)
+		dis_zero_args(d, in);	/* a tail call: its constant zeros (select(0, ...)) */
 	/* str xN, [sp|x29, #d] (-O0 spills): what the slot holds. */
 	if ((ci->id == ARM64_INS_STR || ci->id == ARM64_INS_STUR) && a->op_count == 2 && dst > 0 &&
 	    o1->type == ARM64_OP_MEM && o1->mem.index == ARM64_REG_INVALID &&

@@ -31,6 +31,8 @@ void ppc(struct disasm *d, const cs_insn *ci, struct insn *in, const uint8_t *by
 	in->atomic = atomic;
 	if (in->call && d->share_facts)
 		dis_call_args(d, in);
+	else if (in->jump && d->share_facts)
+		dis_zero_args(d, in);	/* a tail call: its constant zeros (select(0, ...)) */
 	for (int i = 0; i < p->op_count; i++) {
 		const cs_ppc_op *op = &p->operands[i];
 

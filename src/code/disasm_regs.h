@@ -284,6 +284,8 @@ void dis_slot(struct disasm *d, bool store, unsigned int reg, unsigned int base,
 	      bool full);
 /* call: what the argument registers hold. */
 void dis_call_args(struct disasm *d, struct insn *in);
+/* A jump's (a tail call's): which argument registers hold the constant 0 (call_arg_zero). */
+void dis_zero_args(struct disasm *d, struct insn *in);
 
 void x86_families(struct disasm *d);
 void x86(struct disasm *d, const cs_insn *ci, struct insn *in);

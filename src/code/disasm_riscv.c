@@ -366,6 +366,8 @@ size_t riscv(struct disasm *d, const uint8_t *p, size_t len, uint64_t pc, struct
 	}
 	if (in->call && d->share_facts)
 		dis_call_args(d, in);
+	else if (in->jump && d->share_facts)
+		dis_zero_args(d, in);	/* a tail call: its constant zeros (select(0, ...)) */
 	if (in->call && d->regs[X(10)].known)
 		in->arg0 = d->regs[X(10)].v;
 	if (acc) {

@@ -59,6 +59,8 @@ void s390(struct disasm *d, const cs_insn *ci, struct insn *in)
 		     starts(m, "lan") || starts(m, "lao") || starts(m, "lax");
 	if (in->call && d->share_facts)
 		dis_call_args(d, in);
+	else if (in->jump && d->share_facts)
+		dis_zero_args(d, in);	/* a tail call: its constant zeros (select(0, ...)) */
 	for (int i = 0; i < z->op_count; i++) {
 		const cs_sysz_op *op = &z->operands[i];
 

@@ -367,6 +367,8 @@ static void i386_call(struct disasm *d, const cs_insn *ci, struct insn *in)
 		in->call_arg[k] = sl->addr.known ? sl->addr.v : sl->imm.known ? sl->imm.v : 0;
 		if (sl->addr.known && sl->addr.indexed)
 			in->call_arg_indexed |= (uint8_t)(1u << k);
+		if (!sl->addr.known && sl->imm.known && !sl->imm.v)
+			in->call_arg_zero |= (uint8_t)(1u << k);
 		if (sl->prm.known && !sl->prm.v)
 			in->call_arg_prm[k] = (uint8_t)(sl->prm.idx + 1);
 		if (k == 0 && sl->addr.known)
@@ -488,10 +490,20 @@ static void i386_stack(struct disasm *d, const cs_insn *ci, const struct insn *i
 	}
 }
 
+static const unsigned int x86_args[6] = { 6, 5, 4, 3, 9, 10 };	/* rdi rsi rdx rcx r8 r9 */
+
+/* A tail call's arguments that are the constant 0 (call_arg_zero). */
+static void x86_zero_args(struct disasm *d, struct insn *in)
+{
+	for (int k = 0; k < 6; k++)
+		if (!d->regs[x86_args[k]].known && d->imm[x86_args[k]].known && !d->imm[x86_args[k]].v)
+			in->call_arg_zero |= (uint8_t)(1u << k);
+}
+
 /* mycl-share: what each argument register holds at a call. */
 static void x86_call_args(struct disasm *d, struct insn *in)
 {
-	static const unsigned int args[6] = { 6, 5, 4, 3, 9, 10 };	/* rdi rsi rdx rcx r8 r9 */
+	const unsigned int *args = x86_args;
 
 	for (int k = 0; k < 6; k++) {
 		const unsigned int r = args[k];
@@ -499,6 +511,8 @@ static void x86_call_args(struct disasm *d, struct insn *in)
 		in->call_arg[k] = d->regs[r].known ? d->regs[r].v : d->imm[r].known ? d->imm[r].v : 0;
 		if (d->regs[r].known && d->regs[r].indexed)
 			in->call_arg_indexed |= (uint8_t)(1u << k);
+		if (!d->regs[r].known && d->imm[r].known && !d->imm[r].v)
+			in->call_arg_zero |= (uint8_t)(1u << k);
 		if (d->prm[r].known && !d->prm[r].v)
 			in->call_arg_prm[k] = (uint8_t)(d->prm[r].idx + 1);
 		if (d->prm[r].known && (int64_t)d->prm[r].v == (int32_t)d->prm[r].v) {
@@ -680,6 +694,8 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	}
 	if (d->share_facts && in->call && d->machine == EM_X86_64)
 		x86_call_args(d, in);
+	else if (d->share_facts && in->jump && in->target && d->machine == EM_X86_64)
+		x86_zero_args(d, in);	/* a tail call: its constant zeros (select(0, ...)) */
 	if (d->machine == EM_386 && in->call)
 		i386_call(d, ci, in);
 	if (d->share_facts && (in->access == ACC_RMW || in->mem_prm_access == ACC_RMW ||

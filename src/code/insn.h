@@ -25,6 +25,7 @@ struct insn {
 	char text[200];			/* "mnemonic operands" */
 	bool branch, call, ret;
 	bool jump;			/* an unconditional branch (x86_64, aarch64) */
+	bool cond_ret;			/* returns when its condition holds (ppc64 beqlr, s390x ber %r14) */
 	uint64_t target;		/* branch or call target, when direct */
 	uint64_t data;			/* the address read/written/taken, when known; else 0 */
 	uint8_t access;			/* enum insn_access, for data */
@@ -74,6 +75,7 @@ struct insn {
 	uint64_t call_arg[6];		/* call: the address or constant each argument register holds */
 	uint8_t call_arg_prm[6];	/* call: 1 + the function's own argument each one passes on */
 	uint8_t call_arg_indexed;	/* call: bit k: argument k points somewhere in an array */
+	uint8_t call_arg_zero;		/* call: bit k: argument k is the constant 0 */
 	uint8_t call_arg_pass[6];	/* call: 1 + the function's own argument plus an offset */
 	int32_t call_arg_pass_off[6];	/* ... that offset (this->member handed on) */
 	/* ret: the address the result register holds, when known (a function returning &g[i]). */

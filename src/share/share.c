@@ -218,6 +218,35 @@ static int scan_section(uint64_t addr, const uint8_t *bytes, size_t len, void *a
 	return disasm_iter(sc->d, bytes, len, addr, scan_insn, sc);
 }
 
+static int revisit_insn(const struct insn *in, void *arg)
+{
+	return callgraph_insn(arg, in);
+}
+
+/*
+ * The callers read before a function of theirs was found to wait a time (a
+ * sleep wrapper), read again for their loops only: what they access was
+ * counted the first time.
+ */
+static int revisit(struct scan *sc, const struct elf_image *img)
+{
+	const uint64_t *v;
+	size_t n;
+	int err;
+
+	while (!(err = callgraph_revisits(sc->cg, &v, &n)) && n) {
+		for (size_t i = 0; i < n && !err; i++) {
+			const uint8_t *bytes = v[2 * i + 1] > v[2 * i] ?
+				elf_image_code(img, v[2 * i], v[2 * i + 1] - v[2 * i]) : NULL;
+
+			if (bytes)
+				err = disasm_iter(sc->d, bytes, v[2 * i + 1] - v[2 * i], v[2 * i],
+						  revisit_insn, sc->cg);
+		}
+	}
+	return err;
+}
+
 static int ref_cmp(const void *a, const void *b)
 {
 	const struct share_ref *x = a, *y = b;
@@ -262,6 +291,8 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	disasm_set_share_facts(sc.d, true);
 	disasm_set_starts(sc.d, starts, nstarts);
 	err = elf_image_for_each_code(img, scan_section, &sc);
+	if (!err)
+		err = revisit(&sc, img);
 	disasm_set_starts(sc.d, NULL, 0);
 	if (!err)
 		err = callgraph_finish(sc.cg);

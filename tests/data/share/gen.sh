@@ -142,7 +142,14 @@ clang -O0 -g -pthread -o paced.clang-O0 paced.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o paced.aarch64 paced.c
 g++ -O0 -g -pthread -o pacedcc.g++-O0 pacedcc.cc
 g++ -O2 -g -pthread -o pacedcc.g++-O2 pacedcc.cc
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* paced.* pacedcc.*
+# Loops paced by the program's own sleep functions (wrappers, select and poll on no descriptors).
+gcc -O2 -g -pthread -o napper.gcc-O2 napper.c
+gcc -O0 -g -pthread -o napper.gcc-O0 napper.c
+clang -O2 -g -pthread -o napper.clang-O2 napper.c
+clang -O0 -g -pthread -o napper.clang-O0 napper.c
+aarch64-linux-gnu-gcc -O2 -g -pthread -o napper.aarch64 napper.c
+powerpc64le-linux-gnu-gcc -O2 -g -pthread -o napper.ppc64le napper.c
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* paced.* pacedcc.* napper.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
