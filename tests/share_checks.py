@@ -687,6 +687,24 @@ def napper(tool, data):
         hot_writes(name, m, "polled", "by the listener, whose select() waits on a descriptor")
 
 
+def lazy(tool, data):
+    """tests/data/share/lazy.c: flags set once on the request path, each store only on one side
+    of a test of the flag itself; beside them stores that repeat on every request."""
+    for name in ("lazy.gcc-O2", "lazy.gcc-O0", "lazy.clang-O2", "lazy.clang-O0",
+                 "lazy.aarch64-O0", "lazy.ppc64le"):
+        m = members(share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name)))
+        for v, how in (("tables_ready", "if (!tables_ready) { fill(); tables_ready = 1; }"),
+                       ("warned_slow", "a warning given once"),
+                       ("spare_buf", "if (spare_buf) { free(spare_buf); spare_buf = NULL; }")):
+            x, _ = m[v]
+            check(f"{name}: {v}, a flag set once ({how}), not hot",
+                  x["hot_writes"] == 0 and x["warm_writes"] >= 1, str(x))
+        for v, how in (("batch_fill", "reset to 0 when full, incremented on every request"),
+                       ("busy", "1 then 0 around every request"), ("seen", "1 on every request"),
+                       ("marked", "1 when another variable says so")):
+            hot_writes(name, m, v, f"({how})")
+
+
 def virt(tool, data):
     """tests/data/share/virt.cc: virtual calls on a global object, devirtualized from its data."""
     for name in ("virt.g++-O0", "virt.clang++-O0", "virt.g++-O2", "virt.aarch64-O0"):
@@ -853,6 +871,7 @@ def main():
     span(tool, data)
     paced(tool, data)
     napper(tool, data)
+    lazy(tool, data)
     decode_ahead(tool, data)
     virt(tool, data)
     omp(tool, data)

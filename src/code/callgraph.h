@@ -48,6 +48,17 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in);
  * by it only when read again.
  */
 int callgraph_revisits(struct callgraph *cg, const uint64_t **v, size_t *n);
+/*
+ * Guards, while the instructions are fed (after callgraph_insn of the one
+ * concerned): the conditional branch at AT tests KEY (a variable just read);
+ * the instruction at AT stores to KEY.  After callgraph_finish,
+ * callgraph_guarded(AT) says whether such a store runs only on one side of a
+ * branch testing its key, every way to it from its function's entry: "if
+ * (!ready) ready = 1", a flag set once.
+ */
+int callgraph_guard_test(struct callgraph *cg, uint64_t at, uint64_t key);
+int callgraph_guard_store(struct callgraph *cg, uint64_t at, uint64_t key);
+bool callgraph_guarded(const struct callgraph *cg, uint64_t at);
 /* After the last instruction: roots, contexts, loops up the chain. */
 int callgraph_finish(struct callgraph *cg);
 

@@ -125,6 +125,15 @@ struct callgraph {
 	int revisit_round;
 	uint64_t *revisit_v;		/* callgraph_revisits' answer: [start, end) pairs */
 	size_t revisit_cap;
+	/*
+	 * The current function's conditional branches that test a key (a
+	 * variable just read), its stores of a key, and the stores found to run
+	 * only on one side of such a test (callgraph_guarded), sorted at the end.
+	 */
+	struct cg_keyed { uint64_t at, key; } *gtests, *gstores;
+	size_t nr_gtests, gtests_cap, nr_gstores, gstores_cap;
+	uint64_t *guarded;
+	size_t nr_guarded, guarded_cap;
 };
 
 /* How many calls down a serving loop's wait may be (ServerLoop, WaitEventSetWait, epoll_wait). */

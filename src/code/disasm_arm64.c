@@ -125,6 +125,18 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 		dis_call_args(d, in);
 	else if (in->jump && d->share_facts)
 		dis_zero_args(d, in);	/* a tail call: its constant zeros (select(0, ...)) */
+	/* str wzr / str wN with a constant in wN: a constant stored. */
+	if (d->share_facts && (ci->id == ARM64_INS_STR || ci->id == ARM64_INS_STUR ||
+			       ci->id == ARM64_INS_STRB || ci->id == ARM64_INS_STRH ||
+			       ci->id == ARM64_INS_STURB || ci->id == ARM64_INS_STURH) &&
+	    a->op_count == 2 && a->operands[0].type == ARM64_OP_REG) {
+		arm64_reg r = a->operands[0].reg;
+
+		if (r == ARM64_REG_WZR || r == ARM64_REG_XZR)
+			in->store_const = true, in->store_val = 0;
+		else if (dst > 0 && dst < NREGS && !d->regs[dst].known && d->imm[dst].known)
+			in->store_const = true, in->store_val = d->imm[dst].v;
+	}
 	/* str xN, [sp|x29, #d] (-O0 spills): what the slot holds. */
 	if ((ci->id == ARM64_INS_STR || ci->id == ARM64_INS_STUR) && a->op_count == 2 && dst > 0 &&
 	    o1->type == ARM64_OP_MEM && o1->mem.index == ARM64_REG_INVALID &&

@@ -692,6 +692,18 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 		if (x->operands[0].size != d->ptr_size)
 			in->stored_prm = 0;	/* (part of an argument keeps no pointer) */
 	}
+	/* mov $imm, mem, or mov %reg, mem with a constant in reg: a constant stored. */
+	if (d->share_facts && ci->id == X86_INS_MOV && x->op_count == 2 &&
+	    x->operands[1].type == X86_OP_MEM && !in->atomic) {
+		unsigned int f = x->operands[0].type == X86_OP_REG ? x86_fam(d, x->operands[0].reg) : 0;
+
+		if (x->operands[0].type == X86_OP_IMM)
+			in->store_const = true, in->store_val = (uint64_t)x->operands[0].imm;
+		else if (f && !d->regs[f].known && d->imm[f].known)
+			in->store_const = true, in->store_val = d->imm[f].v;
+		if (in->store_const && x->operands[1].size < 8)
+			in->store_val &= (1ULL << (8 * x->operands[1].size)) - 1;
+	}
 	if (d->share_facts && in->call && d->machine == EM_X86_64)
 		x86_call_args(d, in);
 	else if (d->share_facts && in->jump && in->target && d->machine == EM_X86_64)

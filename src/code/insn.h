@@ -28,6 +28,9 @@ struct insn {
 	bool cond_ret;			/* returns when its condition holds (ppc64 beqlr, s390x ber %r14) */
 	uint64_t target;		/* branch or call target, when direct */
 	uint64_t data;			/* the address read/written/taken, when known; else 0 */
+	/* mycl-share: a plain store of a constant (x86_64, aarch64, ppc64): its value. */
+	bool store_const;
+	uint64_t store_val;
 	uint8_t access;			/* enum insn_access, for data */
 	bool atomic;			/* lock prefix, ldxr/stxr, larx/stcx, CAS... */
 	bool may_fail;			/* ... a CAS or store-conditional: retried when it fails */

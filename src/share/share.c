@@ -134,6 +134,43 @@ static void guard_call(struct scan *sc, const struct insn *in)
 		sc->guard_fn = 0;
 }
 
+/* How many instructions after a variable's read a conditional branch tests it. */
+#define TEST_WINDOW 8
+
+/*
+ * A conditional branch testing a variable read just before it (cmpb $0, v;
+ * jne / ldrb w0, [v]; cbnz w0): the call graph weighs the stores of the
+ * variable it guards ("if (!ready) ready = 1").
+ */
+static int note_tests(struct scan *sc, const struct insn *in, long v)
+{
+	int err = 0;
+
+	for (int k = 0; k < 4; k++)
+		if (sc->tested[k].key && ++sc->tested[k].age > TEST_WINDOW)
+			sc->tested[k].key = 0;
+	if (in->call || in->ret || in->jump) {
+		memset(sc->tested, 0, sizeof(sc->tested));
+		return 0;
+	}
+	if (in->branch && in->target)
+		for (int k = 0; k < 4 && !err; k++)
+			if (sc->tested[k].key)
+				err = callgraph_guard_test(sc->cg, in->addr, sc->tested[k].key);
+	if (v >= 0 && in->access == ACC_READ) {
+		int k = 0;
+
+		for (int j = 1; j < 4; j++)
+			if (sc->tested[j].age > sc->tested[k].age || !sc->tested[j].key)
+				k = j;
+		sc->tested[k].key = in->data;
+		sc->tested[k].age = 0;
+	}
+	if (v >= 0 && in->access == ACC_WRITE && in->store_const && !err)
+		err = callgraph_guard_store(sc->cg, in->addr, in->data);
+	return err;
+}
+
 static int scan_insn(const struct insn *in, void *arg)
 {
 	struct scan *sc = arg;
@@ -179,9 +216,13 @@ static int scan_insn(const struct insn *in, void *arg)
 		sc->ptrsets[sc->nr_ptrsets++] = (struct ptrset){
 			(in->data ? in->data : in->tls) + 8 * (uint64_t)k, val, in->stored_indexed };
 	}
+	v = in->data ? share_find_var(s, in->data) : -1;
+	err = note_tests(sc, in, v);
+	if (err)
+		return err;
 	if (!in->data)
 		return 0;
-	if ((v = share_find_var(s, in->data)) < 0) {
+	if (v < 0) {
 		const struct elf_section *sec;
 
 		if ((in->access == ACC_WRITE || in->access == ACC_RMW) &&
@@ -206,6 +247,7 @@ static int scan_insn(const struct insn *in, void *arg)
 		.off = (uint32_t)(in->data - s->vars[v].addr),
 		.access = in->access, .atomic = in->atomic, .counter = in->counter_op,
 		.indexed = in->indexed, .scale = in->scale,
+		.konst = in->store_const && in->access == ACC_WRITE, .val = in->store_val,
 		.once = sc->guard_fn && (in->access == ACC_WRITE || in->access == ACC_RMW) &&
 			callgraph_func_start(sc->cg, in->addr) == sc->guard_fn };
 	return 0;
@@ -254,13 +296,62 @@ static int ref_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/*
+ * Flags set once: variables whose every write while threads run stores one
+ * constant, each only on one side of a test of the variable ("if (!ready) {
+ * ...; ready = 1; }", a warning given once): after the first, the test
+ * keeps the store from running, however hot the code around it.  SET_ONCE
+ * (one per variable) gets them.
+ */
+static void flags_set_once(const struct mycl_share *s, struct callgraph *cg, bool *set_once)
+{
+	uint8_t *state = calloc(s->nr_vars ? s->nr_vars : 1, 1);	/* 0 none, 1 so far, 2 not */
+	uint64_t *val = calloc(s->nr_vars ? s->nr_vars : 1, sizeof(*val));
+
+	if (!state || !val) {
+		free(state);
+		free(val);
+		return;		/* (nothing set apart: the writes stay as hot as they are) */
+	}
+	for (size_t i = 0; i < s->nr_refs; i++) {
+		const struct share_ref *r = &s->refs[i];
+		enum cg_heat heat;
+
+		if ((r->access != ACC_WRITE && r->access != ACC_RMW) || state[r->var] == 2)
+			continue;
+		heat = r->once ? HEAT_STARTUP : callgraph_heat(cg, r->addr);
+		if (heat == HEAT_STARTUP || heat == HEAT_EXIT)
+			continue;
+		if (!r->konst || r->access != ACC_WRITE || r->indexed || r->atomic ||
+		    (state[r->var] == 1 && val[r->var] != r->val) || !callgraph_guarded(cg, r->addr)) {
+			state[r->var] = 2;
+			continue;
+		}
+		state[r->var] = 1;
+		val[r->var] = r->val;
+	}
+	for (size_t k = 0; k < s->nr_vars; k++)
+		set_once[k] = state[k] == 1;
+	free(state);
+	free(val);
+}
+
 /* Every reference counted by when it runs. */
 static void count_refs(struct mycl_share *s, struct callgraph *cg)
 {
+	bool *set_once = calloc(s->nr_vars ? s->nr_vars : 1, sizeof(*set_once));
+
+	if (set_once)
+		flags_set_once(s, cg, set_once);
 	for (size_t i = 0; i < s->nr_refs; i++) {
 		const struct share_ref *r = &s->refs[i];
 		struct mycl_share_var *v = &s->vars[r->var];
 		enum cg_heat heat = r->once ? HEAT_STARTUP : callgraph_heat(cg, r->addr);
+
+		/* a flag set once: once while threads run, however hot the code */
+		if (set_once && set_once[r->var] && heat == HEAT_HOT &&
+		    (r->access == ACC_WRITE || r->access == ACC_RMW))
+			heat = HEAT_WARM;
 
 		if (r->access == ACC_WRITE || r->access == ACC_RMW)
 			share_count_write(s, cg, v, heat, r->addr, v->addr + r->off, r->counter,
@@ -270,6 +361,7 @@ static void count_refs(struct mycl_share *s, struct callgraph *cg)
 		else if (r->access == ACC_READ && heat == HEAT_UNKNOWN)
 			v->runtime_reads++;
 	}
+	free(set_once);
 }
 
 static int scan_code(struct mycl_share *s, struct elf_image *img)

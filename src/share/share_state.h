@@ -18,6 +18,8 @@ struct share_ref {
 	bool indexed;			/* at a computed index from the variable's start */
 	uint16_t scale;			/* ... the index's scale */
 	bool once;			/* a guarded static initialization (__cxa_guard_acquire) */
+	bool konst;			/* a store of the constant VAL */
+	uint64_t val;
 	uint32_t off;			/* the byte it touches, from the variable's start */
 };
 

@@ -149,7 +149,14 @@ clang -O2 -g -pthread -o napper.clang-O2 napper.c
 clang -O0 -g -pthread -o napper.clang-O0 napper.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o napper.aarch64 napper.c
 powerpc64le-linux-gnu-gcc -O2 -g -pthread -o napper.ppc64le napper.c
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* paced.* pacedcc.* napper.*
+# Flags set once on the request path ("if (!ready) ready = 1"), beside stores that repeat.
+gcc -O2 -g -pthread -o lazy.gcc-O2 lazy.c
+gcc -O0 -g -pthread -o lazy.gcc-O0 lazy.c
+clang -O2 -g -pthread -o lazy.clang-O2 lazy.c
+clang -O0 -g -pthread -o lazy.clang-O0 lazy.c
+aarch64-linux-gnu-gcc -O0 -g -pthread -o lazy.aarch64-O0 lazy.c
+powerpc64le-linux-gnu-gcc -O2 -g -pthread -o lazy.ppc64le lazy.c
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* paced.* pacedcc.* napper.* lazy.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
