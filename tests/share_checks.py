@@ -691,7 +691,7 @@ def lazy(tool, data):
     """tests/data/share/lazy.c: flags set once on the request path, each store only on one side
     of a test of the flag itself; beside them stores that repeat on every request."""
     for name in ("lazy.gcc-O2", "lazy.gcc-O0", "lazy.clang-O2", "lazy.clang-O0",
-                 "lazy.aarch64-O0", "lazy.ppc64le"):
+                 "lazy.aarch64-O0", "lazy.aarch64", "lazy.ppc64le"):
         m = members(share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name)))
         for v, how in (("tables_ready", "if (!tables_ready) { fill(); tables_ready = 1; }"),
                        ("warned_slow", "a warning given once"),

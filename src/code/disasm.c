@@ -57,6 +57,8 @@ static void set_abi(struct disasm *d)
 		for (unsigned int i = 0; i < 8; i++)
 			a->args[i] = (uint16_t)(ARM64_REG_X0 + i);
 		a->nr_args = 8;
+		for (unsigned int r = ARM64_REG_X0; r <= ARM64_REG_X18; r++)
+			a->scratch[a->nr_scratch++] = (uint16_t)r;
 		for (unsigned int r = ARM64_REG_X19; r <= ARM64_REG_X28; r++)
 			a->kept[k++] = (uint16_t)r;
 		a->kept[k++] = ARM64_REG_X29;
@@ -66,6 +68,9 @@ static void set_abi(struct disasm *d)
 		for (unsigned int i = 0; i < 8; i++)
 			a->args[i] = (uint16_t)(PPC_REG_R3 + i);
 		a->nr_args = 8;
+		a->scratch[a->nr_scratch++] = PPC_REG_R0;
+		for (unsigned int r = PPC_REG_R3; r <= PPC_REG_R12; r++)
+			a->scratch[a->nr_scratch++] = (uint16_t)r;
 		a->kept[k++] = PPC_REG_R1;
 		a->kept[k++] = PPC_REG_R2;
 		for (unsigned int r = PPC_REG_R14; r <= PPC_REG_R31; r++)
@@ -75,6 +80,8 @@ static void set_abi(struct disasm *d)
 		for (unsigned int i = 0; i < 5; i++)
 			a->args[i] = (uint16_t)(SYSZ_REG_2 + i);
 		a->nr_args = 5;
+		for (unsigned int r = SYSZ_REG_0; r <= SYSZ_REG_5; r++)
+			a->scratch[a->nr_scratch++] = (uint16_t)r;
 		for (unsigned int r = SYSZ_REG_6; r <= SYSZ_REG_13; r++)
 			a->kept[k++] = (uint16_t)r;
 		a->kept[k++] = SYSZ_REG_15;
@@ -83,6 +90,9 @@ static void set_abi(struct disasm *d)
 		for (unsigned int i = 0; i < 4; i++)
 			a->args[i] = (uint16_t)(ARM_REG_R0 + i);
 		a->nr_args = 4;
+		for (unsigned int r = ARM_REG_R0; r <= ARM_REG_R3; r++)
+			a->scratch[a->nr_scratch++] = (uint16_t)r;
+		a->scratch[a->nr_scratch++] = ARM_REG_R12;
 		for (unsigned int r = ARM_REG_R4; r <= ARM_REG_R11; r++)
 			a->kept[k++] = (uint16_t)r;
 		a->kept[k++] = ARM_REG_SP;
@@ -92,6 +102,13 @@ static void set_abi(struct disasm *d)
 		for (unsigned int i = 0; i < 8; i++)
 			a->args[i] = (uint16_t)(1 + 10 + i);
 		a->nr_args = 8;
+		/* t0-t2 (x5-x7), a0-a7 (x10-x17), t3-t6 (x28-x31) */
+		for (unsigned int r = 5; r <= 7; r++)
+			a->scratch[a->nr_scratch++] = (uint16_t)(1 + r);
+		for (unsigned int r = 10; r <= 17; r++)
+			a->scratch[a->nr_scratch++] = (uint16_t)(1 + r);
+		for (unsigned int r = 28; r <= 31; r++)
+			a->scratch[a->nr_scratch++] = (uint16_t)(1 + r);
 		for (unsigned int r = 2; r <= 4; r++)
 			a->kept[k++] = (uint16_t)(1 + r);
 		a->kept[k++] = 1 + 8;
@@ -386,19 +403,32 @@ static void call_clobbers(struct disasm *d, const struct insn *in)
 	}
 }
 
-/* A forward conditional branch: what the kept registers hold where it goes. */
+static unsigned int snap_bucket(uint64_t target)
+{
+	return (unsigned int)((target * 0x9e3779b97f4a7c15ULL) >> 56) % SNAP_GONE;
+}
+
+/* Register I of the snapshots' order: the kept ones, then the scratch ones. */
+static unsigned int snap_reg(const struct disasm *d, unsigned int i)
+{
+	return i < d->abi.nr_kept ? d->abi.kept[i] : d->abi.scratch[i - d->abi.nr_kept];
+}
+
+/* A forward conditional branch: what the kept and scratch registers hold where it goes. */
 static void snap_branch(struct disasm *d, const struct insn *in)
 {
-	unsigned int k = d->nr_snap++ % 4;
+	unsigned int k = d->nr_snap++ % NR_SNAP;
 
+	if (d->nr_snap > NR_SNAP)
+		d->snap_gone[snap_bucket(d->snap[k].target)] = true;
 	d->snap[k].target = in->target;
 	d->snap[k].known = 0;
-	for (unsigned int i = 0; i < d->abi.nr_kept; i++) {
-		unsigned int r = d->abi.kept[i];
+	for (unsigned int i = 0; i < d->abi.nr_kept + d->abi.nr_scratch; i++) {
+		unsigned int r = snap_reg(d, i);
 
 		if (!d->regs[r].known && !d->imm[r].known && !d->prm[r].known)
 			continue;
-		d->snap[k].known |= 1u << i;
+		d->snap[k].known |= 1ULL << i;
 		d->snap[k].r[i][0] = d->regs[r];
 		d->snap[k].r[i][1] = d->imm[r];
 		d->snap[k].r[i][2] = d->prm[r];
@@ -419,8 +449,16 @@ static bool padding(const struct disasm *d, const uint8_t *p, size_t len)
 				   (p[k] == 0x0f && k + 1 < len && p[k + 1] == 0x1f));
 	case EM_AARCH64:
 		return len >= 4 && p[0] == 0x1f && p[1] == 0x20 && p[2] == 0x03 && p[3] == 0xd5;
-	case EM_PPC64:
-		return len >= 4 && !d->big_endian && !p[0] && !p[1] && !p[2] && p[3] == 0x60;
+	case EM_PPC64: {
+		/* nop (ori 0,0,0) and ori 2,2,0, the alignment gcc pads with after a branch */
+		uint32_t w;
+
+		if (len < 4)
+			return false;
+		w = d->big_endian ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3] :
+				    (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+		return w == 0x60000000 || w == 0x60420000;
+	}
 	default:
 		return false;
 	}
@@ -455,25 +493,44 @@ static void scratch_restore(struct disasm *d)
 		keep_first(d, d->abi.scratch[i], d->first[d->abi.nr_kept + i]);
 }
 
-/* Code only a branch reaches (after a return or jump): the branch's kept registers. */
+/*
+ * Code only branches reach (after a return or jump): what every one of the
+ * branches to it held, kept and scratch registers (a value one branch's path
+ * set and another's did not is no value), when all of them are in the ring.
+ */
 static void snap_restore(struct disasm *d, uint64_t pc)
 {
+	unsigned int n = d->nr_snap < NR_SNAP ? d->nr_snap : NR_SNAP, first = NR_SNAP;
+	uint64_t known = 0;
+
 	d->dirty = true;
-	for (unsigned int k = 0; k < 4 && k < d->nr_snap; k++) {
+	for (unsigned int k = 0; k < n && !d->snap_gone[snap_bucket(pc)]; k++) {
 		if (d->snap[k].target != pc)
 			continue;
-		for (unsigned int i = 0; i < d->abi.nr_kept; i++) {
-			unsigned int r = d->abi.kept[i];
+		if (first == NR_SNAP) {
+			first = k;
+			known = d->snap[k].known;
+			continue;
+		}
+		known &= d->snap[k].known;
+		for (unsigned int i = 0; i < d->abi.nr_kept + d->abi.nr_scratch; i++)
+			if ((known >> i & 1) && (!same_regval(&d->snap[k].r[i][0], &d->snap[first].r[i][0]) ||
+						 !same_regval(&d->snap[k].r[i][1], &d->snap[first].r[i][1]) ||
+						 !same_regval(&d->snap[k].r[i][2], &d->snap[first].r[i][2])))
+				known &= ~(1ULL << i);
+	}
+	if (first < NR_SNAP) {
+		for (unsigned int i = 0; i < d->abi.nr_kept + d->abi.nr_scratch; i++) {
+			unsigned int r = snap_reg(d, i);
 
-			if (!(d->snap[k].known & (1u << i))) {
+			if (!(known >> i & 1)) {
 				d->regs[r].known = d->imm[r].known = d->prm[r].known = false;
 				continue;
 			}
-			d->regs[r] = d->snap[k].r[i][0];
-			d->imm[r] = d->snap[k].r[i][1];
-			d->prm[r] = d->snap[k].r[i][2];
+			d->regs[r] = d->snap[first].r[i][0];
+			d->imm[r] = d->snap[first].r[i][1];
+			d->prm[r] = d->snap[first].r[i][2];
 		}
-		scratch_restore(d);
 		return;
 	}
 	scratch_restore(d);
@@ -518,6 +575,7 @@ static void reset_state(struct disasm *d, uint64_t pc)
 	d->cnt_dst = 0;
 	d->cnt_any = false;
 	d->nr_snap = 0;
+	memset(d->snap_gone, 0, sizeof(d->snap_gone));
 	d->first_seen = false;
 	d->no_fallthrough = false;
 	d->pad = false;

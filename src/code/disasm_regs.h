@@ -43,7 +43,7 @@ struct disasm_abi {
 	uint8_t nr_args;
 	uint16_t kept[24];		/* registers a call preserves */
 	uint8_t nr_kept;
-	uint16_t scratch[16];		/* x86: the registers a call does not preserve */
+	uint16_t scratch[24];		/* the registers a call does not preserve */
 	uint8_t nr_scratch;
 	uint16_t ret;			/* where a function's result is */
 };
@@ -73,18 +73,23 @@ struct disasm {
 	uint64_t code_addr;
 	struct disasm_abi abi;
 	/*
-	 * What the kept registers held at the last few forward branches: code
-	 * placed after a return (a loop body past the epilogue) starts from the
-	 * branch that reaches it, not from the epilogue's restores.
+	 * What the kept and scratch registers held at the last few forward
+	 * branches: code placed after a return (a loop body past the epilogue, a
+	 * cold block moved to the function's end) starts from the branches that
+	 * reach it, not from the epilogue's restores.  A target whose snapshot
+	 * left the ring marks its bucket of SNAP_GONE: code there trusts none.
 	 */
-	struct { uint64_t target; uint32_t known; struct regval r[24][3]; } snap[4];
+#define NR_SNAP 16
+#define SNAP_GONE 256
+	struct { uint64_t target; uint64_t known; struct regval r[24 + 24][3]; } snap[NR_SNAP];
 	unsigned int nr_snap;
+	bool snap_gone[SNAP_GONE];
 	/*
 	 * The kept registers as the function's first branch found them: what
 	 * was set before it holds on every path; what was set after it, on one
 	 * path, does not hold in code only another branch reaches.
 	 */
-	struct regval first[24 + 16][3];	/* abi.kept's, then abi.scratch's */
+	struct regval first[24 + 24][3];	/* abi.kept's, then abi.scratch's */
 	bool first_seen;
 	bool no_fallthrough;		/* the previous instruction returned or jumped */
 	bool out_of_line;		/* ... returned or jumped back: what follows is reached from elsewhere */

@@ -5,7 +5,9 @@
  * placed after that arm's jump back or return (it is reached from elsewhere,
  * where the register held something else), padding between them included;
  * one set before a loop does follow into the loop's body placed after a
- * forward jump to its test.  The code is assembled from the source beside it.
+ * forward jump to its test; a cold block after a return starts from what
+ * every branch to it agrees on, scratch registers too.  The code is
+ * assembled from the source beside it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -54,9 +56,43 @@ static const uint8_t code[] = {
 	0x0f, 0x1f, 0x00,			/* 5d nopl (%rax): padding */
 	0x41, 0x83, 0x08, 0x02,			/* 60 orl $2,(%r8): %r8 not set on this path */
 	0xc3,					/* 64 ret */
+	/* f4: a cold block after the return, two branches to it agreeing */
+	0x4c, 0x8d, 0x05, 0x00, 0x10, 0x00, 0x00,	/* 65 lea 0x1000(%rip),%r8: 0x106c */
+	0x85, 0xf6,				/* 6c test %esi,%esi */
+	0x74, 0x06,				/* 6e je 76 */
+	0x85, 0xff,				/* 70 test %edi,%edi */
+	0x74, 0x02,				/* 72 je 76 */
+	0xc3,					/* 74 ret */
+	0x90,					/* 75 nop: padding */
+	0x41, 0x83, 0x00, 0x01,			/* 76 addl $1,(%r8): both branches' %r8 */
+	0xc3,					/* 7a ret */
+	/* f5: the same, the second branch with another %r8 */
+	0x4c, 0x8d, 0x05, 0x00, 0x10, 0x00, 0x00,	/* 7b lea 0x1000(%rip),%r8: 0x1082 */
+	0x85, 0xf6,				/* 82 test %esi,%esi */
+	0x74, 0x0d,				/* 84 je 93 */
+	0x4c, 0x8d, 0x05, 0x00, 0x20, 0x00, 0x00,	/* 86 lea 0x2000(%rip),%r8: 0x208d */
+	0x85, 0xff,				/* 8d test %edi,%edi */
+	0x74, 0x02,				/* 8f je 93 */
+	0xc3,					/* 91 ret */
+	0x90,					/* 92 nop: padding */
+	0x41, 0x83, 0x00, 0x01,			/* 93 addl $1,(%r8): the branches disagree */
+	0xc3,					/* 97 ret */
+	/* f6: a scratch register set after the first branch, changed before the return */
+	0x85, 0xf6,				/* 98 test %esi,%esi */
+	0x74, 0x1b,				/* 9a je b7 */
+	0x4c, 0x8d, 0x05, 0x00, 0x10, 0x00, 0x00,	/* 9c lea 0x1000(%rip),%r8: 0x10a3 */
+	0x85, 0xff,				/* a3 test %edi,%edi */
+	0x74, 0x0c,				/* a5 je b3 */
+	0x4c, 0x8d, 0x05, 0x00, 0x20, 0x00, 0x00,	/* a7 lea 0x2000(%rip),%r8: 0x20ae */
+	0x49, 0x8b, 0x00,			/* ae mov (%r8),%rax */
+	0xc3,					/* b1 ret */
+	0x90,					/* b2 nop: padding */
+	0x41, 0x83, 0x00, 0x01,			/* b3 addl $1,(%r8): the branch's %r8 */
+	0xc3,					/* b7 ret */
 };
 
-static const uint64_t starts[] = { BASE + 0x00, BASE + 0x34, BASE + 0x4e };
+static const uint64_t starts[] = { BASE + 0x00, BASE + 0x34, BASE + 0x4e, BASE + 0x65,
+				   BASE + 0x7b, BASE + 0x98 };
 
 struct seen {
 	uint64_t data[sizeof(code)];	/* by offset: the address each instruction touches */
@@ -101,6 +137,13 @@ static void arms(void **state)
 		/* A scratch register set in an arm that returned: unknown in the next block. */
 		assert_int_equal(s.data[0x59], BASE + 0x1059);
 		assert_int_equal(s.data[0x60], 0);
+		/* A cold block two branches reach, both with the same scratch register: theirs. */
+		assert_int_equal(s.data[0x76], BASE + 0x106c);
+		/* ... with different ones: unknown. */
+		assert_int_equal(s.data[0x93], 0);
+		/* One branch to it, its scratch register set after the function's first branch. */
+		assert_int_equal(s.data[0xae], BASE + 0x20ae);
+		assert_int_equal(s.data[0xb3], BASE + 0x10a3);
 	}
 }
 

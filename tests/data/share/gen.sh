@@ -155,6 +155,7 @@ gcc -O0 -g -pthread -o lazy.gcc-O0 lazy.c
 clang -O2 -g -pthread -o lazy.clang-O2 lazy.c
 clang -O0 -g -pthread -o lazy.clang-O0 lazy.c
 aarch64-linux-gnu-gcc -O0 -g -pthread -o lazy.aarch64-O0 lazy.c
+aarch64-linux-gnu-gcc -O2 -g -pthread -o lazy.aarch64 lazy.c
 powerpc64le-linux-gnu-gcc -O2 -g -pthread -o lazy.ppc64le lazy.c
 ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* paced.* pacedcc.* napper.* lazy.*
 # What a recording with call chains settles (chains.c): built with frame
