@@ -705,6 +705,21 @@ def lazy(tool, data):
             hot_writes(name, m, v, f"({how})")
 
 
+def guard(tool, data):
+    """tests/data/share/guard.cc: std::lock_guard<std::mutex> on every request (at -O0 the mutex
+    reaches pthread_mutex_lock four calls down, kept in the guard's member on the way), threads
+    running a member function, static class members and a std::atomic."""
+    for name in ("guard.g++-O0", "guard.clang++-O0", "guard.g++-O2", "guard.clang++-O2"):
+        m = members(share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name)))
+        hot_writes(name, m, "app::table_lock", "(std::lock_guard on every request)")
+        for v in ("app::Stats::served", "app::Stats::errors", "app::bytes_in"):
+            hot_writes(name, m, v, "by the member function the threads run")
+        for v in ("app::log_level", "app::table_size", "app::max_bytes"):
+            x, _ = m[v]
+            check(f"{name}: {v}, set by main before the threads, written at start-up only",
+                  x["hot_writes"] == 0 and x["warm_writes"] == 0 and x["startup_writes"] >= 1, str(x))
+
+
 def virt(tool, data):
     """tests/data/share/virt.cc: virtual calls on a global object, devirtualized from its data."""
     for name in ("virt.g++-O0", "virt.clang++-O0", "virt.g++-O2", "virt.aarch64-O0"):
@@ -872,6 +887,7 @@ def main():
     paced(tool, data)
     napper(tool, data)
     lazy(tool, data)
+    guard(tool, data)
     decode_ahead(tool, data)
     virt(tool, data)
     omp(tool, data)

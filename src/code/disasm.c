@@ -566,6 +566,7 @@ static void reset_state(struct disasm *d, uint64_t pc)
 	memset(d->regs, 0, d->nr_regs * sizeof(d->regs[0]));
 	memset(d->imm, 0, d->nr_regs * sizeof(d->imm[0]));
 	memset(d->slots, 0, sizeof(d->slots));
+	memset(d->mslots, 0, sizeof(d->mslots));
 	memset(d->prm, 0, d->nr_regs * sizeof(d->prm[0]));
 	memset(d->ld, 0, d->nr_regs * sizeof(d->ld[0]));
 	memset(d->out, 0, sizeof(d->out));

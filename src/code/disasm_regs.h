@@ -126,6 +126,16 @@ struct disasm {
 		bool used;
 		struct regval imm, addr, prm;
 	} slots[8];
+	/*
+	 * x86_64, mycl-share: values stored through the function's own argument
+	 * plus an offset (a member of *this), for the loads back from there.
+	 */
+	struct member_slot {
+		uint8_t idx;
+		int64_t off;
+		bool used;
+		struct regval imm, addr, prm;
+	} mslots[4];
 	/* i386: the stack pointer from its value at entry; the frame pointer's, when set. */
 	int32_t sp_off, fp_off;
 	bool fp_known, sp_lost;		/* sp_lost: aligned (and $-16, %esp): entry offsets unknown */

@@ -527,6 +527,8 @@ static void x86_call_args(struct disasm *d, struct insn *in)
  * an address (lea, or a load from a GOT slot) are followed until something
  * else writes them, so (%reg) accesses are named too.
  */
+static void x86_member_slots(struct disasm *d, const cs_insn *ci, const struct insn *in);
+
 void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 {
 	const cs_x86 *x = &ci->detail->x86;
@@ -804,8 +806,73 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	}
 	/* Addresses spilled to frame slots (-O0) are followed for every scan. */
 	x86_slots(d, ci);
+	if (d->share_facts)
+		x86_member_slots(d, ci, in);
 	if (d->machine == EM_386)
 		i386_stack(d, ci, in);
+}
+
+/*
+ * -O0 C++ keeps an argument in a member of another and loads it back (a
+ * lock_guard's constructor: this->_M_device = &m, then _M_device->lock()):
+ * a store through the function's argument plus an offset, then a load from
+ * the same place, hands the value on.  A call, or a store to memory off the
+ * stack anywhere else (it may be the same member), forgets them.
+ */
+static void x86_member_slots(struct disasm *d, const cs_insn *ci, const struct insn *in)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	const cs_x86_op *src = &x->operands[0], *dst = &x->operands[1];
+	bool member = in->mem_prm && x->op_count == 2 && ci->id == X86_INS_MOV;
+	struct member_slot *sl = NULL;
+
+	if (in->call) {
+		memset(d->mslots, 0, sizeof(d->mslots));
+		return;
+	}
+	if (member && in->mem_prm_access == ACC_WRITE && src->type == X86_OP_REG &&
+	    src->size == d->ptr_size && x86_fam(d, src->reg)) {
+		unsigned int f = x86_fam(d, src->reg);
+		int k, free_k = -1;
+
+		for (k = 0; k < 4; k++) {
+			if (d->mslots[k].used && d->mslots[k].idx == in->mem_prm - 1 &&
+			    d->mslots[k].off == in->mem_prm_off)
+				break;
+			if (!d->mslots[k].used && free_k < 0)
+				free_k = k;
+		}
+		/* (another member of the same object may be the same memory: forget it) */
+		for (int j = 0; j < 4; j++)
+			if (j != k && d->mslots[j].used && d->mslots[j].idx == in->mem_prm - 1)
+				d->mslots[j].used = false;
+		sl = &d->mslots[k < 4 ? k : free_k >= 0 ? free_k : (int)(in->addr & 3)];
+		*sl = (struct member_slot){ .idx = (uint8_t)(in->mem_prm - 1), .off = in->mem_prm_off,
+					    .used = true, .imm = d->imm[f], .addr = d->regs[f],
+					    .prm = d->prm[f] };
+		return;
+	}
+	if (member && in->mem_prm_access == ACC_READ && dst->type == X86_OP_REG &&
+	    dst->size == d->ptr_size && x86_fam(d, dst->reg)) {
+		unsigned int f = x86_fam(d, dst->reg);
+
+		for (int k = 0; k < 4; k++)
+			if (d->mslots[k].used && d->mslots[k].idx == in->mem_prm - 1 &&
+			    d->mslots[k].off == in->mem_prm_off) {
+				d->imm[f] = d->mslots[k].imm;
+				d->regs[f] = d->mslots[k].addr;
+				d->prm[f] = d->mslots[k].prm;
+			}
+		return;
+	}
+	for (int i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+		unsigned int base = op->type == X86_OP_MEM ? x86_fam(d, op->mem.base) : 0;
+
+		if (op->type == X86_OP_MEM && (op->access & CS_AC_WRITE) && base != X86_RSP &&
+		    base != X86_RBP && ci->id != X86_INS_LEA)
+			memset(d->mslots, 0, sizeof(d->mslots));
+	}
 }
 
 /* -O0 code keeps everything in frame slots: values stored there and loaded back. */

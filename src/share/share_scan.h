@@ -25,7 +25,7 @@ struct argref {
 };
 
 /* How many calls down a variable's address is followed when callees hand it on. */
-#define MAX_PASS_DEPTH 3
+#define MAX_PASS_DEPTH 4
 
 struct scan {
 	struct mycl_share *s;

@@ -157,7 +157,12 @@ clang -O0 -g -pthread -o lazy.clang-O0 lazy.c
 aarch64-linux-gnu-gcc -O0 -g -pthread -o lazy.aarch64-O0 lazy.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o lazy.aarch64 lazy.c
 powerpc64le-linux-gnu-gcc -O2 -g -pthread -o lazy.ppc64le lazy.c
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* paced.* pacedcc.* napper.* lazy.*
+# A C++ server: std::thread on a member function, std::lock_guard<std::mutex> per request.
+g++ -O0 -g -pthread -o guard.g++-O0 guard.cc
+clang++ -O0 -g -pthread -o guard.clang++-O0 guard.cc
+g++ -O2 -g -pthread -o guard.g++-O2 guard.cc
+clang++ -O2 -g -pthread -o guard.clang++-O2 guard.cc
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* paced.* pacedcc.* napper.* lazy.* guard.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
