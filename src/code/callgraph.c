@@ -427,10 +427,10 @@ static bool always_sleeps(struct callgraph *cg, size_t n)
 		any = v[i].sleeps;
 	if (!any)
 		return false;
-	seen = calloc(n, sizeof(*seen) + sizeof(*stack));
-	if (!seen)
+	stack = calloc(n, sizeof(*stack) + sizeof(*seen));
+	if (!stack)
 		return false;
-	stack = (size_t *)(seen + n);
+	seen = (uint8_t *)(stack + n);	/* (the stack first: its words aligned) */
 	stack[sp++] = 0;
 	seen[0] = 1;
 #define PUSH(k) do { if (!seen[k]) { seen[k] = 1; stack[sp++] = (k); } } while (0)
@@ -474,7 +474,7 @@ static bool always_sleeps(struct callgraph *cg, size_t n)
 			out = true;
 	}
 #undef PUSH
-	free(seen);
+	free(stack);
 	return !out && slept;
 }
 
