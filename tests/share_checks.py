@@ -720,6 +720,26 @@ def guard(tool, data):
                   x["hot_writes"] == 0 and x["warm_writes"] == 0 and x["startup_writes"] >= 1, str(x))
 
 
+def disassemble_names(tool, data):
+    """--disassemble takes a function as the reports name it, with its parameters, mangled, or
+    an unnamed one by its start (as writers lists show it); anything else: exit 4."""
+    path = os.path.join(data, "share", "guard.g++-O0")
+    want = share(tool, "--disassemble", "app::Server::handle", path).stdout.splitlines()[1:]
+    for form in ("app::Server::handle(int)", "_ZN3app6Server6handleEi"):
+        r = share(tool, "--disassemble", form, path)
+        check(f"--disassemble {form}: the function the report calls app::Server::handle",
+              r.returncode == 0 and len(want) > 5 and r.stdout.splitlines()[1:] == want,
+              f"exit {r.returncode}, {len(r.stdout)} bytes")
+    start = want[0].split(":")[0].strip()
+    r = share(tool, "--disassemble", "0x" + start, path)
+    check(f"--disassemble 0x{start}: a function by its start",
+          r.returncode == 0 and r.stdout.splitlines()[1:] == want, f"exit {r.returncode}")
+    for bad in ("0x" + format(int(start, 16) + 1, "x"), "app::Server::nosuch", "0xzz"):
+        r = share(tool, "--disassemble", bad, path)
+        check(f"--disassemble {bad}: no such function, exit 4 and said",
+              r.returncode == 4 and "no function named" in r.stderr, f"exit {r.returncode}")
+
+
 def virt(tool, data):
     """tests/data/share/virt.cc: virtual calls on a global object, devirtualized from its data."""
     for name in ("virt.g++-O0", "virt.clang++-O0", "virt.g++-O2", "virt.aarch64-O0"):
@@ -888,6 +908,7 @@ def main():
     napper(tool, data)
     lazy(tool, data)
     guard(tool, data)
+    disassemble_names(tool, data)
     decode_ahead(tool, data)
     virt(tool, data)
     omp(tool, data)

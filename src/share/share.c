@@ -615,28 +615,84 @@ static const char *access_word(uint8_t a)
 	return a < 5 ? w[a] : "";
 }
 
+static const struct sym *sym_named(const struct mycl_share *s, const char *name)
+{
+	for (size_t i = 0; name && i < s->dso->syms.nr; i++)
+		if (!strcmp(s->dso->syms.syms[i].name, name))
+			return &s->dso->syms.syms[i];
+	return NULL;
+}
+
+/*
+ * The function FUNC names, as the reports name it ("Query_cache::insert"),
+ * with its parameters ("app::Server::handle(int)"), mangled ("_ZN3app6...")
+ * or, unnamed, by its start ("0x968180", a function .eh_frame lists): its
+ * [*START, *END).  0 or -ENOENT.
+ */
+static int function_named(const struct mycl_share *s, const struct elf_image *img, const char *func,
+			  uint64_t *start, uint64_t *end)
+{
+	const struct sym *fn = sym_named(s, func);
+	char *alt = NULL, *e;
+	uint64_t *fde = NULL, addr;
+	size_t nfde = 0;
+
+	if (!fn && !strncmp(func, "_Z", 2) && (alt = demangle_name(func)))
+		fn = sym_named(s, alt);
+	free(alt);
+	if (!fn && strchr(func, '(') && (alt = strdup(func))) {
+		demangle_strip_signature(alt);
+		fn = sym_named(s, alt);
+		free(alt);
+	}
+	if (fn) {
+		*start = fn->start;
+		*end = fn->end;
+		return 0;
+	}
+	if (strncmp(func, "0x", 2) || (errno = 0, addr = strtoull(func + 2, &e, 16), *e || errno))
+		return -ENOENT;
+	fn = symtab_find(&s->dso->syms, addr);
+	if (fn && fn->start == addr) {
+		*start = fn->start;
+		*end = fn->end;
+		return 0;
+	}
+	if (elf_image_fde_starts(img, &fde, &nfde))
+		return -ENOENT;
+	*start = *end = 0;
+	for (size_t i = 0; i < nfde; i++) {
+		if (fde[i] == addr)
+			*start = addr;
+		else if (fde[i] > addr && (!*end || fde[i] < *end))
+			*end = fde[i];
+	}
+	free(fde);
+	for (size_t i = 0; *start && i < s->dso->syms.nr; i++)
+		if (s->dso->syms.syms[i].start > addr && s->dso->syms.syms[i].start < *end)
+			*end = s->dso->syms.syms[i].start;
+	return *start && *end > *start && *end - *start < (1u << 24) ? 0 : -ENOENT;
+}
+
 MYCL_API int mycl_share__disassemble(FILE *f, const struct mycl_share *s, const char *func)
 {
 	struct elf_image *img = dso_image(s->dso);
-	const struct sym *fn = NULL;
+	uint64_t start, end;
 	struct disasm *d;
 	struct insn *v;
 	size_t n;
 	const uint8_t *code;
 	int err;
 
-	for (size_t i = 0; i < s->dso->syms.nr && !fn; i++)
-		if (!strcmp(s->dso->syms.syms[i].name, func))
-			fn = &s->dso->syms.syms[i];
-	if (!fn || !img)
+	if (!img || function_named(s, img, func, &start, &end))
 		return -ENOENT;
-	code = elf_image_code(img, fn->start, fn->end - fn->start);
+	code = elf_image_code(img, start, end - start);
 	if (!code)
 		return -ENOENT;
 	err = disasm_for_image(&d, img);
 	if (err)
 		return err;
-	err = disasm_range(d, code, fn->end - fn->start, fn->start, &v, &n);
+	err = disasm_range(d, code, end - start, start, &v, &n);
 	disasm_close(d);
 	if (err)
 		return err;

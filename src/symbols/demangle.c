@@ -24,7 +24,7 @@ static int depth_delta(char c)
 }
 
 /* Cuts "(params) const" off S, and a leading "rettype " at top level. */
-static void strip_signature(char *s)
+void demangle_strip_signature(char *s)
 {
 	size_t n = strlen(s);
 	int depth = 0;
@@ -73,6 +73,6 @@ char *demangle_name(const char *mangled)
 		free(d);
 		return NULL;
 	}
-	strip_signature(d);
+	demangle_strip_signature(d);
 	return d;
 }

@@ -93,5 +93,7 @@ void symtab_free(struct symtab *t);
 
 /* demangle.c: C++ name for MANGLED without parameters, or NULL (caller frees). */
 char *demangle_name(const char *mangled);
+/* Cuts a demangled name's "(params) const" and leading return type off S, in place. */
+void demangle_strip_signature(char *s);
 
 #endif
