@@ -67,9 +67,10 @@ def wait_for(path, seconds):
 
 
 @contextlib.contextmanager
-def mariadb_server(work, prepare="oltp_read_only"):
+def mariadb_server(work, prepare="oltp_read_only", extra=()):
     """mariadbd on a private datadir and socket with sysbench's tables prepared, stopped
-    at the end: yields (the server's Popen, sysbench's command line) or None when it cannot."""
+    at the end: yields (the server's Popen, sysbench's command line) or None when it cannot.
+    EXTRA: more of mariadbd's options (the binary log: --log-bin)."""
     if not shutil.which("sysbench") and not install(["sysbench"]):
         print("skip MariaDB: cannot install sysbench")
         yield None
@@ -86,7 +87,8 @@ def mariadb_server(work, prepare="oltp_read_only"):
     srv = subprocess.Popen(["/usr/sbin/mariadbd", "--no-defaults", f"--datadir={data}",
                             f"--socket={sock}", "--skip-networking", "--user=root",
                             "--innodb-buffer-pool-size=256M", "--max-connections=200",
-                            f"--log-error={work}/mariadbd.err", f"--pid-file={work}/m.pid"],
+                            f"--log-error={work}/mariadbd.err", f"--pid-file={work}/m.pid",
+                            *extra],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_for(sock, 60)

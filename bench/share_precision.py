@@ -11,7 +11,7 @@ functions mycl-share lists as a hot writer of one of its members runs.
 Prints precision at 10 and 20 of the code-only ranking and of the ranking
 with a recording (--perf), judged by a second recording of the same load.  Not a test: the answer depends on the workload.
 
-usage: share_precision.py MYCL_BUILD [WORKDIR] [SECONDS] [MIN_SHARE] [mariadb,redis]
+usage: share_precision.py MYCL_BUILD [WORKDIR] [SECONDS] [MIN_SHARE] [mariadb,mariadb-binlog,redis]
 """
 import bisect
 import json
@@ -88,8 +88,8 @@ def record_two(pid, rec, truth, seconds):
             "-p", str(pid), "-o", out, "--", "sleep", str(seconds)])
 
 
-def mariadb(work, seconds, rec, truth):
-    with mariadb_server(work, "oltp_read_write") as started:
+def mariadb(work, seconds, rec, truth, extra=()):
+    with mariadb_server(work, "oltp_read_write", extra) as started:
         if not started:
             return False
         srv, sb = started
@@ -122,7 +122,15 @@ def redis(work, seconds, rec, truth):
     return True
 
 
-SERVERS = {"mariadb": ("/usr/sbin/mariadbd", mariadb), "redis": ("/usr/bin/redis-server", redis)}
+def mariadb_binlog(work, seconds, rec, truth):
+    """The same with the binary log on, as replicated servers run (MYSQL_BIN_LOG's writers)."""
+    return mariadb(work, seconds, rec, truth,
+                   ("--log-bin=" + os.path.join(work, "binlog"), "--server-id=1"))
+
+
+SERVERS = {"mariadb": ("/usr/sbin/mariadbd", mariadb),
+           "mariadb-binlog": ("/usr/sbin/mariadbd", mariadb_binlog),
+           "redis": ("/usr/bin/redis-server", redis)}
 
 
 def main():

@@ -116,7 +116,7 @@ static const char *verdict_word(enum mycl_share_verdict v)
 	case MYCL_SHARE_WRITER_WITH_READERS: return "hot writer beside read-mostly data";
 	case MYCL_SHARE_WRITERS: return "several hot writers";
 	case MYCL_SHARE_HOT_COUNTER: return "hot shared counter";
-	case MYCL_SHARE_SLOTS: return "per-thread slots in one array";
+	case MYCL_SHARE_SLOTS: return "slots of one array, written by index";
 	default: return "";
 	}
 }

@@ -245,16 +245,23 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 		unsigned int e = elem_bytes(a);
 
 		l->verdict = MYCL_SHARE_SLOTS;
+		/*
+		 * (whose elements each thread writes, the code does not say: its own, as
+		 * per-thread or per-CPU slots, or the same ones, as a histogram's buckets)
+		 */
 		l->why = a->stride || a->elem_size ?
 			 savef(s, "%s: %u-byte elements written at a computed index, %u to a %u-byte "
-			       "line: threads writing their own slots share lines", a->name, e,
-			       s->line_size / e, s->line_size) :
+			       "line: threads writing their own elements (per-thread or per-CPU slots) "
+			       "share lines; threads writing the same ones (a histogram) share them",
+			       a->name, e, s->line_size / e, s->line_size) :
 			 savef(s, "%s: elements written at a computed index (their size is in the "
 			       "debug info, not here), %" PRIu64 " bytes in all: threads writing their "
-			       "own slots share lines", a->name, a->size);
-		l->fix = savef(s, "pad each element of %s to %u bytes (alignas(%u) on the element "
-			       "type), or keep the slots per thread", a->name, s->line_size,
-			       s->line_size);
+			       "own elements share lines; threads writing the same ones share them",
+			       a->name, a->size);
+		l->fix = savef(s, "if each thread or CPU has its own element, pad each element of %s "
+			       "to %u bytes (alignas(%u) on the element type); if threads write the "
+			       "same ones, keep a copy per thread and sum when read", a->name,
+			       s->line_size, s->line_size);
 		l->score = w * 2.0 * (double)(s->line_size / e);
 	} else if (v->counter_writes && (v->atomics || v->hot_writes) &&
 		   v->indexed_writes < v->hot_writes + v->warm_writes) {
