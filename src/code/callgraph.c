@@ -593,6 +593,20 @@ bool callgraph_guarded(const struct callgraph *cg, uint64_t at)
 	return cg_has_addr(cg->guarded, cg->nr_guarded, at);
 }
 
+/* The function just read (N instructions) waits a time on every way through it: a sleep. */
+static int note_sleeper(struct callgraph *cg, size_t n)
+{
+	struct cg_func *f = &cg->f[cg->buf_func];
+
+	if (f->sleep_api || !always_sleeps(cg, n))
+		return 0;
+	f->sleep_api = f->sleeper = true;
+	if (ARRAY_GROW(cg->sleepers, cg->sleepers_cap, cg->nr_sleepers + 1))
+		return -ENOMEM;
+	cg->sleepers[cg->nr_sleepers++] = cg->buf_func;
+	return 0;
+}
+
 /* The loops of the function now remade: its loops found before go. */
 static void drop_loops(struct callgraph *cg, uint32_t fn)
 {
@@ -625,14 +639,8 @@ static int function_loops(struct callgraph *cg)
 		cg->f[cg->buf_func].visit = ++cg->nr_visits;
 	else
 		drop_loops(cg, cg->buf_func);
-	if (!cg->f[cg->buf_func].sleep_api && always_sleeps(cg, n)) {
-		struct cg_func *f = &cg->f[cg->buf_func];
-
-		f->sleep_api = f->sleeper = true;
-		if (ARRAY_GROW(cg->sleepers, cg->sleepers_cap, cg->nr_sleepers + 1))
-			return -ENOMEM;
-		cg->sleepers[cg->nr_sleepers++] = cg->buf_func;
-	}
+	if (note_sleeper(cg, n))
+		return -ENOMEM;
 	cycle = calloc(n, sizeof(*cycle) + sizeof(*in));
 	if (!cycle)
 		return -ENOMEM;
