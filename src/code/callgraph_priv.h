@@ -159,4 +159,10 @@ bool cg_has_addr(const uint64_t *v, size_t n, uint64_t a);
 /* F never returns, ends the process, and is no root of its own. */
 bool cg_dying(const struct cg_func *f);
 
+/* callgraph_ways.c, for callgraph.c: of the function just read (N instructions in buf) */
+/* Every way from its entry to a return passes a call that waits a time. */
+bool cg_always_sleeps(struct callgraph *cg, size_t n);
+/* Its noted stores that run only on one side of a noted test of their key: to cg->guarded. */
+int cg_function_guards(struct callgraph *cg, size_t n);
+
 #endif
