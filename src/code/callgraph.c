@@ -408,6 +408,29 @@ static bool retry_loop(const struct cfg_node *v, size_t n)
 	return atomic && back == 1;
 }
 
+static int add_keyed(struct cg_keyed **v, size_t *nr, size_t *cap, uint64_t at, uint64_t key)
+{
+	if (ARRAY_GROW(*v, *cap, *nr + 1))
+		return -ENOMEM;
+	(*v)[(*nr)++] = (struct cg_keyed){ at, key };
+	return 0;
+}
+
+int callgraph_guard_test(struct callgraph *cg, uint64_t at, uint64_t key)
+{
+	return cg->revisit ? 0 : add_keyed(&cg->gtests, &cg->nr_gtests, &cg->gtests_cap, at, key);
+}
+
+int callgraph_guard_store(struct callgraph *cg, uint64_t at, uint64_t key)
+{
+	return cg->revisit ? 0 : add_keyed(&cg->gstores, &cg->nr_gstores, &cg->gstores_cap, at, key);
+}
+
+bool callgraph_guarded(const struct callgraph *cg, uint64_t at)
+{
+	return cg_has_addr(cg->guarded, cg->nr_guarded, at);
+}
+
 /* The function just read (N instructions) waits a time on every way through it: a sleep. */
 static int note_sleeper(struct callgraph *cg, size_t n)
 {
