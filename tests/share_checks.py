@@ -699,6 +699,10 @@ def lazy(tool, data):
             x, _ = m[v]
             check(f"{name}: {v}, a flag set once ({how}), not hot",
                   x["hot_writes"] == 0 and x["warm_writes"] >= 1, str(x))
+            said = [w["why"] for w in x["writers"] if w["heat"] == "warm"]
+            check(f"{name}: {v}: its writer says it is set once",
+                  said and all("once: a flag stored only past a test of itself" in w for w in said),
+                  str(said))
         for v, how in (("batch_fill", "reset to 0 when full, incremented on every request"),
                        ("busy", "1 then 0 around every request"), ("seen", "1 on every request"),
                        ("marked", "1 when another variable says so")):

@@ -349,13 +349,21 @@ static void count_refs(struct mycl_share *s, struct callgraph *cg)
 		enum cg_heat heat = r->once ? HEAT_STARTUP : callgraph_heat(cg, r->addr);
 
 		/* a flag set once: once while threads run, however hot the code */
-		if (set_once && set_once[r->var] && heat == HEAT_HOT &&
-		    (r->access == ACC_WRITE || r->access == ACC_RMW))
-			heat = HEAT_WARM;
+		bool once = set_once && set_once[r->var] && heat >= HEAT_WARM &&
+			    (r->access == ACC_WRITE || r->access == ACC_RMW);
+		size_t before = s->nr_wrs;
+		bool explained = v->hot_path != NULL;
 
+		if (once)
+			heat = HEAT_WARM;
 		if (r->access == ACC_WRITE || r->access == ACC_RMW)
 			share_count_write(s, cg, v, heat, r->addr, v->addr + r->off, r->counter,
 					  r->indexed, r->scale);
+		/* (and its account says why: the writers list, the variable's path) */
+		if (once && s->nr_wrs > before)
+			s->wrs[before].once = true;
+		if (once && !explained && v->hot_path)
+			v->hot_path = savef(s, "%s; %s", v->hot_path, ONCE_WHY);
 		else if (r->access == ACC_READ && heat >= HEAT_WARM)
 			v->runtime_reads++, v->hot_reads += heat == HEAT_HOT;
 		else if (r->access == ACC_READ && heat == HEAT_UNKNOWN)

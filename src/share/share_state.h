@@ -62,6 +62,7 @@ struct share_wr {
 	uint32_t count;
 	uint64_t func;
 	uint64_t at;			/* the write (or the call handing the variable on) */
+	bool once;			/* a flag's store set once (flags_set_once, share.c) */
 };
 
 /* A function that writes a listed variable while threads run, [start, end): its samples. */
@@ -136,6 +137,9 @@ static inline bool share_runtime_writer(const struct mycl_share_writer *w)
 
 /* A string printed and kept by S (NULL when out of memory): "save formatted". */
 #define savef(s, ...) share_keep(s, str_printf(__VA_ARGS__))
+/* What a flag set once's write says of itself (writers, hot_path). */
+#define ONCE_WHY "once: a flag stored only past a test of itself"
+
 
 /* STR (allocated, may be NULL) owned by S from now on; NULL when out of memory. */
 static inline const char *share_keep(struct mycl_share *s, char *str)

@@ -91,8 +91,9 @@ void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_s
 	}
 	/* Who writes it (an allocation failure only shortens the writer list). */
 	if (!ARRAY_GROW(s->wrs, s->wrs_cap, s->nr_wrs + 1))
-		s->wrs[s->nr_wrs++] = (struct share_wr){ (uint32_t)(v - s->vars), (uint8_t)heat, 1,
-							 callgraph_func_start(cg, at), at };
+		s->wrs[s->nr_wrs++] = (struct share_wr){ .var = (uint32_t)(v - s->vars),
+							 .heat = (uint8_t)heat, .count = 1,
+							 .func = callgraph_func_start(cg, at), .at = at };
 	/* The first hot write explains the variable; a warm one when there is no hot one. */
 	if ((heat == HEAT_HOT && v->hot_writes == 1) || (heat == HEAT_WARM && !v->hot_path))
 		v->hot_path = share_keep(s, strdup(callgraph_why(cg, at, why, sizeof(why))));

@@ -68,6 +68,7 @@ static size_t sum_writes(struct share_wr *v, size_t n)
 
 		if (o && o->var == v[i].var && o->func == v[i].func) {
 			o->count++;
+			o->once |= v[i].once;
 			if (v[i].heat > o->heat)
 				o->heat = v[i].heat, o->at = v[i].at;
 			continue;
@@ -112,9 +113,10 @@ int share_make_writers(struct mycl_share *s, struct callgraph *cg)
 			snprintf(hex, sizeof(hex), "0x%" PRIx64, r->func);
 			name = hex;
 		}
+		callgraph_why(cg, r->at, why, sizeof(why));
 		w[i] = (struct mycl_share_writer){
 			share_keep(s, strdup(name)), r->func, heat_word(r->heat), r->count,
-			share_keep(s, strdup(callgraph_why(cg, r->at, why, sizeof(why)))) };
+			r->once ? savef(s, "%s; %s", why, ONCE_WHY) : share_keep(s, strdup(why)) };
 		if (!w[i].function || !w[i].why)
 			err = -ENOMEM;
 		if (!v->nr_writers)
