@@ -134,8 +134,8 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 
 		if (r == ARM64_REG_WZR || r == ARM64_REG_XZR)
 			in->store_const = true, in->store_val = 0;
-		else if (dst > 0 && dst < NREGS && !d->regs[dst].known && d->imm[dst].known)
-			in->store_const = true, in->store_val = d->imm[dst].v;
+		else if (dst > 0 && dst < NREGS)
+			in->store_const = dis_const(d, (unsigned int)dst, &in->store_val);
 	}
 	/* str xN, [sp|x29, #d] (-O0 spills): what the slot holds. */
 	if ((ci->id == ARM64_INS_STR || ci->id == ARM64_INS_STUR) && a->op_count == 2 && dst > 0 &&

@@ -157,9 +157,8 @@ void ppc(struct disasm *d, const cs_insn *ci, struct insn *in, const uint8_t *by
 		return;
 	/* stw/stb/sth/std rS, d(rB) with a constant in rS (li): a constant stored. */
 	if (d->share_facts && acc == ACC_WRITE && !atomic && dst > 0 && dst < NREGS &&
-	    !d->regs[dst].known && d->imm[dst].known && p->op_count == 2 &&
-	    p->operands[1].type == PPC_OP_MEM)
-		in->store_const = true, in->store_val = d->imm[dst].v;
+	    p->op_count == 2 && p->operands[1].type == PPC_OP_MEM)
+		in->store_const = dis_const(d, (unsigned int)dst, &in->store_val);
 	/* mr rD, rS: a copy; li rD, imm: a constant; anything else written: unknown. */
 	if (dst > 0 && dst < NREGS && !strcmp(ci->mnemonic, "mr") && p->op_count == 2 &&
 	    p->operands[1].type == PPC_OP_REG) {

@@ -107,12 +107,11 @@ void dis_slot(struct disasm *d, bool store, unsigned int reg, unsigned int base,
 
 void dis_zero_args(struct disasm *d, struct insn *in)
 {
-	for (unsigned int k = 0; k < d->abi.nr_args && k < 6; k++) {
-		const unsigned int r = d->abi.args[k];
+	uint64_t v;
 
-		if (!d->regs[r].known && d->imm[r].known && !d->imm[r].v)
+	for (unsigned int k = 0; k < d->abi.nr_args && k < 6; k++)
+		if (dis_const(d, d->abi.args[k], &v) && !v)
 			in->call_arg_zero |= (uint8_t)(1u << k);
-	}
 }
 
 void dis_call_args(struct disasm *d, struct insn *in)
@@ -123,8 +122,6 @@ void dis_call_args(struct disasm *d, struct insn *in)
 		in->call_arg[k] = d->regs[r].known ? d->regs[r].v : d->imm[r].known ? d->imm[r].v : 0;
 		if (d->regs[r].known && d->regs[r].indexed)
 			in->call_arg_indexed |= (uint8_t)(1u << k);
-		if (!d->regs[r].known && d->imm[r].known && !d->imm[r].v)
-			in->call_arg_zero |= (uint8_t)(1u << k);
 		if (d->prm[r].known && !d->prm[r].v)
 			in->call_arg_prm[k] = (uint8_t)(d->prm[r].idx + 1);
 		if (d->prm[r].known && (int64_t)d->prm[r].v == (int32_t)d->prm[r].v) {
@@ -132,6 +129,7 @@ void dis_call_args(struct disasm *d, struct insn *in)
 			in->call_arg_pass_off[k] = (int32_t)d->prm[r].v;
 		}
 	}
+	dis_zero_args(d, in);
 }
 
 /* SLOT is a word of the program's own data a pointer may be kept in (no GOT, no TOC). */

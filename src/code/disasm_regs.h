@@ -199,6 +199,13 @@ void dis_forget(struct disasm *d, unsigned int r);
 void dis_copy(struct disasm *d, unsigned int dst, unsigned int src);
 void dis_set_addr(struct disasm *d, unsigned int r, uint64_t v, bool indexed);
 void dis_set_imm(struct disasm *d, unsigned int r, uint64_t v);
+
+/* Register R holds a known constant, not an address: *V (arguments of 0, constants stored). */
+static inline bool dis_const(const struct disasm *d, unsigned int r, uint64_t *v)
+{
+	*v = d->imm[r].v;
+	return !d->regs[r].known && d->imm[r].known;
+}
 /* A memory operand based on register BASE + DISP: the argument it is based on. */
 void dis_mem_prm(struct disasm *d, struct insn *in, unsigned int base, int64_t disp, uint8_t acc);
 /* Register R is loaded from DATA (a plain load of a variable). */

@@ -495,24 +495,22 @@ static const unsigned int x86_args[6] = { 6, 5, 4, 3, 9, 10 };	/* rdi rsi rdx rc
 /* A tail call's arguments that are the constant 0 (call_arg_zero). */
 static void x86_zero_args(struct disasm *d, struct insn *in)
 {
+	uint64_t v;
+
 	for (int k = 0; k < 6; k++)
-		if (!d->regs[x86_args[k]].known && d->imm[x86_args[k]].known && !d->imm[x86_args[k]].v)
+		if (dis_const(d, x86_args[k], &v) && !v)
 			in->call_arg_zero |= (uint8_t)(1u << k);
 }
 
 /* mycl-share: what each argument register holds at a call. */
 static void x86_call_args(struct disasm *d, struct insn *in)
 {
-	const unsigned int *args = x86_args;
-
 	for (int k = 0; k < 6; k++) {
-		const unsigned int r = args[k];
+		const unsigned int r = x86_args[k];
 
 		in->call_arg[k] = d->regs[r].known ? d->regs[r].v : d->imm[r].known ? d->imm[r].v : 0;
 		if (d->regs[r].known && d->regs[r].indexed)
 			in->call_arg_indexed |= (uint8_t)(1u << k);
-		if (!d->regs[r].known && d->imm[r].known && !d->imm[r].v)
-			in->call_arg_zero |= (uint8_t)(1u << k);
 		if (d->prm[r].known && !d->prm[r].v)
 			in->call_arg_prm[k] = (uint8_t)(d->prm[r].idx + 1);
 		if (d->prm[r].known && (int64_t)d->prm[r].v == (int32_t)d->prm[r].v) {
@@ -520,6 +518,7 @@ static void x86_call_args(struct disasm *d, struct insn *in)
 			in->call_arg_pass_off[k] = (int32_t)d->prm[r].v;
 		}
 	}
+	x86_zero_args(d, in);
 }
 
 /*
@@ -701,8 +700,8 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 
 		if (x->operands[0].type == X86_OP_IMM)
 			in->store_const = true, in->store_val = (uint64_t)x->operands[0].imm;
-		else if (f && !d->regs[f].known && d->imm[f].known)
-			in->store_const = true, in->store_val = d->imm[f].v;
+		else if (f)
+			in->store_const = dis_const(d, f, &in->store_val);
 		if (in->store_const && x->operands[1].size < 8)
 			in->store_val &= (1ULL << (8 * x->operands[1].size)) - 1;
 	}
@@ -819,6 +818,16 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
  * the same place, hands the value on.  A call, or a store to memory off the
  * stack anywhere else (it may be the same member), forgets them.
  */
+/* The member slot of argument IDX plus OFF, or 4. */
+static int member_slot_of(const struct disasm *d, unsigned int idx, int64_t off)
+{
+	int k = 0;
+
+	while (k < 4 && !(d->mslots[k].used && d->mslots[k].idx == idx && d->mslots[k].off == off))
+		k++;
+	return k;
+}
+
 static void x86_member_slots(struct disasm *d, const cs_insn *ci, const struct insn *in)
 {
 	const cs_x86 *x = &ci->detail->x86;
@@ -833,19 +842,15 @@ static void x86_member_slots(struct disasm *d, const cs_insn *ci, const struct i
 	if (member && in->mem_prm_access == ACC_WRITE && src->type == X86_OP_REG &&
 	    src->size == d->ptr_size && x86_fam(d, src->reg)) {
 		unsigned int f = x86_fam(d, src->reg);
-		int k, free_k = -1;
+		int k = member_slot_of(d, in->mem_prm - 1, in->mem_prm_off), free_k = -1;
 
-		for (k = 0; k < 4; k++) {
-			if (d->mslots[k].used && d->mslots[k].idx == in->mem_prm - 1 &&
-			    d->mslots[k].off == in->mem_prm_off)
-				break;
-			if (!d->mslots[k].used && free_k < 0)
-				free_k = k;
-		}
 		/* (another member of the same object may be the same memory: forget it) */
-		for (int j = 0; j < 4; j++)
+		for (int j = 0; j < 4; j++) {
 			if (j != k && d->mslots[j].used && d->mslots[j].idx == in->mem_prm - 1)
 				d->mslots[j].used = false;
+			if (!d->mslots[j].used && free_k < 0)
+				free_k = j;
+		}
 		sl = &d->mslots[k < 4 ? k : free_k >= 0 ? free_k : (int)(in->addr & 3)];
 		*sl = (struct member_slot){ .idx = (uint8_t)(in->mem_prm - 1), .off = in->mem_prm_off,
 					    .used = true, .imm = d->imm[f], .addr = d->regs[f],
@@ -855,14 +860,13 @@ static void x86_member_slots(struct disasm *d, const cs_insn *ci, const struct i
 	if (member && in->mem_prm_access == ACC_READ && dst->type == X86_OP_REG &&
 	    dst->size == d->ptr_size && x86_fam(d, dst->reg)) {
 		unsigned int f = x86_fam(d, dst->reg);
+		int k = member_slot_of(d, in->mem_prm - 1, in->mem_prm_off);
 
-		for (int k = 0; k < 4; k++)
-			if (d->mslots[k].used && d->mslots[k].idx == in->mem_prm - 1 &&
-			    d->mslots[k].off == in->mem_prm_off) {
-				d->imm[f] = d->mslots[k].imm;
-				d->regs[f] = d->mslots[k].addr;
-				d->prm[f] = d->mslots[k].prm;
-			}
+		if (k < 4) {
+			d->imm[f] = d->mslots[k].imm;
+			d->regs[f] = d->mslots[k].addr;
+			d->prm[f] = d->mslots[k].prm;
+		}
 		return;
 	}
 	for (int i = 0; i < x->op_count; i++) {

@@ -303,7 +303,8 @@ static int ref_cmp(const void *a, const void *b)
  * keeps the store from running, however hot the code around it.  SET_ONCE
  * (one per variable) gets them.
  */
-static void flags_set_once(const struct mycl_share *s, struct callgraph *cg, bool *set_once)
+static void flags_set_once(const struct mycl_share *s, struct callgraph *cg, const uint8_t *heat,
+			   bool *set_once)
 {
 	uint8_t *state = calloc(s->nr_vars ? s->nr_vars : 1, 1);	/* 0 none, 1 so far, 2 not */
 	uint64_t *val = calloc(s->nr_vars ? s->nr_vars : 1, sizeof(*val));
@@ -315,12 +316,9 @@ static void flags_set_once(const struct mycl_share *s, struct callgraph *cg, boo
 	}
 	for (size_t i = 0; i < s->nr_refs; i++) {
 		const struct share_ref *r = &s->refs[i];
-		enum cg_heat heat;
 
-		if ((r->access != ACC_WRITE && r->access != ACC_RMW) || state[r->var] == 2)
-			continue;
-		heat = r->once ? HEAT_STARTUP : callgraph_heat(cg, r->addr);
-		if (heat == HEAT_STARTUP || heat == HEAT_EXIT)
+		if ((r->access != ACC_WRITE && r->access != ACC_RMW) || state[r->var] == 2 ||
+		    heat[i] == HEAT_STARTUP || heat[i] == HEAT_EXIT)
 			continue;
 		if (!r->konst || r->access != ACC_WRITE || r->indexed || r->atomic ||
 		    (state[r->var] == 1 && val[r->var] != r->val) || !callgraph_guarded(cg, r->addr)) {
@@ -336,39 +334,49 @@ static void flags_set_once(const struct mycl_share *s, struct callgraph *cg, boo
 	free(val);
 }
 
+/* A write of a flag set once: counted once while threads run, and its account says why. */
+static void count_once(struct mycl_share *s, struct callgraph *cg, const struct share_ref *r)
+{
+	struct mycl_share_var *v = &s->vars[r->var];
+	size_t before = s->nr_wrs;
+	bool explained = v->hot_path != NULL;
+
+	share_count_write(s, cg, v, HEAT_WARM, r->addr, v->addr + r->off, r->counter, r->indexed,
+			  r->scale);
+	if (s->nr_wrs > before)
+		s->wrs[before].once = true;
+	if (!explained && v->hot_path)
+		v->hot_path = savef(s, "%s; %s", v->hot_path, ONCE_WHY);
+}
+
 /* Every reference counted by when it runs. */
 static void count_refs(struct mycl_share *s, struct callgraph *cg)
 {
+	uint8_t *heat = malloc(s->nr_refs ? s->nr_refs : 1);
 	bool *set_once = calloc(s->nr_vars ? s->nr_vars : 1, sizeof(*set_once));
 
-	if (set_once)
-		flags_set_once(s, cg, set_once);
+	for (size_t i = 0; heat && i < s->nr_refs; i++)
+		heat[i] = (uint8_t)(s->refs[i].once ? HEAT_STARTUP : callgraph_heat(cg, s->refs[i].addr));
+	if (heat && set_once)
+		flags_set_once(s, cg, heat, set_once);
 	for (size_t i = 0; i < s->nr_refs; i++) {
 		const struct share_ref *r = &s->refs[i];
 		struct mycl_share_var *v = &s->vars[r->var];
-		enum cg_heat heat = r->once ? HEAT_STARTUP : callgraph_heat(cg, r->addr);
+		enum cg_heat h = heat ? (enum cg_heat)heat[i] :
+				 r->once ? HEAT_STARTUP : callgraph_heat(cg, r->addr);
 
-		/* a flag set once: once while threads run, however hot the code */
-		bool once = set_once && set_once[r->var] && heat >= HEAT_WARM &&
-			    (r->access == ACC_WRITE || r->access == ACC_RMW);
-		size_t before = s->nr_wrs;
-		bool explained = v->hot_path != NULL;
-
-		if (once)
-			heat = HEAT_WARM;
-		if (r->access == ACC_WRITE || r->access == ACC_RMW)
-			share_count_write(s, cg, v, heat, r->addr, v->addr + r->off, r->counter,
+		if ((r->access == ACC_WRITE || r->access == ACC_RMW) && set_once &&
+		    set_once[r->var] && h >= HEAT_WARM)
+			count_once(s, cg, r);	/* however hot the code around it */
+		else if (r->access == ACC_WRITE || r->access == ACC_RMW)
+			share_count_write(s, cg, v, h, r->addr, v->addr + r->off, r->counter,
 					  r->indexed, r->scale);
-		/* (and its account says why: the writers list, the variable's path) */
-		if (once && s->nr_wrs > before)
-			s->wrs[before].once = true;
-		if (once && !explained && v->hot_path)
-			v->hot_path = savef(s, "%s; %s", v->hot_path, ONCE_WHY);
-		else if (r->access == ACC_READ && heat >= HEAT_WARM)
-			v->runtime_reads++, v->hot_reads += heat == HEAT_HOT;
-		else if (r->access == ACC_READ && heat == HEAT_UNKNOWN)
+		else if (r->access == ACC_READ && h >= HEAT_WARM)
+			v->runtime_reads++, v->hot_reads += h == HEAT_HOT;
+		else if (r->access == ACC_READ && h == HEAT_UNKNOWN)
 			v->runtime_reads++;
 	}
+	free(heat);
 	free(set_once);
 }
 
