@@ -723,25 +723,21 @@ static size_t skip_bytes(const struct disasm *d)
 
 /*
  * The next instruction at *P (*PC, *LEN advanced past it, as capstone's
- * iterator does): from the decoder ahead while it walks with us, else
+ * iterator does): from the decoders ahead where their walk went, else
  * decoded here into CI.  NULL where none decodes.
  */
-static const cs_insn *decode(struct disasm *d, struct dis_ahead **ahead, const uint8_t **p,
+static const cs_insn *decode(struct disasm *d, struct dis_ahead *ahead, const uint8_t **p,
 			     size_t *len, uint64_t *pc, cs_insn *ci, cs_insn *ct)
 {
 	const cs_insn *c;
 
-	if (*ahead && dis_ahead_next(*ahead, *pc, &c)) {
+	if (ahead && dis_ahead_next(ahead, *pc, &c)) {
 		if (c) {
 			*p += c->size;
 			*pc += c->size;
 			*len -= c->size;
 		}
 		return c;
-	}
-	if (*ahead) {
-		dis_ahead_stop(*ahead);
-		*ahead = NULL;
 	}
 	c = d->machine == EM_ARM && d->thumb ? ct : ci;
 	return cs_disasm_iter(d->machine == EM_ARM && d->thumb ? d->cs_thumb : d->cs, p, len, pc,
@@ -757,7 +753,7 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 	uint64_t pc = addr;
 	size_t next = 0;
 	int err = 0;
-	/* A long range (a whole .text): capstone's part on a second thread (not ARM's two modes). */
+	/* A long range (a whole .text): capstone's part on other threads (not ARM's two modes). */
 	struct dis_ahead *ahead = d->cs && d->machine != EM_ARM ?
 		dis_ahead_start((cs_arch)d->cs_arch, (cs_mode)d->cs_mode,
 				d->machine == EM_X86_64 || d->machine == EM_386, code, len, addr,
@@ -811,7 +807,7 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 			skip = 2;
 			goto skip;
 		}
-		c = decode(d, &ahead, &p, &len, &pc, ci, ct);
+		c = decode(d, ahead, &p, &len, &pc, ci, ct);
 		if (!c) {
 			/* Not an instruction (data in code, padding): skip its bytes. */
 			skip = skip_bytes(d);
