@@ -259,6 +259,7 @@ void disasm_close(struct disasm *d)
 {
 	if (!d)
 		return;
+	disasm_decode_ahead_end(d);
 	if (d->ci_size)
 		cs_free(d->ci_size, 1);
 	if (d->cs_size)
@@ -744,6 +745,27 @@ static const cs_insn *decode(struct disasm *d, struct dis_ahead *ahead, const ui
 			      (cs_insn *)c) ? c : NULL;
 }
 
+/* Decoders ahead of the N spans of V, or NULL (not for ARM's two modes). */
+static struct dis_ahead *start_ahead(const struct disasm *d, const struct dis_span *v, size_t n)
+{
+	return d->cs && d->machine != EM_ARM ?
+		dis_ahead_start((cs_arch)d->cs_arch, (cs_mode)d->cs_mode,
+				d->machine == EM_X86_64 || d->machine == EM_386, v, n, skip_bytes(d)) :
+		NULL;
+}
+
+void disasm_decode_ahead(struct disasm *d, const struct dis_span *v, size_t n)
+{
+	disasm_decode_ahead_end(d);
+	d->ahead = start_ahead(d, v, n);
+}
+
+void disasm_decode_ahead_end(struct disasm *d)
+{
+	dis_ahead_stop(d->ahead);
+	d->ahead = NULL;
+}
+
 int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		int (*fn)(const struct insn *in, void *arg), void *arg)
 {
@@ -753,11 +775,20 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 	uint64_t pc = addr;
 	size_t next = 0;
 	int err = 0;
-	/* A long range (a whole .text): capstone's part on other threads (not ARM's two modes). */
-	struct dis_ahead *ahead = d->cs && d->machine != EM_ARM ?
-		dis_ahead_start((cs_arch)d->cs_arch, (cs_mode)d->cs_mode,
-				d->machine == EM_X86_64 || d->machine == EM_386, code, len, addr,
-				skip_bytes(d)) : NULL;
+	struct dis_ahead *own = NULL, *ahead = NULL;
+	size_t span;
+
+	/*
+	 * One of the spans disasm_decode_ahead() set going, or a long range of
+	 * its own (a whole .text): capstone's part on other threads.
+	 */
+	if (d->ahead && (span = dis_ahead_find(d->ahead, code, len, addr)) != DIS_AHEAD_NONE) {
+		ahead = d->ahead;
+		dis_ahead_span(ahead, span);
+	} else if ((own = start_ahead(d, &(struct dis_span){ code, len, addr }, 1))) {
+		ahead = own;
+		dis_ahead_span(ahead, 0);
+	}
 
 	if ((d->cs && !ci) || (d->cs_thumb && !ct)) {
 		err = -ENOMEM;
@@ -865,7 +896,7 @@ skip:
 		err = fn(&in, arg);
 	}
 out:
-	dis_ahead_stop(ahead);
+	dis_ahead_stop(own);
 	if (ci)
 		cs_free(ci, 1);
 	if (ct)

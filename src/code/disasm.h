@@ -39,6 +39,16 @@ int disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t add
  */
 size_t disasm_insn_size(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 			unsigned int *facts);
+/*
+ * The N spans of V (code ranges, struct dis_span of disasm_ahead.h) the
+ * caller will disassemble next, in this order (disasm_range or disasm_iter
+ * of each): capstone decodes them ahead on other threads, when that pays.
+ * Spans asked for in another order, or not in V, are decoded as before.
+ */
+struct dis_span;
+void disasm_decode_ahead(struct disasm *d, const struct dis_span *v, size_t n);
+/* Stops the decoding of disasm_decode_ahead() (disasm_close does too). */
+void disasm_decode_ahead_end(struct disasm *d);
 /* Calls FN for each instruction of CODE in order; stops on non-zero. */
 int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		int (*fn)(const struct insn *in, void *arg), void *arg);

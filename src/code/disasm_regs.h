@@ -53,6 +53,7 @@ struct disasm {
 	csh cs_thumb;			/* arm: the Thumb-2 decoder beside the ARM one */
 	csh cs_size;			/* x86: the same decoder without details (disasm_insn_size) */
 	int cs_arch, cs_mode;		/* how CS was opened (for a decoder ahead: disasm_ahead.c) */
+	struct dis_ahead *ahead;	/* disasm_decode_ahead()'s spans, or NULL */
 	cs_insn *ci_size;
 	uint16_t machine;
 	bool big_endian;

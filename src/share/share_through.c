@@ -11,6 +11,7 @@
 #include "apinames.h"
 #include "callgraph.h"
 #include "disasm.h"
+#include "disasm_ahead.h"
 #include "elfimage.h"
 #include "insn.h"
 #include "lockcode.h"
@@ -118,6 +119,142 @@ static bool lock_call(const struct lock_rules *r, const char *name)
 }
 
 /*
+ * What share_callee_writes reads of an instruction of a callee: a direct
+ * call handing arguments on, a store through an argument.
+ */
+struct cfact {
+	uint64_t addr, target;
+	int64_t mem_prm_off;
+	int32_t call_arg_pass_off[6];
+	uint8_t call_arg_pass[6];
+	uint8_t mem_prm, mem_prm_access;
+	bool call, counter_op;
+};
+
+/* Those facts of each callee read, by its address (decoded once however many argrefs it has). */
+struct callee_facts {
+	uint64_t *key;			/* open addressing; 0: empty */
+	size_t *first, *nr;		/* its facts: F[FIRST .. FIRST + NR) */
+	size_t cap, used;
+	struct cfact *f;
+	size_t nr_f, cap_f;
+};
+
+static size_t facts_slot(const struct callee_facts *c, uint64_t fn)
+{
+	size_t h = (size_t)((fn * 0x9e3779b97f4a7c15ULL) >> 20) & (c->cap - 1);
+
+	while (c->key[h] && c->key[h] != fn)
+		h = (h + 1) & (c->cap - 1);
+	return h;
+}
+
+static bool facts_known(const struct callee_facts *c, uint64_t fn)
+{
+	return c->cap && c->key[facts_slot(c, fn)] == fn;
+}
+
+/* FN's facts from its N instructions V; -ENOMEM. */
+static int facts_add(struct callee_facts *c, uint64_t fn, const struct insn *v, size_t n)
+{
+	size_t h, first = c->nr_f;
+
+	if ((c->used + 1) * 2 > c->cap) {
+		struct callee_facts g = { .cap = c->cap ? c->cap * 2 : 1024 };
+
+		g.key = calloc(g.cap, sizeof(*g.key));
+		g.first = malloc(g.cap * sizeof(*g.first));
+		g.nr = malloc(g.cap * sizeof(*g.nr));
+		if (!g.key || !g.first || !g.nr) {
+			free(g.key);
+			free(g.first);
+			free(g.nr);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < c->cap; i++) {
+			if (!c->key[i])
+				continue;
+			h = facts_slot(&g, c->key[i]);
+			g.key[h] = c->key[i];
+			g.first[h] = c->first[i];
+			g.nr[h] = c->nr[i];
+		}
+		free(c->key);
+		free(c->first);
+		free(c->nr);
+		c->key = g.key;
+		c->first = g.first;
+		c->nr = g.nr;
+		c->cap = g.cap;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct insn *in = &v[k];
+		struct cfact *f;
+
+		if (!(in->call && in->target) &&
+		    (!in->mem_prm || (in->mem_prm_access != ACC_WRITE && in->mem_prm_access != ACC_RMW)))
+			continue;
+		if (ARRAY_GROW(c->f, c->cap_f, c->nr_f + 1))
+			return -ENOMEM;
+		f = &c->f[c->nr_f++];
+		*f = (struct cfact){ in->addr, in->target, in->mem_prm_off, { 0 }, { 0 }, in->mem_prm,
+				     in->mem_prm_access, in->call, in->counter_op };
+		memcpy(f->call_arg_pass_off, in->call_arg_pass_off, sizeof(f->call_arg_pass_off));
+		memcpy(f->call_arg_pass, in->call_arg_pass, sizeof(f->call_arg_pass));
+	}
+	h = facts_slot(c, fn);
+	c->key[h] = fn;
+	c->first[h] = first;
+	c->nr[h] = c->nr_f - first;
+	c->used++;
+	return 0;
+}
+
+static void facts_free(struct callee_facts *c)
+{
+	free(c->key);
+	free(c->first);
+	free(c->nr);
+	free(c->f);
+}
+
+/*
+ * The code of the functions argrefs [FROM, TO) hand addresses to that are
+ * not read yet, in the order share_callee_writes comes to them: decoded
+ * ahead on other threads.  (Without memory for the list: decoded as they
+ * come.)
+ */
+static void decode_callees_ahead(struct scan *sc, const struct callee_facts *c, size_t from,
+				 size_t to)
+{
+	struct dis_span *v = malloc((to > from ? to - from : 1) * sizeof(*v));
+	size_t n = 0;
+
+	for (size_t i = from; v && i < to; i++) {
+		uint64_t callee = sc->args[i].callee, end;
+		const char *name;
+		const uint8_t *code;
+		bool seen = false;
+
+		if ((i > from && callee == sc->args[i - 1].callee) || facts_known(c, callee) ||
+		    callgraph_func_start(sc->cg, callee) != callee)
+			continue;
+		end = callgraph_func_end(sc->cg, callee, &name);
+		if (!name || strchr(name, '@') || end - callee > 65536 ||
+		    !(code = elf_image_code(sc->img, callee, end - callee)))
+			continue;
+		/* (argrefs handed on come unsorted: a callee once) */
+		for (size_t k = n; k-- > 0 && k + 64 >= n && !seen;)
+			seen = v[k].addr == callee;
+		if (!seen)
+			v[n++] = (struct dis_span){ code, end - callee, callee };
+	}
+	if (v)
+		disasm_decode_ahead(sc->d, v, n);
+	free(v);
+}
+
+/*
  * Stores a callee makes through the address of a variable it was handed,
  * and the callees it hands that address on to (this->member.method(), up to
  * MAX_PASS_DEPTH calls down): counted as writes of that variable, running
@@ -127,14 +264,15 @@ static bool lock_call(const struct lock_rules *r, const char *name)
 int share_callee_writes(struct scan *sc)
 {
 	struct mycl_share *s = sc->s;
-	struct insn *v = NULL;
-	size_t n = 0;
+	struct callee_facts facts = { 0 };
+	const struct cfact *v = NULL;
+	size_t n = 0, batch = 0;
 	struct lock_rules rules = { 0 };
 	int bad, err = 0;
 	bool locks = false;
 	int lib_arg = -1;
 	uint64_t named = 0;		/* the callee LOCKS and LIB_ARG are for */
-	uint64_t decoded = 0;		/* the callee V holds the code of (N instructions) */
+	uint64_t decoded = 0;		/* the callee V holds the facts of (N) */
 
 	/*
 	 * Addresses handed on are followed for at most this many calls in all
@@ -159,6 +297,12 @@ int share_callee_writes(struct scan *sc)
 		uint64_t entry = !a->own_heat && a->prev && a->arg &&
 				 callgraph_thread_api(sc->cg, a->callee) == a->arg - 1 ?
 				 callgraph_function_at(sc->cg, a->prev) : 0;
+
+		/* (the argrefs there so far, then those they handed on, and so on) */
+		if (i == batch) {
+			batch = sc->nr_args;
+			decode_callees_ahead(sc, &facts, i, batch);
+		}
 
 		if (entry) {
 			long var = share_find_var(s, a->addr);
@@ -207,16 +351,25 @@ int share_callee_writes(struct scan *sc)
 		if (start != a->callee || !name || strchr(name, '@'))
 			continue;
 		if (a->callee != decoded) {
-			free(v);
-			v = NULL;
-			n = 0;
+			size_t h;
+
+			if (!facts_known(&facts, a->callee)) {
+				struct insn *in = NULL;
+				size_t nr = 0;
+
+				code = elf_image_code(sc->img, start, end - start);
+				if (code && end - start <= 65536)
+					err = disasm_range(sc->d, code, end - start, start, &in, &nr);
+				if (!err)
+					err = facts_add(&facts, a->callee, in, nr);
+				free(in);
+				if (err)
+					break;
+			}
+			h = facts_slot(&facts, a->callee);
+			v = facts.f + facts.first[h];
+			n = facts.nr[h];
 			decoded = a->callee;
-			code = elf_image_code(sc->img, start, end - start);
-			if (!code || end - start > 65536)
-				continue;
-			err = disasm_range(sc->d, code, end - start, start, &v, &n);
-			if (err)
-				break;
 		}
 		for (size_t k = 0; k < n; k++) {
 			enum cg_heat heat;
@@ -262,7 +415,8 @@ int share_callee_writes(struct scan *sc)
 		}
 	}
 out:
-	free(v);
+	disasm_decode_ahead_end(sc->d);
+	facts_free(&facts);
 	lock_rules_free(&rules);
 	return err;
 }
@@ -296,6 +450,31 @@ static int returning_call(uint64_t at, uint64_t caller, uint64_t callee, void *a
 		return -ENOMEM;
 	sc->calls[sc->nr_calls++] = (struct callref){ caller, at, r->value, r->indexed };
 	return 0;
+}
+
+/*
+ * The code share_returned_writes reads, in its order: each caller of the K
+ * (sorted) calls from its first such call on, decoded ahead on other threads.
+ */
+static void decode_callers_ahead(struct scan *sc, size_t k)
+{
+	struct dis_span *v = malloc((k ? k : 1) * sizeof(*v));
+	size_t n = 0;
+
+	for (size_t i = 0, j; v && i < k; i = j) {
+		uint64_t start = sc->calls[i].caller, end = callgraph_func_end(sc->cg, start, NULL);
+		const uint8_t *code;
+
+		for (j = i; j < k && sc->calls[j].caller == start; j++)
+			;
+		start = sc->calls[i].at;
+		if (start && end > start && end - start <= 65536 &&
+		    (code = elf_image_code(sc->img, start, end - start)))
+			v[n++] = (struct dis_span){ code, end - start, start };
+	}
+	if (v)
+		disasm_decode_ahead(sc->d, v, n);
+	free(v);
 }
 
 /*
@@ -338,6 +517,7 @@ int share_returned_writes(struct scan *sc)
 	for (size_t a = 0; a < nr_known; a++)
 		known[a] = sc->args[a].call << 3 | sc->args[a].arg;
 	sort_array(known, nr_known, sizeof(*known), u64_cmp);
+	decode_callers_ahead(sc, k);
 	for (size_t i = 0, j; i < k && !err; i = j) {
 		uint64_t start = sc->calls[i].caller, end = callgraph_func_end(sc->cg, start, NULL);
 		const uint8_t *code;
@@ -401,6 +581,7 @@ int share_returned_writes(struct scan *sc)
 		free(v);
 		free(cr);
 	}
+	disasm_decode_ahead_end(sc->d);
 	free(known);
 	return err;
 }
