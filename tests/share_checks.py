@@ -707,6 +707,41 @@ def lazy(tool, data):
                        ("busy", "1 then 0 around every request"), ("seen", "1 on every request"),
                        ("marked", "1 when another variable says so")):
             hot_writes(name, m, v, f"({how})")
+        # fill()'s writes run once too, past the flag's test (ppc64le: its indexed stores unseen)
+        x, _ = m["table"]
+        check(f"{name}: table, written by fill() called once past tables_ready's test, not hot",
+              x["hot_writes"] == 0 and (x["warm_writes"] >= 1 or name == "lazy.ppc64le"), str(x))
+
+
+def oncecall(tool, data):
+    """tests/data/share/oncecall.c: work called once from the request path, behind a flag set
+    once (a loader, a double-checked index build and its mutex), beside work behind a flag
+    another thread clears and a function called both once and on every request."""
+    for name in ("oncecall.gcc-O2", "oncecall.gcc-O0", "oncecall.clang-O2", "oncecall.clang-O0",
+                 "oncecall.aarch64", "oncecall.ppc64le"):
+        m = members(share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name)))
+        for v, how in (("cfg_port", "by load_config()"), ("cfg_depth", "by load_config()"),
+                       ("cfg_names", "by snprintf in a loop of load_config()"),
+                       ("index_keys", "in a loop of build_index()"),
+                       ("index_lock", "locked only until the index is built")):
+            x, _ = m[v]
+            unseen = name == "oncecall.ppc64le" and v == "index_keys"  # (indexed stores unseen)
+            check(f"{name}: {v}, written {how} once past a flag set once, not hot",
+                  x["hot_writes"] == 0 and (x["warm_writes"] >= 1 or unseen), str(x))
+            said = [w["why"] for w in x["writers"] if w["heat"] == "warm"]
+            check(f"{name}: {v}: its writer says it runs once past the flag's test",
+                  unseen or (said and all("called once by" in w or
+                                          "once: only past the test of a flag set once" in w
+                                          for w in said)), str(said))
+        for v in ("cfg_loaded", "index_built", "reload_done"):
+            x, _ = m[v]
+            check(f"{name}: {v}, a flag set once, not hot", x["hot_writes"] == 0 and x["warm_writes"] >= 1,
+                  str(x))
+        for v, how in (("change_count", "behind a flag the flusher clears again"),
+                       ("refreshes", "by refresh(), once behind a flag and on every third request"),
+                       ("served", "on every request"),
+                       ("dirty", "set behind its test, cleared by the flusher")):
+            hot_writes(name, m, v, f"({how})")
 
 
 def guard(tool, data):
@@ -911,6 +946,7 @@ def main():
     paced(tool, data)
     napper(tool, data)
     lazy(tool, data)
+    oncecall(tool, data)
     guard(tool, data)
     disassemble_names(tool, data)
     decode_ahead(tool, data)

@@ -138,6 +138,8 @@ void callgraph_free(struct callgraph *cg)
 	free(cg->gtests);
 	free(cg->gstores);
 	free(cg->guarded);
+	free(cg->gcalls);
+	free(cg->roots);
 	free(cg->revisit_v);
 	free(cg->buf);
 	free(cg->x);
@@ -318,7 +320,10 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 		.ret = in->ret || (in->call && callee != NONE && cg->f[callee].noreturn),
 		.dies = (in->call || in->jump) && callee != NONE && cg->f[callee].noreturn,
 		.indirect = in->jump && !in->target, .call = in->call, .atomic = in->may_fail,
-		.spin = in->spin_hint, .sleeps = sleeps, .cond_ret = in->cond_ret };
+		.spin = in->spin_hint, .sleeps = sleeps, .cond_ret = in->cond_ret,
+		.store = (in->access == ACC_WRITE || in->access == ACC_RMW ||
+			  in->via_access == ACC_WRITE || in->via_access == ACC_RMW ||
+			  in->mem_prm_access == ACC_WRITE || in->mem_prm_access == ACC_RMW) };
 	if (in->jump && in->table) {
 		err = switch_targets(cg, c, in);
 		if (err)
@@ -828,6 +833,10 @@ const char *callgraph_why(const struct callgraph *cg, uint64_t addr, char *buf, 
 	}
 	else
 		off += (size_t)snprintf(buf + off, len - off, "in %s", f->name);
+	if (off < len && f->once_parent && f->parent != NONE && !f->looped)
+		off += (size_t)snprintf(buf + off, len - off,
+					", called once by %s (past the test of a flag set once)",
+					cg->f[f->parent].name);
 	/* Up to the root that makes it run at runtime. */
 	for (r = i; off < len && cg->f[r].parent != NONE && hops < 64; hops++)
 		r = cg->f[r].parent;

@@ -61,6 +61,17 @@ int callgraph_guard_store(struct callgraph *cg, uint64_t at, uint64_t key);
 bool callgraph_guarded(const struct callgraph *cg, uint64_t at);
 /* After the last instruction: roots, contexts, loops up the chain. */
 int callgraph_finish(struct callgraph *cg);
+/*
+ * After callgraph_finish: the calls (and stores) that run only on the side of a test of
+ * a key where a store of that key runs too (callgraph_guard_test and _store:
+ * "if (!ready) { fill(); ready = 1; }"), ONCE(KEY, ARG) saying the key is a
+ * flag set once, run once: what they call is no hotter for the code around
+ * them.  Contexts and repetition spread again; the number of calls so
+ * marked (0: nothing changed).
+ */
+int callgraph_once_calls(struct callgraph *cg, bool (*once)(uint64_t key, void *arg), void *arg);
+/* After callgraph_once_calls: the call or store at AT runs only past the test of a flag set once. */
+bool callgraph_once_at(const struct callgraph *cg, uint64_t at);
 
 enum cg_heat callgraph_heat(const struct callgraph *cg, uint64_t addr);
 /* The function holding ADDR (its start), or 0; whether ADDR is in one of its loops. */

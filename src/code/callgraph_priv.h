@@ -50,6 +50,7 @@ struct cg_func {
 	uint32_t first_loop, nr_loops;
 	uint32_t parent;		/* who made it run at runtime (for the explanation) */
 	uint32_t loop_parent;		/* the caller whose loop makes it repeat */
+	bool once_parent;		/* PARENT's call of it runs once (past a flag set once) */
 	uint8_t why;			/* enum root_why */
 	uint64_t *rt;			/* spine: its instructions that run after a thread starts */
 	size_t nr_rt;
@@ -65,6 +66,7 @@ struct cg_edge {
 	bool recursive;			/* caller and callee call each other, through others perhaps */
 	bool on_exit;			/* straight on from it, a call that ends the process */
 	bool sleeps;			/* the call waits a time, not for work (select(0, ...)) */
+	bool once;			/* runs once: past a test of a flag set once (callgraph_once_calls) */
 };
 
 struct cg_take {
@@ -134,6 +136,23 @@ struct callgraph {
 	size_t nr_gtests, gtests_cap, nr_gstores, gstores_cap;
 	uint64_t *guarded;
 	size_t nr_guarded, guarded_cap;
+	/*
+	 * Calls and stores that run only on the side of such a test where a
+	 * store of its key runs; after callgraph_once_calls, those of flags set
+	 * once, sorted by address.
+	 */
+	struct cg_keyed *gcalls;
+	size_t nr_gcalls, gcalls_cap;
+	/* What callgraph_finish knew before spreading, for callgraph_once_calls to spread again. */
+	struct cg_roots *roots;
+	uint32_t main_fn;
+};
+
+/* A function's state as its roots made it, before contexts spread down the calls. */
+struct cg_roots {
+	uint8_t ctx, why;
+	bool looped, rt_root;
+	uint32_t parent, loop_parent;
 };
 
 /* How many calls down a serving loop's wait may be (ServerLoop, WaitEventSetWait, epoll_wait). */

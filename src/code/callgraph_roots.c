@@ -236,10 +236,13 @@ static void spread(struct callgraph *cg)
 			 */
 			if ((cg_dying(a) || e->on_exit) && ctx)
 				ctx = CG_EXIT;
-			/* main's once-run part (its spine after the first thread, what that calls once) */
+			/*
+			 * main's once-run part (its spine after the first thread, what that
+			 * calls once); a call past the test of a flag set once.
+			 */
 			bool once = (a->spine && !(a->ctx & CG_RUNTIME)) ||
-				    ((a->ctx & CG_RUNTIME) && !a->rt_root && !a->looped);
-			bool rep = (ctx & CG_RUNTIME) &&
+				    ((a->ctx & CG_RUNTIME) && !a->rt_root && !a->looped) || e->once;
+			bool rep = (ctx & CG_RUNTIME) && !e->once &&
 				   (once ? cg_serving_loop(cg, e->caller, e->at) :
 					   e->in_loop || e->recursive || a->looped);
 
@@ -249,8 +252,10 @@ static void spread(struct callgraph *cg)
 			}
 
 			if ((b->ctx | ctx) != b->ctx) {
-				if ((ctx & CG_RUNTIME) && !(b->ctx & CG_RUNTIME) && b->parent == NONE)
+				if ((ctx & CG_RUNTIME) && !(b->ctx & CG_RUNTIME) && b->parent == NONE) {
 					b->parent = e->caller;
+					b->once_parent = e->once;
+				}
 				b->ctx |= ctx;
 				changed = true;
 			}
@@ -556,7 +561,74 @@ int callgraph_finish(struct callgraph *cg)
 			f->why = W_API;
 		}
 	}
+	/* (what the roots say, kept for callgraph_once_calls) */
+	cg->main_fn = main_fn;
+	cg->roots = malloc((cg->nr ? cg->nr : 1) * sizeof(*cg->roots));
+	for (size_t i = 0; cg->roots && i < cg->nr; i++) {
+		const struct cg_func *f = &cg->f[i];
+
+		cg->roots[i] = (struct cg_roots){ f->ctx, f->why, f->looped, f->rt_root, f->parent,
+						  f->loop_parent };
+	}
 	spread(cg);
 	callbacks(cg, main_fn);
 	return 0;
+}
+
+static int keyed_at_cmp(const void *a, const void *b)
+{
+	const struct cg_keyed *x = a, *y = b;
+
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+bool callgraph_once_at(const struct callgraph *cg, uint64_t at)
+{
+	size_t lo = 0, hi = cg->roots ? cg->nr_gcalls : 0;
+
+	lo = PARTITION_POINT(lo, hi, mid, cg->gcalls[mid].at < at);
+	return lo < hi && cg->gcalls[lo].at == at;
+}
+
+int callgraph_once_calls(struct callgraph *cg, bool (*once)(uint64_t key, void *arg), void *arg)
+{
+	size_t n = 0, marked = 0;
+
+	if (!cg->roots || !cg->nr_gcalls) {
+		cg->nr_gcalls = 0;
+		return 0;
+	}
+	/* The calls kept by a flag set once, sorted (a call may be kept by several). */
+	for (size_t i = 0; i < cg->nr_gcalls; i++)
+		if (once(cg->gcalls[i].key, arg))
+			cg->gcalls[n++] = cg->gcalls[i];
+	cg->nr_gcalls = n;
+	sort_array(cg->gcalls, n, sizeof(*cg->gcalls), keyed_at_cmp);
+	for (size_t k = 0; k < cg->nr_e; k++) {
+		size_t lo = 0, hi = n;
+
+		lo = PARTITION_POINT(lo, hi, mid, cg->gcalls[mid].at < cg->e[k].at);
+		if (lo < n && cg->gcalls[lo].at == cg->e[k].at && !cg->e[k].once) {
+			cg->e[k].once = true;
+			marked++;
+		}
+	}
+	if (!marked)
+		return 0;
+	/* Spread again from the roots, those calls running once. */
+	for (size_t i = 0; i < cg->nr; i++) {
+		struct cg_func *f = &cg->f[i];
+		const struct cg_roots *r = &cg->roots[i];
+
+		f->ctx = r->ctx;
+		f->why = r->why;
+		f->looped = r->looped;
+		f->rt_root = r->rt_root;
+		f->parent = r->parent;
+		f->loop_parent = r->loop_parent;
+		f->once_parent = false;
+	}
+	spread(cg);
+	callbacks(cg, cg->main_fn);
+	return (int)(marked > INT32_MAX ? INT32_MAX : marked);
 }

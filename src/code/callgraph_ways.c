@@ -82,13 +82,13 @@ bool cg_always_sleeps(struct callgraph *cg, size_t n)
 }
 
 /*
- * Whether node S of the function just read (N nodes) is reached from its
- * entry only through node B's edge to its successor SIDE (its target or the
- * next node): with that edge taken away, S cannot be reached.  SEEN, STACK:
- * scratch of N.
+ * The nodes of the function just read (N nodes) reached from its entry with
+ * the edges of CUT taken away (CUT[I]: the successor node I's edge to which
+ * is gone, or SIZE_MAX), into SEEN (STACK: scratch of N): a node left unseen
+ * runs only through those edges.
  */
-static bool only_through(const struct callgraph *cg, size_t n, size_t s, size_t b, size_t side,
-			 uint8_t *seen, size_t *stack)
+static void reached_without(const struct callgraph *cg, size_t n, const size_t *cut,
+			    uint8_t *seen, size_t *stack)
 {
 	const struct cfg_node *v = cg->buf;
 	size_t sp = 0;
@@ -99,11 +99,9 @@ static bool only_through(const struct callgraph *cg, size_t n, size_t s, size_t 
 	while (sp) {
 		size_t i = stack[--sp], t;
 
-		if (i == s)
-			return false;
 		if (v[i].ret || v[i].dies)
 			continue;
-#define NEXT(k) do { if ((k) < n && !seen[k] && !(i == b && (k) == side)) \
+#define NEXT(k) do { if ((k) < n && !seen[k] && cut[i] != (k)) \
 			     { seen[k] = 1; stack[sp++] = (k); } } while (0)
 		if (v[i].indirect) {
 			for (size_t k = 0; k < cg->nr_x; k++)
@@ -118,57 +116,198 @@ static bool only_through(const struct callgraph *cg, size_t n, size_t s, size_t 
 			NEXT(i + 1);
 #undef NEXT
 	}
-	return true;
 }
 
-/* Most tests of one key tried for a store; functions larger than this are not looked into. */
+/*
+ * Whether node S is reached from node X without passing a node of STOP (X
+ * itself one: not), SEEN and STACK scratch of N: the side of a test S lies on.
+ */
+static bool reaches(const struct callgraph *cg, size_t n, size_t x, size_t s, const uint8_t *stop,
+		    uint8_t *seen, size_t *stack)
+{
+	const struct cfg_node *v = cg->buf;
+	size_t sp = 0;
+
+	if (x >= n || stop[x])
+		return false;
+	memset(seen, 0, n);
+	stack[sp++] = x;
+	seen[x] = 1;
+	while (sp) {
+		size_t i = stack[--sp], t;
+
+		if (i == s)
+			return true;
+		if (v[i].ret || v[i].dies || stop[i])
+			continue;
+#define NEXT(k) do { if ((k) < n && !seen[k]) { seen[k] = 1; stack[sp++] = (k); } } while (0)
+		if (v[i].indirect) {
+			for (size_t k = 0; k < cg->nr_x; k++)
+				if (cg->x[k].from == i && (t = cfg_node_at(v, n, cg->x[k].to)) != SIZE_MAX)
+					NEXT(t);
+			continue;
+		}
+		if ((v[i].jump || v[i].branch) && v[i].target &&
+		    (t = cfg_node_at(v, n, v[i].target)) != SIZE_MAX)
+			NEXT(t);
+		if (!v[i].jump)
+			NEXT(i + 1);
+#undef NEXT
+	}
+	return false;
+}
+
+/* Most tests of one key tried; functions larger than this are not looked into. */
 #define GUARD_TESTS 8
 #define GUARD_NODES 20000
 
-/* The stores of the function just read that run only on one side of a test of their key. */
+static int keyed_key_cmp(const void *a, const void *b)
+{
+	const struct cg_keyed *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/*
+ * The stores of the function just read that run only on one side of a test
+ * of their key, and its calls and other stores that run only there too
+ * ("if (!ready) { fill(); ready = 1; }": fill's call, keyed by the flag
+ * stored beside it).
+ */
+/* Store M runs only past a test of its key. */
+static int guarded_store(struct callgraph *cg, size_t m)
+{
+	if (ARRAY_GROW(cg->guarded, cg->guarded_cap, cg->nr_guarded + 1))
+		return -ENOMEM;
+	cg->guarded[cg->nr_guarded++] = cg->gstores[m].at;
+	return 0;
+}
+
+/* The calls and stores SEEN leaves out, which run only where a store of KEY does. */
+static int guarded_beside(struct callgraph *cg, size_t n, uint64_t key, const uint8_t *seen)
+{
+	for (size_t c = 0; c < n; c++) {
+		if ((!cg->buf[c].call && !cg->buf[c].store) || seen[c])
+			continue;
+		if (ARRAY_GROW(cg->gcalls, cg->gcalls_cap, cg->nr_gcalls + 1))
+			return -ENOMEM;
+		cg->gcalls[cg->nr_gcalls++] = (struct cg_keyed){ cg->buf[c].addr, key };
+	}
+	return 0;
+}
+
 int cg_function_guards(struct callgraph *cg, size_t n)
 {
-	uint8_t *seen = NULL;
-	size_t *stack = NULL;
+	uint8_t *seen = NULL, *done = NULL, *stop = NULL;
+	size_t *stack = NULL, *node = NULL, *cut = NULL, tests[GUARD_TESTS];
 	int err = 0;
 
 	if (!cg->nr_gstores || !cg->nr_gtests || n > GUARD_NODES)
 		goto out;
 	seen = malloc(n);
+	stop = calloc(n, 1);
+	done = calloc(cg->nr_gstores, 1);
 	stack = malloc(n * sizeof(*stack));
-	if (!seen || !stack) {
+	cut = malloc(n * sizeof(*cut));
+	node = malloc(cg->nr_gstores * sizeof(*node));
+	if (!seen || !stop || !done || !stack || !cut || !node) {
 		err = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < cg->nr_gstores; i++) {
-		size_t s = cfg_node_at(cg->buf, n, cg->gstores[i].at), tried = 0;
-		bool guarded = false;
+	for (size_t i = 0; i < n; i++)
+		cut[i] = SIZE_MAX;
+	/* (by key: each key's stores, then its tests, in the order they were noted) */
+	sort_array(cg->gstores, cg->nr_gstores, sizeof(*cg->gstores), keyed_key_cmp);
+	for (size_t i = 0; i < cg->nr_gstores; i++)
+		node[i] = cfg_node_at(cg->buf, n, cg->gstores[i].at);
+	for (size_t i = 0, j; i < cg->nr_gstores && !err; i = j) {
+		uint64_t key = cg->gstores[i].key;
+		size_t nt = 0;
 
-		for (size_t k = 0; k < cg->nr_gtests && !guarded && tried < GUARD_TESTS; k++) {
-			size_t b, t;
+		for (j = i; j < cg->nr_gstores && cg->gstores[j].key == key; j++)
+			;
+		for (size_t k = 0; k < cg->nr_gtests && nt < GUARD_TESTS; k++) {
+			size_t b;
 
-			if (cg->gtests[k].key != cg->gstores[i].key || s == SIZE_MAX)
+			if (cg->gtests[k].key != key)
 				continue;
 			b = cfg_node_at(cg->buf, n, cg->gtests[k].at);
-			if (b == SIZE_MAX || !cg->buf[b].target)
+			if (b != SIZE_MAX && cg->buf[b].target)
+				tests[nt++] = b;
+		}
+		/* One test at a time: a store only on one side of it. */
+		for (size_t q = 0; q < nt && !err; q++) {
+			size_t b = tests[q], t = cfg_node_at(cg->buf, n, cg->buf[b].target);
+			size_t sides[2], ns = 0;
+
+			if (t != SIZE_MAX && t != b + 1)
+				sides[ns++] = t;
+			sides[ns++] = b + 1;
+			for (size_t r = 0; r < ns && !err; r++) {
+				bool some = false;
+
+				cut[b] = sides[r];
+				reached_without(cg, n, cut, seen, stack);
+				cut[b] = SIZE_MAX;
+				for (size_t m = i; m < j && !err; m++) {
+					if (node[m] == SIZE_MAX || seen[node[m]])
+						continue;
+					some = true;
+					if (!done[m]) {
+						done[m] = 1;
+						err = guarded_store(cg, m);
+					}
+				}
+				if (some && !err)
+					err = guarded_beside(cg, n, key, seen);
+			}
+		}
+		/*
+		 * The tests together: a store each way to which passes one of them
+		 * on its side (a test the compiler made twice, once on each way in).
+		 */
+		for (size_t q = 0; q < nt; q++)
+			stop[tests[q]] = 1;
+		for (size_t m = i; m < j && !err; m++) {
+			bool any = false;
+
+			if (node[m] == SIZE_MAX || done[m])
 				continue;
-			tried++;
-			t = cfg_node_at(cg->buf, n, cg->buf[b].target);
-			guarded = (t != SIZE_MAX && t != b + 1 &&
-				   only_through(cg, n, s, b, t, seen, stack)) ||
-				  only_through(cg, n, s, b, b + 1, seen, stack);
+			for (size_t q = 0; q < nt; q++) {
+				size_t b = tests[q], t = cfg_node_at(cg->buf, n, cg->buf[b].target);
+				bool on_t = t != SIZE_MAX && t != b + 1 &&
+					    reaches(cg, n, t, node[m], stop, seen, stack);
+				bool on_f = reaches(cg, n, b + 1, node[m], stop, seen, stack);
+
+				if (on_t != on_f) {
+					cut[b] = on_t ? t : b + 1;
+					any = true;
+				}
+			}
+			if (any) {
+				reached_without(cg, n, cut, seen, stack);
+				if (!seen[node[m]]) {
+					done[m] = 1;
+					err = guarded_store(cg, m);
+					if (!err)
+						err = guarded_beside(cg, n, key, seen);
+				}
+			}
+			for (size_t q = 0; q < nt; q++)
+				cut[tests[q]] = SIZE_MAX;
 		}
-		if (!guarded)
-			continue;
-		if (ARRAY_GROW(cg->guarded, cg->guarded_cap, cg->nr_guarded + 1)) {
-			err = -ENOMEM;
-			goto out;
-		}
-		cg->guarded[cg->nr_guarded++] = cg->gstores[i].at;
+		for (size_t q = 0; q < nt; q++)
+			stop[tests[q]] = 0;
 	}
 out:
 	free(seen);
+	free(stop);
+	free(done);
 	free(stack);
+	free(cut);
+	free(node);
 	cg->nr_gtests = cg->nr_gstores = 0;
 	return err;
 }

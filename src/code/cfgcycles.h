@@ -22,6 +22,7 @@ struct cfg_node {
 	 */
 	bool sleeps;
 	bool cond_ret;			/* returns when its condition holds, else falls through */
+	bool store;			/* writes memory it names (a global, through an argument) */
 };
 
 /* The index of the node at ADDR in V (N nodes, by address), or SIZE_MAX. */

@@ -334,43 +334,60 @@ static void flags_set_once(const struct mycl_share *s, struct callgraph *cg, con
 	free(val);
 }
 
-/* A write of a flag set once: counted once while threads run, and its account says why. */
-static void count_once(struct mycl_share *s, struct callgraph *cg, const struct share_ref *r)
-{
-	struct mycl_share_var *v = &s->vars[r->var];
-	size_t before = s->nr_wrs;
-	bool explained = v->hot_path != NULL;
 
-	share_count_write(s, cg, v, HEAT_WARM, r->addr, v->addr + r->off, r->counter, r->indexed,
-			  r->scale);
-	if (s->nr_wrs > before)
-		s->wrs[before].once = true;
-	if (!explained && v->hot_path)
-		v->hot_path = savef(s, "%s; %s", v->hot_path, ONCE_WHY);
+struct once_flags {
+	const struct mycl_share *s;
+	const bool *set_once;
+};
+
+/* KEY (an address tested and stored) is a flag set once. */
+static bool key_set_once(uint64_t key, void *arg)
+{
+	const struct once_flags *o = arg;
+	long v = share_find_var(o->s, key);
+
+	return v >= 0 && o->set_once[v];
 }
 
 /* Every reference counted by when it runs. */
-static void count_refs(struct mycl_share *s, struct callgraph *cg)
+static int count_refs(struct mycl_share *s, struct callgraph *cg)
 {
 	uint8_t *heat = malloc(s->nr_refs ? s->nr_refs : 1);
 	bool *set_once = calloc(s->nr_vars ? s->nr_vars : 1, sizeof(*set_once));
+	int err = 0;
 
 	for (size_t i = 0; heat && i < s->nr_refs; i++)
 		heat[i] = (uint8_t)(s->refs[i].once ? HEAT_STARTUP : callgraph_heat(cg, s->refs[i].addr));
-	if (heat && set_once)
+	if (heat && set_once) {
+		struct once_flags o = { s, set_once };
+
 		flags_set_once(s, cg, heat, set_once);
+		/*
+		 * What runs only past the test of a flag set once ("if (!ready) {
+		 * fill(); ready = 1; }") runs once: fill's writes too, when nothing
+		 * else calls it hot.  (The flags stay set once: their stores only
+		 * cool.)
+		 */
+		err = callgraph_once_calls(cg, key_set_once, &o);
+		for (size_t i = 0; err > 0 && i < s->nr_refs; i++)
+			heat[i] = (uint8_t)(s->refs[i].once ? HEAT_STARTUP :
+					    callgraph_heat(cg, s->refs[i].addr));
+		err = err < 0 ? err : 0;
+	}
 	for (size_t i = 0; i < s->nr_refs; i++) {
 		const struct share_ref *r = &s->refs[i];
 		struct mycl_share_var *v = &s->vars[r->var];
 		enum cg_heat h = heat ? (enum cg_heat)heat[i] :
 				 r->once ? HEAT_STARTUP : callgraph_heat(cg, r->addr);
 
+		/* A flag set once: counted once while threads run, however hot the code around it. */
 		if ((r->access == ACC_WRITE || r->access == ACC_RMW) && set_once &&
 		    set_once[r->var] && h >= HEAT_WARM)
-			count_once(s, cg, r);	/* however hot the code around it */
+			share_count_write_once(s, cg, v, SHARE_ONCE_FLAG, HEAT_WARM, r->addr,
+					       v->addr + r->off, r->counter, r->indexed, r->scale);
 		else if (r->access == ACC_WRITE || r->access == ACC_RMW)
-			share_count_write(s, cg, v, h, r->addr, v->addr + r->off, r->counter,
-					  r->indexed, r->scale);
+			share_count_write_at(s, cg, v, h, r->addr, v->addr + r->off, r->counter,
+					     r->indexed, r->scale);
 		else if (r->access == ACC_READ && h >= HEAT_WARM)
 			v->runtime_reads++, v->hot_reads += h == HEAT_HOT;
 		else if (r->access == ACC_READ && h == HEAT_UNKNOWN)
@@ -378,6 +395,7 @@ static void count_refs(struct mycl_share *s, struct callgraph *cg)
 	}
 	free(heat);
 	free(set_once);
+	return err;
 }
 
 static int scan_code(struct mycl_share *s, struct elf_image *img)
@@ -405,10 +423,10 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	if (!err)
 		err = callgraph_finish(sc.cg);
 	sort_array(s->refs, s->nr_refs, sizeof(*s->refs), ref_cmp);
-	if (!err) {
-		count_refs(s, sc.cg);
+	if (!err)
+		err = count_refs(s, sc.cg);
+	if (!err)
 		err = share_member_writers(s, sc.cg);
-	}
 	/* (returned addresses first: the calls they are handed on to join the callees') */
 	if (!err)
 		err = share_returned_writes(&sc);

@@ -193,7 +193,7 @@ int share_member_writers(struct mycl_share *s, struct callgraph *cg)
 
 		if ((r->access != ACC_WRITE && r->access != ACC_RMW) || r->indexed ||
 		    s->vars[r->var].kind != MYCL_SHARE_VAR_PLAIN || s->vars[r->var].size <= 1 ||
-		    r->once || callgraph_heat(cg, r->addr) != HEAT_HOT)
+		    r->once || callgraph_heat(cg, r->addr) != HEAT_HOT || callgraph_once_at(cg, r->addr))
 			continue;
 		if (ARRAY_GROW(w, cap, n + 1)) {
 			free(w);

@@ -56,6 +56,21 @@ struct scan {
 void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
 		       enum cg_heat heat, uint64_t at, uint64_t where, bool counter, bool indexed,
 		       unsigned int width);
+/*
+ * The same for a write counted once while threads run (enum share_once
+ * ONCE: a flag set once, or what runs only past its test): warm at most,
+ * and the writers' account says why.
+ */
+void share_count_write_once(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
+			    uint8_t once, enum cg_heat heat, uint64_t at, uint64_t where,
+			    bool counter, bool indexed, unsigned int width);
+/*
+ * A write at AT (or the call at AT handing the variable on) as hot as HEAT:
+ * counted, once when AT runs only past the test of a flag set once.
+ */
+void share_count_write_at(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
+			  enum cg_heat heat, uint64_t at, uint64_t where, bool counter,
+			  bool indexed, unsigned int width);
 /* Once every write is counted: the hot writes' places in order, for the lines' look-ups. */
 void share_sort_hot_writes(struct mycl_share *s);
 /* share_through.c: writes through addresses handed to callees and threads, returned, kept. */

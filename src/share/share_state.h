@@ -62,7 +62,13 @@ struct share_wr {
 	uint32_t count;
 	uint64_t func;
 	uint64_t at;			/* the write (or the call handing the variable on) */
-	bool once;			/* a flag's store set once (flags_set_once, share.c) */
+	uint8_t once;			/* enum share_once: a write counted once, and why */
+};
+
+enum share_once {
+	SHARE_ONCE_NO = 0,
+	SHARE_ONCE_FLAG,		/* a flag's store set once (flags_set_once, share.c) */
+	SHARE_ONCE_PAST,		/* runs only past the test of such a flag (its block, its callees) */
 };
 
 /* A function that writes a listed variable while threads run, [start, end): its samples. */
@@ -139,6 +145,7 @@ static inline bool share_runtime_writer(const struct mycl_share_writer *w)
 #define savef(s, ...) share_keep(s, str_printf(__VA_ARGS__))
 /* What a flag set once's write says of itself (writers, hot_path). */
 #define ONCE_WHY "once: a flag stored only past a test of itself"
+#define ONCE_PAST_WHY "once: only past the test of a flag set once"
 
 
 /* STR (allocated, may be NULL) owned by S from now on; NULL when out of memory. */

@@ -100,6 +100,33 @@ void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_s
 		v->hot_path = share_keep(s, strdup(callgraph_why(cg, at, why, sizeof(why))));
 }
 
+void share_count_write_once(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
+			    uint8_t once, enum cg_heat heat, uint64_t at, uint64_t where,
+			    bool counter, bool indexed, unsigned int width)
+{
+	size_t before = s->nr_wrs;
+	bool explained = v->hot_path != NULL;
+
+	share_count_write(s, cg, v, heat > HEAT_WARM ? HEAT_WARM : heat, at, where, counter, indexed,
+			  width);
+	if (s->nr_wrs > before)
+		s->wrs[before].once = once;
+	if (!explained && v->hot_path)
+		v->hot_path = savef(s, "%s; %s", v->hot_path,
+				    once == SHARE_ONCE_FLAG ? ONCE_WHY : ONCE_PAST_WHY);
+}
+
+void share_count_write_at(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
+			  enum cg_heat heat, uint64_t at, uint64_t where, bool counter,
+			  bool indexed, unsigned int width)
+{
+	if (heat >= HEAT_WARM && callgraph_once_at(cg, at))
+		share_count_write_once(s, cg, v, SHARE_ONCE_PAST, heat, at, where, counter, indexed,
+				       width);
+	else
+		share_count_write(s, cg, v, heat, at, where, counter, indexed, width);
+}
+
 /*
  * Whether NAME, a function of a library the program calls, is a lock
  * primitive by the lock rules (pthread_mutex_lock, sem_post...): it writes
@@ -340,12 +367,11 @@ int share_callee_writes(struct scan *sc)
 		    (lw = share_find_var(s, a->addr)) >= 0) {
 			enum cg_heat heat = callgraph_heat(sc->cg, a->call);
 
-			if (heat == HEAT_WARM && callgraph_in_loop(sc->cg, a->call))
-				heat = HEAT_HOT;
 			s->vars[lw].callee_writes++;
 			s->vars[lw].atomics += locks && a->arg == 0;
 			/* (the library writes the whole object, its size not known here: no place) */
-			share_count_write(s, sc->cg, &s->vars[lw], heat, a->call, 0, false, a->indexed, 0);
+			share_count_write_at(s, sc->cg, &s->vars[lw], heat, a->call, 0, false, a->indexed,
+					     0);
 			continue;
 		}
 		if (start != a->callee || !name || strchr(name, '@'))
@@ -405,13 +431,12 @@ int share_callee_writes(struct scan *sc)
 				heat = callgraph_heat(sc->cg, v[k].addr);
 			} else {
 				heat = callgraph_heat(sc->cg, a->call);
-				if (heat == HEAT_WARM && callgraph_in_loop(sc->cg, v[k].addr))
-					heat = HEAT_HOT;
 			}
 			s->vars[var].callee_writes++;
-			share_count_write(s, sc->cg, &s->vars[var], heat, a->own_heat ? v[k].addr : a->call,
-					  a->addr + (uint64_t)v[k].mem_prm_off, v[k].counter_op,
-					  a->indexed, 0);
+			share_count_write_at(s, sc->cg, &s->vars[var], heat,
+					     a->own_heat ? v[k].addr : a->call,
+					     a->addr + (uint64_t)v[k].mem_prm_off, v[k].counter_op,
+					     a->indexed, 0);
 		}
 	}
 out:
@@ -574,9 +599,9 @@ int share_returned_writes(struct scan *sc)
 			if (!c)
 				continue;
 			s->vars[var].callee_writes++;
-			share_count_write(s, sc->cg, &s->vars[var], callgraph_heat(sc->cg, v[q].addr), v[q].addr,
-					  v[q].data, v[q].counter_op, c->indexed || v[q].indexed,
-					  c->indexed ? 0 : v[q].scale);
+			share_count_write_at(s, sc->cg, &s->vars[var], callgraph_heat(sc->cg, v[q].addr),
+					     v[q].addr, v[q].data, v[q].counter_op,
+					     c->indexed || v[q].indexed, c->indexed ? 0 : v[q].scale);
 		}
 		free(v);
 		free(cr);
@@ -631,8 +656,9 @@ void share_pointer_writes(struct scan *sc)
 			if (var < 0)
 				continue;
 			s->vars[var].callee_writes++;
-			share_count_write(s, sc->cg, &s->vars[var], callgraph_heat(sc->cg, w->at), w->at,
-					  t->target + (uint64_t)w->off, w->counter, t->indexed, 0);
+			share_count_write_at(s, sc->cg, &s->vars[var], callgraph_heat(sc->cg, w->at),
+					     w->at, t->target + (uint64_t)w->off, w->counter, t->indexed,
+					     0);
 		}
 	}
 }

@@ -68,7 +68,8 @@ static size_t sum_writes(struct share_wr *v, size_t n)
 
 		if (o && o->var == v[i].var && o->func == v[i].func) {
 			o->count++;
-			o->once |= v[i].once;
+			if (!o->once)
+				o->once = v[i].once;
 			if (v[i].heat > o->heat)
 				o->heat = v[i].heat, o->at = v[i].at;
 			continue;
@@ -116,7 +117,9 @@ int share_make_writers(struct mycl_share *s, struct callgraph *cg)
 		callgraph_why(cg, r->at, why, sizeof(why));
 		w[i] = (struct mycl_share_writer){
 			share_keep(s, strdup(name)), r->func, heat_word(r->heat), r->count,
-			r->once ? savef(s, "%s; %s", why, ONCE_WHY) : share_keep(s, strdup(why)) };
+			r->once ? savef(s, "%s; %s", why,
+					r->once == SHARE_ONCE_FLAG ? ONCE_WHY : ONCE_PAST_WHY) :
+				  share_keep(s, strdup(why)) };
 		if (!w[i].function || !w[i].why)
 			err = -ENOMEM;
 		if (!v->nr_writers)

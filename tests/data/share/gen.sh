@@ -157,12 +157,22 @@ clang -O0 -g -pthread -o lazy.clang-O0 lazy.c
 aarch64-linux-gnu-gcc -O0 -g -pthread -o lazy.aarch64-O0 lazy.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o lazy.aarch64 lazy.c
 powerpc64le-linux-gnu-gcc -O2 -g -pthread -o lazy.ppc64le lazy.c
+# Work called once from the request path behind a flag set once (a loader, a
+# double-checked build and its mutex), beside a flag cleared again and a
+# function called both once and on every request.
+for cc in gcc clang; do
+	for o in -O0 -O2; do
+		"$cc" "$o" -g -pthread -o "oncecall.$cc$o" oncecall.c
+	done
+done
+aarch64-linux-gnu-gcc -O2 -g -pthread -o oncecall.aarch64 oncecall.c
+powerpc64le-linux-gnu-gcc -O2 -g -pthread -o oncecall.ppc64le oncecall.c
 # A C++ server: std::thread on a member function, std::lock_guard<std::mutex> per request.
 g++ -O0 -g -pthread -o guard.g++-O0 guard.cc
 clang++ -O0 -g -pthread -o guard.clang++-O0 guard.cc
 g++ -O2 -g -pthread -o guard.g++-O2 guard.cc
 clang++ -O2 -g -pthread -o guard.clang++-O2 guard.cc
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* paced.* pacedcc.* napper.* lazy.* guard.*
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* paced.* pacedcc.* napper.* lazy.* guard.* oncecall.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
