@@ -804,6 +804,7 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 		struct insn in = { .sysno = -1 };
 		const cs_insn *c;
 		size_t skip;
+		bool unknown;
 
 		/* A function starts here: nothing known from the code before it. */
 		if (next < d->nr_starts && d->starts[next] <= pc) {
@@ -845,10 +846,13 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 skip:
 			if (skip > len)
 				break;
+			/* ppc64: an instruction capstone 4 does not know forgets what it may write. */
+			unknown = d->machine == EM_PPC64 && skip == 4 &&
+				  ppc_unknown(d, p);
 			p += skip;
 			pc += skip;
 			len -= skip;
-			if (d->dirty) {
+			if (d->dirty && !unknown) {
 				memset(d->regs, 0, d->nr_regs * sizeof(d->regs[0]));
 				memset(d->imm, 0, d->nr_regs * sizeof(d->imm[0]));
 				memset(d->cnt, 0, d->nr_regs * sizeof(d->cnt[0]));

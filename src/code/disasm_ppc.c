@@ -15,6 +15,21 @@ static uint8_t ppc_access(const char *m, bool *atomic)
 	return ACC_NONE;
 }
 
+bool ppc_unknown(struct disasm *d, const uint8_t *bytes)
+{
+	uint32_t word;
+
+	memcpy(&word, bytes, 4);
+	if (d->big_endian)
+		word = __builtin_bswap32(word);
+	if (!(word >> 26))
+		return false;		/* primary opcode 0: no instruction */
+	/* RT/RS/VRT/XT (bits 6-10) and RA (11-15, written back by update forms) */
+	dis_forget(d, PPC_REG_R0 + ((word >> 21) & 31));
+	dis_forget(d, PPC_REG_R0 + ((word >> 16) & 31));
+	return true;
+}
+
 void ppc(struct disasm *d, const cs_insn *ci, struct insn *in, const uint8_t *bytes)
 {
 	const cs_ppc *p = &ci->detail->ppc;

@@ -314,6 +314,12 @@ void x86_families(struct disasm *d);
 void x86(struct disasm *d, const cs_insn *ci, struct insn *in);
 void arm64(struct disasm *d, const cs_insn *ci, struct insn *in);
 void ppc(struct disasm *d, const cs_insn *ci, struct insn *in, const uint8_t *bytes);
+/*
+ * ppc64: a word capstone cannot decode (a newer vector or VSX instruction:
+ * POWER8's lxsiwax, vupklsw) forgets only the registers its target and
+ * address fields name; false for what is no instruction (a zero word: data).
+ */
+bool ppc_unknown(struct disasm *d, const uint8_t *bytes);
 void s390(struct disasm *d, const cs_insn *ci, struct insn *in);
 void arm(struct disasm *d, const cs_insn *ci, struct insn *in);
 /* riscv: capstone 4 has none; one instruction decoded here, its length returned (0: none). */
