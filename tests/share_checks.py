@@ -758,6 +758,31 @@ def guard(tool, data):
                   x["hot_writes"] == 0 and x["warm_writes"] == 0 and x["startup_writes"] >= 1, str(x))
 
 
+def spawn(tool, data):
+    """tests/data/share/spawn.c: a pool whose workers pthread_create gets from a struct on the
+    stack (p->fn), each counting itself in once before its loop; per-thread stats by a
+    thread-local id; a spinlock beside its total; a config pointer swapped by a paced reloader."""
+    for name in ("spawn.gcc-O0", "spawn.gcc-O2", "spawn.clang-O0", "spawn.clang-O2", "spawn.aarch64"):
+        path = os.path.join(data, "share", name)
+        doc = share_json(tool, "--all", "--line-size", "64", path)
+        m = members(doc)
+        for v, how in (("stats", "per request, at a thread-local index"), ("spin", "a spinlock"),
+                       ("spin_protected_total", "under the spinlock on every request")):
+            hot_writes(name, m, v, f"({how})")
+        for v, how in (("cur_cfg", "swapped by a reloader paced by sleep(1)"),
+                       ("pool_started", "once, after the pool starts")):
+            x, _ = m[v]
+            check(f"{name}: {v} ({how}) not hot", x["hot_writes"] == 0, str(x))
+        # clang -O0 copies the pool from a constant template (memcpy): the entry is not followed
+        if name == "spawn.clang-O0":
+            continue
+        check(f"{name}: the workers started through pool->fn are thread entries",
+              doc.get("thread_entries", 0) >= 2, str(doc.get("thread_entries")))
+        x, _ = m["running"]
+        check(f"{name}: running, counted once by each worker before its loop, not hot",
+              x["hot_writes"] == 0 and x["warm_writes"] >= 1, str(x))
+
+
 def disassemble_names(tool, data):
     """--disassemble takes a function as the reports name it, with its parameters, mangled, or
     an unnamed one by its start (as writers lists show it); anything else: exit 4."""
@@ -946,6 +971,7 @@ def main():
     napper(tool, data)
     lazy(tool, data)
     oncecall(tool, data)
+    spawn(tool, data)
     guard(tool, data)
     disassemble_names(tool, data)
     decode_ahead(tool, data)

@@ -364,6 +364,10 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 			/* A wrapper: its own argument becomes the thread's entry. */
 			cg->f[c].thread_api = (int8_t)(in->call_arg_prm[cg->f[callee].thread_api] - 1);
 		}
+		/* A wrapper whose argument points to the entry (a pool's struct: pool->fn). */
+		if (callee != NONE && cg->f[callee].thread_api >= 0 && cg->f[callee].thread_api < 6 &&
+		    ((in->call_arg_member >> cg->f[callee].thread_api) & 1))
+			cg->f[c].thread_api_member = true;
 	} else {
 		uint64_t a = in->access == ACC_ADDR ? in->data : in->imm;
 

@@ -289,6 +289,19 @@ static int thread_entries(struct callgraph *cg)
 		    !cg->f[t->fn].thread_entry && list_entry(cg, t->fn))
 			return -ENOMEM;
 	}
+	/*
+	 * Stored into a local handed to a function that starts a thread whose
+	 * entry it loads from the memory its argument points to (a pool built
+	 * on the stack: struct pool p = { worker }; pool_start(&p)).
+	 */
+	for (size_t i = 0; i < cg->nr_t; i++) {
+		const struct cg_take *t = &cg->t[i];
+
+		if (t->arg == TAKE_STACK && t->next_call != NONE &&
+		    cg->f[t->next_call].thread_api_member && !cg->f[t->fn].thread_entry &&
+		    list_entry(cg, t->fn))
+			return -ENOMEM;
+	}
 	for (size_t i = 0; i < cg->nr; i++)
 		if (cg->f[i].thread_entry && list_entry(cg, (uint32_t)i))
 			return -ENOMEM;

@@ -112,7 +112,8 @@ static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in,
 	}
 	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->regs[X86_RDI].known)
 		in->arg0 = d->regs[X86_RDI].v;
-	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->ld[X86_RDI].known) {
+	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->ld[X86_RDI].known &&
+	    d->ld[X86_RDI].g != INSN_ARG_KEY) {
 		in->arg0_deref = d->ld[X86_RDI].g;
 		in->arg0_deref_off = d->ld[X86_RDI].off;
 	}
@@ -123,6 +124,7 @@ static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in,
 }
 
 static void x86_slots(struct disasm *d, const cs_insn *ci);
+static void x86_slots_rsp(struct disasm *d);
 static void i386_stack(struct disasm *d, const cs_insn *ci, const struct insn *in);
 static void i386_call(struct disasm *d, const cs_insn *ci, struct insn *in);
 
@@ -147,6 +149,13 @@ static void x86_loads(struct disasm *d, const cs_insn *ci, const struct insn *in
 	else if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_MEM &&
 		 x->operands[1].size == d->ptr_size && in->tls)
 		nv = (typeof(nv)){ in->tls, 0, true };
+	else if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_MEM &&
+		 x->operands[1].size == d->ptr_size && !in->data &&
+		 x->operands[0].mem.index == X86_REG_INVALID &&
+		 x->operands[0].mem.segment == X86_REG_INVALID &&
+		 d->prm[x86_fam(d, x->operands[0].mem.base)].known &&
+		 !d->prm[x86_fam(d, x->operands[0].mem.base)].idx)
+		nv = (typeof(nv)){ INSN_ARG_KEY, 0, true };	/* p->fn: a member of *arg0 */
 	else if (ci->id == X86_INS_MOV && x->operands[0].type == X86_OP_REG &&
 		 x->operands[0].size == d->ptr_size && x86_fam(d, x->operands[0].reg))
 		nv = d->ld[x86_fam(d, x->operands[0].reg)];
@@ -517,6 +526,8 @@ static void x86_call_args(struct disasm *d, struct insn *in)
 			in->call_arg_pass[k] = (uint8_t)(d->prm[r].idx + 1);
 			in->call_arg_pass_off[k] = (int32_t)d->prm[r].v;
 		}
+		if (d->ld[r].known && d->ld[r].g == INSN_ARG_KEY)
+			in->call_arg_member |= (uint8_t)(1u << k);
 	}
 	x86_zero_args(d, in);
 }
@@ -664,7 +675,7 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 		}
 		/* (%reg) with reg = what pointer variable g holds, plus off: an access through g. */
 		if (d->share_facts && fam && op->mem.index == X86_REG_INVALID && !in->data &&
-		    d->ld[fam].known && ci->id != X86_INS_LEA) {
+		    d->ld[fam].known && d->ld[fam].g != INSN_ARG_KEY && ci->id != X86_INS_LEA) {
 			in->via = d->ld[fam].g;
 			in->via_off = d->ld[fam].off + op->mem.disp;
 			in->via_access = x86_access(ci, op, in->atomic);
@@ -804,6 +815,9 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 		}
 	}
 	/* Addresses spilled to frame slots (-O0) are followed for every scan. */
+	for (uint8_t i = 0; i < nwr && !in->call && !in->ret; i++)
+		if (wr[i] < NREGS && d->x86_family[wr[i]] == X86_RSP)
+			x86_slots_rsp(d);
 	x86_slots(d, ci);
 	if (d->share_facts)
 		x86_member_slots(d, ci, in);
@@ -885,15 +899,24 @@ static void x86_slots(struct disasm *d, const cs_insn *ci)
 	const cs_x86 *x = &ci->detail->x86;
 	const cs_x86_op *src = &x->operands[0], *dst = &x->operands[1];
 	struct frame_slot *sl = NULL;
+	unsigned int base;
 	int k;
 
 	if (x->op_count != 2 || (ci->id != X86_INS_MOV && ci->id != X86_INS_MOVZX))
 		return;
-	if (dst->type == X86_OP_MEM && x86_fam(d, dst->mem.base) == X86_RBP &&
+	/*
+	 * Slots off %rbp (-O0's frame), and off %rsp in x86_64 code that keeps
+	 * %rsp still after its prologue (-O2: a struct built on the stack, its
+	 * members loaded back in a loop); those off %rsp are dropped whenever
+	 * %rsp moves (x86_slots_rsp).
+	 */
+	base = dst->type == X86_OP_MEM ? x86_fam(d, dst->mem.base) : 0;
+	if (dst->type == X86_OP_MEM && (base == X86_RBP || (base == X86_RSP && d->ptr_size == 8)) &&
 	    dst->mem.index == X86_REG_INVALID) {
 		int free_k = -1;
 
-		for (k = 0; k < 8 && !(d->slots[k].used && d->slots[k].disp == dst->mem.disp); k++)
+		for (k = 0; k < 8 && !(d->slots[k].used && d->slots[k].disp == dst->mem.disp &&
+				       d->slots[k].base == base); k++)
 			if (!d->slots[k].used && free_k < 0)
 				free_k = k;
 		if (k == 8)
@@ -902,6 +925,7 @@ static void x86_slots(struct disasm *d, const cs_insn *ci)
 		memset(sl, 0, sizeof(*sl));
 		sl->used = true;
 		sl->disp = dst->mem.disp;
+		sl->base = base;
 		if (src->type == X86_OP_IMM) {
 			sl->imm.v = (uint64_t)src->imm;
 			sl->imm.known = true;
@@ -916,12 +940,14 @@ static void x86_slots(struct disasm *d, const cs_insn *ci)
 		}
 		return;
 	}
-	if (src->type == X86_OP_MEM && x86_fam(d, src->mem.base) == X86_RBP &&
+	base = src->type == X86_OP_MEM ? x86_fam(d, src->mem.base) : 0;
+	if (src->type == X86_OP_MEM && (base == X86_RBP || (base == X86_RSP && d->ptr_size == 8)) &&
 	    src->mem.index == X86_REG_INVALID && dst->type == X86_OP_REG && x86_fam(d, dst->reg)) {
 		unsigned int f = x86_fam(d, dst->reg);
 
 		for (k = 0; k < 8; k++)
-			if (d->slots[k].used && d->slots[k].disp == src->mem.disp) {
+			if (d->slots[k].used && d->slots[k].disp == src->mem.disp &&
+			    d->slots[k].base == base) {
 				d->imm[f] = d->slots[k].imm;
 				if (dst->size == d->ptr_size) {
 					d->regs[f] = d->slots[k].addr;
@@ -929,5 +955,13 @@ static void x86_slots(struct disasm *d, const cs_insn *ci)
 				}
 			}
 	}
+}
+
+/* %rsp moved (push, pop, sub, alloca; not a call, which puts it back): its slots are gone. */
+static void x86_slots_rsp(struct disasm *d)
+{
+	for (int k = 0; k < 8; k++)
+		if (d->slots[k].used && d->slots[k].base == X86_RSP)
+			d->slots[k].used = false;
 }
 

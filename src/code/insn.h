@@ -79,6 +79,8 @@ struct insn {
 	uint8_t call_arg_prm[6];	/* call: 1 + the function's own argument each one passes on */
 	uint8_t call_arg_indexed;	/* call: bit k: argument k points somewhere in an array */
 	uint8_t call_arg_zero;		/* call: bit k: argument k is the constant 0 */
+	uint8_t call_arg_member;	/* call (x86_64): bit k: argument k was loaded from the
+					 * memory the function's first argument points to (p->fn) */
 	uint8_t call_arg_pass[6];	/* call: 1 + the function's own argument plus an offset */
 	int32_t call_arg_pass_off[6];	/* ... that offset (this->member handed on) */
 	/* ret: the address the result register holds, when known (a function returning &g[i]). */
@@ -91,6 +93,8 @@ struct insn {
 
 /* A thread-local's %fs offset as a key no data address is (x86_64 local-exec TLS). */
 #define INSN_TLS_KEY(off) (0xfff0000000000000ULL | (uint32_t)(off))
+/* x86_64: "a value loaded from what the function's first argument points to", as a pointer key. */
+#define INSN_ARG_KEY 0xffe0000000000000ULL
 
 enum atomic_op {
 	ATOM_NONE = 0,

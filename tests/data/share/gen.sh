@@ -167,12 +167,20 @@ for cc in gcc clang; do
 done
 aarch64-linux-gnu-gcc -O2 -g -pthread -o oncecall.aarch64 oncecall.c
 powerpc64le-linux-gnu-gcc -O2 -g -pthread -o oncecall.ppc64le oncecall.c
+# A pool started from a struct (pthread_create gets pool->fn), per-thread
+# stats by a thread-local id, a spinlock beside its total, a paced reloader.
+for cc in gcc clang; do
+	for o in -O0 -O2; do
+		"$cc" "$o" -g -pthread -o "spawn.$cc$o" spawn.c
+	done
+done
+aarch64-linux-gnu-gcc -O2 -g -pthread -o spawn.aarch64 spawn.c
 # A C++ server: std::thread on a member function, std::lock_guard<std::mutex> per request.
 g++ -O0 -g -pthread -o guard.g++-O0 guard.cc
 clang++ -O0 -g -pthread -o guard.clang++-O0 guard.cc
 g++ -O2 -g -pthread -o guard.g++-O2 guard.cc
 clang++ -O2 -g -pthread -o guard.clang++-O2 guard.cc
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* paced.* pacedcc.* napper.* lazy.* guard.* oncecall.*
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* paced.* pacedcc.* napper.* lazy.* guard.* oncecall.* spawn.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
