@@ -393,8 +393,8 @@ int share_callee_writes(struct scan *sc)
 					break;
 			}
 			h = facts_slot(&facts, a->callee);
-			v = facts.f + facts.first[h];
 			n = facts.nr[h];
+			v = n ? facts.f + facts.first[h] : NULL;
 			decoded = a->callee;
 		}
 		for (size_t k = 0; k < n; k++) {
