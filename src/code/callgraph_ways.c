@@ -82,26 +82,28 @@ bool cg_always_sleeps(struct callgraph *cg, size_t n)
 }
 
 /*
- * The nodes of the function just read (N nodes) reached from its entry with
- * the edges of CUT taken away (CUT[I]: the successor node I's edge to which
- * is gone, or SIZE_MAX), into SEEN (STACK: scratch of N): a node left unseen
- * runs only through those edges.
+ * The nodes of the function just read (N nodes) reached from node FROM, into
+ * SEEN (STACK: scratch of N): the edges of CUT taken away (CUT[I]: the
+ * successor node I's edge to which is gone, or SIZE_MAX; NULL: none), the
+ * nodes of STOP reached but not left (NULL: none).
  */
-static void reached_without(const struct callgraph *cg, size_t n, const size_t *cut,
-			    uint8_t *seen, size_t *stack)
+static void walk(const struct callgraph *cg, size_t n, size_t from, const size_t *cut,
+		 const uint8_t *stop, uint8_t *seen, size_t *stack)
 {
 	const struct cfg_node *v = cg->buf;
 	size_t sp = 0;
 
 	memset(seen, 0, n);
-	stack[sp++] = 0;
-	seen[0] = 1;
+	if (from >= n)
+		return;
+	stack[sp++] = from;
+	seen[from] = 1;
 	while (sp) {
 		size_t i = stack[--sp], t;
 
-		if (v[i].ret || v[i].dies)
+		if (v[i].ret || v[i].dies || (stop && stop[i]))
 			continue;
-#define NEXT(k) do { if ((k) < n && !seen[k] && cut[i] != (k)) \
+#define NEXT(k) do { if ((k) < n && !seen[k] && (!cut || cut[i] != (k))) \
 			     { seen[k] = 1; stack[sp++] = (k); } } while (0)
 		if (v[i].indirect) {
 			for (size_t k = 0; k < cg->nr_x; k++)
@@ -118,43 +120,14 @@ static void reached_without(const struct callgraph *cg, size_t n, const size_t *
 	}
 }
 
-/*
- * Whether node S is reached from node X without passing a node of STOP (X
- * itself one: not), SEEN and STACK scratch of N: the side of a test S lies on.
- */
+/* Whether node S is reached from node X without passing a node of STOP (X one: not). */
 static bool reaches(const struct callgraph *cg, size_t n, size_t x, size_t s, const uint8_t *stop,
 		    uint8_t *seen, size_t *stack)
 {
-	const struct cfg_node *v = cg->buf;
-	size_t sp = 0;
-
 	if (x >= n || stop[x])
 		return false;
-	memset(seen, 0, n);
-	stack[sp++] = x;
-	seen[x] = 1;
-	while (sp) {
-		size_t i = stack[--sp], t;
-
-		if (i == s)
-			return true;
-		if (v[i].ret || v[i].dies || stop[i])
-			continue;
-#define NEXT(k) do { if ((k) < n && !seen[k]) { seen[k] = 1; stack[sp++] = (k); } } while (0)
-		if (v[i].indirect) {
-			for (size_t k = 0; k < cg->nr_x; k++)
-				if (cg->x[k].from == i && (t = cfg_node_at(v, n, cg->x[k].to)) != SIZE_MAX)
-					NEXT(t);
-			continue;
-		}
-		if ((v[i].jump || v[i].branch) && v[i].target &&
-		    (t = cfg_node_at(v, n, v[i].target)) != SIZE_MAX)
-			NEXT(t);
-		if (!v[i].jump)
-			NEXT(i + 1);
-#undef NEXT
-	}
-	return false;
+	walk(cg, n, x, NULL, stop, seen, stack);
+	return seen[s] != 0;
 }
 
 /* Most tests of one key tried; functions larger than this are not looked into. */
@@ -249,7 +222,7 @@ int cg_function_guards(struct callgraph *cg, size_t n)
 				bool some = false;
 
 				cut[b] = sides[r];
-				reached_without(cg, n, cut, seen, stack);
+				walk(cg, n, 0, cut, NULL, seen, stack);
 				cut[b] = SIZE_MAX;
 				for (size_t m = i; m < j && !err; m++) {
 					if (node[m] == SIZE_MAX || seen[node[m]])
@@ -287,7 +260,7 @@ int cg_function_guards(struct callgraph *cg, size_t n)
 				}
 			}
 			if (any) {
-				reached_without(cg, n, cut, seen, stack);
+				walk(cg, n, 0, cut, NULL, seen, stack);
 				if (!seen[node[m]]) {
 					done[m] = 1;
 					err = guarded_store(cg, m);

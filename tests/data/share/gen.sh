@@ -10,6 +10,14 @@
 # libc6-dev-armhf-cross libc6-dev-riscv64-cross).
 set -eu
 cd "$(dirname "$0")"
+# NAME.gcc-O0, NAME.gcc-O2, NAME.clang-O0, NAME.clang-O2 from NAME.c
+four() {
+	for cc in gcc clang; do
+		for o in -O0 -O2; do
+			"$cc" "$o" -g -pthread -o "$1.$cc$o" "$1.c"
+		done
+	done
+}
 for cc in gcc clang; do
 	for o in -O0 -O2; do
 		"$cc" "$o" -g -pthread -o "truth.$cc$o" truth.c
@@ -160,20 +168,12 @@ powerpc64le-linux-gnu-gcc -O2 -g -pthread -o lazy.ppc64le lazy.c
 # Work called once from the request path behind a flag set once (a loader, a
 # double-checked build and its mutex), beside a flag cleared again and a
 # function called both once and on every request.
-for cc in gcc clang; do
-	for o in -O0 -O2; do
-		"$cc" "$o" -g -pthread -o "oncecall.$cc$o" oncecall.c
-	done
-done
+four oncecall
 aarch64-linux-gnu-gcc -O2 -g -pthread -o oncecall.aarch64 oncecall.c
 powerpc64le-linux-gnu-gcc -O2 -g -pthread -o oncecall.ppc64le oncecall.c
 # A pool started from a struct (pthread_create gets pool->fn), per-thread
 # stats by a thread-local id, a spinlock beside its total, a paced reloader.
-for cc in gcc clang; do
-	for o in -O0 -O2; do
-		"$cc" "$o" -g -pthread -o "spawn.$cc$o" spawn.c
-	done
-done
+four spawn
 aarch64-linux-gnu-gcc -O2 -g -pthread -o spawn.aarch64 spawn.c
 # A C++ server: std::thread on a member function, std::lock_guard<std::mutex> per request.
 g++ -O0 -g -pthread -o guard.g++-O0 guard.cc
