@@ -265,6 +265,16 @@ def hot_writes(name, m, var, what, writes=1):
     check(f"{name}: {var} written hot {what}", x["hot_writes"] >= writes, str(x))
 
 
+def warm_once(name, m, var, what, says, words):
+    """VAR is written while threads run but not hot (WHAT), and every warm writer's account
+    holds one of WORDS (SAYS)."""
+    x, _ = m[var]
+    check(f"{name}: {var}, {what}, not hot", x["hot_writes"] == 0 and x["warm_writes"] >= 1, str(x))
+    said = [w["why"] for w in x["writers"] if w["heat"] == "warm"]
+    check(f"{name}: {var}: {says}", said and all(any(k in w for k in words) for w in said),
+          str(said))
+
+
 def is_hot_counter(name, m, var, what):
     """VAR (of the members M of NAME's report) is written hot and its line a hot shared counter."""
     x, line = m[var]
@@ -696,13 +706,8 @@ def lazy(tool, data):
         for v, how in (("tables_ready", "if (!tables_ready) { fill(); tables_ready = 1; }"),
                        ("warned_slow", "a warning given once"),
                        ("spare_buf", "if (spare_buf) { free(spare_buf); spare_buf = NULL; }")):
-            x, _ = m[v]
-            check(f"{name}: {v}, a flag set once ({how}), not hot",
-                  x["hot_writes"] == 0 and x["warm_writes"] >= 1, str(x))
-            said = [w["why"] for w in x["writers"] if w["heat"] == "warm"]
-            check(f"{name}: {v}: its writer says it is set once",
-                  said and all("once: a flag stored only past a test of itself" in w for w in said),
-                  str(said))
+            warm_once(name, m, v, f"a flag set once ({how})", "its writer says it is set once",
+                      ("once: a flag stored only past a test of itself",))
         for v, how in (("batch_fill", "reset to 0 when full, incremented on every request"),
                        ("busy", "1 then 0 around every request"), ("seen", "1 on every request"),
                        ("marked", "1 when another variable says so")):
@@ -724,14 +729,9 @@ def oncecall(tool, data):
                        ("cfg_names", "by snprintf in a loop of load_config()"),
                        ("index_keys", "in a loop of build_index()"),
                        ("index_lock", "locked only until the index is built")):
-            x, _ = m[v]
-            check(f"{name}: {v}, written {how} once past a flag set once, not hot",
-                  x["hot_writes"] == 0 and x["warm_writes"] >= 1, str(x))
-            said = [w["why"] for w in x["writers"] if w["heat"] == "warm"]
-            check(f"{name}: {v}: its writer says it runs once past the flag's test",
-                  said and all("called once by" in w or
-                               "once: only past the test of a flag set once" in w
-                               for w in said), str(said))
+            warm_once(name, m, v, f"written {how} once past a flag set once",
+                      "its writer says it runs once past the flag's test",
+                      ("called once by", "once: only past the test of a flag set once"))
         for v in ("cfg_loaded", "index_built", "reload_done"):
             x, _ = m[v]
             check(f"{name}: {v}, a flag set once, not hot", x["hot_writes"] == 0 and x["warm_writes"] >= 1,
