@@ -783,6 +783,26 @@ def spawn(tool, data):
               x["hot_writes"] == 0 and x["warm_writes"] >= 1, str(x))
 
 
+def callonce(tool, data):
+    """tests/data/share/callonce.cc: a table built once by std::call_once from the request path
+    beside counters every request writes (std::atomic, plain, a function-local static's member,
+    a std::mutex and its ring), options parsed before the threads."""
+    for name in ("callonce.g++-O2", "callonce.clang++-O2", "callonce.g++-O0"):
+        m = members(share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name)))
+        for v, how in (("g_requests", "a std::atomic, every request"), ("g_errors", "every seventh key"),
+                       ("Stats::get()::s", "a function-local static's member, every request"),
+                       ("g_qlock", "a std::mutex, every request"), ("g_ring_pos", "under it")):
+            hot_writes(name, m, v, f"({how})")
+        x, _ = m["g_opts"]
+        check(f"{name}: g_opts, parsed by main before the threads, written at start-up only",
+              x["hot_writes"] == 0 and x["warm_writes"] == 0 and x["startup_writes"] >= 1, str(x))
+        # (at -O0 std::call_once is a function of the binary handed build_table: not followed)
+        if name.endswith("-O0"):
+            continue
+        warm_once(name, m, "g_table", "built once by std::call_once (inlined: pthread_once)",
+                  "its writer says it runs once", ("initialiser run once",))
+
+
 def disassemble_names(tool, data):
     """--disassemble takes a function as the reports name it, with its parameters, mangled, or
     an unnamed one by its start (as writers lists show it); anything else: exit 4."""
@@ -972,6 +992,7 @@ def main():
     lazy(tool, data)
     oncecall(tool, data)
     spawn(tool, data)
+    callonce(tool, data)
     guard(tool, data)
     disassemble_names(tool, data)
     decode_ahead(tool, data)

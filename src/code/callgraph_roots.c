@@ -113,6 +113,16 @@ static bool handler(const struct callgraph *cg, const struct cg_take *t)
 }
 
 /*
+ * Stored into a local just before a call that runs an initialiser once
+ * (pthread_once): std::call_once's callable, which the once-proxy calls
+ * through a thread-local pointer to that local.
+ */
+static bool once_local(const struct callgraph *cg, const struct cg_take *t)
+{
+	return t->arg == TAKE_STACK && t->next_call != NONE && cg->f[t->next_call].once_api;
+}
+
+/*
  * TAKER hands FN to one of its calls (STACK: or stores it into one of its
  * locals); the takes of FN start at LO.
  */
@@ -127,7 +137,7 @@ static bool handed(const struct callgraph *cg, size_t lo, uint32_t fn, uint32_t 
 
 static bool kept(const struct callgraph *cg, size_t lo, uint32_t fn, const struct cg_take *t)
 {
-	if (t->arg == TAKE_STORED || (t->arg == TAKE_STACK && !handler(cg, t)))
+	if (t->arg == TAKE_STORED || (t->arg == TAKE_STACK && !handler(cg, t) && !once_local(cg, t)))
 		return true;
 	/* Handed to a function of the binary that stores that argument (a queue's push). */
 	if (t->passed_to != NONE && t->arg >= 0 && t->arg < 8 &&
@@ -189,10 +199,10 @@ static uint8_t callback_ctx(const struct callgraph *cg, uint32_t fn, bool *loope
 			continue;
 		}
 		/* Taken into the register one of the taker's calls gets: that call decides. */
-		if (t->passed_to == NONE && !stays)
+		if (t->passed_to == NONE && !stays && !once_local(cg, t))
 			continue;
 		/* Run once however often the call is made (an initialiser): never repeatedly. */
-		if (t->passed_to != NONE && cg->f[t->passed_to].once_api) {
+		if ((t->passed_to != NONE && cg->f[t->passed_to].once_api) || once_local(cg, t)) {
 			*signal = false;
 			if ((tc & CG_RUNTIME) || !tc)
 				startup = false;

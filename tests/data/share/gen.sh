@@ -175,12 +175,17 @@ powerpc64le-linux-gnu-gcc -O2 -g -pthread -o oncecall.ppc64le oncecall.c
 # stats by a thread-local id, a spinlock beside its total, a paced reloader.
 four spawn
 aarch64-linux-gnu-gcc -O2 -g -pthread -o spawn.aarch64 spawn.c
+# A table built once by std::call_once on the request path (pthread_once once
+# inlined), beside counters every request writes.
+g++ -O2 -g -pthread -o callonce.g++-O2 callonce.cc
+clang++ -O2 -g -pthread -o callonce.clang++-O2 callonce.cc
+g++ -O0 -g -pthread -o callonce.g++-O0 callonce.cc
 # A C++ server: std::thread on a member function, std::lock_guard<std::mutex> per request.
 g++ -O0 -g -pthread -o guard.g++-O0 guard.cc
 clang++ -O0 -g -pthread -o guard.clang++-O0 guard.cc
 g++ -O2 -g -pthread -o guard.g++-O2 guard.cc
 clang++ -O2 -g -pthread -o guard.clang++-O2 guard.cc
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* paced.* pacedcc.* napper.* lazy.* guard.* oncecall.* spawn.*
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* paced.* pacedcc.* napper.* lazy.* guard.* oncecall.* spawn.* callonce.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
