@@ -803,6 +803,26 @@ def callonce(tool, data):
                   "its writer says it runs once", ("initialiser run once",))
 
 
+def oneloop(tool, data):
+    """tests/data/share/oneloop.c: lines written hot by one thread only (main's event loop, a
+    sampler started once: nothing shared) beside two threads started once writing one line
+    and a pool's shared counter."""
+    for name in ("oneloop.gcc-O0", "oneloop.gcc-O2", "oneloop.clang-O0", "oneloop.clang-O2",
+                 "oneloop.aarch64"):
+        m = members(share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name)))
+        for v, how in (("ev_processed", "main's event loop, a paced reporter reading it"),
+                       ("samples_taken", "a sampler thread started once")):
+            x, line = m[v]
+            check(f"{name}: {v}, written hot by one thread only ({how}), its line not flagged",
+                  x["hot_writes"] >= 1 and line["verdict"] == "ok", f"{x['hot_writes']} {line['verdict']}")
+        x, line = m["flushes"]
+        check(f"{name}: flushes and compactions, written by two threads started once, share a line",
+              line["verdict"] == "writers", line["verdict"])
+        x, line = m["pool_hits"]
+        check(f"{name}: pool_hits, written by every worker of a pool, flagged",
+              line["verdict"] in ("hot_counter", "writers"), line["verdict"])
+
+
 def disassemble_names(tool, data):
     """--disassemble takes a function as the reports name it, with its parameters, mangled, or
     an unnamed one by its start (as writers lists show it); anything else: exit 4."""
@@ -993,6 +1013,7 @@ def main():
     oncecall(tool, data)
     spawn(tool, data)
     callonce(tool, data)
+    oneloop(tool, data)
     guard(tool, data)
     disassemble_names(tool, data)
     decode_ahead(tool, data)

@@ -27,18 +27,21 @@ static bool named(const char *plain, const char *const *list, size_t n)
  * Names as glibc's own (static) code has them count too: __pthread_create,
  * and the versioned pthread_create_2_1.
  */
-static int thread_start(const char *name, const char *b)
+static int thread_start(const char *name, const char *b, bool *team)
 {
-	static const struct { const char *name; int arg; } api[] = {
-		{ "pthread_create", 2 }, { "thrd_create", 1 }, { "clone", 0 },
-		{ "g_thread_new", 1 }, { "g_thread_try_new", 1 }, { "uv_thread_create", 1 },
+	static const struct { const char *name; int arg; bool team; } api[] = {
+		{ "pthread_create", 2, false }, { "thrd_create", 1, false }, { "clone", 0, false },
+		{ "g_thread_new", 1, false }, { "g_thread_try_new", 1, false },
+		{ "uv_thread_create", 1, false },
 		/* OpenMP (libgomp): a parallel region's outlined body runs on the team's threads */
-		{ "GOMP_parallel", 0 }, { "GOMP_parallel_start", 0 }, { "GOMP_parallel_loop_static", 0 },
-		{ "GOMP_parallel_loop_dynamic", 0 }, { "GOMP_parallel_loop_guided", 0 },
-		{ "GOMP_parallel_loop_runtime", 0 }, { "GOMP_parallel_sections", 0 },
-		{ "kmpc_fork_call", 2 },	/* LLVM's libomp: __kmpc_fork_call */
+		{ "GOMP_parallel", 0, true }, { "GOMP_parallel_start", 0, true },
+		{ "GOMP_parallel_loop_static", 0, true }, { "GOMP_parallel_loop_dynamic", 0, true },
+		{ "GOMP_parallel_loop_guided", 0, true }, { "GOMP_parallel_loop_runtime", 0, true },
+		{ "GOMP_parallel_sections", 0, true },
+		{ "kmpc_fork_call", 2, true },	/* LLVM's libomp: __kmpc_fork_call */
 	};
 
+	*team = false;
 	/* Demangled, or mangled as its PLT entry is named ("_ZNSt6thread15_M_start_thread...@plt"). */
 	if (!strncmp(name, "std::thread::_M_start_thread", 28) ||
 	    !strncmp(name, "_ZNSt6thread15_M_start_thread", 29))
@@ -47,8 +50,10 @@ static int thread_start(const char *name, const char *b)
 		size_t n = strlen(api[i].name);
 
 		if (!strncmp(b, api[i].name, n) &&
-		    (!b[n] || (b[n] == '_' && b[n + 1] >= '0' && b[n + 1] <= '9')))
+		    (!b[n] || (b[n] == '_' && b[n + 1] >= '0' && b[n + 1] <= '9'))) {
+			*team = api[i].team;
 			return api[i].arg;
+		}
 	}
 	return -1;
 }
@@ -170,7 +175,7 @@ void api_roles(const char *name, struct api_roles *r)
 	char b[128];
 
 	lock_plain_name(name, b, sizeof(b));	/* once for every question */
-	r->thread_arg = thread_start(name, b);
+	r->thread_arg = thread_start(name, b, &r->thread_team);
 	r->waits = waits(b);
 	r->noreturn = noreturn(name, b);
 	r->exit_handler = named(b, NAMES(exits));

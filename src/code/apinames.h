@@ -12,6 +12,7 @@ struct api_roles {
 	 * index; 9: std::thread's (the entry is its state's _M_run); -1: none.
 	 */
 	int thread_arg;
+	bool thread_team;	/* ... on each of a team's threads, not on one (OpenMP's parallel) */
 	bool waits;		/* blocks a thread until I/O or a signal comes (accept, poll...) */
 	bool noreturn;		/* never returns to its caller (exit, abort, __cxa_throw...) */
 	bool exit_handler;	/* registers an exit handler (atexit, __cxa_atexit...) */

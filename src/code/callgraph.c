@@ -28,8 +28,10 @@ static void name_roles(struct cg_func *f, const char *name)
 	if (!name)
 		return;
 	api_roles(name, &r);
-	if (f->thread_api < 0)
+	if (f->thread_api < 0) {
 		f->thread_api = (int8_t)r.thread_arg;
+		f->thread_team = r.thread_team;
+	}
 	f->wait_api |= r.waits;
 	f->sleep_api |= r.sleeps;
 	if (r.sleeps_if_zero >= 0 && !f->sleep_zero_arg)
@@ -363,6 +365,7 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 		    in->call_arg_prm[cg->f[callee].thread_api]) {
 			/* A wrapper: its own argument becomes the thread's entry. */
 			cg->f[c].thread_api = (int8_t)(in->call_arg_prm[cg->f[callee].thread_api] - 1);
+			cg->f[c].thread_team = cg->f[callee].thread_team;
 		}
 		/* A wrapper whose argument points to the entry (a pool's struct: pool->fn). */
 		if (callee != NONE && cg->f[callee].thread_api >= 0 && cg->f[callee].thread_api < 6 &&

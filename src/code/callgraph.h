@@ -104,6 +104,11 @@ int callgraph_thread_api(const struct callgraph *cg, uint64_t fn);
  * its low bit set, a ppc64 function's local entry too), or 0.
  */
 uint64_t callgraph_function_at(const struct callgraph *cg, uint64_t addr);
+/*
+ * ROOT (a callgraph_thread_root) runs on one thread only: main, or a thread
+ * entry started by one call, which runs once, outside any loop.
+ */
+bool callgraph_one_thread(const struct callgraph *cg, uint64_t root);
 /* The program starts threads (or is a library, whose callers may). */
 bool callgraph_threaded(const struct callgraph *cg);
 /* How many thread entries and callbacks were found (for the report's header). */

@@ -24,6 +24,7 @@ struct cg_func {
 	bool looped;			/* runs repeatedly */
 	bool thread_entry, listed, creates_threads, spine, api, taken_data;
 	int8_t thread_api;		/* an imported thread-creating function: its entry argument */
+	bool thread_team;		/* ... run on each of a team's threads (OpenMP) */
 	bool thread_api_member;		/* starts a thread whose entry it loads from its first
 					 * argument's memory (pool_start(&pool): pool->fn) */
 	bool exit_api;			/* ... an exit-handler registration */

@@ -605,6 +605,35 @@ static int keyed_at_cmp(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
+bool callgraph_one_thread(const struct callgraph *cg, uint64_t root)
+{
+	uint32_t f = cg_func_starting(cg, root);
+	size_t n = 0;
+
+	if (f == NONE)
+		return false;
+	if (cg->f[f].why == W_MAIN)
+		return true;
+	if (!cg->f[f].thread_entry || cg->f[f].looped || cg->f[f].taken_data)
+		return false;	/* (started for each piece of work, or from a table) */
+	for (size_t i = 0; i < cg->nr_t; i++) {
+		const struct cg_take *t = &cg->t[i];
+		enum cg_heat h;
+
+		if (t->fn != f)
+			continue;
+		if (t->taker != NONE && t->passed_to == NONE && t->arg == -1)
+			continue;	/* (taken into a register: the call it goes to counts) */
+		if (t->taker == NONE || t->passed_to == NONE || t->arg < 0 ||
+		    cg->f[t->passed_to].thread_api != t->arg || cg->f[t->passed_to].thread_team)
+			return false;	/* kept, handed elsewhere, run by a team: more than one thread */
+		h = callgraph_heat(cg, t->at);
+		if (h == HEAT_HOT || h == HEAT_UNKNOWN || cg_in_loop(cg, t->taker, t->at) || n++)
+			return false;
+	}
+	return n == 1;
+}
+
 bool callgraph_once_at(const struct callgraph *cg, uint64_t at)
 {
 	size_t lo = 0, hi = cg->roots ? cg->nr_gcalls : 0;

@@ -388,8 +388,11 @@ static int count_refs(struct mycl_share *s, struct callgraph *cg)
 		else if (r->access == ACC_WRITE || r->access == ACC_RMW)
 			share_count_write_at(s, cg, v, h, r->addr, v->addr + r->off, r->counter,
 					     r->indexed, r->scale);
-		else if (r->access == ACC_READ && h >= HEAT_WARM)
+		else if (r->access == ACC_READ && h >= HEAT_WARM) {
 			v->runtime_reads++, v->hot_reads += h == HEAT_HOT;
+			if (h == HEAT_HOT)
+				share_hot_access(s, cg, r->var, r->addr);
+		}
 		else if (r->access == ACC_READ && h == HEAT_UNKNOWN)
 			v->runtime_reads++;
 	}
@@ -440,6 +443,8 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 		err = share_make_writers(s, sc.cg);
 	if (!err)
 		share_mark_linked(s);
+	if (!err)
+		share_one_thread(s, sc.cg);
 	if (!err) {
 		s->threaded = callgraph_threaded(sc.cg);
 		s->nr_entries = callgraph_nr_thread_entries(sc.cg);
@@ -594,6 +599,8 @@ MYCL_API void mycl_share__free(struct mycl_share *s)
 	free(s->inner);
 	free(s->hotw);
 	free(s->hot_anywhere);
+	free(s->hot_root);
+	free(s->one_thread);
 	free(s);
 }
 

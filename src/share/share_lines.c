@@ -173,6 +173,31 @@ static const struct share_inner *inner_on(const struct mycl_share *s,
 	       s->vars[var].addr + p->w < l->start + s->line_size ? p : NULL;
 }
 
+/*
+ * Every hot access the code makes of the line's variables runs on one and
+ * the same thread (an event loop in main, a thread started once): the line
+ * stays in that CPU's cache, whatever else touches it now and then.  Samples
+ * of accesses the code does not call hot make no such claim.
+ */
+static bool one_thread_line(const struct mycl_share *s, const struct mycl_share_line *l)
+{
+	uint64_t root = 0;
+
+	if (!s->one_thread)
+		return false;
+	for (size_t k = 0; k < l->nr_members; k++) {
+		size_t i = l->members[k];
+		const struct mycl_share_var *v = &s->vars[i];
+
+		if (!v->hot_writes && !v->hot_reads && !v->sampled_writes && !v->sampled_reads)
+			continue;
+		if (!s->one_thread[i] || (root && s->hot_root[i] != root))
+			return false;
+		root = s->hot_root[i];
+	}
+	return root != 0;
+}
+
 static void judge(struct mycl_share *s, struct mycl_share_line *l)
 {
 	size_t nhot = 0, nr = 0, wi = SIZE_MAX, slot = SIZE_MAX, ci = SIZE_MAX;
@@ -216,7 +241,7 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 		}
 	}
 	/* Without threads each process has its own globals: nothing to share. */
-	if (!nhot || (!s->threaded && !s->assume_threads))
+	if (!nhot || (!s->threaded && !s->assume_threads) || one_thread_line(s, l))
 		return;
 	v = &s->vars[wi];
 	in = inner_on(s, l, wi);

@@ -71,6 +71,10 @@ void share_count_write_once(struct mycl_share *s, struct callgraph *cg, struct m
 void share_count_write_at(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
 			  enum cg_heat heat, uint64_t at, uint64_t where, bool counter,
 			  bool indexed, unsigned int width);
+/* A hot access of variable VAR at AT: the thread root it runs from (hot_root). */
+void share_hot_access(struct mycl_share *s, struct callgraph *cg, size_t var, uint64_t at);
+/* Once every access is counted: which variables' hot accesses all run on one thread. */
+void share_one_thread(struct mycl_share *s, struct callgraph *cg);
 /* Once every write is counted: the hot writes' places in order, for the lines' look-ups. */
 void share_sort_hot_writes(struct mycl_share *s);
 /* share_through.c: writes through addresses handed to callees and threads, returned, kept. */

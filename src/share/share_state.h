@@ -130,10 +130,19 @@ struct mycl_share {
 	struct share_hotw *hotw;	/* hot writes by place: by var, then where */
 	size_t nr_hotw, hotw_cap;
 	bool *hot_anywhere;		/* per var: a hot write whose place is not known */
+	/*
+	 * Per var: the thread root of every hot access the code makes of it (0:
+	 * none yet, ROOT_MIXED: several or not known), and then whether that
+	 * root runs on one thread only (main, a thread started once).
+	 */
+	uint64_t *hot_root;
+	bool *one_thread;
 	/* Linked statically, without debug info: the libraries' objects cannot be set apart. */
 	bool static_blind;
 	uint64_t skid_samples;		/* ... credited to the instruction before */
 };
+
+#define ROOT_MIXED UINT64_MAX
 
 /* W writes while the program's threads run (hot or warm), not at start-up or exit. */
 static inline bool share_runtime_writer(const struct mycl_share_writer *w)

@@ -69,8 +69,10 @@ void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_s
 {
 	char why[200];
 
-	if (heat == HEAT_HOT)
+	if (heat == HEAT_HOT) {
 		place_hot_write(s, v, where, indexed);
+		share_hot_access(s, cg, (size_t)(v - s->vars), at);
+	}
 	switch (heat) {
 	case HEAT_HOT: v->hot_writes++; break;
 	case HEAT_WARM: v->warm_writes++; break;
@@ -98,6 +100,38 @@ void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_s
 	/* The first hot write explains the variable; a warm one when there is no hot one. */
 	if ((heat == HEAT_HOT && v->hot_writes == 1) || (heat == HEAT_WARM && !v->hot_path))
 		v->hot_path = share_keep(s, strdup(callgraph_why(cg, at, why, sizeof(why))));
+}
+
+void share_hot_access(struct mycl_share *s, struct callgraph *cg, size_t var, uint64_t at)
+{
+	uint64_t r;
+
+	if (!s->hot_root && !(s->hot_root = calloc(s->nr_vars ? s->nr_vars : 1, sizeof(*s->hot_root))))
+		return;		/* (no memory: no variable is said to stay on one thread) */
+	if (s->hot_root[var] == ROOT_MIXED)
+		return;
+	r = callgraph_thread_root(cg, at);
+	s->hot_root[var] = !r || (s->hot_root[var] && s->hot_root[var] != r) ? ROOT_MIXED : r;
+}
+
+void share_one_thread(struct mycl_share *s, struct callgraph *cg)
+{
+	uint64_t last = 0;
+	bool one = false;
+
+	if (!s->hot_root || !(s->one_thread = calloc(s->nr_vars ? s->nr_vars : 1, 1)))
+		return;
+	for (size_t i = 0; i < s->nr_vars; i++) {
+		uint64_t r = s->hot_root[i];
+
+		if (!r || r == ROOT_MIXED)
+			continue;
+		if (r != last) {
+			last = r;
+			one = callgraph_one_thread(cg, r);
+		}
+		s->one_thread[i] = one;
+	}
 }
 
 void share_count_write_once(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,

@@ -180,12 +180,16 @@ aarch64-linux-gnu-gcc -O2 -g -pthread -o spawn.aarch64 spawn.c
 g++ -O2 -g -pthread -o callonce.g++-O2 callonce.cc
 clang++ -O2 -g -pthread -o callonce.clang++-O2 callonce.cc
 g++ -O0 -g -pthread -o callonce.g++-O0 callonce.cc
+# Lines written hot by one thread only (main's event loop, a thread started
+# once) beside two threads started once on one line and a pool's counter.
+four oneloop
+aarch64-linux-gnu-gcc -O2 -g -pthread -o oneloop.aarch64 oneloop.c
 # A C++ server: std::thread on a member function, std::lock_guard<std::mutex> per request.
 g++ -O0 -g -pthread -o guard.g++-O0 guard.cc
 clang++ -O0 -g -pthread -o guard.clang++-O0 guard.cc
 g++ -O2 -g -pthread -o guard.g++-O2 guard.cc
 clang++ -O2 -g -pthread -o guard.clang++-O2 guard.cc
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* paced.* pacedcc.* napper.* lazy.* guard.* oncecall.* spawn.* callonce.*
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* paced.* pacedcc.* napper.* lazy.* guard.* oncecall.* spawn.* callonce.* oneloop.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
