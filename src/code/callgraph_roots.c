@@ -608,7 +608,7 @@ static int keyed_at_cmp(const void *a, const void *b)
 bool callgraph_one_thread(const struct callgraph *cg, uint64_t root)
 {
 	uint32_t f = cg_func_starting(cg, root);
-	size_t n = 0;
+	size_t n = 0, lo = 0, hi = cg->nr_t;
 
 	if (f == NONE)
 		return false;
@@ -616,12 +616,12 @@ bool callgraph_one_thread(const struct callgraph *cg, uint64_t root)
 		return true;
 	if (!cg->f[f].thread_entry || cg->f[f].looped || cg->f[f].taken_data)
 		return false;	/* (started for each piece of work, or from a table) */
-	for (size_t i = 0; i < cg->nr_t; i++) {
+	/* (the takes are sorted by function since callbacks()) */
+	lo = PARTITION_POINT(lo, hi, mid, cg->t[mid].fn < f);
+	for (size_t i = lo; i < cg->nr_t && cg->t[i].fn == f; i++) {
 		const struct cg_take *t = &cg->t[i];
 		enum cg_heat h;
 
-		if (t->fn != f)
-			continue;
 		if (t->taker != NONE && t->passed_to == NONE && t->arg == -1)
 			continue;	/* (taken into a register: the call it goes to counts) */
 		if (t->taker == NONE || t->passed_to == NONE || t->arg < 0 ||

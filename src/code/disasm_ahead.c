@@ -63,7 +63,6 @@ struct worker {
 	csh cs;
 	cs_insn *ci;
 	pthread_t thread;
-	bool started;
 };
 
 struct dis_ahead {
@@ -429,8 +428,7 @@ struct dis_ahead *dis_ahead_start(cs_arch arch, cs_mode mode, bool att, const st
 	for (size_t i = 0; i < helpers; i++) {
 		if (pthread_create(&a->helper[i].thread, NULL, helper, &a->helper[i]))
 			break;		/* (fewer helpers: the caller decodes the rest) */
-		a->helper[i].started = true;
-		a->nr_helpers++;
+		a->nr_helpers++;	/* (helpers [0, nr_helpers) run) */
 	}
 	return a;
 }
@@ -443,9 +441,8 @@ void dis_ahead_stop(struct dis_ahead *a)
 	a->stop = true;
 	pthread_cond_broadcast(&a->freed);
 	pthread_mutex_unlock(&a->lock);
-	for (size_t i = 0; i < MAX_HELPERS; i++)
-		if (a->helper[i].started)
-			pthread_join(a->helper[i].thread, NULL);
+	for (size_t i = 0; i < a->nr_helpers; i++)
+		pthread_join(a->helper[i].thread, NULL);
 	pthread_mutex_destroy(&a->lock);
 	pthread_cond_destroy(&a->ready);
 	pthread_cond_destroy(&a->freed);

@@ -894,6 +894,15 @@ static void x86_member_slots(struct disasm *d, const cs_insn *ci, const struct i
 }
 
 /* -O0 code keeps everything in frame slots: values stored there and loaded back. */
+/* OP is a frame slot (disp off %rbp, or off %rsp in x86_64 code): its base family, else 0. */
+static unsigned int frame_base(const struct disasm *d, const cs_x86_op *op)
+{
+	unsigned int base = op->type == X86_OP_MEM ? x86_fam(d, op->mem.base) : 0;
+
+	return (base == X86_RBP || (base == X86_RSP && d->ptr_size == 8)) &&
+	       op->mem.index == X86_REG_INVALID ? base : 0;
+}
+
 static void x86_slots(struct disasm *d, const cs_insn *ci)
 {
 	const cs_x86 *x = &ci->detail->x86;
@@ -910,9 +919,8 @@ static void x86_slots(struct disasm *d, const cs_insn *ci)
 	 * members loaded back in a loop); those off %rsp are dropped whenever
 	 * %rsp moves (x86_slots_rsp).
 	 */
-	base = dst->type == X86_OP_MEM ? x86_fam(d, dst->mem.base) : 0;
-	if (dst->type == X86_OP_MEM && (base == X86_RBP || (base == X86_RSP && d->ptr_size == 8)) &&
-	    dst->mem.index == X86_REG_INVALID) {
+	base = frame_base(d, dst);
+	if (base) {
 		int free_k = -1;
 
 		for (k = 0; k < 8 && !(d->slots[k].used && d->slots[k].disp == dst->mem.disp &&
@@ -940,9 +948,8 @@ static void x86_slots(struct disasm *d, const cs_insn *ci)
 		}
 		return;
 	}
-	base = src->type == X86_OP_MEM ? x86_fam(d, src->mem.base) : 0;
-	if (src->type == X86_OP_MEM && (base == X86_RBP || (base == X86_RSP && d->ptr_size == 8)) &&
-	    src->mem.index == X86_REG_INVALID && dst->type == X86_OP_REG && x86_fam(d, dst->reg)) {
+	base = frame_base(d, src);
+	if (base && dst->type == X86_OP_REG && x86_fam(d, dst->reg)) {
 		unsigned int f = x86_fam(d, dst->reg);
 
 		for (k = 0; k < 8; k++)

@@ -349,6 +349,12 @@ static bool key_set_once(uint64_t key, void *arg)
 	return v >= 0 && o->set_once[v];
 }
 
+/* When reference R runs: a guarded static initialisation's writes at start-up. */
+static enum cg_heat ref_heat(const struct callgraph *cg, const struct share_ref *r)
+{
+	return r->once ? HEAT_STARTUP : callgraph_heat(cg, r->addr);
+}
+
 /* Every reference counted by when it runs. */
 static int count_refs(struct mycl_share *s, struct callgraph *cg)
 {
@@ -357,7 +363,7 @@ static int count_refs(struct mycl_share *s, struct callgraph *cg)
 	int err = 0;
 
 	for (size_t i = 0; heat && i < s->nr_refs; i++)
-		heat[i] = (uint8_t)(s->refs[i].once ? HEAT_STARTUP : callgraph_heat(cg, s->refs[i].addr));
+		heat[i] = (uint8_t)ref_heat(cg, &s->refs[i]);
 	if (heat && set_once) {
 		struct once_flags o = { s, set_once };
 
@@ -370,15 +376,13 @@ static int count_refs(struct mycl_share *s, struct callgraph *cg)
 		 */
 		err = callgraph_once_calls(cg, key_set_once, &o);
 		for (size_t i = 0; err > 0 && i < s->nr_refs; i++)
-			heat[i] = (uint8_t)(s->refs[i].once ? HEAT_STARTUP :
-					    callgraph_heat(cg, s->refs[i].addr));
+			heat[i] = (uint8_t)ref_heat(cg, &s->refs[i]);
 		err = err < 0 ? err : 0;
 	}
 	for (size_t i = 0; i < s->nr_refs; i++) {
 		const struct share_ref *r = &s->refs[i];
 		struct mycl_share_var *v = &s->vars[r->var];
-		enum cg_heat h = heat ? (enum cg_heat)heat[i] :
-				 r->once ? HEAT_STARTUP : callgraph_heat(cg, r->addr);
+		enum cg_heat h = heat ? (enum cg_heat)heat[i] : ref_heat(cg, r);
 
 		/* A flag set once: counted once while threads run, however hot the code around it. */
 		if ((r->access == ACC_WRITE || r->access == ACC_RMW) && set_once &&

@@ -194,59 +194,50 @@ struct cfact {
 
 /* Those facts of each callee read, by its address (decoded once however many argrefs it has). */
 struct callee_facts {
-	uint64_t *key;			/* open addressing; 0: empty */
-	size_t *first, *nr;		/* its facts: F[FIRST .. FIRST + NR) */
+	struct callee_entry {
+		uint64_t fn;		/* 0: an empty slot (open addressing) */
+		size_t first, nr;	/* its facts: F[FIRST .. FIRST + NR) */
+	} *tab;
 	size_t cap, used;
 	struct cfact *f;
 	size_t nr_f, cap_f;
 };
 
-static size_t facts_slot(const struct callee_facts *c, uint64_t fn)
+/* FN's slot in TAB (of CAP, a power of two): its entry, or the empty one it would take. */
+static struct callee_entry *facts_slot(struct callee_entry *tab, size_t cap, uint64_t fn)
 {
-	size_t h = (size_t)((fn * 0x9e3779b97f4a7c15ULL) >> 20) & (c->cap - 1);
+	size_t h = (size_t)((fn * 0x9e3779b97f4a7c15ULL) >> 20) & (cap - 1);
 
-	while (c->key[h] && c->key[h] != fn)
-		h = (h + 1) & (c->cap - 1);
-	return h;
+	while (tab[h].fn && tab[h].fn != fn)
+		h = (h + 1) & (cap - 1);
+	return &tab[h];
 }
 
-static bool facts_known(const struct callee_facts *c, uint64_t fn)
+/* FN's entry, or NULL when its code was not read yet. */
+static const struct callee_entry *facts_of(const struct callee_facts *c, uint64_t fn)
 {
-	return c->cap && c->key[facts_slot(c, fn)] == fn;
+	const struct callee_entry *e = c->cap ? facts_slot(c->tab, c->cap, fn) : NULL;
+
+	return e && e->fn == fn ? e : NULL;
 }
 
 /* FN's facts from its N instructions V; -ENOMEM. */
 static int facts_add(struct callee_facts *c, uint64_t fn, const struct insn *v, size_t n)
 {
-	size_t h, first = c->nr_f;
+	size_t first = c->nr_f;
 
 	if ((c->used + 1) * 2 > c->cap) {
-		struct callee_facts g = { .cap = c->cap ? c->cap * 2 : 1024 };
+		size_t ncap = c->cap ? c->cap * 2 : 1024;
+		struct callee_entry *nt = calloc(ncap, sizeof(*nt));
 
-		g.key = calloc(g.cap, sizeof(*g.key));
-		g.first = malloc(g.cap * sizeof(*g.first));
-		g.nr = malloc(g.cap * sizeof(*g.nr));
-		if (!g.key || !g.first || !g.nr) {
-			free(g.key);
-			free(g.first);
-			free(g.nr);
+		if (!nt)
 			return -ENOMEM;
-		}
-		for (size_t i = 0; i < c->cap; i++) {
-			if (!c->key[i])
-				continue;
-			h = facts_slot(&g, c->key[i]);
-			g.key[h] = c->key[i];
-			g.first[h] = c->first[i];
-			g.nr[h] = c->nr[i];
-		}
-		free(c->key);
-		free(c->first);
-		free(c->nr);
-		c->key = g.key;
-		c->first = g.first;
-		c->nr = g.nr;
-		c->cap = g.cap;
+		for (size_t i = 0; i < c->cap; i++)
+			if (c->tab[i].fn)
+				*facts_slot(nt, ncap, c->tab[i].fn) = c->tab[i];
+		free(c->tab);
+		c->tab = nt;
+		c->cap = ncap;
 	}
 	for (size_t k = 0; k < n; k++) {
 		const struct insn *in = &v[k];
@@ -263,20 +254,33 @@ static int facts_add(struct callee_facts *c, uint64_t fn, const struct insn *v, 
 		memcpy(f->call_arg_pass_off, in->call_arg_pass_off, sizeof(f->call_arg_pass_off));
 		memcpy(f->call_arg_pass, in->call_arg_pass, sizeof(f->call_arg_pass));
 	}
-	h = facts_slot(c, fn);
-	c->key[h] = fn;
-	c->first[h] = first;
-	c->nr[h] = c->nr_f - first;
+	*facts_slot(c->tab, c->cap, fn) = (struct callee_entry){ fn, first, c->nr_f - first };
 	c->used++;
 	return 0;
 }
 
 static void facts_free(struct callee_facts *c)
 {
-	free(c->key);
-	free(c->first);
-	free(c->nr);
+	free(c->tab);
 	free(c->f);
+}
+
+/*
+ * The code of CALLEE, a function of the binary (not a library's), when it is
+ * to be read for what it does with an address handed to it: at most 64 KB.
+ */
+static const uint8_t *callee_code(const struct scan *sc, uint64_t callee, size_t *len)
+{
+	const char *name;
+	uint64_t end;
+
+	if (callgraph_func_start(sc->cg, callee) != callee)
+		return NULL;
+	end = callgraph_func_end(sc->cg, callee, &name);
+	if (!name || strchr(name, '@') || end - callee > 65536)
+		return NULL;
+	*len = end - callee;
+	return elf_image_code(sc->img, callee, *len);
 }
 
 /*
@@ -292,23 +296,19 @@ static void decode_callees_ahead(struct scan *sc, const struct callee_facts *c, 
 	size_t n = 0;
 
 	for (size_t i = from; v && i < to; i++) {
-		uint64_t callee = sc->args[i].callee, end;
-		const char *name;
+		uint64_t callee = sc->args[i].callee;
 		const uint8_t *code;
 		bool seen = false;
+		size_t len;
 
-		if ((i > from && callee == sc->args[i - 1].callee) || facts_known(c, callee) ||
-		    callgraph_func_start(sc->cg, callee) != callee)
-			continue;
-		end = callgraph_func_end(sc->cg, callee, &name);
-		if (!name || strchr(name, '@') || end - callee > 65536 ||
-		    !(code = elf_image_code(sc->img, callee, end - callee)))
+		if ((i > from && callee == sc->args[i - 1].callee) || facts_of(c, callee) ||
+		    !(code = callee_code(sc, callee, &len)))
 			continue;
 		/* (argrefs handed on come unsorted: a callee once) */
 		for (size_t k = n; k-- > 0 && k + 64 >= n && !seen;)
 			seen = v[k].addr == callee;
 		if (!seen)
-			v[n++] = (struct dis_span){ code, end - callee, callee };
+			v[n++] = (struct dis_span){ code, len, callee };
 	}
 	if (v)
 		disasm_decode_ahead(sc->d, v, n);
@@ -346,7 +346,7 @@ int share_callee_writes(struct scan *sc)
 	sort_array(sc->args, sc->nr_args, sizeof(*sc->args), argref_cmp);
 	for (size_t i = 0; i < sc->nr_args; i++) {
 		const struct argref *a = &sc->args[i];
-		uint64_t start = callgraph_func_start(sc->cg, a->callee), end;
+		uint64_t start = callgraph_func_start(sc->cg, a->callee);
 		const char *name;
 		const uint8_t *code;
 		long lw;
@@ -383,7 +383,7 @@ int share_callee_writes(struct scan *sc)
 			sc->args[sc->nr_args++] = t;
 			continue;
 		}
-		end = callgraph_func_end(sc->cg, a->callee, &name);
+		callgraph_func_end(sc->cg, a->callee, &name);
 		/* (args are mostly sorted by callee: its name is matched once in a row) */
 		if (a->callee != named) {
 			bool lib = start == a->callee && name && strchr(name, '@');
@@ -411,24 +411,23 @@ int share_callee_writes(struct scan *sc)
 		if (start != a->callee || !name || strchr(name, '@'))
 			continue;
 		if (a->callee != decoded) {
-			size_t h;
+			const struct callee_entry *e = facts_of(&facts, a->callee);
 
-			if (!facts_known(&facts, a->callee)) {
+			if (!e) {
 				struct insn *in = NULL;
-				size_t nr = 0;
+				size_t nr = 0, len;
 
-				code = elf_image_code(sc->img, start, end - start);
-				if (code && end - start <= 65536)
-					err = disasm_range(sc->d, code, end - start, start, &in, &nr);
+				if ((code = callee_code(sc, a->callee, &len)))
+					err = disasm_range(sc->d, code, len, start, &in, &nr);
 				if (!err)
 					err = facts_add(&facts, a->callee, in, nr);
 				free(in);
 				if (err)
 					break;
+				e = facts_of(&facts, a->callee);
 			}
-			h = facts_slot(&facts, a->callee);
-			n = facts.nr[h];
-			v = n ? facts.f + facts.first[h] : NULL;
+			n = e->nr;
+			v = n ? facts.f + e->first : NULL;
 			decoded = a->callee;
 		}
 		for (size_t k = 0; k < n; k++) {
@@ -512,25 +511,38 @@ static int returning_call(uint64_t at, uint64_t caller, uint64_t callee, void *a
 }
 
 /*
- * The code share_returned_writes reads, in its order: each caller of the K
- * (sorted) calls from its first such call on, decoded ahead on other threads.
+ * The calls [I, *J) of the K sorted calls that one caller makes, and the
+ * code share_returned_writes reads for them into *SPAN: the caller's, from
+ * the first such call on (what the result is used for comes after it);
+ * false when there is none to read (over 64 KB, not in the file).
+ */
+static bool caller_span(const struct scan *sc, size_t i, size_t k, size_t *j,
+			struct dis_span *span)
+{
+	uint64_t caller = sc->calls[i].caller, end = callgraph_func_end(sc->cg, caller, NULL);
+	uint64_t start = sc->calls[i].at;
+
+	for (*j = i; *j < k && sc->calls[*j].caller == caller; (*j)++)
+		;
+	if (!start || end <= start || end - start > 65536 ||
+	    !(span->code = elf_image_code(sc->img, start, end - start)))
+		return false;
+	span->len = end - start;
+	span->addr = start;
+	return true;
+}
+
+/*
+ * The code share_returned_writes reads, in its order, decoded ahead on
+ * other threads.
  */
 static void decode_callers_ahead(struct scan *sc, size_t k)
 {
 	struct dis_span *v = malloc((k ? k : 1) * sizeof(*v));
 	size_t n = 0;
 
-	for (size_t i = 0, j; v && i < k; i = j) {
-		uint64_t start = sc->calls[i].caller, end = callgraph_func_end(sc->cg, start, NULL);
-		const uint8_t *code;
-
-		for (j = i; j < k && sc->calls[j].caller == start; j++)
-			;
-		start = sc->calls[i].at;
-		if (start && end > start && end - start <= 65536 &&
-		    (code = elf_image_code(sc->img, start, end - start)))
-			v[n++] = (struct dis_span){ code, end - start, start };
-	}
+	for (size_t i = 0, j; v && i < k; i = j)
+		n += caller_span(sc, i, k, &j, &v[n]);
 	if (v)
 		disasm_decode_ahead(sc->d, v, n);
 	free(v);
@@ -578,18 +590,12 @@ int share_returned_writes(struct scan *sc)
 	sort_array(known, nr_known, sizeof(*known), u64_cmp);
 	decode_callers_ahead(sc, k);
 	for (size_t i = 0, j; i < k && !err; i = j) {
-		uint64_t start = sc->calls[i].caller, end = callgraph_func_end(sc->cg, start, NULL);
-		const uint8_t *code;
+		struct dis_span span;
 		struct call_result *cr;
 		struct insn *v = NULL;
 		size_t n = 0;
 
-		for (j = i; j < k && sc->calls[j].caller == start; j++)
-			;
-		/* From the first such call on: what the result is used for comes after it. */
-		start = sc->calls[i].at;
-		if (!start || end <= start || end - start > 65536 ||
-		    !(code = elf_image_code(sc->img, start, end - start)))
+		if (!caller_span(sc, i, k, &j, &span))
 			continue;
 		cr = calloc(j - i, sizeof(*cr));
 		if (!cr)
@@ -598,7 +604,7 @@ int share_returned_writes(struct scan *sc)
 			cr[q - i] = (struct call_result){ sc->calls[q].at, sc->calls[q].value,
 							  sc->calls[q].indexed };
 		disasm_set_call_results(sc->d, cr, j - i);
-		err = disasm_range(sc->d, code, end - start, start, &v, &n);
+		err = disasm_range(sc->d, span.code, span.len, span.addr, &v, &n);
 		disasm_set_call_results(sc->d, NULL, 0);
 		for (size_t q = 0; q < n && !err; q++) {
 			const struct call_result *c = NULL;
