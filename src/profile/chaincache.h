@@ -1,38 +1,49 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Samples with the same raw call chain in the same version of their address
- * space end at the same call-tree node: remembering that skips resolving and
- * walking dozens of frames for all but the first such sample.  A cache, and
- * a bounded one: past CHAINCACHE_MAX_BYTES it starts again empty.
+ * Where a call chain, or the outer part of one, ends in the call tree.
+ *
+ * A sample's chain is resolved into frames and walked from the tree's root;
+ * samples with the same chain end at the same node, and so do the outer
+ * parts of chains that differ only in their innermost frames (on a
+ * system-wide recording most new chains differ from one seen before in the
+ * sampled address alone).  The cache maps a suffix of a chain (its frames
+ * from some index to the outermost, with what decides how they resolve) to
+ * the node its walk reaches, so a new chain resolves and walks only the
+ * frames inside the longest suffix known.  Keys are 128-bit hashes of the
+ * raw ids, checked against the suffix's innermost id; the caller builds them
+ * (profile_chain.c).  Bounded: past CHAINCACHE_MAX_BYTES it starts again empty.
  */
 #ifndef MYCL_CHAINCACHE_H
 #define MYCL_CHAINCACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-struct chain_ent {
-	uint64_t hash, ver;
-	uint32_t root, leaf, n;
-	const uint64_t *ids;		/* in one of the blocks */
+struct chain_key {
+	uint64_t h1, h2;		/* h1 is never 0: a free slot's */
+	uint32_t id;			/* the low half of the suffix's innermost id */
 };
 
-#define CHAINCACHE_MAX_BYTES (16u << 20)
+struct chain_ent {
+	uint64_t h1, h2;
+	uint32_t id, node;
+};
+
+#define CHAINCACHE_MAX_BYTES (32u << 20)
 
 struct chaincache {
-	struct chain_ent *ents;
+	struct chain_ent *ents;		/* open addressing on h1 */
 	size_t nr, cap;
-	uint64_t **blocks;		/* the chains' ids, in blocks that never move */
-	size_t nr_blocks, blocks_cap;
-	size_t block_used, block_cap;	/* in the newest block */
 	size_t nr_resets;		/* times it was emptied at its bound */
+	bool past_budget;		/* emptied when the call tree passed its budget */
 };
 
-/* The leaf for (ROOT, VER, IDS[N]), or UINT32_MAX; *HASH gets the key's hash. */
-uint32_t chaincache_get(const struct chaincache *c, uint32_t root, uint64_t ver,
-			const uint64_t *ids, size_t n, uint64_t *hash);
-int chaincache_put(struct chaincache *c, uint64_t hash, uint32_t root, uint64_t ver,
-		   const uint64_t *ids, size_t n, uint32_t leaf);
+/* The node for K, or UINT32_MAX. */
+uint32_t chaincache_get(const struct chaincache *c, const struct chain_key *k);
+int chaincache_put(struct chaincache *c, const struct chain_key *k, uint32_t node);
+/* Forgets every entry. */
+void chaincache_clear(struct chaincache *c);
 void chaincache_free(struct chaincache *c);
 
 #endif

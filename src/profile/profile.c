@@ -515,6 +515,8 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	}
 	p->inlines = !OPTS_GET(opts, no_inline, false);
 	p->fp_repair = !OPTS_GET(opts, no_call_site_frames, false);
+	/* MYCL_CHAIN_CACHE=off: every chain resolved and walked (the tests' measure of the cache) */
+	p->no_chain_cache = getenv("MYCL_CHAIN_CACHE") && !strcmp(getenv("MYCL_CHAIN_CACHE"), "off");
 	p->max_stack = OPTS_GET(opts, max_stack, 0);
 	if (!p->max_stack)
 		p->max_stack = MAX_STACK_DEFAULT;
@@ -573,6 +575,8 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	hist_free(&p->insns);
 	calltree_free(&p->tree);
 	chaincache_free(&p->chains);
+	free(p->ckeys);
+	free(p->cpos);
 	unwinder_free(p->unwinder);
 	offcpu_free(p);
 	profile_locks_free(p);

@@ -113,17 +113,20 @@ static const char *lost_caller(struct mycl_profile *p, const struct resolved *be
 
 /*
  * Resolves the frames of IDS (leaf first, with context markers) into
- * p->frames; returns how many.  REPAIR: frames a call instruction shows
- * missing are put back (lost_caller).
+ * p->frames; *NFRAMES gets how many.  REPAIR: frames a call instruction
+ * shows missing are put back (lost_caller).  UPTO: the frames of IDS[UPTO]
+ * and outwards are known (a cached suffix), so only those inside it are
+ * made, and the frame lost between IDS[UPTO - 1] and IDS[UPTO]; N for all.
+ * POS[i]: where the frames of IDS[i] itself start (after a lost caller's).
  */
 static int resolve_frames(struct mycl_profile *p, const struct mycl_sample *s, const uint64_t *ids,
-			  size_t n, bool unwound, bool repair, size_t *nframes)
+			  size_t n, size_t upto, bool unwound, bool repair, uint32_t *pos,
+			  size_t *nframes)
 {
 	enum mycl_cpumode mode = s->cpumode;
 	bool leaf_pending = true;
 	size_t out = 0, nuser = 0;
 	struct resolved below = { 0 };
-	bool merged = false;
 
 	for (size_t i = 0; i < n; i++) {
 		struct resolved r;
@@ -163,6 +166,9 @@ static int resolve_frames(struct mycl_profile *p, const struct mycl_sample *s, c
 								      .repaired = true };
 			}
 		}
+		if (i == upto)
+			break;		/* the rest is the suffix's */
+		pos[i] = (uint32_t)out;
 		if (unwound && p->inlines && r.sym && r.dso && !r.dso->kernel && !r.dso->identity) {
 			/* Functions inlined here come first: they are "called" by r.sym. */
 			const struct inline_names in = { machine_intern_ctx, p->m };
@@ -201,12 +207,10 @@ static int resolve_frames(struct mycl_profile *p, const struct mycl_sample *s, c
 			 * stripped programs makes a node of every address otherwise).
 			 */
 			p->frames[out].addr = MYCL_CG_ADDR_MERGED;
-			merged = true;
 		}
 		out++;
 	}
 	*nframes = out;
-	p->nr_merged_paths += merged;
 	return 0;
 }
 
@@ -317,15 +321,131 @@ static int cap_chain(struct mycl_profile *p, const uint64_t **ids, size_t *n, si
 	return 0;
 }
 
+/* One step of a suffix's hash lanes: they take the chain from its outermost id in. */
+static inline void lanes_add(uint64_t *a, uint64_t *b, uint64_t id)
+{
+	*a = (*a ^ id) * 0xff51afd7ed558ccdULL;
+	*a ^= *a >> 32;
+	*b = (*b + id) * 0xc4ceb9fe1a85ec53ULL;
+	*b ^= *b >> 29;
+}
+
+static inline uint64_t fmix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+/* Per index of a chain: how it may be cached (chain_keys). */
+#define SUFFIX_LEAF	0x100		/* the whole chain, its leaf's node */
+#define SUFFIX_OK	0x200		/* a suffix whose frames do not depend on what is inside */
+
+/*
+ * The keys of the chain IDS[N]: p->ckeys[0] the whole chain's; p->ckeys[i]
+ * for each i whose suffix IDS[i..N) resolves to the same frames whatever
+ * comes before it (p->ckeys[i].h1 0 for the others).  That holds for an
+ * address that is not the chain's first (the leaf's inlined names are shown
+ * apart), in user mode (lost callers are put back from the user frame below,
+ * which for the suffix's frames is inside it), or with no user frame before
+ * it; the mode it starts in, the root, the address space's version and how
+ * the chain was made are in the key.  *FIRST: the first address's index.
+ */
+static void chain_keys(struct mycl_profile *p, const struct mycl_sample *s, const uint64_t *ids,
+		       size_t n, uint32_t root, uint64_t ver, bool unwound, bool repair,
+		       size_t *first)
+{
+	enum mycl_cpumode mode = s->cpumode;
+	uint64_t a, b;
+	bool user_before = false;
+	size_t f = n;
+
+	/* Forward: each index's mode and whether its suffix may be cached. */
+	for (size_t i = 0; i < n; i++) {
+		p->ckeys[i].id = 0;
+		if (ids[i] >= CTX_UNWIND_STOP && ids[i] < CTX_UNWIND_STOP + 8)
+			continue;
+		if (ids[i] >= CTX_MAX) {
+			mode = marker_mode(ids[i], mode);
+			continue;
+		}
+		if (f == n)
+			f = i;
+		else if (mode == MYCL_CPUMODE_USER || !user_before)
+			p->ckeys[i].id = SUFFIX_OK | (uint32_t)mode;
+		user_before |= mode == MYCL_CPUMODE_USER;
+	}
+	p->ckeys[0].id |= SUFFIX_LEAF | (uint32_t)s->cpumode;
+	*first = f;
+	/* Backward: the lanes take in the outermost id first. */
+	a = fmix((uint64_t)root * 0x9E3779B97F4A7C15ULL ^ ver) ^ (unwound ? 0x5bd1e995 : 0) ^
+	    (repair ? 0x27d4eb2f165667c5ULL : 0);
+	b = fmix(ver * 0xc2b2ae3d27d4eb4fULL + root + 0x1b873593) ^ (unwound ? 0xcc9e2d51 : 0) ^
+	    (repair ? 0x85ebca77c2b2ae63ULL : 0);
+	for (size_t i = n; i-- > 0;) {
+		uint32_t tag = p->ckeys[i].id;
+
+		lanes_add(&a, &b, ids[i]);
+		if (!tag) {
+			p->ckeys[i].h1 = 0;
+			continue;
+		}
+		p->ckeys[i].h1 = fmix(a ^ (uint64_t)tag << 40) | 1;
+		p->ckeys[i].h2 = fmix(b + ((uint64_t)tag << 20) + n - i);
+		p->ckeys[i].id = (uint32_t)ids[i];
+	}
+}
+
+/*
+ * The innermost index of IDS (after FIRST) whose suffix is cached, and its
+ * node; N when none is.  Suffixes are cached from the outermost in (a chain
+ * walked caches every suffix inside the one it found), so that a suffix is
+ * cached says its outer ones are: the first one inside is tried, then the
+ * outermost, then halves between.
+ */
+static size_t known_suffix(struct mycl_profile *p, size_t first, size_t n, uint32_t *node)
+{
+	size_t lo = first + 1, hi = n, found = n;
+	uint32_t v;
+
+	while (lo < n && !p->ckeys[lo].h1)
+		lo++;
+	if (lo >= n)
+		return n;
+	if ((v = chaincache_get(&p->chains, &p->ckeys[lo])) != UINT32_MAX) {
+		*node = v;
+		return lo;
+	}
+	/* Invariant: lo is not cached; found, when below n, is. */
+	while (hi > lo + 1) {
+		size_t mid = lo + (hi - lo) / 2, m = mid;
+
+		while (m < hi && !p->ckeys[m].h1)
+			m++;
+		if (m == hi) {
+			hi = mid;	/* nothing to try in [mid, hi) */
+			continue;
+		}
+		if ((v = chaincache_get(&p->chains, &p->ckeys[m])) != UINT32_MAX) {
+			*node = v;
+			found = hi = m;
+		} else {
+			lo = m;
+		}
+	}
+	return found;
+}
+
 int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *rk,
 		      uint32_t *leaf)
 {
 	const uint64_t *ids = s->callchain;
-	size_t n = s->callchain_nr, nframes;
-	uint32_t rk_idx, root, node;
+	size_t n = s->callchain_nr, nframes, first, upto, next;
+	uint32_t rk_idx, node;
 	uint64_t ver = machine_chain_version(p->m, s->pid, s->tid);
-	uint64_t *single = p->single, hash;
-	bool unwound = false;
+	uint64_t *single = p->single;
+	bool unwound = false, repair;
 	int err;
 
 	if (s->user_regs_abi && s->user_stack_size) {
@@ -356,33 +476,91 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 	p->cur_ids = ids;
 	p->cur_n = n;
 	p->cur_unwound = unwound;
-	node = chaincache_get(&p->chains, rk_idx, ver, ids, n, &hash);
+	repair = ids != p->ubuf || unwound ? p->fp_repair : false;
+	if (ARRAY_GROW(p->ckeys, p->ckeys_cap, n) || ARRAY_GROW(p->cpos, p->cpos_cap, n))
+		return -ENOMEM;
+	/*
+	 * Past the tree's budget unresolved frames are merged as they are made,
+	 * which nodes cached before would not show: the cache starts again
+	 * then (the tree is what it would be without a cache).
+	 */
+	if (p->tree.nr >= CT_NODE_BUDGET && !p->chains.past_budget) {
+		chaincache_clear(&p->chains);
+		p->chains.past_budget = true;
+	}
+	chain_keys(p, s, ids, n, rk_idx, ver, unwound, repair, &first);
+	node = p->no_chain_cache ? UINT32_MAX : chaincache_get(&p->chains, &p->ckeys[0]);
 	if (node != UINT32_MAX) {
 		calltree_hit(&p->tree, node, s->period);
 		*leaf = node;
 		return 0;
 	}
+	upto = p->no_chain_cache ? n : known_suffix(p, first, n, &node);
+	if (upto == n) {
+		err = calltree_root(&p->tree, rk_idx, &node);
+		if (err)
+			return err;
+	}
 	err = grow_scratch(p, n);
 	if (!err)
-		err = resolve_frames(p, s, ids, n, unwound,
-				     ids != p->ubuf || unwound ? p->fp_repair : false, &nframes);
-	if (!err)
-		err = calltree_root(&p->tree, rk_idx, &root);
+		err = resolve_frames(p, s, ids, n, upto, unwound, repair, p->cpos, &nframes);
 	if (err)
 		return err;
-	node = root;
-	for (size_t i = nframes; i-- > 0;) {
-		err = calltree_child(&p->tree, node, &p->frames[i], &node);
+	/* Walked from the known suffix in; each suffix inside it cached on the way. */
+	next = upto;
+	for (size_t i = nframes;; i--) {
+		/* Node is where the frames from i out lead: the suffixes starting there. */
+		while (next > first + 1 && (!p->ckeys[next - 1].h1 || p->cpos[next - 1] == i)) {
+			if (p->ckeys[next - 1].h1 &&
+			    (err = chaincache_put(&p->chains, &p->ckeys[next - 1], node)))
+				return err;
+			next--;
+		}
+		if (!i)
+			break;
+		err = calltree_child(&p->tree, node, &p->frames[i - 1], &node);
 		if (err < 0)
 			return err;
-		if (err > 0) {
-			p->nr_cut_paths++;	/* the tree is full: the path ends here */
-			break;
-		}
+		if (err > 0)
+			break;		/* the tree is full: the path ends here */
 	}
 	calltree_hit(&p->tree, node, s->period);
 	*leaf = node;
-	return chaincache_put(&p->chains, hash, rk_idx, ver, ids, n, node);
+	return chaincache_put(&p->chains, &p->ckeys[0], node);
+}
+
+/*
+ * The samples whose path went through the tree's bounds: unresolved frames
+ * merged, or a path cut.  Counted from the tree, as many whatever the chain
+ * cache saved resolving.
+ */
+int profile_bound_counts(struct mycl_profile *p)
+{
+	const struct calltree *t = &p->tree;
+	uint8_t *mark;
+
+	p->nr_merged_samples = p->nr_cut_samples = 0;
+	if (t->nr < CT_NODE_BUDGET)
+		return 0;
+	mark = malloc(t->nr);
+	if (!mark)
+		return -ENOMEM;
+	/* A node is made after its parent. */
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct ct_node *nd = &t->nodes[i];
+
+		mark[i] = nd->parent == CT_NONE ? 0 : mark[nd->parent];
+		if (nd->parent != CT_NONE && !nd->f.sym && nd->f.addr == MYCL_CG_ADDR_MERGED)
+			mark[i] |= 1;
+		if (nd->f.sym == CT_CUT_NAME)
+			mark[i] |= 2;
+		if (mark[i] & 1)
+			p->nr_merged_samples += nd->self_samples;
+		if (mark[i] & 2)
+			p->nr_cut_samples += nd->self_samples;
+	}
+	free(mark);
+	return 0;
 }
 
 /*

@@ -301,14 +301,17 @@ int profile_quality(struct mycl_profile *p)
 		snprintf(w->fix, sizeof(w->fix),
 			 "record the workload's processes (-p PID) or filter them (--comm, --pid)");
 	}
-	if (!err && p->nr_merged_paths)
-		err = tree_bound(p, "merged_unresolved", "the call tree passed %u nodes: in %" PRIu64
-				 " call paths seen after that, unresolved addresses are merged per "
-				 "binary ('binary+[unresolved]')", CT_NODE_BUDGET, p->nr_merged_paths);
-	if (!err && p->nr_cut_paths)
-		err = tree_bound(p, "paths_cut", "the call tree reached %u nodes: %" PRIu64 " call "
-				 "paths new after that end at their deepest known caller, in '%s' "
-				 "(callers' totals stay exact)", CT_NODE_LIMIT, p->nr_cut_paths,
+	if (!err)
+		err = profile_bound_counts(p);
+	if (!err && p->nr_merged_samples)
+		err = tree_bound(p, "merged_unresolved", "the call tree passed %u nodes: in the call "
+				 "paths of %" PRIu64 " samples after that, unresolved addresses are "
+				 "merged per binary ('binary+[unresolved]')", CT_NODE_BUDGET,
+				 p->nr_merged_samples);
+	if (!err && p->nr_cut_samples)
+		err = tree_bound(p, "paths_cut", "the call tree reached %u nodes: the call paths of %"
+				 PRIu64 " samples new after that end at their deepest known caller, in "
+				 "'%s' (callers' totals stay exact)", CT_NODE_LIMIT, p->nr_cut_samples,
 				 CT_CUT_NAME);
 	if (!err && p->nr_max_stack_cut) {
 		struct mycl_warning *w = add(p, "max_stack", 0);

@@ -46,6 +46,10 @@ struct mycl_profile {
 	struct wait_state *waits;	/* offcpu.c: tracepoint waits */
 	struct calltree tree;
 	struct chaincache chains;
+	bool no_chain_cache;		/* MYCL_CHAIN_CACHE=off */
+	struct chain_key *ckeys;	/* a chain's suffixes' keys while adding it */
+	uint32_t *cpos;			/* ... and where each index's own frames start */
+	size_t ckeys_cap, cpos_cap;
 	struct ct_frame *frames;	/* a chain's frames while resolving */
 	size_t frames_cap;
 	bool inlines;			/* inlined functions as frames of unwound stacks */
@@ -60,8 +64,8 @@ struct mycl_profile {
 	size_t ubuf_cap;
 	uint64_t nr_unwound, nr_unwind_stopped;
 	/* How good the recording is (profile_quality.c): */
-	uint64_t nr_merged_paths;		/* call paths whose unresolved frames were merged */
-	uint64_t nr_cut_paths;			/* call paths cut short: the tree was full */
+	uint64_t nr_merged_samples;		/* samples whose path had unresolved frames merged */
+	uint64_t nr_cut_samples;		/* samples whose path was cut short: the tree was full */
 	uint64_t nr_max_stack_cut;		/* samples whose chain passed max_stack frames */
 	uint64_t nr_stack_samples, nr_stack_end;	/* DWARF stack copies; unwinding hit their end */
 	uint64_t stack_copy_size;			/* the largest copy asked for, bytes */
@@ -146,6 +150,8 @@ void profile_locks_free(struct mycl_profile *p);
 int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *key,
 		      uint32_t *leaf);
 int profile_children(struct mycl_profile *p);
+/* Counts the samples whose paths the tree's bounds changed (profile_quality). */
+int profile_bound_counts(struct mycl_profile *p);
 /* The row key for a call-tree frame under root key RK (inline: once per sample). */
 static inline void profile_frame_key(const struct mycl_profile *p, const struct hent *rk,
 				     const struct ct_frame *f, struct hent *out)
