@@ -12,7 +12,7 @@ uint32_t chaincache_get(const struct chaincache *c, const struct chain_key *k)
 	for (size_t i = k->h1 & (c->cap - 1); c->ents[i].h1; i = (i + 1) & (c->cap - 1)) {
 		const struct chain_ent *e = &c->ents[i];
 
-		if (e->h1 == k->h1 && e->h2 == k->h2 && e->id == k->id)
+		if (e->h1 == k->h1 && e->h2 == k->h2)
 			return e->node;
 	}
 	return UINT32_MAX;
@@ -36,7 +36,7 @@ void chaincache_clear(struct chaincache *c)
 
 int chaincache_put(struct chaincache *c, const struct chain_key *k, uint32_t node)
 {
-	struct chain_ent e = { .h1 = k->h1, .h2 = k->h2, .id = k->id, .node = node };
+	struct chain_ent e = { .h1 = k->h1, .h2 = k->h2, .node = node };
 
 	if ((c->nr + 1) * 2 > c->cap) {
 		size_t ncap = c->cap ? c->cap * 2 : 4096;

@@ -9,8 +9,8 @@
  * sampled address alone).  The cache maps a suffix of a chain (its frames
  * from some index to the outermost, with what decides how they resolve) to
  * the node its walk reaches, so a new chain resolves and walks only the
- * frames inside the longest suffix known.  Keys are 128-bit hashes of the
- * raw ids, checked against the suffix's innermost id; the caller builds them
+ * frames inside the longest suffix known.  Keys are 96-bit hashes of the
+ * raw ids and of what decides their frames; the caller builds them
  * (profile_chain.c).  Bounded: past CHAINCACHE_MAX_BYTES it starts again empty.
  */
 #ifndef MYCL_CHAINCACHE_H
@@ -21,13 +21,19 @@
 #include <stdint.h>
 
 struct chain_key {
-	uint64_t h1, h2;		/* h1 is never 0: a free slot's */
-	uint32_t id;			/* the low half of the suffix's innermost id */
+	uint64_t h1;			/* never 0: a free slot's */
+	uint32_t h2;
+};
+
+/* What a key is made from, per index of a chain (profile_chain.c). */
+struct chain_lanes {
+	uint64_t a, b;			/* hashes of the ids from the outermost in */
+	uint32_t tag;			/* 0: no key here */
 };
 
 struct chain_ent {
-	uint64_t h1, h2;
-	uint32_t id, node;
+	uint64_t h1;
+	uint32_t h2, node;
 };
 
 #define CHAINCACHE_MAX_BYTES (32u << 20)

@@ -342,10 +342,19 @@ static inline uint64_t fmix(uint64_t x)
 #define SUFFIX_LEAF	0x100		/* the whole chain, its leaf's node */
 #define SUFFIX_OK	0x200		/* a suffix whose frames do not depend on what is inside */
 
+/* The row key of a tree's root (no binary, no symbol): what the root's index stands for. */
+static uint64_t root_seed(const struct hent *rk)
+{
+	uint64_t x = fmix((uint64_t)(uint32_t)rk->ev * 0x9E3779B97F4A7C15ULL ^ (uintptr_t)rk->comm);
+
+	x = fmix(x ^ ((uint64_t)(uint32_t)rk->pid << 32 | (uint32_t)rk->tid));
+	return fmix(x ^ (uint64_t)rk->cpu << 8 ^ (uint8_t)rk->level);
+}
+
 /*
- * The keys of the chain IDS[N]: p->ckeys[0] the whole chain's; p->ckeys[i]
- * for each i whose suffix IDS[i..N) resolves to the same frames whatever
- * comes before it (p->ckeys[i].h1 0 for the others).  That holds for an
+ * What the keys of the chain IDS[N] are made from: p->ckeys[0] the whole
+ * chain's; p->ckeys[i] for each i whose suffix IDS[i..N) resolves to the same
+ * frames whatever comes before it (tag 0 for the others).  That holds for an
  * address that is not the chain's first (the leaf's inlined names are shown
  * apart), in user mode (lost callers are put back from the user frame below,
  * which for the suffix's frames is inside it), or with no user frame before
@@ -353,17 +362,18 @@ static inline uint64_t fmix(uint64_t x)
  * the chain was made are in the key.  *FIRST: the first address's index.
  */
 static void chain_keys(struct mycl_profile *p, const struct mycl_sample *s, const uint64_t *ids,
-		       size_t n, uint32_t root, uint64_t ver, bool unwound, bool repair,
+		       size_t n, const struct hent *rk, uint64_t ver, bool unwound, bool repair,
 		       size_t *first)
 {
 	enum mycl_cpumode mode = s->cpumode;
-	uint64_t a, b;
+	struct chain_lanes *l = p->ckeys;
+	uint64_t a, b, seed = root_seed(rk);
 	bool user_before = false;
 	size_t f = n;
 
 	/* Forward: each index's mode and whether its suffix may be cached. */
 	for (size_t i = 0; i < n; i++) {
-		p->ckeys[i].id = 0;
+		l[i].tag = 0;
 		if (ids[i] >= CTX_UNWIND_STOP && ids[i] < CTX_UNWIND_STOP + 8)
 			continue;
 		if (ids[i] >= CTX_MAX) {
@@ -373,28 +383,36 @@ static void chain_keys(struct mycl_profile *p, const struct mycl_sample *s, cons
 		if (f == n)
 			f = i;
 		else if (mode == MYCL_CPUMODE_USER || !user_before)
-			p->ckeys[i].id = SUFFIX_OK | (uint32_t)mode;
+			l[i].tag = SUFFIX_OK | (uint32_t)mode;
 		user_before |= mode == MYCL_CPUMODE_USER;
 	}
-	p->ckeys[0].id |= SUFFIX_LEAF | (uint32_t)s->cpumode;
+	l[0].tag |= SUFFIX_LEAF | (uint32_t)s->cpumode;
 	*first = f;
 	/* Backward: the lanes take in the outermost id first. */
-	a = fmix((uint64_t)root * 0x9E3779B97F4A7C15ULL ^ ver) ^ (unwound ? 0x5bd1e995 : 0) ^
-	    (repair ? 0x27d4eb2f165667c5ULL : 0);
-	b = fmix(ver * 0xc2b2ae3d27d4eb4fULL + root + 0x1b873593) ^ (unwound ? 0xcc9e2d51 : 0) ^
+	a = fmix(seed ^ ver) ^ (unwound ? 0x5bd1e995 : 0) ^ (repair ? 0x27d4eb2f165667c5ULL : 0);
+	b = fmix(ver * 0xc2b2ae3d27d4eb4fULL + seed) ^ (unwound ? 0xcc9e2d51 : 0) ^
 	    (repair ? 0x85ebca77c2b2ae63ULL : 0);
 	for (size_t i = n; i-- > 0;) {
-		uint32_t tag = p->ckeys[i].id;
-
 		lanes_add(&a, &b, ids[i]);
-		if (!tag) {
-			p->ckeys[i].h1 = 0;
-			continue;
-		}
-		p->ckeys[i].h1 = fmix(a ^ (uint64_t)tag << 40) | 1;
-		p->ckeys[i].h2 = fmix(b + ((uint64_t)tag << 20) + n - i);
-		p->ckeys[i].id = (uint32_t)ids[i];
+		l[i].a = a;
+		l[i].b = b + n - i;
 	}
+}
+
+/* The key of the suffix at I (its tag not 0), finished only when asked: most samples ask one. */
+static struct chain_key key_at(const struct mycl_profile *p, size_t i)
+{
+	const struct chain_lanes *l = &p->ckeys[i];
+
+	return (struct chain_key){ fmix(l->a ^ (uint64_t)l->tag << 40) | 1,
+				   (uint32_t)(fmix(l->b + ((uint64_t)l->tag << 20)) >> 32) };
+}
+
+static uint32_t cached(const struct mycl_profile *p, size_t i)
+{
+	struct chain_key k = key_at(p, i);
+
+	return chaincache_get(&p->chains, &k);
 }
 
 /*
@@ -409,11 +427,11 @@ static size_t known_suffix(struct mycl_profile *p, size_t first, size_t n, uint3
 	size_t lo = first + 1, hi = n, found = n;
 	uint32_t v;
 
-	while (lo < n && !p->ckeys[lo].h1)
+	while (lo < n && !p->ckeys[lo].tag)
 		lo++;
 	if (lo >= n)
 		return n;
-	if ((v = chaincache_get(&p->chains, &p->ckeys[lo])) != UINT32_MAX) {
+	if ((v = cached(p, lo)) != UINT32_MAX) {
 		*node = v;
 		return lo;
 	}
@@ -421,13 +439,13 @@ static size_t known_suffix(struct mycl_profile *p, size_t first, size_t n, uint3
 	while (hi > lo + 1) {
 		size_t mid = lo + (hi - lo) / 2, m = mid;
 
-		while (m < hi && !p->ckeys[m].h1)
+		while (m < hi && !p->ckeys[m].tag)
 			m++;
 		if (m == hi) {
 			hi = mid;	/* nothing to try in [mid, hi) */
 			continue;
 		}
-		if ((v = chaincache_get(&p->chains, &p->ckeys[m])) != UINT32_MAX) {
+		if ((v = cached(p, m)) != UINT32_MAX) {
 			*node = v;
 			found = hi = m;
 		} else {
@@ -435,6 +453,13 @@ static size_t known_suffix(struct mycl_profile *p, size_t first, size_t n, uint3
 		}
 	}
 	return found;
+}
+
+static int cache_put(struct mycl_profile *p, size_t i, uint32_t node)
+{
+	struct chain_key k = key_at(p, i);
+
+	return chaincache_put(&p->chains, &k, node);
 }
 
 int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *rk,
@@ -470,9 +495,6 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 		ids = single;
 		n = 2;
 	}
-	err = hist_add(&p->roots, rk, 0, 0, &rk_idx);
-	if (err)
-		return err;
 	p->cur_ids = ids;
 	p->cur_n = n;
 	p->cur_unwound = unwound;
@@ -488,8 +510,8 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 		chaincache_clear(&p->chains);
 		p->chains.past_budget = true;
 	}
-	chain_keys(p, s, ids, n, rk_idx, ver, unwound, repair, &first);
-	node = p->no_chain_cache ? UINT32_MAX : chaincache_get(&p->chains, &p->ckeys[0]);
+	chain_keys(p, s, ids, n, rk, ver, unwound, repair, &first);
+	node = p->no_chain_cache ? UINT32_MAX : cached(p, 0);
 	if (node != UINT32_MAX) {
 		calltree_hit(&p->tree, node, s->period);
 		*leaf = node;
@@ -497,7 +519,10 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 	}
 	upto = p->no_chain_cache ? n : known_suffix(p, first, n, &node);
 	if (upto == n) {
-		err = calltree_root(&p->tree, rk_idx, &node);
+		/* The root's row index: only a chain walked from the root needs it. */
+		err = hist_add(&p->roots, rk, 0, 0, &rk_idx);
+		if (!err)
+			err = calltree_root(&p->tree, rk_idx, &node);
 		if (err)
 			return err;
 	}
@@ -510,9 +535,8 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 	next = upto;
 	for (size_t i = nframes;; i--) {
 		/* Node is where the frames from i out lead: the suffixes starting there. */
-		while (next > first + 1 && (!p->ckeys[next - 1].h1 || p->cpos[next - 1] == i)) {
-			if (p->ckeys[next - 1].h1 &&
-			    (err = chaincache_put(&p->chains, &p->ckeys[next - 1], node)))
+		while (next > first + 1 && (!p->ckeys[next - 1].tag || p->cpos[next - 1] == i)) {
+			if (p->ckeys[next - 1].tag && (err = cache_put(p, next - 1, node)))
 				return err;
 			next--;
 		}
@@ -526,7 +550,7 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 	}
 	calltree_hit(&p->tree, node, s->period);
 	*leaf = node;
-	return chaincache_put(&p->chains, &p->ckeys[0], node);
+	return cache_put(p, 0, node);
 }
 
 /*

@@ -47,7 +47,7 @@ struct mycl_profile {
 	struct calltree tree;
 	struct chaincache chains;
 	bool no_chain_cache;		/* MYCL_CHAIN_CACHE=off */
-	struct chain_key *ckeys;	/* a chain's suffixes' keys while adding it */
+	struct chain_lanes *ckeys;	/* a chain's suffixes' keys while adding it */
 	uint32_t *cpos;			/* ... and where each index's own frames start */
 	size_t ckeys_cap, cpos_cap;
 	struct ct_frame *frames;	/* a chain's frames while resolving */
