@@ -224,8 +224,7 @@ def main():
              ["-g", "--max-stack", "3"], ["-g", "--no-call-site-frames"],
              ["--callers", "mix_hash"], ["--graph-limit", "0", "-g", "--max-rows", "0"]]
     cases = [(small, v) for v in views] + \
-        [(big, v) for v in (["-g", "--max-rows", "0", "--graph-limit", "0"], ["--folded"],
-                            ["--children", "-g"])]
+        [(big, v) for v in (["-g", "--max-rows", "0", "--graph-limit", "0"], ["--folded"])]
     passed = failed = 0
     for path, v in cases:
         args = common + v

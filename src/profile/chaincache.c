@@ -63,9 +63,18 @@ int chaincache_put(struct chaincache *c, const struct chain_key *k, uint32_t nod
 			c->cap = ncap;
 		}
 	}
-	place(c->ents, c->cap, &e);
-	c->nr++;
-	return 0;
+	/* (a key already there, which a walk from a suffix further out can meet: kept once) */
+	for (size_t i = e.h1 & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+		if (!c->ents[i].h1) {
+			c->ents[i] = e;
+			c->nr++;
+			return 0;
+		}
+		if (c->ents[i].h1 == e.h1 && c->ents[i].h2 == e.h2) {
+			c->ents[i].node = node;
+			return 0;
+		}
+	}
 }
 
 void chaincache_free(struct chaincache *c)

@@ -459,7 +459,7 @@ static int cache_put(struct mycl_profile *p, size_t i, uint32_t node)
 {
 	struct chain_key k = key_at(p, i);
 
-	return chaincache_put(&p->chains, &k, node);
+	return p->no_chain_cache ? 0 : chaincache_put(&p->chains, &k, node);
 }
 
 int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *rk,
