@@ -823,6 +823,27 @@ def oneloop(tool, data):
               line["verdict"] in ("hot_counter", "writers"), line["verdict"])
 
 
+def tested(tool, data):
+    """tests/data/share/tested.c: values workers store only when a test of the variable itself
+    lets them (a time stamp 5 s old, a watermark passed, a pointer unset) beside the same kind
+    of stores without the test, or under a test of another variable, and a counter tested
+    against its bound (x86_64: gcc and clang, -O0 and -O2)."""
+    for name in ("tested.gcc-O0", "tested.gcc-O2", "tested.clang-O0", "tested.clang-O2"):
+        m = members(share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name)))
+        for v, what in (("last_warn", "a time stamp stored when the last is 5 s old"),
+                        ("peak_depth", "a watermark stored when passed"),
+                        ("scratch", "a buffer pointer stored when unset")):
+            warm_once(name, m, v, what, "its writer says it is stored only past a test of itself",
+                      ("test of its own value",))
+        for v, what in (("last_seen", "(a time stamp on every pass, no test)"),
+                        ("last_key", "(under a test of another variable)"),
+                        ("capped", "(a counter tested against its bound)")):
+            hot_writes(name, m, v, what)
+        x, _ = m["total_ops"]
+        check(f"{name}: total_ops, folded in once per worker after its loop, written warm",
+              x["hot_writes"] == 0 and x["warm_writes"] >= 1, str(x))
+
+
 def disassemble_names(tool, data):
     """--disassemble takes a function as the reports name it, with its parameters, mangled, or
     an unnamed one by its start (as writers lists show it); anything else: exit 4."""
@@ -1014,6 +1035,7 @@ def main():
     spawn(tool, data)
     callonce(tool, data)
     oneloop(tool, data)
+    tested(tool, data)
     guard(tool, data)
     disassemble_names(tool, data)
     decode_ahead(tool, data)

@@ -555,10 +555,17 @@ static void counters_after(struct disasm *d, const struct insn *in)
 		d->cnt_dst = 0;
 		d->cnt_any = true;
 	}
+	if (d->slf_dst) {
+		d->slf[d->slf_dst] = d->slf_next;
+		d->slf_dst = 0;
+	}
 	if ((in->branch || in->call || in->ret) && d->cnt_any) {
 		memset(d->cnt, 0, d->nr_regs * sizeof(d->cnt[0]));
 		d->cnt_any = false;
 	}
+	/* (what a value was computed from lasts past a conditional branch's fall-through) */
+	if ((in->branch && (in->jump || !in->target)) || in->call || in->ret)
+		memset(d->slf, 0, d->nr_regs * sizeof(d->slf[0]));
 }
 
 /* What is known at a function's entry: its arguments, nothing else. */
@@ -572,9 +579,11 @@ static void reset_state(struct disasm *d, uint64_t pc)
 	memset(d->ld, 0, d->nr_regs * sizeof(d->ld[0]));
 	memset(d->out, 0, sizeof(d->out));
 	memset(d->cnt, 0, d->nr_regs * sizeof(d->cnt[0]));
+	memset(d->slf, 0, d->nr_regs * sizeof(d->slf[0]));
 	memset(d->mult, 0, d->nr_regs * sizeof(d->mult[0]));
 	d->ld_dst = 0;
 	d->cnt_dst = 0;
+	d->slf_dst = 0;
 	d->cnt_any = false;
 	d->nr_snap = 0;
 	memset(d->snap_gone, 0, sizeof(d->snap_gone));
@@ -856,6 +865,7 @@ skip:
 				memset(d->regs, 0, d->nr_regs * sizeof(d->regs[0]));
 				memset(d->imm, 0, d->nr_regs * sizeof(d->imm[0]));
 				memset(d->cnt, 0, d->nr_regs * sizeof(d->cnt[0]));
+				memset(d->slf, 0, d->nr_regs * sizeof(d->slf[0]));
 				memset(d->mult, 0, d->nr_regs * sizeof(d->mult[0]));
 				d->dirty = false;
 			}

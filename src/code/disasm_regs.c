@@ -33,6 +33,7 @@ void dis_forget(struct disasm *d, unsigned int r)
 	d->prm[r].known = false;
 	d->ld[r].known = false;
 	d->cnt[r].data = 0;
+	d->slf[r] = 0;
 }
 
 void dis_copy(struct disasm *d, unsigned int dst, unsigned int src)

@@ -114,6 +114,13 @@ struct disasm {
 	 */
 	struct cnt { uint64_t data; bool arith; } cnt[NREGS], cnt_next;
 	unsigned int cnt_dst;		/* the register cnt_next goes to, after the instruction */
+	/*
+	 * The variable each register's value was computed from (a load of it,
+	 * plus or minus something), kept past conditional branches: a store
+	 * back of it is no new value ("if (n < max) n++").
+	 */
+	uint64_t slf[NREGS], slf_next;
+	unsigned int slf_dst;
 	bool cnt_any;			/* some cnt[] set since they were last cleared */
 	/*
 	 * x86: what a register holding an index was multiplied by (shl, imul,
@@ -215,6 +222,8 @@ static inline void dis_cnt_load(struct disasm *d, unsigned int r, uint64_t data)
 	if (r && r < NREGS && data) {
 		d->cnt_dst = r;
 		d->cnt_next = (struct cnt){ data, false };
+		d->slf_dst = r;
+		d->slf_next = data;
 	}
 }
 
@@ -228,6 +237,12 @@ static inline void dis_cnt_arith(struct disasm *d, unsigned int src1, unsigned i
 	if (dst && dst < NREGS && (a != 0) != (b != 0)) {
 		d->cnt_dst = dst;
 		d->cnt_next = (struct cnt){ a ? a : b, true };
+	}
+	a = src1 && src1 < NREGS ? d->slf[src1] : 0;
+	b = src2 && src2 < NREGS ? d->slf[src2] : 0;
+	if (dst && dst < NREGS && (a != 0) != (b != 0)) {
+		d->slf_dst = dst;
+		d->slf_next = a ? a : b;
 	}
 }
 
@@ -262,10 +277,12 @@ static inline void dis_cnt_mem(struct disasm *d, struct insn *in, unsigned int r
 
 	if (!d->share_facts || !key || in->indexed || in->atomic)
 		return;
-	if (acc == ACC_READ)
+	if (acc == ACC_READ) {
 		dis_cnt_load(d, r, key);
-	else if (acc == ACC_WRITE)
+	} else if (acc == ACC_WRITE) {
 		in->counter_op |= dis_cnt_store(d, r, key);
+		in->store_self |= r < NREGS && d->slf[r] == key;
+	}
 }
 
 /*

@@ -219,12 +219,18 @@ static void x86_counter(struct disasm *d, const cs_insn *ci, struct insn *in)
 		if (o0->type == X86_OP_MEM && o1->type == X86_OP_REG && (key = dis_cnt_key(in, ACC_READ)))
 			dis_cnt_load(d, x86_fam(d, o1->reg), key);
 		else if (o0->type == X86_OP_REG && o1->type == X86_OP_MEM &&
-			 (key = dis_cnt_key(in, ACC_WRITE)))
+			 (key = dis_cnt_key(in, ACC_WRITE))) {
 			in->counter_op |= dis_cnt_store(d, x86_fam(d, o0->reg), key);
-		else if (o0->type == X86_OP_REG && o1->type == X86_OP_REG &&
-			 d->cnt[x86_fam(d, o0->reg)].data && x86_fam(d, o1->reg)) {
-			d->cnt_dst = x86_fam(d, o1->reg);
-			d->cnt_next = d->cnt[x86_fam(d, o0->reg)];
+			in->store_self = d->slf[x86_fam(d, o0->reg)] == key;
+		} else if (o0->type == X86_OP_REG && o1->type == X86_OP_REG && x86_fam(d, o1->reg)) {
+			if (d->cnt[x86_fam(d, o0->reg)].data) {
+				d->cnt_dst = x86_fam(d, o1->reg);
+				d->cnt_next = d->cnt[x86_fam(d, o0->reg)];
+			}
+			if (d->slf[x86_fam(d, o0->reg)]) {
+				d->slf_dst = x86_fam(d, o1->reg);
+				d->slf_next = d->slf[x86_fam(d, o0->reg)];
+			}
 		}
 		return;
 	case X86_INS_ADD: case X86_INS_SUB:
@@ -591,8 +597,25 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	}
 	if (d->lock_facts)
 		x86_lock_facts(d, ci, in, rd, nrd, wr, nwr);
-	for (uint8_t i = 0; d->share_facts && i < nwr; i++)
+	for (uint8_t i = 0; d->share_facts && i < nwr; i++) {
 		d->cur_written |= 1u << x86_fam(d, wr[i]);
+		if (!d->lock_facts && x86_fam(d, wr[i]))
+			in->regs_written |= 1u << x86_fam(d, wr[i]);
+		in->sets_flags |= wr[i] == X86_REG_EFLAGS;
+	}
+	if (d->share_facts && !d->lock_facts) {
+		/* What it reads: register operands, a memory operand's base and index. */
+		for (int i = 0; i < x->op_count; i++) {
+			const cs_x86_op *op = &x->operands[i];
+
+			if (op->type == X86_OP_REG && (op->access & CS_AC_READ))
+				in->regs_read |= 1u << x86_fam(d, op->reg);
+			else if (op->type == X86_OP_MEM)
+				in->regs_read |= 1u << x86_fam(d, op->mem.base) |
+						 1u << x86_fam(d, op->mem.index);
+		}
+		in->regs_read &= ~1u;	/* (family 0: none) */
+	}
 	for (int i = 0; i < x->op_count; i++) {
 		const cs_x86_op *op = &x->operands[i];
 		unsigned int fam;
@@ -769,6 +792,7 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 				d->imm[d->x86_family[wr[i]]].known = false;
 				d->ld[d->x86_family[wr[i]]].known = false;
 				d->cnt[d->x86_family[wr[i]]].data = 0;
+				d->slf[d->x86_family[wr[i]]] = 0;
 				d->mult[d->x86_family[wr[i]]] = 0;
 			}
 	if (mult_dst)

@@ -43,7 +43,8 @@ struct insn {
 	uint16_t mem_base;		/* ... its base register (0: none or PC-relative) */
 	int64_t mem_disp;		/* ... and displacement */
 	bool mem_param;			/* ... its base holds the function's first argument (x86_64) */
-	uint32_t regs_read, regs_written;	/* x86_64: register families (bit 1 << family) */
+	uint32_t regs_read, regs_written;	/* x86_64: register families (bit 1 << family; with
+						 * mycl-share's facts: operands, not implicit reads) */
 	uint8_t val_reg;		/* x86_64 atomics: the family of the register operand */
 	bool plain_store;		/* writes memory, not atomically */
 	bool syscall;			/* syscall, svc */
@@ -56,6 +57,8 @@ struct insn {
 	/* x86_64, with disasm_set_share_facts (mycl-share): */
 	bool indexed;			/* data is where an indexed access starts: an array's element */
 	bool counter_op;		/* a read-modify-write that adds or subtracts (a counter) */
+	bool store_self;		/* a store of what was loaded there, plus or minus something */
+	bool sets_flags;		/* x86_64, mycl-share: writes the flags a branch tests */
 	uint16_t scale;			/* ... the index's scale (x86: times what it was multiplied by) */
 	uint8_t mem_prm;		/* 1 + the argument of the function a memory operand is based on */
 	uint8_t mem_prm_access;		/* ... enum insn_access */

@@ -144,6 +144,9 @@ static void guard_call(struct scan *sc, const struct insn *in)
  */
 static int note_tests(struct scan *sc, const struct insn *in, long v)
 {
+	/* x86: registers and flags are known, so a test is what the flags came from. */
+	bool x86 = elf_image_machine(sc->img) == 62 /* EM_X86_64 */ ||
+		   elf_image_machine(sc->img) == 3 /* EM_386 */;
 	int err = 0;
 
 	for (int k = 0; k < 4; k++)
@@ -155,8 +158,18 @@ static int note_tests(struct scan *sc, const struct insn *in, long v)
 	}
 	if (in->branch && in->target)
 		for (int k = 0; k < 4 && !err; k++)
-			if (sc->tested[k].key)
+			if (sc->tested[k].key && (!x86 || sc->tested[k].flags))
 				err = callgraph_guard_test(sc->cg, in->addr, sc->tested[k].key);
+	for (int k = 0; x86 && !in->branch && k < 4; k++) {
+		bool from = (in->regs_read & sc->tested[k].regs) != 0;
+
+		if (!sc->tested[k].key)
+			continue;
+		if (in->sets_flags)
+			sc->tested[k].flags = from;
+		sc->tested[k].regs = from ? sc->tested[k].regs | in->regs_written :
+				     sc->tested[k].regs & ~in->regs_written;
+	}
 	if (v >= 0 && in->access == ACC_READ) {
 		int k = 0;
 
@@ -165,8 +178,11 @@ static int note_tests(struct scan *sc, const struct insn *in, long v)
 				k = j;
 		sc->tested[k].key = in->data;
 		sc->tested[k].age = 0;
+		sc->tested[k].regs = in->regs_written & ~1u;
+		sc->tested[k].flags = in->sets_flags;	/* cmpb $0, var */
 	}
-	if (v >= 0 && in->access == ACC_WRITE && in->store_const && !err)
+	/* (every plain store: a flag's constant, or a value stored only when a test says so) */
+	if (v >= 0 && in->access == ACC_WRITE && !in->atomic && !err)
 		err = callgraph_guard_store(sc->cg, in->addr, in->data);
 	return err;
 }
@@ -246,7 +262,7 @@ static int scan_insn(const struct insn *in, void *arg)
 		.addr = in->addr, .end = in->addr + in->size, .var = (uint32_t)v,
 		.off = (uint32_t)(in->data - s->vars[v].addr),
 		.access = in->access, .atomic = in->atomic, .counter = in->counter_op,
-		.indexed = in->indexed, .scale = in->scale,
+		.self = in->store_self, .indexed = in->indexed, .scale = in->scale,
 		.konst = in->store_const && in->access == ACC_WRITE, .val = in->store_val,
 		.once = sc->guard_fn && (in->access == ACC_WRITE || in->access == ACC_RMW) &&
 			callgraph_func_start(sc->cg, in->addr) == sc->guard_fn };
@@ -356,7 +372,7 @@ static enum cg_heat ref_heat(const struct callgraph *cg, const struct share_ref 
 }
 
 /* Every reference counted by when it runs. */
-static int count_refs(struct mycl_share *s, struct callgraph *cg)
+static int count_refs(struct mycl_share *s, struct callgraph *cg, bool strict_tests)
 {
 	uint8_t *heat = malloc(s->nr_refs ? s->nr_refs : 1);
 	bool *set_once = calloc(s->nr_vars ? s->nr_vars : 1, sizeof(*set_once));
@@ -388,6 +404,23 @@ static int count_refs(struct mycl_share *s, struct callgraph *cg)
 		if ((r->access == ACC_WRITE || r->access == ACC_RMW) && set_once &&
 		    set_once[r->var] && h >= HEAT_WARM)
 			share_count_write_once(s, cg, v, SHARE_ONCE_FLAG, HEAT_WARM, r->addr,
+					       v->addr + r->off, r->counter, r->indexed, r->scale);
+		/*
+		 * A value (no constant: a flag's toggles run as often as their
+		 * code; not the variable's own plus something: a counter tested
+		 * against its bound) stored only on one side of a test of the
+		 * variable itself:
+		 * a time stamp stored when the last is old enough, a watermark
+		 * when passed, a pointer when unset, a value when it differs.
+		 * How often the test passes the code does not say; that the
+		 * code tests before it stores says the store is not every pass
+		 * (the habit that keeps a shared line clean).  Only where a
+		 * test is known to be of the variable's value (x86: the flags
+		 * computed from it; elsewhere any branch just after a read).
+		 */
+		else if (strict_tests && r->access == ACC_WRITE && !r->konst && !r->counter && !r->self &&
+			 !r->indexed && !r->atomic && h == HEAT_HOT && callgraph_guarded(cg, r->addr))
+			share_count_write_once(s, cg, v, SHARE_ONCE_TESTED, HEAT_WARM, r->addr,
 					       v->addr + r->off, r->counter, r->indexed, r->scale);
 		else if (r->access == ACC_WRITE || r->access == ACC_RMW)
 			share_count_write_at(s, cg, v, h, r->addr, v->addr + r->off, r->counter,
@@ -431,7 +464,8 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 		err = callgraph_finish(sc.cg);
 	sort_array(s->refs, s->nr_refs, sizeof(*s->refs), ref_cmp);
 	if (!err)
-		err = count_refs(s, sc.cg);
+		err = count_refs(s, sc.cg, elf_image_machine(img) == 62 /* EM_X86_64 */ ||
+				 elf_image_machine(img) == 3 /* EM_386 */);
 	if (!err)
 		err = share_member_writers(s, sc.cg);
 	/* (returned addresses first: the calls they are handed on to join the callees') */

@@ -35,8 +35,12 @@ struct scan {
 	struct argref *args;
 	size_t nr_args, args_cap;
 	uint64_t guard_fn;		/* the function inside a __cxa_guard_acquire'd block, or 0 */
-	/* Variables read by the last few instructions: what a conditional branch tests. */
-	struct { uint64_t key; unsigned int age; } tested[4];
+	/*
+	 * Variables read by the last few instructions: what a conditional branch
+	 * tests.  x86: the registers holding what was read (or computed from it),
+	 * and whether the flags a branch tests were set from them.
+	 */
+	struct { uint64_t key; unsigned int age; uint32_t regs; bool flags; } tested[4];
 	/* Functions returning a variable's address (&stats[id]), and every direct call. */
 	struct retref { uint64_t fn, value; bool indexed; } *rets;
 	size_t nr_rets, rets_cap;

@@ -15,6 +15,7 @@ struct share_ref {
 	uint8_t access;
 	bool atomic;
 	bool counter;			/* an increment (add, inc, atomic add) */
+	bool self;			/* a store of what was loaded there, changed (x86_64) */
 	bool indexed;			/* at a computed index from the variable's start */
 	uint16_t scale;			/* ... the index's scale */
 	bool once;			/* a guarded static initialization (__cxa_guard_acquire) */
@@ -69,6 +70,7 @@ enum share_once {
 	SHARE_ONCE_NO = 0,
 	SHARE_ONCE_FLAG,		/* a flag's store set once (flags_set_once, share.c) */
 	SHARE_ONCE_PAST,		/* runs only past the test of such a flag (its block, its callees) */
+	SHARE_ONCE_TESTED,		/* a value stored only on one side of a test of the variable */
 };
 
 /* A function that writes a listed variable while threads run, [start, end): its samples. */
@@ -155,6 +157,14 @@ static inline bool share_runtime_writer(const struct mycl_share_writer *w)
 /* What a flag set once's write says of itself (writers, hot_path). */
 #define ONCE_WHY "once: a flag stored only past a test of itself"
 #define ONCE_PAST_WHY "once: only past the test of a flag set once"
+/* ... and a value stored only when a test of the variable says so (share.c). */
+#define TESTED_WHY "only when a test of its own value says so (test before store)"
+/* The words for enum share_once ONCE. */
+static inline const char *share_once_why(uint8_t once)
+{
+	return once == SHARE_ONCE_FLAG ? ONCE_WHY : once == SHARE_ONCE_PAST ? ONCE_PAST_WHY :
+	       TESTED_WHY;
+}
 
 
 /* STR (allocated, may be NULL) owned by S from now on; NULL when out of memory. */

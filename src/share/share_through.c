@@ -146,8 +146,7 @@ void share_count_write_once(struct mycl_share *s, struct callgraph *cg, struct m
 	if (s->nr_wrs > before)
 		s->wrs[before].once = once;
 	if (!explained && v->hot_path)
-		v->hot_path = savef(s, "%s; %s", v->hot_path,
-				    once == SHARE_ONCE_FLAG ? ONCE_WHY : ONCE_PAST_WHY);
+		v->hot_path = savef(s, "%s; %s", v->hot_path, share_once_why(once));
 }
 
 void share_count_write_at(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,

@@ -117,8 +117,7 @@ int share_make_writers(struct mycl_share *s, struct callgraph *cg)
 		callgraph_why(cg, r->at, why, sizeof(why));
 		w[i] = (struct mycl_share_writer){
 			share_keep(s, strdup(name)), r->func, heat_word(r->heat), r->count,
-			r->once ? savef(s, "%s; %s", why,
-					r->once == SHARE_ONCE_FLAG ? ONCE_WHY : ONCE_PAST_WHY) :
+			r->once ? savef(s, "%s; %s", why, share_once_why(r->once)) :
 				  share_keep(s, strdup(why)) };
 		if (!w[i].function || !w[i].why)
 			err = -ENOMEM;

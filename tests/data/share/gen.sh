@@ -183,6 +183,8 @@ g++ -O0 -g -pthread -o callonce.g++-O0 callonce.cc
 # Lines written hot by one thread only (main's event loop, a thread started
 # once) beside two threads started once on one line and a pool's counter.
 four oneloop
+# stores a test of the variable itself lets through (x86_64 only: a test is told from the flags)
+four tested
 aarch64-linux-gnu-gcc -O2 -g -pthread -o oneloop.aarch64 oneloop.c
 # A C++ server: std::thread on a member function, std::lock_guard<std::mutex> per request.
 g++ -O0 -g -pthread -o guard.g++-O0 guard.cc
