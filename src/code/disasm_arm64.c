@@ -311,6 +311,11 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 		dis_set_imm(d, (unsigned int)dst, 0);	/* mov xN, xzr */
 		return;
 	}
+	/* A compare or test writes only the flags: its first register is read. */
+	if (ci->id == ARM64_INS_CMP || ci->id == ARM64_INS_CMN || ci->id == ARM64_INS_TST ||
+	    ci->id == ARM64_INS_CCMP || ci->id == ARM64_INS_CCMN || ci->id == ARM64_INS_FCMP ||
+	    ci->id == ARM64_INS_FCMPE || ci->id == ARM64_INS_FCCMP || ci->id == ARM64_INS_FCCMPE)
+		return;
 	/* Anything else that writes its first register makes it unknown. */
 	dis_forget(d, (unsigned int)dst);
 	/* ldr xN, [g]: xN holds what pointer variable g (a global, a thread-local) holds. */
