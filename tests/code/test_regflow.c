@@ -11,6 +11,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -147,10 +148,102 @@ static void arms(void **state)
 	}
 }
 
+/*
+ * A store back of what was loaded from a variable, changed, past the branch
+ * of a test between (store_self: "if (n < max) n++", no new value), and a
+ * store of another register after a test (a new value).  aarch64's compare
+ * writes only the flags: the register it reads keeps what it holds.
+ */
+static const uint8_t self_x86[] = {
+	0x48, 0x8b, 0x05, 0x00, 0x10, 0x00, 0x00,	/* 00 mov 0x1000(%rip),%rax: 0x1007 */
+	0x48, 0x3d, 0x3f, 0x42, 0x0f, 0x00,		/* 07 cmp $999999,%rax */
+	0x7f, 0x0b,					/* 0d jg 1a */
+	0x48, 0x83, 0xc0, 0x01,				/* 0f add $1,%rax */
+	0x48, 0x89, 0x05, 0xed, 0x0f, 0x00, 0x00,	/* 13 mov %rax,0xfed(%rip): 0x1007 */
+	0x48, 0x8b, 0x15, 0x00, 0x10, 0x00, 0x00,	/* 1a mov 0x1000(%rip),%rdx: 0x1021 */
+	0x48, 0x83, 0xfa, 0x04,				/* 21 cmp $4,%rdx */
+	0x7e, 0x07,					/* 25 jle 2e */
+	0x48, 0x89, 0x0d, 0xf3, 0x0f, 0x00, 0x00,	/* 27 mov %rcx,0xff3(%rip): 0x1021 */
+	0xc3,						/* 2e ret */
+};
+
+static const uint32_t self_a64[] = {
+	0x90000001,	/* 00 adrp x1, . */
+	0x91040021,	/* 04 add x1, x1, #0x100 */
+	0xf9408020,	/* 08 ldr x0, [x1, #256] */
+	0xeb1a001f,	/* 0c cmp x0, x26 */
+	0x5400006c,	/* 10 b.gt 1c */
+	0x91000400,	/* 14 add x0, x0, #1 */
+	0xf9008020,	/* 18 str x0, [x1, #256] */
+	0xf9408422,	/* 1c ldr x2, [x1, #264] */
+	0xf100105f,	/* 20 cmp x2, #4 */
+	0x5400004d,	/* 24 b.le 2c */
+	0xf9008423,	/* 28 str x3, [x1, #264] */
+	0xd65f03c0,	/* 2c ret */
+};
+
+struct selfs {
+	bool self[64], counter[64];
+	uint64_t data[64];
+};
+
+static int on_self(const struct insn *in, void *arg)
+{
+	struct selfs *s = arg;
+
+	if (in->addr >= BASE && in->addr < BASE + 64) {
+		s->self[in->addr - BASE] = in->store_self;
+		s->counter[in->addr - BASE] = in->counter_op;
+		s->data[in->addr - BASE] = in->data;
+	}
+	return 0;
+}
+
+static void stored_self(void **state)
+{
+	struct selfs s;
+	struct disasm *d;
+	uint64_t start = BASE;
+	uint8_t a64[sizeof(self_a64)];
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(disasm_open(&d, EM_X86_64, false, 0), 0);
+	disasm_set_share_facts(d, true);
+	disasm_set_starts(d, &start, 1);
+	assert_int_equal(disasm_iter(d, self_x86, sizeof(self_x86), BASE, on_self, &s), 0);
+	disasm_set_starts(d, NULL, 0);
+	disasm_close(d);
+	assert_int_equal(s.data[0x13], BASE + 0x1007);
+	assert_true(s.self[0x13]);
+	assert_false(s.counter[0x13]);	/* (a branch between: no plain counter's load and store) */
+	assert_int_equal(s.data[0x27], BASE + 0x1021);
+	assert_false(s.self[0x27]);
+
+	for (size_t i = 0; i < sizeof(self_a64) / 4; i++) {
+		a64[4 * i] = (uint8_t)self_a64[i];
+		a64[4 * i + 1] = (uint8_t)(self_a64[i] >> 8);
+		a64[4 * i + 2] = (uint8_t)(self_a64[i] >> 16);
+		a64[4 * i + 3] = (uint8_t)(self_a64[i] >> 24);
+	}
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(disasm_open(&d, EM_AARCH64, false, 0), 0);
+	disasm_set_share_facts(d, true);
+	disasm_set_starts(d, &start, 1);
+	assert_int_equal(disasm_iter(d, a64, sizeof(a64), BASE, on_self, &s), 0);
+	disasm_set_starts(d, NULL, 0);
+	disasm_close(d);
+	assert_int_equal(s.data[0x18], BASE + 0x200);
+	assert_true(s.self[0x18]);
+	assert_int_equal(s.data[0x28], BASE + 0x208);
+	assert_false(s.self[0x28]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(arms),
+		cmocka_unit_test(stored_self),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
