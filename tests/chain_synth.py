@@ -27,6 +27,8 @@ import struct
 import subprocess
 import sys
 
+from lbr_synth import pad8, rec, trailer, write_file
+
 BASE = 0x555555554000
 BASE2 = 0x565555554000
 KBASE = 0xffffffff81000000
@@ -39,18 +41,6 @@ MISC_KERNEL, MISC_USER = 1, 2
 FUNCS = [(0x10b0, 0x1140), (0x1230, 0x1260), (0x1260, 0x1280), (0x1280, 0x12c0),
          (0x12c0, 0x148c)]
 CALL_RETS = [0x110f, 0x1395, 0x13d1, 0x13fd, 0x111a, 0x12eb, 0x1351, 0x141f, 0x145d]
-
-
-def pad8(b):
-    return b + b"\0" * (-len(b) % 8)
-
-
-def rec(rtype, misc, body):
-    return struct.pack("<IHH", rtype, misc, 8 + len(body)) + body
-
-
-def trailer(pid, time):
-    return struct.pack("<IIQ", pid, pid, time)
 
 
 def comm(pid, name, t):
@@ -78,13 +68,7 @@ def write(path, records):
                        S_IP | S_TID | S_TIME | S_CALLCHAIN | S_PERIOD, 0, 1 << 18,
                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     assert len(attr) == 128
-    data = b"".join(records) + rec(68, 0, b"")
-    attrs_off = 104
-    data_off = attrs_off + 128 + 16
-    header = struct.pack("<8sQQQQQQQQ", b"PERFILE2", 104, 128 + 16, attrs_off, 128 + 16,
-                         data_off, len(data), 0, 0) + b"\0" * 32
-    with open(path, "wb") as f:
-        f.write(header + attr + struct.pack("<QQ", 0, 0) + data)
+    write_file(path, attr, b"".join(records))
 
 
 def kernel_addrs(kallsyms):

@@ -32,6 +32,17 @@ def trailer(pid, time):
     return struct.pack("<IIQ", pid, pid, time)
 
 
+def write_file(path, attr, data):
+    """A perf.data of one event (ATTR, 128 bytes, no ids) with the records DATA, then a round's end."""
+    data += rec(68, 0, b"")
+    attrs_off = 104
+    data_off = attrs_off + 128 + 16
+    header = struct.pack("<8sQQQQQQQQ", b"PERFILE2", 104, 128 + 16, attrs_off, 128 + 16,
+                         data_off, len(data), 0, 0) + b"\0" * 32
+    with open(path, "wb") as f:
+        f.write(header + attr + struct.pack("<QQ", 0, 0) + data)
+
+
 def sample(ip, time, chain, branches):
     body = struct.pack("<QIIQQ", ip, 100, 100, time, 1000000)
     body += struct.pack("<Q", len(chain)) + b"".join(struct.pack("<Q", c) for c in chain)
@@ -56,13 +67,7 @@ def write(path):
     lbr2 = [(BASE + 0x13cc, BASE + 0x1230), (BASE + 0x110a, BASE + 0x12c0)]
     for t in range(5):
         data += sample(BASE + 0x1240, 30 + t, [CTX_USER], lbr2)
-    data += rec(68, 0, b"")
-    attrs_off = 104
-    data_off = attrs_off + 128 + 16
-    header = struct.pack("<8sQQQQQQQQ", b"PERFILE2", 104, 128 + 16, attrs_off, 128 + 16,
-                         data_off, len(data), 0, 0) + b"\0" * 32
-    with open(path, "wb") as f:
-        f.write(header + attr + struct.pack("<QQ", 0, 0) + data)
+    write_file(path, attr, data)
 
 
 def main():

@@ -199,21 +199,28 @@ static int on_self(const struct insn *in, void *arg)
 	return 0;
 }
 
+/* MACHINE's code at BASE, one function, read with mycl-share's facts into S. */
+static void read_self(uint16_t machine, const uint8_t *bytes, size_t len, struct selfs *s)
+{
+	struct disasm *d;
+	uint64_t start = BASE;
+
+	memset(s, 0, sizeof(*s));
+	assert_int_equal(disasm_open(&d, machine, false, 0), 0);
+	disasm_set_share_facts(d, true);
+	disasm_set_starts(d, &start, 1);
+	assert_int_equal(disasm_iter(d, bytes, len, BASE, on_self, s), 0);
+	disasm_set_starts(d, NULL, 0);
+	disasm_close(d);
+}
+
 static void stored_self(void **state)
 {
 	struct selfs s;
-	struct disasm *d;
-	uint64_t start = BASE;
 	uint8_t a64[sizeof(self_a64)];
 
 	(void)state;
-	memset(&s, 0, sizeof(s));
-	assert_int_equal(disasm_open(&d, EM_X86_64, false, 0), 0);
-	disasm_set_share_facts(d, true);
-	disasm_set_starts(d, &start, 1);
-	assert_int_equal(disasm_iter(d, self_x86, sizeof(self_x86), BASE, on_self, &s), 0);
-	disasm_set_starts(d, NULL, 0);
-	disasm_close(d);
+	read_self(EM_X86_64, self_x86, sizeof(self_x86), &s);
 	assert_int_equal(s.data[0x13], BASE + 0x1007);
 	assert_true(s.self[0x13]);
 	assert_false(s.counter[0x13]);	/* (a branch between: no plain counter's load and store) */
@@ -226,13 +233,7 @@ static void stored_self(void **state)
 		a64[4 * i + 2] = (uint8_t)(self_a64[i] >> 16);
 		a64[4 * i + 3] = (uint8_t)(self_a64[i] >> 24);
 	}
-	memset(&s, 0, sizeof(s));
-	assert_int_equal(disasm_open(&d, EM_AARCH64, false, 0), 0);
-	disasm_set_share_facts(d, true);
-	disasm_set_starts(d, &start, 1);
-	assert_int_equal(disasm_iter(d, a64, sizeof(a64), BASE, on_self, &s), 0);
-	disasm_set_starts(d, NULL, 0);
-	disasm_close(d);
+	read_self(EM_AARCH64, a64, sizeof(a64), &s);
 	assert_int_equal(s.data[0x18], BASE + 0x200);
 	assert_true(s.self[0x18]);
 	assert_int_equal(s.data[0x28], BASE + 0x208);
