@@ -179,7 +179,9 @@ void api_roles(const char *name, struct api_roles *r)
 	r->waits = waits(b);
 	r->noreturn = noreturn(name, b);
 	r->exit_handler = named(b, NAMES(exits));
-	r->once = named(b, NAMES(once));
+	/* (std::call_once<F>, a template of the binary: its instances by their mangled or plain name) */
+	r->once = named(b, NAMES(once)) || !strncmp(b, "ZSt9call_onceI", 14) ||
+		  !strncmp(name, "std::call_once<", 15);
 	r->signal = named(b, NAMES(signals));
 	r->sleeps = sleeps(b);
 	r->sleeps_if_zero = sleeps_if_zero(b);

@@ -180,6 +180,7 @@ aarch64-linux-gnu-gcc -O2 -g -pthread -o spawn.aarch64 spawn.c
 g++ -O2 -g -pthread -o callonce.g++-O2 callonce.cc
 clang++ -O2 -g -pthread -o callonce.clang++-O2 callonce.cc
 g++ -O0 -g -pthread -o callonce.g++-O0 callonce.cc
+clang++ -O0 -g -pthread -o callonce.clang++-O0 callonce.cc
 # Lines written hot by one thread only (main's event loop, a thread started
 # once) beside two threads started once on one line and a pool's counter.
 four oneloop
