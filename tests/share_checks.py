@@ -825,8 +825,9 @@ def oneloop(tool, data):
 def tested(tool, data):
     """tests/data/share/tested.c: values workers store only when a test of the variable itself
     lets them (a time stamp 5 s old, a watermark passed, a pointer unset) beside the same kind
-    of stores without the test, or under a test of another variable, and a counter tested
-    against its bound (x86_64: gcc and clang, -O0 and -O2)."""
+    of stores without the test, or under a test of another variable, a counter tested
+    against its bound, and stores on both sides of a test of the variable (x86_64: gcc and
+    clang, -O0 and -O2)."""
     for name in ("tested.gcc-O0", "tested.gcc-O2", "tested.clang-O0", "tested.clang-O2"):
         m = members(share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name)))
         for v, what in (("last_warn", "a time stamp stored when the last is 5 s old"),
@@ -836,7 +837,8 @@ def tested(tool, data):
                       ("test of its own value",))
         for v, what in (("last_seen", "(a time stamp on every pass, no test)"),
                         ("last_key", "(under a test of another variable)"),
-                        ("capped", "(a counter tested against its bound)")):
+                        ("capped", "(a counter tested against its bound)"),
+                        ("mode_val", "(stored on both sides of a test of itself)")):
             hot_writes(name, m, v, what)
         x, _ = m["total_ops"]
         check(f"{name}: total_ops, folded in once per worker after its loop, written warm",

@@ -175,6 +175,7 @@ int cg_function_guards(struct callgraph *cg, size_t n)
 {
 	uint8_t *seen = NULL, *done = NULL, *stop = NULL;
 	size_t *stack = NULL, *node = NULL, *cut = NULL, tests[GUARD_TESTS];
+	bool both[GUARD_TESTS];		/* the key stored on each side of the test */
 	int err = 0;
 
 	if (!cg->nr_gstores || !cg->nr_gtests || n > GUARD_NODES)
@@ -210,31 +211,43 @@ int cg_function_guards(struct callgraph *cg, size_t n)
 			if (b != SIZE_MAX && cg->buf[b].target)
 				tests[nt++] = b;
 		}
-		/* One test at a time: a store only on one side of it. */
+		/*
+		 * One test at a time: a store only on one side of it.  Stores on
+		 * both of its sides store the key whichever way it goes: none of
+		 * them is guarded by it.
+		 */
 		for (size_t q = 0; q < nt && !err; q++) {
 			size_t b = tests[q], t = cfg_node_at(cg->buf, n, cg->buf[b].target);
 			size_t sides[2], ns = 0;
+			bool some[2] = { false, false };
 
 			if (t != SIZE_MAX && t != b + 1)
 				sides[ns++] = t;
 			sides[ns++] = b + 1;
 			for (size_t r = 0; r < ns && !err; r++) {
-				bool some = false;
-
 				cut[b] = sides[r];
 				walk(cg, n, 0, cut, NULL, seen, stack);
 				cut[b] = SIZE_MAX;
 				for (size_t m = i; m < j && !err; m++) {
 					if (node[m] == SIZE_MAX || seen[node[m]])
 						continue;
-					some = true;
-					if (!done[m]) {
-						done[m] = 1;
-						err = guarded_store(cg, m);
-					}
+					some[r] = true;
+					if (!done[m])
+						done[m] = 2 + (uint8_t)r;	/* (a candidate of side r) */
 				}
-				if (some && !err)
+				if (some[r] && !err)
 					err = guarded_beside(cg, n, key, seen);
+			}
+			both[q] = some[0] && some[1];
+			for (size_t m = i; m < j && !err; m++) {
+				if (done[m] < 2)
+					continue;
+				if (both[q]) {
+					done[m] = 0;	/* (another test may still guard it) */
+				} else {
+					done[m] = 1;
+					err = guarded_store(cg, m);
+				}
 			}
 		}
 		/*
@@ -250,9 +263,9 @@ int cg_function_guards(struct callgraph *cg, size_t n)
 				continue;
 			for (size_t q = 0; q < nt; q++) {
 				size_t b = tests[q], t = cfg_node_at(cg->buf, n, cg->buf[b].target);
-				bool on_t = t != SIZE_MAX && t != b + 1 &&
+				bool on_t = !both[q] && t != SIZE_MAX && t != b + 1 &&
 					    reaches(cg, n, t, node[m], stop, seen, stack);
-				bool on_f = reaches(cg, n, b + 1, node[m], stop, seen, stack);
+				bool on_f = !both[q] && reaches(cg, n, b + 1, node[m], stop, seen, stack);
 
 				if (on_t != on_f) {
 					cut[b] = on_t ? t : b + 1;

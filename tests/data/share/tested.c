@@ -8,6 +8,7 @@
  *   last_seen   a time stamp stored on every pass, no test: hot
  *   last_key    stored on every pass under a test of another variable: hot
  *   capped      a counter bumped under a test of its bound: hot (a counter)
+ *   mode_val    stored on both sides of a test of itself: every pass (hot)
  *   total_ops   folded in once per worker after its loop (warm)
  * Each written variable beside a read-mostly switch on its line.
  */
@@ -31,6 +32,8 @@ long last_key A64;
 int track_keys = 1;
 long capped A64;
 int cap_on = 1;
+long mode_val A64;
+int mode_on = 1;
 long total_ops A64;
 int report_on = 1;
 static pthread_mutex_t total_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -59,6 +62,10 @@ static void *worker(void *arg)
 			capped++;
 		if (track_keys)
 			last_key = i;
+		if (mode_val > depth)
+			mode_val = depth + mine;
+		else
+			mode_val = depth * mine;
 		if ((mine & 0xfff) == 0) {
 			now = time(NULL);
 			if (log_on)
