@@ -144,9 +144,7 @@ static void guard_call(struct scan *sc, const struct insn *in)
  */
 static int note_tests(struct scan *sc, const struct insn *in, long v)
 {
-	/* x86: registers and flags are known, so a test is what the flags came from. */
-	bool x86 = elf_image_machine(sc->img) == 62 /* EM_X86_64 */ ||
-		   elf_image_machine(sc->img) == 3 /* EM_386 */;
+	bool x86 = sc->flags_known;
 	int err = 0;
 
 	for (int k = 0; k < 4; k++)
@@ -440,7 +438,10 @@ static int count_refs(struct mycl_share *s, struct callgraph *cg, bool strict_te
 
 static int scan_code(struct mycl_share *s, struct elf_image *img)
 {
-	struct scan sc = { .s = s, .img = img };
+	/* x86: registers and flags are known, so a test is what the flags came from. */
+	struct scan sc = { .s = s, .img = img,
+			   .flags_known = elf_image_machine(img) == 62 /* EM_X86_64 */ ||
+					  elf_image_machine(img) == 3 /* EM_386 */ };
 	const uint64_t *starts;
 	size_t nstarts;
 	int err = disasm_for_image(&sc.d, img);
@@ -464,8 +465,7 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 		err = callgraph_finish(sc.cg);
 	sort_array(s->refs, s->nr_refs, sizeof(*s->refs), ref_cmp);
 	if (!err)
-		err = count_refs(s, sc.cg, elf_image_machine(img) == 62 /* EM_X86_64 */ ||
-				 elf_image_machine(img) == 3 /* EM_386 */);
+		err = count_refs(s, sc.cg, sc.flags_known);
 	if (!err)
 		err = share_member_writers(s, sc.cg);
 	/* (returned addresses first: the calls they are handed on to join the callees') */

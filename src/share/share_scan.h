@@ -41,6 +41,7 @@ struct scan {
 	 * and whether the flags a branch tests were set from them.
 	 */
 	struct { uint64_t key; unsigned int age; uint32_t regs; bool flags; } tested[4];
+	bool flags_known;		/* x86: what each instruction reads and whether it sets flags */
 	/* Functions returning a variable's address (&stats[id]), and every direct call. */
 	struct retref { uint64_t fn, value; bool indexed; } *rets;
 	size_t nr_rets, rets_cap;
