@@ -845,6 +845,34 @@ def tested(tool, data):
               x["hot_writes"] == 0 and x["warm_writes"] >= 1, str(x))
 
 
+def fntable(tool, data):
+    """tests/data/share/fntable.c: calls through tables of functions at a computed index. A
+    thread's own slot of wstats[] handed to the handler a command table holds, &tallies handed
+    to the reporter a table holds: both written hot, wstats' lines flagged; the options
+    read from a file before thrd_create, the switches set once and the atexit summary are not
+    hot (x86_64 gcc and clang -O0/-O2, non-PIE; aarch64 -O0/-O2)."""
+    for name in ("fntable.gcc-O0", "fntable.gcc-O2", "fntable.clang-O0", "fntable.clang-O2",
+                 "fntable.nopie", "fntable.aarch64", "fntable.aarch64-O0"):
+        doc = share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name))
+        m = members(doc)
+        hot_writes(name, m, "wstats", "by the handler a command table holds, handed the slot",
+                   writes=2)
+        check(f"{name}: wstats' lines are flagged (per-thread slots, or hot writers)",
+              flagged_vars(doc).get("wstats", set()) & {"slots", "writers"},
+              str(flagged_vars(doc).get("wstats")))
+        hot_writes(name, m, "tallies", "by the reporters a table holds, handed &tallies", writes=2)
+        hot_writes(name, m, "xs_state", "(a seed written on every request)")
+        x, _ = m["requests_served"]
+        check(f"{name}: requests_served, a counter every request adds to, written hot and flagged",
+              x["hot_writes"] >= 1 and x["counter_writes"] >= 1 and
+              "requests_served" in flagged_vars(doc), str(x))
+        for v in ("opt_buckets", "opt_verbose", "opt_name", "lookup_enabled", "tally_mode"):
+            startup_only(name, m, v, "before the threads (options, switches set once)")
+        x, _ = m["exit_total"]
+        check(f"{name}: exit_total, written by the atexit summary, not hot",
+              x["hot_writes"] + x["warm_writes"] == 0, str(x))
+
+
 def disassemble_names(tool, data):
     """--disassemble takes a function as the reports name it, with its parameters, mangled, or
     an unnamed one by its start (as writers lists show it); anything else: exit 4."""
@@ -1037,6 +1065,7 @@ def main():
     callonce(tool, data)
     oneloop(tool, data)
     tested(tool, data)
+    fntable(tool, data)
     guard(tool, data)
     disassemble_names(tool, data)
     decode_ahead(tool, data)

@@ -566,6 +566,8 @@ static void counters_after(struct disasm *d, const struct insn *in)
 	/* (what a value was computed from lasts past a conditional branch's fall-through) */
 	if ((in->branch && (in->jump || !in->target)) || in->call || in->ret)
 		memset(d->slf, 0, d->nr_regs * sizeof(d->slf[0]));
+	if (in->branch || in->call || in->ret)
+		d->fslot_reg = 0;
 }
 
 /* What is known at a function's entry: its arguments, nothing else. */
@@ -584,6 +586,7 @@ static void reset_state(struct disasm *d, uint64_t pc)
 	d->ld_dst = 0;
 	d->cnt_dst = 0;
 	d->slf_dst = 0;
+	d->fslot_reg = 0;
 	d->cnt_any = false;
 	d->nr_snap = 0;
 	memset(d->snap_gone, 0, sizeof(d->snap_gone));
@@ -867,6 +870,7 @@ skip:
 				memset(d->cnt, 0, d->nr_regs * sizeof(d->cnt[0]));
 				memset(d->slf, 0, d->nr_regs * sizeof(d->slf[0]));
 				memset(d->mult, 0, d->nr_regs * sizeof(d->mult[0]));
+				d->fslot_reg = 0;
 				d->dirty = false;
 			}
 			d->pad = false;

@@ -110,6 +110,8 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 
 		if (r >= ARM64_REG_X0 && r < ARM64_REG_X0 + 29)
 			d->cur_written |= 1u << (r - ARM64_REG_X0);
+		if (r && r == d->fslot_reg)
+			d->fslot_reg = 0;
 	}
 	if (d->lock_facts)
 		arm64_lock_facts(d, ci, in, atomic);
@@ -121,6 +123,12 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	if (in->call && !in->target && d->share_facts && ci->id == ARM64_INS_BLR && dst > 0 &&
 	    dst < NREGS && d->regs[dst].known && d->img && elf_image_code(d->img, d->regs[dst].v, 1))
 		in->target = d->regs[dst].v;
+	/* blr xN with xN loaded from a table of functions at a computed index. */
+	if (in->call && !in->target && d->share_facts && ci->id == ARM64_INS_BLR && dst > 0 &&
+	    (unsigned int)dst == d->fslot_reg) {
+		in->call_slot = d->fslot;
+		in->call_stride = d->fslot_stride;
+	}
 	if (in->call && d->share_facts)
 		dis_call_args(d, in);
 	else if (in->jump && d->share_facts)
@@ -216,6 +224,14 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 				/* (a global object's vtable, then the vtable's slot: a virtual call) */
 				dis_set_addr(d, (unsigned int)dst, t, false);
 				return;
+			}
+			/* ldr xN, [table + i * size + off]: a function of a table of them. */
+			if (d->share_facts && ci->id == ARM64_INS_LDR && dst > 0 && in->indexed &&
+			    a->operands[0].reg == arm64_xreg(a->operands[0].reg) &&
+			    dis_code_pointer(d, in->data)) {
+				d->fslot_reg = (unsigned int)dst;
+				d->fslot = in->data;
+				d->fslot_stride = in->scale;
 			}
 			/* ldr xN, [xM, :got_lo12:foo]: xN now holds &foo. */
 			if (ci->id == ARM64_INS_LDR && dst > 0 && !in->indexed &&

@@ -121,6 +121,14 @@ struct disasm {
 	 */
 	uint64_t slf[NREGS], slf_next;
 	unsigned int slf_dst;
+	/*
+	 * x86_64, aarch64: the register a function's address was last loaded
+	 * into from a table of functions at a computed index (0: none), the slot
+	 * of index 0 and the element size (insn.call_slot).  Within a block.
+	 */
+	unsigned int fslot_reg;
+	uint64_t fslot;
+	uint16_t fslot_stride;
 	bool cnt_any;			/* some cnt[] set since they were last cleared */
 	/*
 	 * x86: what a register holding an index was multiplied by (shl, imul,

@@ -336,6 +336,24 @@ static void x86_share_mem(struct disasm *d, const cs_insn *ci, const cs_x86_op *
 	}
 }
 
+/*
+ * disp(%reg) with reg not an address and disp a slot of the program's data
+ * holding a function (non-PIE code: a table of functions at an offset in
+ * reg): the slot, else 0.
+ */
+static uint64_t x86_abs_fn_slot(struct disasm *d, const cs_x86_op *op)
+{
+	unsigned int fam;
+
+	if (op->type != X86_OP_MEM || op->mem.segment != X86_REG_INVALID ||
+	    op->mem.index != X86_REG_INVALID || op->mem.disp < 0x1000 || d->ptr_size != 8)
+		return 0;
+	fam = x86_fam(d, op->mem.base);
+	if (!fam || fam == X86_RSP || fam == X86_RBP || d->regs[fam].known)
+		return 0;
+	return dis_code_pointer(d, (uint64_t)op->mem.disp) ? (uint64_t)op->mem.disp : 0;
+}
+
 /* i386: the outgoing argument slot at OFF (from the entry's %esp), made if new. */
 static struct out_slot *i386_slot(struct disasm *d, int32_t off, bool make)
 {
@@ -556,6 +574,8 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	uint16_t set_scale = 0, mult = 0;
 	unsigned int mult_dst = 0;
 	struct regval was = { 0 };
+	uint64_t fslot_abs = 0;
+	uint16_t fslot_abs_stride = 0;
 
 	if (ci->id == X86_INS_ADD && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
 	    x86_fam(d, x->operands[1].reg))
@@ -714,8 +734,21 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	if (d->share_facts && in->call && !in->target && in->data && in->access == ACC_READ) {
 		uint64_t t = dis_code_pointer(d, in->data);
 
-		if (t)
+		if (t && !in->indexed)
 			in->target = t;
+		else if (t)
+			in->call_slot = in->data, in->call_stride = in->scale;
+	}
+	/* call *table(%reg), a table of functions at a fixed address (non-PIE). */
+	if (d->share_facts && in->call && !in->target && !in->call_slot && x->op_count == 1 &&
+	    (in->call_slot = x86_abs_fn_slot(d, &x->operands[0])))
+		in->call_stride = d->mult[x86_fam(d, x->operands[0].mem.base)];
+	/* call *%reg with reg loaded from a table of functions at a computed index. */
+	if (d->share_facts && in->call && !in->target && x->op_count == 1 &&
+	    x->operands[0].type == X86_OP_REG && d->fslot_reg &&
+	    x86_fam(d, x->operands[0].reg) == d->fslot_reg) {
+		in->call_slot = d->fslot;
+		in->call_stride = d->fslot_stride;
 	}
 	/* mov %reg, mem: an address or the function's own argument kept there (dis_stored). */
 	if (d->share_facts && ci->id == X86_INS_MOV && x->op_count == 2 &&
@@ -783,6 +816,10 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	}
 	if (d->share_facts)
 		mult = x86_mult(d, ci, &mult_dst);
+	/* (mov table(%reg), %reg2 in non-PIE code: before reg2's state is forgotten) */
+	if (d->share_facts && ci->id == X86_INS_MOV && x->op_count == 2 &&
+	    (fslot_abs = x86_abs_fn_slot(d, &x->operands[0])))
+		fslot_abs_stride = d->mult[x86_fam(d, x->operands[0].mem.base)];
 	/* Whatever this instruction writes is no longer a known address or constant. */
 	if (d->lock_facts || d->share_facts)
 		x86_params(d, ci, wr, nwr);
@@ -794,7 +831,23 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 				d->cnt[d->x86_family[wr[i]]].data = 0;
 				d->slf[d->x86_family[wr[i]]] = 0;
 				d->mult[d->x86_family[wr[i]]] = 0;
+				if (d->fslot_reg == d->x86_family[wr[i]])
+					d->fslot_reg = 0;
 			}
+	/* mov slot(%reg), %reg2 from a table of functions at a computed index. */
+	if (d->share_facts && ci->id == X86_INS_MOV && x->op_count == 2 &&
+	    x->operands[0].type == X86_OP_MEM && x->operands[0].size == d->ptr_size &&
+	    x->operands[1].type == X86_OP_REG && x86_fam(d, x->operands[1].reg)) {
+		if (in->data && in->indexed && in->access == ACC_READ && dis_code_pointer(d, in->data)) {
+			d->fslot_reg = x86_fam(d, x->operands[1].reg);
+			d->fslot = in->data;
+			d->fslot_stride = in->scale;
+		} else if (!in->data && fslot_abs) {
+			d->fslot_reg = x86_fam(d, x->operands[1].reg);
+			d->fslot = fslot_abs;
+			d->fslot_stride = fslot_abs_stride;
+		}
+	}
 	if (mult_dst)
 		d->mult[mult_dst] = mult;
 	if (d->ld_dst) {

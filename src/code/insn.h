@@ -92,6 +92,15 @@ struct insn {
 	/* x86 indirect jumps through a switch's table: its address, entries relative or not. */
 	uint64_t table;
 	bool table_rel;			/* 32-bit offsets from the table (PIC); else addresses */
+	/*
+	 * x86_64 and aarch64, mycl-share: an indirect call through a table of
+	 * functions in the program's data at a computed index
+	 * (handlers[i].fn(...)): the address of its slot for index 0, and the
+	 * table's element size when known (else 0).  Any function the table
+	 * holds there may be called.
+	 */
+	uint64_t call_slot;
+	uint16_t call_stride;
 };
 
 /* A thread-local's %fs offset as a key no data address is (x86_64 local-exec TLS). */

@@ -202,15 +202,26 @@ static int scan_insn(const struct insn *in, void *arg)
 		sc->rets[sc->nr_rets++] = (struct retref){ callgraph_func_start(sc->cg, in->addr),
 							   in->ret_value, in->ret_indexed };
 	}
-	if (in->call && in->target) {
+	if (in->call && (in->target || in->call_slot)) {
+		uint64_t callees[MAX_TABLE_TARGETS];
+		size_t nr_callees = 0;
+
 		for (int k = 0; k < 6; k++) {
 			if (!in->call_arg[k] || share_find_var(s, in->call_arg[k]) < 0)
 				continue;
-			if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
-				return -ENOMEM;
-			sc->args[sc->nr_args++] = (struct argref){
-				in->addr, in->target, in->call_arg[k], (uint8_t)k,
-				(in->call_arg_indexed >> k) & 1, 0, false, k ? in->call_arg[k - 1] : 0 };
+			/* (a call through a table of functions: to any function it holds) */
+			if (!nr_callees)
+				nr_callees = in->target ? (callees[0] = in->target, 1) :
+					     share_table_targets(sc, in->call_slot, in->call_stride,
+								 callees, MAX_TABLE_TARGETS);
+			for (size_t c = 0; c < nr_callees; c++) {
+				if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
+					return -ENOMEM;
+				sc->args[sc->nr_args++] = (struct argref){
+					in->addr, callees[c], in->call_arg[k], (uint8_t)k,
+					(in->call_arg_indexed >> k) & 1, 0, false,
+					k ? in->call_arg[k - 1] : 0 };
+			}
 		}
 	}
 	if (in->via && (in->via_access == ACC_WRITE || in->via_access == ACC_RMW)) {

@@ -26,6 +26,8 @@ struct argref {
 
 /* How many calls down a variable's address is followed when callees hand it on. */
 #define MAX_PASS_DEPTH 4
+/* The functions of a table of functions an indirect call is taken to reach, at most. */
+#define MAX_TABLE_TARGETS 64
 
 struct scan {
 	struct mycl_share *s;
@@ -76,6 +78,14 @@ void share_count_write_once(struct mycl_share *s, struct callgraph *cg, struct m
 void share_count_write_at(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
 			  enum cg_heat heat, uint64_t at, uint64_t where, bool counter,
 			  bool indexed, unsigned int width);
+/*
+ * The functions a call through a table of functions may reach (insn.call_slot
+ * SLOT, element size STRIDE or 0): those the table's data object holds at the
+ * slot's place in each element (any of its words when STRIDE is not known),
+ * at most MAX into OUT; how many.
+ */
+size_t share_table_targets(const struct scan *sc, uint64_t slot, uint16_t stride, uint64_t *out,
+			   size_t max);
 /* A hot access of variable VAR at AT: the thread root it runs from (hot_root). */
 void share_hot_access(struct mycl_share *s, struct callgraph *cg, size_t var, uint64_t at);
 /* Once every access is counted: which variables' hot accesses all run on one thread. */

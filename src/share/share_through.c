@@ -5,6 +5,7 @@
  * hands it on to), by a thread handed it as its argument, through the result
  * of a function returning it, through a pointer variable holding it.
  */
+#include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "lockcode.h"
 #include "lockrules.h"
 #include "share_scan.h"
+#include "symtab.h"
 
 static int argref_cmp(const void *a, const void *b)
 {
@@ -160,6 +162,35 @@ void share_count_write_at(struct mycl_share *s, struct callgraph *cg, struct myc
 		share_count_write(s, cg, v, heat, at, where, counter, indexed, width);
 }
 
+size_t share_table_targets(const struct scan *sc, uint64_t slot, uint16_t stride, uint64_t *out,
+			   size_t max)
+{
+	unsigned int ptr = elf_image_machine(sc->img) == EM_X86_64 ? 8 : 4;
+	const struct sym *obj = symtab_find(&sc->s->dso->data_syms, slot);
+	uint64_t lo = slot, hi = slot + ptr, step = stride >= ptr ? stride : ptr;
+	size_t n = 0;
+
+	if (obj && obj->end - obj->start >= ptr) {
+		/* (every element of the object, at most 4096 slots looked at) */
+		lo = slot - (slot - obj->start) / step * step;
+		hi = obj->end;
+		if ((hi - lo) / step > 4096)
+			hi = lo + 4096 * step;
+	}
+	for (uint64_t a = lo; a + ptr <= hi && n < max; a += step) {
+		uint64_t t = elf_image_code_pointer(sc->img, a);
+		bool seen = false;
+
+		if (!t || callgraph_func_start(sc->cg, t) != t)
+			continue;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = out[k] == t;
+		if (!seen)
+			out[n++] = t;
+	}
+	return n;
+}
+
 /*
  * Whether NAME, a function of a library the program calls, is a lock
  * primitive by the lock rules (pthread_mutex_lock, sem_post...): it writes
@@ -184,6 +215,8 @@ static bool lock_call(const struct lock_rules *r, const char *name)
  */
 struct cfact {
 	uint64_t addr, target;
+	uint64_t call_slot;		/* a call through a table of functions (insn.call_slot) */
+	uint16_t call_stride;
 	int64_t mem_prm_off;
 	int32_t call_arg_pass_off[6];
 	uint8_t call_arg_pass[6];
@@ -242,14 +275,15 @@ static int facts_add(struct callee_facts *c, uint64_t fn, const struct insn *v, 
 		const struct insn *in = &v[k];
 		struct cfact *f;
 
-		if (!(in->call && in->target) &&
+		if (!(in->call && (in->target || in->call_slot)) &&
 		    (!in->mem_prm || (in->mem_prm_access != ACC_WRITE && in->mem_prm_access != ACC_RMW)))
 			continue;
 		if (ARRAY_GROW(c->f, c->cap_f, c->nr_f + 1))
 			return -ENOMEM;
 		f = &c->f[c->nr_f++];
-		*f = (struct cfact){ in->addr, in->target, in->mem_prm_off, { 0 }, { 0 }, in->mem_prm,
-				     in->mem_prm_access, in->call, in->counter_op };
+		*f = (struct cfact){ in->addr, in->target, in->call_slot, in->call_stride,
+				     in->mem_prm_off, { 0 }, { 0 }, in->mem_prm, in->mem_prm_access,
+				     in->call, in->counter_op };
 		memcpy(f->call_arg_pass_off, in->call_arg_pass_off, sizeof(f->call_arg_pass_off));
 		memcpy(f->call_arg_pass, in->call_arg_pass, sizeof(f->call_arg_pass));
 	}
@@ -430,28 +464,39 @@ int share_callee_writes(struct scan *sc)
 			decoded = a->callee;
 		}
 		for (size_t k = 0; k < n; k++) {
+			uint64_t callees[MAX_TABLE_TARGETS];
+			size_t nr_callees = 0;
 			enum cg_heat heat;
 			long var;
 
-			for (int j = 0; j < 6 && v[k].call && v[k].target &&
+			/* (a call through a table of functions: any function it holds) */
+			if (v[k].call && (v[k].target || v[k].call_slot))
+				for (int j = 0; j < 6 && !nr_callees; j++)
+					if (v[k].call_arg_pass[j] == a->arg + 1)
+						nr_callees = v[k].target ? (callees[0] = v[k].target, 1) :
+							     share_table_targets(sc, v[k].call_slot,
+										 v[k].call_stride, callees,
+										 MAX_TABLE_TARGETS);
+			for (int j = 0; j < 6 && nr_callees &&
 					a->depth + 1 < MAX_PASS_DEPTH && sc->nr_args < limit; j++) {
-				struct argref on;
-
 				if (v[k].call_arg_pass[j] != a->arg + 1)
 					continue;
-				/* (from a thread's entry: the call there says when) */
-				on = (struct argref){ a->own_heat ? v[k].addr : a->call, v[k].target,
-						      a->addr + (uint64_t)(int64_t)v[k].call_arg_pass_off[j],
-						      (uint8_t)j, a->indexed, (uint8_t)(a->depth + 1),
-						      false, 0 };
-				if (share_find_var(s, on.addr) < 0 || on.callee == a->callee)
-					continue;
-				if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1)) {
-					err = -ENOMEM;
-					goto out;
+				for (size_t c = 0; c < nr_callees && sc->nr_args < limit; c++) {
+					/* (from a thread's entry: the call there says when) */
+					struct argref on = {
+						a->own_heat ? v[k].addr : a->call, callees[c],
+						a->addr + (uint64_t)(int64_t)v[k].call_arg_pass_off[j],
+						(uint8_t)j, a->indexed, (uint8_t)(a->depth + 1), false, 0 };
+
+					if (share_find_var(s, on.addr) < 0 || on.callee == a->callee)
+						continue;
+					if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1)) {
+						err = -ENOMEM;
+						goto out;
+					}
+					sc->args[sc->nr_args++] = on;
+					a = &sc->args[i];	/* the array may have moved */
 				}
-				sc->args[sc->nr_args++] = on;
-				a = &sc->args[i];	/* the array may have moved */
 			}
 			if (v[k].mem_prm != a->arg + 1 ||
 			    (v[k].mem_prm_access != ACC_WRITE && v[k].mem_prm_access != ACC_RMW))

@@ -202,3 +202,9 @@ perf record -q -e cpu-clock -F 999 -g -o chains.fp.data ./chains.gcc > /dev/null
 ls -l chains.*
 # The same without call chains: a writer then counts by its own samples only.
 perf record -q -e cpu-clock -F 999 -o chains.leaf.data ./chains.gcc > /dev/null
+# Calls through tables of functions at a computed index (a command table's
+# handlers handed a thread's slot, reporters handed a global's address).
+four fntable
+gcc -O2 -g -pthread -fno-pie -no-pie -o fntable.nopie fntable.c
+aarch64-linux-gnu-gcc -O2 -g -pthread -o fntable.aarch64 fntable.c
+aarch64-linux-gnu-gcc -O0 -g -pthread -o fntable.aarch64-O0 fntable.c
