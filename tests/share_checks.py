@@ -873,6 +873,31 @@ def fntable(tool, data):
               x["hot_writes"] + x["warm_writes"] == 0, str(x))
 
 
+def thrmember(tool, data):
+    """tests/data/share/thrmember.cc: std::thread running a member function on a global object
+    (&Worker::run on &workers[i], &Server::loop on &g_server): the object reaches the method
+    through the thread's state, not through a register the code shows. workers[] and g_server
+    written hot and flagged; a Worker and a Stats no thread runs, and the options, written at
+    start-up only; per-thread rows padded to a line each not flagged (g++ and clang++, -O0 and
+    -O2)."""
+    for name in ("thrmember.g++-O0", "thrmember.g++-O2", "thrmember.clang++-O0",
+                 "thrmember.clang++-O2"):
+        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+        m, flagged = members(doc), flagged_vars(doc)
+        hot_writes(name, m, "workers", "by Worker::run, on each thread's own element", writes=2)
+        check(f"{name}: workers' lines are flagged (per-thread slots)",
+              flagged.get("workers", set()) & {"slots", "writers"}, str(flagged.get("workers")))
+        hot_writes(name, m, "g_server", "by Server::loop's atomic add")
+        check(f"{name}: g_server's line is flagged", "g_server" in flagged, str(flagged))
+        for v, what in (("spare_worker", "by main, a Worker no thread runs"),
+                        ("g_stats", "by a method main calls"), ("g_opts", "options")):
+            if v in m:		# (clang -O2 folds some away)
+                startup_only(name, m, v, what)
+        hot_writes(name, m, "padded_hits", "(each thread its own line)")
+        check(f"{name}: padded_hits, a line per thread, not flagged", "padded_hits" not in flagged,
+              str(flagged.get("padded_hits")))
+
+
 def disassemble_names(tool, data):
     """--disassemble takes a function as the reports name it, with its parameters, mangled, or
     an unnamed one by its start (as writers lists show it); anything else: exit 4."""
@@ -1066,6 +1091,7 @@ def main():
     oneloop(tool, data)
     tested(tool, data)
     fntable(tool, data)
+    thrmember(tool, data)
     guard(tool, data)
     disassemble_names(tool, data)
     decode_ahead(tool, data)

@@ -483,6 +483,8 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	if (!err)
 		err = share_returned_writes(&sc);
 	if (!err)
+		err = share_thread_methods(&sc);
+	if (!err)
 		err = share_callee_writes(&sc);
 	if (!err) {
 		share_pointer_writes(&sc);

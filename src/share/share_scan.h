@@ -86,6 +86,12 @@ void share_count_write_at(struct mycl_share *s, struct callgraph *cg, struct myc
  */
 size_t share_table_targets(const struct scan *sc, uint64_t slot, uint16_t stride, uint64_t *out,
 			   size_t max);
+/*
+ * std::thread(&C::method, &object): each method of C like the member pointer
+ * taken to run on each variable of class C whose address is taken, as a
+ * thread's entry handed it (argrefs share_callee_writes follows); -ENOMEM.
+ */
+int share_thread_methods(struct scan *sc);
 /* A hot access of variable VAR at AT: the thread root it runs from (hot_root). */
 void share_hot_access(struct mycl_share *s, struct callgraph *cg, size_t var, uint64_t at);
 /* Once every access is counted: which variables' hot accesses all run on one thread. */

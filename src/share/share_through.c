@@ -349,6 +349,137 @@ static void decode_callees_ahead(struct scan *sc, const struct callee_facts *c, 
 }
 
 /*
+ * The class a thread's state object runs a method of, from the state's
+ * function name: a std::thread started with a pointer to a member function
+ * and an object pointer (libstdc++'s _State_impl<_Invoker<tuple<void
+ * (C::*)(int), C*, int>>>::_M_run, libc++'s __thread_proxy<tuple<...,
+ * void (C::*)(int), C*, ...>>).  C into CLS, the method's parameter list
+ * ("(int)") into PRM; false when NAME is not one.
+ */
+static bool thread_method(const char *name, char *cls, size_t cls_len, char *prm, size_t prm_len)
+{
+	const char *pm, *open, *end, *obj;
+	size_t n, depth = 0;
+
+	if (!strstr(name, "std::thread::_State_impl<") && !strstr(name, "__thread_proxy<"))
+		return false;
+	if (!(pm = strstr(name, "::*)(")))
+		return false;
+	/* (the class: back from "::*)" to the "(" that opens the member pointer's type) */
+	for (open = pm; open > name && open[-1] != '('; open--)
+		;
+	if (open == name || (n = (size_t)(pm - open)) == 0 || n >= cls_len)
+		return false;
+	memcpy(cls, open, n);
+	cls[n] = 0;
+	/* (its parameters: "(...)", nested parentheses counted) */
+	for (end = pm + 4; *end; end++) {
+		depth += *end == '(';
+		if (*end == ')' && --depth == 0)
+			break;
+	}
+	if (!*end || (size_t)(end - (pm + 4)) + 2 > prm_len)
+		return false;
+	memcpy(prm, pm + 4, (size_t)(end - (pm + 4)) + 1);
+	prm[end - (pm + 4) + 1] = 0;
+	/* (then the object it runs on, by pointer: ", C*") */
+	obj = end + 1;
+	if (!strncmp(obj, " const", 6))
+		obj += 6;
+	return !strncmp(obj, ", ", 2) && !strncmp(obj + 2, cls, n) && obj[2 + n] == '*';
+}
+
+/* The last name of class CLS ("Worker" of "app::Worker"). */
+static const char *class_last(const char *cls)
+{
+	const char *last = cls;
+
+	for (const char *q = cls; (q = strstr(q, "::")); q += 2)
+		last = q + 2;
+	return last;
+}
+
+/* Whether variable type TYPE ("Worker", "Worker[4]", "const app::Worker") is class CLS. */
+static bool type_is_class(const char *type, const char *cls)
+{
+	size_t n;
+
+	if (!type)
+		return false;
+	while (!strncmp(type, "const ", 6) || !strncmp(type, "volatile ", 9))
+		type += type[0] == 'c' ? 6 : 9;
+	n = strcspn(type, "[");
+	while (n && type[n - 1] == ' ')
+		n--;
+	if (n == strlen(cls) && !strncmp(type, cls, n))
+		return true;
+	/* (DWARF names a class without its namespaces) */
+	return class_last(cls) != cls && n == strlen(class_last(cls)) &&
+	       !strncmp(type, class_last(cls), n);
+}
+
+/*
+ * Whether function NAME is a method of class CLS taking PRM (when NAME shows
+ * its parameters), not a constructor or destructor.
+ */
+static bool method_of(const char *name, const char *cls, const char *prm)
+{
+	size_t c = strlen(cls), p = strlen(prm), n;
+	const char *m = name + c + 2, *paren;
+
+	if (strncmp(name, cls, c) || strncmp(name + c, "::", 2) || *m == '~' || strstr(m, "::"))
+		return false;
+	paren = strchr(m, '(');
+	if (paren && (strncmp(paren, prm, p) || (paren[p] && strcmp(paren + p, " const"))))
+		return false;
+	n = paren ? (size_t)(paren - m) : strlen(m);
+	return n != strlen(class_last(cls)) || strncmp(m, class_last(cls), n);
+}
+
+/*
+ * std::thread(&C::method, &object, ...): the thread runs a method of C on an
+ * object its state holds, put there through the heap (or SSE registers) where
+ * the register flow does not follow.  Each method of C with the member
+ * pointer's parameters (not a constructor or destructor) is taken to run on
+ * each variable of type C (or an array of them) whose address the program
+ * takes: as a thread's entry handed it, its own code saying how often.
+ */
+int share_thread_methods(struct scan *sc)
+{
+	const struct mycl_share *s = sc->s;
+	const uint64_t *starts;
+	size_t nstarts;
+	char cls[256], prm[256];
+
+	starts = callgraph_starts(sc->cg, &nstarts);
+	for (size_t i = 0; i < nstarts; i++) {
+		const char *name;
+
+		callgraph_func_end(sc->cg, starts[i], &name);
+		if (!name || !thread_method(name, cls, sizeof(cls), prm, sizeof(prm)))
+			continue;
+		for (size_t j = 0; j < nstarts; j++) {
+			const char *m;
+
+			callgraph_func_end(sc->cg, starts[j], &m);
+			if (!m || !method_of(m, cls, prm))
+				continue;
+			for (size_t v = 0; v < s->nr_vars; v++) {
+				const struct mycl_share_var *var = &s->vars[v];
+
+				if (!var->addr_taken || !type_is_class(var->type, cls))
+					continue;
+				if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
+					return -ENOMEM;
+				sc->args[sc->nr_args++] = (struct argref){
+					starts[j], starts[j], var->addr, 0, var->stride != 0, 0, true, 0 };
+			}
+		}
+	}
+	return 0;
+}
+
+/*
  * Stores a callee makes through the address of a variable it was handed,
  * and the callees it hands that address on to (this->member.method(), up to
  * MAX_PASS_DEPTH calls down): counted as writes of that variable, running

@@ -202,6 +202,12 @@ perf record -q -e cpu-clock -F 999 -g -o chains.fp.data ./chains.gcc > /dev/null
 ls -l chains.*
 # The same without call chains: a writer then counts by its own samples only.
 perf record -q -e cpu-clock -F 999 -o chains.leaf.data ./chains.gcc > /dev/null
+# std::thread running a member function on a global object (&Worker::run, &workers[i]).
+for cc in g++ clang++; do
+	for o in -O0 -O2; do
+		"$cc" "$o" -g -pthread -o "thrmember.$cc$o" thrmember.cc
+	done
+done
 # Calls through tables of functions at a computed index (a command table's
 # handlers handed a thread's slot, reporters handed a global's address).
 four fntable
