@@ -875,11 +875,11 @@ def fntable(tool, data):
 
 def thrmember(tool, data):
     """tests/data/share/thrmember.cc: std::thread running a member function on a global object
-    (&Worker::run on &workers[i], &Server::loop on &g_server): the object reaches the method
-    through the thread's state, not through a register the code shows. workers[] and g_server
-    written hot and flagged; a Worker and a Stats no thread runs, and the options, written at
-    start-up only; per-thread rows padded to a line each not flagged (g++ and clang++, -O0 and
-    -O2)."""
+    (&Worker::run on &workers[i], &Server::loop on &g_server) and functions handed objects
+    (run_ctx(&ctxs[i]), run_ref(std::ref(solo[i]))): the object reaches the callable through
+    the thread's state, not through a register the code shows. All written hot and flagged; a
+    Worker and a Stats no thread runs, and the options, written at start-up only; per-thread
+    rows padded to a line each not flagged (g++ and clang++, -O0 and -O2)."""
     for name in ("thrmember.g++-O0", "thrmember.g++-O2", "thrmember.clang++-O0",
                  "thrmember.clang++-O2"):
         doc = share_json(tool, "--all", os.path.join(data, "share", name))
@@ -893,6 +893,10 @@ def thrmember(tool, data):
                         ("g_stats", "by a method main calls"), ("g_opts", "options")):
             if v in m:		# (clang -O2 folds some away)
                 startup_only(name, m, v, what)
+        for v, what in (("ctxs", "by run_ctx, handed &ctxs[i] by std::thread"),
+                        ("solo", "by run_ref, handed std::ref(solo[i])")):
+            hot_writes(name, m, v, what)
+            check(f"{name}: {v}'s lines are flagged", v in flagged, str(flagged))
         hot_writes(name, m, "padded_hits", "(each thread its own line)")
         check(f"{name}: padded_hits, a line per thread, not flagged", "padded_hits" not in flagged,
               str(flagged.get("padded_hits")))

@@ -775,6 +775,17 @@ int callgraph_for_each_call(const struct callgraph *cg,
 	return err;
 }
 
+int callgraph_for_each_take(const struct callgraph *cg,
+			    int (*fn)(uint64_t taker, uint64_t taken, void *arg), void *arg)
+{
+	int err = 0;
+
+	for (size_t k = 0; k < cg->nr_t && !err; k++)
+		if (cg->t[k].taker != NONE)
+			err = fn(cg->f[cg->t[k].taker].start, cg->f[cg->t[k].fn].start, arg);
+	return err;
+}
+
 bool callgraph_in_loop(const struct callgraph *cg, uint64_t addr)
 {
 	uint32_t i = cg_func_at(cg, addr);

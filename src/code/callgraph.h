@@ -89,6 +89,12 @@ int callgraph_for_each_call(const struct callgraph *cg,
 			    int (*fn)(uint64_t at, uint64_t caller, uint64_t callee, void *arg),
 			    void *arg);
 /*
+ * FN(TAKER, TAKEN, ARG) for each function address taken in code (starts of
+ * the function taking it and of the one taken); stops on non-zero.
+ */
+int callgraph_for_each_take(const struct callgraph *cg,
+			    int (*fn)(uint64_t taker, uint64_t taken, void *arg), void *arg);
+/*
  * The thread ADDR's function runs on, as far as the code shows: the start of
  * the thread entry (or of main, after its first thread) whose calls make it
  * run; 0 when that is a callback, an API or nothing known.

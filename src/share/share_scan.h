@@ -87,9 +87,10 @@ void share_count_write_at(struct mycl_share *s, struct callgraph *cg, struct myc
 size_t share_table_targets(const struct scan *sc, uint64_t slot, uint16_t stride, uint64_t *out,
 			   size_t max);
 /*
- * std::thread(&C::method, &object): each method of C like the member pointer
- * taken to run on each variable of class C whose address is taken, as a
- * thread's entry handed it (argrefs share_callee_writes follows); -ENOMEM.
+ * std::thread(f, &object) and std::thread(&C::method, &object): the objects
+ * a thread's state hands its callable, by the state's type, handed to the
+ * functions taken beside their address, as a thread's entry (argrefs
+ * share_callee_writes follows); -ENOMEM.
  */
 int share_thread_methods(struct scan *sc);
 /* A hot access of variable VAR at AT: the thread root it runs from (hot_root). */

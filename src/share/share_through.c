@@ -348,45 +348,99 @@ static void decode_callees_ahead(struct scan *sc, const struct callee_facts *c, 
 	free(v);
 }
 
-/*
- * The class a thread's state object runs a method of, from the state's
- * function name: a std::thread started with a pointer to a member function
- * and an object pointer (libstdc++'s _State_impl<_Invoker<tuple<void
- * (C::*)(int), C*, int>>>::_M_run, libc++'s __thread_proxy<tuple<...,
- * void (C::*)(int), C*, ...>>).  C into CLS, the method's parameter list
- * ("(int)") into PRM; false when NAME is not one.
- */
-static bool thread_method(const char *name, char *cls, size_t cls_len, char *prm, size_t prm_len)
-{
-	const char *pm, *open, *end, *obj;
-	size_t n, depth = 0;
+/* An argument of a std::thread's callable that is an object of a class: its place, its class. */
+struct state_obj {
+	int arg;			/* the callable's parameter (a method's object: 0) */
+	char cls[128];
+};
 
-	if (!strstr(name, "std::thread::_State_impl<") && !strstr(name, "__thread_proxy<"))
+/* The class ELEM ("Ctx*", "std::reference_wrapper<Ctx>", "app::Ctx *") points to, into CLS. */
+static bool obj_class(const char *elem, size_t n, char *cls, size_t cls_len)
+{
+	static const char ref[] = "std::reference_wrapper<";
+
+	while (n && elem[n - 1] == ' ')
+		n--;
+	if (n > sizeof(ref) && !strncmp(elem, ref, sizeof(ref) - 1) && elem[n - 1] == '>') {
+		elem += sizeof(ref) - 1;
+		n -= sizeof(ref);
+	} else if (n > 1 && elem[n - 1] == '*' && elem[n - 2] != '*' && elem[n - 2] != ')') {
+		n--;
+	} else {
 		return false;
-	if (!(pm = strstr(name, "::*)(")))
+	}
+	while (n && elem[n - 1] == ' ')
+		n--;
+	if (!n || n >= cls_len || memchr(elem, '(', n) || memchr(elem, '<', n))
 		return false;
-	/* (the class: back from "::*)" to the "(" that opens the member pointer's type) */
-	for (open = pm; open > name && open[-1] != '('; open--)
-		;
-	if (open == name || (n = (size_t)(pm - open)) == 0 || n >= cls_len)
-		return false;
-	memcpy(cls, open, n);
+	memcpy(cls, elem, n);
 	cls[n] = 0;
-	/* (its parameters: "(...)", nested parentheses counted) */
-	for (end = pm + 4; *end; end++) {
-		depth += *end == '(';
-		if (*end == ')' && --depth == 0)
+	return true;
+}
+
+/*
+ * A std::thread's state function, by its name (libstdc++'s
+ * _State_impl<_Invoker<tuple<F, A...>>>::_M_run, libc++'s
+ * __thread_proxy<tuple<..., F, A...>>): the callable F is a pointer to a
+ * function or to a member function (its class into PM_CLS, else ""), the
+ * arguments A... are handed to it; those that point to an object of a class
+ * into OUT (at most MAX); how many.
+ */
+static size_t thread_state(const char *name, char *pm_cls, size_t pm_len, struct state_obj *out,
+			   size_t max)
+{
+	const char *p = strstr(name, "std::thread::_State_impl<");
+	const char *star, *open;
+	size_t n = 0, depth = 0;
+	int arg = 0;
+
+	if (!p && !(p = strstr(name, "__thread_proxy<")))
+		return 0;
+	/* The callable's type: "R (*)(P...)" or "R (C::*)(P...)", its parameters' parentheses. */
+	if (!(star = strstr(p, "*)(")))
+		return 0;
+	for (open = star; open > p && open[-1] != '('; open--)
+		;
+	if (open == p)
+		return 0;
+	pm_cls[0] = 0;
+	if (star - open > 2 && !strncmp(star - 2, "::", 2)) {
+		if ((size_t)(star - 2 - open) >= pm_len)
+			return 0;
+		memcpy(pm_cls, open, (size_t)(star - 2 - open));
+		pm_cls[star - 2 - open] = 0;
+	} else if (star != open) {
+		return 0;
+	}
+	for (p = star + 2; *p; p++) {
+		depth += *p == '(';
+		if (*p == ')' && --depth == 0)
 			break;
 	}
-	if (!*end || (size_t)(end - (pm + 4)) + 2 > prm_len)
-		return false;
-	memcpy(prm, pm + 4, (size_t)(end - (pm + 4)) + 1);
-	prm[end - (pm + 4) + 1] = 0;
-	/* (then the object it runs on, by pointer: ", C*") */
-	obj = end + 1;
-	if (!strncmp(obj, " const", 6))
-		obj += 6;
-	return !strncmp(obj, ", ", 2) && !strncmp(obj + 2, cls, n) && obj[2 + n] == '*';
+	if (!*p++)
+		return 0;
+	if (!strncmp(p, " const", 6))
+		p += 6;
+	/* Then ", A0, A1...>": top-level commas, up to the tuple's '>'. */
+	while (*p == ',' && n < max) {
+		const char *e = ++p;
+
+		while (*p == ' ')
+			p++;
+		for (e = p, depth = 0; *e; e++) {
+			if (*e == '<' || *e == '(')
+				depth++;
+			else if ((*e == '>' || *e == ')') && depth)
+				depth--;
+			else if ((*e == ',' || *e == '>') && !depth)
+				break;
+		}
+		if (obj_class(p, (size_t)(e - p), out[n].cls, sizeof(out[n].cls)))
+			out[n++].arg = arg;
+		arg++;
+		p = e;
+	}
+	return n;
 }
 
 /* The last name of class CLS ("Worker" of "app::Worker"). */
@@ -418,65 +472,125 @@ static bool type_is_class(const char *type, const char *cls)
 	       !strncmp(type, class_last(cls), n);
 }
 
-/*
- * Whether function NAME is a method of class CLS taking PRM (when NAME shows
- * its parameters), not a constructor or destructor.
- */
-static bool method_of(const char *name, const char *cls, const char *prm)
+/* Whether function NAME is a method of class CLS, not a constructor or destructor. */
+static bool method_of(const char *name, const char *cls)
 {
-	size_t c = strlen(cls), p = strlen(prm), n;
+	size_t c = strlen(cls), n;
 	const char *m = name + c + 2, *paren;
 
-	if (strncmp(name, cls, c) || strncmp(name + c, "::", 2) || *m == '~' || strstr(m, "::"))
+	if (strncmp(name, cls, c) || strncmp(name + c, "::", 2) || *m == '~')
 		return false;
 	paren = strchr(m, '(');
-	if (paren && (strncmp(paren, prm, p) || (paren[p] && strcmp(paren + p, " const"))))
-		return false;
 	n = paren ? (size_t)(paren - m) : strlen(m);
+	if (memmem(m, n, "::", 2))
+		return false;
 	return n != strlen(class_last(cls)) || strncmp(m, class_last(cls), n);
 }
 
+struct take_list {
+	struct { uint64_t taker, taken; } *v;
+	size_t nr, cap;
+};
+
+static int take_add(uint64_t taker, uint64_t taken, void *arg)
+{
+	struct take_list *l = arg;
+
+	if (ARRAY_GROW(l->v, l->cap, l->nr + 1))
+		return -ENOMEM;
+	l->v[l->nr].taker = taker;
+	l->v[l->nr++].taken = taken;
+	return 0;
+}
+
+static int argref_dedup_cmp(const void *a, const void *b)
+{
+	const struct argref *x = a, *y = b;
+
+	if (x->callee != y->callee)
+		return x->callee < y->callee ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (int)x->arg - (int)y->arg;
+}
+
 /*
- * std::thread(&C::method, &object, ...): the thread runs a method of C on an
- * object its state holds, put there through the heap (or SSE registers) where
- * the register flow does not follow.  Each method of C with the member
- * pointer's parameters (not a constructor or destructor) is taken to run on
- * each variable of type C (or an array of them) whose address the program
- * takes: as a thread's entry handed it, its own code saying how often.
+ * std::thread(f, &object, ...) and std::thread(&C::method, &object, ...):
+ * the callable and its arguments reach the new thread through its state on
+ * the heap (at -O2 through SSE registers too), where the register flow does
+ * not follow them.  The state's type names them: an argument pointing to an
+ * object of class C (C*, std::reference_wrapper<C>) is handed, as the
+ * callable's parameter at its place, to each function whose address a
+ * function takes beside the address of a variable of class C (a method of
+ * the member pointer's class, not its constructor or destructor): a thread's
+ * entry handed that variable, its own code saying how often.
  */
 int share_thread_methods(struct scan *sc)
 {
 	const struct mycl_share *s = sc->s;
+	struct argref *found = NULL;
+	size_t nr_found = 0, found_cap = 0, nstarts;
+	struct take_list takes = { 0 };
 	const uint64_t *starts;
-	size_t nstarts;
-	char cls[256], prm[256];
+	char pm_cls[128];
+	int err = 0;
 
 	starts = callgraph_starts(sc->cg, &nstarts);
-	for (size_t i = 0; i < nstarts; i++) {
+	for (size_t i = 0; i < nstarts && !err; i++) {
+		struct state_obj objs[6];
 		const char *name;
+		size_t nobj;
 
 		callgraph_func_end(sc->cg, starts[i], &name);
-		if (!name || !thread_method(name, cls, sizeof(cls), prm, sizeof(prm)))
+		if (!name || !(nobj = thread_state(name, pm_cls, sizeof(pm_cls), objs, 6)))
 			continue;
-		for (size_t j = 0; j < nstarts; j++) {
-			const char *m;
+		if (!takes.v && (err = callgraph_for_each_take(sc->cg, take_add, &takes)))
+			break;
+		for (size_t t = 0; t < takes.nr && !err; t++) {
+			uint64_t taker = takes.v[t].taker, end;
+			const char *fname;
+			size_t r;
 
-			callgraph_func_end(sc->cg, starts[j], &m);
-			if (!m || !method_of(m, cls, prm))
+			callgraph_func_end(sc->cg, takes.v[t].taken, &fname);
+			if (pm_cls[0] && (!fname || !method_of(fname, pm_cls)))
 				continue;
-			for (size_t v = 0; v < s->nr_vars; v++) {
-				const struct mycl_share_var *var = &s->vars[v];
+			end = callgraph_func_end(sc->cg, taker, NULL);
+			/* The taker's variables of those classes whose address it takes. */
+			r = PARTITION_POINT((size_t)0, s->nr_refs, mid, s->refs[mid].addr < taker);
+			for (; r < s->nr_refs && s->refs[r].addr < end && !err; r++) {
+				const struct mycl_share_var *v = &s->vars[s->refs[r].var];
 
-				if (!var->addr_taken || !type_is_class(var->type, cls))
+				if (s->refs[r].access != ACC_ADDR)
 					continue;
-				if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
-					return -ENOMEM;
-				sc->args[sc->nr_args++] = (struct argref){
-					starts[j], starts[j], var->addr, 0, var->stride != 0, 0, true, 0 };
+				for (size_t o = 0; o < nobj; o++) {
+					if (!type_is_class(v->type, objs[o].cls))
+						continue;
+					if (ARRAY_GROW(found, found_cap, nr_found + 1)) {
+						err = -ENOMEM;
+						break;
+					}
+					found[nr_found++] = (struct argref){
+						takes.v[t].taken, takes.v[t].taken, v->addr,
+						(uint8_t)objs[o].arg, v->stride != 0, 0, true, 0 };
+				}
 			}
 		}
 	}
-	return 0;
+	/* (each function handed each variable once, however many takes pair them) */
+	if (!err && nr_found) {
+		sort_array(found, nr_found, sizeof(*found), argref_dedup_cmp);
+		for (size_t i = 0; i < nr_found && !err; i++) {
+			if (i && !argref_dedup_cmp(&found[i], &found[i - 1]))
+				continue;
+			if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
+				err = -ENOMEM;
+			else
+				sc->args[sc->nr_args++] = found[i];
+		}
+	}
+	free(found);
+	free(takes.v);
+	return err;
 }
 
 /*

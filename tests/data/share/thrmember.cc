@@ -2,7 +2,9 @@
 // mycl-share's ground truth for std::thread running a member function on an
 // object: std::thread(&Worker::run, &workers[i], n), whose object pointer
 // reaches the method through the thread's state on the heap (and SSE
-// registers at -O2), and std::thread(&Server::loop, &g_server); beside them a
+// registers at -O2), std::thread(&Server::loop, &g_server), and functions
+// handed an object: std::thread(run_ctx, &ctxs[i], n), std::thread(run_ref,
+// std::ref(solo[i])); beside them a
 // Worker and a Stats no thread runs (written by main once), options parsed
 // before the threads, and per-thread rows padded to a line each.
 // Regenerate the binaries with gen.sh.
@@ -10,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -39,6 +42,27 @@ struct Options { int threads = 4; int verbose = 0; char name[16] = "srv"; };
 static Options g_opts;
 
 alignas(64) static unsigned long padded_hits[4][8];
+
+struct Ctx {
+	unsigned long n;
+	unsigned long bytes;
+};
+static Ctx ctxs[4];
+static Ctx solo[2];
+
+static void run_ctx(Ctx *c, int iters)
+{
+	for (int i = 0; i < iters; i++) {
+		c->n++;
+		c->bytes += i & 3;
+	}
+}
+
+static void run_ref(Ctx &c)
+{
+	for (int i = 0; i < 1000000; i++)
+		c.n++;
+}
 
 void Worker::run(int n)
 {
@@ -77,10 +101,14 @@ int main(int argc, char **argv)
 	ts.emplace_back(&Server::loop, &g_server);
 	for (int i = 0; i < 4; i++)
 		ts.emplace_back(padded_worker, i);
+	for (int i = 0; i < 4; i++)
+		ts.emplace_back(run_ctx, &ctxs[i], 1000000);
+	for (int i = 0; i < 2; i++)
+		ts.emplace_back(run_ref, std::ref(solo[i]));
 	for (auto &t : ts)
 		t.join();
 	if (g_opts.verbose)
-		printf("%lu %lu %lu %lu %lu\n", workers[0].done, g_server.accepted.load(),
-		       padded_hits[1][0], spare_worker.done, g_stats.bumps);
+		printf("%lu %lu %lu %lu %lu %lu %lu\n", workers[0].done, g_server.accepted.load(),
+		       padded_hits[1][0], spare_worker.done, g_stats.bumps, ctxs[1].n, solo[0].n);
 	return 0;
 }
