@@ -902,6 +902,28 @@ def thrmember(tool, data):
               str(flagged.get("padded_hits")))
 
 
+def heaparg(tool, data):
+    """tests/data/share/heaparg.c: threads handed a struct holding their slot's address
+    (a->slot = &slots[i] on the heap, or in an array of structs on the stack): the slots
+    written hot by each thread's loop, their lines flagged; a slot main hands the same way to
+    a start-up function, and the options, not written while threads run (x86_64 gcc and clang
+    -O0/-O2, aarch64)."""
+    for name in ("heaparg.gcc-O0", "heaparg.gcc-O2", "heaparg.clang-O0", "heaparg.clang-O2",
+                 "heaparg.aarch64"):
+        doc = share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name))
+        m, flagged = members(doc), flagged_vars(doc)
+        for v, what in (("heap_slots", "through a->slot, a struct on the heap"),
+                        ("stack_slots", "through a->slot, a struct of an array on the stack")):
+            hot_writes(name, m, v, what)
+            check(f"{name}: {v}'s lines are flagged (per-thread slots)",
+                  flagged.get(v, set()) & {"slots", "writers"}, str(flagged.get(v)))
+        for v, what in (("boot_slot", "handed in a struct to a start-up function"),
+                        ("opt_rounds", "an option")):
+            x, _ = m[v]
+            check(f"{name}: {v} ({what}) not written while threads run",
+                  x["hot_writes"] + x["warm_writes"] == 0, str(x))
+
+
 def disassemble_names(tool, data):
     """--disassemble takes a function as the reports name it, with its parameters, mangled, or
     an unnamed one by its start (as writers lists show it); anything else: exit 4."""
@@ -1096,6 +1118,7 @@ def main():
     tested(tool, data)
     fntable(tool, data)
     thrmember(tool, data)
+    heaparg(tool, data)
     guard(tool, data)
     disassemble_names(tool, data)
     decode_ahead(tool, data)

@@ -776,13 +776,21 @@ int callgraph_for_each_call(const struct callgraph *cg,
 }
 
 int callgraph_for_each_take(const struct callgraph *cg,
-			    int (*fn)(uint64_t taker, uint64_t taken, void *arg), void *arg)
+			    int (*fn)(uint64_t taker, uint64_t taken, uint64_t to, int k, uint64_t at,
+				      void *arg),
+			    void *arg)
 {
 	int err = 0;
 
-	for (size_t k = 0; k < cg->nr_t && !err; k++)
-		if (cg->t[k].taker != NONE)
-			err = fn(cg->f[cg->t[k].taker].start, cg->f[cg->t[k].fn].start, arg);
+	for (size_t i = 0; i < cg->nr_t && !err; i++) {
+		const struct cg_take *t = &cg->t[i];
+
+		if (t->taker != NONE)
+			err = fn(cg->f[t->taker].start, cg->f[t->fn].start,
+				 t->passed_to != NONE ? cg->f[t->passed_to].start : 0,
+				 t->passed_to != NONE ? t->arg : -1, t->passed_to != NONE ? t->at : 0,
+				 arg);
+	}
 	return err;
 }
 

@@ -89,11 +89,15 @@ int callgraph_for_each_call(const struct callgraph *cg,
 			    int (*fn)(uint64_t at, uint64_t caller, uint64_t callee, void *arg),
 			    void *arg);
 /*
- * FN(TAKER, TAKEN, ARG) for each function address taken in code (starts of
- * the function taking it and of the one taken); stops on non-zero.
+ * FN(TAKER, TAKEN, TO, K, AT, ARG) for each function address taken in code
+ * (starts of the function taking it and of the one taken), handed to
+ * function TO as its argument K by the call at AT (TO 0, K -1: kept or
+ * stored); stops on non-zero.
  */
 int callgraph_for_each_take(const struct callgraph *cg,
-			    int (*fn)(uint64_t taker, uint64_t taken, void *arg), void *arg);
+			    int (*fn)(uint64_t taker, uint64_t taken, uint64_t to, int k, uint64_t at,
+				      void *arg),
+			    void *arg);
 /*
  * The thread ADDR's function runs on, as far as the code shows: the start of
  * the thread entry (or of main, after its first thread) whose calls make it

@@ -339,6 +339,11 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	    a->op_count == 2 && in->data && in->access == ACC_READ && !in->indexed &&
 	    a->operands[0].reg == (unsigned int)dst)
 		d->ld[dst] = (typeof(d->ld[0])){ in->data, 0, true };
+	/* ldr xN, [x0, #off]: a pointer the function's first argument points to (arg->slot). */
+	else if (d->share_facts && (ci->id == ARM64_INS_LDR || ci->id == ARM64_INS_LDUR) &&
+		 a->op_count == 2 && !in->data && in->mem_prm == 1 &&
+		 in->mem_prm_access == ACC_READ && a->operands[0].reg == (unsigned int)dst)
+		d->ld[dst] = (typeof(d->ld[0])){ INSN_ARG_KEY, 0, true };
 	/* ldp xA, xB, [g]: both, xB from 8 on. */
 	if (d->share_facts && ci->id == ARM64_INS_LDP && a->op_count == 3 && in->data &&
 	    in->access == ACC_READ && !in->indexed && a->operands[0].reg == (unsigned int)dst &&

@@ -716,9 +716,13 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 			if (ci->id == X86_INS_LEA && set_indexed)
 				set_scale = in->scale;
 		}
-		/* (%reg) with reg = what pointer variable g holds, plus off: an access through g. */
+		/*
+		 * (%reg) with reg = what pointer variable g holds, plus off: an
+		 * access through g (INSN_ARG_KEY: through a pointer the function's
+		 * first argument points to, arg->slot->n).
+		 */
 		if (d->share_facts && fam && op->mem.index == X86_REG_INVALID && !in->data &&
-		    d->ld[fam].known && d->ld[fam].g != INSN_ARG_KEY && ci->id != X86_INS_LEA) {
+		    d->ld[fam].known && ci->id != X86_INS_LEA) {
 			in->via = d->ld[fam].g;
 			in->via_off = d->ld[fam].off + op->mem.disp;
 			in->via_access = x86_access(ci, op, in->atomic);

@@ -70,9 +70,11 @@ struct insn {
 	uint64_t stored_pair;		/* aarch64 stp: the address the second register stores (+8) */
 	uint8_t stored_prm;		/* a store off the stack of 1 + the function's own argument */
 	/*
-	 * x86_64, mycl-share: a memory operand based on a register holding the
-	 * value of pointer variable VIA (a global's address, or INSN_TLS_KEY of a
-	 * thread-local's %fs offset), plus VIA_OFF; how it is accessed.
+	 * mycl-share (x86_64; aarch64 without TLS): a memory operand based on a
+	 * register holding the value of pointer variable VIA (a global's
+	 * address, INSN_TLS_KEY of a thread-local's %fs offset, or INSN_ARG_KEY:
+	 * a pointer loaded from what the function's first argument points to),
+	 * plus VIA_OFF; how it is accessed.
 	 */
 	uint64_t via;
 	int64_t via_off;

@@ -225,10 +225,24 @@ static int scan_insn(const struct insn *in, void *arg)
 		}
 	}
 	if (in->via && (in->via_access == ACC_WRITE || in->via_access == ACC_RMW)) {
+		uint64_t ptr = in->via != INSN_ARG_KEY ? in->via :
+			       SHARE_ARG_PTR(callgraph_func_start(sc->cg, in->addr));
+
 		if (ARRAY_GROW(sc->ptrws, sc->ptrws_cap, sc->nr_ptrws + 1))
 			return -ENOMEM;
-		sc->ptrws[sc->nr_ptrws++] = (struct ptrw){ in->addr, in->via, in->via_off,
+		sc->ptrws[sc->nr_ptrws++] = (struct ptrw){ in->addr, ptr, in->via_off,
 							   in->counter_op };
+	}
+	/* A variable's address stored into a struct on the heap or the stack. */
+	for (int k = 0; k < 2; k++) {
+		uint64_t val = k ? in->stored_stack : in->data || in->tls ? 0 : in->stored;
+
+		if (!val || share_find_var(s, val) < 0)
+			continue;
+		if (ARRAY_GROW(sc->argstores, sc->argstores_cap, sc->nr_argstores + 1))
+			return -ENOMEM;
+		sc->argstores[sc->nr_argstores++] = (struct argstore){
+			callgraph_func_start(sc->cg, in->addr), in->addr, val, in->stored_indexed };
 	}
 	/* Addresses stored in a pointer variable (stp: a second one 8 bytes on). */
 	for (int k = 0; k < 2 && (in->data || in->tls); k++) {
@@ -485,6 +499,8 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	if (!err)
 		err = share_thread_methods(&sc);
 	if (!err)
+		err = share_thread_args(&sc);
+	if (!err)
 		err = share_callee_writes(&sc);
 	if (!err) {
 		share_pointer_writes(&sc);
@@ -509,6 +525,7 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	free(sc.calls);
 	free(sc.ptrws);
 	free(sc.ptrsets);
+	free(sc.argstores);
 	return err;
 }
 

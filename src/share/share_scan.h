@@ -9,6 +9,7 @@
 #define MYCL_SHARE_SCAN_H
 
 #include "callgraph.h"
+#include "insn.h"
 #include "share_state.h"
 
 struct disasm;
@@ -54,7 +55,16 @@ struct scan {
 	size_t nr_ptrws, ptrws_cap;
 	struct ptrset { uint64_t ptr, target; bool indexed; } *ptrsets;
 	size_t nr_ptrsets, ptrsets_cap;
+	/* Variables' addresses a function stores into memory not a variable's (a struct it builds). */
+	struct argstore { uint64_t fn, at, target; bool indexed; } *argstores;
+	size_t nr_argstores, argstores_cap;
 };
+
+/*
+ * The pointer key of "a pointer the first argument of function FN points
+ * to" (struct ptrw, ptrset): INSN_ARG_KEY with FN's start in its low bits.
+ */
+#define SHARE_ARG_PTR(fn) (INSN_ARG_KEY | ((fn) & 0x000fffffffffffffULL))
 
 /*
  * One write to V, by when it runs (HEAT); AT explains where (for the hottest);
@@ -86,6 +96,14 @@ void share_count_write_at(struct mycl_share *s, struct callgraph *cg, struct myc
  */
 size_t share_table_targets(const struct scan *sc, uint64_t slot, uint16_t stride, uint64_t *out,
 			   size_t max);
+/*
+ * A thread's entry handed a struct holding variables' addresses
+ * (pthread_create(&t, NULL, worker, a) after a->slot = &slots[i], the struct
+ * on the heap or the stack): the addresses the function starting it stores
+ * into memory since its call before are what the entry's pointers loaded
+ * from its argument's struct hold (ptrsets of SHARE_ARG_PTR(entry)); -ENOMEM.
+ */
+int share_thread_args(struct scan *sc);
 /*
  * std::thread(f, &object) and std::thread(&C::method, &object): the objects
  * a thread's state hands its callable, by the state's type, handed to the

@@ -488,20 +488,42 @@ static bool method_of(const char *name, const char *cls)
 }
 
 struct take_list {
-	struct { uint64_t taker, taken; } *v;
+	struct { uint64_t taker, taken, to, at; int k; } *v;
 	size_t nr, cap;
 };
 
-static int take_add(uint64_t taker, uint64_t taken, void *arg)
+static int take_add(uint64_t taker, uint64_t taken, uint64_t to, int k, uint64_t at, void *arg)
 {
 	struct take_list *l = arg;
 
 	if (ARRAY_GROW(l->v, l->cap, l->nr + 1))
 		return -ENOMEM;
 	l->v[l->nr].taker = taker;
-	l->v[l->nr++].taken = taken;
+	l->v[l->nr].taken = taken;
+	l->v[l->nr].to = to;
+	l->v[l->nr].at = at;
+	l->v[l->nr++].k = k;
 	return 0;
 }
+
+/* The addresses of the direct calls, sorted. */
+struct call_sites {
+	uint64_t *at;
+	size_t nr, cap;
+};
+
+static int call_site_add(uint64_t at, uint64_t caller, uint64_t callee, void *arg)
+{
+	struct call_sites *c = arg;
+
+	(void)caller;
+	(void)callee;
+	if (ARRAY_GROW(c->at, c->cap, c->nr + 1))
+		return -ENOMEM;
+	c->at[c->nr++] = at;
+	return 0;
+}
+
 
 static int argref_dedup_cmp(const void *a, const void *b)
 {
@@ -512,6 +534,62 @@ static int argref_dedup_cmp(const void *a, const void *b)
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
 	return (int)x->arg - (int)y->arg;
+}
+
+static int argstore_cmp(const void *a, const void *b)
+{
+	const struct argstore *x = a, *y = b;
+
+	if (x->fn != y->fn)
+		return x->fn < y->fn ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+int share_thread_args(struct scan *sc)
+{
+	struct take_list takes = { 0 };
+	struct call_sites calls = { 0 };
+	int err;
+
+	if (!sc->nr_argstores)
+		return 0;
+	err = callgraph_for_each_take(sc->cg, take_add, &takes);
+	if (!err)
+		err = callgraph_for_each_call(sc->cg, call_site_add, &calls);
+	sort_array(calls.at, calls.nr, sizeof(*calls.at), u64_cmp);
+	sort_array(sc->argstores, sc->nr_argstores, sizeof(*sc->argstores), argstore_cmp);
+	for (size_t t = 0; t < takes.nr && !err; t++) {
+		uint64_t taker = takes.v[t].taker, at = takes.v[t].at, since;
+		size_t lo = 0, hi = sc->nr_argstores, c;
+
+		/* An entry handed to a function starting threads with it (pthread_create, a wrapper). */
+		if (!takes.v[t].to || takes.v[t].k < 0 ||
+		    callgraph_thread_api(sc->cg, takes.v[t].to) != takes.v[t].k)
+			continue;
+		/* The struct handed is the one filled since the call before (no call between). */
+		c = PARTITION_POINT((size_t)0, calls.nr, mid, calls.at[mid] < at);
+		since = c ? calls.at[c - 1] : 0;
+		lo = PARTITION_POINT(lo, hi, mid, sc->argstores[mid].fn < taker ||
+					      (sc->argstores[mid].fn == taker &&
+					       sc->argstores[mid].at <= since));
+		/* (at most 64 addresses a call: a hostile binary could store thousands) */
+		for (size_t i = lo; i < hi && i < lo + 64 && sc->argstores[i].fn == taker &&
+				    sc->argstores[i].at < at; i++) {
+			long var = share_find_var(sc->s, sc->argstores[i].target);
+
+			if (ARRAY_GROW(sc->ptrsets, sc->ptrsets_cap, sc->nr_ptrsets + 1)) {
+				err = -ENOMEM;
+				break;
+			}
+			/* (an array's element: one per thread, as for pthread_create's own argument) */
+			sc->ptrsets[sc->nr_ptrsets++] = (struct ptrset){
+				SHARE_ARG_PTR(takes.v[t].taken), sc->argstores[i].target,
+				sc->argstores[i].indexed || (var >= 0 && sc->s->vars[var].stride) };
+		}
+	}
+	free(takes.v);
+	free(calls.at);
+	return err;
 }
 
 /*
