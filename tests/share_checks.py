@@ -904,7 +904,8 @@ def thrmember(tool, data):
 
 def heaparg(tool, data):
     """tests/data/share/heaparg.c: threads handed a struct holding their slot's address
-    (a->slot = &slots[i] on the heap, or in an array of structs on the stack): the slots
+    (a->slot = &slots[i] on the heap, or in an array of structs on the stack; a->slot handed
+    to a function): the slots
     written hot by each thread's loop, their lines flagged; a slot main hands the same way to
     a start-up function, and the options, not written while threads run (x86_64 gcc and clang
     -O0/-O2, aarch64)."""
@@ -913,7 +914,8 @@ def heaparg(tool, data):
         doc = share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name))
         m, flagged = members(doc), flagged_vars(doc)
         for v, what in (("heap_slots", "through a->slot, a struct on the heap"),
-                        ("stack_slots", "through a->slot, a struct of an array on the stack")):
+                        ("stack_slots", "through a->slot, a struct of an array on the stack"),
+                        ("call_slots", "by count(a->slot), a function the thread hands it")):
             hot_writes(name, m, v, what)
             check(f"{name}: {v}'s lines are flagged (per-thread slots)",
                   flagged.get(v, set()) & {"slots", "writers"}, str(flagged.get(v)))

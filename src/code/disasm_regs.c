@@ -129,6 +129,8 @@ void dis_call_args(struct disasm *d, struct insn *in)
 			in->call_arg_pass[k] = (uint8_t)(d->prm[r].idx + 1);
 			in->call_arg_pass_off[k] = (int32_t)d->prm[r].v;
 		}
+		if (d->share_facts && d->ld[r].known && d->ld[r].g == INSN_ARG_KEY && !d->ld[r].off)
+			in->call_arg_argptr |= (uint8_t)(1u << k);
 	}
 	dis_zero_args(d, in);
 }

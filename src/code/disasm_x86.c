@@ -552,6 +552,8 @@ static void x86_call_args(struct disasm *d, struct insn *in)
 		}
 		if (d->ld[r].known && d->ld[r].g == INSN_ARG_KEY)
 			in->call_arg_member |= (uint8_t)(1u << k);
+		if (d->ld[r].known && d->ld[r].g == INSN_ARG_KEY && !d->ld[r].off)
+			in->call_arg_argptr |= (uint8_t)(1u << k);
 	}
 	x86_zero_args(d, in);
 }

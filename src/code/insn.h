@@ -86,6 +86,9 @@ struct insn {
 	uint8_t call_arg_zero;		/* call: bit k: argument k is the constant 0 */
 	uint8_t call_arg_member;	/* call (x86_64): bit k: argument k was loaded from the
 					 * memory the function's first argument points to (p->fn) */
+	uint8_t call_arg_argptr;	/* call (x86_64, aarch64; mycl-share): bit k: argument k is a
+					 * pointer loaded from what the function's first argument
+					 * points to (arg->slot) */
 	uint8_t call_arg_pass[6];	/* call: 1 + the function's own argument plus an offset */
 	int32_t call_arg_pass_off[6];	/* ... that offset (this->member handed on) */
 	/* ret: the address the result register holds, when known (a function returning &g[i]). */

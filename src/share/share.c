@@ -233,6 +233,13 @@ static int scan_insn(const struct insn *in, void *arg)
 		sc->ptrws[sc->nr_ptrws++] = (struct ptrw){ in->addr, ptr, in->via_off,
 							   in->counter_op };
 	}
+	if (in->call && in->target && in->call_arg_argptr) {
+		if (ARRAY_GROW(sc->apcalls, sc->apcalls_cap, sc->nr_apcalls + 1))
+			return -ENOMEM;
+		sc->apcalls[sc->nr_apcalls++] = (struct argptr_call){
+			callgraph_func_start(sc->cg, in->addr), in->addr, in->target,
+			in->call_arg_argptr };
+	}
 	/* A variable's address stored into a struct on the heap or the stack. */
 	for (int k = 0; k < 2; k++) {
 		uint64_t val = k ? in->stored_stack : in->data || in->tls ? 0 : in->stored;
@@ -526,6 +533,7 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	free(sc.ptrws);
 	free(sc.ptrsets);
 	free(sc.argstores);
+	free(sc.apcalls);
 	return err;
 }
 

@@ -58,6 +58,9 @@ struct scan {
 	/* Variables' addresses a function stores into memory not a variable's (a struct it builds). */
 	struct argstore { uint64_t fn, at, target; bool indexed; } *argstores;
 	size_t nr_argstores, argstores_cap;
+	/* Calls handing on a pointer loaded from what the caller's first argument points to. */
+	struct argptr_call { uint64_t fn, at, callee; uint8_t args; } *apcalls;
+	size_t nr_apcalls, apcalls_cap;
 };
 
 /*
@@ -101,7 +104,9 @@ size_t share_table_targets(const struct scan *sc, uint64_t slot, uint16_t stride
  * (pthread_create(&t, NULL, worker, a) after a->slot = &slots[i], the struct
  * on the heap or the stack): the addresses the function starting it stores
  * into memory since its call before are what the entry's pointers loaded
- * from its argument's struct hold (ptrsets of SHARE_ARG_PTR(entry)); -ENOMEM.
+ * from its argument's struct hold (ptrsets of SHARE_ARG_PTR(entry)), and
+ * what the entry hands such a pointer to is handed those addresses
+ * (argrefs); -ENOMEM.
  */
 int share_thread_args(struct scan *sc);
 /*

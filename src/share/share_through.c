@@ -536,6 +536,46 @@ static int argref_dedup_cmp(const void *a, const void *b)
 	return (int)x->arg - (int)y->arg;
 }
 
+static int ptrset_key_cmp(const void *a, const void *b)
+{
+	const struct ptrset *x = a, *y = b;
+
+	return x->ptr < y->ptr ? -1 : x->ptr > y->ptr;
+}
+
+/*
+ * A thread's entry handing a pointer loaded from its argument's struct to a
+ * function (count(a->slot)): that function is handed the addresses the
+ * struct was filled with, when and as often as the call runs.
+ */
+static int argptr_calls(struct scan *sc)
+{
+	size_t first = sc->nr_ptrsets;
+
+	if (!sc->nr_apcalls || !sc->nr_ptrsets)
+		return 0;
+	sort_array(sc->ptrsets, sc->nr_ptrsets, sizeof(*sc->ptrsets), ptrset_key_cmp);
+	for (size_t i = 0; i < sc->nr_apcalls; i++) {
+		const struct argptr_call *c = &sc->apcalls[i];
+		uint64_t key = SHARE_ARG_PTR(c->fn);
+		size_t lo = 0, hi = first;
+
+		lo = PARTITION_POINT(lo, hi, mid, sc->ptrsets[mid].ptr < key);
+		for (size_t j = lo; j < hi && j < lo + 64 && sc->ptrsets[j].ptr == key; j++) {
+			for (int k = 0; k < 6; k++) {
+				if (!((c->args >> k) & 1))
+					continue;
+				if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
+					return -ENOMEM;
+				sc->args[sc->nr_args++] = (struct argref){
+					c->at, c->callee, sc->ptrsets[j].target, (uint8_t)k,
+					sc->ptrsets[j].indexed, 0, false, 0 };
+			}
+		}
+	}
+	return 0;
+}
+
 static int argstore_cmp(const void *a, const void *b)
 {
 	const struct argstore *x = a, *y = b;
@@ -589,7 +629,7 @@ int share_thread_args(struct scan *sc)
 	}
 	free(takes.v);
 	free(calls.at);
-	return err;
+	return err ? err : argptr_calls(sc);
 }
 
 /*
