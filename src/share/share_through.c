@@ -476,10 +476,11 @@ static bool type_is_class(const char *type, const char *cls)
 static bool method_of(const char *name, const char *cls)
 {
 	size_t c = strlen(cls), n;
-	const char *m = name + c + 2, *paren;
+	const char *m, *paren;
 
-	if (strncmp(name, cls, c) || strncmp(name + c, "::", 2) || *m == '~')
+	if (strncmp(name, cls, c) || strncmp(name + c, "::", 2) || name[c + 2] == '~')
 		return false;
+	m = name + c + 2;
 	paren = strchr(m, '(');
 	n = paren ? (size_t)(paren - m) : strlen(m);
 	if (memmem(m, n, "::", 2))
