@@ -926,6 +926,23 @@ def heaparg(tool, data):
                   x["hot_writes"] + x["warm_writes"] == 0, str(x))
 
 
+def taskctx(tool, data):
+    """tests/data/share/taskctx.c: callbacks queued with their context (submit(fn, &ctx)), run
+    by a pool as t.fn(t.arg): the context a thread's loop queues is written hot; a cleanup
+    registered once at start-up with its context, and an option, are not (gcc and clang
+    -O0/-O2, aarch64)."""
+    for name in ("taskctx.gcc-O0", "taskctx.gcc-O2", "taskctx.clang-O0", "taskctx.clang-O2",
+                 "taskctx.aarch64"):
+        doc = share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name))
+        m, flagged = members(doc), flagged_vars(doc)
+        hot_writes(name, m, "req_stats", "by count_request, queued with &req_stats in a loop")
+        check(f"{name}: req_stats' line is flagged", "req_stats" in flagged, str(flagged))
+        for v, what in (("final_stats", "the context of a cleanup registered once"),
+                        ("opt_tasks", "an option")):
+            x, _ = m[v]
+            check(f"{name}: {v} ({what}) not written hot", x["hot_writes"] == 0, str(x))
+
+
 def disassemble_names(tool, data):
     """--disassemble takes a function as the reports name it, with its parameters, mangled, or
     an unnamed one by its start (as writers lists show it); anything else: exit 4."""
@@ -1121,6 +1138,7 @@ def main():
     fntable(tool, data)
     thrmember(tool, data)
     heaparg(tool, data)
+    taskctx(tool, data)
     guard(tool, data)
     disassemble_names(tool, data)
     decode_ahead(tool, data)

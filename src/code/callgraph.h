@@ -119,6 +119,8 @@ uint64_t callgraph_function_at(const struct callgraph *cg, uint64_t addr);
  * entry started by one call, which runs once, outside any loop.
  */
 bool callgraph_one_thread(const struct callgraph *cg, uint64_t root);
+/* The function starting at FN runs a function it is handed at exit (atexit, __cxa_atexit). */
+bool callgraph_exit_api(const struct callgraph *cg, uint64_t fn);
 /* The program starts threads (or is a library, whose callers may). */
 bool callgraph_threaded(const struct callgraph *cg);
 /* How many thread entries and callbacks were found (for the report's header). */

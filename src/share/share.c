@@ -508,6 +508,8 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	if (!err)
 		err = share_thread_args(&sc);
 	if (!err)
+		err = share_callback_contexts(&sc);
+	if (!err)
 		err = share_callee_writes(&sc);
 	if (!err) {
 		share_pointer_writes(&sc);

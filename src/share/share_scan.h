@@ -110,6 +110,14 @@ size_t share_table_targets(const struct scan *sc, uint64_t slot, uint16_t stride
  */
 int share_thread_args(struct scan *sc);
 /*
+ * A callback handed with its context (submit(fn, &ctx), the address right
+ * after the function, as pthread_create hands its entry's): the context is
+ * handed to the callback, as the one parameter it stores through, when and
+ * as often as the call handing them over runs (a task queued runs once a
+ * call); -ENOMEM.
+ */
+int share_callback_contexts(struct scan *sc);
+/*
  * std::thread(f, &object) and std::thread(&C::method, &object): the objects
  * a thread's state hands its callable, by the state's type, handed to the
  * functions taken beside their address, as a thread's entry (argrefs

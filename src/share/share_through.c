@@ -712,6 +712,83 @@ int share_thread_methods(struct scan *sc)
 	return err;
 }
 
+static int take_at_cmp(const void *a, const void *b)
+{
+	const typeof(((struct take_list *)0)->v[0]) *x = a, *y = b;
+
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return x->k - y->k;
+}
+
+/*
+ * The one parameter of FN (its start) that FN stores through, or -1: none,
+ * several, or its code not readable.
+ */
+static int stored_param(struct scan *sc, uint64_t fn)
+{
+	struct insn *in = NULL;
+	const uint8_t *code;
+	size_t nr = 0, len;
+	int p = -1;
+
+	if (!(code = callee_code(sc, fn, &len)) || disasm_range(sc->d, code, len, fn, &in, &nr))
+		return -1;
+	for (size_t i = 0; i < nr; i++) {
+		if (!in[i].mem_prm ||
+		    (in[i].mem_prm_access != ACC_WRITE && in[i].mem_prm_access != ACC_RMW))
+			continue;
+		if (p >= 0 && p != in[i].mem_prm - 1) {
+			p = -1;
+			break;
+		}
+		p = in[i].mem_prm - 1;
+	}
+	free(in);
+	return p;
+}
+
+int share_callback_contexts(struct scan *sc)
+{
+	struct take_list takes = { 0 };
+	size_t nr = sc->nr_args;
+	int err;
+
+	err = callgraph_for_each_take(sc->cg, take_add, &takes);
+	if (err || !takes.nr) {
+		free(takes.v);
+		return err;
+	}
+	sort_array(takes.v, takes.nr, sizeof(*takes.v), take_at_cmp);
+	for (size_t i = 0; i < nr && !err; i++) {
+		const struct argref a = sc->args[i];
+		size_t lo = 0, hi = takes.nr;
+		int p;
+
+		/* (a thread's entry and its argument: share_callee_writes' own rule) */
+		if (a.own_heat || a.depth || !a.arg ||
+		    callgraph_thread_api(sc->cg, a.callee) == a.arg - 1)
+			continue;
+		lo = PARTITION_POINT(lo, hi, mid, takes.v[mid].at < a.call ||
+					      (takes.v[mid].at == a.call &&
+					       takes.v[mid].k < a.arg - 1));
+		/* (a handler run at exit, a destructor __cxa_atexit is handed: not while threads run) */
+		if (lo == hi || takes.v[lo].at != a.call || takes.v[lo].k != a.arg - 1 ||
+		    takes.v[lo].to != a.callee || callgraph_exit_api(sc->cg, a.callee) ||
+		    callgraph_heat(sc->cg, takes.v[lo].taken) == HEAT_EXIT ||
+		    (p = stored_param(sc, takes.v[lo].taken)) < 0)
+			continue;
+		if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
+			err = -ENOMEM;
+		else
+			/* (as often as it is handed over: a task queued runs once a call) */
+			sc->args[sc->nr_args++] = (struct argref){
+				a.call, takes.v[lo].taken, a.addr, (uint8_t)p, a.indexed, 1, false, 0 };
+	}
+	free(takes.v);
+	return err;
+}
+
 /*
  * Stores a callee makes through the address of a variable it was handed,
  * and the callees it hands that address on to (this->member.method(), up to

@@ -205,6 +205,9 @@ perf record -q -e cpu-clock -F 999 -o chains.leaf.data ./chains.gcc > /dev/null
 # Threads handed a struct (heap or stack) holding the address of their slot.
 four heaparg
 aarch64-linux-gnu-gcc -O2 -g -pthread -o heaparg.aarch64 heaparg.c
+# Callbacks queued with their context (submit(fn, &ctx)) that a pool runs.
+four taskctx
+aarch64-linux-gnu-gcc -O2 -g -pthread -o taskctx.aarch64 taskctx.c
 # std::thread running a member function on a global object (&Worker::run, &workers[i]).
 for cc in g++ clang++; do
 	for o in -O0 -O2; do
