@@ -943,6 +943,22 @@ def taskctx(tool, data):
             check(f"{name}: {v} ({what}) not written hot", x["hot_writes"] == 0, str(x))
 
 
+def statenames(tool, data):
+    """tests/data/share/statenames.c: functions named like std::thread's state functions but
+    cut short, unbalanced, with empty classes: read without harm (exit 0, JSON that parses),
+    ws written hot by the one thread that runs (entry's loop)."""
+    name = "statenames.gcc-O0"
+    r = share(tool, "--all", "--format", "json", os.path.join(data, "share", name))
+    try:
+        doc = json.loads(r.stdout)
+    except ValueError:
+        doc = None
+    check(f"{name}: hostile state-function names read, exit 0, JSON parses",
+          r.returncode == 0 and doc is not None, f"exit {r.returncode}")
+    if doc:
+        hot_writes(name, members(doc), "ws", "by W::run in the thread's loop")
+
+
 def disassemble_names(tool, data):
     """--disassemble takes a function as the reports name it, with its parameters, mangled, or
     an unnamed one by its start (as writers lists show it); anything else: exit 4."""
@@ -1139,6 +1155,7 @@ def main():
     thrmember(tool, data)
     heaparg(tool, data)
     taskctx(tool, data)
+    statenames(tool, data)
     guard(tool, data)
     disassemble_names(tool, data)
     decode_ahead(tool, data)

@@ -205,6 +205,8 @@ perf record -q -e cpu-clock -F 999 -o chains.leaf.data ./chains.gcc > /dev/null
 # Threads handed a struct (heap or stack) holding the address of their slot.
 four heaparg
 aarch64-linux-gnu-gcc -O2 -g -pthread -o heaparg.aarch64 heaparg.c
+# Functions named like std::thread's state functions, cut short or unbalanced.
+gcc -O0 -g -pthread -o statenames.gcc-O0 statenames.c
 # Callbacks queued with their context (submit(fn, &ctx)) that a pool runs.
 four taskctx
 aarch64-linux-gnu-gcc -O2 -g -pthread -o taskctx.aarch64 taskctx.c
