@@ -928,15 +928,18 @@ def heaparg(tool, data):
 
 def taskctx(tool, data):
     """tests/data/share/taskctx.c: callbacks queued with their context (submit(fn, &ctx)), run
-    by a pool as t.fn(t.arg): the context a thread's loop queues is written hot; a cleanup
+    by a pool as t.fn(t.arg), or stored beside the function into the queue (inlined at -O2):
+    the context a thread's loop queues is written hot; a cleanup
     registered once at start-up with its context, and an option, are not (gcc and clang
     -O0/-O2, aarch64)."""
     for name in ("taskctx.gcc-O0", "taskctx.gcc-O2", "taskctx.clang-O0", "taskctx.clang-O2",
                  "taskctx.aarch64"):
         doc = share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name))
         m, flagged = members(doc), flagged_vars(doc)
-        hot_writes(name, m, "req_stats", "by count_request, queued with &req_stats in a loop")
-        check(f"{name}: req_stats' line is flagged", "req_stats" in flagged, str(flagged))
+        for v, what in (("req_stats", "by count_request, queued with &req_stats in a loop"),
+                        ("inline_stats", "by count_inline, stored beside &inline_stats")):
+            hot_writes(name, m, v, what)
+            check(f"{name}: {v}'s line is flagged", v in flagged, str(flagged))
         for v, what in (("final_stats", "the context of a cleanup registered once"),
                         ("opt_tasks", "an option")):
             x, _ = m[v]

@@ -240,6 +240,18 @@ static int scan_insn(const struct insn *in, void *arg)
 			callgraph_func_start(sc->cg, in->addr), in->addr, in->target,
 			in->call_arg_argptr };
 	}
+	/* A function's or a variable's address stored into the program's data. */
+	if (in->stored && in->data && !in->tls) {
+		bool fn = callgraph_function_at(sc->cg, in->stored) == in->stored;
+
+		if (fn || share_find_var(s, in->stored) >= 0) {
+			if (ARRAY_GROW(sc->dstores, sc->dstores_cap, sc->nr_dstores + 1))
+				return -ENOMEM;
+			sc->dstores[sc->nr_dstores++] = (struct dstore){
+				callgraph_func_start(sc->cg, in->addr), in->addr, in->data, in->stored,
+				fn, in->indexed || in->stored_indexed };
+		}
+	}
 	/* A variable's address stored into a struct on the heap or the stack. */
 	for (int k = 0; k < 2; k++) {
 		uint64_t val = k ? in->stored_stack : in->data || in->tls ? 0 : in->stored;
@@ -510,6 +522,8 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	if (!err)
 		err = share_callback_contexts(&sc);
 	if (!err)
+		err = share_stored_contexts(&sc);
+	if (!err)
 		err = share_callee_writes(&sc);
 	if (!err) {
 		share_pointer_writes(&sc);
@@ -536,6 +550,7 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	free(sc.ptrsets);
 	free(sc.argstores);
 	free(sc.apcalls);
+	free(sc.dstores);
 	return err;
 }
 

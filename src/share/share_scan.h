@@ -58,6 +58,9 @@ struct scan {
 	/* Variables' addresses a function stores into memory not a variable's (a struct it builds). */
 	struct argstore { uint64_t fn, at, target; bool indexed; } *argstores;
 	size_t nr_argstores, argstores_cap;
+	/* Addresses of functions and variables stored into the program's data (a task's fn, arg). */
+	struct dstore { uint64_t fn, at, data, value; bool is_fn, indexed; } *dstores;
+	size_t nr_dstores, dstores_cap;
 	/* Calls handing on a pointer loaded from what the caller's first argument points to. */
 	struct argptr_call { uint64_t fn, at, callee; uint8_t args; } *apcalls;
 	size_t nr_apcalls, apcalls_cap;
@@ -117,6 +120,14 @@ int share_thread_args(struct scan *sc);
  * call); -ENOMEM.
  */
 int share_callback_contexts(struct scan *sc);
+/*
+ * A callback stored into the program's data with its context beside it
+ * (queue[i] = (struct task){ fn, &ctx }: the context's address in the word
+ * after the function's, stored by the same code): the context is handed to
+ * the callback as submit(fn, &ctx) hands it (share_callback_contexts), as
+ * often as that store runs; -ENOMEM.
+ */
+int share_stored_contexts(struct scan *sc);
 /*
  * std::thread(f, &object) and std::thread(&C::method, &object): the objects
  * a thread's state hands its callable, by the state's type, handed to the

@@ -789,6 +789,47 @@ int share_callback_contexts(struct scan *sc)
 	return err;
 }
 
+static int dstore_cmp(const void *a, const void *b)
+{
+	const struct dstore *x = a, *y = b;
+
+	if (x->fn != y->fn)
+		return x->fn < y->fn ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+int share_stored_contexts(struct scan *sc)
+{
+	unsigned int ptr = elf_image_machine(sc->img) == EM_X86_64 ||
+			   elf_image_machine(sc->img) == EM_AARCH64 ? 8 : 4;
+
+	sort_array(sc->dstores, sc->nr_dstores, sizeof(*sc->dstores), dstore_cmp);
+	for (size_t i = 0; i < sc->nr_dstores; i++) {
+		const struct dstore *f = &sc->dstores[i];
+		int p = -2;
+
+		if (!f->is_fn || callgraph_heat(sc->cg, f->value) == HEAT_EXIT)
+			continue;
+		/* (its context: stored by the same function a few instructions either side) */
+		for (size_t j = i > 8 ? i - 8 : 0; j < sc->nr_dstores && j <= i + 8; j++) {
+			const struct dstore *v = &sc->dstores[j];
+
+			if (v->is_fn || v->fn != f->fn || v->data != f->data + ptr ||
+			    (v->at > f->at ? v->at - f->at : f->at - v->at) > 64)
+				continue;
+			if (p == -2)
+				p = stored_param(sc, f->value);
+			if (p < 0)
+				break;
+			if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
+				return -ENOMEM;
+			sc->args[sc->nr_args++] = (struct argref){
+				f->at, f->value, v->value, (uint8_t)p, v->indexed, 1, false, 0 };
+		}
+	}
+	return 0;
+}
+
 /*
  * Stores a callee makes through the address of a variable it was handed,
  * and the callees it hands that address on to (this->member.method(), up to
