@@ -962,6 +962,25 @@ def statenames(tool, data):
         hot_writes(name, members(doc), "ws", "by W::run in the thread's loop")
 
 
+def loader(tool, data):
+    """tests/data/share/loader.c: a loader thread main starts and joins before it starts the
+    workers writes at start-up (config: start-up writes only); a loader started while the
+    workers run writes while they run (live_config); the workers' counter is hot (gcc and
+    clang -O0/-O2, aarch64)."""
+    for name in ("loader.gcc-O0", "loader.gcc-O2", "loader.clang-O0", "loader.clang-O2",
+                 "loader.aarch64"):
+        doc = share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name))
+        m = members(doc)
+        hot_writes(name, m, "served", "(every worker's counter)")
+        # (clang -O2 splits each struct into the members read: config.0, live_config.0)
+        cfg = "config" if "config" in m else "config.0"
+        live = [v for v in ("live_config", "live_config.0", "live_config.1") if v in m]
+        startup_only(name, m, cfg, "by the loader joined before the workers start")
+        check(f"{name}: live_config, by a loader started while the workers run, written while "
+              "threads run", live and max(m[v][0]["hot_writes"] + m[v][0]["warm_writes"]
+                                          for v in live) >= 1, str(live))
+
+
 def disassemble_names(tool, data):
     """--disassemble takes a function as the reports name it, with its parameters, mangled, or
     an unnamed one by its start (as writers lists show it); anything else: exit 4."""
@@ -1159,6 +1178,7 @@ def main():
     heaparg(tool, data)
     taskctx(tool, data)
     statenames(tool, data)
+    loader(tool, data)
     guard(tool, data)
     disassemble_names(tool, data)
     decode_ahead(tool, data)

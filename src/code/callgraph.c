@@ -40,6 +40,7 @@ static void name_roles(struct cg_func *f, const char *name)
 	f->exit_api |= r.exit_handler;
 	f->once_api |= r.once;
 	f->signal_api |= r.signal;
+	f->join_api |= r.joins;
 }
 
 static int start_cmp(const void *a, const void *b)
@@ -136,6 +137,7 @@ void callgraph_free(struct callgraph *cg)
 	free(cg->l);
 	free(cg->maxend);
 	free(cg->entries);
+	free(cg->joined);
 	free(cg->sleepers);
 	free(cg->gtests);
 	free(cg->gstores);

@@ -30,6 +30,8 @@ struct cg_func {
 	bool exit_api;			/* ... an exit-handler registration */
 	bool once_api;			/* ... runs its callback once (pthread_once) */
 	bool signal_api;		/* ... installs a signal handler (sigaction) */
+	bool join_api;			/* ... waits for a thread to end (pthread_join) */
+	bool joined_seen, joined_only;	/* a thread entry: started, and only ever joined at start-up */
 	uint8_t keeps_args;		/* bit k: stores its argument k to memory (a queue's push) */
 	uint8_t dist;			/* calls down to a thread-creating call (255: none) */
 	uint8_t wait_dist;		/* calls down to a call that blocks for work (255: none) */
@@ -105,6 +107,9 @@ struct callgraph {
 	uint32_t cur;			/* the function of the last instruction */
 	uint32_t *entries;
 	size_t nr_entries, entries_cap;
+	/* Start-up calls starting a thread that is joined before anything else starts (sorted). */
+	uint64_t *joined;
+	size_t nr_joined, joined_cap;
 	char *names;			/* "0x..." names of unnamed functions, 20 bytes each */
 	size_t nr_names;
 	/* The current function's instructions, for its loops, and its switches' targets. */

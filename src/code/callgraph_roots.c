@@ -15,9 +15,63 @@
 #include "internal.h"
 
 /*
+ * Whether the ways on from V[I] (a call starting a thread) meet a call that
+ * joins a thread before they start another (some way does; others may
+ * return, as when the start failed): a thread run and waited for at
+ * start-up (a configuration loader).  SEEN: scratch of N.
+ */
+static bool joined_after(const struct callgraph *cg, const struct cg_func *fn,
+			 const struct insn *v, size_t n, size_t i, bool *seen, size_t *stack)
+{
+	size_t sp = 0;
+	bool join = false;
+
+	memset(seen, 0, n * sizeof(*seen));
+	if (i + 1 >= n)
+		return false;
+	stack[sp++] = i + 1;
+	while (sp) {
+		size_t k = stack[--sp];
+		uint32_t c;
+
+		if (seen[k])
+			continue;
+		seen[k] = true;
+		c = v[k].call && v[k].target ? cg_func_starting(cg, v[k].target) : NONE;
+		if (c != NONE && cg->f[c].join_api) {
+			join = true;
+			continue;	/* this way waits for it */
+		}
+		if (v[k].ret)
+			continue;
+		if ((v[k].jump && !v[k].target) ||
+		    (c != NONE && (cg->f[c].creates_threads || cg->f[c].thread_api >= 0)) ||
+		    (v[k].call && !v[k].target))
+			return false;
+		if (v[k].jump && (v[k].target < fn->start || v[k].target >= fn->end))
+			return false;	/* a tail call */
+		if (!v[k].jump) {
+			if (k + 1 >= n)
+				return false;
+			stack[sp++] = k + 1;
+		}
+		if (v[k].branch && !v[k].call && v[k].target >= fn->start && v[k].target < fn->end) {
+			size_t lo = 0, hi = n;
+
+			lo = PARTITION_POINT(lo, hi, mid, v[mid].addr < v[k].target);
+			if (lo >= n || v[lo].addr != v[k].target)
+				return false;
+			stack[sp++] = lo;
+		}
+	}
+	return join;
+}
+
+/*
  * Main and the functions that start threads on its behalf: the calls after a
  * call that starts threads (in the control flow) run while threads run; the
- * calls before run at start-up.
+ * calls before run at start-up.  A thread started and joined before any
+ * other starts runs at start-up, and what follows its join too.
  */
 static int spine(struct callgraph *cg, struct disasm *d, uint32_t f, int depth)
 {
@@ -25,8 +79,8 @@ static int spine(struct callgraph *cg, struct disasm *d, uint32_t f, int depth)
 	const uint8_t *code = elf_image_code(cg->img, fn->start, fn->end - fn->start);
 	struct insn *v = NULL;
 	size_t n = 0, ea, eb;
-	bool *rt = NULL;
-	size_t *stack = NULL, sp = 0;
+	bool *rt = NULL, *joined = NULL;
+	size_t *stack = NULL, *jstack = NULL, sp = 0;
 	int err;
 
 	if (fn->spine || depth > 6 || !code)
@@ -36,24 +90,44 @@ static int spine(struct callgraph *cg, struct disasm *d, uint32_t f, int depth)
 	if (err)
 		return err;
 	rt = calloc(n ? n : 1, sizeof(*rt));
-	stack = malloc((n ? n : 1) * 2 * sizeof(*stack));
-	if (!rt || !stack) {
+	/* (each instruction pushes at most two, each start call one more) */
+	stack = malloc((n ? n : 1) * 3 * sizeof(*stack));
+	jstack = malloc((n ? n : 1) * 2 * sizeof(*jstack) + sizeof(*jstack));
+	if (!rt || !stack || !jstack) {
 		err = -ENOMEM;
 		goto out;
 	}
-	/* From each call that starts threads: what runs after it. */
+	/*
+	 * From each call that starts threads: what runs after it.  A thread
+	 * joined on every way on (joined_after) before any other starts runs at
+	 * start-up: nothing after it is marked for it, unless a thread started
+	 * before it (marked) or not joined reaches it.
+	 */
+	joined = calloc(n ? n : 1, sizeof(*joined));
+	if (!joined) {
+		err = -ENOMEM;
+		goto out;
+	}
 	for (size_t i = 0; i < n; i++) {
 		uint32_t c = v[i].call && v[i].target ? cg_func_starting(cg, v[i].target) : NONE;
 
-		if (c != NONE && (cg->f[c].creates_threads || cg->f[c].thread_api >= 0) && i + 1 < n)
+		if (c == NONE || !(cg->f[c].creates_threads || cg->f[c].thread_api >= 0) || i + 1 >= n)
+			continue;
+		if (cg->f[c].thread_api >= 0 && cg->f[c].thread_api < 6 &&
+		    joined_after(cg, fn, v, n, i, rt, jstack))
+			joined[i] = true;
+		else
 			stack[sp++] = i + 1;
 	}
+	memset(rt, 0, n * sizeof(*rt));
 	while (sp) {
 		size_t i = stack[--sp];
 
 		if (rt[i])
 			continue;
 		rt[i] = true;
+		/* (a joined start reached while a thread runs: one more thread, not joined first) */
+		joined[i] = false;
 		if (v[i].ret)
 			continue;
 		if (!v[i].jump && i + 1 < n && !rt[i + 1])
@@ -65,6 +139,15 @@ static int spine(struct callgraph *cg, struct disasm *d, uint32_t f, int depth)
 			if (lo < n && v[lo].addr == v[i].target && !rt[lo])
 				stack[sp++] = lo;
 		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!joined[i])
+			continue;
+		if (ARRAY_GROW(cg->joined, cg->joined_cap, cg->nr_joined + 1)) {
+			err = -ENOMEM;
+			goto out;
+		}
+		cg->joined[cg->nr_joined++] = v[i].addr;
 	}
 	for (size_t i = 0; i < n; i++)
 		fn->nr_rt += rt[i];
@@ -94,7 +177,43 @@ out:
 	free(v);
 	free(rt);
 	free(stack);
+	free(jstack);
+	free(joined);
 	return err;
+}
+
+/*
+ * Thread entries every start of which is a thread started and joined at
+ * start-up (spine's joined calls): they run at start-up, not while threads
+ * run.
+ */
+static void startup_threads(struct callgraph *cg)
+{
+	sort_array(cg->joined, cg->nr_joined, sizeof(*cg->joined), u64_cmp);
+	for (size_t i = 0; i < cg->nr_t; i++) {
+		const struct cg_take *t = &cg->t[i];
+		struct cg_func *e = &cg->f[t->fn];
+		bool joined;
+
+		if (t->passed_to == NONE || t->arg < 0 || cg->f[t->passed_to].thread_api != t->arg ||
+		    !e->thread_entry)
+			continue;
+		joined = cg_has_addr(cg->joined, cg->nr_joined, t->at);
+		/* (a start not joined at start-up: the entry runs while threads run) */
+		if (!joined)
+			e->joined_only = false;
+		else if (!e->joined_seen)
+			e->joined_only = true;
+		e->joined_seen = true;
+	}
+	for (size_t i = 0; i < cg->nr; i++) {
+		struct cg_func *e = &cg->f[i];
+
+		if (e->thread_entry && e->joined_seen && e->joined_only) {
+			e->ctx = (uint8_t)((e->ctx & ~CG_RUNTIME) | CG_STARTUP);
+			e->rt_root = false;
+		}
+	}
 }
 
 /*
@@ -566,6 +685,7 @@ int callgraph_finish(struct callgraph *cg)
 		err = main_roots(cg, main_fn);
 		if (err)
 			return err;
+		startup_threads(cg);
 	}
 	/* Stored in data: run at any time, repeatedly (tables, vtables). */
 	for (size_t i = 0; i < cg->nr; i++) {

@@ -207,6 +207,9 @@ four heaparg
 aarch64-linux-gnu-gcc -O2 -g -pthread -o heaparg.aarch64 heaparg.c
 # Functions named like std::thread's state functions, cut short or unbalanced.
 gcc -O0 -g -pthread -o statenames.gcc-O0 statenames.c
+# A loader thread run and joined before the workers start, another while they run.
+four loader
+aarch64-linux-gnu-gcc -O2 -g -pthread -o loader.aarch64 loader.c
 # Callbacks queued with their context (submit(fn, &ctx)) that a pool runs.
 four taskctx
 aarch64-linux-gnu-gcc -O2 -g -pthread -o taskctx.aarch64 taskctx.c
