@@ -905,10 +905,9 @@ def thrmember(tool, data):
 def heaparg(tool, data):
     """tests/data/share/heaparg.c: threads handed a struct holding their slot's address
     (a->slot = &slots[i] on the heap, or in an array of structs on the stack; a->slot handed
-    to a function): the slots
-    written hot by each thread's loop, their lines flagged; a slot main hands the same way to
-    a start-up function, and the options, not written while threads run (x86_64 gcc and clang
-    -O0/-O2, aarch64)."""
+    to a function): the slots written hot by each thread's loop, their lines flagged; a slot
+    main hands the same way to a start-up function, and the options, not written while
+    threads run (x86_64 gcc and clang -O0/-O2, aarch64)."""
     for name in ("heaparg.gcc-O0", "heaparg.gcc-O2", "heaparg.clang-O0", "heaparg.clang-O2",
                  "heaparg.aarch64"):
         doc = share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name))
@@ -929,9 +928,8 @@ def heaparg(tool, data):
 def taskctx(tool, data):
     """tests/data/share/taskctx.c: callbacks queued with their context (submit(fn, &ctx)), run
     by a pool as t.fn(t.arg), or stored beside the function into the queue (inlined at -O2):
-    the context a thread's loop queues is written hot; a cleanup
-    registered once at start-up with its context, and an option, are not (gcc and clang
-    -O0/-O2, aarch64)."""
+    the context a thread's loop queues is written hot; a cleanup registered once at start-up
+    with its context, and an option, are not (gcc and clang -O0/-O2, aarch64)."""
     for name in ("taskctx.gcc-O0", "taskctx.gcc-O2", "taskctx.clang-O0", "taskctx.clang-O2",
                  "taskctx.aarch64"):
         doc = share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name))
