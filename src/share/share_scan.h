@@ -95,6 +95,11 @@ void share_count_write_at(struct mycl_share *s, struct callgraph *cg, struct myc
 			  enum cg_heat heat, uint64_t at, uint64_t where, bool counter,
 			  bool indexed, unsigned int width);
 /*
+ * The code of CALLEE, a function of the binary (not a library's), when it is
+ * to be read for what it does with an address handed to it: at most 64 KB.
+ */
+const uint8_t *share_callee_code(const struct scan *sc, uint64_t callee, size_t *len);
+/*
  * The functions a call through a table of functions may reach (insn.call_slot
  * SLOT, element size STRIDE or 0): those the table's data object holds at the
  * slot's place in each element (any of its words when STRIDE is not known),
