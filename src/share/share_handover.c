@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Addresses handed over where no register flow follows them: to the
- * functions a table of functions holds (handlers[i].fn(&ctx)), to a
+ * Addresses handed over where no register flow follows them: to a
  * std::thread's callable through its state, to a thread through the struct
  * it is handed (a->slot), to a callback with its context (submit(fn, &ctx),
  * or stored side by side into a queue).  Each becomes an argref (or a
@@ -16,36 +15,6 @@
 #include "elfimage.h"
 #include "insn.h"
 #include "share_scan.h"
-#include "symtab.h"
-
-size_t share_table_targets(const struct scan *sc, uint64_t slot, uint16_t stride, uint64_t *out,
-			   size_t max)
-{
-	unsigned int ptr = elf_image_machine(sc->img) == EM_X86_64 ? 8 : 4;
-	const struct sym *obj = symtab_find(&sc->s->dso->data_syms, slot);
-	uint64_t lo = slot, hi = slot + ptr, step = stride >= ptr ? stride : ptr;
-	size_t n = 0;
-
-	if (obj && obj->end - obj->start >= ptr) {
-		/* (every element of the object, at most 4096 slots looked at) */
-		lo = slot - (slot - obj->start) / step * step;
-		hi = obj->end;
-		if ((hi - lo) / step > 4096)
-			hi = lo + 4096 * step;
-	}
-	for (uint64_t a = lo; a + ptr <= hi && n < max; a += step) {
-		uint64_t t = elf_image_code_pointer(sc->img, a);
-		bool seen = false;
-
-		if (!t || callgraph_func_start(sc->cg, t) != t)
-			continue;
-		for (size_t k = 0; k < n && !seen; k++)
-			seen = out[k] == t;
-		if (!seen)
-			out[n++] = t;
-	}
-	return n;
-}
 
 /* An argument of a std::thread's callable that is an object of a class: its place, its class. */
 struct state_obj {

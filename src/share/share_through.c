@@ -5,6 +5,7 @@
  * hands it on to), by a thread handed it as its argument, through the result
  * of a function returning it, through a pointer variable holding it.
  */
+#include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "lockcode.h"
 #include "lockrules.h"
 #include "share_scan.h"
+#include "symtab.h"
 
 static int argref_cmp(const void *a, const void *b)
 {
@@ -158,6 +160,35 @@ void share_count_write_at(struct mycl_share *s, struct callgraph *cg, struct myc
 				       width);
 	else
 		share_count_write(s, cg, v, heat, at, where, counter, indexed, width);
+}
+
+size_t share_table_targets(const struct scan *sc, uint64_t slot, uint16_t stride, uint64_t *out,
+			   size_t max)
+{
+	unsigned int ptr = elf_image_machine(sc->img) == EM_X86_64 ? 8 : 4;
+	const struct sym *obj = symtab_find(&sc->s->dso->data_syms, slot);
+	uint64_t lo = slot, hi = slot + ptr, step = stride >= ptr ? stride : ptr;
+	size_t n = 0;
+
+	if (obj && obj->end - obj->start >= ptr) {
+		/* (every element of the object, at most 4096 slots looked at) */
+		lo = slot - (slot - obj->start) / step * step;
+		hi = obj->end;
+		if ((hi - lo) / step > 4096)
+			hi = lo + 4096 * step;
+	}
+	for (uint64_t a = lo; a + ptr <= hi && n < max; a += step) {
+		uint64_t t = elf_image_code_pointer(sc->img, a);
+		bool seen = false;
+
+		if (!t || callgraph_func_start(sc->cg, t) != t)
+			continue;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = out[k] == t;
+		if (!seen)
+			out[n++] = t;
+	}
+	return n;
 }
 
 /*
