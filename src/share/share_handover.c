@@ -245,13 +245,19 @@ static int argptr_calls(struct scan *sc)
 	return 0;
 }
 
-static int argstore_cmp(const void *a, const void *b)
+/*
+ * By function, then address: struct argstore and struct dstore both begin
+ * with uint64_t fn, at.
+ */
+static int fn_at_cmp(const void *a, const void *b)
 {
-	const struct argstore *x = a, *y = b;
+	uint64_t x[2], y[2];
 
-	if (x->fn != y->fn)
-		return x->fn < y->fn ? -1 : 1;
-	return x->at < y->at ? -1 : x->at > y->at;
+	memcpy(x, a, sizeof(x));
+	memcpy(y, b, sizeof(y));
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
 int share_thread_args(struct scan *sc)
@@ -266,7 +272,7 @@ int share_thread_args(struct scan *sc)
 	if (!err)
 		err = callgraph_for_each_call(sc->cg, call_site_add, &calls);
 	sort_array(calls.at, calls.nr, sizeof(*calls.at), u64_cmp);
-	sort_array(sc->argstores, sc->nr_argstores, sizeof(*sc->argstores), argstore_cmp);
+	sort_array(sc->argstores, sc->nr_argstores, sizeof(*sc->argstores), fn_at_cmp);
 	for (size_t t = 0; t < takes.nr && !err; t++) {
 		uint64_t taker = takes.v[t].taker, at = takes.v[t].at, since;
 		size_t lo = 0, hi = sc->nr_argstores, c;
@@ -457,21 +463,12 @@ int share_callback_contexts(struct scan *sc)
 	return err;
 }
 
-static int dstore_cmp(const void *a, const void *b)
-{
-	const struct dstore *x = a, *y = b;
-
-	if (x->fn != y->fn)
-		return x->fn < y->fn ? -1 : 1;
-	return x->at < y->at ? -1 : x->at > y->at;
-}
-
 int share_stored_contexts(struct scan *sc)
 {
 	unsigned int ptr = elf_image_machine(sc->img) == EM_X86_64 ||
 			   elf_image_machine(sc->img) == EM_AARCH64 ? 8 : 4;
 
-	sort_array(sc->dstores, sc->nr_dstores, sizeof(*sc->dstores), dstore_cmp);
+	sort_array(sc->dstores, sc->nr_dstores, sizeof(*sc->dstores), fn_at_cmp);
 	for (size_t i = 0; i < sc->nr_dstores; i++) {
 		const struct dstore *f = &sc->dstores[i];
 		int p = -2;

@@ -55,7 +55,10 @@ struct scan {
 	size_t nr_ptrws, ptrws_cap;
 	struct ptrset { uint64_t ptr, target; bool indexed; } *ptrsets;
 	size_t nr_ptrsets, ptrsets_cap;
-	/* Variables' addresses a function stores into memory not a variable's (a struct it builds). */
+	/*
+	 * Variables' addresses a function stores into memory not a variable's
+	 * (a struct it builds).  (This and dstore begin with fn, at: one sort.)
+	 */
 	struct argstore { uint64_t fn, at, target; bool indexed; } *argstores;
 	size_t nr_argstores, argstores_cap;
 	/* Addresses of functions and variables stored into the program's data (a task's fn, arg). */
