@@ -31,7 +31,6 @@ struct cg_func {
 	bool once_api;			/* ... runs its callback once (pthread_once) */
 	bool signal_api;		/* ... installs a signal handler (sigaction) */
 	bool join_api;			/* ... waits for a thread to end (pthread_join) */
-	bool joined_seen, joined_only;	/* a thread entry: started, and only ever joined at start-up */
 	uint8_t keeps_args;		/* bit k: stores its argument k to memory (a queue's push) */
 	uint8_t dist;			/* calls down to a thread-creating call (255: none) */
 	uint8_t wait_dist;		/* calls down to a call that blocks for work (255: none) */

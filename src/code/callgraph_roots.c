@@ -90,10 +90,11 @@ static int spine(struct callgraph *cg, struct disasm *d, uint32_t f, int depth)
 	if (err)
 		return err;
 	rt = calloc(n ? n : 1, sizeof(*rt));
+	joined = calloc(n ? n : 1, sizeof(*joined));
 	/* (each instruction pushes at most two, each start call one more) */
 	stack = malloc((n ? n : 1) * 3 * sizeof(*stack));
 	jstack = malloc((n ? n : 1) * 2 * sizeof(*jstack) + sizeof(*jstack));
-	if (!rt || !stack || !jstack) {
+	if (!rt || !joined || !stack || !jstack) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -103,11 +104,6 @@ static int spine(struct callgraph *cg, struct disasm *d, uint32_t f, int depth)
 	 * start-up: nothing after it is marked for it, unless a thread started
 	 * before it (marked) or not joined reaches it.
 	 */
-	joined = calloc(n ? n : 1, sizeof(*joined));
-	if (!joined) {
-		err = -ENOMEM;
-		goto out;
-	}
 	for (size_t i = 0; i < n; i++) {
 		uint32_t c = v[i].call && v[i].target ? cg_func_starting(cg, v[i].target) : NONE;
 
@@ -187,33 +183,37 @@ out:
  * start-up (spine's joined calls): they run at start-up, not while threads
  * run.
  */
-static void startup_threads(struct callgraph *cg)
+static int startup_threads(struct callgraph *cg)
 {
+	/* Per function: 0 no start seen, 1 every start joined at start-up, 2 some not. */
+	uint8_t *starts;
+
+	if (!cg->nr_joined)
+		return 0;
+	starts = calloc(cg->nr ? cg->nr : 1, sizeof(*starts));
+	if (!starts)
+		return -ENOMEM;
 	sort_array(cg->joined, cg->nr_joined, sizeof(*cg->joined), u64_cmp);
 	for (size_t i = 0; i < cg->nr_t; i++) {
 		const struct cg_take *t = &cg->t[i];
-		struct cg_func *e = &cg->f[t->fn];
-		bool joined;
 
-		if (t->passed_to == NONE || t->arg < 0 || cg->f[t->passed_to].thread_api != t->arg ||
-		    !e->thread_entry)
+		if (t->passed_to == NONE || t->arg < 0 || cg->f[t->passed_to].thread_api != t->arg)
 			continue;
-		joined = cg_has_addr(cg->joined, cg->nr_joined, t->at);
-		/* (a start not joined at start-up: the entry runs while threads run) */
-		if (!joined)
-			e->joined_only = false;
-		else if (!e->joined_seen)
-			e->joined_only = true;
-		e->joined_seen = true;
+		if (!cg_has_addr(cg->joined, cg->nr_joined, t->at))
+			starts[t->fn] = 2;
+		else if (!starts[t->fn])
+			starts[t->fn] = 1;
 	}
 	for (size_t i = 0; i < cg->nr; i++) {
 		struct cg_func *e = &cg->f[i];
 
-		if (e->thread_entry && e->joined_seen && e->joined_only) {
+		if (e->thread_entry && starts[i] == 1) {
 			e->ctx = (uint8_t)((e->ctx & ~CG_RUNTIME) | CG_STARTUP);
 			e->rt_root = false;
 		}
 	}
+	free(starts);
+	return 0;
 }
 
 /*
@@ -683,9 +683,10 @@ int callgraph_finish(struct callgraph *cg)
 	}
 	if (main_fn != NONE) {
 		err = main_roots(cg, main_fn);
+		if (!err)
+			err = startup_threads(cg);
 		if (err)
 			return err;
-		startup_threads(cg);
 	}
 	/* Stored in data: run at any time, repeatedly (tables, vtables). */
 	for (size_t i = 0; i < cg->nr; i++) {

@@ -576,8 +576,8 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	uint16_t set_scale = 0, mult = 0;
 	unsigned int mult_dst = 0;
 	struct regval was = { 0 };
-	uint64_t fslot_abs = 0;
-	uint16_t fslot_abs_stride = 0;
+	uint64_t fslot = 0;		/* a function loaded from a table of them: its slot */
+	uint16_t fslot_stride = 0;
 
 	if (ci->id == X86_INS_ADD && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
 	    x86_fam(d, x->operands[1].reg))
@@ -822,10 +822,18 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	}
 	if (d->share_facts)
 		mult = x86_mult(d, ci, &mult_dst);
-	/* (mov table(%reg), %reg2 in non-PIE code: before reg2's state is forgotten) */
+	/*
+	 * mov slot(%reg), %reg2 from a table of functions at a computed index
+	 * (non-PIE: table(%reg)), before the written registers are forgotten.
+	 */
 	if (d->share_facts && ci->id == X86_INS_MOV && x->op_count == 2 &&
-	    (fslot_abs = x86_abs_fn_slot(d, &x->operands[0])))
-		fslot_abs_stride = d->mult[x86_fam(d, x->operands[0].mem.base)];
+	    x->operands[0].type == X86_OP_MEM && x->operands[0].size == d->ptr_size &&
+	    x->operands[1].type == X86_OP_REG && x86_fam(d, x->operands[1].reg)) {
+		if (in->data && in->indexed && in->access == ACC_READ && dis_code_pointer(d, in->data))
+			fslot = in->data, fslot_stride = in->scale;
+		else if (!in->data && (fslot = x86_abs_fn_slot(d, &x->operands[0])))
+			fslot_stride = d->mult[x86_fam(d, x->operands[0].mem.base)];
+	}
 	/* Whatever this instruction writes is no longer a known address or constant. */
 	if (d->lock_facts || d->share_facts)
 		x86_params(d, ci, wr, nwr);
@@ -840,19 +848,10 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 				if (d->fslot_reg == d->x86_family[wr[i]])
 					d->fslot_reg = 0;
 			}
-	/* mov slot(%reg), %reg2 from a table of functions at a computed index. */
-	if (d->share_facts && ci->id == X86_INS_MOV && x->op_count == 2 &&
-	    x->operands[0].type == X86_OP_MEM && x->operands[0].size == d->ptr_size &&
-	    x->operands[1].type == X86_OP_REG && x86_fam(d, x->operands[1].reg)) {
-		if (in->data && in->indexed && in->access == ACC_READ && dis_code_pointer(d, in->data)) {
-			d->fslot_reg = x86_fam(d, x->operands[1].reg);
-			d->fslot = in->data;
-			d->fslot_stride = in->scale;
-		} else if (!in->data && fslot_abs) {
-			d->fslot_reg = x86_fam(d, x->operands[1].reg);
-			d->fslot = fslot_abs;
-			d->fslot_stride = fslot_abs_stride;
-		}
+	if (fslot) {
+		d->fslot_reg = x86_fam(d, x->operands[1].reg);
+		d->fslot = fslot;
+		d->fslot_stride = fslot_stride;
 	}
 	if (mult_dst)
 		d->mult[mult_dst] = mult;

@@ -211,9 +211,8 @@ static int scan_insn(const struct insn *in, void *arg)
 				continue;
 			/* (a call through a table of functions: to any function it holds) */
 			if (!nr_callees)
-				nr_callees = in->target ? (callees[0] = in->target, 1) :
-					     share_table_targets(sc, in->call_slot, in->call_stride,
-								 callees, MAX_TABLE_TARGETS);
+				nr_callees = share_callees(sc, in->target, in->call_slot,
+							   in->call_stride, callees, MAX_TABLE_TARGETS);
 			for (size_t c = 0; c < nr_callees; c++) {
 				if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
 					return -ENOMEM;
@@ -551,6 +550,7 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	free(sc.argstores);
 	free(sc.apcalls);
 	free(sc.dstores);
+	free(sc.fntakes);
 	return err;
 }
 

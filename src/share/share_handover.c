@@ -91,8 +91,9 @@ static size_t thread_state(const char *name, char *pm_cls, size_t pm_len, struct
 		p += 6;
 	/* Then ", A0, A1...>": top-level commas, up to the tuple's '>'. */
 	while (*p == ',' && n < max) {
-		const char *e = ++p;
+		const char *e;
 
+		p++;
 		while (*p == ' ')
 			p++;
 		for (e = p, depth = 0; *e; e++) {
@@ -156,23 +157,37 @@ static bool method_of(const char *name, const char *cls)
 	return n != strlen(class_last(cls)) || strncmp(m, class_last(cls), n);
 }
 
-struct take_list {
-	struct { uint64_t taker, taken, to, at; int k; } *v;
-	size_t nr, cap;
-};
-
 static int take_add(uint64_t taker, uint64_t taken, uint64_t to, int k, uint64_t at, void *arg)
 {
-	struct take_list *l = arg;
+	struct scan *sc = arg;
 
-	if (ARRAY_GROW(l->v, l->cap, l->nr + 1))
+	if (ARRAY_GROW(sc->fntakes, sc->fntakes_cap, sc->nr_fntakes + 1))
 		return -ENOMEM;
-	l->v[l->nr].taker = taker;
-	l->v[l->nr].taken = taken;
-	l->v[l->nr].to = to;
-	l->v[l->nr].at = at;
-	l->v[l->nr++].k = k;
+	sc->fntakes[sc->nr_fntakes++] = (struct fntake){ taker, taken, to, at, k };
 	return 0;
+}
+
+static int take_at_cmp(const void *a, const void *b)
+{
+	const struct fntake *x = a, *y = b;
+
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return x->k - y->k;
+}
+
+/* The call graph's function addresses taken (sc->fntakes), read once, by the call handing them. */
+static int read_takes(struct scan *sc)
+{
+	int err;
+
+	if (sc->fntakes_read)
+		return 0;
+	sc->fntakes_read = true;
+	err = callgraph_for_each_take(sc->cg, take_add, sc);
+	if (!err)
+		sort_array(sc->fntakes, sc->nr_fntakes, sizeof(*sc->fntakes), take_at_cmp);
+	return err;
 }
 
 /* The addresses of the direct calls, sorted. */
@@ -193,7 +208,6 @@ static int call_site_add(uint64_t at, uint64_t caller, uint64_t callee, void *ar
 	return 0;
 }
 
-
 static int argref_dedup_cmp(const void *a, const void *b)
 {
 	const struct argref *x = a, *y = b;
@@ -203,13 +217,6 @@ static int argref_dedup_cmp(const void *a, const void *b)
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
 	return (int)x->arg - (int)y->arg;
-}
-
-static int ptrset_key_cmp(const void *a, const void *b)
-{
-	const struct ptrset *x = a, *y = b;
-
-	return x->ptr < y->ptr ? -1 : x->ptr > y->ptr;
 }
 
 /*
@@ -223,7 +230,7 @@ static int argptr_calls(struct scan *sc)
 
 	if (!sc->nr_apcalls || !sc->nr_ptrsets)
 		return 0;
-	sort_array(sc->ptrsets, sc->nr_ptrsets, sizeof(*sc->ptrsets), ptrset_key_cmp);
+	sort_array(sc->ptrsets, sc->nr_ptrsets, sizeof(*sc->ptrsets), share_ptrset_cmp);
 	for (size_t i = 0; i < sc->nr_apcalls; i++) {
 		const struct argptr_call *c = &sc->apcalls[i];
 		uint64_t key = SHARE_ARG_PTR(c->fn);
@@ -262,24 +269,25 @@ static int fn_at_cmp(const void *a, const void *b)
 
 int share_thread_args(struct scan *sc)
 {
-	struct take_list takes = { 0 };
 	struct call_sites calls = { 0 };
+	const struct fntake *takes;
 	int err;
 
 	if (!sc->nr_argstores)
 		return 0;
-	err = callgraph_for_each_take(sc->cg, take_add, &takes);
+	err = read_takes(sc);
+	takes = sc->fntakes;
 	if (!err)
 		err = callgraph_for_each_call(sc->cg, call_site_add, &calls);
 	sort_array(calls.at, calls.nr, sizeof(*calls.at), u64_cmp);
 	sort_array(sc->argstores, sc->nr_argstores, sizeof(*sc->argstores), fn_at_cmp);
-	for (size_t t = 0; t < takes.nr && !err; t++) {
-		uint64_t taker = takes.v[t].taker, at = takes.v[t].at, since;
+	for (size_t t = 0; t < sc->nr_fntakes && !err; t++) {
+		uint64_t taker = takes[t].taker, at = takes[t].at, since;
 		size_t lo = 0, hi = sc->nr_argstores, c;
 
 		/* An entry handed to a function starting threads with it (pthread_create, a wrapper). */
-		if (!takes.v[t].to || takes.v[t].k < 0 ||
-		    callgraph_thread_api(sc->cg, takes.v[t].to) != takes.v[t].k)
+		if (!takes[t].to || takes[t].k < 0 ||
+		    callgraph_thread_api(sc->cg, takes[t].to) != takes[t].k)
 			continue;
 		/* The struct handed is the one filled since the call before (no call between). */
 		c = PARTITION_POINT((size_t)0, calls.nr, mid, calls.at[mid] < at);
@@ -298,11 +306,10 @@ int share_thread_args(struct scan *sc)
 			}
 			/* (an array's element: one per thread, as for pthread_create's own argument) */
 			sc->ptrsets[sc->nr_ptrsets++] = (struct ptrset){
-				SHARE_ARG_PTR(takes.v[t].taken), sc->argstores[i].target,
+				SHARE_ARG_PTR(takes[t].taken), sc->argstores[i].target,
 				sc->argstores[i].indexed || (var >= 0 && sc->s->vars[var].stride) };
 		}
 	}
-	free(takes.v);
 	free(calls.at);
 	return err ? err : argptr_calls(sc);
 }
@@ -323,7 +330,6 @@ int share_thread_methods(struct scan *sc)
 	const struct mycl_share *s = sc->s;
 	struct argref *found = NULL;
 	size_t nr_found = 0, found_cap = 0, nstarts;
-	struct take_list takes = { 0 };
 	const uint64_t *starts;
 	char pm_cls[128];
 	int err = 0;
@@ -337,14 +343,15 @@ int share_thread_methods(struct scan *sc)
 		callgraph_func_end(sc->cg, starts[i], &name);
 		if (!name || !(nobj = thread_state(name, pm_cls, sizeof(pm_cls), objs, 6)))
 			continue;
-		if (!takes.v && (err = callgraph_for_each_take(sc->cg, take_add, &takes)))
+		if ((err = read_takes(sc)))
 			break;
-		for (size_t t = 0; t < takes.nr && !err; t++) {
-			uint64_t taker = takes.v[t].taker, end;
+		for (size_t t = 0; t < sc->nr_fntakes && !err; t++) {
+			const struct fntake *tk = &sc->fntakes[t];
+			uint64_t taker = tk->taker, end;
 			const char *fname;
 			size_t r;
 
-			callgraph_func_end(sc->cg, takes.v[t].taken, &fname);
+			callgraph_func_end(sc->cg, tk->taken, &fname);
 			if (pm_cls[0] && (!fname || !method_of(fname, pm_cls)))
 				continue;
 			end = callgraph_func_end(sc->cg, taker, NULL);
@@ -363,7 +370,7 @@ int share_thread_methods(struct scan *sc)
 						break;
 					}
 					found[nr_found++] = (struct argref){
-						takes.v[t].taken, takes.v[t].taken, v->addr,
+						tk->taken, tk->taken, v->addr,
 						(uint8_t)objs[o].arg, v->stride != 0, 0, true, 0 };
 				}
 			}
@@ -382,17 +389,7 @@ int share_thread_methods(struct scan *sc)
 		}
 	}
 	free(found);
-	free(takes.v);
 	return err;
-}
-
-static int take_at_cmp(const void *a, const void *b)
-{
-	const typeof(((struct take_list *)0)->v[0]) *x = a, *y = b;
-
-	if (x->at != y->at)
-		return x->at < y->at ? -1 : 1;
-	return x->k - y->k;
 }
 
 /*
@@ -424,42 +421,35 @@ static int stored_param(struct scan *sc, uint64_t fn)
 
 int share_callback_contexts(struct scan *sc)
 {
-	struct take_list takes = { 0 };
+	const struct fntake *takes;
 	size_t nr = sc->nr_args;
-	int err;
+	int err = read_takes(sc);
 
-	err = callgraph_for_each_take(sc->cg, take_add, &takes);
-	if (err || !takes.nr) {
-		free(takes.v);
-		return err;
-	}
-	sort_array(takes.v, takes.nr, sizeof(*takes.v), take_at_cmp);
+	takes = sc->fntakes;
 	for (size_t i = 0; i < nr && !err; i++) {
 		const struct argref a = sc->args[i];
-		size_t lo = 0, hi = takes.nr;
+		size_t lo = 0, hi = sc->nr_fntakes;
 		int p;
 
 		/* (a thread's entry and its argument: share_callee_writes' own rule) */
 		if (a.own_heat || a.depth || !a.arg ||
 		    callgraph_thread_api(sc->cg, a.callee) == a.arg - 1)
 			continue;
-		lo = PARTITION_POINT(lo, hi, mid, takes.v[mid].at < a.call ||
-					      (takes.v[mid].at == a.call &&
-					       takes.v[mid].k < a.arg - 1));
+		lo = PARTITION_POINT(lo, hi, mid, takes[mid].at < a.call ||
+					      (takes[mid].at == a.call && takes[mid].k < a.arg - 1));
 		/* (a handler run at exit, a destructor __cxa_atexit is handed: not while threads run) */
-		if (lo == hi || takes.v[lo].at != a.call || takes.v[lo].k != a.arg - 1 ||
-		    takes.v[lo].to != a.callee || callgraph_exit_api(sc->cg, a.callee) ||
-		    callgraph_heat(sc->cg, takes.v[lo].taken) == HEAT_EXIT ||
-		    (p = stored_param(sc, takes.v[lo].taken)) < 0)
+		if (lo == hi || takes[lo].at != a.call || takes[lo].k != a.arg - 1 ||
+		    takes[lo].to != a.callee || callgraph_exit_api(sc->cg, a.callee) ||
+		    callgraph_heat(sc->cg, takes[lo].taken) == HEAT_EXIT ||
+		    (p = stored_param(sc, takes[lo].taken)) < 0)
 			continue;
 		if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
 			err = -ENOMEM;
 		else
 			/* (as often as it is handed over: a task queued runs once a call) */
 			sc->args[sc->nr_args++] = (struct argref){
-				a.call, takes.v[lo].taken, a.addr, (uint8_t)p, a.indexed, 1, false, 0 };
+				a.call, takes[lo].taken, a.addr, (uint8_t)p, a.indexed, 1, false, 0 };
 	}
-	free(takes.v);
 	return err;
 }
 

@@ -64,6 +64,10 @@ struct scan {
 	/* Addresses of functions and variables stored into the program's data (a task's fn, arg). */
 	struct dstore { uint64_t fn, at, data, value; bool is_fn, indexed; } *dstores;
 	size_t nr_dstores, dstores_cap;
+	/* The call graph's function addresses taken, and what each is handed to (read_takes). */
+	struct fntake { uint64_t taker, taken, to, at; int k; } *fntakes;
+	size_t nr_fntakes, fntakes_cap;
+	bool fntakes_read;
 	/* Calls handing on a pointer loaded from what the caller's first argument points to. */
 	struct argptr_call { uint64_t fn, at, callee; uint8_t args; } *apcalls;
 	size_t nr_apcalls, apcalls_cap;
@@ -103,13 +107,13 @@ void share_count_write_at(struct mycl_share *s, struct callgraph *cg, struct myc
  */
 const uint8_t *share_callee_code(const struct scan *sc, uint64_t callee, size_t *len);
 /*
- * The functions a call through a table of functions may reach (insn.call_slot
- * SLOT, element size STRIDE or 0): those the table's data object holds at the
- * slot's place in each element (any of its words when STRIDE is not known),
- * at most MAX into OUT; how many.
+ * The functions a call may reach, at most MAX into OUT; how many: its TARGET
+ * when direct; through a table of functions (insn.call_slot SLOT, element
+ * size STRIDE or 0), those the table's data object holds at the slot's place
+ * in each element (any of its words when STRIDE is not known).
  */
-size_t share_table_targets(const struct scan *sc, uint64_t slot, uint16_t stride, uint64_t *out,
-			   size_t max);
+size_t share_callees(const struct scan *sc, uint64_t target, uint64_t slot, uint16_t stride,
+		     uint64_t *out, size_t max);
 /*
  * A thread's entry handed a struct holding variables' addresses
  * (pthread_create(&t, NULL, worker, a) after a->slot = &slots[i], the struct
@@ -143,6 +147,8 @@ int share_stored_contexts(struct scan *sc);
  * share_callee_writes follows); -ENOMEM.
  */
 int share_thread_methods(struct scan *sc);
+/* Pointer sets by pointer, then target (the indexed first). */
+int share_ptrset_cmp(const void *a, const void *b);
 /* A hot access of variable VAR at AT: the thread root it runs from (hot_root). */
 void share_hot_access(struct mycl_share *s, struct callgraph *cg, size_t var, uint64_t at);
 /* Once every access is counted: which variables' hot accesses all run on one thread. */

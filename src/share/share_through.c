@@ -5,7 +5,6 @@
  * hands it on to), by a thread handed it as its argument, through the result
  * of a function returning it, through a pointer variable holding it.
  */
-#include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,14 +161,20 @@ void share_count_write_at(struct mycl_share *s, struct callgraph *cg, struct myc
 		share_count_write(s, cg, v, heat, at, where, counter, indexed, width);
 }
 
-size_t share_table_targets(const struct scan *sc, uint64_t slot, uint16_t stride, uint64_t *out,
-			   size_t max)
+size_t share_callees(const struct scan *sc, uint64_t target, uint64_t slot, uint16_t stride,
+		     uint64_t *out, size_t max)
 {
-	unsigned int ptr = elf_image_machine(sc->img) == EM_X86_64 ? 8 : 4;
-	const struct sym *obj = symtab_find(&sc->s->dso->data_syms, slot);
+	unsigned int ptr = elf_image_ptr_size(sc->img);
+	const struct sym *obj;
 	uint64_t lo = slot, hi = slot + ptr, step = stride >= ptr ? stride : ptr;
 	size_t n = 0;
 
+	if (target || !slot) {
+		if (target && max)
+			out[n++] = target;
+		return n;
+	}
+	obj = symtab_find(&sc->s->dso->data_syms, slot);
 	if (obj && obj->end - obj->start >= ptr) {
 		/* (every element of the object, at most 4096 slots looked at) */
 		lo = slot - (slot - obj->start) / step * step;
@@ -469,18 +474,15 @@ int share_callee_writes(struct scan *sc)
 			enum cg_heat heat;
 			long var;
 
-			/* (a call through a table of functions: any function it holds) */
-			if (v[k].call && (v[k].target || v[k].call_slot))
-				for (int j = 0; j < 6 && !nr_callees; j++)
-					if (v[k].call_arg_pass[j] == a->arg + 1)
-						nr_callees = v[k].target ? (callees[0] = v[k].target, 1) :
-							     share_table_targets(sc, v[k].call_slot,
-										 v[k].call_stride, callees,
-										 MAX_TABLE_TARGETS);
-			for (int j = 0; j < 6 && nr_callees &&
+			for (int j = 0; j < 6 && v[k].call && (v[k].target || v[k].call_slot) &&
 					a->depth + 1 < MAX_PASS_DEPTH && sc->nr_args < limit; j++) {
 				if (v[k].call_arg_pass[j] != a->arg + 1)
 					continue;
+				/* (a call through a table of functions: any function it holds) */
+				if (!nr_callees)
+					nr_callees = share_callees(sc, v[k].target, v[k].call_slot,
+								   v[k].call_stride, callees,
+								   MAX_TABLE_TARGETS);
 				for (size_t c = 0; c < nr_callees && sc->nr_args < limit; c++) {
 					/* (from a thread's entry: the call there says when) */
 					struct argref on = {
@@ -695,7 +697,7 @@ int share_returned_writes(struct scan *sc)
 	return err;
 }
 
-static int ptrset_cmp(const void *a, const void *b)
+int share_ptrset_cmp(const void *a, const void *b)
 {
 	const struct ptrset *x = a, *y = b;
 
@@ -720,7 +722,7 @@ void share_pointer_writes(struct scan *sc)
 
 	if (!sc->nr_ptrsets || !sc->nr_ptrws)
 		return;
-	sort_array(sc->ptrsets, sc->nr_ptrsets, sizeof(*sc->ptrsets), ptrset_cmp);
+	sort_array(sc->ptrsets, sc->nr_ptrsets, sizeof(*sc->ptrsets), share_ptrset_cmp);
 	for (size_t i = 0; i < sc->nr_ptrsets; i++)	/* one per (pointer, target) */
 		if (!k || sc->ptrsets[k - 1].ptr != sc->ptrsets[i].ptr ||
 		    sc->ptrsets[k - 1].target != sc->ptrsets[i].target)

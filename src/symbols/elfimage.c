@@ -463,6 +463,11 @@ bool elf_image_big_endian(const struct elf_image *img)
 	return img->big_endian;
 }
 
+unsigned int elf_image_ptr_size(const struct elf_image *img)
+{
+	return img->elf64 ? 8 : 4;
+}
+
 uint64_t elf_image_toc(const struct elf_image *img)
 {
 	return img->toc;

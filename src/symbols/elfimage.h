@@ -32,6 +32,8 @@ const struct elf_section *elf_image_section_at(const struct elf_image *img, uint
 void elf_image_close(struct elf_image *img);
 uint16_t elf_image_machine(const struct elf_image *img);
 bool elf_image_big_endian(const struct elf_image *img);
+/* The size of a pointer in the file's data: 8 (ELFCLASS64) or 4. */
+unsigned int elf_image_ptr_size(const struct elf_image *img);
 uint64_t elf_image_toc(const struct elf_image *img);
 /* LEN code bytes at VADDR, or NULL when they are not all in one code section. */
 const uint8_t *elf_image_code(const struct elf_image *img, uint64_t vaddr, size_t len);
