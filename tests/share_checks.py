@@ -902,6 +902,47 @@ def thrmember(tool, data):
               str(flagged.get("padded_hits")))
 
 
+def workq(tool, data):
+    """tests/data/share/workq.cc: a std::deque under a std::mutex drained by std::thread
+    lambdas. The deque's cursors are pointers push and pop move with an add to memory, like a
+    counter's: no counter, and no member of the deque to move out of it (the library's layout);
+    the request count, an atomic, is a hot counter; per-worker stats by index flagged as slots;
+    a timestamp written per request beside a level read per request flagged; the options
+    written at start-up only (g++ and clang++, -O0 and -O2)."""
+    for name in ("workq.g++-O0", "workq.g++-O2", "workq.clang++-O0", "workq.clang++-O2"):
+        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+        m, flagged = members(doc), flagged_vars(doc)
+        q, _ = m["queue_items"]
+        check(f"{name}: queue_items' cursors (pointers) are not counted as a counter's adds",
+              q["counter_writes"] == 0 and "hot_counter" not in flagged.get("queue_items", set()),
+              f"{q['counter_writes']} {flagged.get('queue_items')}")
+        inner = [line["why"] for line in doc["lines"]
+                 if "queue_items._M_" in (line["why"] or "")]
+        check(f"{name}: no finding asks to move a member out of the std::deque", not inner,
+              str(inner))
+        t, _ = m["total_requests"]
+        check(f"{name}: total_requests, an atomic add per request, is a hot counter",
+              t["hot_writes"] >= 1 and t["counter_writes"] >= 1 and
+              flagged.get("total_requests", set()) & {"hot_counter", "writers"},
+              f"{t} {flagged.get('total_requests')}")
+        hot_writes(name, m, "wstats", "by index, a worker's own element")
+        check(f"{name}: wstats' lines are flagged (per-worker slots)",
+              flagged.get("wstats", set()) & {"slots", "writers"}, str(flagged.get("wstats")))
+        hot_writes(name, m, "last_request_time", "per request")
+        _, line = m["last_request_time"]
+        beside = [x["name"] for x in line["members"]]
+        if "verbose_level" in beside:	# (g++ -O2 lays the two out on two lines)
+            check(f"{name}: last_request_time's line, verbose_level on it, is flagged",
+                  "writer_with_readers" in flagged.get("last_request_time", set()),
+                  str(flagged.get("last_request_time")))
+        else:
+            check(f"{name}: last_request_time alone on its line ({beside}): not flagged",
+                  "last_request_time" not in flagged, str(flagged.get("last_request_time")))
+        for v, what in (("config_name", "by the option parser"),
+                        ("verbose_level", "by the option parser")):
+            startup_only(name, m, v, what)
+
+
 def heaparg(tool, data):
     """tests/data/share/heaparg.c: threads handed a struct holding their slot's address
     (a->slot = &slots[i] on the heap, or in an array of structs on the stack; a->slot handed
@@ -1173,6 +1214,7 @@ def main():
     tested(tool, data)
     fntable(tool, data)
     thrmember(tool, data)
+    workq(tool, data)
     heaparg(tool, data)
     taskctx(tool, data)
     statenames(tool, data)

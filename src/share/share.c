@@ -653,6 +653,7 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 		s->nr_vars = out_n;
 		err = scan_code(s, img);
 	}
+	share_dwarf_end(s);
 	/* Stores the symbols cannot name: a stripped program's own data. */
 	if (!err && s->unnamed_writes && !s->dso->symtab_full)
 		s->debug_hint = share_keep(s, pkg_debug_hint(s->dso->path));
@@ -674,6 +675,7 @@ MYCL_API void mycl_share__free(struct mycl_share *s)
 {
 	if (!s)
 		return;
+	share_dwarf_end(s);
 	dso_free(s->dso);
 	free(s->vars);
 	free(s->refs);

@@ -22,6 +22,7 @@ struct dctx {
 	struct elf_image *img;
 	bool readonly;
 	size_t nr_symbols;		/* the variables from symbol tables, sorted */
+	size_t vtypes_cap;
 	bool dropped;			/* some were const: taken out after the walk */
 };
 
@@ -89,6 +90,19 @@ static bool fixed_address(Dwarf_Attribute *loc, Dwarf_Op *op, Dwarf_Addr *addr)
 	return dwarf_getlocation_attr(loc, op, &a) == 0 && dwarf_formaddr(&a, addr) == 0;
 }
 
+/* Variable DIE's type kept by ADDR, for share_pointer_at (a failure only leaves it unknown). */
+static void keep_type(struct dctx *c, uint64_t addr, Dwarf_Die *die)
+{
+	struct mycl_share *s = c->s;
+	Dwarf_Attribute attr;
+	Dwarf_Die type;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &type) ||
+	    ARRAY_GROW(s->vtypes, c->vtypes_cap, s->nr_vtypes + 1))
+		return;
+	s->vtypes[s->nr_vtypes++] = (struct share_vtype){ addr, dwarf_dieoffset(&type) };
+}
+
 static void variable(struct dctx *c, Dwarf_Die *die, const char *scope)
 {
 	Dwarf_Addr addr;
@@ -124,6 +138,8 @@ static void variable(struct dctx *c, Dwarf_Die *die, const char *scope)
 				tname = tname_buf;
 		}
 	}
+	if (tname || size)
+		keep_type(c, addr, die);
 	v = by_addr(c, addr);
 	/*
 	 * const in the source but in a writable section (riscv's .srodata goes
@@ -223,6 +239,13 @@ static int sym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+static int vtype_cmp(const void *a, const void *b)
+{
+	const struct share_vtype *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
 int share_dwarf_vars(struct mycl_share *s, const char *file, bool readonly)
 {
 	struct dctx c = { .s = s, .img = dso_image(s->dso), .readonly = readonly };
@@ -254,8 +277,10 @@ int share_dwarf_vars(struct mycl_share *s, const char *file, bool readonly)
 		}
 		off = next;
 	}
-	dwarf_end(dw);
-	close(fd);
+	/* kept for share_pointer_at until the scan is done (share_dwarf_end) */
+	s->dw = dw;
+	s->dw_fd = fd;
+	sort_array(s->vtypes, s->nr_vtypes, sizeof(*s->vtypes), vtype_cmp);
 	sort_array(s->described, s->nr_described, sizeof(*s->described), u64_cmp);
 	sort_array(s->dcode, s->nr_dcode, sizeof(*s->dcode), range_cmp);
 	if (s->nr_dcode) {
@@ -280,4 +305,145 @@ int share_dwarf_vars(struct mycl_share *s, const char *file, bool readonly)
 		s->nr_vars = k;
 	}
 	return 0;
+}
+
+void share_dwarf_end(struct mycl_share *s)
+{
+	if (s->dw) {
+		dwarf_end(s->dw);
+		close(s->dw_fd);
+		s->dw = NULL;
+	}
+	free(s->vtypes);
+	s->vtypes = NULL;
+	s->nr_vtypes = 0;
+}
+
+/* Whether OFF inside an object of TYPE lies in a pointer (DEPTH: members nested so far). */
+static bool pointer_in(Dwarf_Die *type, uint64_t off, int depth)
+{
+	Dwarf_Die peeled, child, mt;
+	Dwarf_Word esize;
+	int tag;
+
+	if (depth > 16 || dwarf_peel_type(type, &peeled))
+		return false;
+	tag = dwarf_tag(&peeled);
+	if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+	    tag == DW_TAG_rvalue_reference_type)
+		return true;
+	if (tag == DW_TAG_array_type) {
+		Dwarf_Attribute at;
+
+		if (!dwarf_attr_integrate(&peeled, DW_AT_type, &at) || !dwarf_formref_die(&at, &mt) ||
+		    dwarf_aggregate_size(&mt, &esize) || !esize)
+			return false;
+		return pointer_in(&mt, off % esize, depth + 1);
+	}
+	if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type && tag != DW_TAG_union_type) ||
+	    dwarf_child(&peeled, &child) != 0)
+		return false;
+	do {
+		Dwarf_Attribute at;
+		Dwarf_Word moff = 0, size;
+		int ct = dwarf_tag(&child);
+
+		if (ct != DW_TAG_member && ct != DW_TAG_inheritance)
+			continue;
+		if (dwarf_attr(&child, DW_AT_data_member_location, &at) &&
+		    dwarf_formudata(&at, &moff) != 0)
+			continue;	/* (a location expression: a virtual base) */
+		if (!dwarf_attr_integrate(&child, DW_AT_type, &at) || !dwarf_formref_die(&at, &mt) ||
+		    dwarf_aggregate_size(&mt, &size) || off < moff || off >= moff + size)
+			continue;
+		/* (a union's members overlap: a pointer only if the first that holds OFF is one) */
+		return pointer_in(&mt, off - moff, depth + 1);
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+bool share_pointer_at(struct mycl_share *s, const struct mycl_share_var *v, uint64_t off)
+{
+	size_t lo;
+	Dwarf_Die type;
+
+	if (!s->dw || !s->nr_vtypes)
+		return false;
+	if (s->ptr_memo.addr == v->addr && s->ptr_memo.off == off && v->addr)
+		return s->ptr_memo.ptr;
+	lo = PARTITION_POINT(0, s->nr_vtypes, mid, s->vtypes[mid].addr < v->addr);
+	s->ptr_memo.addr = v->addr;
+	s->ptr_memo.off = off;
+	s->ptr_memo.ptr = lo < s->nr_vtypes && s->vtypes[lo].addr == v->addr &&
+			  dwarf_offdie(s->dw, s->vtypes[lo].die, &type) && pointer_in(&type, off, 0);
+	return s->ptr_memo.ptr;
+}
+
+/* Whether TYPE is declared in a header of the system or the compiler, not the program's. */
+static bool library_type(Dwarf_Die *type)
+{
+	static const char *const dirs[] = { "/usr/include/", "/usr/lib/gcc/", "/usr/lib/llvm",
+					    "/usr/local/include/" };
+	const char *f = dwarf_decl_file(type);
+
+	for (size_t i = 0; f && i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (!strncmp(f, dirs[i], strlen(dirs[i])))
+			return true;
+	return false;
+}
+
+/* The member of struct, class or union TYPE that holds OFF: its type and offset. */
+static bool member_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *mt, uint64_t *moff)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(type, &child) != 0)
+		return false;
+	do {
+		Dwarf_Attribute at;
+		Dwarf_Word o = 0, size;
+		int ct = dwarf_tag(&child);
+
+		if (ct != DW_TAG_member && ct != DW_TAG_inheritance)
+			continue;
+		if (dwarf_attr(&child, DW_AT_data_member_location, &at) && dwarf_formudata(&at, &o))
+			continue;
+		if (!dwarf_attr_integrate(&child, DW_AT_type, &at) || !dwarf_formref_die(&at, mt) ||
+		    dwarf_aggregate_size(mt, &size) || off < o || off >= o + size)
+			continue;
+		*moff = o;
+		return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/* Whether the innermost object of TYPE holding both A and B is of a library's type. */
+static bool library_part_in(Dwarf_Die *type, uint64_t a, uint64_t b, int depth)
+{
+	Dwarf_Die peeled, ma, mb;
+	uint64_t oa, ob;
+	int tag;
+
+	if (depth > 16 || dwarf_peel_type(type, &peeled))
+		return false;
+	tag = dwarf_tag(&peeled);
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_class_type)
+		return false;	/* (an array's two elements, a union: no object of a library) */
+	if (member_at(&peeled, a, &ma, &oa) && member_at(&peeled, b, &mb, &ob) && oa == ob &&
+	    dwarf_dieoffset(&ma) == dwarf_dieoffset(&mb))
+		return library_part_in(&ma, a - oa, b - oa, depth + 1);
+	return library_type(&peeled);
+}
+
+bool share_library_part(struct mycl_share *s, const struct mycl_share_var *v, uint64_t a,
+			uint64_t b)
+{
+	size_t lo;
+	Dwarf_Die type;
+
+	if (!s->dw || !s->nr_vtypes)
+		return false;
+	lo = PARTITION_POINT(0, s->nr_vtypes, mid, s->vtypes[mid].addr < v->addr);
+	return lo < s->nr_vtypes && s->vtypes[lo].addr == v->addr &&
+	       dwarf_offdie(s->dw, s->vtypes[lo].die, &type) && library_part_in(&type, a, b, 0);
 }

@@ -167,9 +167,13 @@ static int inner_readers(struct mycl_share *s, struct callgraph *cg)
 		/*
 		 * Only members the debug info names, and two of them: without it
 		 * "+0x8" may lie inside what "+0x0" is (a lock the C library
-		 * writes whole, a 16-byte atomic).
+		 * writes whole, a 16-byte atomic).  Not two parts of one
+		 * object of a library's type (a std::deque's cursors, which its
+		 * own code moves, under the program's lock): no layout the
+		 * program can change.
 		 */
-		if (in.mw && in.mr && distinct_members(in.mw, in.mr))
+		if (in.mw && in.mr && distinct_members(in.mw, in.mr) &&
+		    !share_library_part(s, &s->vars[in.var], in.w, in.r))
 			s->inner[s->nr_inner++] = in;
 	}
 	free(m);

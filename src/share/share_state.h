@@ -142,6 +142,15 @@ struct mycl_share {
 	/* Linked statically, without debug info: the libraries' objects cannot be set apart. */
 	bool static_blind;
 	uint64_t skid_samples;		/* ... credited to the instruction before */
+	/*
+	 * The debug info, kept open after share_dwarf_vars for the types of the
+	 * variables it describes: by address, their type's DIE (share_dwarf.c).
+	 */
+	struct Dwarf *dw;
+	int dw_fd;
+	struct share_vtype { uint64_t addr, die; } *vtypes;
+	size_t nr_vtypes, vtypes_cap;
+	struct { uint64_t addr, off; bool ptr; } ptr_memo;	/* the last share_pointer_at */
 };
 
 #define ROOT_MIXED UINT64_MAX
@@ -198,6 +207,21 @@ int share_weigh(struct mycl_share *s, const char *perf_data, char *errbuf, size_
 int share_dwarf_vars(struct mycl_share *s, const char *file, bool include_readonly);
 /* After the scan: variables only code without debug info touches are a linked library's. */
 void share_mark_linked(struct mycl_share *s);
+/*
+ * Whether the debug info says the bytes at OFF inside V are a pointer (a
+ * member, an element, or V itself): an add there moves a pointer (a deque's
+ * cursor), it counts nothing.  False when not known.
+ */
+bool share_pointer_at(struct mycl_share *s, const struct mycl_share_var *v, uint64_t off);
+/*
+ * Whether the innermost object inside V holding both offsets A and B is of a
+ * type a system or compiler header declares (a std::deque's cursors): its
+ * layout is the library's, not the program's to change.
+ */
+bool share_library_part(struct mycl_share *s, const struct mycl_share_var *v, uint64_t a,
+			uint64_t b);
+/* The debug info share_dwarf_vars kept open, closed. */
+void share_dwarf_end(struct mycl_share *s);
 
 /* The reference of the instruction at ADDR (BY_END: that ends at ADDR), or NULL; refs sorted. */
 static inline const struct share_ref *share_ref_at(const struct mycl_share *s, uint64_t addr,

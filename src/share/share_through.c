@@ -81,7 +81,8 @@ void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_s
 	default: v->unknown_writes++; break;
 	}
 	if (heat == HEAT_HOT || heat == HEAT_WARM) {
-		v->counter_writes += counter;
+		/* (an add to a pointer moves it: a cursor, not a count) */
+		v->counter_writes += counter && !share_pointer_at(s, v, where - v->addr);
 		/*
 		 * A byte-scaled index is an offset computed into a struct, not an
 		 * element -- unless the debug info says the variable is an array

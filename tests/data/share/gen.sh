@@ -219,6 +219,13 @@ for cc in g++ clang++; do
 		"$cc" "$o" -g -pthread -o "thrmember.$cc$o" thrmember.cc
 	done
 done
+# A std::deque under a std::mutex (its cursors: pointers an add moves), drained
+# by std::thread lambdas; an atomic request count; per-worker stats by index.
+for cc in g++ clang++; do
+	for o in -O0 -O2; do
+		"$cc" "$o" -g -pthread -o "workq.$cc$o" workq.cc
+	done
+done
 # Calls through tables of functions at a computed index (a command table's
 # handlers handed a thread's slot, reporters handed a global's address).
 four fntable
