@@ -22,7 +22,8 @@ struct dctx {
 	struct elf_image *img;
 	bool readonly;
 	size_t nr_symbols;		/* the variables from symbol tables, sorted */
-	size_t vtypes_cap;
+	size_t vtypes_cap, marks_cap;
+	size_t marks_from;		/* the marks of the variable being marked */
 	bool dropped;			/* some were const: taken out after the walk */
 };
 
@@ -90,17 +91,124 @@ static bool fixed_address(Dwarf_Attribute *loc, Dwarf_Op *op, Dwarf_Addr *addr)
 	return dwarf_getlocation_attr(loc, op, &a) == 0 && dwarf_formaddr(&a, addr) == 0;
 }
 
-/* Variable DIE's type kept by ADDR, for share_pointer_at (a failure only leaves it unknown). */
-static void keep_type(struct dctx *c, uint64_t addr, Dwarf_Die *die)
+/* Kinds of struct share_mark. */
+enum { MARK_PTR = 1, MARK_LIB = 2 };
+#define MARK_BUDGET 4096	/* DIEs looked at per variable: past it, nothing is known */
+#define MARK_MAX 256		/* marks per variable: past it, nothing is known */
+#define MARK_UNROLL 64		/* elements of an array inside a variable looked at */
+
+/* Whether TYPE is declared in a header of the system or the compiler, not the program's. */
+static bool library_type(Dwarf_Die *type)
+{
+	static const char *const dirs[] = { "/usr/include/", "/usr/lib/gcc/", "/usr/lib/llvm",
+					    "/usr/local/include/" };
+	const char *f = dwarf_decl_file(type);
+
+	for (size_t i = 0; f && i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (!strncmp(f, dirs[i], strlen(dirs[i])))
+			return true;
+	return false;
+}
+
+static bool add_mark(struct dctx *c, uint64_t off, uint64_t size, uint8_t kind)
+{
+	struct mycl_share *s = c->s;
+
+	if (off > UINT32_MAX || size > UINT32_MAX || s->nr_marks - c->marks_from >= MARK_MAX ||
+	    ARRAY_GROW(s->marks, c->marks_cap, s->nr_marks + 1))
+		return false;
+	s->marks[s->nr_marks++] = (struct share_mark){ (uint32_t)off, (uint32_t)size, kind };
+	return true;
+}
+
+/*
+ * The pointers and the objects of a library's type inside an object of
+ * TYPE at OFF (IN_LIB: inside one already), as marks; false when past the
+ * budget (nothing is known then).
+ */
+static bool mark_type(struct dctx *c, Dwarf_Die *type, uint64_t off, bool in_lib, int depth,
+		      unsigned int *budget)
+{
+	Dwarf_Die peeled, child, mt;
+	Dwarf_Attribute at;
+	Dwarf_Word size, esize;
+	int tag;
+
+	if (!*budget || depth > 16)
+		return false;
+	--*budget;
+	if (dwarf_peel_type(type, &peeled) || dwarf_aggregate_size(&peeled, &size))
+		return true;	/* (no size: nothing inside it is asked of) */
+	tag = dwarf_tag(&peeled);
+	if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+	    tag == DW_TAG_rvalue_reference_type)
+		return add_mark(c, off, size, MARK_PTR);
+	if (tag == DW_TAG_array_type) {
+		if (!dwarf_attr_integrate(&peeled, DW_AT_type, &at) || !dwarf_formref_die(&at, &mt) ||
+		    dwarf_aggregate_size(&mt, &esize) || !esize)
+			return true;
+		for (uint64_t k = 0; k < size / esize; k++)
+			if (k == MARK_UNROLL || !mark_type(c, &mt, off + k * esize, in_lib, depth + 1, budget))
+				return false;
+		return true;
+	}
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_class_type && tag != DW_TAG_union_type)
+		return true;
+	if (!in_lib && library_type(&peeled)) {
+		if (!add_mark(c, off, size, MARK_LIB))
+			return false;
+		in_lib = true;
+	}
+	if (dwarf_child(&peeled, &child) != 0)
+		return true;
+	do {
+		Dwarf_Word moff = 0;
+		int ct = dwarf_tag(&child);
+
+		if (ct != DW_TAG_member && ct != DW_TAG_inheritance)
+			continue;
+		if (dwarf_attr(&child, DW_AT_data_member_location, &at) &&
+		    dwarf_formudata(&at, &moff) != 0)
+			continue;	/* (a location expression: a virtual base) */
+		if (dwarf_attr_integrate(&child, DW_AT_type, &at) && dwarf_formref_die(&at, &mt) &&
+		    !mark_type(c, &mt, off + moff, in_lib, depth + 1, budget))
+			return false;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return true;
+}
+
+/*
+ * The marks of the variable at ADDR of type TYPE (DIE): an array's for one
+ * element, with the element's size as the stride.  A failure only leaves the
+ * variable with nothing known.
+ */
+static void mark_var(struct dctx *c, uint64_t addr, Dwarf_Die *die)
 {
 	struct mycl_share *s = c->s;
 	Dwarf_Attribute attr;
-	Dwarf_Die type;
+	Dwarf_Die type, peeled, elem;
+	Dwarf_Word esize = 0;
+	unsigned int budget = MARK_BUDGET;
+	bool ok;
 
 	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &type) ||
-	    ARRAY_GROW(s->vtypes, c->vtypes_cap, s->nr_vtypes + 1))
+	    dwarf_peel_type(&type, &peeled))
 		return;
-	s->vtypes[s->nr_vtypes++] = (struct share_vtype){ addr, dwarf_dieoffset(&type) };
+	c->marks_from = s->nr_marks;
+	if (dwarf_tag(&peeled) == DW_TAG_array_type && dwarf_attr_integrate(&peeled, DW_AT_type, &attr) &&
+	    dwarf_formref_die(&attr, &elem) && !dwarf_aggregate_size(&elem, &esize) && esize &&
+	    esize <= UINT32_MAX)
+		ok = mark_type(c, &elem, 0, false, 1, &budget);
+	else
+		ok = mark_type(c, &type, 0, false, 0, &budget), esize = 0;
+	if (!ok || s->nr_marks == c->marks_from ||
+	    ARRAY_GROW(s->vtypes, c->vtypes_cap, s->nr_vtypes + 1)) {
+		s->nr_marks = c->marks_from;
+		return;
+	}
+	s->vtypes[s->nr_vtypes++] = (struct share_vtype){ addr, (uint32_t)esize,
+							  (uint32_t)c->marks_from,
+							  (uint32_t)(s->nr_marks - c->marks_from) };
 }
 
 static void variable(struct dctx *c, Dwarf_Die *die, const char *scope)
@@ -138,8 +246,8 @@ static void variable(struct dctx *c, Dwarf_Die *die, const char *scope)
 				tname = tname_buf;
 		}
 	}
-	if (tname || size)
-		keep_type(c, addr, die);
+	if (size)
+		mark_var(c, addr, die);
 	v = by_addr(c, addr);
 	/*
 	 * const in the source but in a writable section (riscv's .srodata goes
@@ -277,9 +385,8 @@ int share_dwarf_vars(struct mycl_share *s, const char *file, bool readonly)
 		}
 		off = next;
 	}
-	/* kept for share_pointer_at until the scan is done (share_dwarf_end) */
-	s->dw = dw;
-	s->dw_fd = fd;
+	dwarf_end(dw);
+	close(fd);
 	sort_array(s->vtypes, s->nr_vtypes, sizeof(*s->vtypes), vtype_cmp);
 	sort_array(s->described, s->nr_described, sizeof(*s->described), u64_cmp);
 	sort_array(s->dcode, s->nr_dcode, sizeof(*s->dcode), range_cmp);
@@ -309,141 +416,58 @@ int share_dwarf_vars(struct mycl_share *s, const char *file, bool readonly)
 
 void share_dwarf_end(struct mycl_share *s)
 {
-	if (s->dw) {
-		dwarf_end(s->dw);
-		close(s->dw_fd);
-		s->dw = NULL;
-	}
 	free(s->vtypes);
+	free(s->marks);
 	s->vtypes = NULL;
-	s->nr_vtypes = 0;
+	s->marks = NULL;
+	s->nr_vtypes = s->nr_marks = 0;
 }
 
-/* Whether OFF inside an object of TYPE lies in a pointer (DEPTH: members nested so far). */
-static bool pointer_in(Dwarf_Die *type, uint64_t off, int depth)
+/* V's marks, with OFF made an offset into one element; NULL when nothing is known. */
+static const struct share_vtype *vtype_of(const struct mycl_share *s,
+					  const struct mycl_share_var *v)
 {
-	Dwarf_Die peeled, child, mt;
-	Dwarf_Word esize;
-	int tag;
+	size_t lo = PARTITION_POINT(0, s->nr_vtypes, mid, s->vtypes[mid].addr < v->addr);
 
-	if (depth > 16 || dwarf_peel_type(type, &peeled))
-		return false;
-	tag = dwarf_tag(&peeled);
-	if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
-	    tag == DW_TAG_rvalue_reference_type)
-		return true;
-	if (tag == DW_TAG_array_type) {
-		Dwarf_Attribute at;
+	return lo < s->nr_vtypes && s->vtypes[lo].addr == v->addr ? &s->vtypes[lo] : NULL;
+}
 
-		if (!dwarf_attr_integrate(&peeled, DW_AT_type, &at) || !dwarf_formref_die(&at, &mt) ||
-		    dwarf_aggregate_size(&mt, &esize) || !esize)
-			return false;
-		return pointer_in(&mt, off % esize, depth + 1);
+static bool marked(const struct mycl_share *s, const struct share_vtype *t, uint64_t a, uint64_t b,
+		   uint8_t kind)
+{
+	for (uint32_t k = t->first; k < t->first + t->nr; k++) {
+		const struct share_mark *m = &s->marks[k];
+
+		if (m->kind == kind && a >= m->off && a - m->off < m->size && b >= m->off &&
+		    b - m->off < m->size)
+			return true;
 	}
-	if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type && tag != DW_TAG_union_type) ||
-	    dwarf_child(&peeled, &child) != 0)
-		return false;
-	do {
-		Dwarf_Attribute at;
-		Dwarf_Word moff = 0, size;
-		int ct = dwarf_tag(&child);
-
-		if (ct != DW_TAG_member && ct != DW_TAG_inheritance)
-			continue;
-		if (dwarf_attr(&child, DW_AT_data_member_location, &at) &&
-		    dwarf_formudata(&at, &moff) != 0)
-			continue;	/* (a location expression: a virtual base) */
-		if (!dwarf_attr_integrate(&child, DW_AT_type, &at) || !dwarf_formref_die(&at, &mt) ||
-		    dwarf_aggregate_size(&mt, &size) || off < moff || off >= moff + size)
-			continue;
-		/* (a union's members overlap: a pointer only if the first that holds OFF is one) */
-		return pointer_in(&mt, off - moff, depth + 1);
-	} while (dwarf_siblingof(&child, &child) == 0);
 	return false;
 }
 
 bool share_pointer_at(struct mycl_share *s, const struct mycl_share_var *v, uint64_t off)
 {
-	size_t lo;
-	Dwarf_Die type;
+	const struct share_vtype *t = vtype_of(s, v);
 
-	if (!s->dw || !s->nr_vtypes)
+	if (!t)
 		return false;
-	if (s->ptr_memo.addr == v->addr && s->ptr_memo.off == off && v->addr)
-		return s->ptr_memo.ptr;
-	lo = PARTITION_POINT(0, s->nr_vtypes, mid, s->vtypes[mid].addr < v->addr);
-	s->ptr_memo.addr = v->addr;
-	s->ptr_memo.off = off;
-	s->ptr_memo.ptr = lo < s->nr_vtypes && s->vtypes[lo].addr == v->addr &&
-			  dwarf_offdie(s->dw, s->vtypes[lo].die, &type) && pointer_in(&type, off, 0);
-	return s->ptr_memo.ptr;
-}
-
-/* Whether TYPE is declared in a header of the system or the compiler, not the program's. */
-static bool library_type(Dwarf_Die *type)
-{
-	static const char *const dirs[] = { "/usr/include/", "/usr/lib/gcc/", "/usr/lib/llvm",
-					    "/usr/local/include/" };
-	const char *f = dwarf_decl_file(type);
-
-	for (size_t i = 0; f && i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (!strncmp(f, dirs[i], strlen(dirs[i])))
-			return true;
-	return false;
-}
-
-/* The member of struct, class or union TYPE that holds OFF: its type and offset. */
-static bool member_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *mt, uint64_t *moff)
-{
-	Dwarf_Die child;
-
-	if (dwarf_child(type, &child) != 0)
-		return false;
-	do {
-		Dwarf_Attribute at;
-		Dwarf_Word o = 0, size;
-		int ct = dwarf_tag(&child);
-
-		if (ct != DW_TAG_member && ct != DW_TAG_inheritance)
-			continue;
-		if (dwarf_attr(&child, DW_AT_data_member_location, &at) && dwarf_formudata(&at, &o))
-			continue;
-		if (!dwarf_attr_integrate(&child, DW_AT_type, &at) || !dwarf_formref_die(&at, mt) ||
-		    dwarf_aggregate_size(mt, &size) || off < o || off >= o + size)
-			continue;
-		*moff = o;
-		return true;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return false;
-}
-
-/* Whether the innermost object of TYPE holding both A and B is of a library's type. */
-static bool library_part_in(Dwarf_Die *type, uint64_t a, uint64_t b, int depth)
-{
-	Dwarf_Die peeled, ma, mb;
-	uint64_t oa, ob;
-	int tag;
-
-	if (depth > 16 || dwarf_peel_type(type, &peeled))
-		return false;
-	tag = dwarf_tag(&peeled);
-	if (tag != DW_TAG_structure_type && tag != DW_TAG_class_type)
-		return false;	/* (an array's two elements, a union: no object of a library) */
-	if (member_at(&peeled, a, &ma, &oa) && member_at(&peeled, b, &mb, &ob) && oa == ob &&
-	    dwarf_dieoffset(&ma) == dwarf_dieoffset(&mb))
-		return library_part_in(&ma, a - oa, b - oa, depth + 1);
-	return library_type(&peeled);
+	if (t->stride)
+		off %= t->stride;
+	return marked(s, t, off, off, MARK_PTR);
 }
 
 bool share_library_part(struct mycl_share *s, const struct mycl_share_var *v, uint64_t a,
 			uint64_t b)
 {
-	size_t lo;
-	Dwarf_Die type;
+	const struct share_vtype *t = vtype_of(s, v);
 
-	if (!s->dw || !s->nr_vtypes)
+	if (!t)
 		return false;
-	lo = PARTITION_POINT(0, s->nr_vtypes, mid, s->vtypes[mid].addr < v->addr);
-	return lo < s->nr_vtypes && s->vtypes[lo].addr == v->addr &&
-	       dwarf_offdie(s->dw, s->vtypes[lo].die, &type) && library_part_in(&type, a, b, 0);
+	if (t->stride) {
+		if (a / t->stride != b / t->stride)
+			return false;	/* (two elements of an array: the program's layout) */
+		a %= t->stride;
+		b %= t->stride;
+	}
+	return marked(s, t, a, b, MARK_LIB);
 }

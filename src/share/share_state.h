@@ -143,14 +143,14 @@ struct mycl_share {
 	bool static_blind;
 	uint64_t skid_samples;		/* ... credited to the instruction before */
 	/*
-	 * The debug info, kept open after share_dwarf_vars for the types of the
-	 * variables it describes: by address, their type's DIE (share_dwarf.c).
+	 * What the debug info says is inside the variables it describes
+	 * (share_dwarf.c): by address, a run of marks, an array's for one element
+	 * of STRIDE bytes; a mark: a pointer, or an object of a library's type.
 	 */
-	struct Dwarf *dw;
-	int dw_fd;
-	struct share_vtype { uint64_t addr, die; } *vtypes;
-	size_t nr_vtypes, vtypes_cap;
-	struct { uint64_t addr, off; bool ptr; } ptr_memo;	/* the last share_pointer_at */
+	struct share_vtype { uint64_t addr; uint32_t stride, first, nr; } *vtypes;
+	size_t nr_vtypes;
+	struct share_mark { uint32_t off, size; uint8_t kind; } *marks;
+	size_t nr_marks;
 };
 
 #define ROOT_MIXED UINT64_MAX
@@ -220,7 +220,7 @@ bool share_pointer_at(struct mycl_share *s, const struct mycl_share_var *v, uint
  */
 bool share_library_part(struct mycl_share *s, const struct mycl_share_var *v, uint64_t a,
 			uint64_t b);
-/* The debug info share_dwarf_vars kept open, closed. */
+/* What share_dwarf_vars kept of the variables' types, freed. */
 void share_dwarf_end(struct mycl_share *s);
 
 /* The reference of the instruction at ADDR (BY_END: that ends at ADDR), or NULL; refs sorted. */
