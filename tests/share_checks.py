@@ -943,6 +943,31 @@ def workq(tool, data):
             startup_only(name, m, v, what)
 
 
+def lambdas(tool, data):
+    """tests/data/share/lambda.cc: std::thread running a lambda capturing an element of a global
+    array by reference ([&c] { c.record(k); }) or by pointer ([s] { run_shard(s, n); }), and a
+    function object holding one (Pump{&tallies[i], n}): the address reaches the thread inside
+    the callable object, copied into its state, and the callable's code loads it back (its
+    operator(), inlined into the state's _M_run at -O2, a tail call there). Nothing of the
+    three was written before (g++ and clang++, -O0 and -O2)."""
+    for name in ("lambda.g++-O0", "lambda.g++-O2", "lambda.clang++-O0", "lambda.clang++-O2"):
+        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+        m, flagged = members(doc), flagged_vars(doc)
+        for v, what in (("counters", "by Counter::record, handed the lambda's reference"),
+                        ("tallies", "by Pump::operator(), through the object's pointer")):
+            hot_writes(name, m, v, what)
+            check(f"{name}: {v}' lines are flagged (per-thread slots)",
+                  flagged.get(v, set()) & {"slots", "writers"}, str(flagged.get(v)))
+        # (a callee's loop does not make its stores through an address handed to it hot:
+        # a loop filling a buffer once a call looks the same, Redis's getRandomHexChars)
+        x, _ = m["shards"]
+        check(f"{name}: shards written while the threads run, by run_shard",
+              x["hot_writes"] + x["warm_writes"] >= 1 and x["startup_writes"] == 0, str(x))
+        x, _ = m["verbose"]
+        check(f"{name}: verbose, set from argc by main, not written while threads run",
+              x["hot_writes"] + x["warm_writes"] == 0, str(x))
+
+
 def heaparg(tool, data):
     """tests/data/share/heaparg.c: threads handed a struct holding their slot's address
     (a->slot = &slots[i] on the heap, or in an array of structs on the stack; a->slot handed
@@ -1215,6 +1240,7 @@ def main():
     fntable(tool, data)
     thrmember(tool, data)
     workq(tool, data)
+    lambdas(tool, data)
     heaparg(tool, data)
     taskctx(tool, data)
     statenames(tool, data)

@@ -900,6 +900,13 @@ int callgraph_thread_api(const struct callgraph *cg, uint64_t fn)
 	return i == NONE || cg->f[i].thread_api >= 6 ? -1 : cg->f[i].thread_api;
 }
 
+bool callgraph_state_start(const struct callgraph *cg, uint64_t fn)
+{
+	uint32_t i = cg_func_starting(cg, fn);
+
+	return i != NONE && cg->f[i].thread_api == 9;
+}
+
 bool callgraph_exit_api(const struct callgraph *cg, uint64_t fn)
 {
 	uint32_t i = cg_func_starting(cg, fn);

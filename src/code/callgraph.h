@@ -109,6 +109,8 @@ uint64_t callgraph_thread_root(const struct callgraph *cg, uint64_t addr);
  * pthread_create its third, or a wrapper of it): K; else -1.
  */
 int callgraph_thread_api(const struct callgraph *cg, uint64_t fn);
+/* Whether FN starts a std::thread from its state object (libstdc++'s _M_start_thread). */
+bool callgraph_state_start(const struct callgraph *cg, uint64_t fn);
 /*
  * The start of the function whose address ADDR is (a Thumb function's with
  * its low bit set, a ppc64 function's local entry too), or 0.

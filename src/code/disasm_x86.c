@@ -734,6 +734,12 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 			in->mem_prm = (uint8_t)(d->prm[fam].idx + 1);
 			in->mem_prm_off = (int64_t)d->prm[fam].v + op->mem.disp;
 			in->mem_prm_access = x86_access(ci, op, in->atomic);
+		} else if (d->share_facts && fam && d->prm[fam].known && ci->id != X86_INS_LEA &&
+			   fam != X86_RSP && !in->data && op->mem.disp >= 0 &&
+			   (x86_access(ci, op, in->atomic) == ACC_WRITE ||
+			    x86_access(ci, op, in->atomic) == ACC_RMW)) {
+			in->mem_prm_ix = (uint8_t)(d->prm[fam].idx + 1);
+			in->mem_prm_off = (int64_t)d->prm[fam].v + op->mem.disp;
 		}
 	}
 	/* call *off(%reg) through a vtable slot of the program's data: direct. */
@@ -781,7 +787,7 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	if (d->share_facts && in->call && d->machine == EM_X86_64)
 		x86_call_args(d, in);
 	else if (d->share_facts && in->jump && in->target && d->machine == EM_X86_64)
-		x86_zero_args(d, in);	/* a tail call: its constant zeros (select(0, ...)) */
+		x86_call_args(d, in);	/* a tail call's, when it is one (mycl-share decides) */
 	if (d->machine == EM_386 && in->call)
 		i386_call(d, ci, in);
 	if (d->share_facts && (in->access == ACC_RMW || in->mem_prm_access == ACC_RMW ||

@@ -63,6 +63,12 @@ struct insn {
 	uint8_t mem_prm;		/* 1 + the argument of the function a memory operand is based on */
 	uint8_t mem_prm_access;		/* ... enum insn_access */
 	int64_t mem_prm_off;		/* ... the offset from that argument */
+	/*
+	 * mycl-share (x86_64): 1 + the argument a memory operand with an index
+	 * register is based on, written (or read-modified-written) at a computed
+	 * offset from it, at least MEM_PRM_OFF (this->n[k & 1]++)
+	 */
+	uint8_t mem_prm_ix;
 	uint64_t imm;			/* an immediate that may be an address (non-PIE code) */
 	uint64_t stored;		/* a store to memory off the stack: the address it stores */
 	bool stored_indexed;		/* ... somewhere in an array from it */

@@ -190,6 +190,7 @@ static int scan_insn(const struct insn *in, void *arg)
 	struct scan *sc = arg;
 	struct mycl_share *s = sc->s;
 	long v;
+	bool tail;
 	int err = callgraph_insn(sc->cg, in);
 
 	if (err)
@@ -202,7 +203,11 @@ static int scan_insn(const struct insn *in, void *arg)
 		sc->rets[sc->nr_rets++] = (struct retref){ callgraph_func_start(sc->cg, in->addr),
 							   in->ret_value, in->ret_indexed };
 	}
-	if (in->call && (in->target || in->call_slot)) {
+	/* (a jump to another function's start: a tail call, handing its arguments as a call) */
+	tail = in->jump && in->target && !in->call &&
+	       callgraph_function_at(sc->cg, in->target) == in->target &&
+	       callgraph_func_start(sc->cg, in->addr) != in->target;
+	if ((in->call || tail) && (in->target || in->call_slot)) {
 		uint64_t callees[MAX_TABLE_TARGETS];
 		size_t nr_callees = 0;
 
@@ -232,7 +237,7 @@ static int scan_insn(const struct insn *in, void *arg)
 		sc->ptrws[sc->nr_ptrws++] = (struct ptrw){ in->addr, ptr, in->via_off,
 							   in->counter_op };
 	}
-	if (in->call && in->target && in->call_arg_argptr) {
+	if ((in->call || tail) && in->target && in->call_arg_argptr) {
 		if (ARRAY_GROW(sc->apcalls, sc->apcalls_cap, sc->nr_apcalls + 1))
 			return -ENOMEM;
 		sc->apcalls[sc->nr_apcalls++] = (struct argptr_call){

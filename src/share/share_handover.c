@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "apinames.h"
 #include "callgraph.h"
 #include "disasm.h"
 #include "elfimage.h"
@@ -267,6 +268,206 @@ static int fn_at_cmp(const void *a, const void *b)
 	return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
+/* A call: where, by whom, to what (by address). */
+struct call3 {
+	uint64_t at, caller, callee;
+};
+
+struct calls3 {
+	struct call3 *c;
+	size_t nr, cap;
+};
+
+static int call3_add(uint64_t at, uint64_t caller, uint64_t callee, void *arg)
+{
+	struct calls3 *c = arg;
+
+	if (ARRAY_GROW(c->c, c->cap, c->nr + 1))
+		return -ENOMEM;
+	c->c[c->nr++] = (struct call3){ at, caller, callee };
+	return 0;
+}
+
+static int call3_cmp(const void *a, const void *b)
+{
+	const struct call3 *x = a, *y = b;
+
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static bool ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '$';
+}
+
+/* Whether NAME holds type TYPE (N bytes) whole: "emplace_back<main::{lambda()#1}>(...)". */
+static bool names_type(const char *name, const char *type, size_t n)
+{
+	for (const char *p = name; name && (p = strstr(p, type)); p++)
+		if ((p == name || (!ident_char(p[-1]) && p[-1] != ':')) && !ident_char(p[n]))
+			return true;
+	return false;
+}
+
+/*
+ * The callable's type of a std::thread's state function whose callable has
+ * no arguments (a lambda, a function object): "main::{lambda()#1}" of
+ * std::thread::_State_impl<std::thread::_Invoker<std::tuple<main::{lambda()#1}> > >::_M_run(),
+ * into OUT.  False for a function's pointer and for arguments (thread_state's).
+ */
+static bool state_callable(const char *name, char *out, size_t len)
+{
+	static const char pre[] = "std::thread::_State_impl<std::thread::_Invoker<std::tuple<";
+	const char *p = name ? strstr(name, pre) : NULL, *e;
+	int depth = 0;
+	size_t n;
+
+	if (!p || !api_std_thread_run(name))
+		return false;
+	p += sizeof(pre) - 1;
+	for (e = p; *e; e++) {
+		if (*e == '<' || *e == '(' || *e == '{' || *e == '[') {
+			depth++;
+		} else if (*e == '>' || *e == ')' || *e == '}' || *e == ']') {
+			if (!depth)
+				break;
+			depth--;
+		} else if (*e == ',' && !depth) {
+			return false;
+		}
+	}
+	n = (size_t)(e - p);
+	while (n && p[n - 1] == ' ')
+		n--;
+	if (*e != '>' || !n || n >= len || p[n - 1] == '*' || p[n - 1] == '&' ||
+	    memmem(p, n, "(*)", 3))
+		return false;
+	memcpy(out, p, n);
+	out[n] = 0;
+	return true;
+}
+
+/* A callable object's type and the functions that run it: its state's _M_run, its operator(). */
+struct callable {
+	char type[192];
+	size_t len;
+	uint64_t fns[4];
+	size_t nr_fns;
+};
+
+/*
+ * std::thread([&c] { c.record(); }), std::thread(Task{&slots[i]}): the
+ * callable object holds the addresses, copied into the thread's state, and
+ * its code loads them from the object (this->c).  What a function stores
+ * into memory just before it hands the object over -- before a call whose
+ * name holds the callable's type (-O0: emplace_back<main::{lambda()#1}>), or
+ * before std::thread::_M_start_thread with the state's vtable stored beside
+ * (-O2) -- is what the callable's _M_run and operator() load from their
+ * object: pointer sets of theirs, as for a thread's argument struct.
+ */
+static int callable_captures(struct scan *sc)
+{
+	const struct mycl_share *s = sc->s;
+	struct callable *cl = NULL;
+	size_t nr_cl = 0, cl_cap = 0, nstarts;
+	struct calls3 calls = { 0 };
+	const uint64_t *starts = callgraph_starts(sc->cg, &nstarts);
+	int err = 0;
+
+	for (size_t i = 0; i < nstarts && nr_cl < 256; i++) {
+		const char *name;
+		struct callable c = { .nr_fns = 1 };
+
+		callgraph_func_end(sc->cg, starts[i], &name);
+		if (!state_callable(name, c.type, sizeof(c.type)))
+			continue;
+		c.len = strlen(c.type);
+		c.fns[0] = starts[i];
+		if (ARRAY_GROW(cl, cl_cap, nr_cl + 1)) {
+			free(cl);
+			return -ENOMEM;
+		}
+		cl[nr_cl++] = c;
+	}
+	if (!nr_cl)
+		return 0;
+	/* Its operator() (several: const and not, or a functor's overloads; at most 3). */
+	for (size_t i = 0; i < nstarts; i++) {
+		const char *name;
+
+		callgraph_func_end(sc->cg, starts[i], &name);
+		for (size_t k = 0; name && k < nr_cl; k++)
+			if (!strncmp(name, cl[k].type, cl[k].len) &&
+			    !strncmp(name + cl[k].len, "::operator()", 12) && cl[k].nr_fns < 4)
+				cl[k].fns[cl[k].nr_fns++] = starts[i];
+	}
+	err = callgraph_for_each_call(sc->cg, call3_add, &calls);
+	sort_array(calls.c, calls.nr, sizeof(*calls.c), call3_cmp);
+	sort_array(sc->argstores, sc->nr_argstores, sizeof(*sc->argstores), fn_at_cmp);
+	for (size_t c = 0; c < calls.nr && !err; c++) {
+		const struct call3 *k = &calls.c[c];
+		uint64_t since = c ? calls.c[c - 1].at : 0;
+		size_t lo = PARTITION_POINT((size_t)0, sc->nr_argstores, mid,
+					    sc->argstores[mid].fn < k->caller ||
+					    (sc->argstores[mid].fn == k->caller &&
+					     sc->argstores[mid].at <= since));
+		/*
+		 * (built in place, the state's allocation is the call before: the
+		 * callable may have been made on the stack before it, copied in)
+		 */
+		uint64_t since2 = c > 1 ? calls.c[c - 2].at : 0;
+		size_t lo2 = PARTITION_POINT((size_t)0, lo, mid,
+					     sc->argstores[mid].fn < k->caller ||
+					     (sc->argstores[mid].fn == k->caller &&
+					      sc->argstores[mid].at <= since2));
+		size_t hi = lo;
+		const char *callee;
+		bool start;
+
+		while (hi < sc->nr_argstores && hi < lo + 64 && sc->argstores[hi].fn == k->caller &&
+		       sc->argstores[hi].at < k->at)
+			hi++;
+		if (lo2 + 64 < lo)
+			lo2 = lo - 64;
+		if (hi == lo)
+			continue;
+		callgraph_func_end(sc->cg, k->callee, &callee);
+		start = callgraph_state_start(sc->cg, k->callee);
+		for (size_t l = 0; l < nr_cl && !err; l++) {
+			bool handed = names_type(callee, cl[l].type, cl[l].len);
+
+			/* -O2: the state built in place, its vtable (named by the callable) stored */
+			for (size_t i = lo; start && !handed && i < hi; i++) {
+				long v = share_find_var(s, sc->argstores[i].target);
+
+				handed = v >= 0 && names_type(s->vars[v].name, cl[l].type, cl[l].len);
+			}
+			if (!handed)
+				continue;
+			for (size_t i = start ? lo2 : lo; i < hi && !err; i++) {
+				long v = share_find_var(s, sc->argstores[i].target);
+
+				/* (the state's own vtable and type information are no capture) */
+				if (v < 0 || names_type(s->vars[v].name, cl[l].type, cl[l].len))
+					continue;
+				for (size_t f = 0; f < cl[l].nr_fns && !err; f++) {
+					if (ARRAY_GROW(sc->ptrsets, sc->ptrsets_cap, sc->nr_ptrsets + 1)) {
+						err = -ENOMEM;
+						break;
+					}
+					sc->ptrsets[sc->nr_ptrsets++] = (struct ptrset){
+						SHARE_ARG_PTR(cl[l].fns[f]), sc->argstores[i].target,
+						sc->argstores[i].indexed || s->vars[v].stride };
+				}
+			}
+		}
+	}
+	free(calls.c);
+	free(cl);
+	return err;
+}
+
 int share_thread_args(struct scan *sc)
 {
 	struct call_sites calls = { 0 };
@@ -275,7 +476,9 @@ int share_thread_args(struct scan *sc)
 
 	if (!sc->nr_argstores)
 		return 0;
-	err = read_takes(sc);
+	err = callable_captures(sc);
+	if (!err)
+		err = read_takes(sc);
 	takes = sc->fntakes;
 	if (!err)
 		err = callgraph_for_each_call(sc->cg, call_site_add, &calls);

@@ -228,6 +228,7 @@ struct cfact {
 	uint8_t call_arg_pass[6];
 	uint8_t mem_prm, mem_prm_access;
 	bool call, counter_op;
+	bool ix;			/* at a computed offset from the argument (insn.mem_prm_ix) */
 };
 
 /* Those facts of each callee read, by its address (decoded once however many argrefs it has). */
@@ -281,15 +282,17 @@ static int facts_add(struct callee_facts *c, uint64_t fn, const struct insn *v, 
 		const struct insn *in = &v[k];
 		struct cfact *f;
 
-		if (!(in->call && (in->target || in->call_slot)) &&
+		if (!(in->call && (in->target || in->call_slot)) && !in->mem_prm_ix &&
 		    (!in->mem_prm || (in->mem_prm_access != ACC_WRITE && in->mem_prm_access != ACC_RMW)))
 			continue;
 		if (ARRAY_GROW(c->f, c->cap_f, c->nr_f + 1))
 			return -ENOMEM;
 		f = &c->f[c->nr_f++];
 		*f = (struct cfact){ in->addr, in->target, in->call_slot, in->call_stride,
-				     in->mem_prm_off, { 0 }, { 0 }, in->mem_prm, in->mem_prm_access,
-				     in->call, in->counter_op };
+				     in->mem_prm_off, { 0 }, { 0 },
+				     in->mem_prm_ix ? in->mem_prm_ix : in->mem_prm,
+				     in->mem_prm_ix ? (uint8_t)ACC_WRITE : in->mem_prm_access,
+				     in->call, in->counter_op, in->mem_prm_ix != 0 };
 		memcpy(f->call_arg_pass_off, in->call_arg_pass_off, sizeof(f->call_arg_pass_off));
 		memcpy(f->call_arg_pass, in->call_arg_pass, sizeof(f->call_arg_pass));
 	}
@@ -516,7 +519,7 @@ int share_callee_writes(struct scan *sc)
 			share_count_write_at(s, sc->cg, &s->vars[var], heat,
 					     a->own_heat ? v[k].addr : a->call,
 					     a->addr + (uint64_t)v[k].mem_prm_off, v[k].counter_op,
-					     a->indexed, 0);
+					     a->indexed || v[k].ix, 0);
 		}
 	}
 out:

@@ -226,6 +226,13 @@ for cc in g++ clang++; do
 		"$cc" "$o" -g -pthread -o "workq.$cc$o" workq.cc
 	done
 done
+# std::thread running lambdas that capture a global element by reference or by
+# pointer, and a function object holding one.
+for cc in g++ clang++; do
+	for o in -O0 -O2; do
+		"$cc" "$o" -g -pthread -o "lambda.$cc$o" lambda.cc
+	done
+done
 # Calls through tables of functions at a computed index (a command table's
 # handlers handed a thread's slot, reporters handed a global's address).
 four fntable
