@@ -968,6 +968,25 @@ def lambdas(tool, data):
               x["hot_writes"] + x["warm_writes"] == 0, str(x))
 
 
+def selfcap(tool, data):
+    """tests/data/share/selfcap.cc: a method starting its object's workers, with a lambda
+    capturing this ([this] { loop(); }) or with a member pointer (std::thread(&Poller::run,
+    this)), called by main on globals; and std::async(f, &accs[i]). The object reaches the
+    threads as the method's own argument: g_server and g_poller were never written hot, nothing
+    flagged (g++ and clang++, -O0 and -O2)."""
+    for name in ("selfcap.g++-O0", "selfcap.g++-O2", "selfcap.clang++-O0", "selfcap.clang++-O2"):
+        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+        m, flagged = members(doc), flagged_vars(doc)
+        for v, what in (("g_server", "by Server::loop, on the threads its start() runs"),
+                        ("g_poller", "by Poller::run, std::thread(&Poller::run, this)"),
+                        ("accs", "by accumulate, run by std::async")):
+            hot_writes(name, m, v, what)
+            check(f"{name}: {v}'s line is flagged", v in flagged, str(flagged.get(v)))
+        x, _ = m["g_server"]
+        check(f"{name}: g_server's requests, an atomic add per request, counted as increments",
+              x["counter_writes"] >= 1, str(x))
+
+
 def heaparg(tool, data):
     """tests/data/share/heaparg.c: threads handed a struct holding their slot's address
     (a->slot = &slots[i] on the heap, or in an array of structs on the stack; a->slot handed
@@ -1241,6 +1260,7 @@ def main():
     thrmember(tool, data)
     workq(tool, data)
     lambdas(tool, data)
+    selfcap(tool, data)
     heaparg(tool, data)
     taskctx(tool, data)
     statenames(tool, data)

@@ -168,6 +168,8 @@ void dis_stored(struct disasm *d, struct insn *in, unsigned int src, bool stack)
 		return;
 	if (!stack && d->prm[src].known && !d->prm[src].v)
 		in->stored_prm = (uint8_t)(d->prm[src].idx + 1);
+	else if (d->prm[src].known && !d->prm[src].v)
+		in->stored_prm_stack = (uint8_t)(d->prm[src].idx + 1);
 	if (!d->regs[src].known)
 		return;
 	if (stack) {

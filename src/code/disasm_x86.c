@@ -770,7 +770,7 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 
 		dis_stored(d, in, x86_fam(d, x->operands[0].reg), base == X86_RSP || base == X86_RBP);
 		if (x->operands[0].size != d->ptr_size)
-			in->stored_prm = 0;	/* (part of an argument keeps no pointer) */
+			in->stored_prm = in->stored_prm_stack = 0;	/* (part of one: no pointer) */
 	}
 	/* mov $imm, mem, or mov %reg, mem with a constant in reg: a constant stored. */
 	if (d->share_facts && ci->id == X86_INS_MOV && x->op_count == 2 &&

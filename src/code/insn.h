@@ -75,6 +75,7 @@ struct insn {
 	uint64_t stored_stack;		/* a store to a stack slot: the address it stores */
 	uint64_t stored_pair;		/* aarch64 stp: the address the second register stores (+8) */
 	uint8_t stored_prm;		/* a store off the stack of 1 + the function's own argument */
+	uint8_t stored_prm_stack;	/* ... and onto the stack (a lambda's [this] captured there) */
 	/*
 	 * mycl-share (x86_64; aarch64 without TLS): a memory operand based on a
 	 * register holding the value of pointer variable VIA (a global's

@@ -224,7 +224,7 @@ static int scan_insn(const struct insn *in, void *arg)
 				sc->args[sc->nr_args++] = (struct argref){
 					in->addr, callees[c], in->call_arg[k], (uint8_t)k,
 					(in->call_arg_indexed >> k) & 1, 0, false,
-					k ? in->call_arg[k - 1] : 0 };
+					k ? in->call_arg[k - 1] : 0, false };
 			}
 		}
 	}
@@ -255,6 +255,14 @@ static int scan_insn(const struct insn *in, void *arg)
 				callgraph_func_start(sc->cg, in->addr), in->addr, in->data, in->stored,
 				fn, in->indexed || in->stored_indexed };
 		}
+	}
+	/* The function's own argument stored (a lambda capturing this). */
+	if (in->stored_prm || in->stored_prm_stack) {
+		if (ARRAY_GROW(sc->prmstores, sc->prmstores_cap, sc->nr_prmstores + 1))
+			return -ENOMEM;
+		sc->prmstores[sc->nr_prmstores++] = (struct prmstore){
+			callgraph_func_start(sc->cg, in->addr), in->addr,
+			(uint8_t)((in->stored_prm ? in->stored_prm : in->stored_prm_stack) - 1) };
 	}
 	/* A variable's address stored into a struct on the heap or the stack. */
 	for (int k = 0; k < 2; k++) {
@@ -554,6 +562,8 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	free(sc.ptrsets);
 	free(sc.argstores);
 	free(sc.apcalls);
+	free(sc.prmstores);
+	free(sc.capfwds);
 	free(sc.dstores);
 	free(sc.fntakes);
 	return err;

@@ -246,7 +246,7 @@ static int argptr_calls(struct scan *sc)
 					return -ENOMEM;
 				sc->args[sc->nr_args++] = (struct argref){
 					c->at, c->callee, sc->ptrsets[j].target, (uint8_t)k,
-					sc->ptrsets[j].indexed, 0, false, 0 };
+					sc->ptrsets[j].indexed, 0, false, 0, true };
 			}
 		}
 	}
@@ -254,8 +254,8 @@ static int argptr_calls(struct scan *sc)
 }
 
 /*
- * By function, then address: struct argstore and struct dstore both begin
- * with uint64_t fn, at.
+ * By function, then address: struct argstore, struct dstore and struct
+ * prmstore all begin with uint64_t fn, at.
  */
 static int fn_at_cmp(const void *a, const void *b)
 {
@@ -357,6 +357,72 @@ struct callable {
 };
 
 /*
+ * The arguments of CALLER it stores in (SINCE, AT) -- a lambda capturing
+ * this in a method -- are what the callable CL's functions load from their
+ * object: forwarded when an address is handed to CALLER (capfwds).
+ */
+static int param_captures(struct scan *sc, uint64_t caller, uint64_t since, uint64_t at,
+			  const struct callable *cl)
+{
+	size_t lo = PARTITION_POINT((size_t)0, sc->nr_prmstores, mid,
+				    sc->prmstores[mid].fn < caller ||
+				    (sc->prmstores[mid].fn == caller && sc->prmstores[mid].at <= since));
+
+	for (size_t i = lo; i < sc->nr_prmstores && i < lo + 16 && sc->prmstores[i].fn == caller &&
+			    sc->prmstores[i].at < at; i++) {
+		for (size_t f = 0; f < cl->nr_fns; f++) {
+			if (ARRAY_GROW(sc->capfwds, sc->capfwds_cap, sc->nr_capfwds + 1))
+				return -ENOMEM;
+			sc->capfwds[sc->nr_capfwds++] = (struct capfwd){ caller,
+									 sc->prmstores[i].prm,
+									 cl->fns[f], false, 0 };
+		}
+	}
+	return 0;
+}
+
+int share_forward_captures(struct scan *sc, const struct argref *handed)
+{
+	/* (HANDED is in sc->args, which grows here) */
+	const struct argref arg = *handed, *a = &arg;
+
+	for (size_t i = 0; i < sc->nr_capfwds; i++) {
+		const struct capfwd *f = &sc->capfwds[i];
+
+		if (f->fn != a->callee || f->prm != a->arg)
+			continue;
+		if (f->as_arg) {
+			/* (the method runs on the new thread: its own code says how often) */
+			if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
+				return -ENOMEM;
+			sc->args[sc->nr_args++] = (struct argref){
+				f->to, f->to, a->addr, f->arg, a->indexed, (uint8_t)(a->depth + 1),
+				true, 0, false };
+			continue;
+		}
+		if (ARRAY_GROW(sc->ptrsets, sc->ptrsets_cap, sc->nr_ptrsets + 1))
+			return -ENOMEM;
+		sc->ptrsets[sc->nr_ptrsets++] = (struct ptrset){ SHARE_ARG_PTR(f->to), a->addr,
+								 a->indexed };
+		/* (and what that function hands on of it: its loop's callee, this->loop()) */
+		for (size_t c = 0; c < sc->nr_apcalls; c++) {
+			const struct argptr_call *ap = &sc->apcalls[c];
+
+			for (int k = 0; ap->fn == f->to && k < 6; k++) {
+				if (!((ap->args >> k) & 1))
+					continue;
+				if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
+					return -ENOMEM;
+				sc->args[sc->nr_args++] = (struct argref){
+					ap->at, ap->callee, a->addr, (uint8_t)k, a->indexed,
+					(uint8_t)(a->depth + 1), false, 0, true };
+			}
+		}
+	}
+	return 0;
+}
+
+/*
  * std::thread([&c] { c.record(); }), std::thread(Task{&slots[i]}): the
  * callable object holds the addresses, copied into the thread's state, and
  * its code loads them from the object (this->c).  What a function stores
@@ -405,6 +471,7 @@ static int callable_captures(struct scan *sc)
 	err = callgraph_for_each_call(sc->cg, call3_add, &calls);
 	sort_array(calls.c, calls.nr, sizeof(*calls.c), call3_cmp);
 	sort_array(sc->argstores, sc->nr_argstores, sizeof(*sc->argstores), fn_at_cmp);
+	sort_array(sc->prmstores, sc->nr_prmstores, sizeof(*sc->prmstores), fn_at_cmp);
 	for (size_t c = 0; c < calls.nr && !err; c++) {
 		const struct call3 *k = &calls.c[c];
 		uint64_t since = c ? calls.c[c - 1].at : 0;
@@ -430,7 +497,7 @@ static int callable_captures(struct scan *sc)
 			hi++;
 		if (lo2 + 64 < lo)
 			lo2 = lo - 64;
-		if (hi == lo)
+		if (hi == lo2 && !sc->nr_prmstores)
 			continue;
 		callgraph_func_end(sc->cg, k->callee, &callee);
 		start = callgraph_state_start(sc->cg, k->callee);
@@ -445,6 +512,7 @@ static int callable_captures(struct scan *sc)
 			}
 			if (!handed)
 				continue;
+			err = param_captures(sc, k->caller, start ? since2 : since, k->at, &cl[l]);
 			for (size_t i = start ? lo2 : lo; i < hi && !err; i++) {
 				long v = share_find_var(s, sc->argstores[i].target);
 
@@ -474,9 +542,9 @@ int share_thread_args(struct scan *sc)
 	const struct fntake *takes;
 	int err;
 
-	if (!sc->nr_argstores)
-		return 0;
 	err = callable_captures(sc);
+	if (err || !sc->nr_argstores)
+		return err;
 	if (!err)
 		err = read_takes(sc);
 	takes = sc->fntakes;
@@ -551,13 +619,26 @@ int share_thread_methods(struct scan *sc)
 		for (size_t t = 0; t < sc->nr_fntakes && !err; t++) {
 			const struct fntake *tk = &sc->fntakes[t];
 			uint64_t taker = tk->taker, end;
-			const char *fname;
+			const char *fname, *tname;
 			size_t r;
 
 			callgraph_func_end(sc->cg, tk->taken, &fname);
 			if (pm_cls[0] && (!fname || !method_of(fname, pm_cls)))
 				continue;
-			end = callgraph_func_end(sc->cg, taker, NULL);
+			end = callgraph_func_end(sc->cg, taker, &tname);
+			/*
+			 * A method of the object's class taking it (start() running
+			 * std::thread(&C::run, this)): what its callers hand it as this.
+			 */
+			for (size_t o = 0; tname && o < nobj && !err; o++) {
+				if (!method_of(tname, objs[o].cls))
+					continue;
+				if (ARRAY_GROW(sc->capfwds, sc->capfwds_cap, sc->nr_capfwds + 1))
+					err = -ENOMEM;
+				else
+					sc->capfwds[sc->nr_capfwds++] = (struct capfwd){
+						taker, 0, tk->taken, true, (uint8_t)objs[o].arg };
+			}
 			/* The taker's variables of those classes whose address it takes. */
 			r = PARTITION_POINT((size_t)0, s->nr_refs, mid, s->refs[mid].addr < taker);
 			for (; r < s->nr_refs && s->refs[r].addr < end && !err; r++) {
@@ -574,7 +655,7 @@ int share_thread_methods(struct scan *sc)
 					}
 					found[nr_found++] = (struct argref){
 						tk->taken, tk->taken, v->addr,
-						(uint8_t)objs[o].arg, v->stride != 0, 0, true, 0 };
+						(uint8_t)objs[o].arg, v->stride != 0, 0, true, 0, false };
 				}
 			}
 		}
@@ -651,7 +732,8 @@ int share_callback_contexts(struct scan *sc)
 		else
 			/* (as often as it is handed over: a task queued runs once a call) */
 			sc->args[sc->nr_args++] = (struct argref){
-				a.call, takes[lo].taken, a.addr, (uint8_t)p, a.indexed, 1, false, 0 };
+				a.call, takes[lo].taken, a.addr, (uint8_t)p, a.indexed, 1, false, 0,
+				false };
 	}
 	return err;
 }
@@ -682,7 +764,7 @@ int share_stored_contexts(struct scan *sc)
 			if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
 				return -ENOMEM;
 			sc->args[sc->nr_args++] = (struct argref){
-				f->at, f->value, v->value, (uint8_t)p, v->indexed, 1, false, 0 };
+				f->at, f->value, v->value, (uint8_t)p, v->indexed, 1, false, 0, false };
 		}
 	}
 	return 0;

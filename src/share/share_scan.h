@@ -23,6 +23,11 @@ struct argref {
 	uint8_t depth;			/* calls between CALL and CALLEE (handed on by callees) */
 	bool own_heat;			/* CALLEE is a thread's entry: its own code says how often */
 	uint64_t prev;			/* what the argument before ARG holds (a thread's entry) */
+	/*
+	 * CALL, in a thread's entry (or its callable), hands CALLEE a pointer from
+	 * the entry's object: CALLEE's loops are the thread's (run_shard(s, n)).
+	 */
+	bool loops;
 };
 
 /* How many calls down a variable's address is followed when callees hand it on. */
@@ -71,6 +76,17 @@ struct scan {
 	/* Calls handing on a pointer loaded from what the caller's first argument points to. */
 	struct argptr_call { uint64_t fn, at, callee; uint8_t args; } *apcalls;
 	size_t nr_apcalls, apcalls_cap;
+	/* A function's own argument PRM stored into memory (a lambda's [this]), by function. */
+	struct prmstore { uint64_t fn, at; uint8_t prm; } *prmstores;
+	size_t nr_prmstores, prmstores_cap;
+	/*
+	 * What FN is handed as its argument PRM is what function TO (a callable's
+	 * _M_run or operator()) loads from its object, or with AS_ARG what TO is
+	 * handed as its argument ARG on its own thread (a method starting
+	 * std::thread(&C::run, this)) (share_handover.c).
+	 */
+	struct capfwd { uint64_t fn; uint8_t prm; uint64_t to; bool as_arg; uint8_t arg; } *capfwds;
+	size_t nr_capfwds, capfwds_cap;
 };
 
 /*
@@ -124,6 +140,8 @@ size_t share_callees(const struct scan *sc, uint64_t target, uint64_t slot, uint
  * (argrefs); -ENOMEM.
  */
 int share_thread_args(struct scan *sc);
+/* share_callee_writes: A, handed to a function whose argument a callable's code loads (capfwds). */
+int share_forward_captures(struct scan *sc, const struct argref *handed);
 /*
  * A callback handed with its context (submit(fn, &ctx), the address right
  * after the function, as pthread_create hands its entry's): the context is

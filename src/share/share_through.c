@@ -401,6 +401,12 @@ int share_callee_writes(struct scan *sc)
 				 callgraph_thread_api(sc->cg, a->callee) == a->arg - 1 ?
 				 callgraph_function_at(sc->cg, a->prev) : 0;
 
+		/* (handed to a method that hands its object to a thread's callable: [this]) */
+		if (sc->nr_capfwds) {
+			if ((err = share_forward_captures(sc, a)))
+				break;
+			a = &sc->args[i];	/* the array may have moved */
+		}
 		/* (the argrefs there so far, then those they handed on, and so on) */
 		if (i == batch) {
 			batch = sc->nr_args;
@@ -416,7 +422,7 @@ int share_callee_writes(struct scan *sc)
 			 */
 			bool each = var >= 0 && s->vars[var].stride;
 			struct argref t = { a->call, entry, a->addr, 0, a->indexed || each, a->depth,
-					    true, 0 };
+					    true, 0, false };
 
 			if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1)) {
 				err = -ENOMEM;
@@ -492,7 +498,8 @@ int share_callee_writes(struct scan *sc)
 					struct argref on = {
 						a->own_heat ? v[k].addr : a->call, callees[c],
 						a->addr + (uint64_t)(int64_t)v[k].call_arg_pass_off[j],
-						(uint8_t)j, a->indexed, (uint8_t)(a->depth + 1), false, 0 };
+						(uint8_t)j, a->indexed, (uint8_t)(a->depth + 1), false, 0,
+						false };
 
 					if (share_find_var(s, on.addr) < 0 || on.callee == a->callee)
 						continue;
@@ -514,6 +521,13 @@ int share_callee_writes(struct scan *sc)
 				heat = callgraph_heat(sc->cg, v[k].addr);
 			} else {
 				heat = callgraph_heat(sc->cg, a->call);
+				/*
+				 * (the thread's work loop in the function its entry hands
+				 * the pointer to; not any callee's loop: one filling a
+				 * buffer once a call looks the same, Redis's getRandomHexChars)
+				 */
+				if (heat == HEAT_WARM && a->loops && callgraph_in_loop(sc->cg, v[k].addr))
+					heat = HEAT_HOT;
 			}
 			s->vars[var].callee_writes++;
 			share_count_write_at(s, sc->cg, &s->vars[var], heat,
@@ -677,7 +691,7 @@ int share_returned_writes(struct scan *sc)
 				sc->args[sc->nr_args++] = (struct argref){
 					v[q].addr, v[q].target, v[q].call_arg[a], (uint8_t)a,
 					(v[q].call_arg_indexed >> a) & 1, 0, false,
-					a ? v[q].call_arg[a - 1] : 0 };
+					a ? v[q].call_arg[a - 1] : 0, false };
 			}
 			if (!v[q].data || (v[q].access != ACC_WRITE && v[q].access != ACC_RMW) ||
 			    (var = share_find_var(s, v[q].data)) < 0 || share_ref_at(s, v[q].addr, false))

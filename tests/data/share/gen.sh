@@ -233,6 +233,13 @@ for cc in g++ clang++; do
 		"$cc" "$o" -g -pthread -o "lambda.$cc$o" lambda.cc
 	done
 done
+# Methods starting their object's threads ([this] lambdas, &C::run with this),
+# and std::async.
+for cc in g++ clang++; do
+	for o in -O0 -O2; do
+		"$cc" "$o" -g -pthread -o "selfcap.$cc$o" selfcap.cc
+	done
+done
 # Calls through tables of functions at a computed index (a command table's
 # handlers handed a thread's slot, reporters handed a global's address).
 four fntable
