@@ -8,7 +8,8 @@ mycl-share checks:
   - samples/ttas_mutex laid out as the article's block: the seed's line is
     flagged at 128 and 256 bytes, not at 64;
   - Debian's mariadbd (when installed): the grouping of .dynsym variables into
-    lines equals one computed independently from readelf, at 64, 128 and 256
+    lines equals one computed independently from readelf (writable sections,
+    less what GNU_RELRO makes read-only once relocated), at 64, 128 and 256
     bytes;
   - the corpus's perf.data.weight_struct: its data addresses bucketed into lines;
   - tests/data/share/chains.c and its recording with call chains: the writers
@@ -98,6 +99,13 @@ def readelf_groups(binary, size):
         m = re.match(r"\s*\[\s*(\d+)\]\s+(\S+)\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+\S+\s+(\S*)", line)
         if m and "W" in m.group(5) and "T" not in m.group(5) and "X" not in m.group(5):
             writable[int(m.group(1))] = True
+    # what the loader makes read-only once relocated (GNU_RELRO: vtables) is no variable
+    relro = (0, 0)
+    for line in subprocess.run(["readelf", "-lW", binary], capture_output=True,
+                               text=True).stdout.splitlines():
+        f = line.split()
+        if f and f[0] == "GNU_RELRO":
+            relro = (int(f[2], 16), int(f[2], 16) + int(f[5], 16))
     syms = subprocess.run(["readelf", "--dyn-syms", "-W", binary], capture_output=True,
                           text=True).stdout
     groups = {}
@@ -106,6 +114,8 @@ def readelf_groups(binary, size):
         if len(f) < 8 or f[3] != "OBJECT" or not f[6].isdigit() or int(f[6]) not in writable:
             continue
         addr, n = int(f[1], 16), int(f[2], 0) if not f[2].startswith("0x") else int(f[2], 16)
+        if relro[0] <= addr < relro[1]:
+            continue
         for start in {addr & ~(size - 1), (addr + max(n, 1) - 1) & ~(size - 1)}:
             groups.setdefault(start, set()).add(addr)
     return groups
@@ -987,6 +997,24 @@ def selfcap(tool, data):
               x["counter_writes"] >= 1, str(x))
 
 
+def startfn(tool, data):
+    """tests/data/share/startfn.c: threads started by a function handed the object to give
+    them (server_start(&g_srv, n) running pthread_create(..., worker, s) for its own argument;
+    pool_start(&pools[i], &t) tail-calling pthread_create at -O2, called in main's loop): each
+    worker writes through its argument in a loop. Never written hot before; pools' threads
+    started in main's loop are more than one (gcc and clang, -O0 and -O2, aarch64)."""
+    for name in ("startfn.gcc-O0", "startfn.gcc-O2", "startfn.clang-O0", "startfn.clang-O2",
+                 "startfn.aarch64"):
+        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+        m, flagged = members(doc), flagged_vars(doc)
+        hot_writes(name, m, "g_srv", "by worker, through the server its starter was handed")
+        check(f"{name}: g_srv's hits, every worker's atomic add, a hot shared counter",
+              "hot_counter" in flagged.get("g_srv", set()), str(flagged.get("g_srv")))
+        hot_writes(name, m, "pools", "by pool_main, through the pool its starter was handed")
+        check(f"{name}: pools' line is flagged (a thread's element each)",
+              flagged.get("pools", set()) & {"slots", "writers"}, str(flagged.get("pools")))
+
+
 def heaparg(tool, data):
     """tests/data/share/heaparg.c: threads handed a struct holding their slot's address
     (a->slot = &slots[i] on the heap, or in an array of structs on the stack; a->slot handed
@@ -1261,6 +1289,7 @@ def main():
     workq(tool, data)
     lambdas(tool, data)
     selfcap(tool, data)
+    startfn(tool, data)
     heaparg(tool, data)
     taskctx(tool, data)
     statenames(tool, data)

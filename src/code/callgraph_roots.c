@@ -726,10 +726,31 @@ static int keyed_at_cmp(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
+/*
+ * Whether function FN is called in a loop anywhere up its callers (main's
+ * loops too, which heat calls warm), looking at no more than *BUDGET
+ * functions: a thread started there is started more than once.
+ */
+static bool called_in_loop(const struct callgraph *cg, uint32_t fn, int *budget)
+{
+	for (size_t i = 0; i < cg->nr_e; i++) {
+		const struct cg_edge *e = &cg->e[i];
+
+		if (e->callee != fn || e->caller == fn)
+			continue;
+		if (e->in_loop || --*budget <= 0)
+			return true;	/* (past the budget: not known to run once) */
+		if (called_in_loop(cg, e->caller, budget))
+			return true;
+	}
+	return false;
+}
+
 bool callgraph_one_thread(const struct callgraph *cg, uint64_t root)
 {
 	uint32_t f = cg_func_starting(cg, root);
 	size_t n = 0, lo = 0, hi = cg->nr_t;
+	int budget;
 
 	if (f == NONE)
 		return false;
@@ -751,6 +772,9 @@ bool callgraph_one_thread(const struct callgraph *cg, uint64_t root)
 		h = callgraph_heat(cg, t->at);
 		if (h == HEAT_HOT || h == HEAT_UNKNOWN || cg_in_loop(cg, t->taker, t->at) || n++)
 			return false;
+		budget = 32;
+		if (called_in_loop(cg, t->taker, &budget))
+			return false;	/* (pool_start(&pools[i]) in main's loop) */
 	}
 	return n == 1;
 }

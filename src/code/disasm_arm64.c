@@ -132,7 +132,7 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	if (in->call && d->share_facts)
 		dis_call_args(d, in);
 	else if (in->jump && d->share_facts)
-		dis_zero_args(d, in);	/* a tail call: its constant zeros (select(0, ...)) */
+		dis_call_args(d, in);	/* a tail call's, when it is one (mycl-share decides) */
 	/* str wzr / str wN with a constant in wN: a constant stored. */
 	if (d->share_facts && (ci->id == ARM64_INS_STR || ci->id == ARM64_INS_STUR ||
 			       ci->id == ARM64_INS_STRB || ci->id == ARM64_INS_STRH ||

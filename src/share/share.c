@@ -264,11 +264,14 @@ static int scan_insn(const struct insn *in, void *arg)
 			callgraph_func_start(sc->cg, in->addr), in->addr,
 			(uint8_t)((in->stored_prm ? in->stored_prm : in->stored_prm_stack) - 1) };
 	}
-	/* A variable's address stored into a struct on the heap or the stack. */
+	/*
+	 * A variable's address stored into a struct on the heap or the stack;
+	 * or a read-only object's the symbols name (a std::thread state's vtable).
+	 */
 	for (int k = 0; k < 2; k++) {
 		uint64_t val = k ? in->stored_stack : in->data || in->tls ? 0 : in->stored;
 
-		if (!val || share_find_var(s, val) < 0)
+		if (!val || (share_find_var(s, val) < 0 && !share_relro_name(s, val)))
 			continue;
 		if (ARRAY_GROW(sc->argstores, sc->argstores_cap, sc->nr_argstores + 1))
 			return -ENOMEM;

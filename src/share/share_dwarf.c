@@ -268,7 +268,8 @@ static void variable(struct dctx *c, Dwarf_Die *die, const char *scope)
 		return;
 	}
 	sec = elf_image_section_at(c->img, addr);
-	if (!sec || sec->exec || (!sec->write && !c->readonly) || (is_const && !c->readonly))
+	if (!sec || sec->exec || ((!sec->write || elf_image_relro(c->img, addr)) && !c->readonly) ||
+	    (is_const && !c->readonly))
 		return;
 	if (ARRAY_GROW(c->s->vars, c->s->vars_cap, c->s->nr_vars + 1))
 		return;

@@ -508,7 +508,10 @@ static int callable_captures(struct scan *sc)
 			for (size_t i = lo; start && !handed && i < hi; i++) {
 				long v = share_find_var(s, sc->argstores[i].target);
 
-				handed = v >= 0 && names_type(s->vars[v].name, cl[l].type, cl[l].len);
+				const char *vn = v >= 0 ? s->vars[v].name :
+						 share_relro_name(s, sc->argstores[i].target);
+
+				handed = vn && names_type(vn, cl[l].type, cl[l].len);
 			}
 			if (!handed)
 				continue;

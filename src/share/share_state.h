@@ -192,6 +192,11 @@ struct elf_image;
 struct elf_section;
 /* The variable holding ADDR (variables sorted by address), or -1. */
 long share_find_var(const struct mycl_share *s, uint64_t addr);
+/*
+ * The name of the object at ADDR in what the loader makes read-only after
+ * relocating it (a vtable: no variable of the analysis), or NULL.
+ */
+const char *share_relro_name(const struct mycl_share *s, uint64_t addr);
 /* The symbol tables' variables in writable data (all data with READONLY). */
 int share_symbol_vars(struct mycl_share *s, struct elf_image *img, bool readonly);
 enum mycl_share_kind var_kind(const struct elf_image *img, const struct elf_section *sec,

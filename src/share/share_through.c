@@ -229,6 +229,8 @@ struct cfact {
 	uint8_t mem_prm, mem_prm_access;
 	bool call, counter_op;
 	bool ix;			/* at a computed offset from the argument (insn.mem_prm_ix) */
+	uint64_t call_arg[6];		/* what each argument holds, when known (an entry's address) */
+	bool tail;			/* CALL: a jump out of the function's code, maybe a tail call */
 };
 
 /* Those facts of each callee read, by its address (decoded once however many argrefs it has). */
@@ -280,9 +282,12 @@ static int facts_add(struct callee_facts *c, uint64_t fn, const struct insn *v, 
 	}
 	for (size_t k = 0; k < n; k++) {
 		const struct insn *in = &v[k];
+		/* (a jump out of the function's code: a tail call, its arguments handed as a call's) */
+		bool call = in->call || (in->jump && in->target &&
+					 (in->target < fn || in->target > v[n - 1].addr));
 		struct cfact *f;
 
-		if (!(in->call && (in->target || in->call_slot)) && !in->mem_prm_ix &&
+		if (!(call && (in->target || in->call_slot)) && !in->mem_prm_ix &&
 		    (!in->mem_prm || (in->mem_prm_access != ACC_WRITE && in->mem_prm_access != ACC_RMW)))
 			continue;
 		if (ARRAY_GROW(c->f, c->cap_f, c->nr_f + 1))
@@ -292,9 +297,10 @@ static int facts_add(struct callee_facts *c, uint64_t fn, const struct insn *v, 
 				     in->mem_prm_off, { 0 }, { 0 },
 				     in->mem_prm_ix ? in->mem_prm_ix : in->mem_prm,
 				     in->mem_prm_ix ? (uint8_t)ACC_WRITE : in->mem_prm_access,
-				     in->call, in->counter_op, in->mem_prm_ix != 0 };
+				     call, in->counter_op, in->mem_prm_ix != 0, { 0 }, !in->call && call };
 		memcpy(f->call_arg_pass_off, in->call_arg_pass_off, sizeof(f->call_arg_pass_off));
 		memcpy(f->call_arg_pass, in->call_arg_pass, sizeof(f->call_arg_pass));
+		memcpy(f->call_arg, in->call_arg, sizeof(f->call_arg));
 	}
 	*facts_slot(c->tab, c->cap, fn) = (struct callee_entry){ fn, first, c->nr_f - first };
 	c->used++;
@@ -484,7 +490,11 @@ int share_callee_writes(struct scan *sc)
 			enum cg_heat heat;
 			long var;
 
-			for (int j = 0; j < 6 && v[k].call && (v[k].target || v[k].call_slot) &&
+			/* (a jump out of the code read is a tail call only to another function's start) */
+			bool tail_ok = !v[k].tail ||
+				       callgraph_function_at(sc->cg, v[k].target) == v[k].target;
+
+			for (int j = 0; j < 6 && v[k].call && tail_ok && (v[k].target || v[k].call_slot) &&
 					a->depth + 1 < MAX_PASS_DEPTH && sc->nr_args < limit; j++) {
 				if (v[k].call_arg_pass[j] != a->arg + 1)
 					continue;
@@ -495,11 +505,16 @@ int share_callee_writes(struct scan *sc)
 								   MAX_TABLE_TARGETS);
 				for (size_t c = 0; c < nr_callees && sc->nr_args < limit; c++) {
 					/* (from a thread's entry: the call there says when) */
+					/*
+					 * (prev: the argument before, an entry's address when
+					 * the callee starts a thread, server_start(s) calling
+					 * pthread_create(&t, NULL, worker, s))
+					 */
 					struct argref on = {
 						a->own_heat ? v[k].addr : a->call, callees[c],
 						a->addr + (uint64_t)(int64_t)v[k].call_arg_pass_off[j],
-						(uint8_t)j, a->indexed, (uint8_t)(a->depth + 1), false, 0,
-						false };
+						(uint8_t)j, a->indexed, (uint8_t)(a->depth + 1), false,
+						j ? v[k].call_arg[j - 1] : 0, false };
 
 					if (share_find_var(s, on.addr) < 0 || on.callee == a->callee)
 						continue;

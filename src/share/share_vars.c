@@ -36,7 +36,9 @@ int share_symbol_vars(struct mycl_share *s, struct elf_image *img, bool readonly
 		const struct sym *sy = &t->syms[i];
 		const struct elf_section *sec = elf_image_section_at(img, sy->start);
 
-		if (!sec || sec->exec || (!sec->write && !readonly))
+		/* (what the loader makes read-only after relocating it is read-only data too) */
+		if (!sec || sec->exec ||
+		    ((!sec->write || elf_image_relro(img, sy->start)) && !readonly))
 			continue;
 		if (ARRAY_GROW(s->vars, s->vars_cap, s->nr_vars + 1))
 			return -ENOMEM;
@@ -57,4 +59,14 @@ long share_find_var(const struct mycl_share *s, uint64_t addr)
 	if (lo && addr < s->vars[lo - 1].addr + (s->vars[lo - 1].size ? s->vars[lo - 1].size : 1))
 		return (long)lo - 1;
 	return -1;
+}
+
+const char *share_relro_name(const struct mycl_share *s, uint64_t addr)
+{
+	const struct elf_image *img = dso_image(s->dso);
+	const struct sym *sy;
+
+	if (!img || !elf_image_relro(img, addr) || !(sy = symtab_find(&s->dso->data_syms, addr)))
+		return NULL;
+	return sy->name;
 }

@@ -55,6 +55,7 @@ struct elf_image {
 	uint64_t entry;
 	bool executable;		/* a program (ET_EXEC, or with an interpreter) */
 	bool interp;			/* ... with an interpreter: linked dynamically */
+	uint64_t relro, relro_end;	/* PT_GNU_RELRO: read-only once relocated, [relro, relro_end) */
 	bool elf64;
 };
 
@@ -285,8 +286,14 @@ int elf_image_open(const char *path, struct elf_image **out)
 	for (size_t i = 0, n; !elf_getphdrnum(img->e, &n) && i < n; i++) {
 		GElf_Phdr ph;
 
-		if (gelf_getphdr(img->e, (int)i, &ph) && ph.p_type == PT_INTERP)
+		if (!gelf_getphdr(img->e, (int)i, &ph))
+			continue;
+		if (ph.p_type == PT_INTERP)
 			img->executable = img->interp = true;
+		if (ph.p_type == PT_GNU_RELRO && ph.p_memsz && ph.p_vaddr + ph.p_memsz > ph.p_vaddr) {
+			img->relro = ph.p_vaddr;
+			img->relro_end = ph.p_vaddr + ph.p_memsz;
+		}
 	}
 	while ((scn = elf_nextscn(img->e, scn)) && !err) {
 		GElf_Shdr sh;
@@ -548,6 +555,11 @@ uint64_t elf_image_entry(const struct elf_image *img)
 bool elf_image_executable(const struct elf_image *img)
 {
 	return img->executable;
+}
+
+bool elf_image_relro(const struct elf_image *img, uint64_t addr)
+{
+	return addr >= img->relro && addr < img->relro_end;
 }
 
 bool elf_image_static(const struct elf_image *img)

@@ -57,6 +57,11 @@ uint64_t elf_image_entry(const struct elf_image *img);
 bool elf_image_executable(const struct elf_image *img);
 /* A program linked statically (no interpreter): its libraries' code is in it. */
 bool elf_image_static(const struct elf_image *img);
+/*
+ * Whether ADDR lies in the part the loader makes read-only once it has
+ * relocated it (PT_GNU_RELRO: vtables, .data.rel.ro): no code writes it.
+ */
+bool elf_image_relro(const struct elf_image *img, uint64_t addr);
 /* arm: whether the code at ADDR is Thumb (mapping and function symbols, else the entry's). */
 /* LEN bytes at VADDR of a read-only data section (constant pools), or NULL. */
 const uint8_t *elf_image_rodata(const struct elf_image *img, uint64_t vaddr, size_t len);

@@ -240,6 +240,9 @@ for cc in g++ clang++; do
 		"$cc" "$o" -g -pthread -o "selfcap.$cc$o" selfcap.cc
 	done
 done
+# Threads started by a function handed the object (a tail call to pthread_create).
+four startfn
+aarch64-linux-gnu-gcc -O2 -g -pthread -o startfn.aarch64 startfn.c
 # Calls through tables of functions at a computed index (a command table's
 # handlers handed a thread's slot, reporters handed a global's address).
 four fntable
