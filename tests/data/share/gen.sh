@@ -18,6 +18,14 @@ four() {
 		done
 	done
 }
+# NAME.g++-O0, NAME.g++-O2, NAME.clang++-O0, NAME.clang++-O2 from NAME.cc
+fourcc() {
+	for cc in g++ clang++; do
+		for o in -O0 -O2; do
+			"$cc" "$o" -g -pthread -o "$1.$cc$o" "$1.cc"
+		done
+	done
+}
 for cc in gcc clang; do
 	for o in -O0 -O2; do
 		"$cc" "$o" -g -pthread -o "truth.$cc$o" truth.c
@@ -214,32 +222,16 @@ aarch64-linux-gnu-gcc -O2 -g -pthread -o loader.aarch64 loader.c
 four taskctx
 aarch64-linux-gnu-gcc -O2 -g -pthread -o taskctx.aarch64 taskctx.c
 # std::thread running a member function on a global object (&Worker::run, &workers[i]).
-for cc in g++ clang++; do
-	for o in -O0 -O2; do
-		"$cc" "$o" -g -pthread -o "thrmember.$cc$o" thrmember.cc
-	done
-done
+fourcc thrmember
 # A std::deque under a std::mutex (its cursors: pointers an add moves), drained
 # by std::thread lambdas; an atomic request count; per-worker stats by index.
-for cc in g++ clang++; do
-	for o in -O0 -O2; do
-		"$cc" "$o" -g -pthread -o "workq.$cc$o" workq.cc
-	done
-done
+fourcc workq
 # std::thread running lambdas that capture a global element by reference or by
 # pointer, and a function object holding one.
-for cc in g++ clang++; do
-	for o in -O0 -O2; do
-		"$cc" "$o" -g -pthread -o "lambda.$cc$o" lambda.cc
-	done
-done
+fourcc lambda
 # Methods starting their object's threads ([this] lambdas, &C::run with this),
 # and std::async.
-for cc in g++ clang++; do
-	for o in -O0 -O2; do
-		"$cc" "$o" -g -pthread -o "selfcap.$cc$o" selfcap.cc
-	done
-done
+fourcc selfcap
 # Threads started by a function handed the object (a tail call to pthread_create).
 four startfn
 aarch64-linux-gnu-gcc -O2 -g -pthread -o startfn.aarch64 startfn.c
