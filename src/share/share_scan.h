@@ -140,8 +140,6 @@ size_t share_callees(const struct scan *sc, uint64_t target, uint64_t slot, uint
  * (argrefs); -ENOMEM.
  */
 int share_thread_args(struct scan *sc);
-/* share_callee_writes: A, handed to a function whose argument a callable's code loads (capfwds). */
-int share_forward_captures(struct scan *sc, const struct argref *handed);
 /*
  * A callback handed with its context (submit(fn, &ctx), the address right
  * after the function, as pthread_create hands its entry's): the context is

@@ -370,6 +370,53 @@ static void decode_callees_ahead(struct scan *sc, const struct callee_facts *c, 
  * when the first call runs.  A library's lock primitive handed a variable's
  * address (a mutex, a semaphore) writes it on every call.
  */
+/*
+ * HANDED, an address handed to a function whose argument a thread's callable
+ * loads from its object (capfwds: a method's [this] lambda) or is handed on
+ * its own thread (std::thread(&C::run, this)): that callable's pointer set,
+ * and the argrefs of the calls its code hands that pointer to.
+ */
+static int share_forward_captures(struct scan *sc, const struct argref *handed)
+{
+	/* (HANDED is in sc->args, which grows here) */
+	const struct argref arg = *handed, *a = &arg;
+
+	for (size_t i = 0; i < sc->nr_capfwds; i++) {
+		const struct capfwd *f = &sc->capfwds[i];
+
+		if (f->fn != a->callee || f->prm != a->arg)
+			continue;
+		if (f->as_arg) {
+			/* (the method runs on the new thread: its own code says how often) */
+			if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
+				return -ENOMEM;
+			sc->args[sc->nr_args++] = (struct argref){
+				f->to, f->to, a->addr, f->arg, a->indexed, (uint8_t)(a->depth + 1),
+				true, 0, false };
+			continue;
+		}
+		if (ARRAY_GROW(sc->ptrsets, sc->ptrsets_cap, sc->nr_ptrsets + 1))
+			return -ENOMEM;
+		sc->ptrsets[sc->nr_ptrsets++] = (struct ptrset){ SHARE_ARG_PTR(f->to), a->addr,
+								 a->indexed };
+		/* (and what that function hands on of it: its loop's callee, this->loop()) */
+		for (size_t c = 0; c < sc->nr_apcalls; c++) {
+			const struct argptr_call *ap = &sc->apcalls[c];
+
+			for (int k = 0; ap->fn == f->to && k < 6; k++) {
+				if (!((ap->args >> k) & 1))
+					continue;
+				if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
+					return -ENOMEM;
+				sc->args[sc->nr_args++] = (struct argref){
+					ap->at, ap->callee, a->addr, (uint8_t)k, a->indexed,
+					(uint8_t)(a->depth + 1), false, 0, true };
+			}
+		}
+	}
+	return 0;
+}
+
 int share_callee_writes(struct scan *sc)
 {
 	struct mycl_share *s = sc->s;
