@@ -356,6 +356,22 @@ struct callable {
 	size_t nr_fns;
 };
 
+/* The first of CALLER's stores of its own arguments after SINCE (prmstores sorted). */
+static size_t prm_first(const struct scan *sc, uint64_t caller, uint64_t since)
+{
+	return PARTITION_POINT((size_t)0, sc->nr_prmstores, mid,
+			       sc->prmstores[mid].fn < caller ||
+			       (sc->prmstores[mid].fn == caller && sc->prmstores[mid].at <= since));
+}
+
+/* Whether CALLER stores an argument of its own in (SINCE, AT). */
+static bool prm_stored(const struct scan *sc, uint64_t caller, uint64_t since, uint64_t at)
+{
+	size_t i = prm_first(sc, caller, since);
+
+	return i < sc->nr_prmstores && sc->prmstores[i].fn == caller && sc->prmstores[i].at < at;
+}
+
 /*
  * The arguments of CALLER it stores in (SINCE, AT) -- a lambda capturing
  * this in a method -- are what the callable CL's functions load from their
@@ -364,9 +380,7 @@ struct callable {
 static int param_captures(struct scan *sc, uint64_t caller, uint64_t since, uint64_t at,
 			  const struct callable *cl)
 {
-	size_t lo = PARTITION_POINT((size_t)0, sc->nr_prmstores, mid,
-				    sc->prmstores[mid].fn < caller ||
-				    (sc->prmstores[mid].fn == caller && sc->prmstores[mid].at <= since));
+	size_t lo = prm_first(sc, caller, since);
 
 	for (size_t i = lo; i < sc->nr_prmstores && i < lo + 16 && sc->prmstores[i].fn == caller &&
 			    sc->prmstores[i].at < at; i++) {
@@ -456,7 +470,8 @@ static int callable_captures(struct scan *sc)
 			hi++;
 		if (lo2 + 64 < lo)
 			lo2 = lo - 64;
-		if (hi == lo2 && !sc->nr_prmstores)
+		/* (nothing stored in either window, no address nor own argument: nothing handed) */
+		if (hi == lo2 && !prm_stored(sc, k->caller, since2, k->at))
 			continue;
 		callgraph_func_end(sc->cg, k->callee, &callee);
 		start = callgraph_state_start(sc->cg, k->callee);
@@ -466,7 +481,6 @@ static int callable_captures(struct scan *sc)
 			/* -O2: the state built in place, its vtable (named by the callable) stored */
 			for (size_t i = lo; start && !handed && i < hi; i++) {
 				long v = share_find_var(s, sc->argstores[i].target);
-
 				const char *vn = v >= 0 ? s->vars[v].name :
 						 share_relro_name(s, sc->argstores[i].target);
 
