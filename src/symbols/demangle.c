@@ -64,15 +64,33 @@ void demangle_strip_signature(char *s)
 		memmove(s, space + 1, strlen(space + 1) + 1);
 }
 
-char *demangle_name(const char *mangled)
+static char *demangle(const char *mangled, bool clones)
 {
 	int status = 0;
 	char *d = __cxa_demangle(mangled, NULL, NULL, &status);
+	char *c;
 
 	if (!d || status != 0) {
 		free(d);
 		return NULL;
 	}
+	/*
+	 * A clone's suffixes (" [clone .isra.0]", " [clone .cold]"): perf's
+	 * demangler reads none without the parameters (libiberty parses clone
+	 * suffixes only with DMGL_PARAMS), so the name is the function's.
+	 */
+	while (!clones && (c = strstr(d, " [clone ")) && d[strlen(d) - 1] == ']')
+		*c = '\0';
 	demangle_strip_signature(d);
 	return d;
+}
+
+char *demangle_name(const char *mangled)
+{
+	return demangle(mangled, true);
+}
+
+char *demangle_name_as_perf(const char *mangled)
+{
+	return demangle(mangled, false);
 }

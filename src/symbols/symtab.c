@@ -158,7 +158,8 @@ static void sym_demangle(struct symtab *t, struct sym *s)
 	if (!s->mangled)
 		return;
 	s->mangled = 0;
-	dem = demangle_name(s->name);
+	/* (the look-up tables of profiles: names as perf shows them) */
+	dem = demangle_name_as_perf(s->name);
 	if (!dem)
 		return;
 	name = dem;

@@ -93,6 +93,12 @@ void symtab_free(struct symtab *t);
 
 /* demangle.c: C++ name for MANGLED without parameters, or NULL (caller frees). */
 char *demangle_name(const char *mangled);
+/*
+ * The same without a clone's suffixes, as perf shows it: "Foo::bar" of
+ * _ZN3Foo3barEi.isra.0 (demangle_name keeps "Foo::bar(int) [clone .isra.0]":
+ * the code analyses tell a split-off part from its function by it).
+ */
+char *demangle_name_as_perf(const char *mangled);
 /* Cuts a demangled name's "(params) const" and leading return type off S, in place. */
 void demangle_strip_signature(char *s);
 

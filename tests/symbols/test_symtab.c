@@ -101,17 +101,32 @@ static void demangles_like_perf(void **state)
 		{ "_Z3maxIiET_S0_S0_", "max<int>" },
 		{ "_ZN12_GLOBAL__N_13fooEv", "(anonymous namespace)::foo" },
 		{ "_ZN3FooclEv", "Foo::operator()" },
+		/* a clone: its return type, parameters, const and [clone ...] all cut, as perf's */
+		{ "_ZNK2v88internal11StringTable4Data9FindEntryINS0_7IsolateENS0_19SequentialStringKeyIhEEEE"
+		  "NS0_13InternalIndexEPT_PT0_j.isra.0",
+		  "v8::internal::StringTable::Data::FindEntry<v8::internal::Isolate, "
+		  "v8::internal::SequentialStringKey<unsigned char> >" },
+		{ "_ZN3Foo3barEi.cold", "Foo::bar" },
+		{ "_ZN3Foo3barEi.part.0.cold", "Foo::bar" },
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *d = demangle_name(cases[i].in);
+		char *d = demangle_name_as_perf(cases[i].in);
 
 		assert_non_null(d);
 		assert_string_equal(d, cases[i].out);
 		free(d);
 	}
 	assert_null(demangle_name("not_mangled"));
+	/* (the code analyses' names keep a split-off part apart from its function) */
+	{
+		char *d = demangle_name("_ZN3Foo3barEi.part.0.cold");
+
+		assert_non_null(d);
+		assert_string_equal(d, "Foo::bar(int) [clone .part.0] [clone .cold]");
+		free(d);
+	}
 }
 
 /*
