@@ -295,17 +295,15 @@ static int call3_cmp(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
-static bool ident_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '$';
-}
-
-/* Whether NAME holds type TYPE (N bytes) whole: "emplace_back<main::{lambda()#1}>(...)". */
+/*
+ * Whether NAME holds type TYPE (N bytes) as a template's argument or a
+ * parameter's type: "emplace_back<main::{lambda()#1}>(main::{lambda()#1}&&)",
+ * "vtable for ...tuple<Pump> > >"; not a member's name ("Pump::reset").
+ */
 static bool names_type(const char *name, const char *type, size_t n)
 {
 	for (const char *p = name; name && (p = strstr(p, type)); p++)
-		if ((p == name || (!ident_char(p[-1]) && p[-1] != ':')) && !ident_char(p[n]))
+		if (p > name && strchr("<(, ", p[-1]) && p[n] && strchr(">),&* ", p[n]))
 			return true;
 	return false;
 }
