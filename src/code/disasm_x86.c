@@ -736,8 +736,7 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 			in->mem_prm_access = x86_access(ci, op, in->atomic);
 		} else if (d->share_facts && fam && d->prm[fam].known && ci->id != X86_INS_LEA &&
 			   fam != X86_RSP && !in->data && op->mem.disp >= 0 &&
-			   (x86_access(ci, op, in->atomic) == ACC_WRITE ||
-			    x86_access(ci, op, in->atomic) == ACC_RMW)) {
+			   (x86_access(ci, op, in->atomic) | ACC_READ) == ACC_RMW) {	/* written */
 			in->mem_prm_ix = (uint8_t)(d->prm[fam].idx + 1);
 			in->mem_prm_off = (int64_t)d->prm[fam].v + op->mem.disp;
 		}

@@ -364,28 +364,49 @@ static void decode_callees_ahead(struct scan *sc, const struct callee_facts *c, 
 }
 
 /*
- * Stores a callee makes through the address of a variable it was handed,
- * and the callees it hands that address on to (this->member.method(), up to
- * MAX_PASS_DEPTH calls down): counted as writes of that variable, running
- * when the first call runs.  A library's lock primitive handed a variable's
- * address (a mutex, a semaphore) writes it on every call.
- */
-/*
  * HANDED, an address handed to a function whose argument a thread's callable
  * loads from its object (capfwds: a method's [this] lambda) or is handed on
  * its own thread (std::thread(&C::run, this)): that callable's pointer set,
  * and the argrefs of the calls its code hands that pointer to.
  */
+static int capfwd_cmp(const void *a, const void *b)
+{
+	const struct capfwd *x = a, *y = b;
+
+	if (x->fn != y->fn)
+		return x->fn < y->fn ? -1 : 1;
+	return (int)x->prm - (int)y->prm;
+}
+
+static int apcall_fn_cmp(const void *a, const void *b)
+{
+	const struct argptr_call *x = a, *y = b;
+
+	if (x->fn != y->fn)
+		return x->fn < y->fn ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/*
+ * HANDED, an address handed to a function whose argument a thread's callable
+ * loads from its object (capfwds: a method's [this] lambda) or is handed on
+ * its own thread (std::thread(&C::run, this)): that callable's pointer set,
+ * and the argrefs of the calls its code hands that pointer to.  capfwds and
+ * apcalls sorted by function (share_callee_writes).
+ */
 static int share_forward_captures(struct scan *sc, const struct argref *handed)
 {
 	/* (HANDED is in sc->args, which grows here) */
 	const struct argref arg = *handed, *a = &arg;
+	size_t lo = PARTITION_POINT((size_t)0, sc->nr_capfwds, mid,
+				    sc->capfwds[mid].fn < a->callee ||
+				    (sc->capfwds[mid].fn == a->callee && sc->capfwds[mid].prm < a->arg));
 
-	for (size_t i = 0; i < sc->nr_capfwds; i++) {
+	for (size_t i = lo; i < sc->nr_capfwds && sc->capfwds[i].fn == a->callee &&
+			    sc->capfwds[i].prm == a->arg; i++) {
 		const struct capfwd *f = &sc->capfwds[i];
+		size_t c;
 
-		if (f->fn != a->callee || f->prm != a->arg)
-			continue;
 		if (f->as_arg) {
 			/* (the method runs on the new thread: its own code says how often) */
 			if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
@@ -400,10 +421,11 @@ static int share_forward_captures(struct scan *sc, const struct argref *handed)
 		sc->ptrsets[sc->nr_ptrsets++] = (struct ptrset){ SHARE_ARG_PTR(f->to), a->addr,
 								 a->indexed };
 		/* (and what that function hands on of it: its loop's callee, this->loop()) */
-		for (size_t c = 0; c < sc->nr_apcalls; c++) {
+		c = PARTITION_POINT((size_t)0, sc->nr_apcalls, mid, sc->apcalls[mid].fn < f->to);
+		for (; c < sc->nr_apcalls && sc->apcalls[c].fn == f->to; c++) {
 			const struct argptr_call *ap = &sc->apcalls[c];
 
-			for (int k = 0; ap->fn == f->to && k < 6; k++) {
+			for (int k = 0; k < 6; k++) {
 				if (!((ap->args >> k) & 1))
 					continue;
 				if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
@@ -417,6 +439,13 @@ static int share_forward_captures(struct scan *sc, const struct argref *handed)
 	return 0;
 }
 
+/*
+ * Stores a callee makes through the address of a variable it was handed,
+ * and the callees it hands that address on to (this->member.method(), up to
+ * MAX_PASS_DEPTH calls down): counted as writes of that variable, running
+ * when the first call runs.  A library's lock primitive handed a variable's
+ * address (a mutex, a semaphore) writes it on every call.
+ */
 int share_callee_writes(struct scan *sc)
 {
 	struct mycl_share *s = sc->s;
@@ -439,6 +468,10 @@ int share_callee_writes(struct scan *sc)
 	if (lock_rules_parse(&rules, mycl_default_lock_rules, &bad))
 		rules.nr = 0;		/* out of memory: no lock word counted as written */
 	sort_array(sc->args, sc->nr_args, sizeof(*sc->args), argref_cmp);
+	if (sc->nr_capfwds) {
+		sort_array(sc->capfwds, sc->nr_capfwds, sizeof(*sc->capfwds), capfwd_cmp);
+		sort_array(sc->apcalls, sc->nr_apcalls, sizeof(*sc->apcalls), apcall_fn_cmp);
+	}
 	for (size_t i = 0; i < sc->nr_args; i++) {
 		const struct argref *a = &sc->args[i];
 		uint64_t start = callgraph_func_start(sc->cg, a->callee);
@@ -551,9 +584,9 @@ int share_callee_writes(struct scan *sc)
 								   v[k].call_stride, callees,
 								   MAX_TABLE_TARGETS);
 				for (size_t c = 0; c < nr_callees && sc->nr_args < limit; c++) {
-					/* (from a thread's entry: the call there says when) */
 					/*
-					 * (prev: the argument before, an entry's address when
+					 * (from a thread's entry: the call there says when;
+					 * prev: the argument before, an entry's address when
 					 * the callee starts a thread, server_start(s) calling
 					 * pthread_create(&t, NULL, worker, s))
 					 */
