@@ -172,6 +172,8 @@ void api_roles(const char *name, struct api_roles *r)
 		"sigaction", "signal", "bsd_signal", "sysv_signal", "sigset", "timer_create",
 	};
 	static const char *const once[] = { "pthread_once", "call_once", "gthread_once" };
+	static const char *const yields[] = { "sched_yield", "thrd_yield", "pthread_yield",
+					      "ZNSt11this_thread5yieldEv" };
 	static const char *const joins[] = { "pthread_join", "pthread_timedjoin_np", "thrd_join",
 					     "g_thread_join", "uv_thread_join" };
 	char b[128];
@@ -186,6 +188,7 @@ void api_roles(const char *name, struct api_roles *r)
 		  !strncmp(name, "std::call_once<", 15);
 	r->signal = named(b, NAMES(signals));
 	r->sleeps = sleeps(b);
+	r->yields = named(b, NAMES(yields)) || !strcmp(name, "std::this_thread::yield()");
 	r->joins = named(b, NAMES(joins)) || !strncmp(b, "ZNSt6thread4joinEv", 18) ||
 		   !strncmp(name, "std::thread::join(", 18) || !strcmp(name, "std::thread::join");
 	r->sleeps_if_zero = sleeps_if_zero(b);

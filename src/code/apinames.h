@@ -19,6 +19,7 @@ struct api_roles {
 	bool once;		/* runs its callback once per process (pthread_once, call_once) */
 	bool signal;		/* installs a signal handler or a timer's notification (sigaction) */
 	bool sleeps;		/* waits a time, whatever happens (sleep, nanosleep, sleep_for) */
+	bool yields;		/* gives up the CPU for a moment (sched_yield, thrd_yield) */
 	bool joins;		/* waits for a thread to end (pthread_join, thrd_join, std::thread::join) */
 	/*
 	 * It waits for I/O on as many descriptors as its argument SLEEPS_IF_ZERO

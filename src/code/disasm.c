@@ -621,7 +621,9 @@ static void reset_state(struct disasm *d, uint64_t pc)
 		}
 		return;
 	}
-	for (uint8_t k = 0; k < d->abi.nr_args && (k == 0 || d->share_facts); k++) {
+	/* (aarch64's atomic helpers, __aarch64_swp4_acq(v, p): every argument, for locks too) */
+	for (uint8_t k = 0; k < d->abi.nr_args && (k == 0 || d->share_facts ||
+						   (d->lock_facts && d->machine == EM_AARCH64)); k++) {
 		d->prm[d->abi.args[k]].known = true;
 		d->prm[d->abi.args[k]].idx = k;
 	}
@@ -852,6 +854,14 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 			goto skip;
 		}
 		c = decode(d, ahead, &p, &len, &pc, ci, ct);
+		if (!c && d->machine == EM_AARCH64 && arm64_lse(d, p, len, pc, &in)) {
+			d->dirty = true;
+			p += 4, pc += 4, len -= 4;
+			counters_after(d, &in);
+			after(d, &in);
+			err = fn(&in, arg);
+			continue;
+		}
 		if (!c) {
 			/* Not an instruction (data in code, padding): skip its bytes. */
 			skip = skip_bytes(d);

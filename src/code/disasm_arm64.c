@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <stdio.h>
+#include <string.h>
 #include "disasm_regs.h"
 #include "elfimage.h"
 
@@ -28,6 +30,29 @@ static unsigned int arm64_xreg(unsigned int r)
 	return r;
 }
 
+/*
+ * Lock facts: a memory operand based on the function's argument k (mem_prm
+ * 1 + k, mem_prm_off): an atomic helper's (__aarch64_cas4_acq(e, v, p)) word.
+ */
+static void arm64_lock_prm(struct disasm *d, struct insn *in, unsigned int base, int64_t disp)
+{
+	if (d->share_facts || base >= NREGS || !d->prm[base].known)
+		return;
+	in->mem_prm = (uint8_t)(d->prm[base].idx + 1);
+	in->mem_prm_off = (int64_t)d->prm[base].v + disp;
+}
+
+/* Lock facts at a call: the addresses and constants its argument registers hold. */
+static void arm64_call_consts(struct disasm *d, struct insn *in)
+{
+	for (unsigned int k = 0; k < 6; k++) {
+		if (d->regs[ARM64_REG_X0 + k].known)
+			in->call_arg[k] = d->regs[ARM64_REG_X0 + k].v;
+		if (d->imm[ARM64_REG_X0 + k].known)
+			in->call_arg_imm |= (uint8_t)(1u << k);
+	}
+}
+
 static void arm64_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in, bool atomic)
 {
 	const cs_arm64 *a = &ci->detail->arm64;
@@ -47,6 +72,7 @@ static void arm64_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *i
 		in->stack_mem = op->mem.base == ARM64_REG_SP || op->mem.base == ARM64_REG_X29;
 		if (starts(m, "st") && !atomic)
 			in->plain_store = true;
+		arm64_lock_prm(d, in, in->mem_base, op->mem.disp);
 	}
 	if (atomic) {
 		if (starts(m, "ldx") || starts(m, "ldax")) {
@@ -70,6 +96,13 @@ static void arm64_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *i
 		in->syscall = true;
 		in->sysno = d->imm[ARM64_REG_X8].known ? (int32_t)d->imm[ARM64_REG_X8].v : -1;
 	}
+	/* swp/ld<op> xs, xt, [xn] and cas xs, xt, [xn] store xs and xt: an argument's? */
+	if (atomic && nv >= 2 && (starts(m, "cas") ? vals[1] : vals[0]) < NREGS &&
+	    d->prm[starts(m, "cas") ? vals[1] : vals[0]].known &&
+	    !d->prm[starts(m, "cas") ? vals[1] : vals[0]].v && !d->share_facts)
+		in->stored_prm = (uint8_t)(d->prm[starts(m, "cas") ? vals[1] : vals[0]].idx + 1);
+	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) || !strcmp(m, "bl"))
+		arm64_call_consts(d, in);
 	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->regs[ARM64_REG_X0].known)
 		in->arg0 = d->regs[ARM64_REG_X0].v;
 	/* mov wN, #imm / movz: a constant; anything else writing the register: not. */
@@ -119,6 +152,11 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	in->spin_hint = ci->id == ARM64_INS_YIELD || ci->id == ARM64_INS_ISB ||
 			ci->id == ARM64_INS_WFE;
 	in->atomic = atomic;
+	/* (mycl-share: a store-exclusive told from an LSE update, an outline atomic's two ways) */
+	if (atomic && !d->lock_facts)
+		in->atomic_op = starts(ci->mnemonic, "stx") || starts(ci->mnemonic, "stlx") ? ATOM_SC :
+				starts(ci->mnemonic, "ldx") || starts(ci->mnemonic, "ldax") ? ATOM_LL :
+				ATOM_ARITH;
 	/* blr xN with a function's address in xN (a vtable's slot loaded): direct. */
 	if (in->call && !in->target && d->share_facts && ci->id == ARM64_INS_BLR && dst > 0 &&
 	    dst < NREGS && d->regs[dst].known && d->img && elf_image_code(d->img, d->regs[dst].v, 1))
@@ -356,4 +394,97 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	    (o1->mem.base == ARM64_REG_SP || o1->mem.base == ARM64_REG_X29) && !a->writeback)
 		dis_slot(d, false, (unsigned int)dst, o1->mem.base, o1->mem.disp,
 			 a->operands[0].reg == (unsigned int)dst);
+}
+
+/* Register N of an instruction's field (31: SP as a base, XZR otherwise) as capstone names it. */
+static unsigned int arm64_field_reg(uint32_t n, bool base)
+{
+	return n < 29 ? ARM64_REG_X0 + n : n == 29 ? ARM64_REG_X29 : n == 30 ? ARM64_REG_X30 :
+	       base ? ARM64_REG_SP : ARM64_REG_XZR;
+}
+
+size_t arm64_lse(struct disasm *d, const uint8_t *p, size_t len, uint64_t pc, struct insn *in)
+{
+	static const char *const ops[] = { "add", "clr", "eor", "set", "smax", "smin", "umax", "umin" };
+	static const char *const sizes[] = { "b", "h", "", "" };
+	uint32_t w, sz, rs, rn, rt;
+	unsigned int base, val = 0, old[2] = { 0, 0 };
+	char name[16];
+	bool x;
+
+	if (len < 4)
+		return 0;
+	w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	sz = w >> 30;
+	rs = (w >> 16) & 31;
+	rn = (w >> 5) & 31;
+	rt = w & 31;
+	x = sz == 3;
+	if ((w & 0x3f200c00) == 0x38200000) {
+		/* LD<op>/SWP: size 111000 A R 1 Rs o3 opc 00 Rn Rt; Rt gets the old value. */
+		uint32_t o3 = (w >> 15) & 1, opc = (w >> 12) & 7;
+		bool acq = (w >> 23) & 1, rel = (w >> 22) & 1;
+
+		if (o3 && opc)
+			return 0;	/* LDAPR (a load) and what is unallocated */
+		snprintf(name, sizeof(name), "%s%s%s%s", o3 ? "swp" : "ld", o3 ? "" : ops[opc],
+			 acq ? "a" : "", rel ? "l" : "");
+		snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s", sizes[sz]);
+		in->atomic_op = o3 ? ATOM_XCHG : ATOM_ARITH;
+		val = arm64_field_reg(rs, false);
+		old[0] = arm64_field_reg(rt, false);
+		in->counter_op = d->share_facts && !o3 && opc == 0;
+	} else if ((w & 0x3fa07c00) == 0x08a07c00 || (w & 0xbfa07c00) == 0x08207c00) {
+		/* CAS: size 0010001 L 1 Rs o0 11111 Rn Rt; CASP: 0 sz 0010000 L 1 ...; Rs gets the old value. */
+		bool pair = !(w & 0x00800000), acq = (w >> 22) & 1, rel = (w >> 15) & 1;
+
+		if (pair && ((rs | rt) & 1))
+			return 0;
+		snprintf(name, sizeof(name), "cas%s%s%s%s", pair ? "p" : "", acq ? "a" : "",
+			 rel ? "l" : "", pair ? "" : sizes[sz]);
+		if (pair)
+			x = (w >> 30) & 1;
+		in->atomic_op = ATOM_CAS;
+		val = arm64_field_reg(rt, false);
+		old[0] = arm64_field_reg(rs, false);
+		old[1] = pair ? arm64_field_reg(rs + 1, false) : 0;
+	} else {
+		return 0;
+	}
+	base = arm64_field_reg(rn, true);
+	in->addr = pc;
+	in->size = 4;
+	if (!d->no_text)
+		snprintf(in->text, sizeof(in->text), "%-7s %c%u, %c%u, [%s%u]", name, x ? 'x' : 'w',
+			 rs, x ? 'x' : 'w', rt, rn == 31 ? "sp" : "x", rn == 31 ? 0 : rn);
+	in->atomic = true;
+	in->may_fail = in->atomic_op == ATOM_CAS;
+	in->mem = true;
+	in->mem_base = (uint16_t)base;
+	in->stack_mem = base == ARM64_REG_SP || base == ARM64_REG_X29;
+	in->new_const = val != ARM64_REG_XZR && val < NREGS ? d->imm[val].known :
+			val == ARM64_REG_XZR;
+	dis_mem_prm(d, in, base, 0, ACC_RMW);
+	if (d->lock_facts) {
+		arm64_lock_prm(d, in, base, 0);
+		if (!d->share_facts && val < NREGS && d->prm[val].known && !d->prm[val].v)
+			in->stored_prm = (uint8_t)(d->prm[val].idx + 1);
+	}
+	if (d->share_facts && !d->regs[base].known && d->ld[base].known) {
+		in->via = d->ld[base].g;
+		in->via_off = d->ld[base].off;
+		in->via_access = ACC_RMW;
+	}
+	if (d->regs[base].known) {
+		in->data = d->regs[base].v;
+		in->access = ACC_RMW;
+		in->indexed = d->regs[base].indexed;
+		in->scale = d->regs[base].scale;
+	}
+	if (!d->share_facts)
+		in->counter_op = false;
+	for (int i = 0; i < 2; i++)
+		if (old[i] && old[i] != ARM64_REG_XZR && old[i] < NREGS)
+			dis_forget(d, old[i]);
+	return 4;
 }

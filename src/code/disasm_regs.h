@@ -338,6 +338,12 @@ void dis_zero_args(struct disasm *d, struct insn *in);
 void x86_families(struct disasm *d);
 void x86(struct disasm *d, const cs_insn *ci, struct insn *in);
 void arm64(struct disasm *d, const cs_insn *ci, struct insn *in);
+/*
+ * aarch64: an ARMv8.1 atomic capstone 4 does not decode (LDADD and the other
+ * LD<op>, SWP, CAS, CASP and their ST<op> aliases) decoded here; 4, or 0 for
+ * anything else.
+ */
+size_t arm64_lse(struct disasm *d, const uint8_t *p, size_t len, uint64_t pc, struct insn *in);
 void ppc(struct disasm *d, const cs_insn *ci, struct insn *in, const uint8_t *bytes);
 /*
  * ppc64: a word capstone cannot decode (a newer vector or VSX instruction:

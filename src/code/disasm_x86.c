@@ -74,6 +74,8 @@ static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in,
 		in->mem_base = (uint16_t)(op->mem.base == X86_REG_RIP ? 0 : x86_fam(d, op->mem.base));
 		in->mem_disp = op->mem.disp;
 		in->mem_param = in->mem_base && d->prm[in->mem_base].known && !d->prm[in->mem_base].idx;
+		if (in->mem_param && !d->share_facts)
+			in->mem_prm_off = (int64_t)d->prm[in->mem_base].v + op->mem.disp;
 		in->stack_mem = in->mem_base == X86_RSP || in->mem_base == X86_RBP;
 		if (in->mem && (op->access & CS_AC_WRITE) && !in->atomic && !locked)
 			in->plain_store = true;

@@ -42,7 +42,8 @@ struct insn {
 	bool stack_mem;			/* ... addressed from the stack or frame pointer */
 	uint16_t mem_base;		/* ... its base register (0: none or PC-relative) */
 	int64_t mem_disp;		/* ... and displacement */
-	bool mem_param;			/* ... its base holds the function's first argument (x86_64) */
+	bool mem_param;			/* ... its base holds the function's first argument (x86_64),
+					 * plus mem_prm_off (without mycl-share's facts) */
 	uint32_t regs_read, regs_written;	/* x86_64: register families (bit 1 << family; with
 						 * mycl-share's facts: operands, not implicit reads) */
 	uint8_t val_reg;		/* x86_64 atomics: the family of the register operand */
@@ -60,7 +61,8 @@ struct insn {
 	bool store_self;		/* a store of what was loaded there, plus or minus something */
 	bool sets_flags;		/* x86_64, mycl-share: writes the flags a branch tests */
 	uint16_t scale;			/* ... the index's scale (x86: times what it was multiplied by) */
-	uint8_t mem_prm;		/* 1 + the argument of the function a memory operand is based on */
+	uint8_t mem_prm;		/* 1 + the argument of the function a memory operand is based on
+					 * (also aarch64's with lock facts) */
 	uint8_t mem_prm_access;		/* ... enum insn_access */
 	int64_t mem_prm_off;		/* ... the offset from that argument */
 	/*
@@ -74,7 +76,8 @@ struct insn {
 	bool stored_indexed;		/* ... somewhere in an array from it */
 	uint64_t stored_stack;		/* a store to a stack slot: the address it stores */
 	uint64_t stored_pair;		/* aarch64 stp: the address the second register stores (+8) */
-	uint8_t stored_prm;		/* a store off the stack of 1 + the function's own argument */
+	uint8_t stored_prm;		/* a store off the stack of 1 + the function's own argument
+					 * (aarch64, lock facts: an atomic's stored value) */
 	uint8_t stored_prm_stack;	/* ... and onto the stack (a lambda's [this] captured there) */
 	/*
 	 * mycl-share (x86_64; aarch64 without TLS): a memory operand based on a
@@ -91,6 +94,8 @@ struct insn {
 	uint8_t call_arg_prm[6];	/* call: 1 + the function's own argument each one passes on */
 	uint8_t call_arg_indexed;	/* call: bit k: argument k points somewhere in an array */
 	uint8_t call_arg_zero;		/* call: bit k: argument k is the constant 0 */
+	uint8_t call_arg_imm;		/* call (aarch64, lock facts): bit k: argument k is a
+					 * constant; call_arg[k]: the address it holds */
 	uint8_t call_arg_member;	/* call (x86_64): bit k: argument k was loaded from the
 					 * memory the function's first argument points to (p->fn) */
 	uint8_t call_arg_argptr;	/* call (x86_64, aarch64; mycl-share): bit k: argument k is a

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "apinames.h"
 #include "disasm.h"
 #include "dso.h"
 #include "elfimage.h"
@@ -149,7 +150,8 @@ struct ctx {
 static struct fn_entry *entry_of(struct ctx *x, const struct sym *fn);
 
 /* What a call to TARGET does: the callee's kind, or what a rule says of its name. */
-static uint8_t callee_kind(struct ctx *x, uint64_t target, const char **seed)
+static uint8_t callee_kind(struct ctx *x, uint64_t target, const char **seed,
+			   const struct lock_code **code)
 {
 	const struct sym *s = target ? symtab_find(&x->d->syms, target) : NULL;
 	struct fn_entry *e;
@@ -157,6 +159,7 @@ static uint8_t callee_kind(struct ctx *x, uint64_t target, const char **seed)
 	int r;
 
 	*seed = NULL;
+	*code = NULL;
 	if (!s || s->start != target || !s->name)
 		return LK_UNKNOWN;
 	plt = strstr(s->name, "@plt");
@@ -165,6 +168,8 @@ static uint8_t callee_kind(struct ctx *x, uint64_t target, const char **seed)
 		x->depth++;
 		e = entry_of(x, s);
 		x->depth--;
+		if (e && !e->busy)
+			*code = &e->c;
 		if (e && !e->busy && lock_kind_primitive(e->c.kind)) {
 			*seed = e->c.kind == LK_DELAY ? e->c.seed : e->own_store;
 			return e->c.kind;
@@ -179,32 +184,18 @@ static uint8_t callee_kind(struct ctx *x, uint64_t target, const char **seed)
 		if (r < 0)
 			return LK_NONE;
 	}
+	if (plt && !x->shallow) {
+		/* The C library's code is not here: what its API says the import does. */
+		struct api_roles ar;
+
+		api_roles(s->name, &ar);
+		if (ar.sleeps || ar.yields)
+			return LK_DELAY;
+	}
 	if (!e || e->busy)
 		return LK_UNKNOWN;
 	*seed = e->c.kind == LK_DELAY ? e->c.seed : e->own_store;
 	return e->c.kind;
-}
-
-/*
- * An exchange whose old value nobody reads is a store (x86 compilers store
- * seq_cst with xchg): no test-and-set.  Looks at the instructions after
- * V[I], falling through branches: a test-and-set tests its result at once.
- */
-static bool xchg_result_used(const struct insn *v, size_t n, size_t i)
-{
-	uint32_t bit = v[i].val_reg ? 1u << v[i].val_reg : 0;
-
-	if (!bit)
-		return true;		/* not x86, or no register: assume a test-and-set */
-	for (size_t k = i + 1; k < n && k < i + 8; k++) {
-		if (v[k].regs_read & bit)
-			return true;
-		if (v[k].regs_written & bit)
-			return false;
-		if (v[k].call || v[k].ret)
-			return false;
-	}
-	return false;
 }
 
 /* The instruction at ADDR among V (sorted), or N. */
@@ -222,6 +213,32 @@ static size_t insn_at(const struct insn *v, size_t n, uint64_t addr)
 	}
 	return lo < n && v[lo].addr == addr ? lo : n;
 }
+
+/*
+ * An exchange whose old value nobody reads is a store (x86 compilers store
+ * seq_cst with xchg): no test-and-set.  Looks at the instructions after
+ * V[I], falling through branches: a test-and-set tests its result at once.
+ */
+static bool xchg_result_used(const struct insn *v, size_t n, size_t i)
+{
+	uint32_t bit = v[i].val_reg ? 1u << v[i].val_reg : 0;
+
+	if (!bit)
+		return true;		/* not x86, or no register: assume a test-and-set */
+	for (size_t k = i + 1, steps = 0; k < n && steps < 8; k++, steps++) {
+		if (v[k].regs_read & bit)
+			return true;
+		if (v[k].regs_written & bit)
+			return false;
+		if (v[k].call || v[k].ret)
+			return false;
+		/* Down a jump (into a loop's test at its bottom). */
+		if (v[k].jump && v[k].target && (k = insn_at(v, n, v[k].target)) < n)
+			k--;
+	}
+	return false;
+}
+
 
 /*
  * Whether the backward branch V[B] closes a cycle: from its target, staying
@@ -263,19 +280,182 @@ static bool is_cycle(const struct insn *v, size_t n, size_t b, uint8_t *seen)
 	return found;
 }
 
+/*
+ * The instructions on the way round the loop the backward branch V[B]
+ * closes: reached from its head without leaving [head, B] and reaching B
+ * again (a CAS the loop's head can branch to on its way out is not on it).
+ * BODY[k] set for them, the rest of [head, B] cleared.
+ */
+static void loop_body(const struct insn *v, size_t n, size_t b, uint8_t *body)
+{
+	size_t t = insn_at(v, n, v[b].target), stack[64], sp = 0;
+	uint8_t *back;
+	bool more = true;
+
+	if (t >= n || t > b)
+		return;
+	memset(body + t, 0, b - t + 1);
+	stack[sp++] = t;
+	while (sp) {
+		for (size_t i = stack[--sp]; i <= b && !(body[i] & 1); i++) {
+			body[i] |= 1;
+			if (i == b || v[i].ret || (v[i].branch && !v[i].target && !v[i].call))
+				break;
+			if (v[i].branch && !v[i].call) {
+				size_t j = insn_at(v, n, v[i].target);
+
+				if (j >= t && j <= b && sp < 64)
+					stack[sp++] = j;
+				if (v[i].jump)
+					break;
+			}
+		}
+	}
+	/* Bit 1: reaches B (backwards to a fixed point: a few rounds for the loops this sees). */
+	back = body;
+	back[b] |= 2;
+	for (int round = 0; more && round < 8; round++) {
+		more = false;
+		for (size_t i = b; i-- > t;) {
+			bool falls = !v[i].ret && !v[i].jump && !(v[i].branch && !v[i].target && !v[i].call);
+			size_t j = v[i].branch && !v[i].call && v[i].target ? insn_at(v, n, v[i].target) : n;
+
+			if (!(back[i] & 2) && ((falls && (back[i + 1] & 2)) ||
+					       (j >= t && j <= b && (back[j] & 2)))) {
+				back[i] |= 2;
+				more = true;
+			}
+		}
+	}
+	for (size_t i = t; i <= b; i++)
+		body[i] = body[i] == 3;
+}
+
 struct word_ref {
 	uint64_t data;			/* direct address, or 0 */
 	uint16_t base;
 	int64_t disp;
+	bool param;			/* x86_64: the function's first argument plus param_off */
+	int64_t param_off;
 };
+
+static struct word_ref word_of(const struct insn *in)
+{
+	return (struct word_ref){ in->data, in->mem_base, in->mem_disp, in->mem_param,
+				  in->mem_param ? in->mem_prm_off : 0 };
+}
+
+/* Whether IN's memory operand is the word R. */
+static bool same_word(const struct word_ref *r, const struct insn *in)
+{
+	if (r->data || in->data)
+		return r->data == in->data;
+	if (r->param || in->mem_param)
+		return r->param && in->mem_param && r->param_off == in->mem_prm_off;
+	return r->base && in->mem_base == r->base && in->mem_disp == r->disp;
+}
+
+/*
+ * The last atomic read-modify-write before FROM whose result the code reads
+ * (an exchange, CAS, fetch-and-add): a ticket's fetch-and-add, a queue
+ * lock's exchange of the tail; N when there is none.
+ */
+static size_t rmw_before(const struct insn *v, size_t n, uint64_t from)
+{
+	size_t found = n;
+
+	for (size_t i = 0; i < n && v[i].addr < from; i++)
+		if (v[i].atomic && v[i].mem && !v[i].stack_mem &&
+		    (v[i].atomic_op == ATOM_CAS || v[i].atomic_op == ATOM_SC ||
+		     v[i].atomic_op == ATOM_LL || xchg_result_used(v, n, i)))
+			found = i;
+	return found;
+}
+
+/*
+ * Whether, once the loop [FROM, TO] is left, control reaches a store to
+ * REF: a plain store, or an atomic one whose old value nobody reads (a
+ * ticket's serving += 1).  A lock released after its wait is inlined here.
+ * SEEN: scratch, N.
+ */
+static bool released_after(const struct insn *v, size_t n, uint64_t from, uint64_t to,
+			   const struct word_ref *ref, uint8_t *seen)
+{
+	/* (An add of a constant tested at once, lock decl; jne, is a retry: its flags are read.) */
+	size_t stack[64], sp = 0, i;
+
+	memset(seen, 0, n);
+	for (i = insn_at(v, n, from); i < n && v[i].addr <= to; i++)
+		if (v[i].branch && v[i].target && (v[i].target < from || v[i].target > to) && sp < 64)
+			stack[sp++] = insn_at(v, n, v[i].target);
+	if (i < n && i && !v[i - 1].jump && sp < 64)
+		stack[sp++] = i;	/* falling out past the closing branch */
+	while (sp) {
+		for (i = stack[--sp]; i < n && !seen[i] && (v[i].addr < from || v[i].addr > to);
+		     i++) {
+			const struct insn *in = &v[i];
+
+			seen[i] = 1;
+			if (in->mem && !in->stack_mem && same_word(ref, in) &&
+			    (in->plain_store ||
+			     (in->atomic_op == ATOM_ARITH && !(in->val_reg ? xchg_result_used(v, n, i) :
+							      i + 1 < n && v[i + 1].branch &&
+							      !v[i + 1].jump && !v[i + 1].call)) ||
+			     (in->atomic_op == ATOM_XCHG && !xchg_result_used(v, n, i))))
+				return true;
+			if (in->ret || (in->branch && !in->target))
+				break;
+			if (in->branch && !in->call) {
+				if (sp < 64)
+					stack[sp++] = insn_at(v, n, in->target);
+				if (in->jump)
+					break;
+			}
+		}
+	}
+	return false;
+}
 
 struct loop_acc {
 	uint64_t from, to;
-	struct word_ref ref;		/* the word of its acquire atomic */
+	struct word_ref ref;		/* the word of its acquire atomic, or the one it waits on */
 	bool atom, konst, hint, wait, reads;
+	bool stores;			/* writes memory off the stack */
+	bool waits;			/* only reads and waits, after an exchange or fetch-and-add */
+	struct word_ref wref;		/* the first word it reads */
 	int other_calls;		/* indirect, or to what is no primitive */
 	const char *word, *seed;
+	size_t b;			/* the index of its closing branch */
 };
+
+/*
+ * A leaf of a few instructions doing one atomic operation on what an
+ * argument points to (aarch64's outline atomics: an LSE instruction, and a
+ * load/store-exclusive loop for older CPUs): C->helper is that operation.
+ */
+static void atomic_helper(const struct insn *v, size_t n, struct lock_code *c)
+{
+	uint8_t op = 0;
+	int ptr = -1, val = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct insn *in = &v[i];
+		int p;
+
+		if (!in->atomic || in->atomic_op == ATOM_LL || in->atomic_op == ATOM_SC)
+			continue;
+		p = in->mem_prm && !in->mem_prm_off ? in->mem_prm - 1 :
+		    in->mem_param && !in->mem_prm_off ? 0 : -1;
+		if (!in->mem || in->stack_mem || p < 0 || (op && (op != in->atomic_op || p != ptr)))
+			return;
+		op = in->atomic_op;
+		ptr = p;
+		val = in->stored_prm ? in->stored_prm - 1 : -1;
+	}
+	c->helper = op;
+	c->helper_ptr = (int8_t)ptr;
+	c->helper_val = (int8_t)val;
+}
 
 /* Where a function's code is, for decoded_size. */
 struct code_at {
@@ -370,12 +550,32 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 
 	/* The calls first: what each one reaches (a cycle is cut by the busy mark). */
 	for (size_t i = 0; i < n; i++) {
+		const struct lock_code *cc = NULL;
+
 		if (!v[i].call)
 			continue;
+		if (v[i].target) {
+			ck[i] = callee_kind(x, v[i].target, &cseed[i], &cc);
+			if (cc && cc->helper && ck[i] == LK_UPDATE) {
+				/* A call to an atomic helper is that atomic, on what it hands it. */
+				v[i].call = v[i].branch = false;
+				v[i].target = 0;
+				v[i].atomic = v[i].mem = true;
+				v[i].stack_mem = false;
+				v[i].atomic_op = cc->helper;
+				v[i].data = cc->helper_ptr > 0 ? v[i].call_arg[cc->helper_ptr] :
+					    cc->helper_ptr ? 0 : v[i].arg0;
+				v[i].new_const = cc->helper_val >= 0 &&
+						 (v[i].call_arg_imm >> cc->helper_val & 1);
+				v[i].mem_base = 0;
+				v[i].val_reg = 0;
+				ck[i] = LK_UNKNOWN;
+				continue;
+			}
+		}
 		calls_any = true;
 		calls_other |= !v[i].target;
 		if (v[i].target) {
-			ck[i] = callee_kind(x, v[i].target, &cseed[i]);
 			calls_strong |= lock_kind_strong(ck[i]);
 			passes_own |= lock_kind_strong(ck[i]) && v[i].arg0_param && !v[i].arg0_off;
 			if (lock_kind_strong(ck[i]) && v[i].target != strong_target) {
@@ -426,6 +626,7 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	/* The loops: short backward branches inside the function. */
 	for (size_t i = 0; i < n; i++) {
 		struct loop_acc a = { 0 };
+		size_t r;
 
 		if (!v[i].branch || !v[i].target || v[i].target >= v[i].addr || v[i].target < fn->start)
 			continue;
@@ -436,17 +637,19 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 			continue;
 		a.from = v[i].target;
 		a.to = v[i].addr;
-		for (size_t k = 0; k < n; k++) {
+		a.b = i;
+		loop_body(v, n, i, seen);
+		for (size_t k = insn_at(v, n, a.from); k <= i; k++) {
 			const struct insn *in = &v[k];
 
-			if (in->addr < a.from || in->addr > a.to)
-				continue;
+			if (!seen[k])
+				continue;	/* between its ends, not on its way round */
 			if (in->atomic && in->mem && !in->stack_mem &&
 			    (in->atomic_op == ATOM_CAS || in->atomic_op == ATOM_SC ||
 			     (in->atomic_op == ATOM_XCHG && xchg_result_used(v, n, k)))) {
 				a.atom = true;
 				a.konst |= in->new_const || in->atomic_op == ATOM_XCHG;
-				a.ref = (struct word_ref){ in->data, in->mem_base, in->mem_disp };
+				a.ref = word_of(in);
 				if (in->data && !a.word)
 					a.word = var_name(d, in->data);
 			}
@@ -463,8 +666,12 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 			if (in->syscall && (in->sysno == sn->futex || in->sysno == sn->yield ||
 					    in->sysno == sn->nanosleep || in->sysno == sn->clock_nanosleep))
 				a.wait = true;
-			if (in->mem && !in->stack_mem && !in->plain_store && !in->atomic)
+			if (in->mem && !in->stack_mem && !in->plain_store && !in->atomic) {
+				if (!a.reads && !in->call && !in->branch)
+					a.wref = word_of(in);
 				a.reads = true;
+			}
+			a.stores |= in->mem && !in->stack_mem && (in->plain_store || in->atomic);
 			if (in->plain_store && !in->stack_mem && in->data && !a.seed) {
 				const char *s = var_name(d, in->data);
 
@@ -477,10 +684,26 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 		if (a.atom && !a.konst && !a.wait)
 			update_loop = true;	/* a CAS of a computed value, retried: lock-free */
 		/*
+		 * A loop that only reads and waits (a pause, a delay, a yield), after
+		 * an exchange or fetch-and-add whose result is read, waits for its
+		 * turn: a ticket lock's (serving == mine) or a queue lock's (its node
+		 * handed over).  A wait with no atomic before it is a flag's; one
+		 * calling other functions does work while it waits.
+		 */
+		if (!a.atom && (a.wait || a.hint) && a.reads && !a.stores && !a.other_calls && (a.wref.data ||
+		    a.wref.base || a.wref.param) && (r = rmw_before(v, n, a.from)) < n) {
+			/* The lock: what the atomic took a turn of (a queue's tail), else what it waits on. */
+			a.waits = true;
+			a.ref = a.wref;
+			if (!a.word)
+				a.word = v[r].data ? var_name(d, v[r].data) :
+					 a.wref.data ? var_name(d, a.wref.data) : NULL;
+		}
+		/*
 		 * A retry loop does little else: one calling through a pointer, or
 		 * several other functions, is a program's loop (start_thread's).
 		 */
-		if (!a.atom || !(a.konst || a.wait) || a.other_calls > 2)
+		if ((!a.waits && (!a.atom || !(a.konst || a.wait))) || a.other_calls > 2)
 			continue;
 		if (ARRAY_GROW(lp, cap, nl + 1))
 			goto out;
@@ -500,10 +723,21 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 			e->c.seed = lp[i].seed;
 		if (inner)
 			continue;
-		if (ARRAY_GROW(e->c.loops, cap, e->c.nr_loops + 1))
-			goto out;
-		e->c.loops[e->c.nr_loops++] = (struct lock_loop){ lp[i].from, lp[i].to, lp[i].word };
-		loop_bytes += lp[i].to - lp[i].from + 1;
+		/* Its instructions, in runs: not what lies between its ends on other ways. */
+		loop_body(v, n, lp[i].b, seen);
+		for (size_t k = insn_at(v, n, lp[i].from), run = n; k <= lp[i].b; k++) {
+			if (seen[k])
+				loop_bytes += v[k].size;
+			if (seen[k] && run == n)
+				run = k;
+			if (run == n || (k < lp[i].b && seen[k + 1]))
+				continue;
+			if (ARRAY_GROW(e->c.loops, cap, e->c.nr_loops + 1))
+				goto out;
+			e->c.loops[e->c.nr_loops++] = (struct lock_loop){
+				v[run].addr, v[k].addr + v[k].size - 1, lp[i].word };
+			run = n;
+		}
 	}
 
 	/*
@@ -518,10 +752,14 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 		    !(in->plain_store || (in->atomic_op == ATOM_XCHG && !xchg_result_used(v, n, i))))
 			continue;
 		for (size_t k = 0; k < nl && !releases; k++)
-			releases = lp[k].ref.data ? in->data == lp[k].ref.data :
-				   lp[k].ref.base && in->mem_base == lp[k].ref.base &&
-				   in->mem_disp == lp[k].ref.disp && !in->data;
+			releases = !lp[k].waits &&
+				   (lp[k].ref.data ? in->data == lp[k].ref.data :
+				    lp[k].ref.base && in->mem_base == lp[k].ref.base &&
+				    in->mem_disp == lp[k].ref.disp && !in->data);
 	}
+	/* A wait's word is released by what runs after the wait (a ticket's serving += 1). */
+	for (size_t k = 0; k < nl && !releases; k++)
+		releases = lp[k].waits && released_after(v, n, lp[k].from, lp[k].to, &lp[k].ref, seen);
 	/* A futex call in a lock-free update's retry (cancellation state) is no lock's wait. */
 	if (futex && size <= FUTEX_BYTES && !update_loop)
 		kind = LK_FUTEX;
@@ -543,6 +781,8 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	e->c.kind = kind;
 	e->c.thin = !any_atomic && !other_stores && calls_any && size <= WRAPPER_BYTES &&
 		    !lock_code_loop_at(&e->c, fn->start) && !has_loop;
+	if (kind == LK_UPDATE && !calls_any && !other_stores && !e->c.syscalls && size <= TAS_BYTES)
+		atomic_helper(v, n, &e->c);
 	if (kind == LK_DELAY && !e->c.seed) {
 		/* The seed a delay draws from: written here, or by what it calls. */
 		e->c.seed = e->own_store;

@@ -31,7 +31,8 @@ enum lock_kind {
 
 /* A loop that retries an atomic acquire: a spin loop. */
 struct lock_loop {
-	uint64_t from, to;		/* instruction addresses, inclusive */
+	uint64_t from, to;		/* its first instruction and its last one's last byte (a
+				 * loop's way round, in runs where other code lies between) */
 	const char *word;		/* the global its atomic targets, when the address is direct */
 };
 
@@ -51,6 +52,13 @@ struct lock_code {
 	bool thin;			/* small, no loop, no store outside its stack: forwards */
 	const char *word;		/* global an acquire atomic targets */
 	const char *seed;		/* global written by a spin loop, or by a delay it calls */
+	/*
+	 * An atomic helper (aarch64's outline atomics, __aarch64_swp4_acq(v, p)):
+	 * a leaf doing one atomic operation (enum atomic_op; 0: none) on what its
+	 * argument helper_ptr points to, storing argument helper_val (or -1).
+	 */
+	uint8_t helper;
+	int8_t helper_ptr, helper_val;
 	struct lock_loop *loops;
 	size_t nr_loops;
 	struct lock_call *calls;

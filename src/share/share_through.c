@@ -231,6 +231,7 @@ struct cfact {
 	bool ix;			/* at a computed offset from the argument (insn.mem_prm_ix) */
 	uint64_t call_arg[6];		/* what each argument holds, when known (an entry's address) */
 	bool tail;			/* CALL: a jump out of the function's code, maybe a tail call */
+	uint8_t atomic_op;		/* insn.atomic_op when atomic (aarch64: whether store-exclusive) */
 };
 
 /* Those facts of each callee read, by its address (decoded once however many argrefs it has). */
@@ -262,6 +263,20 @@ static const struct callee_entry *facts_of(const struct callee_facts *c, uint64_
 	return e && e->fn == fn ? e : NULL;
 }
 
+/*
+ * Whether the facts from FIRST on hold the other way of IN's atomic update of
+ * its place: a store-exclusive for an LSE instruction, or the reverse.
+ */
+static bool other_way(const struct callee_facts *c, size_t first, const struct insn *in)
+{
+	for (size_t k = first; k < c->nr_f; k++)
+		if (c->f[k].atomic_op && (c->f[k].atomic_op == ATOM_SC) != (in->atomic_op == ATOM_SC) &&
+		    !c->f[k].ix && !c->f[k].call && c->f[k].mem_prm == in->mem_prm &&
+		    c->f[k].mem_prm_off == in->mem_prm_off)
+			return true;
+	return false;
+}
+
 /* FN's facts from its N instructions V; -ENOMEM. */
 static int facts_add(struct callee_facts *c, uint64_t fn, const struct insn *v, size_t n)
 {
@@ -290,6 +305,14 @@ static int facts_add(struct callee_facts *c, uint64_t fn, const struct insn *v, 
 		if (!(call && (in->target || in->call_slot)) && !in->mem_prm_ix &&
 		    (!in->mem_prm || (in->mem_prm_access != ACC_WRITE && in->mem_prm_access != ACC_RMW)))
 			continue;
+		/*
+		 * One atomic update of a place, made two ways (aarch64's outline
+		 * atomics: the LSE instruction, or a load/store-exclusive loop on
+		 * older CPUs), is one write a call.
+		 */
+		if (in->atomic && in->atomic_op && in->mem_prm && !in->mem_prm_ix && !call &&
+		    other_way(c, first, in))
+			continue;
 		if (ARRAY_GROW(c->f, c->cap_f, c->nr_f + 1))
 			return -ENOMEM;
 		f = &c->f[c->nr_f++];
@@ -297,7 +320,8 @@ static int facts_add(struct callee_facts *c, uint64_t fn, const struct insn *v, 
 				     in->mem_prm_off, { 0 }, { 0 },
 				     in->mem_prm_ix ? in->mem_prm_ix : in->mem_prm,
 				     in->mem_prm_ix ? (uint8_t)ACC_WRITE : in->mem_prm_access,
-				     call, in->counter_op, in->mem_prm_ix != 0, { 0 }, !in->call && call };
+				     call, in->counter_op, in->mem_prm_ix != 0, { 0 }, !in->call && call,
+				     in->atomic ? in->atomic_op : 0 };
 		memcpy(f->call_arg_pass_off, in->call_arg_pass_off, sizeof(f->call_arg_pass_off));
 		memcpy(f->call_arg_pass, in->call_arg_pass, sizeof(f->call_arg_pass));
 		memcpy(f->call_arg, in->call_arg, sizeof(f->call_arg));

@@ -60,7 +60,7 @@ static void fixtures(void **state)
 		"symfs/mycl-fixtures/hotloop", "share/server.gcc", "share/truth.clang-O0",
 		/* lock shapes of every kind, backoff delays among them, gcc -O2 and clang -O0 */
 		"symfs/mycl-fixtures/locks/zoo", "symfs/mycl-fixtures/locks/zoo-clang-O0",
-		"symfs/mycl-fixtures/locks/members",
+		"symfs/mycl-fixtures/locks/members", "symfs/mycl-fixtures/locks/queue", "locks/queue.clang",
 	};
 	size_t fns = 0, prims = 0;
 

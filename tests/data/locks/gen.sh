@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Regenerates the lock-pattern recordings (run as root on x86_64 Debian 12
-# where perf record -e cpu-clock works).  zoo.c and members.cc are built
+# where perf record -e cpu-clock works).  zoo.c, queue.c and members.cc are built
 # statically, so their glibc and libstdc++ resolve and unwind from the copies
 # under ../symfs wherever the checkout is: zoo with gcc -O2 and with clang
 # -O0, members (C++) with g++ -O2.  Each pattern is recorded with frame
@@ -17,7 +17,13 @@ gcc -O2 -g -fno-omit-frame-pointer -static -pthread -o "$dir/zoo" "$here/zoo.c"
 clang -O0 -g -fno-omit-frame-pointer -static -pthread -o "$dir/zoo-clang-O0" "$here/zoo.c"
 g++ -O2 -g -fno-omit-frame-pointer -static -pthread -Wl,--gc-sections -o "$dir/members" \
 	"$here/members.cc"
-cp "$dir/zoo" "$dir/zoo-clang-O0" "$dir/members" "$symfs/"
+gcc -O2 -g -fno-omit-frame-pointer -static -pthread -o "$dir/queue" "$here/queue.c"
+cp "$dir/zoo" "$dir/zoo-clang-O0" "$dir/members" "$dir/queue" "$symfs/"
+# queue.c's code for the lock kinds read without a recording (tests/code/test_lockkinds.c):
+# clang, and aarch64 with outline atomics (Debian's default) and with LSE instructions.
+clang -O2 -g -pthread -o "$here/queue.clang" "$here/queue.c"
+aarch64-linux-gnu-gcc -O2 -g -pthread -o "$here/queue.aarch64" "$here/queue.c"
+aarch64-linux-gnu-gcc -O2 -g -march=armv8.1-a -pthread -o "$here/queue.aarch64-lse" "$here/queue.c"
 cd "$here"
 rm -f ./*.data
 fp() { out=$1; shift; perf record -q -g -e cpu-clock -F 499 -o "$out" -- "$@" >/dev/null; }
@@ -31,6 +37,12 @@ for m in tas ttas pmutex cas; do
 done
 fp members.fp.data "$dir/members" 1 4
 dw members.dwarf.data "$dir/members" 1 4
+# Locks that take turns, user space only (their kernel part, sched_yield's, is not asked about).
+for m in ticket tkcall turn mcs barrier maxcas; do
+	perf record -q -g -e cpu-clock:u -F 499 -o "queue-$m.fp.data" -- "$dir/queue" $m 1 4 >/dev/null
+done
+perf record -q -z --call-graph dwarf,4096 -e cpu-clock:u -F 149 -o queue-mcs.dwarf.data -- \
+	"$dir/queue" mcs 1 4 >/dev/null
 # Waits, every switch recorded: the condition-variable queue (waits that are
 # no lock; DWARF, glibc's frames have no frame pointer), the mutex, and the
 # kernel's mmap_lock.
