@@ -296,8 +296,8 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 				    "hot paths and never written then, is a member of the same %s on "
 				    "its line", in->mw, in->mr, v->name) :
 			 nr ? savef(s, "%s is a counter incremented while threads run; its line "
-				    "bounces between CPUs, and read-mostly %s sit on it", v->name,
-				    names(s, l, reader_here, SIZE_MAX)) :
+				    "bounces between CPUs, and read-mostly %s %s on it", v->name,
+				    names(s, l, reader_here, SIZE_MAX), nr > 1 ? "sit" : "sits") :
 			 savef(s, "%s is a counter incremented while threads run: every increment "
 			       "takes its line from the other CPUs", v->name);
 		l->fix = in ? savef(s, "count per CPU or per thread and sum when read (sharded "
