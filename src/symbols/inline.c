@@ -10,6 +10,7 @@
 #include <elfutils/libdw.h>
 #include "dso.h"
 #include "inline.h"
+#include "internal.h"
 #include "machine.h"
 
 #define MAX_INLINE 16
@@ -28,6 +29,13 @@ struct inline_cache {
 	size_t nr, cap;
 	const char **names;
 	size_t nr_names, names_cap;
+	/* The units' address ranges, read when .debug_aranges does not answer (clang emits none). */
+	struct cu_range {
+		uint64_t lo, hi;
+		Dwarf_Off die;
+	} *cus;
+	size_t nr_cus;
+	bool cus_read;
 };
 
 static void inline_cache_free(struct dso *d);
@@ -66,8 +74,72 @@ static void inline_cache_free(struct dso *d)
 		close(c->fd);
 	free(c->ents);
 	free(c->names);
+	free(c->cus);
 	free(c);
 	d->inlines = NULL;
+}
+
+static int cu_range_cmp(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* C->cus from every unit's DW_AT_low_pc/high_pc or DW_AT_ranges, sorted. */
+static void read_cu_ranges(struct inline_cache *c)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize, cap = 0;
+
+	c->cus_read = true;
+	while (dwarf_nextcu(c->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t p = 0;
+
+		if (dwarf_offdie(c->dw, off + hsize, &cu))
+			while ((p = dwarf_ranges(&cu, p, &base, &lo, &hi)) > 0) {
+				if (hi <= lo)
+					continue;
+				if (ARRAY_GROW(c->cus, cap, c->nr_cus + 1))
+					goto out;
+				c->cus[c->nr_cus++] = (struct cu_range){ lo, hi, off + hsize };
+			}
+		off = next;
+	}
+out:
+	sort_array(c->cus, c->nr_cus, sizeof(*c->cus), cu_range_cmp);
+}
+
+/*
+ * The unit holding VADDR into *CUDIE: by .debug_aranges, else by the units'
+ * own ranges (clang writes no .debug_aranges; addr2line reads the units too).
+ */
+static bool cu_die_at(struct inline_cache *c, uint64_t vaddr, Dwarf_Die *cudie)
+{
+	size_t lo = 0, hi;
+
+	if (!c->dw)
+		return false;
+	if (dwarf_addrdie(c->dw, vaddr, cudie))
+		return true;
+	if (!c->cus_read)
+		read_cu_ranges(c);
+	hi = c->nr_cus;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (c->cus[mid].lo <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* (the last range starting at or below it; overlapping ones looked back over) */
+	for (size_t i = lo; i-- > 0 && lo - i <= 8;)
+		if (vaddr < c->cus[i].hi)
+			return dwarf_offdie(c->dw, c->cus[i].die, cudie) != NULL;
+	return false;
 }
 
 static size_t slot(uint64_t vaddr, size_t cap)
@@ -122,7 +194,7 @@ static int lookup(const struct inline_names *in, struct inline_cache *c, uint64_
 
 	*n = 0;
 	*replaces = false;
-	if (!c->dw || !dwarf_addrdie(c->dw, vaddr, &cudie))
+	if (!cu_die_at(c, vaddr, &cudie))
 		return 0;
 	nscopes = dwarf_getscopes(&cudie, vaddr, &scopes);
 	for (int i = 0; i < nscopes && *n < max; i++) {
@@ -215,13 +287,14 @@ int inline_srcline(struct dso *d, uint64_t vaddr, const char **file, int *line)
 
 	*file = NULL;
 	*line = 0;
-	if (!c || !c->dw || !dwarf_addrdie(c->dw, vaddr, &cudie))
+	if (!c || !cu_die_at(c, vaddr, &cudie))
 		return 0;
 	l = dwarf_getsrc_die(&cudie, vaddr);
 	if (!l)
 		return 0;
-	*file = dwarf_linesrc(l, NULL, NULL);
 	dwarf_lineno(l, line);
+	/* Line 0: code the compiler made that no source line wrote (clang marks it so). */
+	*file = *line > 0 ? dwarf_linesrc(l, NULL, NULL) : NULL;
 	return 0;
 }
 

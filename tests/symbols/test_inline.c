@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Source lines and inlined functions from DWARF, for gcc's binaries and
+ * clang's: clang writes no .debug_aranges, so the unit holding an address is
+ * found from the units' own ranges (tests/data/locks/queue.c, whose deposit()
+ * has ticket_take() inlined, built by gcc -O2 static and by clang -O2).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "test_util.h"
+#include "dso.h"
+#include "inline.h"
+
+static const char *keep(void *ctx, const char *s)
+{
+	(void)ctx;
+	return strdup(s);	/* the test's: a few dozen names, freed at exit */
+}
+
+static void check_binary(const char *name)
+{
+	struct sym_opts o = { .debug_dir = "" };
+	struct dso *d = dso_new(fixture(name), false);
+	const struct sym *fn = NULL;
+	bool inlined = false, lines = false;
+
+	assert_non_null(d);
+	dso_load(d, &o);
+	assert_int_equal(d->status, DSO_OK);
+	for (size_t i = 0; i < d->syms.nr && !fn; i++)
+		if (d->syms.syms[i].name && !strncmp(d->syms.syms[i].name, "deposit", 7))
+			fn = &d->syms.syms[i];
+	assert_non_null(fn);
+	for (uint64_t a = fn->start; a < fn->end; a++) {
+		const char *names[8], *file;
+		size_t n = 0;
+		bool repl;
+		int line;
+
+		assert_int_equal(inline_srcline(d, a, &file, &line), 0);
+		if (file) {
+			lines = true;
+			assert_true(line > 0);
+			assert_non_null(strstr(file, "queue.c"));
+		}
+		assert_int_equal(inline_frames(&(struct inline_names){ keep, NULL }, d, a, fn->name,
+					       names, 8, &n, &repl), 0);
+		for (size_t k = 0; k < n; k++)
+			inlined |= !strcmp(names[k], "ticket_take (inlined)");
+	}
+	print_message("%s: %s: source lines %s, ticket_take inlined %s\n", name, fn->name,
+		      lines ? "yes" : "no", inlined ? "yes" : "no");
+	assert_true(lines);
+	assert_true(inlined);
+	dso_free(d);
+}
+
+static void gcc_static(void **state)
+{
+	(void)state;
+	check_binary("symfs/mycl-fixtures/locks/queue");
+}
+
+static void clang_no_aranges(void **state)
+{
+	(void)state;
+	check_binary("locks/queue.clang");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(gcc_static),
+		cmocka_unit_test(clang_no_aranges),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
