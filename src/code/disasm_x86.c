@@ -719,6 +719,21 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 			x86_share_mem(d, ci, op, in, fam, &set_val, &set_indexed);
 			if (ci->id == X86_INS_LEA && set_indexed)
 				set_scale = in->scale;
+		} else if (!d->lock_facts && ci->id != X86_INS_LEA && op->mem.index != X86_REG_INVALID) {
+			/*
+			 * (annotation) a global's address plus an offset computed in
+			 * the other register (base + index * scale, or 8(%rax,%rdx)
+			 * with rdx = &g): an element of it
+			 */
+			unsigned int ix = op->mem.index < NREGS ? d->x86_family[op->mem.index] : 0;
+			bool b = fam && d->regs[fam].known, xk = ix && op->mem.scale == 1 &&
+								d->regs[ix].known;
+
+			if (b != xk) {
+				in->data = d->regs[b ? fam : ix].v + (uint64_t)op->mem.disp;
+				in->access = x86_access(ci, op, in->atomic);
+				in->indexed = true;
+			}
 		}
 		/*
 		 * (%reg) with reg = what pointer variable g holds, plus off: an

@@ -170,12 +170,14 @@ static void mark_neighbours(struct annotation_priv *ap, struct dso *d, const str
 
 		if (!v[i].data && i && ap->pub.lines[i - 1].global && v[i - 1].access != ACC_ADDR)
 			l->after = ap->pub.lines[i - 1].global;
-		if (!vi || v[i].access == ACC_ADDR)
+		/* (an element at a computed index: which line it is on is not known here) */
+		if (!vi || v[i].access == ACC_ADDR || v[i].indexed)
 			continue;
 		for (size_t k = 0; k < n; k++) {
 			const struct sym *vk;
 
-			if (k == i || !v[k].data || (v[k].access != ACC_WRITE && v[k].access != ACC_RMW) ||
+			if (k == i || !v[k].data || v[k].indexed ||
+			    (v[k].access != ACC_WRITE && v[k].access != ACC_RMW) ||
 			    (v[k].data & mask) != (v[i].data & mask))
 				continue;
 			vk = symtab_find(&d->data_syms, v[k].data);
@@ -243,9 +245,16 @@ static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t
 			l->target = name_of(&ap->strs, d, img, insns[i].target, true);
 		if (insns[i].data) {
 			l->global = name_of(&ap->strs, d, img, insns[i].data, false);
-			if (!l->global)
+			/*
+			 * An element at a computed index, from there on: counts[i],
+			 * g_table+0x8[i]; a table no symbol names is a switch's.
+			 */
+			if (insns[i].indexed && l->global && insns[i].access != ACC_ADDR)
+				l->global = keepf(&ap->strs, "%s[i]", l->global);
+			else if (!l->global && !insns[i].indexed)
 				l->global = keepf(&ap->strs, "0x%" PRIx64, insns[i].data);
-			l->access = access_str(insns[i].access);
+			if (l->global)
+				l->access = access_str(insns[i].access);
 		}
 		l->atomic = insns[i].atomic;
 		l->spin_hint = insns[i].spin_hint;
