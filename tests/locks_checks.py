@@ -142,6 +142,7 @@ PATTERNS = [
     ("queue-turn.fp", ["serve_one"], {"serve_one": "serve_next"}, None, True),
     ("queue-mcs.fp", ["append_journal"], {"append_journal": "journal_lock"}, None, True),
     ("queue-mcs.dwarf", ["append_journal"], {"append_journal": "journal_lock"}, None, False),
+    ("queue-door.fp", ["door_round"], {"door_round": "door"}, None, True),
 ]
 
 

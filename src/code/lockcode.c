@@ -577,7 +577,9 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 		calls_other |= !v[i].target;
 		if (v[i].target) {
 			calls_strong |= lock_kind_strong(ck[i]);
-			passes_own |= lock_kind_strong(ck[i]) && v[i].arg0_param && !v[i].arg0_off;
+			/* (a callee that reads no argument is handed none: rdi left as it was) */
+			passes_own |= lock_kind_strong(ck[i]) && v[i].arg0_param && !v[i].arg0_off &&
+				      (!cc || cc->uses_arg0);
 			if (lock_kind_strong(ck[i]) && v[i].target != strong_target) {
 				strong_targets++;
 				strong_target = v[i].target;
@@ -594,6 +596,9 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 	/* Function-wide facts. */
 	for (size_t i = 0; i < n; i++) {
 		const struct insn *in = &v[i];
+
+		e->c.uses_arg0 |= (in->mem && (in->mem_param || in->mem_prm == 1)) ||
+				  (in->call && in->arg0_param);
 
 		if (in->atomic && in->mem && !in->stack_mem) {
 			any_atomic = true;

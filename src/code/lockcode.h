@@ -59,6 +59,7 @@ struct lock_code {
 	 */
 	uint8_t helper;
 	int8_t helper_ptr, helper_val;
+	bool uses_arg0;			/* reads through its first argument, or hands it on */
 	struct lock_loop *loops;
 	size_t nr_loops;
 	struct lock_call *calls;

@@ -51,6 +51,9 @@ static void check_binary(const char *name)
 		{ "append_journal", LK_NONE, false, NULL },
 		{ "raise_high_water", LK_NONE, false, NULL },
 		{ "turn_release", LK_NONE, false, NULL },
+		{ "door_shut", LK_ACQUIRE, true, "door" },
+		/* takes a lock of no argument, its own still in the register: no wrapper */
+		{ "door_round", LK_NONE, false, NULL },
 	};
 	struct sym_opts o = { .debug_dir = "" };
 	struct dso *d = dso_new(fixture(name), false);

@@ -38,7 +38,7 @@ done
 fp members.fp.data "$dir/members" 1 4
 dw members.dwarf.data "$dir/members" 1 4
 # Locks that take turns, user space only (their kernel part, sched_yield's, is not asked about).
-for m in ticket tkcall turn mcs barrier maxcas; do
+for m in ticket tkcall turn mcs barrier maxcas door; do
 	perf record -q -g -e cpu-clock:u -F 499 -o "queue-$m.fp.data" -- "$dir/queue" $m 1 4 >/dev/null
 done
 perf record -q -z --call-graph dwarf,4096 -e cpu-clock:u -F 149 -o queue-mcs.dwarf.data -- \

@@ -10,6 +10,10 @@
  *            exchanged): append_journal takes journal_lock
  *   barrier  a spin barrier: spin time, not a lock's
  *   maxcas   a CAS loop keeping a maximum: lock-free, no lock
+ *   door     a test-and-set lock taken with no argument by a thread's own
+ *            function (door_round), which stores nothing itself: the site,
+ *            not a wrapper of the lock (its own argument still in the
+ *            first argument's register at the call)
  * usage: queue MODE SECONDS THREADS
  */
 #include <pthread.h>
@@ -183,6 +187,34 @@ static NOINLINE void raise_high_water(long v)
 		;
 }
 
+/* door: a lock function of no argument */
+atomic_int door;
+struct tally { long n[8]; } tallies[16];
+
+static NOINLINE void door_shut(void)
+{
+	while (atomic_exchange_explicit(&door, 1, memory_order_acquire))
+		PAUSE();
+}
+
+static NOINLINE void door_open(void)
+{
+	atomic_store_explicit(&door, 0, memory_order_release);
+}
+
+static NOINLINE void count_into(struct tally *t)
+{
+	for (int i = 0; i < 300; i++)
+		t->n[i & 7]++;
+}
+
+static NOINLINE void door_round(struct tally *t)
+{
+	door_shut();
+	count_into(t);
+	door_open();
+}
+
 static int mode, nthreads = 4;
 static double secs = 1;
 
@@ -205,6 +237,7 @@ static void *run(void *arg)
 		case 1: post_entry(id); break;
 		case 2: serve_one(id); break;
 		case 3: append_journal(id); break;
+		case 6: door_round(&tallies[id]); break;
 		case 4:
 			for (int i = 0; i < 20000 * (id + 1); i++)
 				sink += i;
@@ -228,16 +261,17 @@ static void *run(void *arg)
 
 int main(int argc, char **argv)
 {
-	static const char *const modes[] = { "ticket", "tkcall", "turn", "mcs", "barrier", "maxcas" };
+	static const char *const modes[] = { "ticket", "tkcall", "turn", "mcs", "barrier", "maxcas",
+					     "door" };
 	pthread_t t[16];
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: queue MODE [SECONDS [THREADS]]\n");
 		return 2;
 	}
-	for (mode = 0; mode < 6 && strcmp(argv[1], modes[mode]); mode++)
+	for (mode = 0; mode < 7 && strcmp(argv[1], modes[mode]); mode++)
 		;
-	if (mode == 6) {
+	if (mode == 7) {
 		fprintf(stderr, "queue: unknown mode %s\n", argv[1]);
 		return 2;
 	}
