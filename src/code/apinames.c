@@ -9,9 +9,33 @@
  */
 #include <string.h>
 #include "apinames.h"
-#include "lockcode.h"
 
 #define NAMES(list) (list), sizeof(list) / sizeof((list)[0])
+
+const char *lock_plain_name(const char *name, char *buf, size_t len)
+{
+	size_t n;
+	const char *at;
+
+	if (!name || !len)
+		return name;
+	/* ppc64 call stubs: "0000004a.plt_call.pthread_create@@GLIBC_2.34". */
+	if ((at = strstr(name, ".plt_call.")))
+		name = at + 10;
+	if (!strncmp(name, "__GI_", 5))
+		name += 5;
+	else if (!strncmp(name, "__libc_", 7))
+		name += 7;
+	while (*name == '_')
+		name++;
+	at = strchr(name, '@');
+	n = at ? (size_t)(at - name) : strlen(name);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, name, n);
+	buf[n] = '\0';
+	return buf;
+}
 
 /* PLAIN (a name as lock_plain_name gives it) is one of LIST's N. */
 static bool named(const char *plain, const char *const *list, size_t n)

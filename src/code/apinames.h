@@ -4,6 +4,7 @@
 #define MYCL_APINAMES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* What the runtimes' name NAME says its function does (a library's code the binary lacks). */
 struct api_roles {
@@ -30,6 +31,12 @@ struct api_roles {
 };
 
 void api_roles(const char *name, struct api_roles *r);
+/*
+ * NAME without glibc's internal prefixes (__GI_, __libc_), leading underscores
+ * and version suffix (ppc64's call stubs too), into BUF of LEN: how the lists
+ * here and the lock rules match names.
+ */
+const char *lock_plain_name(const char *name, char *buf, size_t len);
 /*
  * A C library function that writes through one of its arguments (memset,
  * memcpy, strcpy, snprintf, read, clock_gettime...): that argument's index;

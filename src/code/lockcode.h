@@ -105,7 +105,5 @@ const char *lock_kind_name(uint8_t k);
 const struct lock_loop *lock_code_loop_at(const struct lock_code *c, uint64_t vaddr);
 /* The call returning to RET, or NULL. */
 const struct lock_call *lock_code_call_at(const struct lock_code *c, uint64_t ret);
-/* NAME without glibc's internal prefixes (__GI_, __libc_) and version suffix, into BUF. */
-const char *lock_plain_name(const char *name, char *buf, size_t len);
 
 #endif

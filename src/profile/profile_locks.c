@@ -7,6 +7,7 @@
 #include "mycl/locks.h"
 #include "lockrules.h"
 #include "profile_state.h"
+#include "apinames.h"
 #include "lockcode.h"
 #include "inline.h"
 #include <inttypes.h>

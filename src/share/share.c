@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "apinames.h"
 #include "callgraph.h"
 #include "disasm.h"
 #include "lockcode.h"
