@@ -214,7 +214,6 @@ static bool xchg_result_used(const struct insn *v, size_t n, size_t i)
 	return false;
 }
 
-
 /*
  * Whether the backward branch V[B] closes a cycle: from its target, staying
  * inside [target, V[B]], control can come back to it.  A jump back to code
@@ -350,13 +349,13 @@ static size_t rmw_before(const struct insn *v, size_t n, uint64_t from)
 /*
  * Whether, once the loop [FROM, TO] is left, control reaches a store to
  * REF: a plain store, or an atomic one whose old value nobody reads (a
- * ticket's serving += 1).  A lock released after its wait is inlined here.
- * SEEN: scratch, N.
+ * ticket's serving += 1; an add of a constant tested at once, lock decl;
+ * jne, is a retry: its flags are read).  A lock released after its wait is
+ * inlined here.  SEEN: scratch, N.
  */
 static bool released_after(const struct insn *v, size_t n, uint64_t from, uint64_t to,
 			   const struct word_ref *ref, uint8_t *seen)
 {
-	/* (An add of a constant tested at once, lock decl; jne, is a retry: its flags are read.) */
 	size_t stack[64], sp = 0, i;
 
 	memset(seen, 0, n);
@@ -670,8 +669,9 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 		 * handed over).  A wait with no atomic before it is a flag's; one
 		 * calling other functions does work while it waits.
 		 */
-		if (!a.atom && (a.wait || a.hint) && a.reads && !a.stores && !a.other_calls && (a.wref.data ||
-		    a.wref.base || a.wref.param) && (r = rmw_before(v, n, a.from)) < n) {
+		if (!a.atom && (a.wait || a.hint) && a.reads && !a.stores && !a.other_calls &&
+		    (a.wref.data || a.wref.base || a.wref.param) &&
+		    (r = rmw_before(v, n, a.from)) < n) {
 			/* The lock: what the atomic took a turn of (a queue's tail), else what it waits on. */
 			a.waits = true;
 			a.ref = a.wref;
