@@ -623,6 +623,21 @@ def inner(tool, data):
             check(f"{name}: {v}: no read-mostly member ({what})", not bad, str(bad))
 
 
+def lse(tool, data):
+    """tests/data/share/lse.c: atomics as LSE instructions capstone 4 cannot decode, or helpers."""
+    for name in ("lse.gcc", "lse.aarch64", "lse.aarch64-lse"):
+        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+        members = {m["name"]: (m, line) for line in doc["lines"] for m in line["members"]}
+        for var, what in (("hits", "fetch-and-add"), ("peak", "CAS loop"), ("owner", "exchange")):
+            m, line = members.get(var, ({}, {}))
+            check(f"{name}: {var} written hot by its {what}", m.get("hot_writes", 0) >= 1,
+                  m.get("hot_writes"))
+        m, line = members.get("hits", ({}, {}))
+        check(f"{name}: hits counted as incremented, its line (sink's too) flagged",
+              m.get("counter_writes", 0) >= 1 and line.get("verdict") not in (None, "ok"),
+              (m.get("counter_writes"), line.get("verdict")))
+
+
 def span(tool, data):
     """tests/data/share/span.c: variables larger than a line, judged by where their hot writes land."""
     for name in ("span.gcc-O2", "span.clang-O0", "span.aarch64"):
@@ -1275,6 +1290,7 @@ def main():
     sigact(tool, data)
     perreq(tool, data)
     inner(tool, data)
+    lse(tool, data)
     span(tool, data)
     paced(tool, data)
     napper(tool, data)

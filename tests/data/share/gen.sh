@@ -148,6 +148,10 @@ gcc -O2 -g -pthread -o inner.gcc-O2 inner.c
 gcc -O0 -g -pthread -o inner.gcc-O0 inner.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o inner.aarch64 inner.c
 powerpc64le-linux-gnu-gcc -O2 -g -pthread -o inner.ppc64le inner.c
+# Sequentially consistent atomics: x86_64, aarch64's outline helpers, aarch64's LSE instructions.
+gcc -O2 -g -pthread -o lse.gcc lse.c
+aarch64-linux-gnu-gcc -O2 -g -pthread -o lse.aarch64 lse.c
+aarch64-linux-gnu-gcc -O2 -g -march=armv8.1-a -pthread -o lse.aarch64-lse lse.c
 # Variables larger than a line, judged per line by where their hot writes land.
 gcc -O2 -g -pthread -o span.gcc-O2 span.c
 clang -O0 -g -pthread -o span.clang-O0 span.c
