@@ -43,9 +43,15 @@ def ensure_mariadb():
 
 def start_server(work):
     data, sock = os.path.join(work, "data"), os.path.join(work, "mysql.sock")
+    # (a temporary directory of its own: two test runs at once named their temporary
+    # tables alike in /tmp, and one's mariadb-install-db failed)
+    tmp = os.path.join(work, "tmp")
     shutil.rmtree(data, ignore_errors=True)
+    shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(data)
+    os.makedirs(tmp)
     r = subprocess.run(["mariadb-install-db", "--no-defaults", f"--datadir={data}", "--user=root",
+                        f"--tmpdir={tmp}",
                         "--skip-test-db", "--auth-root-authentication-method=normal"],
                        capture_output=True, text=True, timeout=300)
     if r.returncode != 0:
@@ -53,6 +59,7 @@ def start_server(work):
     mariadbd = shutil.which("mariadbd") or "/usr/sbin/mariadbd"
     srv = subprocess.Popen([mariadbd, "--no-defaults", f"--datadir={data}", f"--socket={sock}",
                             "--skip-networking", "--user=root", "--innodb-buffer-pool-size=64M",
+                            f"--tmpdir={tmp}",
                             f"--log-error={work}/mariadbd.err", "--skip-grant-tables",
                             f"--pid-file={work}/mariadbd.pid"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
