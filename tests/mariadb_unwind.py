@@ -188,7 +188,10 @@ def main():
                                   "cpu-clock", "-F", "1000", "--call-graph", "dwarf,16384",
                                   "-p", str(srv.pid), "-o", data, "--", "sleep", str(secs)],
                                  capture_output=True, text=True, timeout=120)
-            if rec.returncode != 0 or our_counts(mycl_hot, data)[0] > 200:
+            if rec.returncode != 0:
+                break
+            total, complete = our_counts(mycl_hot, data)
+            if total > 200:
                 break
         load.kill()
         if rec.returncode != 0:
@@ -200,7 +203,6 @@ def main():
         except subprocess.TimeoutExpired:
             srv.kill()
     tz_ok = tz_check(mycl_hot, data)
-    total, complete = our_counts(mycl_hot, data)
     ptotal, pcomplete = perf_counts(data)
     share = complete / total if total else 0
     print(f"mycl: {complete} of {total} mariadbd samples reach a thread entry ({share:.1%})")

@@ -187,6 +187,23 @@ int api_writes_arg(const char *name)
 	return -1;
 }
 
+/* Calls that give up the CPU for a moment; B: NAME as lock_plain_name gives it. */
+static bool yields(const char *name, const char *b)
+{
+	static const char *const api[] = { "sched_yield", "thrd_yield", "pthread_yield",
+					   "ZNSt11this_thread5yieldEv" };
+
+	return named(b, NAMES(api)) || !strcmp(name, "std::this_thread::yield()");
+}
+
+bool api_pauses(const char *name)
+{
+	char b[128];
+
+	lock_plain_name(name, b, sizeof(b));
+	return sleeps(b) || yields(name, b);
+}
+
 void api_roles(const char *name, struct api_roles *r)
 {
 	static const char *const exits[] = {
@@ -196,8 +213,6 @@ void api_roles(const char *name, struct api_roles *r)
 		"sigaction", "signal", "bsd_signal", "sysv_signal", "sigset", "timer_create",
 	};
 	static const char *const once[] = { "pthread_once", "call_once", "gthread_once" };
-	static const char *const yields[] = { "sched_yield", "thrd_yield", "pthread_yield",
-					      "ZNSt11this_thread5yieldEv" };
 	static const char *const joins[] = { "pthread_join", "pthread_timedjoin_np", "thrd_join",
 					     "g_thread_join", "uv_thread_join" };
 	char b[128];
@@ -212,7 +227,7 @@ void api_roles(const char *name, struct api_roles *r)
 		  !strncmp(name, "std::call_once<", 15);
 	r->signal = named(b, NAMES(signals));
 	r->sleeps = sleeps(b);
-	r->yields = named(b, NAMES(yields)) || !strcmp(name, "std::this_thread::yield()");
+	r->yields = yields(name, b);
 	r->joins = named(b, NAMES(joins)) || !strncmp(b, "ZNSt6thread4joinEv", 18) ||
 		   !strncmp(name, "std::thread::join(", 18) || !strcmp(name, "std::thread::join");
 	r->sleeps_if_zero = sleeps_if_zero(b);

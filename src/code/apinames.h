@@ -31,6 +31,8 @@ struct api_roles {
 };
 
 void api_roles(const char *name, struct api_roles *r);
+/* NAME sleeps or yields (api_roles' sleeps || yields, without its other questions). */
+bool api_pauses(const char *name);
 /*
  * NAME without glibc's internal prefixes (__GI_, __libc_), leading underscores
  * and version suffix (ppc64's call stubs too), into BUF of LEN: how the lists

@@ -817,7 +817,7 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 	while (len && !err) {
 		struct insn in = { .sysno = -1 };
 		const cs_insn *c;
-		size_t skip;
+		size_t skip, here;
 		bool unknown;
 
 		/* A function starts here: nothing known from the code before it. */
@@ -837,30 +837,27 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 			snap_restore(d, pc);
 			d->no_fallthrough = false;
 		}
-		if (d->machine == EM_RISCV) {
-			size_t n = riscv(d, p, len, pc, &in);
-
-			if (n) {
-				d->dirty = true;
-				p += n, pc += n, len -= n;
-				if (in.call)
-					call_clobbers(d, &in);
-				counters_after(d, &in);
-				after(d, &in);
-				err = fn(&in, arg);
-				continue;
-			}
-			skip = 2;
-			goto skip;
-		}
-		c = decode(d, ahead, &p, &len, &pc, ci, ct);
-		if (!c && d->machine == EM_AARCH64 && arm64_lse(d, p, len, pc, &in)) {
+		/*
+		 * Decoded here, not by capstone: riscv64 (capstone 4 has none),
+		 * aarch64's ARMv8.1 atomics (capstone 4 skips them).
+		 */
+		here = d->machine == EM_RISCV ? riscv(d, p, len, pc, &in) : 0;
+		c = here || d->machine == EM_RISCV ? NULL : decode(d, ahead, &p, &len, &pc, ci, ct);
+		if (!c && !here && d->machine == EM_AARCH64)
+			here = arm64_lse(d, p, len, pc, &in);
+		if (here) {
 			d->dirty = true;
-			p += 4, pc += 4, len -= 4;
+			p += here, pc += here, len -= here;
+			if (in.call)
+				call_clobbers(d, &in);
 			counters_after(d, &in);
 			after(d, &in);
 			err = fn(&in, arg);
 			continue;
+		}
+		if (!c && d->machine == EM_RISCV) {
+			skip = 2;
+			goto skip;
 		}
 		if (!c) {
 			/* Not an instruction (data in code, padding): skip its bytes. */

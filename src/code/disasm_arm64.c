@@ -42,6 +42,21 @@ static void arm64_lock_prm(struct disasm *d, struct insn *in, unsigned int base,
 	in->mem_prm_off = (int64_t)d->prm[base].v + disp;
 }
 
+/* Lock facts: an atomic storing register VAL, the function's own argument (a helper's value). */
+static void arm64_stored_prm(struct disasm *d, struct insn *in, unsigned int val)
+{
+	if (!d->share_facts && val < NREGS && d->prm[val].known && !d->prm[val].v)
+		in->stored_prm = (uint8_t)(d->prm[val].idx + 1);
+}
+
+/* What an atomic instruction does, by its mnemonic (the exclusive pair, CAS, swap, or arithmetic). */
+static uint8_t arm64_atomic_op(const char *m)
+{
+	return starts(m, "ldx") || starts(m, "ldax") ? ATOM_LL :
+	       starts(m, "stx") || starts(m, "stlx") ? ATOM_SC :
+	       starts(m, "cas") ? ATOM_CAS : starts(m, "swp") ? ATOM_XCHG : ATOM_ARITH;
+}
+
 /* Lock facts at a call: the addresses and constants its argument registers hold. */
 static void arm64_call_consts(struct disasm *d, struct insn *in)
 {
@@ -75,32 +90,22 @@ static void arm64_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *i
 		arm64_lock_prm(d, in, in->mem_base, op->mem.disp);
 	}
 	if (atomic) {
-		if (starts(m, "ldx") || starts(m, "ldax")) {
-			in->atomic_op = ATOM_LL;
-		} else if (starts(m, "stx") || starts(m, "stlx")) {
-			/* stxr ws, wt, [xn]: wt is stored. */
-			in->atomic_op = ATOM_SC;
-			in->new_const = nv >= 2 && vals[1] < NREGS && d->imm[vals[1]].known;
-		} else if (starts(m, "cas")) {
-			/* cas ws, wt, [xn]: wt is stored when [xn] == ws. */
-			in->atomic_op = ATOM_CAS;
-			in->new_const = nv >= 2 && vals[1] < NREGS && d->imm[vals[1]].known;
-		} else if (starts(m, "swp")) {
-			in->atomic_op = ATOM_XCHG;
-			in->new_const = nv >= 1 && vals[0] < NREGS && d->imm[vals[0]].known;
-		} else {
-			in->atomic_op = ATOM_ARITH;
-		}
+		/*
+		 * The register it stores: stxr ws, wt, [xn] and cas ws, wt, [xn]
+		 * (when [xn] == ws) wt; swp and ld<op> ws, wt, [xn] ws.
+		 */
+		int k = in->atomic_op == ATOM_SC || in->atomic_op == ATOM_CAS ? 1 : 0;
+		unsigned int val = nv > k && vals[k] < NREGS ? (unsigned int)vals[k] : 0;
+
+		if (val && in->atomic_op != ATOM_LL && in->atomic_op != ATOM_ARITH)
+			in->new_const = d->imm[val].known;
+		if (val && in->atomic_op != ATOM_LL && nv >= 2)
+			arm64_stored_prm(d, in, val);
 	}
 	if (ci->id == ARM64_INS_SVC) {
 		in->syscall = true;
 		in->sysno = d->imm[ARM64_REG_X8].known ? (int32_t)d->imm[ARM64_REG_X8].v : -1;
 	}
-	/* swp/ld<op> xs, xt, [xn] and cas xs, xt, [xn] store xs and xt: an argument's? */
-	if (atomic && nv >= 2 && (starts(m, "cas") ? vals[1] : vals[0]) < NREGS &&
-	    d->prm[starts(m, "cas") ? vals[1] : vals[0]].known &&
-	    !d->prm[starts(m, "cas") ? vals[1] : vals[0]].v && !d->share_facts)
-		in->stored_prm = (uint8_t)(d->prm[starts(m, "cas") ? vals[1] : vals[0]].idx + 1);
 	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) || !strcmp(m, "bl"))
 		arm64_call_consts(d, in);
 	if (cs_insn_group(d->cs, ci, CS_GRP_CALL) && d->regs[ARM64_REG_X0].known)
@@ -146,17 +151,15 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 		if (r && r == d->fslot_reg)
 			d->fslot_reg = 0;
 	}
+	/* (mycl-share tells a store-exclusive from an LSE update by it: an outline atomic's two ways) */
+	if (atomic)
+		in->atomic_op = arm64_atomic_op(ci->mnemonic);
 	if (d->lock_facts)
 		arm64_lock_facts(d, ci, in, atomic);
 
 	in->spin_hint = ci->id == ARM64_INS_YIELD || ci->id == ARM64_INS_ISB ||
 			ci->id == ARM64_INS_WFE;
 	in->atomic = atomic;
-	/* (mycl-share: a store-exclusive told from an LSE update, an outline atomic's two ways) */
-	if (atomic && !d->lock_facts)
-		in->atomic_op = starts(ci->mnemonic, "stx") || starts(ci->mnemonic, "stlx") ? ATOM_SC :
-				starts(ci->mnemonic, "ldx") || starts(ci->mnemonic, "ldax") ? ATOM_LL :
-				ATOM_ARITH;
 	/* blr xN with a function's address in xN (a vtable's slot loaded): direct. */
 	if (in->call && !in->target && d->share_facts && ci->id == ARM64_INS_BLR && dst > 0 &&
 	    dst < NREGS && d->regs[dst].known && d->img && elf_image_code(d->img, d->regs[dst].v, 1))
@@ -467,8 +470,7 @@ size_t arm64_lse(struct disasm *d, const uint8_t *p, size_t len, uint64_t pc, st
 	dis_mem_prm(d, in, base, 0, ACC_RMW);
 	if (d->lock_facts) {
 		arm64_lock_prm(d, in, base, 0);
-		if (!d->share_facts && val < NREGS && d->prm[val].known && !d->prm[val].v)
-			in->stored_prm = (uint8_t)(d->prm[val].idx + 1);
+		arm64_stored_prm(d, in, val);
 	}
 	if (d->share_facts && !d->regs[base].known && d->ld[base].known) {
 		in->via = d->ld[base].g;

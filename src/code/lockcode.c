@@ -159,14 +159,9 @@ static uint8_t callee_kind(struct ctx *x, uint64_t target, const char **seed,
 		if (r < 0)
 			return LK_NONE;
 	}
-	if (plt && !x->shallow) {
-		/* The C library's code is not here: what its API says the import does. */
-		struct api_roles ar;
-
-		api_roles(s->name, &ar);
-		if (ar.sleeps || ar.yields)
-			return LK_DELAY;
-	}
+	/* The C library's code is not here: what its API says the import does. */
+	if (plt && !x->shallow && api_pauses(s->name))
+		return LK_DELAY;
 	if (!e || e->busy)
 		return LK_UNKNOWN;
 	*seed = e->c.kind == LK_DELAY ? e->c.seed : e->own_store;
