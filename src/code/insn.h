@@ -22,7 +22,6 @@ enum insn_access {
 struct insn {
 	uint64_t addr;
 	uint8_t size;
-	char text[200];			/* "mnemonic operands" */
 	bool branch, call, ret;
 	bool jump;			/* an unconditional branch (x86_64, aarch64) */
 	bool cond_ret;			/* returns when its condition holds (ppc64 beqlr, s390x ber %r14) */
@@ -118,6 +117,8 @@ struct insn {
 	 */
 	uint64_t call_slot;
 	uint16_t call_stride;
+	/* last: a walk without text (disasm_set_text) clears only what is before it */
+	char text[200];			/* "mnemonic operands" */
 };
 
 /* A thread-local's %fs offset as a key no data address is (x86_64 local-exec TLS). */
