@@ -96,6 +96,8 @@ struct callgraph {
 	struct cg_func *f;
 	size_t nr;
 	uint64_t *starts;
+	uint32_t *start_hash;		/* 1 + the function starting at an address, by its hash */
+	unsigned int hash_bits;
 	struct cg_edge *e;
 	size_t nr_e, e_cap;
 	struct cg_take *t;
