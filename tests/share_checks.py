@@ -638,6 +638,34 @@ def lse(tool, data):
               (m.get("counter_writes"), line.get("verdict")))
 
 
+def spsc(tool, data):
+    """tests/data/share/spsc.cc: a ring's two positions written by two threads, a stats singleton."""
+    for name in ("spsc.g++-O2", "spsc.clang++-O2", "spsc.g++-O0"):
+        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+        members = {}
+        for line in doc["lines"]:
+            for m in line["members"]:
+                members[m["name"].split(".")[0] if m["name"].endswith((".0", ".1")) else m["name"]] = (m, line)
+        check(f"{name}: no variable shown by its mangled name",
+              not [m["name"] for line in doc["lines"] for m in line["members"] if m["name"].startswith("_Z")],
+              [m["name"] for line in doc["lines"] for m in line["members"] if m["name"].startswith("_Z")])
+        (p, pl), (c, cl) = members.get("prod_pos", ({}, {})), members.get("cons_pos", ({}, {}))
+        check(f"{name}: the producer's and the consumer's positions written hot, their shared line flagged",
+              p.get("hot_writes", 0) >= 1 and c.get("hot_writes", 0) >= 1 and pl is cl and
+              pl.get("verdict") not in (None, "ok"), (p.get("hot_writes"), c.get("hot_writes"),
+                                                      pl.get("verdict"), pl is cl))
+        s_, sl = members.get("stats()::s", ({}, {}))
+        check(f"{name}: the singleton's counters written hot, their line flagged",
+              s_.get("hot_writes", 0) >= 1 and sl.get("verdict") not in (None, "ok"),
+              (s_.get("hot_writes"), sl.get("verdict")))
+        lv, _ = members.get("log_level", ({}, {}))
+        check(f"{name}: log_level, set by main before the threads, not written hot",
+              lv.get("hot_writes", 0) == 0, lv.get("hot_writes"))
+        r, _ = members.get("requests_seen", ({}, {}))
+        check(f"{name}: requests_seen, every worker's counter, written hot",
+              r.get("hot_writes", 0) >= 1, r.get("hot_writes"))
+
+
 def span(tool, data):
     """tests/data/share/span.c: variables larger than a line, judged by where their hot writes land."""
     for name in ("span.gcc-O2", "span.clang-O0", "span.aarch64"):
@@ -1291,6 +1319,7 @@ def main():
     perreq(tool, data)
     inner(tool, data)
     lse(tool, data)
+    spsc(tool, data)
     span(tool, data)
     paced(tool, data)
     napper(tool, data)

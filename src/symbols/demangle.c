@@ -64,6 +64,38 @@ void demangle_strip_signature(char *s)
 		memmove(s, space + 1, strlen(space + 1) + 1);
 }
 
+/*
+ * A variable's name with a suffix the compiler added ("_ZL8prod_pos.0":
+ * clang splits a static std::atomic into its parts; gcc's ".lto_priv.0"),
+ * which the runtime's demangler refuses (clone suffixes are a function's):
+ * the name before it demangled, the suffix kept ("prod_pos.0"), or NULL.
+ */
+static char *demangle_suffixed(const char *mangled)
+{
+	const char *dot = strchr(mangled + 2, '.');
+	int status = 0;
+	char *head, *d, *out;
+	size_t n;
+
+	if (!dot)
+		return NULL;
+	head = strndup(mangled, (size_t)(dot - mangled));
+	d = head ? __cxa_demangle(head, NULL, NULL, &status) : NULL;
+	free(head);
+	if (!d || status != 0) {
+		free(d);
+		return NULL;
+	}
+	n = strlen(d);
+	out = malloc(n + strlen(dot) + 1);
+	if (out) {
+		memcpy(out, d, n);
+		strcpy(out + n, dot);
+	}
+	free(d);
+	return out;
+}
+
 static char *demangle(const char *mangled, bool clones)
 {
 	int status = 0;
@@ -72,7 +104,7 @@ static char *demangle(const char *mangled, bool clones)
 
 	if (!d || status != 0) {
 		free(d);
-		return NULL;
+		return demangle_suffixed(mangled);
 	}
 	/*
 	 * A clone's suffixes (" [clone .isra.0]", " [clone .cold]"): perf's

@@ -108,6 +108,10 @@ static void demangles_like_perf(void **state)
 		  "v8::internal::SequentialStringKey<unsigned char> >" },
 		{ "_ZN3Foo3barEi.cold", "Foo::bar" },
 		{ "_ZN3Foo3barEi.part.0.cold", "Foo::bar" },
+		/* a variable clang split into parts, a function-static one's: the suffix kept */
+		{ "_ZL8prod_pos.0", "prod_pos.0" },
+		{ "_ZZL5statsvE1s.1", "stats()::s.1" },
+		{ "_ZL6g_opts.lto_priv.0", "g_opts.lto_priv.0" },
 	};
 
 	(void)state;
@@ -119,6 +123,7 @@ static void demangles_like_perf(void **state)
 		free(d);
 	}
 	assert_null(demangle_name("not_mangled"));
+	assert_null(demangle_name("_Zbad.0"));
 	/* (the code analyses' names keep a split-off part apart from its function) */
 	{
 		char *d = demangle_name("_ZN3Foo3barEi.part.0.cold");

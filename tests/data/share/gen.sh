@@ -245,3 +245,6 @@ four fntable
 gcc -O2 -g -pthread -fno-pie -no-pie -o fntable.nopie fntable.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o fntable.aarch64 fntable.c
 aarch64-linux-gnu-gcc -O0 -g -pthread -o fntable.aarch64-O0 fntable.c
+g++ -O2 -g -pthread -o spsc.g++-O2 spsc.cc
+clang++ -O2 -g -pthread -o spsc.clang++-O2 spsc.cc
+g++ -O0 -g -pthread -o spsc.g++-O0 spsc.cc
