@@ -638,6 +638,20 @@ def lse(tool, data):
               (m.get("counter_writes"), line.get("verdict")))
 
 
+def scan_thread(tool, data):
+    """The walk on a thread of its own (a large x86_64 .text): the report as without it."""
+    for name in ("truth.static", "dispatch.static"):
+        path = os.path.join(data, "share", name)
+        out = {}
+        for mode in ("on", "off"):
+            r = subprocess.run([tool, "--format", "json", "--all", path], capture_output=True, text=True,
+                               env=dict(os.environ, MYCL_SCAN_THREAD=mode))
+            out[mode] = (r.returncode, r.stdout)
+        check(f"{name}: the same report with the walk on a thread of its own and without",
+              out["on"] == out["off"] and out["on"][0] == 0 and len(out["on"][1]) > 1000,
+              (out["on"][0], out["off"][0], len(out["on"][1]), len(out["off"][1])))
+
+
 def spsc(tool, data):
     """tests/data/share/spsc.cc: a ring's two positions written by two threads, a stats singleton."""
     for name in ("spsc.g++-O2", "spsc.clang++-O2", "spsc.g++-O0"):
@@ -1320,6 +1334,7 @@ def main():
     inner(tool, data)
     lse(tool, data)
     spsc(tool, data)
+    scan_thread(tool, data)
     span(tool, data)
     paced(tool, data)
     napper(tool, data)

@@ -52,6 +52,17 @@ void disasm_decode_ahead_end(struct disasm *d);
 /* Calls FN for each instruction of CODE in order; stops on non-zero. */
 int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		int (*fn)(const struct insn *in, void *arg), void *arg);
+/*
+ * disasm_iter with the walk (decoding, the register flow) on a thread of its
+ * own and FN on the caller's, when the code is x86_64, at least
+ * DIS_PIPE_MIN bytes and a second CPU may run it (MYCL_SCAN_THREAD=off|on
+ * decides): FN gets the same instructions in the same order.  FN must not
+ * use D, and nothing the walk reads may change meanwhile (the image's
+ * relocations read first: elf_image_read_relocs).
+ */
+#define DIS_PIPE_MIN (64 * 1024)
+int disasm_iter_piped(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+		      int (*fn)(const struct insn *in, void *arg), void *arg);
 const char *disasm_arch_name(uint16_t e_machine);
 /* FN(CTX, SLOT): the address a GOT/TOC slot holds, or 0 (for loads through the GOT). */
 /* arm: FN(CTX, ADDR) tells whether the function starting at ADDR is Thumb code. */

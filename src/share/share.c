@@ -331,7 +331,7 @@ static int scan_section(uint64_t addr, const uint8_t *bytes, size_t len, void *a
 {
 	struct scan *sc = arg;
 
-	return disasm_iter(sc->d, bytes, len, addr, scan_insn, sc);
+	return disasm_iter_piped(sc->d, bytes, len, addr, scan_insn, sc);
 }
 
 static int revisit_insn(const struct insn *in, void *arg)
@@ -514,6 +514,13 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 		return err;
 	}
 	starts = callgraph_starts(sc.cg, &nstarts);
+	/* (the walk on its own thread reads the image while scan_insn does: nothing left to fill in) */
+	err = elf_image_read_relocs(img);
+	if (err) {
+		callgraph_free(sc.cg);
+		disasm_close(sc.d);
+		return err;
+	}
 	disasm_set_text(sc.d, false);
 	disasm_set_share_facts(sc.d, true);
 	disasm_set_starts(sc.d, starts, nstarts);

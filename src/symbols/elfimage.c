@@ -385,6 +385,11 @@ static int read_relocs(const struct elf_image *cimg)
 	return img->relocs_err;
 }
 
+int elf_image_read_relocs(const struct elf_image *img)
+{
+	return read_relocs(img);
+}
+
 /* The runs of rising addresses in the relocation sections, found once. */
 static void make_runs(const struct elf_image *cimg)
 {

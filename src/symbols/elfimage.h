@@ -45,6 +45,12 @@ const uint8_t *elf_image_code(const struct elf_image *img, uint64_t vaddr, size_
 int elf_image_read_code(const struct elf_image *img, uint64_t vaddr, size_t len, uint8_t *buf);
 /* What the GOT/TOC slot at ADDR points to, or NULL. */
 const struct got_slot *elf_image_got(const struct elf_image *img, uint64_t addr);
+/*
+ * Reads every relocation now (else they are looked up in place until
+ * something needs them all): after it the image is only read, by any
+ * number of threads.  0 or -errno.
+ */
+int elf_image_read_relocs(const struct elf_image *img);
 /* For disasm_set_got: the address the slot holds (RELATIVE target, or symbol value). */
 uint64_t elf_image_got_target(void *img, uint64_t slot);
 /* Calls FN for each code section: [addr, addr+len) with its bytes. */
