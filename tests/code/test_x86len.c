@@ -18,6 +18,7 @@
 #include <capstone/capstone.h>
 #include <gelf.h>
 #include "test_util.h"
+#include "x86_code.h"
 #include "disasm.h"
 #include "x86len.h"
 
@@ -145,73 +146,53 @@ static void check_code(csh cs, const uint8_t *code, size_t len, uint64_t addr, c
 	cs_free(ci, 1);
 }
 
+struct file_check {
+	csh cs;
+	struct disasm *dis;
+	const char *path;
+	struct tally t;
+	size_t none;
+};
+
+static void check_section(const uint8_t *code, size_t len, uint64_t addr, void *ctx)
+{
+	struct file_check *fc = ctx;
+
+	check_code(fc->cs, code, len, addr, fc->path, &fc->t, false);
+	check_windows(fc->cs, fc->dis, code, len, fc->path, &fc->t, &fc->none);
+}
+
 static void check_file(const char *path, bool compiled)
 {
-	int fd = open(path, O_RDONLY);
-	Elf *e;
-	Elf_Scn *scn = NULL;
-	GElf_Ehdr eh;
-	csh cs;
-	struct tally t = { 0 };
-	struct disasm *dis;
-	size_t none = 0;
+	struct file_check fc = { .path = path };
+	bool x86;
 
-	assert_true(fd >= 0);
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	assert_non_null(e);
-	assert_non_null(gelf_getehdr(e, &eh));
-	if (eh.e_machine != EM_X86_64) {
-		elf_end(e);
-		close(fd);
+	assert_int_equal(cs_open(CS_ARCH_X86, CS_MODE_64, &fc.cs), CS_ERR_OK);
+	cs_option(fc.cs, CS_OPT_DETAIL, CS_OPT_ON);
+	assert_int_equal(disasm_open(&fc.dis, EM_X86_64, false, 0), 0);
+	x86 = x86_code_sections(path, check_section, &fc);
+	cs_close(&fc.cs);
+	disasm_close(fc.dis);
+	if (!x86)
 		return;
-	}
-	assert_int_equal(cs_open(CS_ARCH_X86, CS_MODE_64, &cs), CS_ERR_OK);
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
-	assert_int_equal(disasm_open(&dis, EM_X86_64, false, 0), 0);
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
-		    !(sh.sh_flags & SHF_EXECINSTR) || !(d = elf_getdata(scn, NULL)) || !d->d_buf)
-			continue;
-		check_code(cs, d->d_buf, d->d_size, sh.sh_addr, path, &t, false);
-		check_windows(cs, dis, d->d_buf, d->d_size, path, &t, &none);
-	}
-	cs_close(&cs);
-	disasm_close(dis);
-	elf_end(e);
-	close(fd);
 	/*
 	 * Most of compiled code is measured, or the scan would rarely spare a
 	 * decoding (hand-written SIMD libraries are mostly VEX: left to capstone).
 	 */
 	print_message("%s: %zu instructions, %zu measured (%.2f%%), %zu lock facts, "
-		      "%zu windows without\n", path, t.insns, t.measured,
-		      t.insns ? 100.0 * t.measured / t.insns : 0, t.locky, none);
+		      "%zu windows without\n", path, fc.t.insns, fc.t.measured,
+		      fc.t.insns ? 100.0 * fc.t.measured / fc.t.insns : 0, fc.t.locky, fc.none);
 	if (compiled)
-		assert_true(t.measured * 100 >= t.insns * 90);
-	assert_int_equal(t.wrong, 0);
+		assert_true(fc.t.measured * 100 >= fc.t.insns * 90);
+	assert_int_equal(fc.t.wrong, 0);
 }
 
 static void test_fixtures(void **state)
 {
-	static const char *const files[] = {
-		"symfs/mycl-fixtures/hotloop", "symfs/mycl-fixtures/ttas_mutex",
-		"symfs/mycl-fixtures/diff-new/blockcodec", "share/truth.gcc-O2",
-		"share/truth.clang-O2", "share/truth.gcc-O0", "share/truth.clang-O0",
-		"share/truth.static", "share/server.gcc", "share/server.clang",
-	};
-	const char *dir = getenv("MYCL_TEST_DATA");
-	char path[4096];
-
 	(void)state;
-	assert_non_null(dir);
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		check_file(path, true);
-	}
+	assert_non_null(getenv("MYCL_TEST_DATA"));
+	for (size_t i = 0; i < NR_X86_FIXTURES; i++)
+		check_file(fixture(x86_fixtures[i]), true);
 }
 
 static void check_listed(const char *path, void *ctx)

@@ -13,12 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <capstone/capstone.h>
-#include <gelf.h>
 #include "test_util.h"
+#include "x86_code.h"
 #include "x86quick.h"
 
 struct tally {
@@ -156,63 +155,42 @@ static csh open_cs(void)
 	return cs;
 }
 
+struct file_check {
+	csh cs;
+	const char *path;
+	struct tally t;
+};
+
+static void check_section(const uint8_t *code, size_t len, uint64_t addr, void *ctx)
+{
+	struct file_check *fc = ctx;
+
+	check_code(fc->cs, code, len, addr, fc->path, &fc->t);
+}
+
 static void check_file(const char *path, bool compiled)
 {
-	int fd = open(path, O_RDONLY);
-	Elf *e;
-	Elf_Scn *scn = NULL;
-	GElf_Ehdr eh;
-	csh cs;
-	struct tally t = { 0 };
+	struct file_check fc = { .cs = open_cs(), .path = path };
 
-	assert_true(fd >= 0);
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	assert_non_null(e);
-	assert_non_null(gelf_getehdr(e, &eh));
-	if (eh.e_machine != EM_X86_64) {
-		elf_end(e);
-		close(fd);
+	if (!x86_code_sections(path, check_section, &fc)) {
+		cs_close(&fc.cs);
 		return;
 	}
-	cs = open_cs();
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
-		    !(sh.sh_flags & SHF_EXECINSTR) || !(d = elf_getdata(scn, NULL)) || !d->d_buf)
-			continue;
-		check_code(cs, d->d_buf, d->d_size, sh.sh_addr, path, &t);
-	}
-	cs_close(&cs);
-	elf_end(e);
-	close(fd);
-	print_message("%s: %zu instructions, %zu decoded here (%.1f%%)\n", path, t.insns, t.quick,
-		      t.insns ? 100.0 * t.quick / t.insns : 0);
+	cs_close(&fc.cs);
+	print_message("%s: %zu instructions, %zu decoded here (%.1f%%)\n", path, fc.t.insns,
+		      fc.t.quick, fc.t.insns ? 100.0 * fc.t.quick / fc.t.insns : 0);
 	/* compiled code is mostly these forms, or the decoder would spare little */
 	if (compiled)
-		assert_true(t.quick * 100 >= t.insns * 70);
-	assert_int_equal(t.wrong, 0);
+		assert_true(fc.t.quick * 100 >= fc.t.insns * 70);
+	assert_int_equal(fc.t.wrong, 0);
 }
 
 static void test_fixtures(void **state)
 {
-	static const char *const files[] = {
-		"symfs/mycl-fixtures/hotloop", "symfs/mycl-fixtures/ttas_mutex",
-		"symfs/mycl-fixtures/diff-new/blockcodec", "share/truth.gcc-O2",
-		"share/truth.clang-O2", "share/truth.gcc-O0", "share/truth.clang-O0",
-		"share/truth.static", "share/server.gcc", "share/server.clang",
-	};
-	const char *dir = getenv("MYCL_TEST_DATA");
-	char path[4096];
-
 	(void)state;
-	assert_non_null(dir);
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		check_file(path, true);
-	}
+	assert_non_null(getenv("MYCL_TEST_DATA"));
+	for (size_t i = 0; i < NR_X86_FIXTURES; i++)
+		check_file(fixture(x86_fixtures[i]), true);
 }
 
 static void check_listed(const char *path, void *ctx)
