@@ -652,6 +652,31 @@ def scan_thread(tool, data):
               (out["on"][0], out["off"][0], len(out["on"][1]), len(out["off"][1])))
 
 
+def c11ring(tool, data):
+    """tests/data/share/c11ring.c: C11 threads; a ring's positions, its slots at a computed index."""
+    for name in ("c11ring.gcc-O2", "c11ring.clang-O0", "c11ring.aarch64", "c11ring.ppc64le"):
+        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+        where = {}
+        for line in doc["lines"]:
+            for m in line["members"]:
+                where.setdefault(m["name"], []).append((m, line))
+        (h, hl), (t, tl) = where.get("head_pos", [({}, {})])[0], where.get("tail_pos", [({}, {})])[0]
+        check(f"{name}: head_pos and tail_pos, written by the producer and the consumer, one flagged line",
+              h.get("hot_writes", 0) >= 1 and t.get("hot_writes", 0) >= 1 and hl is tl and
+              hl.get("verdict") not in (None, "ok"), (h.get("hot_writes"), t.get("hot_writes"), hl is tl))
+        sl = where.get("slots", [])
+        check(f"{name}: slots written hot at a computed index, its lines flagged",
+              sl and all(m.get("hot_writes", 0) >= 1 and m.get("indexed_writes", 0) >= 1 for m, _ in sl) and
+              any(ln.get("verdict") not in (None, "ok") for _, ln in sl),
+              [(m.get("hot_writes"), m.get("indexed_writes"), ln.get("verdict")) for m, ln in sl])
+        pw = where.get("per_worker", [({}, {})])[0][0]
+        check(f"{name}: per_worker, one counter a worker handed by address, written hot",
+              pw.get("hot_writes", 0) >= 1, pw.get("hot_writes"))
+        tr = where.get("tracing", [({}, {})])[0][0]
+        check(f"{name}: tracing, set by main before the threads, not written hot",
+              tr.get("hot_writes", 0) == 0, tr.get("hot_writes"))
+
+
 def spsc(tool, data):
     """tests/data/share/spsc.cc: a ring's two positions written by two threads, a stats singleton."""
     for name in ("spsc.g++-O2", "spsc.clang++-O2", "spsc.g++-O0"):
@@ -1334,6 +1359,7 @@ def main():
     inner(tool, data)
     lse(tool, data)
     spsc(tool, data)
+    c11ring(tool, data)
     scan_thread(tool, data)
     span(tool, data)
     paced(tool, data)

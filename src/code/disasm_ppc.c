@@ -63,14 +63,17 @@ void ppc(struct disasm *d, const cs_insn *ci, struct insn *in, const uint8_t *by
 
 				in->data = (toc ? d->toc : d->regs[op->mem.base].v) + (uint64_t)(int64_t)op->mem.disp;
 				in->access = acc ? acc : ACC_READ;
+				/* (a base somewhere in an array: an element of it, at a computed index) */
+				in->indexed = !toc && d->regs[op->mem.base].indexed;
 				/* ld rN, ptr, ptr = &foo in the program's data: rN holds &foo. */
-				if (!strcmp(ci->mnemonic, "ld") && dst > 0 &&
+				if (!strcmp(ci->mnemonic, "ld") && dst > 0 && !in->indexed &&
 				    (t = dis_data_pointer(d, in->data))) {
 					dis_set_addr(d, (unsigned int)dst, t, false);
 					return;
 				}
 				/* ld rN, foo@got(r2): rN now holds &foo. */
-				if (!strcmp(ci->mnemonic, "ld") && dst > 0 && (t = dis_got(d, in->data))) {
+				if (!strcmp(ci->mnemonic, "ld") && dst > 0 && !in->indexed &&
+				    (t = dis_got(d, in->data))) {
 					in->data = t;
 					in->access = ACC_ADDR;
 					dis_set_addr(d, (unsigned int)dst, t, false);
@@ -147,15 +150,18 @@ void ppc(struct disasm *d, const cs_insn *ci, struct insn *in, const uint8_t *by
 		bool known = src == PPC_REG_R2 ? d->toc != 0 : (src > 0 && src < NREGS && d->regs[src].known);
 		uint64_t base = src == PPC_REG_R2 ? d->toc : (known ? d->regs[src].v : 0);
 
+		bool ix = known && src != PPC_REG_R2 && d->regs[src].indexed;
+
 		if (known && !strcmp(ci->mnemonic, "addis")) {
 			dis_set_addr(d, (unsigned int)dst,
-				     base + ((uint64_t)(int64_t)(int16_t)p->operands[2].imm << 16), false);
+				     base + ((uint64_t)(int64_t)(int16_t)p->operands[2].imm << 16), ix);
 			return;
 		}
 		if (known && (!strcmp(ci->mnemonic, "addi") || !strcmp(ci->mnemonic, "la"))) {
 			in->data = base + (uint64_t)(int64_t)(int16_t)p->operands[2].imm;
 			in->access = ACC_ADDR;
-			dis_set_addr(d, (unsigned int)dst, in->data, false);
+			in->indexed = ix;
+			dis_set_addr(d, (unsigned int)dst, in->data, ix);
 			return;
 		}
 		if (!known && src > 0 && src < NREGS && d->prm[src].known && dst > 0 && dst < NREGS &&

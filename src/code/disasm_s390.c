@@ -73,6 +73,8 @@ void s390(struct disasm *d, const cs_insn *ci, struct insn *in)
 		    d->regs[op->mem.base].known && !op->mem.index) {
 			in->data = d->regs[op->mem.base].v + (uint64_t)op->mem.disp;
 			in->access = s390_access(m);
+			/* (a base somewhere in an array: an element of it, at a computed index) */
+			in->indexed = d->regs[op->mem.base].indexed;
 			continue;
 		}
 		if (op->type != SYSZ_OP_IMM)
@@ -134,7 +136,7 @@ void s390(struct disasm *d, const cs_insn *ci, struct insn *in)
 	if (!strcmp(m, "larl") && dst > 0 && dst < NREGS) {
 		dis_set_addr(d, (unsigned int)dst, in->data, false);
 	} else if (dst > 0 && dst < NREGS && (!strcmp(m, "lgrl") || !strcmp(m, "lg")) &&
-		   in->data && in->access == ACC_READ && dis_data_pointer(d, in->data)) {
+		   in->data && in->access == ACC_READ && !in->indexed && dis_data_pointer(d, in->data)) {
 		/* lgrl rN, ptr, ptr = &foo in the program's data: rN holds &foo. */
 		dis_set_addr(d, (unsigned int)dst, dis_data_pointer(d, in->data), false);
 	} else if (dst > 0 && dst < NREGS && (!strcmp(m, "lgr") || !strcmp(m, "lr")) &&

@@ -248,3 +248,7 @@ aarch64-linux-gnu-gcc -O0 -g -pthread -o fntable.aarch64-O0 fntable.c
 g++ -O2 -g -pthread -o spsc.g++-O2 spsc.cc
 clang++ -O2 -g -pthread -o spsc.clang++-O2 spsc.cc
 g++ -O0 -g -pthread -o spsc.g++-O0 spsc.cc
+gcc -O2 -g -o c11ring.gcc-O2 c11ring.c
+clang -O0 -g -o c11ring.clang-O0 c11ring.c
+aarch64-linux-gnu-gcc -O2 -g -o c11ring.aarch64 c11ring.c
+powerpc64le-linux-gnu-gcc -O2 -g -o c11ring.ppc64le c11ring.c
