@@ -26,8 +26,8 @@ aarch64-linux-gnu-gcc -O2 -g -pthread -o "$here/queue.aarch64" "$here/queue.c"
 aarch64-linux-gnu-gcc -O2 -g -march=armv8.1-a -pthread -o "$here/queue.aarch64-lse" "$here/queue.c"
 cd "$here"
 rm -f ./*.data
-fp() { out=$1; shift; rm -f "$out.old"; perf record -q -g -e cpu-clock -F 499 -o "$out" -- "$@" >/dev/null; }
-dw() { out=$1; shift; perf record -q -z --call-graph dwarf,4096 -e cpu-clock -F 149 -o "$out" -- "$@" >/dev/null; }
+fp() { out=$1; shift; perf record -q -g -e cpu-clock -F 499 -o "$out" -- "$@" >/dev/null; rm -f "$out.old"; }
+dw() { out=$1; shift; perf record -q -z --call-graph dwarf,4096 -e cpu-clock -F 149 -o "$out" -- "$@" >/dev/null; rm -f "$out.old"; }
 for m in tas ttas pmutex rwlock cas xadd mmap pool; do
 	fp "$m.fp.data" "$dir/zoo" $m 1 4
 	dw "$m.dwarf.data" "$dir/zoo" $m 1 4
