@@ -677,6 +677,22 @@ def c11ring(tool, data):
               tr.get("hot_writes", 0) == 0, tr.get("hot_writes"))
 
 
+def pooled(tool, data):
+    """tests/data/share/pooled.c: threads another library starts, joined here."""
+    for name in ("pooled.gcc-O2", "pooled.clang-O0", "pooled.aarch64"):
+        doc = share_json(tool, "--all", os.path.join(data, "share", name))
+        check(f"{name}: threads joined (pthread_join) but started by a library: threaded",
+              doc.get("threaded") and doc.get("threads_joined_with") == "pthread_join",
+              (doc.get("threaded"), doc.get("threads_joined_with")))
+        m, line = members(doc).get("served", ({}, {}))
+        check(f"{name}: served, every pooled worker's counter, written hot and flagged",
+              m.get("hot_writes", 0) >= 1 and line.get("verdict") not in (None, "ok"),
+              (m.get("hot_writes"), line.get("verdict")))
+        text = share(tool, os.path.join(data, "share", name)).stdout
+        check(f"{name}: the report says where the threads come from",
+              "started outside this binary" in text and "pthread_join" in text, text[:300])
+
+
 def spsc(tool, data):
     """tests/data/share/spsc.cc: a ring's two positions written by two threads, a stats singleton."""
     for name in ("spsc.g++-O2", "spsc.clang++-O2", "spsc.g++-O0"):
@@ -1359,6 +1375,7 @@ def main():
     inner(tool, data)
     lse(tool, data)
     spsc(tool, data)
+    pooled(tool, data)
     c11ring(tool, data)
     scan_thread(tool, data)
     span(tool, data)

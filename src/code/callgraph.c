@@ -949,6 +949,11 @@ bool callgraph_threaded(const struct callgraph *cg)
 	return cg->threaded;
 }
 
+const char *callgraph_joined_elsewhere(const struct callgraph *cg)
+{
+	return cg->joined_elsewhere;
+}
+
 size_t callgraph_nr_thread_entries(const struct callgraph *cg)
 {
 	return cg->nr_entries;

@@ -125,6 +125,11 @@ bool callgraph_one_thread(const struct callgraph *cg, uint64_t root);
 bool callgraph_exit_api(const struct callgraph *cg, uint64_t fn);
 /* The program starts threads (or is a library, whose callers may). */
 bool callgraph_threaded(const struct callgraph *cg);
+/*
+ * No thread started here, but threads joined (pthread_join): the name of the
+ * function called to join them; else NULL.  The program is then threaded.
+ */
+const char *callgraph_joined_elsewhere(const struct callgraph *cg);
 /* How many thread entries and callbacks were found (for the report's header). */
 size_t callgraph_nr_thread_entries(const struct callgraph *cg);
 const char *callgraph_thread_entry(const struct callgraph *cg, size_t i);

@@ -123,6 +123,7 @@ struct callgraph {
 	bool buf_used;			/* the current function calls or touches memory it names */
 	uint32_t buf_func;
 	bool threaded;
+	const char *joined_elsewhere;	/* a join API called, no thread started here: its name */
 	uint32_t nr_visits;
 	/*
 	 * Functions whose code was found to wait a time on every way through

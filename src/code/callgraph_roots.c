@@ -515,6 +515,16 @@ static void thread_depth(struct callgraph *cg)
 		cg->f[i].creates_threads = cg->f[i].dist <= MAX_THREAD_DEPTH;
 		cg->threaded |= cg->f[i].creates_threads || cg->f[i].thread_entry;
 	}
+	/*
+	 * Threads joined but none started here: a library starts them (a pool's
+	 * spawn handed the entry, a framework's thread class), and what is
+	 * handed to other libraries may run on them.
+	 */
+	for (size_t k = 0; k < cg->nr_e && !cg->threaded; k++)
+		if (cg->f[cg->e[k].callee].join_api) {
+			cg->threaded = true;
+			cg->joined_elsewhere = cg->f[cg->e[k].callee].name;
+		}
 }
 
 /*

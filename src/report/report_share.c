@@ -271,6 +271,11 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 		       "own copy of these globals, so none can share a line with another thread's; "
 		       "no line is flagged (--assume-threads judges them as if threads ran the code)",
 		       wide ? 0 : 100);
+	else if (!s->nr_entries && s->joined_elsewhere &&
+		 asprintf(&head, "started outside this binary: it joins threads (%s) but starts none "
+			  "itself; what it hands to other libraries is judged as running on them",
+			  s->joined_elsewhere) > 0)
+		folded(f, "threads: ", head, wide ? 0 : 100);
 	else if (s->nr_entries &&
 		 asprintf(&head, "%zu thread entries found (%s%s)", s->nr_entries, s->first_entry,
 			  s->nr_entries > 1 ? ", ..." : "") > 0)
@@ -415,6 +420,8 @@ MYCL_API int mycl_share__write_json(FILE *f, const struct mycl_share *s,
 	json_str(&j, "ranked_by", s->weighted ? "recording" : "code");
 	json_u64(&j, "unnamed_writes", s->unnamed_writes);
 	json_u64(&j, "thread_entries", s->nr_entries);
+	if (s->joined_elsewhere)
+		json_str(&j, "threads_joined_with", s->joined_elsewhere);
 	if (s->weighted) {
 		json_u64(&j, "binary_samples", s->binary_samples);
 		json_u64(&j, "skid_samples", s->skid_samples);

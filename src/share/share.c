@@ -563,6 +563,12 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 		s->nr_entries = callgraph_nr_thread_entries(sc.cg);
 		if (s->nr_entries)
 			s->first_entry = share_keep(s, strdup(callgraph_thread_entry(sc.cg, 0)));
+		if (callgraph_joined_elsewhere(sc.cg)) {
+			char buf[128];
+
+			s->joined_elsewhere = share_keep(s, strdup(lock_plain_name(
+				callgraph_joined_elsewhere(sc.cg), buf, sizeof(buf))));
+		}
 	}
 	callgraph_free(sc.cg);
 	disasm_close(sc.d);

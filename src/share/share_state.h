@@ -116,6 +116,7 @@ struct mycl_share {
 	bool threaded;			/* the program starts threads (or is a library) */
 	bool assume_threads;		/* --assume-threads: judge lines as if it did */
 	size_t nr_entries;		/* thread entries found */
+	const char *joined_elsewhere;	/* none started, threads joined with this */
 	uint64_t unnamed_writes;	/* stores to writable data no variable names (stripped) */
 	const char *debug_hint;		/* then: the package with its debug info, when known */
 	const char *first_entry;

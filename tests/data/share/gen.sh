@@ -252,3 +252,11 @@ gcc -O2 -g -o c11ring.gcc-O2 c11ring.c
 clang -O0 -g -o c11ring.clang-O0 c11ring.c
 aarch64-linux-gnu-gcc -O2 -g -o c11ring.aarch64 c11ring.c
 powerpc64le-linux-gnu-gcc -O2 -g -o c11ring.ppc64le c11ring.c
+# pooled.c: threads a library of its own starts (pooled_lib.c, not kept)
+T=$(mktemp -d)
+gcc -O2 -shared -fPIC -o $T/libpool.so pooled_lib.c
+gcc -O2 -g -o pooled.gcc-O2 pooled.c -L$T -lpool
+clang -O0 -g -o pooled.clang-O0 pooled.c -L$T -lpool
+aarch64-linux-gnu-gcc -O2 -shared -fPIC -o $T/libpool.so pooled_lib.c
+aarch64-linux-gnu-gcc -O2 -g -o pooled.aarch64 pooled.c -L$T -lpool
+rm -rf $T
