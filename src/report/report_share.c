@@ -228,9 +228,19 @@ static void blind(FILE *f, const struct mycl_share *s, bool wide)
 	free(t);
 }
 
+/* The first of the program's own variables its code updates atomically, or NULL. */
+static const struct mycl_share_var *atomic_var(const struct mycl_share *s)
+{
+	for (size_t i = 0; i < s->nr_vars; i++)
+		if (s->vars[i].atomics && s->vars[i].kind == MYCL_SHARE_VAR_PLAIN)
+			return &s->vars[i];
+	return NULL;
+}
+
 MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 				    const struct mycl_share_write_opts *o)
 {
+	const struct mycl_share_var *atomic;
 	size_t max = OPTS_GET(o, max_lines, 0) ? OPTS_GET(o, max_lines, 0) : 20, n, flagged = 0;
 	const char *sym = OPTS_GET(o, symbol, NULL);
 	bool wide = OPTS_GET(o, wide, false);
@@ -263,7 +273,13 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 		folded(f, "mycl-share: ", head, wide ? 0 : 100);
 	free(head);
 	head = NULL;
-	if (!s->threaded)
+	if (!s->threaded && !s->assume_threads && (atomic = atomic_var(s)) &&
+	    asprintf(&head, "none started (no call to pthread_create or the like), yet its own code "
+		     "updates %s atomically: threads a library starts would share its lines; no line "
+		     "is flagged (--assume-threads judges them as if threads ran the code)",
+		     atomic->name) > 0)
+		folded(f, "threads: ", head, wide ? 0 : 100);
+	else if (!s->threaded)
 		folded(f, "threads: ", s->assume_threads ?
 		       "none started (no call to pthread_create or the like); judged as if several "
 		       "threads ran the code (--assume-threads)" :

@@ -256,6 +256,7 @@ powerpc64le-linux-gnu-gcc -O2 -g -o c11ring.ppc64le c11ring.c
 T=$(mktemp -d)
 gcc -O2 -shared -fPIC -o $T/libpool.so pooled_lib.c
 gcc -O2 -g -o pooled.gcc-O2 pooled.c -L$T -lpool
+gcc -O2 -g -DNO_JOIN -o pooled.nojoin pooled.c -L$T -lpool
 clang -O0 -g -o pooled.clang-O0 pooled.c -L$T -lpool
 aarch64-linux-gnu-gcc -O2 -shared -fPIC -o $T/libpool.so pooled_lib.c
 aarch64-linux-gnu-gcc -O2 -g -o pooled.aarch64 pooled.c -L$T -lpool

@@ -3,6 +3,8 @@
  * (pooled_lib.c's pool_spawn, handed the entry), joined here: no
  * pthread_create in this binary, only pthread_join.  Every worker increments
  * served per request; debug_level is set by main before the pool starts.
+ * Built with -DNO_JOIN (pooled.nojoin) it does not join them either: no sign
+ * of threads but its own atomic update of served.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -30,8 +32,10 @@ int main(int argc, char **argv)
 	debug_level = argc > 5;
 	for (int i = 0; i < 4; i++)
 		pool_spawn(worker, (void *)1000000L, &t[i]);
+#ifndef NO_JOIN
 	for (int i = 0; i < 4; i++)
 		pthread_join(t[i], NULL);
+#endif
 	printf("%ld\n", served);
 	return 0;
 }
