@@ -785,8 +785,7 @@ static struct dis_ahead *start_ahead(const struct disasm *d, const struct dis_sp
 {
 	return d->cs && d->machine != EM_ARM && !quick(d) ?
 		dis_ahead_start((cs_arch)d->cs_arch, (cs_mode)d->cs_mode,
-				d->machine == EM_X86_64 || d->machine == EM_386, quick(d), v, n,
-				skip_bytes(d)) :
+				d->machine == EM_X86_64 || d->machine == EM_386, v, n, skip_bytes(d)) :
 		NULL;
 }
 

@@ -24,7 +24,6 @@
 #include <string.h>
 #include "disasm_ahead.h"
 #include "internal.h"
-#include "x86quick.h"
 
 #define CHUNK_BYTES 4096
 #define MAX_HELPERS 3			/* threads besides the caller's */
@@ -77,7 +76,6 @@ struct dis_ahead {
 	size_t *first_of;		/* each chunk's first piece; NR_CHUNKS + 1 */
 	size_t skip;
 	size_t det_size;		/* the part of cs_detail the architecture fills */
-	bool quick;			/* x86_64's common instructions decoded by x86_quick */
 	size_t nr_chunks;
 	size_t ring;			/* chunks in RING */
 	pthread_mutex_t lock;
@@ -96,23 +94,16 @@ struct dis_ahead {
 	struct worker helper[MAX_HELPERS];
 };
 
-/*
- * The detail bytes capstone fills for ARCH: the common part and the
- * architecture's own, rounded up so that each slot's is aligned (x86_quick
- * writes them in place).
- */
+/* The detail bytes capstone fills for ARCH: the common part and the architecture's own. */
 static size_t detail_size(cs_arch arch)
 {
-	size_t n;
-
 	switch (arch) {
-	case CS_ARCH_X86: n = offsetof(cs_detail, x86) + sizeof(cs_x86); break;
-	case CS_ARCH_ARM64: n = offsetof(cs_detail, arm64) + sizeof(cs_arm64); break;
-	case CS_ARCH_PPC: n = offsetof(cs_detail, ppc) + sizeof(cs_ppc); break;
-	case CS_ARCH_SYSZ: n = offsetof(cs_detail, sysz) + sizeof(cs_sysz); break;
-	default: n = sizeof(cs_detail); break;
+	case CS_ARCH_X86: return offsetof(cs_detail, x86) + sizeof(cs_x86);
+	case CS_ARCH_ARM64: return offsetof(cs_detail, arm64) + sizeof(cs_arm64);
+	case CS_ARCH_PPC: return offsetof(cs_detail, ppc) + sizeof(cs_ppc);
+	case CS_ARCH_SYSZ: return offsetof(cs_detail, sysz) + sizeof(cs_sysz);
+	default: return sizeof(cs_detail);
 	}
-	return (n + _Alignof(cs_detail) - 1) / _Alignof(cs_detail) * _Alignof(cs_detail);
 }
 
 /* Room for one more slot; false without memory (the chunk ends there: the caller decodes on). */
@@ -157,16 +148,6 @@ static void decode_chunk(struct dis_ahead *a, struct worker *w, struct chunk *ch
 
 			s->pc = pc;
 			s->piece = (uint32_t)i;
-			size_t q = a->quick ? x86_quick(p, len, pc, &s->ci,
-							(cs_detail *)(ch->det + ch->n * a->det_size)) : 0;
-
-			if (q) {
-				/* (decoded in place, as capstone would) */
-				s->ok = true;
-				p += q, pc += q, len -= q;
-				ch->n++;
-				continue;
-			}
 			s->ok = cs_disasm_iter(w->cs, &p, &len, &pc, w->ci);
 			if (s->ok) {
 				s->ci = *w->ci;
@@ -417,8 +398,8 @@ static bool cut(struct dis_ahead *a, const struct dis_span *v, size_t n)
 	return true;
 }
 
-struct dis_ahead *dis_ahead_start(cs_arch arch, cs_mode mode, bool att, bool quick,
-				  const struct dis_span *v, size_t n, size_t skip)
+struct dis_ahead *dis_ahead_start(cs_arch arch, cs_mode mode, bool att, const struct dis_span *v,
+				  size_t n, size_t skip)
 {
 	size_t helpers = 0, total = 0;
 	struct dis_ahead *a;
@@ -431,7 +412,6 @@ struct dis_ahead *dis_ahead_start(cs_arch arch, cs_mode mode, bool att, bool qui
 		return NULL;
 	a->skip = skip;
 	a->det_size = detail_size(arch);
-	a->quick = quick;
 	a->ring = RING_PER_WORKER * (helpers + 1);
 	if (!cut(a, v, n) || !open_worker(a, &a->self, arch, mode, att)) {
 		free_ahead(a);

@@ -33,14 +33,13 @@ struct dis_span {
 /*
  * Starts decoding the N spans of V (copied), in the order the caller will
  * walk them, with decoders of ARCH and MODE (details on; AT&T syntax when
- * ATT; x86_64's common instructions by x86_quick() when QUICK, for a walk
- * that needs no text), SKIP bytes passed over where nothing decodes.  NULL when it would
+ * ATT), SKIP bytes passed over where nothing decodes.  NULL when it would
  * not pay or cannot (one CPU, no memory, no thread, MYCL_DECODE_AHEAD=off in
  * the environment; =on starts a helper even on one CPU): the caller decodes
  * itself.
  */
-struct dis_ahead *dis_ahead_start(cs_arch arch, cs_mode mode, bool att, bool quick,
-				  const struct dis_span *v, size_t n, size_t skip);
+struct dis_ahead *dis_ahead_start(cs_arch arch, cs_mode mode, bool att, const struct dis_span *v,
+				  size_t n, size_t skip);
 
 /* The span of CODE, LEN, ADDR (the one the walk is on, or after it, if twice), or DIS_AHEAD_NONE. */
 size_t dis_ahead_find(const struct dis_ahead *a, const uint8_t *code, size_t len, uint64_t addr);

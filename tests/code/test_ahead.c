@@ -20,7 +20,6 @@
 #include <capstone/capstone.h>
 #include "test_util.h"
 #include "disasm_ahead.h"
-#include "x86quick.h"
 
 struct arch {
 	const char *name;
@@ -28,19 +27,16 @@ struct arch {
 	cs_mode mode;
 	bool att;
 	size_t skip, det;
-	bool quick;			/* x86_quick decoding what it decodes */
 };
 
 static const struct arch x86 = { "x86_64", CS_ARCH_X86, CS_MODE_64, true, 1,
-				 offsetof(cs_detail, x86) + sizeof(cs_x86), false };
-static const struct arch x86q = { "x86_64 quick", CS_ARCH_X86, CS_MODE_64, true, 1,
-				  offsetof(cs_detail, x86) + sizeof(cs_x86), true };
+				 offsetof(cs_detail, x86) + sizeof(cs_x86) };
 static const struct arch a64 = { "aarch64", CS_ARCH_ARM64, CS_MODE_ARM, false, 4,
-				 offsetof(cs_detail, arm64) + sizeof(cs_arm64), false };
+				 offsetof(cs_detail, arm64) + sizeof(cs_arm64) };
 static const struct arch ppc = { "ppc64le", CS_ARCH_PPC, CS_MODE_64 | CS_MODE_LITTLE_ENDIAN, false,
-				 4, offsetof(cs_detail, ppc) + sizeof(cs_ppc), false };
+				 4, offsetof(cs_detail, ppc) + sizeof(cs_ppc) };
 static const struct arch s390 = { "s390x", CS_ARCH_SYSZ, CS_MODE_BIG_ENDIAN, false, 2,
-				  offsetof(cs_detail, sysz) + sizeof(cs_sysz), false };
+				  offsetof(cs_detail, sysz) + sizeof(cs_sysz) };
 
 struct walker {
 	const struct arch *ar;
@@ -64,7 +60,7 @@ static void walker_open(struct walker *w, const struct arch *ar, const struct di
 	}
 	w->want = cs_malloc(w->cs);
 	w->own = cs_malloc(w->mine);
-	w->a = dis_ahead_start(ar->arch, ar->mode, ar->att, ar->quick, v, n, ar->skip);
+	w->a = dis_ahead_start(ar->arch, ar->mode, ar->att, v, n, ar->skip);
 	assert_non_null(w->a);
 }
 
@@ -80,36 +76,6 @@ static size_t walker_close(struct walker *w, const char *what)
 	return w->steps ? w->given * 100 / w->steps : 0;
 }
 
-/* The operands alike (not their padding's bytes). */
-static bool same_ops(const cs_x86 *x, const cs_x86 *y)
-{
-	for (int i = 0; i < x->op_count; i++) {
-		const cs_x86_op *a = &x->operands[i], *b = &y->operands[i];
-
-		if (a->type != b->type || a->size != b->size || a->access != b->access ||
-		    (a->type == X86_OP_REG && a->reg != b->reg) ||
-		    (a->type == X86_OP_IMM && a->imm != b->imm) ||
-		    (a->type == X86_OP_MEM && memcmp(&a->mem, &b->mem, sizeof(a->mem))))
-			return false;
-	}
-	return true;
-}
-
-/* The instructions alike in all x86_quick fills. */
-static bool same_quick(const cs_insn *a, const cs_insn *b)
-{
-	const cs_detail *x = a->detail, *y = b->detail;
-
-	return a->address == b->address && a->size == b->size && a->id == b->id &&
-	       !strcmp(a->mnemonic, b->mnemonic) && !memcmp(a->bytes, b->bytes, a->size) &&
-	       x->regs_read_count == y->regs_read_count && x->regs_write_count == y->regs_write_count &&
-	       x->groups_count == y->groups_count &&
-	       !memcmp(x->regs_read, y->regs_read, x->regs_read_count * sizeof(x->regs_read[0])) &&
-	       !memcmp(x->regs_write, y->regs_write, x->regs_write_count * sizeof(x->regs_write[0])) &&
-	       !memcmp(x->groups, y->groups, x->groups_count) &&
-	       !memcmp(&x->x86, &y->x86, offsetof(cs_x86, operands)) && same_ops(&x->x86, &y->x86);
-}
-
 /* Both walks of span SPAN side by side: capstone's own and the one under test. */
 static void walk(struct walker *w, const struct dis_span *sp, const char *what)
 {
@@ -118,17 +84,15 @@ static void walk(struct walker *w, const struct dis_span *sp, const char *what)
 	size_t left = sp->len, qleft = sp->len;
 	uint64_t pc = sp->addr, qpc = sp->addr;
 	size_t span = dis_ahead_find(w->a, sp->code, sp->len, sp->addr);
-	cs_insn qi;
-	cs_detail qdet;
 
 	assert_int_not_equal(span, DIS_AHEAD_NONE);
 	dis_ahead_span(w->a, span);
 	while (left) {
 		const cs_insn *got = NULL;
-		bool ok = cs_disasm_iter(w->cs, &p, &left, &pc, w->want), ahead;
+		bool ok = cs_disasm_iter(w->cs, &p, &left, &pc, w->want);
 
 		/* the walk under test, as disasm_iter walks */
-		if ((ahead = dis_ahead_next(w->a, qpc, &got))) {
+		if (dis_ahead_next(w->a, qpc, &got)) {
 			w->given++;
 		} else if (cs_disasm_iter(w->mine, &q, &qleft, &qpc, w->own)) {
 			got = w->own;
@@ -140,16 +104,7 @@ static void walk(struct walker *w, const struct dis_span *sp, const char *what)
 				    got ? "does" : "does not");
 			fail();
 		}
-		if (ok && ahead && ar->quick &&
-		    x86_quick(p - w->want->size, left + w->want->size, w->want->address, &qi, &qdet)) {
-			/* what x86_quick decodes, as it decodes it (test_x86quick: capstone's) */
-			if (!same_quick(got, &qi)) {
-				print_error("%s: at %#llx x86_quick has '%s', the walk ahead '%s'\n",
-					    what, (unsigned long long)qi.address, qi.mnemonic,
-					    got->mnemonic);
-				fail();
-			}
-		} else if (ok && (got->address != w->want->address || got->size != w->want->size ||
+		if (ok && (got->address != w->want->address || got->size != w->want->size ||
 			   got->id != w->want->id || memcmp(got->bytes, w->want->bytes, got->size) ||
 			   strcmp(got->mnemonic, w->want->mnemonic) ||
 			   strcmp(got->op_str, w->want->op_str) ||
@@ -205,7 +160,6 @@ static void fixtures(void **state)
 {
 	static const struct { const char *file; const struct arch *ar; } v[] = {
 		{ "share/truth.static", &x86 }, { "share/dispatch.static", &x86 },
-		{ "share/truth.static", &x86q }, { "share/dispatch.static", &x86q },
 		{ "share/plain.aarch64", &a64 }, { "share/plain.ppc64le", &ppc },
 		{ "share/plain.s390x", &s390 },
 	};
@@ -240,9 +194,8 @@ static void random_bytes(void **state)
 	assert_true(compare_walks(&a64, b, len, 0x10000, "random aarch64") >= 90);
 	assert_true(compare_walks(&s390, b, len, 0x10002, "random s390x") >= 90);
 	/* a short range: not worth a thread */
-	assert_true(compare_walks(&x86q, b, len, 0x10003, "random x86_64 quick") >= 90);
-	assert_null(dis_ahead_start(CS_ARCH_X86, CS_MODE_64, true, false,
-				    &(struct dis_span){ b, 4096, 0 }, 1, 1));
+	assert_null(dis_ahead_start(CS_ARCH_X86, CS_MODE_64, true, &(struct dis_span){ b, 4096, 0 },
+				    1, 1));
 	free(b);
 }
 
@@ -277,10 +230,6 @@ static void spans(void **state)
 	for (size_t i = 0; i < n; i++)
 		walk(&w, &v[i], "spans in order");
 	assert_true(walker_close(&w, "spans in order") >= 95);
-	walker_open(&w, &x86q, v, n);
-	for (size_t i = 0; i < n; i++)
-		walk(&w, &v[i], "spans in order, quick");
-	assert_true(walker_close(&w, "spans in order, quick") >= 95);
 	walker_open(&w, &x86, v, n);
 	for (size_t i = 0; i < n; i++) {
 		if (i % 17 == 3)
