@@ -843,7 +843,7 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 		size_t skip, here;
 		bool unknown;
 
-		memset(&in, 0, d->no_text ? offsetof(struct insn, text) + 1 : sizeof(in));
+		memset(&in, 0, d->no_text ? INSN_NO_TEXT_SIZE : sizeof(in));
 		in.sysno = -1;
 		/* A function starts here: nothing known from the code before it. */
 		if (next < d->nr_starts && d->starts[next] <= pc) {

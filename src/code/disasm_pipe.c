@@ -106,7 +106,7 @@ int disasm_iter_piped(struct disasm *d, const uint8_t *code, size_t len, uint64_
 
 	if (d->machine != EM_X86_64 || len < DIS_PIPE_MIN || !worth_a_thread())
 		return disasm_iter(d, code, len, addr, fn, arg);
-	p.copy = d->no_text ? offsetof(struct insn, text) + 1 : sizeof(struct insn);
+	p.copy = d->no_text ? INSN_NO_TEXT_SIZE : sizeof(struct insn);
 	for (i = 0; i < NR_BATCHES; i++)
 		if (!(p.b[i].v = malloc(BATCH * sizeof(struct insn))))
 			break;

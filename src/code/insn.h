@@ -121,6 +121,9 @@ struct insn {
 	char text[200];			/* "mnemonic operands" */
 };
 
+/* The bytes of an instruction a walk without text fills: all but the text, whose first byte is 0. */
+#define INSN_NO_TEXT_SIZE (offsetof(struct insn, text) + 1)
+
 /* A thread-local's %fs offset as a key no data address is (x86_64 local-exec TLS). */
 #define INSN_TLS_KEY(off) (0xfff0000000000000ULL | (uint32_t)(off))
 /* x86_64: "a value loaded from what the function's first argument points to", as a pointer key. */

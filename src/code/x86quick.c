@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* x86_64's common instructions decoded as capstone 4 does (x86quick.h). */
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include "x86quick.h"
 
@@ -231,6 +232,15 @@ static void name(struct qd *q, const char *n, unsigned int s1, unsigned int s2)
 	m[l] = '\0';
 }
 
+/* Mnemonic BASE, the condition of opcode OP's low nibble, and SIZE's suffix when not 0 (cmovnel). */
+static void name_cc(struct qd *q, const char *base, unsigned int op, unsigned int size)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%s%s", base, cond[op & 15]);
+	name(q, buf, size, 0);
+}
+
 static void implicit(struct qd *q, uint16_t rd1, uint16_t rd2, uint16_t wr1, uint16_t wr2)
 {
 	cs_detail *d = q->det;
@@ -332,8 +342,7 @@ static bool one(struct qd *q, unsigned int op)
 		if (q->o16 || q->rex)
 			return false;
 		q->ci->id = jcc_id[op & 15];
-		name(q, "j", 0, 0);
-		strcat(q->ci->mnemonic, cond[op & 15]);
+		name_cc(q, "j", op, 0);
 		implicit(q, X86_REG_EFLAGS, 0, 0, 0);
 		group(q, X86_GRP_BRANCH_RELATIVE, CS_GRP_JUMP, 0);
 		return rel(q, 1);
@@ -595,8 +604,7 @@ static bool one(struct qd *q, unsigned int op)
 		if (q->o16 || q->rex)
 			return false;
 		q->ci->id = jcc_id[op & 15];
-		name(q, "j", 0, 0);
-		strcat(q->ci->mnemonic, cond[op & 15]);
+		name_cc(q, "j", op, 0);
 		implicit(q, X86_REG_EFLAGS, 0, 0, 0);
 		group(q, X86_GRP_BRANCH_RELATIVE, CS_GRP_JUMP, 0);
 		return rel(q, 4);
@@ -605,8 +613,7 @@ static bool one(struct qd *q, unsigned int op)
 		if (q->o16 || !modrm(q) || (q->modrm >> 3 & 7))
 			return false;
 		q->ci->id = setcc_id[op & 15];
-		name(q, "set", 0, 0);
-		strcat(q->ci->mnemonic, cond[op & 15]);
+		name_cc(q, "set", op, 0);
 		implicit(q, X86_REG_EFLAGS, 0, 0, 0);
 		/* (capstone 4 marks the memory every set but sete and setne stores to read) */
 		return op_rm(q, 1, q->modrm >> 6 != 3 && (op & 15) != 4 && (op & 15) != 5 ?
@@ -616,9 +623,7 @@ static bool one(struct qd *q, unsigned int op)
 		if (!modrm(q) || !op_rm(q, osz, CS_AC_READ))
 			return false;
 		q->ci->id = cmov_id[op & 15];
-		name(q, "cmov", 0, 0);
-		strcat(q->ci->mnemonic, cond[op & 15]);
-		name(q, q->ci->mnemonic, osz, 0);
+		name_cc(q, "cmov", op, osz);
 		implicit(q, X86_REG_EFLAGS, 0, 0, 0);
 		group(q, X86_GRP_CMOV, 0, 0);
 		op_reg(q, reg_of(q, reg_field(q), osz), osz, CS_AC_READ | CS_AC_WRITE);
