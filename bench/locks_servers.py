@@ -71,10 +71,11 @@ def mariadb_server(work, prepare="oltp_read_only", extra=()):
     """mariadbd on a private datadir and socket with sysbench's tables prepared, stopped
     at the end: yields (the server's Popen, sysbench's command line) or None when it cannot.
     EXTRA: more of mariadbd's options (the binary log: --log-bin)."""
-    if not shutil.which("sysbench") and not install(["sysbench"]):
-        print("skip MariaDB: cannot install sysbench")
-        yield None
-        return
+    for tool, pkg in (("mariadb-install-db", "mariadb-server"), ("sysbench", "sysbench")):
+        if not shutil.which(tool) and not install([pkg]):
+            print(f"skip MariaDB: cannot install {pkg}")
+            yield None
+            return
     data, sock = os.path.join(work, "mdata"), os.path.join(work, "mysql.sock")
     shutil.rmtree(data, ignore_errors=True)
     os.makedirs(data)
