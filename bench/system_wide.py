@@ -11,9 +11,12 @@ machine in the file.  Three recordings:
 Each view runs with perf (the oracle), mycl-hot and, where it has one,
 hotspot's hotspot-perfparser (Debian package hotspot), all on the same file:
 wall time as the median of 3 after one warm-up run (the file in the page
-cache; 7 for runs under a second), peak RSS, and the ratios.  Not a test: numbers depend on the machine.
+cache; 7 for runs under a second), peak RSS, and the ratios.  And:
+  sizes  recorded as large is, for 4, 8 and 15 s (and large, 30 s): the cost per
+         sample of mycl-hot and perf by file size (linear: it stays put)
+Not a test: numbers depend on the machine.
 
-usage: system_wide.py MYCL_HOT [WORKDIR] [small|large|dwarf ...]
+usage: system_wide.py MYCL_HOT [WORKDIR] [small|large|dwarf|sizes ...]
 Recordings already in WORKDIR are reused (delete them to record anew).
 """
 import os
@@ -34,7 +37,12 @@ RECORDINGS = {
     "small": (["-g", "-F", "250"], 9),
     "large": (["-g", "-F", "20000"], 30),
     "dwarf": (["--call-graph", "dwarf,8192", "-F", "300"], 6),
+    # shorter cuts of "large" for the cost by size ("sizes")
+    "large4": (["-g", "-F", "20000"], 4),
+    "large8": (["-g", "-F", "20000"], 8),
+    "large15": (["-g", "-F", "20000"], 15),
 }
+SIZES = ["large4", "large8", "large15", "large"]
 
 
 def record(out, opts, seconds, sb):
@@ -130,15 +138,37 @@ def rows(hot, data):
     print()
 
 
+def sizes(hot, work):
+    """Flat and -g of mycl-hot and perf on four sizes of the same recording: the cost per
+    sample should stay put as the file grows (linear in the samples)."""
+    print("\ncost by size (perf record -a -g -F 20000 for 4, 8, 15 and 30 s):")
+    print(f"{'file':9} {'MB':>6} {'samples':>9} {'mycl flat':>10} {'us/smp':>7} {'mycl -g':>8}"
+          f" {'us/smp':>7} {'perf flat':>10} {'us/smp':>7} {'perf -g':>8} {'us/smp':>7}")
+    rep = ["perf", "report", "--stdio", "--sort", "comm,dso,sym", "--no-children"]
+    for n in SIZES:
+        data = os.path.join(work, n + ".data")
+        nr = samples(data)
+        cols = []
+        for cmd in ([hot, "-q", data], [hot, "-q", "-g", data],
+                    rep + ["-g", "none", "-i", data], rep + ["-i", data]):
+            w, _, _ = measure(cmd)
+            cols.append(f"{w:10.3f} {w / max(nr, 1) * 1e6:7.2f}")
+        print(f"{n:9} {os.path.getsize(data) / 1e6:6.1f} {nr:9} " + " ".join(cols), flush=True)
+
+
 def main():
     hot = os.path.abspath(sys.argv[1])
     work = sys.argv[2] if len(sys.argv) > 2 else "/tmp/mycl-system-wide"
-    which = sys.argv[3:] or list(RECORDINGS)
+    which = sys.argv[3:] or ["small", "large", "dwarf", "sizes"]
+    want_sizes = "sizes" in which
+    which = [n for n in which if n != "sizes"]
     os.makedirs(work, exist_ok=True)
     os.chmod(work, 0o777)
     if not os.access(PARSER, os.X_OK):
         install(["hotspot"])
-    need = [n for n in which if not os.path.exists(os.path.join(work, n + ".data"))]
+    need = [n for n in which + (SIZES if want_sizes else [])
+            if not os.path.exists(os.path.join(work, n + ".data"))]
+    need = list(dict.fromkeys(need))
     if need:
         with mariadb_server(work, prepare="oltp_read_write") as started:
             if not started:
@@ -154,6 +184,8 @@ def main():
         bench(hot, os.path.join(work, n + ".data"), n)
     if "large" in which:
         rows(hot, os.path.join(work, "large.data"))
+    if want_sizes:
+        sizes(hot, work)
     return 0
 
 
