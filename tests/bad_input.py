@@ -243,6 +243,15 @@ CASES = [
      lambda: kallsyms_of(artefact_kallsyms.replace(b"pvm_irq_enable\n",
                                                    b"pvm_\x1b[2Jirq_enable\n"), "esc.kallsyms"),
      0, "pvm_\\x1b[2Jirq_enable"),
+    ("option given twice", "--sort sym --sort dso (any option that takes a value, any tool)",
+     lambda: [hot, "--sort", "sym", "--sort", "dso", os.path.join(data, "hotloop.data")],
+     1, "--sort given twice ('sym', then 'dso'): give it once"),
+    ("opposite options", "-q -v (also --group --no-group, --children --no-children)",
+     lambda: [hot, "-q", "-v", os.path.join(data, "hotloop.data")],
+     1, "-q and -v do not go together"),
+    ("option given twice (mycl-share)", "mycl-share --arch aarch64 --arch x86_64",
+     lambda: [share, "--arch", "aarch64", "--arch", "x86_64", os.path.join(data, "share", "truth.aarch64")],
+     1, "--arch given twice ('aarch64', then 'x86_64')"),
 ]
 
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,4 +267,49 @@ int cli_uint(const char *prog, const char *opt, const char *arg, unsigned int mi
 		return -1;
 	*out = (unsigned int)v;
 	return 0;
+}
+
+int cli_once(const char *prog, const struct option *opts, struct cli_seen *seen, int code,
+	     const char *arg, const int *repeatable)
+{
+	const char *was, *now = arg ? arg : "";
+	char shortname[3] = { '-', (char)code, 0 };
+	const char *name = shortname, *dashes = "";
+
+	bool again = false;
+
+	if (code == '?' || code == ':')
+		return 0;
+	for (size_t i = 0; repeatable && repeatable[i]; i++)
+		again |= repeatable[i] == code;
+	for (size_t i = 0; i < seen->nr; i++) {
+		if (seen->code[i] != code)
+			continue;
+		was = seen->arg[i];
+		if (again || !strcmp(was, now))
+			return 0;
+		for (const struct option *o = opts; o->name; o++)
+			if (o->val == code) {
+				name = o->name;
+				dashes = "--";
+				break;
+			}
+		fprintf(stderr, "%s: %s%s given twice (%s%s%s, then %s%s%s): give it once\n", prog,
+			dashes, name, *was ? "'" : "", *was ? was : "without a value", *was ? "'" : "",
+			*now ? "'" : "", *now ? now : "without a value", *now ? "'" : "");
+		return -1;
+	}
+	if (seen->nr < CLI_MAX_SEEN) {
+		seen->code[seen->nr] = code;
+		seen->arg[seen->nr++] = now;
+	}
+	return 0;
+}
+
+bool cli_given(const struct cli_seen *seen, int code)
+{
+	for (size_t i = 0; i < seen->nr; i++)
+		if (seen->code[i] == code)
+			return true;
+	return false;
 }

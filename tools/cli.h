@@ -74,6 +74,27 @@ int cli_archive(const char *prog, const char *path, const struct mycl_archive **
 /* *SLOT = ARG, or (the option OPT given twice) "PROG: OPT given twice HINT" and -1. */
 int cli_set_once(const char *prog, const char *opt, const char **slot, const char *arg,
 		 const char *hint);
+/*
+ * What a run's options said so far, for cli_once: an option's first value
+ * by its getopt code.
+ */
+#define CLI_MAX_SEEN 64
+struct cli_seen {
+	int code[CLI_MAX_SEEN];
+	const char *arg[CLI_MAX_SEEN];
+	size_t nr;
+};
+/*
+ * An option given again (getopt's CODE, its ARG) with another value than the
+ * first time: "PROG: --NAME given twice ('A', then 'B')" and -1, since one
+ * would silently win.  The same value again, a flag again and the codes in
+ * REPEATABLE (0-terminated, may be NULL) are fine.
+ */
+struct option;
+int cli_once(const char *prog, const struct option *opts, struct cli_seen *seen, int code,
+	     const char *arg, const int *repeatable);
+/* Whether the option of getopt's CODE was given (cli_once saw it). */
+bool cli_given(const struct cli_seen *seen, int code);
 /* Refuses (message, -1) when both options were given: A and B do not go together. */
 int cli_conflict(const char *prog, bool a, const char *na, bool b, const char *nb, const char *why);
 

@@ -196,11 +196,14 @@ int main(int argc, char **argv)
 	const char *format = "text", *output = NULL, *flame = NULL, *share_bins = NULL, *archives = NULL;
 	const struct mycl_archive *arch_a = NULL, *arch_b = NULL;
 	FILE *out = NULL;
+	struct cli_seen seen = { .nr = 0 };
 	int c, rc;
 
 	cli_escape_std();
 	out = stdout;
 	while ((c = getopt_long(argc, argv, "qho:", long_opts, NULL)) != -1) {
+		if (cli_once(P, long_opts, &seen, c, optarg, NULL))
+			return EXIT_USAGE;
 		switch (c) {
 		case O_SHARE: dopts.by_share = true; break;
 		case O_NOISE:

@@ -510,11 +510,16 @@ int main(int argc, char **argv)
 	int ann_n = 0, ann_context = 0, nsrc = 0, group = -1;
 	bool want_g = false, ann_context_set = false, glimit_set = false;
 	MYCL_OPTS(mycl_annotate_opts, aopts, .source_dirs = src_dirs);
+	/* --source-dir adds a directory, -v more words: the options given more than once */
+	static const int repeatable[] = { OPT_SRCDIR, 'v', 0 };
+	struct cli_seen seen = { .nr = 0 };
 	int c, err, rc;
 
 	cli_escape_std();
 	out = stdout;
 	while ((c = getopt_long(argc, argv, "i:s:o:gqvh", long_opts, NULL)) != -1) {
+		if (cli_once(P, long_opts, &seen, c, optarg, repeatable))
+			return EXIT_USAGE;
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 's':
@@ -599,10 +604,23 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_SRCDIR:
-			if (nsrc < MAX_SRC_DIRS)
-				src_dirs[nsrc++] = optarg;
+			if (nsrc == MAX_SRC_DIRS) {
+				fprintf(stderr, P ": --source-dir: at most %d directories\n",
+					MAX_SRC_DIRS);
+				return EXIT_USAGE;
+			}
+			if (!cli_is_dir(P, "--source-dir", optarg))
+				return EXIT_USAGE;
+			src_dirs[nsrc++] = optarg;
 			break;
-		case OPT_PREFIXMAP: aopts.prefix_map = optarg; break;
+		case OPT_PREFIXMAP:
+			if (!strchr(optarg, '=') || *optarg == '=') {
+				fprintf(stderr, P ": --prefix-map takes OLD=NEW (a build path and where "
+					"its sources are here), not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			aopts.prefix_map = optarg;
+			break;
 		case OPT_LOCKS: opts.locks = true; break;
 		case OPT_CORDER:
 			if (strcmp(optarg, "caller") && strcmp(optarg, "callee")) {
@@ -662,6 +680,14 @@ int main(int argc, char **argv)
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
+	if (cli_conflict(P, cli_given(&seen, 'q'), "-q", cli_given(&seen, 'v'), "-v",
+			 "quiet or verbose?") ||
+	    cli_conflict(P, cli_given(&seen, OPT_GROUP), "--group", cli_given(&seen, OPT_NOGROUP),
+			 "--no-group", "events side by side or each in its own table?") ||
+	    cli_conflict(P, cli_given(&seen, OPT_CHILDREN), "--children",
+			 cli_given(&seen, OPT_NOCHILDREN), "--no-children",
+			 "rows by inclusive or by self time?"))
+		return EXIT_USAGE;
 	if (check_modes(&opts, want_g, graph_sym, graph_callees, folded, ann_n > 0, ann_context_set,
 			glimit_set, group, !strcmp(format, "json"), &ropts, flame_file, html_file, output,
 			!strcmp(format, "pprof")))
@@ -687,6 +713,10 @@ int main(int argc, char **argv)
 	}
 	/* By default, as perf: groups side by side, unless a view of single events was asked for. */
 	ropts.no_group = group == 0 || (group < 0 && (want_g || opts.event));
+	if (opts.lock_rules && access(opts.lock_rules, R_OK)) {
+		fprintf(stderr, P ": --lock-rules %s: %s\n", opts.lock_rules, strerror(errno));
+		return EXIT_USAGE;
+	}
 	if (opts.symfs && !cli_is_dir(P, "--symfs", opts.symfs))
 		return EXIT_USAGE;
 	if (opts.kallsyms && cli_check_kallsyms(P, opts.kallsyms))

@@ -105,10 +105,13 @@ int main(int argc, char **argv)
 	bool use_colour;
 	size_t ev = SIZE_MAX;
 	FILE *out;
+	struct cli_seen seen = { .nr = 0 };
 	int c, err, rc;
 
 	cli_escape_std();
 	while ((c = getopt_long(argc, argv, "o:qh", long_opts, NULL)) != -1) {
+		if (cli_once(P, long_opts, &seen, c, optarg, NULL))
+			return EXIT_USAGE;
 		switch (c) {
 		case O_FORMAT:
 			if (cli_choice(P, "--format", optarg, (const char *const[]){ "text", "markdown",

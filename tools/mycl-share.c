@@ -69,11 +69,14 @@ int main(int argc, char **argv)
 	const char *dis = NULL, *output = NULL;
 	FILE *out = NULL;
 	char err[600] = "";
+	struct cli_seen seen = { .nr = 0 };
 	int c, rc;
 
 	cli_escape_std();
 	out = stdout;
 	while ((c = getopt_long(argc, argv, "qho:", long_opts, NULL)) != -1) {
+		if (cli_once("mycl-share", long_opts, &seen, c, optarg, NULL))
+			return EXIT_USAGE;
 		switch (c) {
 		case O_LINE:
 			if (cli_uint("mycl-share", "--line-size", optarg, 8, 4096, &o.line_size))

@@ -1,0 +1,2 @@
+# --children and --no-children together: which one? refused.
+"$MYCL_HOT" --children --no-children "$DATA/hotloop.g.data"
