@@ -63,17 +63,29 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* "A[,B]" copied into FIRST (A there): B, or FIRST when there is no comma. */
-static const char *split_pair(const char *arg, char *first, size_t len)
+/*
+ * "A[,B]" copied into FIRST (A there): B, or FIRST when there is no comma;
+ * NULL, said as OPT's mistake, when A or B is empty, there are more than two
+ * or ARG does not fit.
+ */
+static const char *split_pair(const char *opt, const char *what, const char *arg, char *first,
+			      size_t len)
 {
 	char *second;
 
+	if (strlen(arg) >= len) {
+		fprintf(stderr, P ": %s: a path of %zu bytes is too long\n", opt, strlen(arg));
+		return NULL;
+	}
 	snprintf(first, len, "%s", arg);
 	second = strchr(first, ',');
-	if (!second)
-		return first;
-	*second++ = '\0';
-	return second;
+	if (second)
+		*second++ = '\0';
+	if (!first[0] || (second && (!second[0] || strchr(second, ',')))) {
+		fprintf(stderr, P ": %s takes %s, not '%s'\n", opt, what, arg);
+		return NULL;
+	}
+	return second ? second : first;
 }
 
 /* --archive A[,B]: BASE's archive and NEW's (the same when one is given). */
@@ -81,13 +93,12 @@ static int open_archives(const char *arg, const struct mycl_archive **a,
 			 const struct mycl_archive **b)
 {
 	char first[4096];
-	const char *second = split_pair(arg, first, sizeof(first));
+	const char *second = split_pair("--archive", "BASE_ARCHIVE[,NEW_ARCHIVE]", arg, first,
+					sizeof(first));
 	int rc;
 
-	if (!first[0] || !second[0]) {
-		fprintf(stderr, P ": --archive takes BASE_ARCHIVE[,NEW_ARCHIVE]\n");
+	if (!second)
 		return EXIT_USAGE;
-	}
 	rc = cli_archive(P, first, a);
 	if (!rc && second != first)
 		rc = cli_archive(P, second, b);
@@ -146,7 +157,9 @@ static int share_diff(const char *bins, const char *base, const char *new_p,
 	FILE *out = stdout;
 	int rc;
 
-	b2 = split_pair(bins, b1, sizeof(b1));
+	b2 = split_pair("--share", "BIN[,NEW_BIN]", bins, b1, sizeof(b1));
+	if (!b2)
+		return EXIT_USAGE;
 	name = strrchr(b2, '/') ? strrchr(b2, '/') + 1 : b2;
 	{
 		MYCL_OPTS(mycl_share_opts, so, .print = cli_print, .print_ctx = lg, .perf_data = base);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 
@@ -88,6 +89,33 @@ static void colour_lines(FILE *f, const char *text)
 	}
 }
 
+/*
+ * A BINARY argument, checked before the recording is read: readable, and an
+ * ELF file (what the false-sharing section disassembles).  0, or the exit
+ * code once said.
+ */
+static int binary_arg(const char *path)
+{
+	unsigned char magic[4];
+	struct stat sb;
+	FILE *f;
+	size_t n;
+
+	if (stat(path, &sb) || !(f = fopen(path, "rb"))) {
+		fprintf(stderr, P ": %s: %s\n", path, strerror(errno));
+		return EXIT_IO;
+	}
+	n = S_ISDIR(sb.st_mode) ? 0 : fread(magic, 1, sizeof(magic), f);
+	fclose(f);
+	if (S_ISDIR(sb.st_mode) || n < sizeof(magic) || memcmp(magic, "\177ELF", 4)) {
+		fprintf(stderr, P ": %s: %s; the BINARY arguments are programs or libraries "
+			"for the false-sharing section\n", path,
+			S_ISDIR(sb.st_mode) ? "is a directory" : "not an ELF file");
+		return EXIT_BAD_INPUT;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_log lg = { .prog = P, .verbose = 0 };
@@ -165,10 +193,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, P ": at most %d binaries\n", MAX_BINS);
 			return EXIT_USAGE;
 		}
-		if (access(argv[optind], R_OK)) {
-			fprintf(stderr, P ": %s: %s\n", argv[optind], strerror(errno));
-			return EXIT_IO;
-		}
+		if ((rc = binary_arg(argv[optind])))
+			return rc;
 		bins[i] = argv[optind];
 	}
 	if (bins[0])
