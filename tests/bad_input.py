@@ -89,6 +89,38 @@ def bad_sections(path):
     return put(path, bytes(elf))
 
 
+def fixture_elf():
+    return open(os.path.join(data, "symfs", "mycl-fixtures", "hotloop"), "rb").read()
+
+
+def as_core(path):
+    """The fixture binary with e_type ET_CORE: what a core dump's header says."""
+    elf = bytearray(fixture_elf())
+    struct.pack_into("<H", elf, 0x10, 4)                     # e_type = ET_CORE
+    return put(path, bytes(elf))
+
+
+def as_debug_file(path):
+    """The fixture binary with its .text made NOBITS, as objcopy --only-keep-debug leaves it."""
+    elf = bytearray(fixture_elf())
+    shoff, = struct.unpack_from("<Q", elf, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", elf, 0x3a)
+    stroff, = struct.unpack_from("<Q", elf, shoff + shstrndx * shentsize + 0x18)
+    for i in range(shnum):
+        sh = shoff + i * shentsize
+        name, = struct.unpack_from("<I", elf, sh)
+        if elf[stroff + name:stroff + name + 6] == b".text\0":
+            struct.pack_into("<I", elf, sh + 4, 8)               # sh_type = SHT_NOBITS
+    return put(path, bytes(elf))
+
+
+def as_ar(path):
+    """A static library: an ar archive holding the fixture binary as its member."""
+    member = fixture_elf()
+    head = b"%-16s%-12d%-6d%-6d%-8s%-10d`\n" % (b"hotloop.o/", 0, 0, 0, b"644", len(member))
+    return put(path, b"!<arch>\n" + head + member + (b"\n" if len(member) % 2 else b""))
+
+
 def mismatched_symfs():
     """A symfs whose hotloop is another binary (another build-id)."""
     root = os.path.join(work, "symfs-other")
@@ -205,6 +237,13 @@ CASES = [
      3, "not an ELF file"),
     ("ELF with bad section headers", "mycl-share on a binary whose e_shoff is past the end",
      lambda: [share, bad_sections("badsh.elf")], 3, "not a readable ELF file: its section header table"),
+    ("core dump (mycl-share)", "mycl-share on an ELF file whose e_type is ET_CORE",
+     lambda: [share, as_core("core.elf")], 3, "a core dump, not a program or library"),
+    ("separate debug file (mycl-share)", "mycl-share on a binary whose .text is NOBITS",
+     lambda: [share, as_debug_file("only.debug")], 3,
+     "a separate debug file (its code sections are empty): give the program or library"),
+    ("static library (mycl-share)", "mycl-share on an ar archive of the fixture",
+     lambda: [share, as_ar("lib.a")], 3, "a static library (ar archive), not an ELF binary"),
     ("missing binary", "the recording's binary is nowhere",
      lambda: [hot, "--buildid-dir", "", "--debug-dir", "", missing_binary()],
      0, "binary not found; /nonexistent-dir/hotlp not found"),

@@ -193,8 +193,6 @@ int main(int argc, char **argv)
 			fprintf(stderr, P ": at most %d binaries\n", MAX_BINS);
 			return EXIT_USAGE;
 		}
-		if ((rc = binary_arg(argv[optind])))
-			return rc;
 		bins[i] = argv[optind];
 	}
 	if (bins[0])
@@ -206,6 +204,9 @@ int main(int argc, char **argv)
 	    (opts.symfs && !cli_is_dir(P, "--symfs", opts.symfs)) ||
 	    (opts.kallsyms && cli_check_kallsyms(P, opts.kallsyms)))
 		return EXIT_USAGE;
+	for (size_t i = 0; bins[i]; i++)
+		if ((rc = binary_arg(bins[i])))
+			return rc;
 	if (archive && (rc = cli_archive(P, archive, &opts.archive)))
 		return rc;
 	to.archive = opts.archive;

@@ -86,7 +86,11 @@ static int not_elf(const char *path, char *errbuf, size_t errlen)
 			return MYCL_ERR_ELF;
 		}
 	}
-	snprintf(errbuf, errlen, "%s: a text file, not an ELF binary", path);
+	if (n >= 8 && !memcmp(head, "!<arch>\n", 8))
+		snprintf(errbuf, errlen, "%s: a static library (ar archive), not an ELF binary: give "
+			 "the program built from it, or one of its objects (ar x)", path);
+	else
+		snprintf(errbuf, errlen, "%s: a text file, not an ELF binary", path);
 	return MYCL_ERR_ELF;
 }
 
@@ -594,8 +598,8 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 	unsigned int line = OPTS_GET(o, line_size, 0);
 	struct mycl_share *s;
 	struct elf_image *img;
-	char *abs;
-	int err;
+	char *abs, why[200];
+	int err, kind;
 
 	*out = NULL;
 	so.debug_dir = dso_debug_dir(OPTS_GET(o, debug_dir, NULL));
@@ -632,11 +636,13 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 		s->name = s->strs[s->nr_strs - 1];
 	dso_load(s->dso, &so);
 	img = dso_image(s->dso);
-	if (!img) {
-		char why[200];
-
-		if (!elf_header_problem(s->dso->path, why, sizeof(why)))
+	/* (a core dump or a debug file may load, but holds no code to read) */
+	kind = elf_header_problem(s->dso->path, why, sizeof(why));
+	if (!img || kind == 1) {
+		if (!kind)
 			snprintf(errbuf, errlen, "%s: not a readable ELF file: %s", path, why);
+		else if (kind == 1)
+			snprintf(errbuf, errlen, "%s: %s", path, why);
 		else
 			snprintf(errbuf, errlen, "%s: not an ELF file with code (%s)", path,
 				 dso_status_str(s->dso->status));

@@ -114,8 +114,10 @@ struct elf_found {
 	char debuglink[256];
 };
 /*
- * What is wrong with PATH's ELF headers (section or program headers past the
- * end of the file), said in BUF: 0, or -ENOENT when nothing is found wrong.
+ * What is wrong with PATH as a binary, said in BUF: 0 for damaged headers
+ * (section or program headers past the end of the file), 1 for an ELF file of
+ * another kind (a core dump, a separate debug file), or -ENOENT when nothing
+ * is found wrong.
  */
 int elf_header_problem(const char *path, char *buf, size_t len);
 /* What PATH holds: ELF or not, build-id, symbol tables, code, debuglink. */

@@ -71,8 +71,26 @@ static bool has_code(Elf *e)
 	return false;
 }
 
+/* A separate debug file: its .text is there, but as NOBITS (objcopy --only-keep-debug). */
+static bool debug_only(Elf *e)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	const char *name;
+
+	if (elf_getshdrstrndx(e, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(e, scn)))
+		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(e, shstrndx, sh.sh_name)) &&
+		    !strcmp(name, ".text"))
+			return sh.sh_type == SHT_NOBITS;
+	return false;
+}
+
 int elf_header_problem(const char *path, char *buf, size_t len)
 {
+	int kind = 0;
 	uint64_t size, end;
 	size_t shnum = 0;
 	GElf_Ehdr eh;
@@ -98,10 +116,19 @@ int elf_header_problem(const char *path, char *buf, size_t len)
 				 "of the file (%" PRIu64 " bytes)", (uint64_t)eh.e_phoff, size);
 		else
 			buf[0] = 0;
+		if (!buf[0] && eh.e_type == ET_CORE) {
+			snprintf(buf, len, "a core dump, not a program or library: give the program "
+				 "that dumped it");
+			kind = 1;
+		} else if (!buf[0] && debug_only(e)) {
+			snprintf(buf, len, "a separate debug file (its code sections are empty): give "
+				 "the program or library it belongs to");
+			kind = 1;
+		}
 	}
 	elf_end(e);
 	close(fd);
-	return buf[0] ? 0 : -ENOENT;
+	return buf[0] ? kind : -ENOENT;
 }
 
 int elf_probe(const char *path, struct elf_found *f)
