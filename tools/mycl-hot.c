@@ -333,7 +333,7 @@ static size_t pick_event(const struct mycl_profile *prof, const char *opt, const
 	return ev;
 }
 
-/* --html FILE: the page of the first event with samples. */
+/* --html FILE: the page of the first event with samples; 0, or the exit code once said. */
 static int write_html(const char *path, const struct mycl_profile *prof,
 		      const struct mycl_annotate_opts *ao)
 {
@@ -344,18 +344,18 @@ static int write_html(const char *path, const struct mycl_profile *prof,
 	int err;
 
 	if (ev == SIZE_MAX)
-		return -1;
+		return EXIT_NOTHING;
 	snprintf(title, sizeof(title), "mycl-hot: %s",
 		 mycl_perf_data__path(mycl_profile__perf_data(prof)));
 	f = cli_open_output(path);
 	if (!f) {
 		fprintf(stderr, P ": cannot write %s: %s\n", path, strerror(errno));
-		return -1;
+		return EXIT_IO;
 	}
 	err = mycl_report__html(f, prof, ev, &ho);
 	if (fclose(f) || err) {
 		fprintf(stderr, P ": writing the page to %s failed\n", path);
-		return -1;
+		return EXIT_IO;
 	}
 	return 0;
 }
@@ -385,7 +385,10 @@ static int write_pprof(const char *path, const struct mycl_profile *prof)
 	return EXIT_OK;
 }
 
-/* --flamegraph FILE: the first event with samples (the one --event chose). */
+/*
+ * --flamegraph FILE: the first event with samples (the one --event chose); 0,
+ * or the exit code once said.
+ */
 static int write_flame(const char *path, const struct mycl_profile *prof)
 {
 	MYCL_OPTS(mycl_flame_opts, fo);
@@ -394,16 +397,16 @@ static int write_flame(const char *path, const struct mycl_profile *prof)
 	int err;
 
 	if (ev == SIZE_MAX)
-		return -1;
+		return EXIT_NOTHING;
 	f = cli_open_output(path);
 	if (!f) {
 		fprintf(stderr, P ": cannot write %s: %s\n", path, strerror(errno));
-		return -1;
+		return EXIT_IO;
 	}
 	err = mycl_report__flamegraph(f, prof, ev, &fo);
 	if (fclose(f) || err) {
 		fprintf(stderr, P ": writing the flame graph to %s failed\n", path);
-		return -1;
+		return EXIT_IO;
 	}
 	return 0;
 }
@@ -765,11 +768,11 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	/* The pictures asked for beside the report, then the report. */
-	if ((flame_file && write_flame(flame_file, prof)) ||
-	    (html_file && write_html(html_file, prof, &aopts))) {
+	if ((flame_file && (rc = write_flame(flame_file, prof))) ||
+	    (html_file && (rc = write_html(html_file, prof, &aopts)))) {
 		mycl_profile__free(prof);
 		mycl_perf_data__close(pd);
-		return EXIT_IO;
+		return rc;
 	}
 	if (!strcmp(format, "pprof")) {
 		rc = write_pprof(output, prof);
