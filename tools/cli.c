@@ -313,3 +313,17 @@ bool cli_given(const struct cli_seen *seen, int code)
 			return true;
 	return false;
 }
+
+int cli_finish_output(const char *prog, FILE *out, const char *output, int err)
+{
+	int saved;
+
+	if (out == stdout ? fflush(out) || ferror(out) : fclose(out))
+		err = err ? err : errno ? -errno : -EIO;
+	if (!err)
+		return EXIT_OK;
+	saved = err < 0 ? -err : EIO;
+	fprintf(stderr, "%s: writing the report to %s failed: %s\n", prog,
+		output ? output : "standard output", strerror(saved));
+	return EXIT_INTERNAL;
+}

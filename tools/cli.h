@@ -93,6 +93,12 @@ struct cli_seen {
 struct option;
 int cli_once(const char *prog, const struct option *opts, struct cli_seen *seen, int code,
 	     const char *arg, const int *repeatable);
+/*
+ * The report written to OUT (stdout, or the -o file OUTPUT, closed here) with
+ * the writer's ERR: EXIT_OK, or EXIT_INTERNAL once "PROG: writing the report
+ * to OUTPUT failed: why" is said (a full disk, a closed pipe's end).
+ */
+int cli_finish_output(const char *prog, FILE *out, const char *output, int err);
 /* Whether the option of getopt's CODE was given (cli_once saw it). */
 bool cli_given(const struct cli_seen *seen, int code);
 /* Refuses (message, -1) when both options were given: A and B do not go together. */

@@ -185,9 +185,7 @@ static int share_diff(const char *bins, const char *base, const char *new_p,
 			!strcmp(format, "markdown") ? mycl_diff__write_markdown(out, d, wo) :
 			mycl_diff__write_text(out, d, wo);
 
-		if (out != stdout && fclose(out) && !e)
-			e = -EIO;
-		rc = e ? EXIT_INTERNAL : EXIT_OK;
+		rc = cli_finish_output(P, out, output, e);
 	}
 	mycl_diff__free(d);
 	mycl_share__free(sa);
@@ -316,9 +314,7 @@ int main(int argc, char **argv)
 			  !strcmp(format, "markdown") ? mycl_diff__write_markdown(out, d, &wo) :
 			  mycl_diff__write_text(out, d, &wo);
 
-		if (out != stdout && fclose(out) && !err)
-			err = -EIO;
-		rc = err ? EXIT_INTERNAL : EXIT_OK;
+		rc = cli_finish_output(P, out, output, err);
 	}
 	if (!rc && flame) {
 		MYCL_OPTS(mycl_flame_opts, fo, .by_share = dopts.by_share, .by_period = !dopts.by_share);

@@ -141,9 +141,8 @@ int main(int argc, char **argv)
 		if (rc == -ENOENT)
 			fprintf(stderr, "mycl-share: %s: no function named '%s'\n", argv[optind], dis);
 		mycl_share__free(s);
-		if (out != stdout && fclose(out) && !rc)
-			rc = -EIO;
-		return rc == -ENOENT ? EXIT_NOTHING : rc ? EXIT_INTERNAL : EXIT_OK;
+		return rc == -ENOENT ? (cli_finish_output("mycl-share", out, output, 0), EXIT_NOTHING)
+				     : cli_finish_output("mycl-share", out, output, rc);
 	}
 	if (what_if || wo.symbol) {
 		/* The same variables at each line size (x86's adjacent-line prefetch pairs: 128). */
@@ -161,11 +160,10 @@ int main(int argc, char **argv)
 		rc = json ? mycl_share__write_json(out, s, &wo) : mycl_share__write_text(out, s, &wo);
 	}
 	mycl_share__free(s);
-	if (out != stdout && fclose(out) && !rc)
-		rc = -EIO;
 	if (rc == -ENOENT) {
 		fprintf(stderr, "mycl-share: %s: no variable named '%s'\n", argv[optind], wo.symbol);
+		cli_finish_output("mycl-share", out, output, 0);
 		return EXIT_NOTHING;
 	}
-	return rc ? EXIT_INTERNAL : EXIT_OK;
+	return cli_finish_output("mycl-share", out, output, rc);
 }
