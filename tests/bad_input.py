@@ -121,6 +121,17 @@ def as_ar(path):
     return put(path, b"!<arch>\n" + head + member + (b"\n" if len(member) % 2 else b""))
 
 
+def fifo_symfs():
+    """A symfs whose hotloop is a FIFO no one writes: opening it would wait forever."""
+    d = os.path.join(work, "fifo-symfs")
+    os.makedirs(os.path.join(d, "mycl-fixtures"), exist_ok=True)
+    f = os.path.join(d, "mycl-fixtures", "hotloop")
+    if not os.path.exists(f):
+        os.mkfifo(f)
+    return [hot, "--symfs", d, "--buildid-dir", "", "--debug-dir", "", "-g",
+            os.path.join(data, "hotloop.g.data")]
+
+
 def mismatched_symfs():
     """A symfs whose hotloop is another binary (another build-id)."""
     root = os.path.join(work, "symfs-other")
@@ -253,6 +264,11 @@ CASES = [
      0, "the binary changed since the recording"),
     ("hostile path", "'/../../../../etc/hosts' as a binary's name, with --symfs (more: tests/safety_checks.py)",
      lambda: [hot] + SYMFS + [hostile_path()], 0, "/../../../../etc/hosts not found under --symfs"),
+    ("FIFO as a binary", "a FIFO at the binary's path (under --symfs; -g unwinds too)",
+     fifo_symfs, 0, "hotloop is not a regular file (a FIFO"),
+    ("FIFO (mycl-share)", "mycl-share on a FIFO",
+     lambda: [share, fifo_symfs()[2] + "/mycl-fixtures/hotloop"], 3,
+     "not a regular file (a FIFO), not an ELF binary"),
     ("archive: not a tarball", "--archive given a perf.data",
      lambda: arc(LEDGER), 3, "not a tar archive (perf archive writes a .tar.bz2)"),
     ("archive: truncated", "the first half of a perf archive",

@@ -66,8 +66,13 @@ static int not_elf(const char *path, char *errbuf, size_t errlen)
 		snprintf(errbuf, errlen, "%s: is a directory, not an ELF binary", path);
 		return MYCL_ERR_ELF;
 	}
-	if (!S_ISREG(sb.st_mode))
-		return 0;
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(errbuf, errlen, "%s: not a regular file (%s), not an ELF binary", path,
+			 S_ISFIFO(sb.st_mode) ? "a FIFO" : S_ISCHR(sb.st_mode) ? "a character device" :
+			 S_ISBLK(sb.st_mode) ? "a block device" : S_ISSOCK(sb.st_mode) ? "a socket" :
+			 "a special file");
+		return MYCL_ERR_ELF;
+	}
 	if (!sb.st_size) {
 		snprintf(errbuf, errlen, "%s: is empty (0 bytes), not an ELF binary", path);
 		return MYCL_ERR_ELF;

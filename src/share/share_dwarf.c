@@ -361,7 +361,7 @@ int share_dwarf_vars(struct mycl_share *s, const char *file, bool readonly)
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	Dwarf *dw;
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(file);
 
 	if (fd < 0 || !c.img)
 		return fd < 0 ? 0 : 0;

@@ -323,7 +323,7 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 {
 	struct candidates c = { 0 };
 	char hex[41] = "";
-	const char *full = NULL, *dyn = NULL, *runtime = NULL;
+	const char *full = NULL, *dyn = NULL, *runtime = NULL, *special = NULL;
 	bool mismatch = false, found = false;
 	char mismatch_hex[41] = "";
 
@@ -393,8 +393,11 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 	for (int i = 0; i < c.nr && !(full && runtime); i++) {
 		struct elf_found f;
 
-		if (elf_probe(c.path[i], &f) || !f.is_elf)
+		if (elf_probe(c.path[i], &f) || !f.is_elf) {
+			if (f.special && !special)
+				special = c.path[i];
 			continue;
+		}
 		found = true;
 		if (d->build_id_size && f.build_id_size &&
 		    (f.build_id_size != d->build_id_size ||
@@ -442,6 +445,10 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		d->status = DSO_NO_SYMBOLS;
 		set_detail(d, "stripped%s%s", hex[0] ? ": install debug info with build-id " : "",
 			   hex);
+	} else if (special) {
+		d->status = DSO_MISSING;
+		set_detail(d, "%s is not a regular file (a FIFO, a device, a socket or a directory): "
+			   "not read", special);
 	} else {
 		d->status = DSO_MISSING;
 		if (o->archive)

@@ -18,7 +18,7 @@ static Elf *open_elf(const char *path, int *fd)
 	Elf *e;
 
 	elf_version(EV_CURRENT);
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	*fd = open_regular(path);
 	if (*fd < 0)
 		return NULL;
 	e = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
@@ -133,6 +133,7 @@ int elf_header_problem(const char *path, char *buf, size_t len)
 
 int elf_probe(const char *path, struct elf_found *f)
 {
+	struct stat st;
 	const void *bid;
 	GElf_Word crc;
 	GElf_Shdr sh;
@@ -143,6 +144,10 @@ int elf_probe(const char *path, struct elf_found *f)
 	memset(f, 0, sizeof(*f));
 	if (access(path, R_OK))
 		return -errno;
+	if (stat(path, &st) || !S_ISREG(st.st_mode)) {
+		f->special = true;	/* a FIFO, a device, a socket or a directory: not read */
+		return 0;
+	}
 	e = open_elf(path, &fd);
 	if (!e)
 		return 0;

@@ -267,7 +267,7 @@ int elf_image_open(const char *path, struct elf_image **out)
 	if (!img)
 		return -ENOMEM;
 	elf_version(EV_CURRENT);
-	img->fd = open(path, O_RDONLY | O_CLOEXEC);
+	img->fd = open_regular(path);
 	if (img->fd < 0) {
 		err = -errno;
 		free(img);

@@ -53,7 +53,7 @@ static struct inline_cache *cache_of(struct dso *d)
 	c->fd = -1;
 	/* The file symbols came from carries .debug_info when there is any. */
 	if (d->sym_path) {
-		c->fd = open(d->sym_path, O_RDONLY | O_CLOEXEC);
+		c->fd = open_regular(d->sym_path);
 		if (c->fd >= 0)
 			c->dw = dwarf_begin(c->fd, DWARF_C_READ);
 	}

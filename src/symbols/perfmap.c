@@ -8,7 +8,7 @@
 
 int perfmap_load(const char *path, struct dso *d)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen_regular(path);
 	char line[4096];
 	int err = 0;
 

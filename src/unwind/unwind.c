@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <elfutils/libdwfl.h>
 #include "internal.h"
 #include "machine.h"
@@ -76,7 +77,7 @@ static int symfs_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *m
 	if (!d || !d->sym_path || (d->runtime_path && !strcmp(d->sym_path, d->runtime_path)))
 		return -1;
 	*debuginfo_file_name = strdup(d->sym_path);
-	return open(d->sym_path, O_RDONLY | O_CLOEXEC);
+	return open_regular(d->sym_path);
 }
 
 struct unwinder *unwinder_new(struct machine *m, const char *arch)
@@ -320,9 +321,15 @@ static struct uproc *proc_for(struct unwinder *u, const struct mycl_sample *s)
 	dwfl_report_begin(p->dwfl);
 	/* A failure leaves the range unknown. */
 	for (size_t i = 0; i < c.nr; i++) {
-		Dwfl_Module *mod = dwfl_report_elf(p->dwfl, c.v[i].dso->short_name,
-						   c.v[i].dso->runtime_path, -1, c.v[i].bias, false);
+		/* opened here, a regular file only (libdwfl's own open() waits on a FIFO) */
+		int fd = open_regular(c.v[i].dso->runtime_path);
+		Dwfl_Module *mod = fd < 0 ? NULL :
+				   dwfl_report_elf(p->dwfl, c.v[i].dso->short_name,
+						   c.v[i].dso->runtime_path, fd, c.v[i].bias, false);
 		void **ud;
+
+		if (fd >= 0 && !mod)
+			close(fd);	/* consumed only on success */
 
 		if (mod && dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL))
 			*ud = (void *)c.v[i].dso;

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mycl/error.h"
@@ -71,7 +72,16 @@ int u64_cmp(const void *a, const void *b);
 	lo_;								\
 })
 
-/* The whole text file PATH, NUL-terminated, or NULL with errno set.  Caller frees. */
+/*
+ * PATH opened read-only when it is a regular file, or -1 with errno (EISDIR,
+ * or EINVAL for a FIFO, a device or a socket).  For every path a recording or
+ * a binary names (a binary, its debug file, /tmp/perf-PID.map, a source
+ * file): a FIFO there would block the open forever, a device never end.
+ */
+int open_regular(const char *path);
+/* The same as a stdio stream ("r"), or NULL with errno set. */
+FILE *fopen_regular(const char *path);
+/* The whole regular text file PATH, NUL-terminated, or NULL with errno set.  Caller frees. */
 char *read_text_file(const char *path);
 /* A new string from FMT, or NULL.  Caller frees. */
 char *str_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

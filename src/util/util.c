@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "internal.h"
 
 void mycl_log(const struct logger *lg, enum mycl_print_level level, const char *fmt, ...)
@@ -61,9 +64,45 @@ int grow_array_zeroed(void **arr, size_t *cap, size_t need, size_t elem)
 	return err;
 }
 
+int open_regular(const char *path)
+{
+	/* O_NONBLOCK: a FIFO's open returns at once (no writer needed); nothing else changes */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+	int e = 0;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st))
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	else if (fcntl(fd, F_SETFL, O_RDONLY))	/* blocking again, as open() makes it */
+		e = errno;
+	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+FILE *fopen_regular(const char *path)
+{
+	int fd = open_regular(path);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 char *read_text_file(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen_regular(path);
 	char *buf = NULL;
 	size_t len = 0;
 
