@@ -327,3 +327,40 @@ int cli_finish_output(const char *prog, FILE *out, const char *output, int err)
 		output ? output : "standard output", strerror(saved));
 	return EXIT_INTERNAL;
 }
+
+int cli_check_env(const char *prog)
+{
+	/* the knobs and the values each takes (NULL: any number) */
+	static const struct {
+		const char *name, *values[3];
+	} knobs[] = {
+		{ "MYCL_READ_AHEAD", { "on", "off", NULL } },
+		{ "MYCL_DECODE_AHEAD", { "on", "off", NULL } },
+		{ "MYCL_SCAN_THREAD", { "on", "off", NULL } },
+		{ "MYCL_X86_QUICK", { "on", "off", NULL } },
+		{ "MYCL_CHAIN_CACHE", { "on", "off", NULL } },
+		{ "MYCL_PROGRESS_AFTER", { NULL } },
+	};
+
+	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
+		const char *v = getenv(knobs[i].name);
+		bool ok = false;
+		char *end;
+
+		if (!v || !*v)
+			continue;
+		if (!knobs[i].values[0]) {
+			double d = strtod(v, &end);
+
+			ok = !*end && d >= 0 && d < 1e9;
+		}
+		for (size_t k = 0; k < 2 && knobs[i].values[k]; k++)
+			ok |= !strcmp(v, knobs[i].values[k]);
+		if (!ok) {
+			fprintf(stderr, "%s: %s=%s: it takes %s\n", prog, knobs[i].name, v,
+				knobs[i].values[0] ? "on or off" : "a number of seconds");
+			return -1;
+		}
+	}
+	return 0;
+}

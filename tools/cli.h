@@ -99,6 +99,12 @@ int cli_once(const char *prog, const struct option *opts, struct cli_seen *seen,
  * to OUTPUT failed: why" is said (a full disk, a closed pipe's end).
  */
 int cli_finish_output(const char *prog, FILE *out, const char *output, int err);
+/*
+ * The MYCL_* variables of the environment (ENVIRONMENT in the man pages) hold
+ * values they take: 0, or -1 once "PROG: NAME=VALUE: it takes ..." is said
+ * (a mistyped value would otherwise silently mean the default).
+ */
+int cli_check_env(const char *prog);
 /* Whether the option of getopt's CODE was given (cli_once saw it). */
 bool cli_given(const struct cli_seen *seen, int code);
 /* Refuses (message, -1) when both options were given: A and B do not go together. */

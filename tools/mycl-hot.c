@@ -519,6 +519,8 @@ int main(int argc, char **argv)
 	int c, err, rc;
 
 	cli_escape_std();
+	if (cli_check_env(P))
+		return EXIT_USAGE;
 	out = stdout;
 	while ((c = getopt_long(argc, argv, "i:s:o:gqvh", long_opts, NULL)) != -1) {
 		if (cli_once(P, long_opts, &seen, c, optarg, repeatable))
