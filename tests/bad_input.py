@@ -128,7 +128,7 @@ def fifo_symfs():
     f = os.path.join(d, "mycl-fixtures", "hotloop")
     if not os.path.exists(f):
         os.mkfifo(f)
-    return [hot, "--symfs", d, "--buildid-dir", "", "--debug-dir", "", "-g",
+    return [hot, "--wide", "--symfs", d, "--buildid-dir", "", "--debug-dir", "", "-g",
             os.path.join(data, "hotloop.g.data")]
 
 
@@ -267,7 +267,7 @@ CASES = [
     ("FIFO as a binary", "a FIFO at the binary's path (under --symfs; -g unwinds too)",
      fifo_symfs, 0, "hotloop is not a regular file (a FIFO"),
     ("FIFO (mycl-share)", "mycl-share on a FIFO",
-     lambda: [share, fifo_symfs()[2] + "/mycl-fixtures/hotloop"], 3,
+     lambda: [share, fifo_symfs()[3] + "/mycl-fixtures/hotloop"], 3,
      "not a regular file (a FIFO), not an ELF binary"),
     ("archive: not a tarball", "--archive given a perf.data",
      lambda: arc(LEDGER), 3, "not a tar archive (perf archive writes a .tar.bz2)"),
