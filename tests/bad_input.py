@@ -73,6 +73,30 @@ def replace_record(blob, off, new):
     return bytes(b)
 
 
+def period_at(blob):
+    """Where a SAMPLE record of BLOB (one event) holds its period, from the record's start."""
+    attrs_off = struct.unpack_from("<Q", blob, 24)[0]
+    st = struct.unpack_from("<Q", blob, attrs_off + 24)[0]
+    assert st & (1 << 8), "no PERIOD in the samples"
+    # IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID, CPU come before PERIOD, 8 bytes each
+    return 8 + 8 * sum(1 for bit in (16, 0, 1, 2, 3, 6, 9, 7) if st & (1 << bit))
+
+
+def period_past(path):
+    """hotloop.data with one sample's period 2^63: a damaged record, not 99.9% of the time."""
+    off = first(hotloop, 9)
+    return put(path, patched(hotloop, off + period_at(hotloop), "<Q", 1 << 63))
+
+
+def period_overflow(path):
+    """hotloop.data whose first sample, its period 2^44 (the most a sample may claim), comes
+    2^20 + 8 times: the event's periods sum past 2^64 (42 MB, made here and removed after)."""
+    off = first(hotloop, 9)
+    size = struct.unpack_from("<H", hotloop, off + 6)[0]
+    rec = patched(hotloop[off:off + size], period_at(hotloop), "<Q", 1 << 44)
+    return put(path, replace_record(hotloop, off, rec * ((1 << 20) + 8)))
+
+
 def bomb():
     """hotloop.z.data with its first COMPRESSED record replaced by one holding 200 MB of
     FINISHED_ROUND records squeezed into 17 KB of zstd."""
@@ -264,6 +288,12 @@ CASES = [
      0, "the binary changed since the recording"),
     ("hostile path", "'/../../../../etc/hosts' as a binary's name, with --symfs (more: tests/safety_checks.py)",
      lambda: [hot] + SYMFS + [hostile_path()], 0, "/../../../../etc/hosts not found under --symfs"),
+    ("impossible period", "one sample's period set to 2^63",
+     lambda: [hot, period_past("period.data")], 0,
+     "1 samples claim a period past 2^44 (the first 9223372036854775808)"),
+    ("periods that sum past 2^64", "2^20 + 8 samples of period 2^44",
+     lambda: [hot, period_overflow("overflow.data")], 3,
+     "the periods of event 'cpu-clock:u' sum past 2^64 after"),
     ("FIFO as a binary", "a FIFO at the binary's path (under --symfs; -g unwinds too)",
      fifo_symfs, 0, "hotloop is not a regular file (a FIFO"),
     ("FIFO (mycl-share)", "mycl-share on a FIFO",
@@ -347,4 +377,6 @@ for name, how, make, code, says in CASES:
     check(f"{name}: README's table has this row", table.get(name) == (code, says), table.get(name))
 for name in table:
     check(f"README row '{name}' is a case here", any(c[0] == name for c in CASES))
+if os.path.exists(os.path.join(work, "overflow.data")):
+    os.remove(os.path.join(work, "overflow.data"))      # 42 MB
 sys.exit(summary())

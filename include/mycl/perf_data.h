@@ -217,7 +217,15 @@ struct mycl_perf_stats {
 	uint64_t first_time, last_time;	/* first and last sample time seen */
 	uint64_t nr_unknown_id;		/* READ values whose id names no event (not delivered) */
 	uint64_t nr_sample_records;	/* SAMPLE records; nr_samples counts deliveries */
+	/*
+	 * Samples whose period is past MYCL_MAX_PERIOD (2^44: 4.9 hours of a
+	 * 1 GHz counter, 17,600 s of cpu-clock, in one sample), which no event
+	 * gives: skipped as corrupt (a damaged record, a counter that went
+	 * backwards); the first such period.
+	 */
+	uint64_t nr_bad_periods, first_bad_period;
 };
+#define MYCL_MAX_PERIOD (1ULL << 44)
 
 /*
  * Opens PATH ("-" for standard input) and reads its header: attrs, ids,

@@ -29,6 +29,27 @@ static int bad_record(struct mycl_perf_data *pd, uint32_t type, size_t len)
 	return 0;
 }
 
+/*
+ * Whether S's period can be counted for EV: 0 yes, 1 when it is past
+ * MYCL_MAX_PERIOD (skipped, counted in the stats), or an error when EV's
+ * periods would sum past 2^64 (a report of wrapped sums would lie).
+ */
+static int period_check(struct mycl_perf_data *pd, struct event_priv *ev, const struct mycl_sample *s)
+{
+	uint64_t sum;
+
+	if (s->period > MYCL_MAX_PERIOD) {
+		if (!pd->stats.nr_bad_periods++)
+			pd->stats.first_bad_period = s->period;
+		return 1;
+	}
+	if (__builtin_add_overflow(ev->pub.total_period, s->period, &sum))
+		return pd_error(pd, MYCL_ERR_CORRUPT, "the periods of event '%s' sum past 2^64 "
+				"after %" PRIu64 " samples: the recording's periods are corrupt",
+				ev->pub.name, ev->pub.nr_samples);
+	return 0;
+}
+
 /* The first group read of a leader tells which events are its members. */
 static void note_group(struct mycl_perf_data *pd, struct mycl_event *leader,
 		       const struct mycl_sample *s)
@@ -124,6 +145,11 @@ static int deliver_read(struct mycl_perf_data *pd, struct mycl_sample *s)
 			continue;
 		s->event = &ev->pub;
 		s->id = s->read_ids[i];
+		err = period_check(pd, ev, s);
+		if (err) {
+			err = err > 0 ? 0 : err;
+			continue;
+		}
 		ev->pub.nr_samples++;
 		ev->pub.total_period += s->period;
 		pd->stats.nr_samples++;
@@ -137,6 +163,7 @@ static int deliver_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t 
 			  struct event_priv *ev)
 {
 	struct mycl_sample *s = &pd->sample;
+	int err;
 
 	if (pd_decode_sample(pd, rec, len, ev, s))
 		return bad_record(pd, REC_SAMPLE, len);
@@ -150,6 +177,9 @@ static int deliver_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t 
 	if (s->sample_type & S_READ)
 		return deliver_read(pd, s);
 	ev = pd->events[s->event->idx];
+	err = period_check(pd, ev, s);
+	if (err)
+		return err > 0 ? 0 : err;
 	ev->pub.nr_samples++;
 	ev->pub.total_period += s->period;
 	pd->stats.nr_samples++;

@@ -28,6 +28,7 @@ static void header_obj(struct json *j, const struct mycl_perf_data *pd)
 	json_u64(j, "lost_samples", st->lost_samples);
 	json_u64(j, "lost_events", st->lost_events);
 	json_u64(j, "bad_records", st->nr_bad_samples);
+	json_u64(j, "bad_periods", st->nr_bad_periods);
 	/* SAMPLE records; a record that reads a group is a sample of each member. */
 	json_u64(j, "sample_records", st->nr_sample_records);
 	json_end_obj(j);

@@ -143,6 +143,10 @@ void report_text_header(FILE *f, const struct mycl_profile *p)
 	if (st->nr_bad_samples)
 		fprintf(f, "# WARNING: %" PRIu64 " records did not decode and were skipped\n",
 			st->nr_bad_samples);
+	if (st->nr_bad_periods)
+		fprintf(f, "# WARNING: %" PRIu64 " samples claim a period past 2^44 (the first %" PRIu64
+			"), which no event gives: skipped as corrupt\n", st->nr_bad_periods,
+			st->first_bad_period);
 	warnings_block(f, p);
 	fprintf(f, "#\n");
 }
