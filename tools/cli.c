@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libgen.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -359,6 +361,67 @@ int cli_check_env(const char *prog)
 		if (!ok) {
 			fprintf(stderr, "%s: %s=%s: it takes %s\n", prog, knobs[i].name, v,
 				knobs[i].values[0] ? "on or off" : "a number of seconds");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* PATH as the file it names: its real path, or its directory's real path and its name. */
+static char *canonical(const char *path)
+{
+	char *copy, *dir, *base, *out = NULL;
+	char buf[PATH_MAX];
+
+	if (realpath(path, buf))
+		return strdup(buf);
+	copy = strdup(path);
+	if (!copy)
+		return NULL;
+	dir = dirname(copy);
+	if (realpath(dir, buf)) {
+		free(copy);
+		copy = strdup(path);
+		base = copy ? basename(copy) : NULL;
+		if (base && asprintf(&out, "%s/%s", buf, base) < 0)
+			out = NULL;
+	}
+	free(copy);
+	return out ? out : strdup(path);
+}
+
+/* Whether A and B name one file: the same inode, or the same canonical path. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *ca, *cb;
+	bool same;
+
+	if (!stat(a, &sa) && !stat(b, &sb))
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	ca = canonical(a);
+	cb = canonical(b);
+	same = ca && cb && !strcmp(ca, cb);
+	free(ca);
+	free(cb);
+	return same;
+}
+
+int cli_check_files(const char *prog, const struct cli_file *files, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!files[i].path || !files[i].output || !strcmp(files[i].path, "-"))
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			if (k == i || !files[k].path || !strcmp(files[k].path, "-") ||
+			    (files[k].output && k < i) || !same_file(files[i].path, files[k].path))
+				continue;
+			if (files[k].output)
+				fprintf(stderr, "%s: %s and %s both write %s: give each its own file\n",
+					prog, files[k].what, files[i].what, files[i].path);
+			else
+				fprintf(stderr, "%s: %s %s is also %s: writing it would destroy what "
+					"is read\n", prog, files[i].what, files[i].path, files[k].what);
 			return -1;
 		}
 	}

@@ -105,6 +105,18 @@ int cli_finish_output(const char *prog, FILE *out, const char *output, int err);
  * (a mistyped value would otherwise silently mean the default).
  */
 int cli_check_env(const char *prog);
+/* A file a run reads or writes, for cli_check_files: PATH (may be NULL), what it is. */
+struct cli_file {
+	const char *path;
+	const char *what;		/* "-o", "--html", "the recording", "BINARY" */
+	bool output;
+};
+/*
+ * Refuses ("PROG: -o X is also the recording: ...", -1) a run whose output
+ * would overwrite a file it reads, or two outputs that name one file
+ * (checked before any file is opened: the same inode, or the same path).
+ */
+int cli_check_files(const char *prog, const struct cli_file *files, size_t n);
 /* Whether the option of getopt's CODE was given (cli_once saw it). */
 bool cli_given(const struct cli_seen *seen, int code);
 /* Refuses (message, -1) when both options were given: A and B do not go together. */

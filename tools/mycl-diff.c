@@ -275,6 +275,25 @@ int main(int argc, char **argv)
 		fprintf(stderr, P ": only one recording can come from standard input\n");
 		return EXIT_USAGE;
 	}
+	{
+		char sb[4096] = "", ab[4096] = "";
+		const char *sb2 = share_bins ? split_pair("--share", "BIN[,NEW_BIN]", share_bins, sb,
+							  sizeof(sb)) : NULL;
+		const char *ab2 = archives ? split_pair("--archive", "BASE_ARCHIVE[,NEW_ARCHIVE]",
+							archives, ab, sizeof(ab)) : NULL;
+		const struct cli_file files[] = {
+			{ argv[optind], "BASE", false }, { argv[optind + 1], "NEW", false },
+			{ sb[0] ? sb : NULL, "a --share binary", false },
+			{ sb2, "a --share binary", false },
+			{ ab[0] ? ab : NULL, "an --archive", false }, { ab2, "an --archive", false },
+			{ po.kallsyms, "the --kallsyms file", false },
+			{ output, "-o", true }, { flame, "--flamegraph", true },
+		};
+
+		if ((share_bins && !sb2) || (archives && !ab2) ||
+		    cli_check_files(P, files, sizeof(files) / sizeof(files[0])))
+			return EXIT_USAGE;
+	}
 	wo.base_name = argv[optind];
 	wo.new_name = argv[optind + 1];
 	if (share_bins) {

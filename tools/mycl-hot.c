@@ -740,6 +740,18 @@ int main(int argc, char **argv)
 
 		input = !fstat(0, &sb) && S_ISFIFO(sb.st_mode) ? "-" : "perf.data";
 	}
+	{
+		const struct cli_file files[] = {
+			{ input, "the recording", false }, { archive, "the --archive", false },
+			{ opts.kallsyms, "the --kallsyms file", false },
+			{ opts.lock_rules, "the --lock-rules file", false },
+			{ output, "-o", true }, { html_file, "--html", true },
+			{ flame_file, "--flamegraph", true },
+		};
+
+		if (cli_check_files(P, files, sizeof(files) / sizeof(files[0])))
+			return EXIT_USAGE;
+	}
 
 	cli_progress_setup(&progress, "mycl-hot", input, lg.verbose, &popts);
 	err = mycl_perf_data__open(input, &popts, &pd, errbuf, sizeof(errbuf));

@@ -206,6 +206,18 @@ int main(int argc, char **argv)
 	    (opts.symfs && !cli_is_dir(P, "--symfs", opts.symfs)) ||
 	    (opts.kallsyms && cli_check_kallsyms(P, opts.kallsyms)))
 		return EXIT_USAGE;
+	{
+		struct cli_file files[MAX_BINS + 4] = {
+			{ input, "the recording", false }, { archive, "the --archive", false },
+			{ opts.kallsyms, "the --kallsyms file", false }, { output, "-o", true },
+		};
+		size_t n = 4;
+
+		for (size_t i = 0; bins[i]; i++)
+			files[n++] = (struct cli_file){ bins[i], "a BINARY", false };
+		if (cli_check_files(P, files, n))
+			return EXIT_USAGE;
+	}
 	for (size_t i = 0; bins[i]; i++)
 		if ((rc = binary_arg(bins[i])))
 			return rc;

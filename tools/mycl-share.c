@@ -128,6 +128,15 @@ int main(int argc, char **argv)
 	    cli_conflict("mycl-share", o.line_size != 0, "--line-size", o.arch != NULL, "--arch",
 			 "both set the line size"))
 		return EXIT_USAGE;
+	{
+		const struct cli_file files[] = {
+			{ argv[optind], "the binary", false }, { o.perf_data, "the --perf recording", false },
+			{ output, "-o", true },
+		};
+
+		if (cli_check_files("mycl-share", files, sizeof(files) / sizeof(files[0])))
+			return EXIT_USAGE;
+	}
 	rc = mycl_share__analyze(argv[optind], &o, &s, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "mycl-share: %s\n", err[0] ? err : mycl_strerror(rc));
