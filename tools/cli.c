@@ -277,7 +277,6 @@ int cli_once(const char *prog, const struct option *opts, struct cli_seen *seen,
 	const char *was, *now = arg ? arg : "";
 	char shortname[3] = { '-', (char)code, 0 };
 	const char *name = shortname, *dashes = "";
-
 	bool again = false;
 
 	if (code == '?' || code == ':')
@@ -320,6 +319,7 @@ int cli_finish_output(const char *prog, FILE *out, const char *output, int err)
 {
 	int saved;
 
+	errno = 0;	/* (not an earlier call's) */
 	if (out == stdout ? fflush(out) || ferror(out) : fclose(out))
 		err = err ? err : errno ? -errno : -EIO;
 	if (!err)

@@ -34,7 +34,8 @@ static int bad_record(struct mycl_perf_data *pd, uint32_t type, size_t len)
  * MYCL_MAX_PERIOD (skipped, counted in the stats), or an error when EV's
  * periods would sum past 2^64 (a report of wrapped sums would lie).
  */
-static int period_check(struct mycl_perf_data *pd, struct event_priv *ev, const struct mycl_sample *s)
+static int period_check(struct mycl_perf_data *pd, struct event_priv *ev,
+			const struct mycl_sample *s)
 {
 	uint64_t sum;
 
