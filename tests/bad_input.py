@@ -156,6 +156,33 @@ def fifo_symfs():
             os.path.join(data, "hotloop.g.data")]
 
 
+def damaged_debug():
+    """A stripped hotloop under --symfs and, by its build-id in a --debug-dir, its debug file
+    cut short (a copy interrupted): said, where it was skipped without a word."""
+    root = os.path.join(work, "damaged-debug")
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(os.path.join(root, "symfs", "mycl-fixtures"))
+    fixture = os.path.join(data, "symfs", "mycl-fixtures", "hotloop")
+    subprocess.run(["strip", "-o", os.path.join(root, "symfs", "mycl-fixtures", "hotloop"),
+                    fixture], check=True)
+    bid = "b95461d259ac09b55eeb6bbd4066540b2fe99606"
+    os.makedirs(os.path.join(root, "debug", ".build-id", bid[:2]))
+    with open(os.path.join(root, "debug", ".build-id", bid[:2], bid[2:] + ".debug"), "wb") as f:
+        f.write(fixture_elf()[:9000])
+    return [hot, "--wide", "--symfs", os.path.join(root, "symfs"), "--buildid-dir", "",
+            "--debug-dir", os.path.join(root, "debug"), os.path.join(data, "hotloop.data")]
+
+
+def damaged_binary():
+    """The binary itself cut short under --symfs: named as damaged, not as not found."""
+    root = os.path.join(work, "damaged-bin", "mycl-fixtures")
+    os.makedirs(root, exist_ok=True)
+    with open(os.path.join(root, "hotloop"), "wb") as f:
+        f.write(fixture_elf()[:9000])
+    return [hot, "--wide", "--symfs", os.path.dirname(root), "--buildid-dir", "", "--debug-dir",
+            "", os.path.join(data, "hotloop.data")]
+
+
 def mismatched_symfs():
     """A symfs whose hotloop is another binary (another build-id)."""
     root = os.path.join(work, "symfs-other")
@@ -300,6 +327,11 @@ CASES = [
     ("output onto the binary (mycl-share)", "mycl-share -o naming the binary it reads",
      lambda: [share, "-o", put("self.elf", fixture_elf()), put("self.elf", fixture_elf())], 1,
      "is also the binary: writing it would destroy what is read"),
+    ("damaged debug file", "the debug file found by build-id cut short (a stripped binary)",
+     damaged_debug, 0, "5461d259ac09b55eeb6bbd4066540b2fe99606.debug is damaged (its section "
+     "header table"),
+    ("damaged binary", "the binary under --symfs cut short", damaged_binary, 0,
+     "mycl-fixtures/hotloop is damaged (its section header table"),
     ("FIFO as a binary", "a FIFO at the binary's path (under --symfs; -g unwinds too)",
      fifo_symfs, 0, "hotloop is not a regular file (a FIFO"),
     ("FIFO (mycl-share)", "mycl-share on a FIFO",

@@ -323,7 +323,8 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 {
 	struct candidates c = { 0 };
 	char hex[41] = "";
-	const char *full = NULL, *dyn = NULL, *runtime = NULL, *special = NULL;
+	const char *full = NULL, *dyn = NULL, *runtime = NULL, *special = NULL, *damaged = NULL;
+	char damaged_why[200];
 	bool mismatch = false, found = false;
 	char mismatch_hex[41] = "";
 
@@ -393,10 +394,15 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 	for (int i = 0; i < c.nr && !(full && runtime); i++) {
 		struct elf_found f;
 
-		if (elf_probe(c.path[i], &f) || !f.is_elf) {
+		if (elf_probe(c.path[i], &f) || !f.is_elf || (!f.has_symtab && !f.has_dynsym)) {
+			/* (a debug file cut short still opens: its section headers lie past its end) */
 			if (f.special && !special)
 				special = c.path[i];
-			continue;
+			else if (!damaged && !f.special && !elf_header_problem(c.path[i], damaged_why,
+									      sizeof(damaged_why)))
+				damaged = c.path[i];
+			if (!f.is_elf || f.special || damaged == c.path[i])
+				continue;
 		}
 		found = true;
 		if (d->build_id_size && f.build_id_size &&
@@ -445,6 +451,9 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		d->status = DSO_NO_SYMBOLS;
 		set_detail(d, "stripped%s%s", hex[0] ? ": install debug info with build-id " : "",
 			   hex);
+	} else if (damaged) {
+		/* the only file found is cut short or broken: said below, not "not found" */
+		d->status = DSO_NOT_ELF;
 	} else if (special) {
 		d->status = DSO_MISSING;
 		set_detail(d, "%s is not a regular file (a FIFO, a device, a socket or a directory): "
@@ -457,6 +466,16 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		else
 			set_detail(d, "%s not found%s", d->path,
 				   o->symfs ? " under --symfs" : "; copy it here or pass --symfs");
+	}
+	if (damaged && !full) {
+		/* a file that would have given more symbols, unreadable: said, not skipped silently */
+		char *was = d->detail;
+
+		d->detail = str_printf("%s%s%s is damaged (%s): not read", was ? was : "",
+				       was ? "; " : "", damaged, damaged_why);
+		free(was);
+		mycl_log(&o->log, MYCL_WARN, "%s: %s is damaged (%s); not read", d->path, damaged,
+			 damaged_why);
 	}
 	for (int i = 0; i < c.nr; i++)
 		free(c.path[i]);
