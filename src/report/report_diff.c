@@ -8,6 +8,7 @@
 #include "internal.h"
 #include "json.h"
 #include "diff_state.h"
+#include "report_priv.h"
 
 /* NAME in at most W columns, the middle dropped. */
 static const char *fit(const char *name, size_t w, char *buf, size_t len)
@@ -102,16 +103,6 @@ MYCL_API int mycl_diff__write_text(FILE *f, const struct mycl_diff *d,
 	return ferror(f) ? -EIO : 0;
 }
 
-/* Markdown table cells: | and backquotes escaped. */
-static void md(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|' || *s == '`' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-}
-
 MYCL_API int mycl_diff__write_markdown(FILE *f, const struct mycl_diff *d,
 				       const struct mycl_diff_write_opts *o)
 {
@@ -128,9 +119,9 @@ MYCL_API int mycl_diff__write_markdown(FILE *f, const struct mycl_diff *d,
 			cell(c[k], sizeof(c[k]), d, r, k);
 		fprintf(f, "| %s | %s | %s | %s | %.1f | ", r->changed ? "**changed**" : "", c[0], c[1],
 			c[2], r->z);
-		md(f, r->sym ? r->sym : "[unknown]");
+		report_md_text(f, r->sym ? r->sym : "[unknown]");
 		fputs(" | ", f);
-		md(f, r->dso);
+		report_md_text(f, r->dso);
 		fputs(" |\n", f);
 	}
 	if (d->nr_rows > max)

@@ -108,6 +108,34 @@ static inline const char *report_mid_short(const char *s, size_t max, char *buf,
 	return buf;
 }
 
+/* S in a markdown table cell: |, backquotes and backslashes escaped (a | splits the cell). */
+static inline void report_md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|' || *s == '`' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+/*
+ * S as code in a markdown table cell: in backquotes (two, with spaces, when S
+ * holds one), each | escaped, which GitHub's tables need even inside code
+ * (std::operator| would split the row).
+ */
+static inline void report_md_code(FILE *f, const char *s)
+{
+	const char *q = strchr(s, '`') ? "``" : "`", *pad = *q && q[1] ? " " : "";
+
+	fprintf(f, "%s%s", q, pad);
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fprintf(f, "%s%s", pad, q);
+}
+
 struct mycl_annotation;
 struct mycl_annotate_opts;
 /*

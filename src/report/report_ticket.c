@@ -208,12 +208,15 @@ static void flat(struct ticket *t, const struct mycl_profile_event *pe, size_t t
 		for (size_t i = 0; i < n; i++) {
 			const struct mycl_hot_row *r = &pe->rows[i];
 
-			fprintf(t->f, "| %.2f%% | %" PRIu64 " | %s | %s | `%s`%s |\n",
-				pct(r->period, pe->total_period_all), r->samples,
-				report_mid_short(str_or(r->comm, ""), 20, b1, sizeof(b1)),
-				report_mid_short(str_or(r->dso, ""), 28, b2, sizeof(b2)),
-				report_mid_short(row_name(r, nm, sizeof(nm)), 60, b3, sizeof(b3)),
-				r->level == 'k' ? " [k]" : "");
+			fprintf(t->f, "| %.2f%% | %" PRIu64 " | ", pct(r->period, pe->total_period_all),
+				r->samples);
+			report_md_text(t->f, report_mid_short(str_or(r->comm, ""), 20, b1, sizeof(b1)));
+			fputs(" | ", t->f);
+			report_md_text(t->f, report_mid_short(str_or(r->dso, ""), 28, b2, sizeof(b2)));
+			fputs(" | ", t->f);
+			report_md_code(t->f, report_mid_short(row_name(r, nm, sizeof(nm)), 60, b3,
+							      sizeof(b3)));
+			fprintf(t->f, "%s |\n", r->level == 'k' ? " [k]" : "");
 		}
 	} else {
 		/* overhead 8, samples 9, comm 16, binary 22: the symbol gets the rest */
