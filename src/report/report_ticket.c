@@ -136,12 +136,17 @@ static void fold(struct ticket *t, const char *line)
  */
 static void block(struct ticket *t, const char *text)
 {
-	size_t end = strlen(text);
+	size_t end = strlen(text), run = 0, fence = 3;
 
 	while (end && (text[end - 1] == '\n' || text[end - 1] == '#' || text[end - 1] == ' '))
 		end--;
-	if (t->md)
-		fputs("```\n", t->f);
+	/* a fence longer than any run of backquotes inside (a comm may hold ```) */
+	for (size_t i = 0; i < end; i++) {
+		run = text[i] == '`' ? run + 1 : 0;
+		fence = run >= fence ? run + 1 : fence;
+	}
+	for (size_t i = 0; t->md && i <= fence; i++)
+		fputc(i < fence ? '`' : '\n', t->f);
 	for (const char *l = text; l < text + end;) {
 		const char *nl = memchr(l, '\n', (size_t)(text + end - l));
 		size_t len = nl ? (size_t)(nl - l) : (size_t)(text + end - l);
@@ -160,8 +165,8 @@ static void block(struct ticket *t, const char *text)
 		}
 		l += len + (nl ? 1 : 0);
 	}
-	if (t->md)
-		fputs("```\n", t->f);
+	for (size_t i = 0; t->md && i <= fence; i++)
+		fputc(i < fence ? '`' : '\n', t->f);
 }
 
 static void heading(struct ticket *t, const char *title, const char *what)
