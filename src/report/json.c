@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "internal.h"
 #include "json.h"
 
 void json_init(struct json *j, FILE *f)
@@ -29,29 +30,6 @@ static bool json_plain(unsigned char c)
 }
 
 /*
- * The length of the well-formed UTF-8 sequence at S (2 to 4 bytes: no
- * overlong form, no surrogate, nothing past U+10FFFF), or 0.
- */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-	uint32_t cp;
-
-	if (!n || s[0] > 0xf4)
-		return 0;
-	cp = s[0] & (0x7f >> n);
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return n;
-}
-
-/*
  * S quoted and escaped; runs of plain characters go out in one write.  Bytes
  * that are no UTF-8 (a comm or a symbol of another encoding, a damaged name)
  * become U+FFFD: a JSON text is UTF-8, and a reader refuses the document.
@@ -70,7 +48,7 @@ static void put_str(FILE *f, const char *s)
 		if (!*s)
 			break;
 		if ((unsigned char)*s >= 0x80) {
-			u = utf8_len((const unsigned char *)s);
+			u = str_utf8_len((const unsigned char *)s);
 			if (u)
 				fwrite(s, 1, u, f);
 			else

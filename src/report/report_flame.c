@@ -138,18 +138,38 @@ int flame_add_profile(struct flame *fl, const struct mycl_profile *p, size_t ev,
 void xml_escape(FILE *f, const char *s)
 {
 	while (*s) {
-		size_t run = strcspn(s, "&<>\"'");
+		size_t run = 0, u;
 
+		/* plain ASCII goes out as it is; the rest is looked at a byte at a time */
+		while ((unsigned char)s[run] >= 0x20 && (unsigned char)s[run] < 0x80 &&
+		       !strchr("&<>\"'", s[run]))
+			run++;
 		if (run)
 			fwrite(s, 1, run, f);
 		s += run;
+		if ((unsigned char)*s >= 0x80 || ((unsigned char)*s < 0x20 && *s &&
+						  !strchr("\t\n\r", *s))) {
+			/*
+			 * XML is UTF-8 without most C0 controls: a byte that is no UTF-8
+			 * or such a control would make the whole page or picture
+			 * unreadable (a browser stops at it); U+FFFD there.
+			 */
+			u = (unsigned char)*s >= 0x80 ? str_utf8_len((const unsigned char *)s) : 0;
+			if (u)
+				fwrite(s, 1, u, f);
+			else
+				fputs("&#xfffd;", f);
+			s += u ? u : 1;
+			continue;
+		}
 		switch (*s) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '"': fputs("&quot;", f); break;
 		case '\'': fputs("&#39;", f); break;
-		default: continue;	/* the end */
+		case '\0': continue;	/* the end */
+		default: fputc(*s, f); break;	/* \t \n \r */
 		}
 		s++;
 	}

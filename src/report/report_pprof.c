@@ -109,8 +109,13 @@ static int64_t str_idx(struct pprof *pp, const char *s)
 		pp->err = -ENOMEM;
 		return 0;
 	}
-	if (fresh)
-		pb_bytes(&pp->out, 6, s, strlen(s));
+	if (fresh) {
+		/* protobuf strings are UTF-8: a name of another encoding as U+FFFD */
+		char *fixed = str_utf8_fixed(s);
+
+		pb_bytes(&pp->out, 6, fixed ? fixed : s, strlen(fixed ? fixed : s));
+		free(fixed);
+	}
 	return (int64_t)id - 1;
 }
 

@@ -81,6 +81,16 @@ int u64_cmp(const void *a, const void *b);
 int open_regular(const char *path);
 /* The same as a stdio stream ("r"), or NULL with errno set. */
 FILE *fopen_regular(const char *path);
+/*
+ * The length of the well-formed UTF-8 sequence of 2 to 4 bytes at S (no
+ * overlong form, no surrogate, nothing past U+10FFFF), or 0; S[0] >= 0x80.
+ */
+size_t str_utf8_len(const unsigned char *s);
+/*
+ * S with every byte that is no UTF-8 as U+FFFD, in a new string; NULL when
+ * S is UTF-8 already (or memory runs out).  JSON and protobuf strings must be.
+ */
+char *str_utf8_fixed(const char *s);
 /* The whole regular text file PATH, NUL-terminated, or NULL with errno set.  Caller frees. */
 char *read_text_file(const char *path);
 /* A new string from FMT, or NULL.  Caller frees. */

@@ -239,3 +239,49 @@ void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, cons
 	}
 	free(tmp);
 }
+
+size_t str_utf8_len(const unsigned char *s)
+{
+	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	uint32_t cp;
+
+	if (!n || s[0] > 0xf4)
+		return 0;
+	cp = s[0] & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+char *str_utf8_fixed(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t bad = 0, u;
+	char *out, *o;
+
+	for (size_t i = 0; p[i]; i += u ? u : 1) {
+		u = p[i] < 0x80 ? 1 : str_utf8_len(p + i);
+		bad += !u;
+	}
+	if (!bad || !(out = malloc(strlen(s) + 2 * bad + 1)))
+		return NULL;
+	o = out;
+	for (size_t i = 0; p[i]; i += u ? u : 1) {
+		u = p[i] < 0x80 ? 1 : str_utf8_len(p + i);
+		if (u) {
+			memcpy(o, p + i, u);
+			o += u;
+		} else {
+			memcpy(o, "\xef\xbf\xbd", 3);	/* U+FFFD */
+			o += 3;
+		}
+	}
+	*o = '\0';
+	return out;
+}
