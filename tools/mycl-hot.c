@@ -484,6 +484,19 @@ static int check_modes(const struct mycl_profile_opts *o, bool g, const char *gr
 		fprintf(stderr, P ": --annotate-context goes with --annotate\n");
 		return -1;
 	}
+	/* options of the text report that a document or folded stacks would silently drop */
+	if (json || pprof || folded) {
+		const char *fmt = json ? "--format json" : pprof ? "--format pprof" : "--folded";
+
+		if (cli_conflict(P, true, fmt, ro->wide, "--wide", "--wide is for the text report") ||
+		    cli_conflict(P, !folded, fmt, ro->no_header, "--no-header",
+				 json ? "the JSON document always holds the recording's header"
+				      : "--no-header is for the text report") ||
+		    cli_conflict(P, !folded, fmt, ro->no_summary, "--no-summary",
+				 json ? "the JSON document always holds the symbolization summary"
+				      : "--no-summary is for the text report"))
+			return -1;
+	}
 	if (glimit && !g && !graph_sym && !ro->graph && !locks) {
 		fprintf(stderr, P ": --graph-limit goes with -g, --callers, --callees or --locks\n");
 		return -1;

@@ -5,7 +5,9 @@ for f in lost.g.data stackcopy.data artefact.data idle.data hotloop.g.data group
 	fx -g --no-group "$DATA/$f" 2>/dev/null | grep -A1 '^# WARNING'
 done
 echo "== json"
-fx -g --format json "$DATA/stackcopy.data" | python3 -c '
+# (--wide is for the text report: refused with JSON)
+"$MYCL_HOT" --symfs "$DATA/symfs" --buildid-dir "" --debug-dir "" --kallsyms "$DATA/artefact.kallsyms" \
+	-g --format json "$DATA/stackcopy.data" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 print([w["kind"] for w in d["warnings"]], d["events"][0]["rows"][0]["ci95"])
