@@ -318,13 +318,23 @@ int main(int argc, char **argv)
 		const struct mycl_profile_event *ea = mycl_profile__event(a, 0);
 		const struct mycl_profile_event *eb = mycl_profile__event(b, 0);
 
-		if (!po.event && strcmp(ea->event->name, eb->event->name))
-			fprintf(stderr, P ": comparing %s's %s with %s's %s (--event to choose)\n",
-				argv[optind], ea->event->name, argv[optind + 1], eb->event->name);
-		rc = (po.locks ? mycl_diff__build_locks(a, 0, b, 0, &dopts, &d) :
-		      mycl_diff__build(a, 0, b, 0, &dopts, &d)) ? EXIT_INTERNAL : EXIT_OK;
-		if (rc)
-			fprintf(stderr, P ": out of memory\n");
+		if (!ea->nr_samples || !eb->nr_samples) {
+			/* every symbol would "change" against nothing */
+			fprintf(stderr, P ": %s has no samples of %s: nothing to compare\n",
+				argv[optind + !!ea->nr_samples],
+				(ea->nr_samples ? eb : ea)->event ? (ea->nr_samples ? eb : ea)->event->name
+								  : "its event");
+			rc = EXIT_NOTHING;
+		} else {
+			if (!po.event && strcmp(ea->event->name, eb->event->name))
+				fprintf(stderr, P ": comparing %s's %s with %s's %s (--event to "
+					"choose)\n", argv[optind], ea->event->name, argv[optind + 1],
+					eb->event->name);
+			rc = (po.locks ? mycl_diff__build_locks(a, 0, b, 0, &dopts, &d) :
+			      mycl_diff__build(a, 0, b, 0, &dopts, &d)) ? EXIT_INTERNAL : EXIT_OK;
+			if (rc)
+				fprintf(stderr, P ": out of memory\n");
+		}
 	}
 	if (!rc && output && !(out = cli_open_output(output))) {
 		fprintf(stderr, P ": cannot write %s: %s\n", output, strerror(errno));
