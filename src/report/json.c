@@ -39,7 +39,6 @@ static void put_str(FILE *f, const char *s)
 	fputc('"', f);
 	while (*s) {
 		const char *run = s;
-		size_t u;
 
 		while (json_plain((unsigned char)*s))
 			s++;
@@ -48,12 +47,7 @@ static void put_str(FILE *f, const char *s)
 		if (!*s)
 			break;
 		if ((unsigned char)*s >= 0x80) {
-			u = str_utf8_len((const unsigned char *)s);
-			if (u)
-				fwrite(s, 1, u, f);
-			else
-				fputs("\\ufffd", f);
-			s += u ? u : 1;
+			s += str_put_utf8(f, s, "\\ufffd");
 			continue;
 		}
 		if (*s == '"' || *s == '\\')

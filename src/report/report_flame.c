@@ -138,7 +138,7 @@ int flame_add_profile(struct flame *fl, const struct mycl_profile *p, size_t ev,
 void xml_escape(FILE *f, const char *s)
 {
 	while (*s) {
-		size_t run = 0, u;
+		size_t run = 0;
 
 		/* plain ASCII goes out as it is; the rest is looked at a byte at a time */
 		while ((unsigned char)s[run] >= 0x20 && (unsigned char)s[run] < 0x80 &&
@@ -154,12 +154,7 @@ void xml_escape(FILE *f, const char *s)
 			 * or such a control would make the whole page or picture
 			 * unreadable (a browser stops at it); U+FFFD there.
 			 */
-			u = (unsigned char)*s >= 0x80 ? str_utf8_len((const unsigned char *)s) : 0;
-			if (u)
-				fwrite(s, 1, u, f);
-			else
-				fputs("&#xfffd;", f);
-			s += u ? u : 1;
+			s += str_put_utf8(f, s, "&#xfffd;");
 			continue;
 		}
 		switch (*s) {

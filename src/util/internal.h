@@ -87,6 +87,11 @@ FILE *fopen_regular(const char *path);
  */
 size_t str_utf8_len(const unsigned char *s);
 /*
+ * The UTF-8 sequence at S written to F, or REPLACEMENT when S[0] starts none
+ * (an ASCII byte included): how many bytes of S it took.
+ */
+size_t str_put_utf8(FILE *f, const char *s, const char *replacement);
+/*
  * S with every byte that is no UTF-8 as U+FFFD, in a new string; NULL when
  * S is UTF-8 already (or memory runs out).  JSON and protobuf strings must be.
  */

@@ -285,3 +285,14 @@ char *str_utf8_fixed(const char *s)
 	*o = '\0';
 	return out;
 }
+
+size_t str_put_utf8(FILE *f, const char *s, const char *replacement)
+{
+	size_t u = (unsigned char)*s >= 0x80 ? str_utf8_len((const unsigned char *)s) : 0;
+
+	if (u)
+		fwrite(s, 1, u, f);
+	else
+		fputs(replacement, f);
+	return u ? u : 1;
+}
