@@ -394,12 +394,14 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 	for (int i = 0; i < c.nr && !(full && runtime); i++) {
 		struct elf_found f;
 
-		if (elf_probe(c.path[i], &f) || !f.is_elf || (!f.has_symtab && !f.has_dynsym)) {
+		int missing = elf_probe(c.path[i], &f);
+
+		if (missing || !f.is_elf || (!f.has_symtab && !f.has_dynsym)) {
 			/* (a debug file cut short still opens: its section headers lie past its end) */
 			if (f.special && !special)
 				special = c.path[i];
-			else if (!damaged && !f.special && !elf_header_problem(c.path[i], damaged_why,
-									      sizeof(damaged_why)))
+			else if (!missing && !damaged && !f.special &&
+				 !elf_header_problem(c.path[i], damaged_why, sizeof(damaged_why)))
 				damaged = c.path[i];
 			if (!f.is_elf || f.special || damaged == c.path[i])
 				continue;
