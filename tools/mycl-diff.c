@@ -88,18 +88,12 @@ static const char *split_pair(const char *opt, const char *what, const char *arg
 	return second ? second : first;
 }
 
-/* --archive A[,B]: BASE's archive and NEW's (the same when one is given). */
-static int open_archives(const char *arg, const struct mycl_archive **a,
+/* --archive A[,B], split by main: BASE's archive and NEW's (SECOND == FIRST: one for both). */
+static int open_archives(const char *first, const char *second, const struct mycl_archive **a,
 			 const struct mycl_archive **b)
 {
-	char first[4096];
-	const char *second = split_pair("--archive", "BASE_ARCHIVE[,NEW_ARCHIVE]", arg, first,
-					sizeof(first));
-	int rc;
+	int rc = cli_archive(P, first, a);
 
-	if (!second)
-		return EXIT_USAGE;
-	rc = cli_archive(P, first, a);
 	if (!rc && second != first)
 		rc = cli_archive(P, second, b);
 	else if (!rc)
@@ -144,22 +138,21 @@ static int load(const char *path, const struct mycl_profile_opts *po, struct myc
 	return EXIT_OK;
 }
 
-/* --share BIN[,NEW_BIN]: each binary weighted by its recording, compared line by line. */
-static int share_diff(const char *bins, const char *base, const char *new_p,
+/*
+ * --share BIN[,NEW_BIN] (B1 and B2, split by main; the same when one is given):
+ * each binary weighted by its recording, compared line by line.
+ */
+static int share_diff(const char *b1, const char *b2, const char *base, const char *new_p,
 		      const struct mycl_diff_opts *dopts, const struct mycl_diff_write_opts *wo,
 		      const char *format, const char *output, struct cli_log *lg)
 {
-	char b1[4096], err[600];
-	const char *b2;
+	char err[600];
 	struct mycl_share *sa = NULL, *sb = NULL;
 	struct mycl_diff *d = NULL;
 	const char *name;
 	FILE *out = stdout;
 	int rc;
 
-	b2 = split_pair("--share", "BIN[,NEW_BIN]", bins, b1, sizeof(b1));
-	if (!b2)
-		return EXIT_USAGE;
 	name = strrchr(b2, '/') ? strrchr(b2, '/') + 1 : b2;
 	{
 		MYCL_OPTS(mycl_share_opts, so, .print = cli_print, .print_ctx = lg, .perf_data = base);
@@ -205,6 +198,8 @@ int main(int argc, char **argv)
 	struct mycl_profile *a = NULL, *b = NULL;
 	struct mycl_diff *d = NULL;
 	const char *format = "text", *output = NULL, *flame = NULL, *share_bins = NULL, *archives = NULL;
+	char sb[4096] = "", ab[4096] = "";	/* --share's and --archive's first parts */
+	const char *sb2, *ab2;			/* their second (the first again when alone) */
 	const struct mycl_archive *arch_a = NULL, *arch_b = NULL;
 	FILE *out = NULL;
 	struct cli_seen seen = { .nr = 0 };
@@ -275,12 +270,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, P ": only one recording can come from standard input\n");
 		return EXIT_USAGE;
 	}
+	sb2 = share_bins ? split_pair("--share", "BIN[,NEW_BIN]", share_bins, sb, sizeof(sb)) : NULL;
+	ab2 = archives ? split_pair("--archive", "BASE_ARCHIVE[,NEW_ARCHIVE]", archives, ab,
+				    sizeof(ab)) : NULL;
 	{
-		char sb[4096] = "", ab[4096] = "";
-		const char *sb2 = share_bins ? split_pair("--share", "BIN[,NEW_BIN]", share_bins, sb,
-							  sizeof(sb)) : NULL;
-		const char *ab2 = archives ? split_pair("--archive", "BASE_ARCHIVE[,NEW_ARCHIVE]",
-							archives, ab, sizeof(ab)) : NULL;
 		const struct cli_file files[] = {
 			{ argv[optind], "BASE", false }, { argv[optind + 1], "NEW", false },
 			{ sb[0] ? sb : NULL, "a --share binary", false },
@@ -304,10 +297,10 @@ int main(int argc, char **argv)
 				 !strcmp(argv[optind + 1], "-"), "standard input",
 				 "each recording is read twice"))
 			return EXIT_USAGE;
-		return share_diff(share_bins, argv[optind], argv[optind + 1], &dopts, &wo, format,
+		return share_diff(sb, sb2, argv[optind], argv[optind + 1], &dopts, &wo, format,
 				  output, &lg);
 	}
-	rc = archives ? open_archives(archives, &arch_a, &arch_b) : 0;
+	rc = archives ? open_archives(ab, ab2, &arch_a, &arch_b) : 0;
 	po.archive = arch_a;
 	if (!rc)
 		rc = load(argv[optind], &po, &pa, &a, lg.verbose);

@@ -475,11 +475,6 @@ static int check_modes(const struct mycl_profile_opts *o, bool g, const char *gr
 				   ro->max_rows ? "--max-rows" : "--percent-limit",
 				   "the profile holds every path"))) 
 		return -1;
-	if ((flame && output && !strcmp(flame, output)) || (html && output && !strcmp(html, output)) ||
-	    (flame && html && !strcmp(flame, html))) {
-		fprintf(stderr, P ": --flamegraph, --html and -o name the same file; give each its own\n");
-		return -1;
-	}
 	if (ann_context && !ann) {
 		fprintf(stderr, P ": --annotate-context goes with --annotate\n");
 		return -1;
