@@ -106,6 +106,23 @@ def bomb():
     return replace_record(zdata, first(zdata, 81), new)
 
 
+def threads_dir(name, cut=0, fifo=False):
+    """A perf record --threads directory (threads_synth.py's shape): 'data', data.0, data.1."""
+    import threads_synth as ts
+    d = os.path.join(work, name)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "data"), "wb") as f:
+        f.write(ts.header_file(ts.comm("worker", 0), {ts.FEAT_DIR_FORMAT: struct.pack("<Q", 1)}))
+    for k in (0, 1):
+        blob = b"".join(ts.sample(1000 + 2 * t + k) for t in range(100))
+        with open(os.path.join(d, f"data.{k}"), "wb") as f:
+            f.write(blob[:len(blob) - cut] if k == 0 else blob)
+    if fifo:
+        os.unlink(os.path.join(d, "data.1"))
+        os.mkfifo(os.path.join(d, "data.1"))
+    return d
+
+
 def bad_sections(path):
     """A copy of the fixture binary whose section header table points past the end."""
     elf = bytearray(open(os.path.join(data, "symfs", "mycl-fixtures", "hotloop"), "rb").read())
@@ -293,6 +310,14 @@ CASES = [
     ("decompression bomb", "a COMPRESSED record of 17 KB that inflates to 200 MB",
      lambda: [hot, put("bomb.data", bomb())], 3, "refused as a decompression bomb"),
     ("directory as input", "a directory", lambda: [hot, work], 3, "is a directory"),
+    ("--threads directory: a file cut short", "perf record --threads' directory whose data.0 "
+     "ends inside a record", lambda: [hot, threads_dir("cut-dir", cut=13)], 0,
+     "data.0: record at offset 0xf78 claims 40 bytes, 27 remain: the file is truncated"),
+    ("--threads directory: its 'data' alone", "the header file of such a directory, given "
+     "instead of the directory", lambda: [hot, os.path.join(threads_dir("alone-dir"), "data")], 0,
+     "the records of its threads are in the data.N files beside it; give the directory"),
+    ("--threads directory: a FIFO in it", "such a directory whose data.1 is a FIFO",
+     lambda: [hot, threads_dir("fifo-dir", fifo=True)], 3, "data.1 is a FIFO, not a file of records"),
     ("missing input", "a path that does not exist",
      lambda: [hot, os.path.join(work, "nothere.data")], 2, "cannot open: No such file or directory"),
     ("not ELF (mycl-share)", "mycl-share on a perf.data", lambda: [share, os.path.join(data, "hotloop.data")],

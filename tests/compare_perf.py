@@ -180,6 +180,11 @@ def main():
         ("call graph -g", ["-e", "cpu-clock", "-F", "2000", "-g"], False, load),
         ("system-wide -a", ["-e", "cpu-clock", "-F", "1000", "-a"], False, load),
         ("compressed -z", ["-e", "cpu-clock", "-F", "2000", "-z"], False, load),
+        # A directory: one file of records per writer thread, merged by time.
+        ("threads directory -a -g", ["-e", "cpu-clock", "-F", "2000", "-a", "-g", "--threads"],
+         False, load),
+        ("threads directory -z", ["-e", "cpu-clock", "-F", "2000", "-g", "-z", "--threads"],
+         False, load),
         ("pipe mode", ["-e", "cpu-clock", "-F", "2000", "-g"], True, load),
         ("two events", ["-e", "cpu-clock", "-e", "page-faults", "-F", "2000"], False, load),
         ("dwarf stacks", ["-e", "cpu-clock", "-F", "1000", "--call-graph", "dwarf,4096"], False,

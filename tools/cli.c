@@ -407,6 +407,29 @@ static bool same_file(const char *a, const char *b)
 	return same;
 }
 
+/*
+ * Whether OUT names a file of the perf record --threads directory DIR: its
+ * 'data' or a data.N (read with it, or listed as one when made).
+ */
+static bool in_threads_dir(const char *out, const char *dir)
+{
+	char *a = strdup(out), *b = strdup(out);
+	const char *base;
+	struct stat sd, sp;
+	bool in = false;
+
+	if (a && b && !stat(dir, &sd) && S_ISDIR(sd.st_mode) && !stat(dirname(a), &sp) &&
+	    sp.st_dev == sd.st_dev && sp.st_ino == sd.st_ino) {
+		base = basename(b);
+		in = !strcmp(base, "data") ||
+		     (!strncmp(base, "data.", 5) && base[5] && strspn(base + 5, "0123456789") ==
+		      strlen(base + 5));
+	}
+	free(a);
+	free(b);
+	return in;
+}
+
 int cli_check_files(const char *prog, const struct cli_file *files, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -414,7 +437,9 @@ int cli_check_files(const char *prog, const struct cli_file *files, size_t n)
 			continue;
 		for (size_t k = 0; k < n; k++) {
 			if (k == i || !files[k].path || !strcmp(files[k].path, "-") ||
-			    (files[k].output && k < i) || !same_file(files[i].path, files[k].path))
+			    (files[k].output && k < i) ||
+			    (!same_file(files[i].path, files[k].path) &&
+			     (files[k].output || !in_threads_dir(files[i].path, files[k].path))))
 				continue;
 			if (files[k].output)
 				fprintf(stderr, "%s: %s and %s both write %s: give each its own file\n",

@@ -72,6 +72,14 @@ struct mycl_perf_info {
 	size_t nr_build_ids;
 	const struct mycl_build_id *build_ids;
 	uint64_t features[4];		/* feature bits present */
+	/*
+	 * A perf record --threads directory (given as PATH): its data.N files,
+	 * read after the 'data' file's records and merged with them by time;
+	 * 0 for a single file.
+	 */
+	uint32_t nr_data_files;
+	uint64_t data_files_size;	/* their bytes */
+	uint64_t dir_version;		/* the DIR_FORMAT feature's version; 0: none */
 };
 
 /* One event (perf_event_attr) of the recording. */
@@ -229,7 +237,9 @@ struct mycl_perf_stats {
 
 /*
  * Opens PATH ("-" for standard input) and reads its header: attrs, ids,
- * feature sections (or, in pipe mode, only the 16-byte header).
+ * feature sections (or, in pipe mode, only the 16-byte header).  PATH may
+ * be the directory perf record --threads writes: its 'data' file is the
+ * header, its data.N files are read with it.
  * Returns 0 and sets *PD, or a negative code; ERRBUF (may be NULL) then
  * receives a message naming the file, the offset and what is wrong.
  * The caller owns *PD and frees it with mycl_perf_data__close().

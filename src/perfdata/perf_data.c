@@ -305,12 +305,15 @@ static int open_common(struct mycl_perf_data *pd)
 	uint64_t magic, size;
 	int err;
 
+	if (fstat(pd->fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		/* perf record --threads: the header is its 'data' file. */
+		err = pd_dir_open(pd);
+		if (err)
+			return err;
+	}
 	if (fstat(pd->fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
 		pd->info.file_size = (uint64_t)sb.st_size;
 		pd->st.seekable = true;
-	} else if (fstat(pd->fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		return pd_error(pd, -EISDIR, "is a directory (perf record --threads "
-				"directories are not supported)");
 	}
 	err = read_full(pd->fd, first, 8);
 	if (err == MYCL_ERR_TRUNCATED)
@@ -352,7 +355,12 @@ static int open_common(struct mycl_perf_data *pd)
 		return pd_error(pd, MYCL_ERR_UNSUPPORTED, "a file-mode perf.data cannot be read "
 				"from a pipe (header size %" PRIu64 "); record with -o - for pipe mode",
 				size);
-	return open_file_mode(pd, first);
+	err = open_file_mode(pd, first);
+	if (!err && !pd->is_dir && pd->info.dir_version)
+		mycl_log(&pd->log, MYCL_WARN, "%s: the 'data' file of a perf record --threads "
+			 "directory: the records of its threads are in the data.N files beside "
+			 "it; give the directory to read them", pd->path);
+	return err;
 }
 
 MYCL_API int mycl_perf_data__open_fd(int fd, const char *name,
@@ -428,6 +436,7 @@ MYCL_API void mycl_perf_data__close(struct mycl_perf_data *pd)
 	stream_free(&pd->st);
 	if (pd->fd >= 0)
 		close(pd->fd);
+	pd_dir_close(pd);
 	for (size_t i = 0; i < pd->nr_events; i++) {
 		free(pd->events[i]->name);
 		free(pd->events[i]);

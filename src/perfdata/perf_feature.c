@@ -172,6 +172,9 @@ int pd_read_feature(struct mycl_perf_data *pd, unsigned int feat, const uint8_t 
 	case FEAT_CLOCKID:
 		in->clockid = cursor_u64(&c);
 		break;
+	case FEAT_DIR_FORMAT:
+		in->dir_version = cursor_u64(&c);
+		break;
 	case FEAT_SAMPLE_TIME:
 		in->first_sample_time = cursor_u64(&c);
 		in->last_sample_time = cursor_u64(&c);

@@ -105,8 +105,11 @@ int order_queue_push(struct mycl_perf_data *pd, uint64_t time, const uint8_t *re
 	struct order_queue *q = &pd->q;
 	int err;
 
-	if (time < q->last_flushed)
+	/* Time 0: a record perf made itself (LOST_SAMPLES at the end), no real time. */
+	if (time < q->last_flushed && time)
 		pd->stats.nr_unordered++;
+	q->last_pushed = time;
+	q->nr_pushed++;
 	/* Bytes held: the arena, and the stream buffer from the oldest kept record. */
 	if (q->nr && (q->used + len > pd->max_queue ||
 		      (pd->st.keep_from != UINT64_MAX &&

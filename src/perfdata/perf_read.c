@@ -96,6 +96,7 @@ static int decompress(struct mycl_perf_data *pd, const uint8_t *src, size_t n, u
 	ZSTD_inBuffer in = { src, n, 0 };
 	uint64_t bound = pd->info.compression_mmap_len ? pd->info.compression_mmap_len : ZBOUND_UNKNOWN;
 	uint64_t made = 0;
+	bool full = false;
 	int err;
 
 	if (bound < ZBOUND_MIN)
@@ -106,7 +107,8 @@ static int decompress(struct mycl_perf_data *pd, const uint8_t *src, size_t n, u
 			return -ENOMEM;
 	}
 	pd->stats.nr_compressed++;
-	while (in.pos < in.size) {
+	/* Until the input is used and, when the output filled up, zstd holds nothing back. */
+	while (in.pos < in.size || full) {
 		ZSTD_outBuffer out;
 		size_t before = in.pos, ret;
 
@@ -124,6 +126,7 @@ static int decompress(struct mycl_perf_data *pd, const uint8_t *src, size_t n, u
 		if (ZSTD_isError(ret))
 			return pd_error(pd, MYCL_ERR_DECOMPRESS, "compressed record at offset 0x%"
 					PRIx64 ": zstd: %s", off, ZSTD_getErrorName(ret));
+		full = out.pos == out.size;
 		pd->zlen += out.pos;
 		pd->stats.decompressed_bytes += out.pos;
 		made += out.pos;
@@ -273,7 +276,11 @@ static __attribute__((noinline)) int process_user_record(struct mycl_perf_data *
 	case REC_HEADER_BUILD_ID:
 		return pd_add_build_id(pd, &c, misc, len) == -ENOMEM ? -ENOMEM : 0;
 	case REC_FINISHED_ROUND: {
-		int err = order_queue_flush(pd, pd->q.next_flush);
+		int err;
+
+		if (pd->merging)
+			return 0;	/* a file's round is not the directory's */
+		err = order_queue_flush(pd, pd->q.next_flush);
 
 		pd->q.next_flush = pd->q.max_time;
 		return err;
@@ -414,6 +421,227 @@ static int damaged_before(struct mycl_perf_data *pd, int err, uint64_t prev_off,
 			prev_size, prev_off + s);
 }
 
+/*
+ * A perf record --threads directory's data.N files: each a stream of records
+ * from offset 0, written by one thread from its CPUs' ring buffers, nearly in
+ * time order, with no FINISHED_ROUND.  They are merged as perf merges them:
+ * the next record comes from the file whose last record is the oldest (a
+ * heap).  Every MERGE_ROUND records queued (those inside COMPRESSED records
+ * too) a round closes as a FINISHED_ROUND would:
+ * records up to the time every unfinished file had reached at the round
+ * before are delivered; a record that still comes later than that is counted
+ * as unordered, as in a single file.
+ */
+#define DIR_BUF (128u << 10)		/* a file's buffer: a record is < 64 KiB */
+#define MERGE_ROUND 16384
+
+struct dir_reader {
+	struct dir_file *f;
+	uint8_t *buf;
+	size_t head, tail;		/* unconsumed bytes buf[head..tail) */
+	uint64_t off;			/* file offset of buf[0] */
+	uint64_t last_ts;		/* time of its last record queued */
+	/* Its own decompression state: a record may go on in its next COMPRESSED record. */
+	ZSTD_DCtx *zctx;
+	uint8_t *zbuf;
+	size_t zcap, zlen;
+};
+
+static int reader_fill(struct dir_reader *r, size_t need)
+{
+	if (r->tail - r->head >= need)
+		return FILL_OK;
+	memmove(r->buf, r->buf + r->head, r->tail - r->head);
+	r->off += r->head;
+	r->tail -= r->head;
+	r->head = 0;
+	while (r->tail < need) {
+		ssize_t n = read(r->f->fd, r->buf + r->tail, DIR_BUF - r->tail);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			return FILL_SHORT;
+		r->tail += (size_t)n;
+	}
+	return FILL_OK;
+}
+
+/* Skips N bytes that follow a record outside its size (AUXTRACE). */
+static int reader_skip(struct dir_reader *r, uint64_t n)
+{
+	uint64_t have = r->tail - r->head;
+
+	if (n <= have) {
+		r->head += (size_t)n;
+		return FILL_OK;
+	}
+	n -= have;
+	r->off += r->tail;
+	r->head = r->tail = 0;
+	if (n > r->f->size || r->off + n > r->f->size)
+		return FILL_SHORT;
+	if (lseek(r->f->fd, (off_t)n, SEEK_CUR) < 0)
+		return -errno;
+	r->off += n;
+	return FILL_OK;
+}
+
+#define SWAP(a, b) do { __typeof__(a) t_ = (a); (a) = (b); (b) = t_; } while (0)
+
+/* Trades the reader's file name and decompression state with the handle's (twice: back). */
+static void reader_swap(struct mycl_perf_data *pd, struct dir_reader *r)
+{
+	SWAP(pd->path, r->f->path);
+	SWAP(pd->zctx, r->zctx);
+	SWAP(pd->zbuf, r->zbuf);
+	SWAP(pd->zcap, r->zcap);
+	SWAP(pd->zlen, r->zlen);
+}
+
+static bool reader_before(const struct dir_reader *rd, size_t a, size_t b)
+{
+	return rd[a].last_ts < rd[b].last_ts || (rd[a].last_ts == rd[b].last_ts && a < b);
+}
+
+static void heap_down(size_t *h, size_t n, const struct dir_reader *rd)
+{
+	for (size_t i = 0;;) {
+		size_t l = 2 * i + 1, m = i;
+
+		if (l < n && reader_before(rd, h[l], h[m]))
+			m = l;
+		if (l + 1 < n && reader_before(rd, h[l + 1], h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		SWAP(h[i], h[m]);
+		i = m;
+	}
+}
+
+/* One record of R: 0 (queued or delivered), 1 at the file's end, or an error. */
+static int reader_next(struct mycl_perf_data *pd, struct dir_reader *r)
+{
+	uint64_t off, extra = 0, pushed = pd->q.nr_pushed;
+	struct cursor c;
+	uint16_t size;
+	int f, err;
+
+	f = reader_fill(r, 8);
+	if (f < 0)
+		return pd_error(pd, f, "read error at offset 0x%" PRIx64 ": %s", r->off + r->head,
+				strerror(-f));
+	if (f == FILL_SHORT) {
+		if (r->tail > r->head)
+			mycl_log(&pd->log, MYCL_WARN, "%s: %zu stray bytes at offset 0x%" PRIx64
+				 " after the last record; ignored", pd->path, r->tail - r->head,
+				 r->off + r->head);
+		return 1;
+	}
+	off = r->off + r->head;
+	cursor_init(&c, r->buf + r->head + 6, 2, pd->info.swapped);
+	size = cursor_u16(&c);
+	if (size < 8)
+		return pd_error(pd, MYCL_ERR_CORRUPT, "record at offset 0x%" PRIx64 " has size %u "
+				"(a record is at least 8 bytes)", off, size);
+	f = reader_fill(r, size);
+	if (f < 0)
+		return pd_error(pd, f, "read error at offset 0x%" PRIx64 ": %s", off, strerror(-f));
+	if (f == FILL_SHORT) {
+		mycl_log(&pd->log, MYCL_WARN, "%s: record at offset 0x%" PRIx64 " claims %u bytes, "
+			 "%zu remain: the file is truncated; read up to its last whole record",
+			 pd->path, off, size, r->tail - r->head);
+		return 1;
+	}
+	r->head += size;
+	err = process_record(pd, r->buf + r->head - size, size, off, &extra, false);
+	if (err)
+		return err;
+	if (pd->q.nr_pushed != pushed)
+		r->last_ts = pd->q.last_pushed;
+	pd->tracing_pending = 0;	/* tracing data is the header file's */
+	if (extra) {
+		f = reader_skip(r, extra);
+		if (f < 0)
+			return pd_error(pd, f, "read error after the record at offset 0x%" PRIx64, off);
+		if (f == FILL_SHORT) {
+			mycl_log(&pd->log, MYCL_WARN, "%s: payload of the record at offset 0x%" PRIx64
+				 " is cut short: the file is truncated", pd->path, off);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int read_dir_files(struct mycl_perf_data *pd)
+{
+	size_t n = pd->nr_dir_files, nh = 0;
+	uint64_t round_start = pd->q.nr_pushed;
+	struct dir_reader *rd = calloc(n ? n : 1, sizeof(*rd));
+	size_t *heap = calloc(n ? n : 1, sizeof(*heap));
+	uint64_t done = pd->info.data_size, total = done + pd->info.data_files_size;
+	uint64_t next_progress = done + (16u << 20);
+	int err = 0;
+
+	if (!rd || !heap) {
+		free(rd);
+		free(heap);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n && !err; i++) {
+		rd[i].f = &pd->dir_files[i];
+		if (!rd[i].f->size)
+			continue;
+		rd[i].buf = malloc(DIR_BUF);
+		if (!rd[i].buf)
+			err = -ENOMEM;
+		heap[nh++] = i;		/* all at time 0: in index order, a heap */
+	}
+	pd->merging = true;
+	pd->q.next_flush = 0;
+	while (!err && nh) {
+		struct dir_reader *r = &rd[heap[0]];
+		uint64_t before = r->off + r->head;
+		int got;
+
+		reader_swap(pd, r);
+		got = reader_next(pd, r);
+		if (got == 1 && r->zlen)
+			mycl_log(&pd->log, MYCL_WARN, "%s: %zu decompressed bytes after the last "
+				 "whole compressed record; ignored", pd->path, r->zlen);
+		reader_swap(pd, r);
+		if (got < 0) {
+			err = got;
+			break;
+		}
+		done += r->off + r->head - before;
+		if (got == 1)
+			heap[0] = heap[--nh];
+		heap_down(heap, nh, rd);
+		if (pd->q.nr_pushed - round_start >= MERGE_ROUND) {
+			round_start = pd->q.nr_pushed;
+			err = order_queue_flush(pd, pd->q.next_flush);
+			pd->q.next_flush = nh ? rd[heap[0]].last_ts : UINT64_MAX;
+		}
+		if (pd->progress && done >= next_progress) {
+			pd->progress(done, total, pd->progress_ctx);
+			next_progress = done + (16u << 20);
+		}
+	}
+	pd->merging = false;
+	for (size_t i = 0; i < n; i++) {
+		ZSTD_freeDCtx(rd[i].zctx);
+		free(rd[i].zbuf);
+		free(rd[i].buf);
+	}
+	free(rd);
+	free(heap);
+	return err;
+}
+
 int pd_read_records(struct mycl_perf_data *pd)
 {
 	struct stream *st = &pd->st;
@@ -505,6 +733,13 @@ int pd_read_records(struct mycl_perf_data *pd)
 	if (pd->zlen)
 		mycl_log(&pd->log, MYCL_WARN, "%s: %zu decompressed bytes after the last whole "
 			 "compressed record; ignored", pd->path, pd->zlen);
+	if (pd->is_dir) {
+		err = order_queue_detach_stream(pd);
+		if (!err)
+			err = read_dir_files(pd);
+		if (err)
+			return err;
+	}
 	return order_queue_flush(pd, UINT64_MAX);
 }
 
@@ -532,7 +767,10 @@ MYCL_API int mycl_perf_data__read(struct mycl_perf_data *pd, const struct mycl_r
 	err = pd_read_records(pd);
 	stream_end(&pd->st);
 	pd->ops = &none;
-	if (pd->progress)
+	if (pd->progress && pd->is_dir && !err)
+		pd->progress(pd->info.data_size + pd->info.data_files_size,
+			     pd->info.data_size + pd->info.data_files_size, pd->progress_ctx);
+	else if (pd->progress)
 		pd->progress(pd->st.off + pd->st.head - pd->info.data_offset, pd->info.data_size,
 			     pd->progress_ctx);
 	return err;

@@ -50,6 +50,16 @@ struct order_queue {
 	uint64_t next_flush;		/* flush up to here at the next round */
 	uint64_t max_time;		/* largest time queued so far */
 	uint64_t last_flushed;		/* time of the last record delivered */
+	uint64_t last_pushed;		/* time of the last record queued */
+	uint64_t nr_pushed;		/* records queued so far */
+};
+
+/* A data.N file of a perf record --threads directory. */
+struct dir_file {
+	char *path;			/* DIR/data.N, for messages */
+	long number;			/* N */
+	int fd;
+	uint64_t size;
 };
 
 struct mycl_perf_data {
@@ -90,6 +100,11 @@ struct mycl_perf_data {
 	uint8_t *zbuf;			/* decompressed bytes not yet made records */
 	size_t zcap, zlen;
 
+	bool is_dir;			/* a perf record --threads directory */
+	struct dir_file *dir_files;	/* its data.N files, by N */
+	size_t nr_dir_files;
+	bool merging;			/* reading them: rounds are the merge's own */
+
 	uint8_t *tracing;		/* the tracing data (event formats), when recorded */
 	size_t tracing_len;
 	uint64_t tracing_pending;	/* pipe mode: payload bytes to capture after the record */
@@ -102,7 +117,9 @@ struct mycl_perf_data {
 /*
  * The stages of reading, each calling only those below it:
  *   perf_data.c    open and close: header, attrs, feature sections
- *   perf_read.c    the record loop: framing, compressed records, perf's own records
+ *   perf_dir.c     a perf record --threads directory: its 'data' file and data.N files
+ *   perf_read.c    the record loop: framing, compressed records, perf's own records;
+ *                  a directory's data.N files merged by time
  *   perf_order.c   time order (FINISHED_ROUND), records held in an arena
  *   perf_deliver.c records to the caller's callbacks; a group read as one sample per member
  *   perf_sample.c  a SAMPLE's fields, by sample_type
@@ -114,6 +131,10 @@ struct mycl_perf_data {
 
 /* perf_read.c */
 int pd_read_records(struct mycl_perf_data *pd);
+
+/* perf_dir.c: PD->fd is a directory: its 'data' file becomes PD->fd, its data.N files listed. */
+int pd_dir_open(struct mycl_perf_data *pd);
+void pd_dir_close(struct mycl_perf_data *pd);
 
 /* perf_order.c */
 int order_queue_push(struct mycl_perf_data *pd, uint64_t time, const uint8_t *rec, size_t len,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * What the recording cannot answer: warnings on lost samples, stack copies
+ * What the recording cannot answer: warnings on lost samples, records out of
+ * time order, stack copies
  * too small for DWARF unwinding, frame-pointer chains that stop early, idle
  * or hypervisor artefacts, and too few samples, each with the command that
  * would do better.  Reads the counters the profile kept while it was built.
@@ -89,6 +90,35 @@ static int lost(struct mycl_profile *p)
 		 share, lost, lost + got, 100 - share);
 	snprintf(w->fix, sizeof(w->fix),
 		 "record with a lower frequency (-F) or larger buffers (-m 1024), or fewer events");
+	return 0;
+}
+
+/*
+ * Records that came after later ones had been delivered: out of time order by
+ * more than a round (FINISHED_ROUND, or in a --threads directory the merge's
+ * own), or past what the reader holds back.  They were delivered late, so
+ * samples near them may have been resolved in the address space or under
+ * the thread name before theirs.
+ */
+static int unordered(struct mycl_profile *p)
+{
+	const struct mycl_perf_stats *st = mycl_perf_data__stats(p->pd);
+	double share = st->nr_records ? 100.0 * (double)st->nr_unordered /
+					(double)st->nr_records : 0;
+	struct mycl_warning *w;
+
+	if (!st->nr_unordered)
+		return 0;
+	w = add(p, "unordered", share);
+	if (!w)
+		return -ENOMEM;
+	snprintf(w->message, sizeof(w->message),
+		 "%" PRIu64 " records (%.2f%%) came after later ones had been reported: samples near "
+		 "them may be named after the mapping or thread name before theirs",
+		 st->nr_unordered, share);
+	snprintf(w->fix, sizeof(w->fix),
+		 "the file is out of the order perf writes (another tool, or damage): compare with "
+		 "perf report, which orders the whole file in memory");
 	return 0;
 }
 
@@ -285,6 +315,8 @@ int profile_quality(struct mycl_profile *p)
 	const struct mycl_perf_stats *st = mycl_perf_data__stats(p->pd);
 	int err = lost(p);
 
+	if (!err)
+		err = unordered(p);
 	if (!err)
 		err = stack_copy(p);
 	if (!err)

@@ -28,6 +28,10 @@ rec() { out=$1; shift; perf record -q "$@" -o "$out" -- "$bin" 0.25 >/dev/null; 
 rec hotloop.data -e cpu-clock:u -F 1000
 rec hotloop.g.data -e cpu-clock:u -F 1000 -g
 rec hotloop.z.data -e cpu-clock:u -F 1000 -z
+# A directory: 'data', and data.N of records from each writer thread (one per CPU).
+rm -rf hotloop.threads
+rec hotloop.threads --threads -e cpu-clock:u -F 1000 -g
+chmod 755 hotloop.threads && chmod 644 hotloop.threads/*
 rec two-events.data -e cpu-clock:u -e page-faults:u -F 1000
 # Leader sampling: each cpu-clock sample reads the group's counts.
 rec group.data -e '{cpu-clock:u,page-faults:u,context-switches}:S' -F 1000
@@ -49,7 +53,8 @@ perf record -q -a -e cpu-clock -F 200 -o idle.data -- sleep 0.5
 perf script -i artefact.data -F ip | python3 "$here/kallsyms_subset.py" > artefact.kallsyms
 chmod 644 ./*.data
 : > expected.txt
-for f in hotloop.data hotloop.g.data hotloop.z.data two-events.data hotloop.pipe.data group.data; do
+for f in hotloop.data hotloop.g.data hotloop.z.data two-events.data hotloop.pipe.data group.data \
+	hotloop.threads; do
 	perf report -i "$f" --stats 2>/dev/null | awk -v f="$f" '
 		/ stats:$/ && !/Aggregated/ { ev = $1; sub(/:$/, "", ev) }
 		/SAMPLE events:/ && ev != "" { print f, ev, $3 }' >> expected.txt
