@@ -14,6 +14,8 @@ wall time as the median of 3 after one warm-up run (the file in the page
 cache; 7 for runs under a second), peak RSS, and the ratios.  And:
   sizes  recorded as large is, for 4, 8 and 15 s (and large, 30 s): the cost per
          sample of mycl-hot and perf by file size (linear: it stays put)
+  threads  perf record -a -g --threads (a directory: one file per writer thread), 8 s
+         (not in the default set)
 Not a test: numbers depend on the machine.
 
 usage: system_wide.py MYCL_HOT [WORKDIR] [small|large|dwarf|sizes ...]
@@ -41,6 +43,8 @@ RECORDINGS = {
     "large4": (["-g", "-F", "20000"], 4),
     "large8": (["-g", "-F", "20000"], 8),
     "large15": (["-g", "-F", "20000"], 15),
+    # the directory perf record --threads writes (one file of records per CPU)
+    "threads": (["-g", "-F", "4000", "--threads"], 8),
 }
 SIZES = ["large4", "large8", "large15", "large"]
 
@@ -110,8 +114,15 @@ def samples(data):
     return 0
 
 
+def size_of(path):
+    """Bytes of a recording: a file, or a --threads directory's files."""
+    if os.path.isdir(path):
+        return sum(os.path.getsize(os.path.join(path, f)) for f in os.listdir(path))
+    return os.path.getsize(path)
+
+
 def bench(hot, data, name):
-    size = os.path.getsize(data) / 1e6
+    size = size_of(data) / 1e6
     print(f"\n== {name}: {data}, {size:.1f} MB, {samples(data)} samples")
     print(f"{'view':15} {'perf s':>8} {'mycl s':>8} {'ratio':>7} {'perf MB':>8} {'mycl MB':>8}"
           f" {'mem':>6} {'hotspot s':>10} {'ratio':>6}")
@@ -121,7 +132,7 @@ def bench(hot, data, name):
         mw, mr, rc = measure(mcmd)
         line = (f"{title:15} {pw:8.3f} {mw:8.3f} {pw / mw:6.1f}x {pr / 1024:8.0f} {mr / 1024:8.0f}"
                 f" {mr / max(pr, 1):5.2f}x")
-        if hcmd and have_parser:
+        if hcmd and have_parser and not os.path.isdir(data):	# (it reads no directory)
             hw, _, _ = measure(hcmd)
             line += f" {hw:10.3f} {hw / mw:5.1f}x"
         if rc:
@@ -153,7 +164,7 @@ def sizes(hot, work):
                     rep + ["-g", "none", "-i", data], rep + ["-i", data]):
             w, _, _ = measure(cmd)
             cols.append(f"{w:10.3f} {w / max(nr, 1) * 1e6:7.2f}")
-        print(f"{n:9} {os.path.getsize(data) / 1e6:6.1f} {nr:9} " + " ".join(cols), flush=True)
+        print(f"{n:9} {size_of(data) / 1e6:6.1f} {nr:9} " + " ".join(cols), flush=True)
 
 
 def main():
