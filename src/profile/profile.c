@@ -501,6 +501,7 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 		mycl_profile__free(p);
 		return -ENOMEM;
 	}
+	machine_prefetch_kernel(p->m);
 	p->children = OPTS_GET(opts, children, false);
 	p->want_tree = p->children || OPTS_GET(opts, callgraph, false) || OPTS_GET(opts, locks, false);
 	if (OPTS_GET(opts, locks, false)) {

@@ -253,6 +253,8 @@ static void prepare_load(struct machine *m, struct dso *d)
 	}
 }
 
+static struct dso *kernel_dso(struct machine *m);
+
 static void kernel_prefetch(struct machine *m, struct dso *d)
 {
 	struct kprefetch *kp;
@@ -277,6 +279,12 @@ static void kernel_prefetch(struct machine *m, struct dso *d)
 		return;
 	}
 	m->kp = kp;
+}
+
+void machine_prefetch_kernel(struct machine *m)
+{
+	if (m->opts.kernel_build_id_size)
+		kernel_prefetch(m, kernel_dso(m));
 }
 
 /* USE: the kernel's symbols and the reading's messages are wanted; else dropped. */

@@ -42,6 +42,13 @@ struct resolved {
 struct machine;
 
 struct machine *machine_new(const struct sym_opts *o, const struct mycl_perf_info *info);
+/*
+ * With opts.prefetch_kernel and the kernel's build-id known from the header:
+ * starts reading the kernel's symbols now, beside the reading of the records
+ * (else that starts at the kernel's MMAP, which is delivered with the first
+ * round, just before the samples that want it).
+ */
+void machine_prefetch_kernel(struct machine *m);
 void machine_free(struct machine *m);
 /* The records are read: a kernel symbol reading no sample wanted is dropped (prefetch_kernel). */
 void machine_settle(struct machine *m);
