@@ -501,7 +501,6 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 		mycl_profile__free(p);
 		return -ENOMEM;
 	}
-	machine_prefetch_kernel(p->m);
 	p->children = OPTS_GET(opts, children, false);
 	p->want_tree = p->children || OPTS_GET(opts, callgraph, false) || OPTS_GET(opts, locks, false);
 	if (OPTS_GET(opts, locks, false)) {
@@ -522,6 +521,8 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	if (!p->max_stack)
 		p->max_stack = MAX_STACK_DEFAULT;
 	p->annotate = OPTS_GET(opts, annotate, false);
+	/* Started after every step that can fail: its thread reads the options set up above. */
+	machine_prefetch_kernel(p->m);
 	err = mycl_perf_data__read(pd, &ops, p);
 	machine_settle(p->m);
 	if (!err)
@@ -561,6 +562,7 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 {
 	if (!p)
 		return;
+	machine_settle(p->m);	/* the kernel's symbols' thread reads the options freed below */
 	for (size_t e = 0; p->rows && e < p->nr_events; e++)
 		free(p->rows[e]);
 	free(p->rows);
