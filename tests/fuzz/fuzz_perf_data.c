@@ -4,7 +4,9 @@
  * Each input is read with plain reads; one input in 8 (chosen by its bytes,
  * so a crash replays) is read again with the read-ahead thread, and what the
  * two deliver must be the same, down to the digest of every field.  Starting
- * a thread for every input would cost more than the reading.
+ * a thread for every input would cost more than the reading.  Another one in 8
+ * is also read as the directory perf record --threads writes: the input as its
+ * 'data' file, its data section's bytes cut in two as data.0 and data.1.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -13,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "fuzz_input.h"
 
 static uint64_t sink;
@@ -67,6 +71,51 @@ static uint64_t read_digest(const uint8_t *data, size_t size, int mode)
 	return sink;
 }
 
+static void put(const char *dir, const char *name, const uint8_t *p, size_t n)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	if (n)
+		fwrite(p, 1, n, f);
+	fclose(f);
+}
+
+/* The input as a --threads directory: 'data' and its data section in two data.N files. */
+static void read_as_dir(const uint8_t *data, size_t size, uint32_t h)
+{
+	struct mycl_record_ops ops = { .sz = sizeof(ops), .sample = on_sample, .mmap = on_mmap,
+				       .comm = on_comm };
+	MYCL_OPTS(mycl_perf_data_opts, o, .max_queue_bytes = 1 << 20);
+	uint64_t off = 0, len = 0;
+	struct mycl_perf_data *pd;
+	char dir[128], err[256];
+	size_t cut;
+
+	snprintf(dir, sizeof(dir), "/tmp/mycl-fuzz-dir-%d", (int)getpid());
+	mkdir(dir, 0700);
+	if (size >= 56) {
+		memcpy(&off, data + 40, 8);
+		memcpy(&len, data + 48, 8);
+	}
+	if (off > size)
+		off = size;
+	if (len > size - off)
+		len = size - off;
+	cut = len ? (size_t)(h >> 3) % (size_t)(len + 1) : 0;
+	put(dir, "data", data, size);
+	put(dir, "data.0", data + off, cut);
+	put(dir, "data.1", data + off + cut, (size_t)len - cut);
+	if (mycl_perf_data__open(dir, &o, &pd, err, sizeof(err)) == 0) {
+		sink += (uint64_t)mycl_perf_data__read(pd, &ops, NULL);
+		mycl_perf_data__close(pd);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -75,6 +124,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	for (size_t i = 0; i < size; i++)
 		h = (h ^ data[i]) * 16777619u;
+	if (h % 8 == 4)
+		read_as_dir(data, size, h);
 	if (h % 8)
 		return 0;
 	if (plain != read_digest(data, size, MYCL_READ_AHEAD_ON)) {
