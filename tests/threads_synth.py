@@ -157,8 +157,9 @@ def main():
     rc, out, err = mycl(hot, d)
     doc = json.loads(out) if rc == 0 else {}
     kinds = [w["kind"] for w in doc.get("warnings", [])]
-    check("directory: no record out of order, nothing skipped", rc == 0 and
-          "unordered" not in kinds and doc["header"].get("sample_records") == n,
+    check("directory: no record out of order, nothing skipped, its 2 files counted", rc == 0 and
+          "unordered" not in kinds and doc["header"].get("sample_records") == n and
+          doc["header"].get("data_files") == 2,
           f"{rc} {kinds} {err[:300]}")
     if have_perf:
         perf = perf_comm_counts(d)

@@ -14,6 +14,8 @@ static void header_obj(struct json *j, const struct mycl_perf_data *pd)
 	json_begin_obj(j, "header");
 	json_str(j, "file", mycl_perf_data__path(pd));
 	json_bool(j, "pipe_mode", in->pipe_mode);
+	if (in->nr_data_files)	/* a perf record --threads directory */
+		json_u64(j, "data_files", in->nr_data_files);
 	json_bool(j, "byte_swapped", in->swapped);
 	json_str(j, "hostname", in->hostname);
 	json_str(j, "os_release", in->os_release);

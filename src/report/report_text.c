@@ -125,6 +125,9 @@ void report_text_header(FILE *f, const struct mycl_profile *p)
 
 	fprintf(f, "# mycl-hot report of %s%s\n", mycl_perf_data__path(pd),
 		in->pipe_mode ? " (pipe mode)" : "");
+	if (in->nr_data_files)
+		fprintf(f, "# a perf record --threads directory: 'data' and %" PRIu32 " data.N files\n",
+			in->nr_data_files);
 	fprintf(f, "# host: %s   kernel: %s   arch: %s   CPUs: %" PRIu32 " online of %" PRIu32 "\n",
 		str_or(in->hostname, "?"), str_or(in->os_release, "?"), str_or(in->arch, "?"),
 		in->nr_cpus_online, in->nr_cpus_avail);
