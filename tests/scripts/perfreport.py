@@ -142,7 +142,12 @@ def mycl_children_rows(mycl_hot, path, extra=()):
             sym = r.get("symbol")
             lvl = "k" if r.get("level") == "kernel" else "."
             sym = f"[{lvl}] {sym}" if sym else f"[{lvl}] 0x{int(r['address'], 16):016x}"
-            rows[(r.get("comm", ""), r.get("dso", ""), sym)] = (r["children"], r["overhead"])
+            # perf merges the rows of two binaries with one short name (two builds of a
+            # program caught by one system-wide recording: a CI run beside another); mycl
+            # keeps them apart: summed here, as perf shows them (as mycl_rows does)
+            key = (r.get("comm", ""), r.get("dso", ""), sym)
+            c, o = rows.get(key, (0.0, 0.0))
+            rows[key] = (c + r["children"], o + r["overhead"])
         events[ev["name"]] = rows
     return events
 
