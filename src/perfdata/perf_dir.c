@@ -133,9 +133,9 @@ static int list_files(struct mycl_perf_data *pd, int dfd)
 			return pd_error(pd, fd, "cannot open %s: %s", base, strerror(-fd));
 		f->fd = fd;
 		f->size = (uint64_t)sb.st_size;
-		pd->info.nr_data_files++;
 		pd->info.data_files_size += f->size;
 	}
+	pd->info.nr_data_files = (uint32_t)pd->nr_dir_files;
 	return 0;
 }
 

@@ -432,62 +432,17 @@ static int damaged_before(struct mycl_perf_data *pd, int err, uint64_t prev_off,
  * before are delivered; a record that still comes later than that is counted
  * as unordered, as in a single file.
  */
-#define DIR_BUF (128u << 10)		/* a file's buffer: a record is < 64 KiB */
 #define MERGE_ROUND 16384
 
 struct dir_reader {
 	struct dir_file *f;
-	uint8_t *buf;
-	size_t head, tail;		/* unconsumed bytes buf[head..tail) */
-	uint64_t off;			/* file offset of buf[0] */
+	struct stream st;		/* plain reads of the file (stream.c) */
 	uint64_t last_ts;		/* time of its last record queued */
 	/* Its own decompression state: a record may go on in its next COMPRESSED record. */
 	ZSTD_DCtx *zctx;
 	uint8_t *zbuf;
 	size_t zcap, zlen;
 };
-
-static int reader_fill(struct dir_reader *r, size_t need)
-{
-	if (r->tail - r->head >= need)
-		return FILL_OK;
-	memmove(r->buf, r->buf + r->head, r->tail - r->head);
-	r->off += r->head;
-	r->tail -= r->head;
-	r->head = 0;
-	while (r->tail < need) {
-		ssize_t n = read(r->f->fd, r->buf + r->tail, DIR_BUF - r->tail);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (!n)
-			return FILL_SHORT;
-		r->tail += (size_t)n;
-	}
-	return FILL_OK;
-}
-
-/* Skips N bytes that follow a record outside its size (AUXTRACE). */
-static int reader_skip(struct dir_reader *r, uint64_t n)
-{
-	uint64_t have = r->tail - r->head;
-
-	if (n <= have) {
-		r->head += (size_t)n;
-		return FILL_OK;
-	}
-	n -= have;
-	r->off += r->tail;
-	r->head = r->tail = 0;
-	if (n > r->f->size || r->off + n > r->f->size)
-		return FILL_SHORT;
-	if (lseek(r->f->fd, (off_t)n, SEEK_CUR) < 0)
-		return -errno;
-	r->off += n;
-	return FILL_OK;
-}
 
 #define SWAP(a, b) do { __typeof__(a) t_ = (a); (a) = (b); (b) = t_; } while (0)
 
@@ -525,46 +480,47 @@ static void heap_down(size_t *h, size_t n, const struct dir_reader *rd)
 /* One record of R: 0 (queued or delivered), 1 at the file's end, or an error. */
 static int reader_next(struct mycl_perf_data *pd, struct dir_reader *r)
 {
+	struct stream *st = &r->st;
 	uint64_t off, extra = 0, pushed = pd->q.nr_pushed;
 	struct cursor c;
 	uint16_t size;
 	int f, err;
 
-	f = reader_fill(r, 8);
+	f = stream_fill(st, 8);
 	if (f < 0)
-		return pd_error(pd, f, "read error at offset 0x%" PRIx64 ": %s", r->off + r->head,
+		return pd_error(pd, f, "read error at offset 0x%" PRIx64 ": %s", st->off + st->head,
 				strerror(-f));
 	if (f == FILL_SHORT) {
-		if (r->tail > r->head)
+		if (st->tail > st->head)
 			mycl_log(&pd->log, MYCL_WARN, "%s: %zu stray bytes at offset 0x%" PRIx64
-				 " after the last record; ignored", pd->path, r->tail - r->head,
-				 r->off + r->head);
+				 " after the last record; ignored", pd->path, st->tail - st->head,
+				 st->off + st->head);
 		return 1;
 	}
-	off = r->off + r->head;
-	cursor_init(&c, r->buf + r->head + 6, 2, pd->info.swapped);
+	off = st->off + st->head;
+	cursor_init(&c, st->buf + st->head + 6, 2, pd->info.swapped);
 	size = cursor_u16(&c);
 	if (size < 8)
 		return pd_error(pd, MYCL_ERR_CORRUPT, "record at offset 0x%" PRIx64 " has size %u "
 				"(a record is at least 8 bytes)", off, size);
-	f = reader_fill(r, size);
+	f = stream_fill(st, size);
 	if (f < 0)
 		return pd_error(pd, f, "read error at offset 0x%" PRIx64 ": %s", off, strerror(-f));
 	if (f == FILL_SHORT) {
 		mycl_log(&pd->log, MYCL_WARN, "%s: record at offset 0x%" PRIx64 " claims %u bytes, "
 			 "%zu remain: the file is truncated; read up to its last whole record",
-			 pd->path, off, size, r->tail - r->head);
+			 pd->path, off, size, st->tail - st->head);
 		return 1;
 	}
-	r->head += size;
-	err = process_record(pd, r->buf + r->head - size, size, off, &extra, false);
+	st->head += size;
+	err = process_record(pd, st->buf + st->head - size, size, off, &extra, false);
 	if (err)
 		return err;
 	if (pd->q.nr_pushed != pushed)
 		r->last_ts = pd->q.last_pushed;
 	pd->tracing_pending = 0;	/* tracing data is the header file's */
 	if (extra) {
-		f = reader_skip(r, extra);
+		f = stream_skip(st, extra);
 		if (f < 0)
 			return pd_error(pd, f, "read error after the record at offset 0x%" PRIx64, off);
 		if (f == FILL_SHORT) {
@@ -593,18 +549,17 @@ static int read_dir_files(struct mycl_perf_data *pd)
 	}
 	for (size_t i = 0; i < n && !err; i++) {
 		rd[i].f = &pd->dir_files[i];
-		if (!rd[i].f->size)
-			continue;
-		rd[i].buf = malloc(DIR_BUF);
-		if (!rd[i].buf)
-			err = -ENOMEM;
-		heap[nh++] = i;		/* all at time 0: in index order, a heap */
+		rd[i].st = (struct stream){ .fd = rd[i].f->fd, .limit = rd[i].f->size,
+					    .keep_from = UINT64_MAX, .seekable = true,
+					    .read_ahead = MYCL_READ_AHEAD_OFF };
+		if (rd[i].f->size)
+			heap[nh++] = i;		/* all at time 0: in index order, a heap */
 	}
 	pd->merging = true;
 	pd->q.next_flush = 0;
 	while (!err && nh) {
 		struct dir_reader *r = &rd[heap[0]];
-		uint64_t before = r->off + r->head;
+		uint64_t before = r->st.off + r->st.head;
 		int got;
 
 		reader_swap(pd, r);
@@ -617,7 +572,7 @@ static int read_dir_files(struct mycl_perf_data *pd)
 			err = got;
 			break;
 		}
-		done += r->off + r->head - before;
+		done += r->st.off + r->st.head - before;
 		if (got == 1)
 			heap[0] = heap[--nh];
 		heap_down(heap, nh, rd);
@@ -635,7 +590,7 @@ static int read_dir_files(struct mycl_perf_data *pd)
 	for (size_t i = 0; i < n; i++) {
 		ZSTD_freeDCtx(rd[i].zctx);
 		free(rd[i].zbuf);
-		free(rd[i].buf);
+		stream_free(&rd[i].st);
 	}
 	free(rd);
 	free(heap);
