@@ -523,6 +523,17 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	p->annotate = OPTS_GET(opts, annotate, false);
 	/* Started after every step that can fail: its thread reads the options set up above. */
 	machine_prefetch_kernel(p->m);
+	/*
+	 * The binaries with samples loaded beside the reading; not when filters may
+	 * leave some unwanted.  Their DWARF too when unwound stacks get inlined frames.
+	 */
+	if (!p->filtered) {
+		bool unwinds = false;
+
+		for (size_t i = 0; i < mycl_perf_data__nr_events(pd); i++)
+			unwinds |= !!(mycl_perf_data__event(pd, i)->sample_type & S_STACK_USER);
+		machine_prefetch_dsos(p->m, unwinds && p->want_tree && p->inlines);
+	}
 	err = mycl_perf_data__read(pd, &ops, p);
 	machine_settle(p->m);
 	if (!err)

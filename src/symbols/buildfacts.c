@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <elfutils/libdw.h>
+#include "elfimage.h"
 #include "internal.h"
 #include "mycl/build.h"
 
@@ -357,7 +358,7 @@ MYCL_API int mycl_build_facts(const char *binary, const char *debug_file,
 
 	memset(bf, 0, sizeof(*bf));
 	bf->pie = bf->static_linked = bf->lto = bf->frame_pointers = -1;
-	elf_version(EV_CURRENT);
+	elf_library_init();
 	elf = binary ? open_elf(binary, &fd) : NULL;
 	if (debug_file && (!binary || strcmp(debug_file, binary)))
 		delf = open_elf(debug_file, &dfd);

@@ -508,6 +508,9 @@ void dso_take_loaded(struct dso *to, struct dso *from)
 	SWAP(to->nr_segs, from->nr_segs);
 	SWAP(to->symtab_full, from->symtab_full);
 	SWAP(to->kernel_text, from->kernel_text);
+	SWAP(to->inlines, from->inlines);
+	SWAP(to->inlines_free, from->inlines_free);
+	SWAP(to->inlines_tried, from->inlines_tried);
 }
 
 struct elf_image *dso_image(struct dso *d)

@@ -97,7 +97,7 @@ void dso_set_build_id(struct dso *d, const uint8_t *id, uint8_t size);
 int known_files_read(const char *const *bins, struct known_file **out, size_t *nr);
 /* Finds and loads symbols once; never fails the caller: status says why. */
 void dso_load(struct dso *d, const struct sym_opts *o);
-/* What dso_load() found for FROM (a copy of TO loaded elsewhere) becomes TO's. */
+/* What dso_load() found for FROM (a copy of TO loaded elsewhere) becomes TO's, its DWARF too. */
 void dso_take_loaded(struct dso *to, struct dso *from);
 /* A map-relative file offset to the address space of the symbol table. */
 uint64_t dso_offset_to_vaddr(const struct dso *d, uint64_t off);

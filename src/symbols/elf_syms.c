@@ -12,12 +12,13 @@
 #include <unistd.h>
 #include <elfutils/libdwelf.h>
 #include "dso.h"
+#include "elfimage.h"
 
 static Elf *open_elf(const char *path, int *fd)
 {
 	Elf *e;
 
-	elf_version(EV_CURRENT);
+	elf_library_init();
 	*fd = open_regular(path);
 	if (*fd < 0)
 		return NULL;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
@@ -253,6 +254,18 @@ static void rel_addends(struct elf_image *img)
 		rel_addend(img, &img->got[i]);
 }
 
+static pthread_once_t elf_once = PTHREAD_ONCE_INIT;
+
+static void elf_once_init(void)
+{
+	elf_version(EV_CURRENT);
+}
+
+void elf_library_init(void)
+{
+	pthread_once(&elf_once, elf_once_init);
+}
+
 int elf_image_open(const char *path, struct elf_image **out)
 {
 	struct elf_image *img;
@@ -266,7 +279,7 @@ int elf_image_open(const char *path, struct elf_image **out)
 	img = calloc(1, sizeof(*img));
 	if (!img)
 		return -ENOMEM;
-	elf_version(EV_CURRENT);
+	elf_library_init();
 	img->fd = open_regular(path);
 	if (img->fd < 0) {
 		err = -errno;

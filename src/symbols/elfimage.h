@@ -26,6 +26,12 @@ struct elf_section {
 	bool write, exec, tls, nobits;
 };
 
+/*
+ * libelf's version handshake, made once for the process: the binaries are
+ * read on more than one thread (dso_prefetch.c), and elf_version() sets a
+ * global.  Every opening of an ELF file in symbols/ calls it first.
+ */
+void elf_library_init(void);
 int elf_image_open(const char *path, struct elf_image **out);
 /* The allocated section holding ADDR, or NULL. */
 const struct elf_section *elf_image_section_at(const struct elf_image *img, uint64_t addr);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <elfutils/libdw.h>
 #include "dso.h"
+#include "elfimage.h"
 #include "inline.h"
 #include "internal.h"
 #include "machine.h"
@@ -24,6 +25,7 @@ struct inl_ent {
 
 struct inline_cache {
 	Dwarf *dw;
+	Elf *elf;			/* dw's (dwarf_begin_elf: libelf's version global left alone) */
 	int fd;
 	struct inl_ent *ents;
 	size_t nr, cap;
@@ -54,12 +56,18 @@ static struct inline_cache *cache_of(struct dso *d)
 	/* The file symbols came from carries .debug_info when there is any. */
 	if (d->sym_path) {
 		c->fd = open_regular(d->sym_path);
-		if (c->fd >= 0)
-			c->dw = dwarf_begin(c->fd, DWARF_C_READ);
+		elf_library_init();
+		if (c->fd >= 0 && (c->elf = elf_begin(c->fd, ELF_C_READ_MMAP, NULL)))
+			c->dw = dwarf_begin_elf(c->elf, DWARF_C_READ, NULL);
 	}
 	d->inlines = c;
 	d->inlines_free = inline_cache_free;
 	return c;
+}
+
+void inline_prepare(struct dso *d)
+{
+	cache_of(d);
 }
 
 static void inline_cache_free(struct dso *d)
@@ -70,6 +78,8 @@ static void inline_cache_free(struct dso *d)
 		return;
 	if (c->dw)
 		dwarf_end(c->dw);
+	if (c->elf)
+		elf_end(c->elf);
 	if (c->fd >= 0)
 		close(c->fd);
 	free(c->ents);

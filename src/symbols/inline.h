@@ -26,6 +26,8 @@ struct inline_names {
  */
 int inline_frames(const struct inline_names *in, struct dso *d, uint64_t vaddr, const char *base,
 		  const char **names, size_t max, size_t *n, bool *replaces);
+/* Opens D's DWARF now (libdw inflates its compressed sections then), for look-ups later. */
+void inline_prepare(struct dso *d);
 /* The source file and line of VADDR in D (file NULL when unknown); strings live with D. */
 int inline_srcline(struct dso *d, uint64_t vaddr, const char **file, int *line);
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "dso_prefetch.h"
 #include "perf_abi.h"
 #include "machine.h"
 
@@ -32,6 +33,7 @@ struct machine {
 	uint32_t kernel_version;	/* moves with the kernel's maps and dynamic symbols */
 	bool dyn_sorted;
 	struct kprefetch *kp;		/* the kernel's symbols being read (opts.prefetch_kernel) */
+	struct dso_prefetch *up;	/* the header's user-space binaries being loaded */
 };
 
 /*
@@ -147,6 +149,7 @@ void machine_free(struct machine *m)
 	if (!m)
 		return;
 	kernel_prefetch_end(m, false);
+	dso_prefetch_end(m->up);
 	for (size_t i = 0; i < m->threads_cap; i++) {
 		if (!m->threads[i])
 			continue;
@@ -308,10 +311,20 @@ static void kernel_prefetch_end(struct machine *m, bool use)
 	free(kp);
 }
 
+void machine_prefetch_dsos(struct machine *m, bool inlines)
+{
+	if (m->up || m->opts.archive || !m->info || m->info->pipe_mode || !m->info->nr_build_ids)
+		return;
+	m->up = dso_prefetch_start(m->info->build_ids, m->info->nr_build_ids, &m->opts, inlines);
+}
+
 void machine_settle(struct machine *m)
 {
-	if (m)
-		kernel_prefetch_end(m, false);
+	if (!m)
+		return;
+	kernel_prefetch_end(m, false);
+	dso_prefetch_end(m->up);
+	m->up = NULL;
 }
 
 static void load_dso(struct machine *m, struct dso *d)
@@ -321,7 +334,8 @@ static void load_dso(struct machine *m, struct dso *d)
 	if (d->status != DSO_PENDING)
 		return;
 	prepare_load(m, d);
-	dso_load(d, &m->opts);
+	if (!dso_prefetch_take(m->up, d, &m->opts.log))
+		dso_load(d, &m->opts);
 }
 
 static struct dso *kernel_dso(struct machine *m)

@@ -49,6 +49,13 @@ struct machine *machine_new(const struct sym_opts *o, const struct mycl_perf_inf
  * round, just before the samples that want it).
  */
 void machine_prefetch_kernel(struct machine *m);
+/*
+ * The user-space binaries the header names (its build-id table) loaded on a
+ * thread beside the reading, each handed over when a sample first wants it
+ * (dso_prefetch.h); INLINES: their DWARF opened too.  Not for pipes or
+ * archives; machine_settle() ends it.
+ */
+void machine_prefetch_dsos(struct machine *m, bool inlines);
 void machine_free(struct machine *m);
 /* The records are read: a kernel symbol reading no sample wanted is dropped (prefetch_kernel). */
 void machine_settle(struct machine *m);
