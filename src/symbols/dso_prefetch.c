@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
