@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "mycl/perf_data.h"
+#include "internal.h"
 #include "stream.h"
 
 #define STREAM_BUF (4u << 20)
@@ -208,7 +208,6 @@ static void ahead_free(struct stream_ahead *ra)
 static bool ahead_pays(const struct stream *st)
 {
 	struct stat sb;
-	cpu_set_t cpus;
 	uint64_t end;
 
 	if (st->read_ahead == MYCL_READ_AHEAD_ON)
@@ -218,7 +217,7 @@ static bool ahead_pays(const struct stream *st)
 	end = (uint64_t)sb.st_size < st->limit ? (uint64_t)sb.st_size : st->limit;
 	if (end < st->off || end - st->off < AHEAD_MIN_DATA)
 		return false;
-	return sched_getaffinity(0, sizeof(cpus), &cpus) == 0 && CPU_COUNT(&cpus) > 1;
+	return cpus_available() > 1;
 }
 
 /* MYCL_READ_AHEAD=on|off in the environment overrides AUTO (for tests and measurements). */
@@ -235,13 +234,22 @@ static int read_ahead_mode(int asked)
 	return asked;
 }
 
+bool stream_reads_ahead(const struct stream *st)
+{
+	struct stream probe = *st;
+
+	probe.read_ahead = read_ahead_mode(st->read_ahead);
+	return probe.read_ahead != MYCL_READ_AHEAD_OFF && probe.seekable && !probe.buf &&
+	       !probe.ahead && ahead_pays(&probe);
+}
+
 void stream_begin(struct stream *st)
 {
 	struct stream_ahead *ra;
+	bool ahead = stream_reads_ahead(st);
 
 	st->read_ahead = read_ahead_mode(st->read_ahead);
-	if (st->read_ahead == MYCL_READ_AHEAD_OFF || !st->seekable || st->buf || st->ahead ||
-	    !ahead_pays(st))
+	if (!ahead)
 		return;
 	ra = calloc(1, sizeof(*ra));
 	if (!ra)

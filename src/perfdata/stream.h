@@ -62,6 +62,8 @@ static inline void stream_prefetch(struct stream *st)
  * first stream_fill.
  */
 void stream_begin(struct stream *st);
+/* Whether stream_begin() would start the read-ahead thread now. */
+bool stream_reads_ahead(const struct stream *st);
 /* Stops the read-ahead thread; buffered bytes stay readable. */
 void stream_end(struct stream *st);
 void stream_free(struct stream *st);

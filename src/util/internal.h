@@ -79,6 +79,8 @@ int u64_cmp(const void *a, const void *b);
  * file): a FIFO there would block the open forever, a device never end.
  */
 int open_regular(const char *path);
+/* The CPUs this thread may run on (sched_getaffinity), at least 1. */
+int cpus_available(void);
 /* The same as a stdio stream ("r"), or NULL with errno set. */
 FILE *fopen_regular(const char *path);
 /*

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,13 @@ int grow_array_zeroed(void **arr, size_t *cap, size_t need, size_t elem)
 	if (!err && *cap > old)
 		memset((char *)*arr + old * elem, 0, (*cap - old) * elem);
 	return err;
+}
+
+int cpus_available(void)
+{
+	cpu_set_t cpus;
+
+	return sched_getaffinity(0, sizeof(cpus), &cpus) ? 1 : CPU_COUNT(&cpus);
 }
 
 int open_regular(const char *path)

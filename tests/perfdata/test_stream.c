@@ -45,10 +45,15 @@ static int make_file(uint64_t size)
 
 static void open_stream(struct stream *st, int fd, uint64_t start, uint64_t limit, int mode)
 {
+	bool said;
+
 	*st = (struct stream){ .fd = fd, .off = start, .limit = limit, .keep_from = UINT64_MAX,
 			       .seekable = true, .read_ahead = mode };
 	assert_int_equal(lseek(fd, (off_t)start, SEEK_SET), (off_t)start);
+	said = stream_reads_ahead(st);
 	stream_begin(st);
+	/* what stream_reads_ahead() says is what stream_begin() does */
+	assert_int_equal(said, st->ahead != NULL);
 	if (mode == MYCL_READ_AHEAD_ON)
 		assert_non_null(st->ahead);
 	else
@@ -224,6 +229,29 @@ static void auto_skips_small_files(void **state)
 	close(fd);
 }
 
+/* The forecast follows the environment's word and the file's size under AUTO. */
+static void forecast_follows_environment(void **state)
+{
+	int fd = make_file(6u << 20);
+	struct stream st = { .fd = fd, .off = 0, .limit = UINT64_MAX, .keep_from = UINT64_MAX,
+			     .seekable = true, .read_ahead = MYCL_READ_AHEAD_AUTO };
+
+	(void)state;
+	setenv("MYCL_READ_AHEAD", "off", 1);
+	assert_false(stream_reads_ahead(&st));
+	setenv("MYCL_READ_AHEAD", "on", 1);
+	assert_true(stream_reads_ahead(&st));
+	st.seekable = false;				/* a pipe: never */
+	assert_false(stream_reads_ahead(&st));
+	st.seekable = true;
+	st.off = 3u << 20;				/* 3 MiB left under AUTO: not worth it */
+	unsetenv("MYCL_READ_AHEAD");
+	assert_false(stream_reads_ahead(&st));
+	st.read_ahead = MYCL_READ_AHEAD_ON;		/* asked: even so */
+	assert_true(stream_reads_ahead(&st));
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +263,7 @@ int main(void)
 		cmocka_unit_test(ahead_skips_and_stops),
 		cmocka_unit_test(ahead_short_file),
 		cmocka_unit_test(auto_skips_small_files),
+		cmocka_unit_test(forecast_follows_environment),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
