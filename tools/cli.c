@@ -421,9 +421,7 @@ static bool in_threads_dir(const char *out, const char *dir)
 	if (a && b && !stat(dir, &sd) && S_ISDIR(sd.st_mode) && !stat(dirname(a), &sp) &&
 	    sp.st_dev == sd.st_dev && sp.st_ino == sd.st_ino) {
 		base = basename(b);
-		in = !strcmp(base, "data") ||
-		     (!strncmp(base, "data.", 5) && base[5] && strspn(base + 5, "0123456789") ==
-		      strlen(base + 5));
+		in = mycl_perf_data__dir_member(base);
 	}
 	free(a);
 	free(b);

@@ -248,6 +248,13 @@ int mycl_perf_data__open(const char *path, const struct mycl_perf_data_opts *opt
 			 struct mycl_perf_data **pd, char *errbuf, size_t errbuf_len);
 
 /*
+ * Whether NAME (a file name, no directory) is one mycl_perf_data__open()
+ * reads in a perf record --threads directory: "data", or "data.N" (decimal,
+ * no leading zero but "0").  Writing such a file destroys the recording.
+ */
+bool mycl_perf_data__dir_member(const char *name);
+
+/*
  * As above for an open file descriptor.  FD is consumed by the library (closed
  * by __close or on failure).  NAME is used in messages.
  */

@@ -37,6 +37,11 @@ static long data_file_number(const char *name)
 	return n;
 }
 
+bool mycl_perf_data__dir_member(const char *name)
+{
+	return name && (!strcmp(name, "data") || data_file_number(name) >= 0);
+}
+
 static int file_cmp(const void *a, const void *b)
 {
 	const struct dir_file *x = a, *y = b;

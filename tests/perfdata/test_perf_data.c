@@ -352,6 +352,21 @@ static void compressed_records_inflate_to_their_end(void **state)
 	}
 }
 
+/* The files of a --threads directory the reader reads, and no others. */
+static void threads_dir_members(void **state)
+{
+	static const char *const yes[] = { "data", "data.0", "data.1", "data.17", "data.4095" };
+	static const char *const no[] = { "data.", "data.00", "data.01", "data.-1", "data.1x",
+					  "data.x", "Data", "data0", "perf.data", "", "data.1 " };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		assert_true(mycl_perf_data__dir_member(yes[i]));
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		assert_false(mycl_perf_data__dir_member(no[i]));
+	assert_false(mycl_perf_data__dir_member(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +378,7 @@ int main(void)
 		cmocka_unit_test(corrupt_record_size_is_reported),
 		cmocka_unit_test(killed_perf_is_read_to_the_end),
 		cmocka_unit_test(compressed_records_inflate_to_their_end),
+		cmocka_unit_test(threads_dir_members),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
