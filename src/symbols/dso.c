@@ -175,8 +175,7 @@ static bool path_inside(const char *root, const char *path)
 	return in;
 }
 
-/* The recorded PATH as it is read: under --symfs when given, and then only inside it. */
-static char *symfs_path(const struct sym_opts *o, const char *path)
+char *dso_symfs_path(const struct sym_opts *o, const char *path)
 {
 	char *p;
 
@@ -340,7 +339,7 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 
 		/* Exactly /tmp/perf-PID.map: nothing else is read as a JIT's map. */
 		if (digits && !strcmp(d->path + 10 + digits, ".map"))
-			p = symfs_path(o, d->path);
+			p = dso_symfs_path(o, d->path);
 		d->status = p && !perfmap_load(p, d) ? DSO_OK : DSO_NO_FILE;
 		if (d->status == DSO_OK)
 			d->sym_path = p;
@@ -355,7 +354,7 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 	if (!d->build_id_size && d->path[0] == '/') {
 		/* No build-id recorded: take the file's own to find its debug info. */
 		struct elf_found f;
-		char *p = symfs_path(o, d->path);
+		char *p = dso_symfs_path(o, d->path);
 
 		if (p && !elf_probe(p, &f) && f.build_id_size > 0)
 			dso_set_build_id(d, f.build_id, (uint8_t)f.build_id_size);
@@ -364,7 +363,7 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 	if (d->build_id_size)
 		build_id_hex(d->build_id, d->build_id_size, hex);
 	if (o->symfs && d->path[0] == '/')
-		add_cand(&c, symfs_path(o, d->path));
+		add_cand(&c, dso_symfs_path(o, d->path));
 	for (size_t i = 0; i < o->nr_known; i++)
 		if (d->build_id_size && o->known[i].build_id_size == d->build_id_size &&
 		    !memcmp(o->known[i].build_id, d->build_id, d->build_id_size))

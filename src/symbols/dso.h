@@ -97,6 +97,11 @@ void dso_set_build_id(struct dso *d, const uint8_t *id, uint8_t size);
 int known_files_read(const char *const *bins, struct known_file **out, size_t *nr);
 /* Finds and loads symbols once; never fails the caller: status says why. */
 void dso_load(struct dso *d, const struct sym_opts *o);
+/*
+ * The recorded PATH as it is read: under --symfs when given, and then only
+ * when it stays inside it ("../", symbolic links); NULL else.  Caller frees.
+ */
+char *dso_symfs_path(const struct sym_opts *o, const char *path);
 /* What dso_load() found for FROM (a copy of TO loaded elsewhere) becomes TO's, its DWARF too. */
 void dso_take_loaded(struct dso *to, struct dso *from);
 /* A map-relative file offset to the address space of the symbol table. */

@@ -88,7 +88,8 @@ static int size_cmp(const void *a, const void *b)
 /*
  * The largest files first: the reading thread wants the first few binaries
  * at once (and loads them itself when the thread has not started them), the
- * large ones cost most.  Sizes of the recorded paths, under --symfs when given.
+ * large ones cost most.  Sizes of the recorded paths, under --symfs when given
+ * (and then only inside it, as dso_load() reads them).
  */
 static void *pf_run(void *arg)
 {
@@ -97,9 +98,9 @@ static void *pf_run(void *arg)
 
 	for (size_t i = 0; i < pf->nr; i++) {
 		struct stat st;
-		char *p = pf->opts.symfs ? str_printf("%s%s", pf->opts.symfs, pf->v[i].path) : NULL;
+		char *p = dso_symfs_path(&pf->opts, pf->v[i].path);
 
-		pf->v[i].size = !stat(p ? p : pf->v[i].path, &st) ? st.st_size : 0;
+		pf->v[i].size = p && !stat(p, &st) ? st.st_size : 0;
 		free(p);
 		if (order)
 			order[i] = &pf->v[i];
