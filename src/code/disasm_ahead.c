@@ -18,7 +18,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,13 +295,10 @@ bool dis_ahead_next(struct dis_ahead *a, uint64_t pc, const cs_insn **ci)
 static size_t nr_helpers(void)
 {
 	const char *env = getenv("MYCL_DECODE_AHEAD");
-	cpu_set_t cpus;
-	size_t n = 1;
+	size_t n = (size_t)cpus_available();
 
 	if (env && !strcmp(env, "off"))
 		return 0;
-	if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0)
-		n = (size_t)CPU_COUNT(&cpus);
 	n = n > MAX_HELPERS + 1 ? MAX_HELPERS : n - (n > 0);
 	/* MYCL_DECODE_AHEAD=on: a helper even on one CPU (the tests' way to try it anywhere) */
 	return !n && env && !strcmp(env, "on") ? 1 : n;

@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,13 +86,11 @@ static void *walk(void *arg)
 static bool worth_a_thread(void)
 {
 	const char *env = getenv("MYCL_SCAN_THREAD");
-	cpu_set_t cpus;
-
 	if (env && !strcmp(env, "off"))
 		return false;
 	if (env && !strcmp(env, "on"))
 		return true;
-	return !sched_getaffinity(0, sizeof(cpus), &cpus) && CPU_COUNT(&cpus) >= 2;
+	return cpus_available() >= 2;
 }
 
 int disasm_iter_piped(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,

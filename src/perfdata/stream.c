@@ -205,12 +205,13 @@ static void ahead_free(struct stream_ahead *ra)
 	free(ra);
 }
 
-static bool ahead_pays(const struct stream *st)
+/* Whether a thread pays for ST read in MODE (read_ahead_mode()'s answer). */
+static bool ahead_pays(const struct stream *st, int mode)
 {
 	struct stat sb;
 	uint64_t end;
 
-	if (st->read_ahead == MYCL_READ_AHEAD_ON)
+	if (mode == MYCL_READ_AHEAD_ON)
 		return true;
 	if (fstat(st->fd, &sb) < 0)
 		return false;
@@ -236,11 +237,10 @@ static int read_ahead_mode(int asked)
 
 bool stream_reads_ahead(const struct stream *st)
 {
-	struct stream probe = *st;
+	int mode = read_ahead_mode(st->read_ahead);
 
-	probe.read_ahead = read_ahead_mode(st->read_ahead);
-	return probe.read_ahead != MYCL_READ_AHEAD_OFF && probe.seekable && !probe.buf &&
-	       !probe.ahead && ahead_pays(&probe);
+	return mode != MYCL_READ_AHEAD_OFF && st->seekable && !st->buf && !st->ahead &&
+	       ahead_pays(st, mode);
 }
 
 void stream_begin(struct stream *st)
