@@ -399,12 +399,10 @@ static int maps_insert(struct maps *ms, const struct map *nm)
 	return 0;
 }
 
-static const struct map *maps_find(struct maps *ms, uint64_t ip)
+/* The map starting last at or below IP, whether or not it reaches IP. */
+static const struct map *maps_below(const struct maps *ms, uint64_t ip)
 {
 	size_t lo = 0, hi = ms->nr;
-
-	if (ms->last < ms->nr && ip >= ms->v[ms->last].start && ip < ms->v[ms->last].end)
-		return &ms->v[ms->last];
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -414,9 +412,19 @@ static const struct map *maps_find(struct maps *ms, uint64_t ip)
 		else
 			hi = mid;
 	}
-	if (lo && ip < ms->v[lo - 1].end) {
-		ms->last = lo - 1;
-		return &ms->v[lo - 1];
+	return lo ? &ms->v[lo - 1] : NULL;
+}
+
+static const struct map *maps_find(struct maps *ms, uint64_t ip)
+{
+	const struct map *map;
+
+	if (ms->last < ms->nr && ip >= ms->v[ms->last].start && ip < ms->v[ms->last].end)
+		return &ms->v[ms->last];
+	map = maps_below(ms, ip);
+	if (map && ip < map->end) {
+		ms->last = (size_t)(map - ms->v);
+		return map;
 	}
 	return NULL;
 }
@@ -696,6 +704,27 @@ static const struct sym *kernel_sym(struct machine *m, uint64_t ip)
 	return s;
 }
 
+/*
+ * The kernel's MMAP record covers its text only (_text to _etext); init text,
+ * freed after boot but still where the boot CPU's idle stack returns to, lies
+ * above it.  As perf does, the kernel's map reaches up to the next map (a
+ * module's); an empty record (simpleperf writes the kernel's and the modules'
+ * as 0 bytes at 0) stands for the whole kernel.  The kernel's map if it is
+ * the nearest below IP, empty maps aside; NULL if a module's is.
+ */
+static const struct map *kernel_reaching(const struct machine *m, uint64_t ip)
+{
+	const struct map *map = maps_below(&m->kmaps, ip);
+
+	for (; map; map = map > m->kmaps.v ? map - 1 : NULL) {
+		if (map->dso == m->kernel)
+			return map;
+		if (map->start != map->end)
+			return NULL;
+	}
+	return NULL;
+}
+
 static void resolve_map(struct machine *m, uint64_t ip, enum mycl_cpumode cpumode,
 			struct resolved *r)
 {
@@ -703,6 +732,8 @@ static void resolve_map(struct machine *m, uint64_t ip, enum mycl_cpumode cpumod
 
 	if (cpumode == MYCL_CPUMODE_KERNEL) {
 		map = maps_find(&m->kmaps, ip);
+		if (!map)
+			map = kernel_reaching(m, ip);
 		r->dso = map ? map->dso : (m->kmaps.nr ? NULL : kernel_dso(m));
 		if (r->dso) {
 			r->sym = kernel_sym(m, ip);

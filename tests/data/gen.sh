@@ -51,6 +51,10 @@ perf record -q -e cpu-clock:u -F 500 --call-graph dwarf,256 -o stackcopy.data --
 perf record -q -e cpu-clock -F 1000 -o artefact.data -- /mycl-fixtures/yielder
 perf record -q -a -e cpu-clock -F 200 -o idle.data -- sleep 0.5
 perf script -i artefact.data -F ip | python3 "$here/kallsyms_subset.py" > artefact.kallsyms
+# The idle machine's call chains: the boot CPU's idle stack returns into init
+# text (start_kernel), above the kernel's MMAP record (_text to _etext).
+perf record -q -a -g -e cpu-clock -F 200 -o idle.g.data -- sleep 0.5
+perf script -i idle.g.data -F ip | python3 "$here/kallsyms_subset.py" > idle.g.kallsyms
 chmod 644 ./*.data
 : > expected.txt
 for f in hotloop.data hotloop.g.data hotloop.z.data two-events.data hotloop.pipe.data group.data \
