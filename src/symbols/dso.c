@@ -145,12 +145,18 @@ uint64_t dso_offset_to_vaddr(const struct dso *d, uint64_t off)
 #define set_detail(d, ...) do { free((d)->detail); (d)->detail = str_printf(__VA_ARGS__); } while (0)
 
 struct candidates {
-	char *path[12];
+	char *path[24];
 	int nr;
 };
 
+/* P (taken) as the next candidate, unless it is one already. */
 static void add_cand(struct candidates *c, char *p)
 {
+	for (int i = 0; p && i < c->nr; i++)
+		if (!strcmp(c->path[i], p)) {
+			free(p);
+			return;
+		}
 	if (p && c->nr < (int)ARRAY_SIZE(c->path))
 		c->path[c->nr++] = p;
 	else
@@ -199,6 +205,10 @@ static void add_cand_in(struct candidates *c, const char *root, char *p)
 	add_cand(c, p);
 }
 
+/*
+ * The files a debuglink LINK names, beside BIN: in its directory, in .debug
+ * there, and under the debug directory.  Under --symfs, only inside it.
+ */
 static void debuglink_cands(struct candidates *c, const char *bin, const char *link,
 			    const struct sym_opts *o)
 {
@@ -212,8 +222,13 @@ static void debuglink_cands(struct candidates *c, const char *bin, const char *l
 	if (!dup)
 		return;
 	dir = dirname(dup);
-	add_cand(c, str_printf("%s/%s", dir, link));
-	add_cand(c, str_printf("%s/.debug/%s", dir, link));
+	if (o->symfs) {
+		add_cand_in(c, o->symfs, str_printf("%s/%s", dir, link));
+		add_cand_in(c, o->symfs, str_printf("%s/.debug/%s", dir, link));
+	} else {
+		add_cand(c, str_printf("%s/%s", dir, link));
+		add_cand(c, str_printf("%s/.debug/%s", dir, link));
+	}
 	if (o->debug_dir)
 		add_cand_in(c, o->debug_dir, str_printf("%s%s/%s", o->debug_dir, dir, link));
 	free(dup);
@@ -318,14 +333,146 @@ int known_files_read(const char *const *bins, struct known_file **out, size_t *n
 	return 0;
 }
 
+/* What trying a binary's candidate files found. */
+struct probed {
+	struct candidates c;
+	char hex[41];
+	const char *full, *dyn, *runtime, *special, *damaged;
+	char damaged_why[200];
+	bool mismatch, found;
+	char mismatch_hex[41];
+};
+
+/*
+ * The files that may be D's (under --symfs, perf archive's, the build-id
+ * cache's, the debug directory's, the recorded path), tried in that order
+ * until one with symbols (.symtab, else .dynsym) and the mapped one are
+ * found; a debuglink's targets are tried after the file naming them.
+ */
+static void probe(struct dso *d, const struct sym_opts *o, struct probed *r)
+{
+	struct candidates *c = &r->c;
+	const char *hex = r->hex;
+	char *home;
+
+	if (!d->build_id_size && d->path[0] == '/') {
+		/* No build-id recorded: take the file's own to find its debug info. */
+		struct elf_found f;
+		char *p = dso_symfs_path(o, d->path);
+
+		if (p && !elf_probe(p, &f) && f.build_id_size > 0)
+			dso_set_build_id(d, f.build_id, (uint8_t)f.build_id_size);
+		free(p);
+	}
+	if (d->build_id_size)
+		build_id_hex(d->build_id, d->build_id_size, r->hex);
+	if (o->symfs && d->path[0] == '/')
+		add_cand(c, dso_symfs_path(o, d->path));
+	for (size_t i = 0; i < o->nr_known; i++)
+		if (d->build_id_size && o->known[i].build_id_size == d->build_id_size &&
+		    !memcmp(o->known[i].build_id, d->build_id, d->build_id_size))
+			add_cand(c, strdup(o->known[i].path));
+	if (hex[0] && o->archive) {
+		static const char *const kinds[] = { "debug", "elf", "vdso" };
+
+		for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
+			const char *a = archive_find(o->archive, hex, kinds[i]);
+
+			if (a)
+				add_cand(c, strdup(a));
+		}
+	}
+	if (hex[0] && o->buildid_dir) {
+		add_cand(c, str_printf("%s/.build-id/%.2s/%s/debug", o->buildid_dir, hex, hex + 2));
+		add_cand(c, str_printf("%s/.build-id/%.2s/%s/elf", o->buildid_dir, hex, hex + 2));
+		/* [vdso] and friends are cached by name too. */
+		add_cand_in(c, o->buildid_dir, str_printf("%s/%s/%s/%s", o->buildid_dir, d->path, hex,
+							d->path[0] == '[' ? "vdso" : "elf"));
+	}
+	if (hex[0] && o->debug_dir)
+		add_cand(c, str_printf("%s/.build-id/%.2s/%s.debug", o->debug_dir, hex, hex + 2));
+	if (!o->symfs && d->path[0] == '/')
+		add_cand(c, strdup(d->path));
+
+	home = d->path[0] == '/' ? dso_symfs_path(o, d->path) : NULL;
+	for (int i = 0; i < c->nr && !(r->full && r->runtime); i++) {
+		struct elf_found f;
+
+		int missing = elf_probe(c->path[i], &f);
+
+		if (missing || !f.is_elf || (!f.has_symtab && !f.has_dynsym)) {
+			/* (a debug file cut short still opens: its section headers lie past its end) */
+			if (f.special && !r->special)
+				r->special = c->path[i];
+			else if (!missing && !r->damaged && !f.special &&
+				 !elf_header_problem(c->path[i], r->damaged_why, sizeof(r->damaged_why)))
+				r->damaged = c->path[i];
+			if (!f.is_elf || f.special || r->damaged == c->path[i])
+				continue;
+		}
+		r->found = true;
+		if (d->build_id_size && f.build_id_size &&
+		    (f.build_id_size != d->build_id_size ||
+		     memcmp(f.build_id, d->build_id, d->build_id_size))) {
+			r->mismatch = true;
+			build_id_hex(f.build_id, (size_t)f.build_id_size, r->mismatch_hex);
+			continue;
+		}
+		if (!r->runtime && f.has_code)
+			r->runtime = c->path[i];
+		if (f.has_symtab && !r->full)
+			r->full = c->path[i];
+		else if (f.has_dynsym && !r->dyn)
+			r->dyn = c->path[i];
+		/*
+		 * A debuglink is beside the binary as it was recorded (perf's and
+		 * gdb's reading), also when the file read is perf's build-id
+		 * cache's copy of it.
+		 */
+		if (!r->full && f.debuglink[0]) {
+			if (home)
+				debuglink_cands(c, home, f.debuglink, o);
+			debuglink_cands(c, c->path[i], f.debuglink, o);
+		}
+	}
+	free(home);
+}
+
+static void probed_free(struct probed *r)
+{
+	for (int i = 0; i < r->c.nr; i++)
+		free(r->c.path[i]);
+}
+
+/* Where D is mapped from: a user-space binary that dso_load() would find, not an identity. */
+static bool locatable(const struct dso *d)
+{
+	return d->status == DSO_PENDING && !d->kernel &&
+	       (!d->identity || !strncmp(d->path, "[vdso]", 6));
+}
+
+void dso_locate(struct dso *d, const struct sym_opts *o)
+{
+	struct probed r = { 0 };
+
+	if (!locatable(d) || d->runtime_path)
+		return;
+	probe(d, o, &r);
+	/* What dso_load() would set: the mapped file, when a file with symbols is found too. */
+	if ((r.full || r.dyn) && r.runtime) {
+		d->runtime_path = strdup(r.runtime);
+		if (d->runtime_path)
+			elf_load_segments(r.runtime, d);
+	}
+	probed_free(&r);
+}
+
 void dso_load(struct dso *d, const struct sym_opts *o)
 {
-	struct candidates c = { 0 };
-	char hex[41] = "";
-	const char *full = NULL, *dyn = NULL, *runtime = NULL, *special = NULL, *damaged = NULL;
-	char damaged_why[200];
-	bool mismatch = false, found = false;
-	char mismatch_hex[41] = "";
+	struct probed r = { 0 };
+	const char *full, *dyn, *runtime, *special, *damaged;
+	const char *hex = r.hex, *mismatch_hex = r.mismatch_hex, *damaged_why = r.damaged_why;
+	bool mismatch, found;
 
 	if (d->status != DSO_PENDING)
 		return;
@@ -351,77 +498,14 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		d->status = DSO_NO_FILE;
 		goto done;
 	}
-	if (!d->build_id_size && d->path[0] == '/') {
-		/* No build-id recorded: take the file's own to find its debug info. */
-		struct elf_found f;
-		char *p = dso_symfs_path(o, d->path);
-
-		if (p && !elf_probe(p, &f) && f.build_id_size > 0)
-			dso_set_build_id(d, f.build_id, (uint8_t)f.build_id_size);
-		free(p);
-	}
-	if (d->build_id_size)
-		build_id_hex(d->build_id, d->build_id_size, hex);
-	if (o->symfs && d->path[0] == '/')
-		add_cand(&c, dso_symfs_path(o, d->path));
-	for (size_t i = 0; i < o->nr_known; i++)
-		if (d->build_id_size && o->known[i].build_id_size == d->build_id_size &&
-		    !memcmp(o->known[i].build_id, d->build_id, d->build_id_size))
-			add_cand(&c, strdup(o->known[i].path));
-	if (hex[0] && o->archive) {
-		static const char *const kinds[] = { "debug", "elf", "vdso" };
-
-		for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
-			const char *a = archive_find(o->archive, hex, kinds[i]);
-
-			if (a)
-				add_cand(&c, strdup(a));
-		}
-	}
-	if (hex[0] && o->buildid_dir) {
-		add_cand(&c, str_printf("%s/.build-id/%.2s/%s/debug", o->buildid_dir, hex, hex + 2));
-		add_cand(&c, str_printf("%s/.build-id/%.2s/%s/elf", o->buildid_dir, hex, hex + 2));
-		/* [vdso] and friends are cached by name too. */
-		add_cand_in(&c, o->buildid_dir, str_printf("%s/%s/%s/%s", o->buildid_dir, d->path, hex,
-							 d->path[0] == '[' ? "vdso" : "elf"));
-	}
-	if (hex[0] && o->debug_dir)
-		add_cand(&c, str_printf("%s/.build-id/%.2s/%s.debug", o->debug_dir, hex, hex + 2));
-	if (!o->symfs && d->path[0] == '/')
-		add_cand(&c, strdup(d->path));
-
-	for (int i = 0; i < c.nr && !(full && runtime); i++) {
-		struct elf_found f;
-
-		int missing = elf_probe(c.path[i], &f);
-
-		if (missing || !f.is_elf || (!f.has_symtab && !f.has_dynsym)) {
-			/* (a debug file cut short still opens: its section headers lie past its end) */
-			if (f.special && !special)
-				special = c.path[i];
-			else if (!missing && !damaged && !f.special &&
-				 !elf_header_problem(c.path[i], damaged_why, sizeof(damaged_why)))
-				damaged = c.path[i];
-			if (!f.is_elf || f.special || damaged == c.path[i])
-				continue;
-		}
-		found = true;
-		if (d->build_id_size && f.build_id_size &&
-		    (f.build_id_size != d->build_id_size ||
-		     memcmp(f.build_id, d->build_id, d->build_id_size))) {
-			mismatch = true;
-			build_id_hex(f.build_id, (size_t)f.build_id_size, mismatch_hex);
-			continue;
-		}
-		if (!runtime && f.has_code)
-			runtime = c.path[i];
-		if (f.has_symtab && !full)
-			full = c.path[i];
-		else if (f.has_dynsym && !dyn)
-			dyn = c.path[i];
-		if (!full && f.debuglink[0] && c.nr < (int)ARRAY_SIZE(c.path) - 3)
-			debuglink_cands(&c, c.path[i], f.debuglink, o);
-	}
+	probe(d, o, &r);
+	full = r.full;
+	dyn = r.dyn;
+	runtime = r.runtime;
+	special = r.special;
+	damaged = r.damaged;
+	mismatch = r.mismatch;
+	found = r.found;
 	if (full || dyn) {
 		const char *use = full ? full : dyn;
 
@@ -430,8 +514,11 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		 * headers of the file that was mapped; a separate debug file's may
 		 * differ.
 		 */
-		if (runtime)
+		if (runtime) {
+			/* (dso_locate() may have set it: the same file) */
+			free(d->runtime_path);
 			d->runtime_path = strdup(runtime);
+		}
 		d->syms.lazy_demangle = d->data_syms.lazy_demangle = o->lazy_demangle;
 		if (elf_load(runtime, use, d, o->demangle) == 0) {
 			d->sym_path = strdup(use);
@@ -478,8 +565,7 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		mycl_log(&o->log, MYCL_WARN, "%s: %s is damaged (%s); not read", d->path, damaged,
 			 damaged_why);
 	}
-	for (int i = 0; i < c.nr; i++)
-		free(c.path[i]);
+	probed_free(&r);
 done:
 	symtab_finish(&d->syms, 0);
 	d->data_syms.keep_sizes = true;

@@ -98,6 +98,12 @@ int known_files_read(const char *const *bins, struct known_file **out, size_t *n
 /* Finds and loads symbols once; never fails the caller: status says why. */
 void dso_load(struct dso *d, const struct sym_opts *o);
 /*
+ * Only where a pending D is mapped from: its runtime_path and segments as
+ * dso_load() will set them, symbols not read (an unwinder reports every
+ * mapped binary; most have no sample).  D stays pending; nothing is logged.
+ */
+void dso_locate(struct dso *d, const struct sym_opts *o);
+/*
  * The recorded PATH as it is read: under --symfs when given, and then only
  * when it stays inside it ("../", symbolic links); NULL else.  Caller frees.
  */
@@ -135,6 +141,8 @@ int elf_probe(const char *path, struct elf_found *f);
  * gives no symbols.
  */
 int elf_load(const char *runtime, const char *use, struct dso *d, bool demangle);
+/* Only the PT_LOAD segments of RUNTIME (the mapped file), when D has none yet. */
+void elf_load_segments(const char *runtime, struct dso *d);
 
 /* The mapped file's code and relocations, opened on first use; NULL when there is none. */
 struct elf_image *dso_image(struct dso *d);

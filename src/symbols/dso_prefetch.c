@@ -213,7 +213,7 @@ static struct pf_entry *find(struct dso_prefetch *pf, const struct dso *d)
 	return bsearch(&key, pf->v, pf->nr, sizeof(*pf->v), entry_cmp);
 }
 
-bool dso_prefetch_take(struct dso_prefetch *pf, struct dso *d, const struct logger *log)
+static bool take(struct dso_prefetch *pf, struct dso *d, const struct logger *log, bool ready_only)
 {
 	struct pf_entry *e;
 	bool got;
@@ -222,6 +222,10 @@ bool dso_prefetch_take(struct dso_prefetch *pf, struct dso *d, const struct logg
 	    !(e = find(pf, d)))
 		return false;
 	pthread_mutex_lock(&pf->lock);
+	if (ready_only && e->state != PF_DONE) {
+		pthread_mutex_unlock(&pf->lock);
+		return false;
+	}
 	while (e->state == PF_LOADING)
 		pthread_cond_wait(&pf->done, &pf->lock);
 	got = e->state == PF_DONE && e->copy;
@@ -233,6 +237,16 @@ bool dso_prefetch_take(struct dso_prefetch *pf, struct dso *d, const struct logg
 		mycl_log(log, e->msgs[i].level, "%s", e->msgs[i].text);
 	dso_take_loaded(d, e->copy);
 	return true;
+}
+
+bool dso_prefetch_take(struct dso_prefetch *pf, struct dso *d, const struct logger *log)
+{
+	return take(pf, d, log, false);
+}
+
+bool dso_prefetch_take_ready(struct dso_prefetch *pf, struct dso *d, const struct logger *log)
+{
+	return take(pf, d, log, true);
 }
 
 void dso_prefetch_wait(struct dso_prefetch *pf)

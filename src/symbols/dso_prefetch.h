@@ -31,6 +31,11 @@ struct dso_prefetch *dso_prefetch_start(const struct mycl_build_id *ids, size_t 
  * header does not name it: the caller loads it.
  */
 bool dso_prefetch_take(struct dso_prefetch *pf, struct dso *d, const struct logger *log);
+/*
+ * The same when the thread has loaded D already; else false, and the thread
+ * still loads it (or has it) for a later dso_prefetch_take().
+ */
+bool dso_prefetch_take_ready(struct dso_prefetch *pf, struct dso *d, const struct logger *log);
 /* Returns when the thread has gone through its list (the tests' sure hand-over). */
 void dso_prefetch_wait(struct dso_prefetch *pf);
 /* Stops the thread after the binary it is loading, drops what nobody took. */

@@ -501,6 +501,18 @@ out:
 	return err;
 }
 
+void elf_load_segments(const char *runtime, struct dso *d)
+{
+	int fd = -1;
+	Elf *run = open_elf(runtime, &fd);
+
+	if (!run)
+		return;
+	load_segments(run, d);
+	elf_end(run);
+	close(fd);
+}
+
 int elf_load(const char *runtime, const char *use, struct dso *d, bool demangle)
 {
 	int fd_run = -1, fd_use = -1, err;

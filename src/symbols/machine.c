@@ -338,6 +338,11 @@ static void load_dso(struct machine *m, struct dso *d)
 		dso_load(d, &m->opts);
 }
 
+void machine_load(struct machine *m, struct dso *d)
+{
+	load_dso(m, d);
+}
+
 static struct dso *kernel_dso(struct machine *m)
 {
 	if (!m->kernel)
@@ -813,9 +818,15 @@ int machine_for_each_map(struct machine *m, int32_t pid, int32_t tid,
 	if (!t)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->maps->nr; i++) {
+		struct dso *d = t->maps->v[i].dso;
 		int err;
 
-		load_dso(m, t->maps->v[i].dso);
+		/* Located only: most mapped binaries have no sample; their symbols load when one does. */
+		if (d && d->status == DSO_PENDING && !d->kernel) {
+			prepare_load(m, d);
+			if (!dso_prefetch_take_ready(m->up, d, &m->opts.log))
+				dso_locate(d, &m->opts);
+		}
 		err = fn(&t->maps->v[i], arg);
 		if (err)
 			return err;

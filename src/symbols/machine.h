@@ -57,6 +57,8 @@ void machine_prefetch_kernel(struct machine *m);
  */
 void machine_prefetch_dsos(struct machine *m, bool inlines);
 void machine_free(struct machine *m);
+/* D's symbols loaded (once; where the binaries' thread loaded it, taken from there). */
+void machine_load(struct machine *m, struct dso *d);
 /* The records are read: a kernel symbol reading no sample wanted is dropped (prefetch_kernel). */
 void machine_settle(struct machine *m);
 /* The options the machine finds binaries with. */
@@ -95,7 +97,10 @@ uint64_t machine_maps_stamp(struct machine *m, int32_t pid, int32_t tid);
  * other processes' mmaps leave it alone.
  */
 uint64_t machine_chain_version(struct machine *m, int32_t pid, int32_t tid);
-/* Calls FN for each map of (PID, TID)'s address space, symbols loaded; stops on non-zero. */
+/*
+ * Calls FN for each map of (PID, TID)'s address space, its binary located
+ * (runtime_path and segments; symbols maybe not loaded: machine_load()); stops on non-zero.
+ */
 int machine_for_each_map(struct machine *m, int32_t pid, int32_t tid,
 			 int (*fn)(const struct map *mp, void *arg), void *arg);
 

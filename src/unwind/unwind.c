@@ -13,8 +13,9 @@ enum arch { ARCH_UNKNOWN, ARCH_X86_64, ARCH_AARCH64, ARCH_PPC64, ARCH_S390X };
 
 /* A binary as reported to a process's Dwfl: the file and where it is loaded. */
 struct reported {
-	const struct dso *dso;
+	struct dso *dso;
 	uint64_t bias;
+	struct machine *m;	/* (the module's userdata: the debug file is found through it) */
 };
 
 struct uproc {
@@ -58,26 +59,34 @@ const char *unwind_end_str(enum unwind_end e)
 }
 
 /*
- * find_debuginfo under --symfs: the separate debug file dso_load chose for the
- * module's binary (inside --symfs or the debug directories given), never a
- * path made from the binary's debuglink.
+ * find_debuginfo: the separate debug file dso_load chose for the module's
+ * binary (beside the binary as recorded, in the debug directories, perf's
+ * build-id cache; under --symfs only inside it), then, without --symfs,
+ * libdwfl's own search.  libdwfl's alone follows the debuglink of the file
+ * reported, which may be the build-id cache's copy, away from the debug file.
  */
-static int symfs_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-				Dwarf_Addr base, const char *file_name, const char *debuglink_file,
-				GElf_Word debuglink_crc, char **debuginfo_file_name)
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
-	const struct dso *d = *userdata;
+	const struct reported *r = *userdata;
+	struct dso *d = r ? r->dso : NULL;
 
-	(void)mod;
-	(void)modname;
-	(void)base;
-	(void)file_name;
-	(void)debuglink_file;
-	(void)debuglink_crc;
-	if (!d || !d->sym_path || (d->runtime_path && !strcmp(d->sym_path, d->runtime_path)))
+	/* The binary was only located to be reported: its symbols' loading chooses the file. */
+	if (d)
+		machine_load(r->m, d);
+	if (d && d->sym_path && !(d->runtime_path && !strcmp(d->sym_path, d->runtime_path))) {
+		int fd = open_regular(d->sym_path);
+
+		if (fd >= 0) {
+			*debuginfo_file_name = strdup(d->sym_path);
+			return fd;
+		}
+	}
+	if (!r || machine_opts(r->m)->symfs)
 		return -1;
-	*debuginfo_file_name = strdup(d->sym_path);
-	return open_regular(d->sym_path);
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					    debuglink_file, debuglink_crc, debuginfo_file_name);
 }
 
 struct unwinder *unwinder_new(struct machine *m, const char *arch)
@@ -96,9 +105,8 @@ struct unwinder *unwinder_new(struct machine *m, const char *arch)
 	else if (arch && !strcmp(arch, "s390x"))
 		u->arch = ARCH_S390X;
 	u->cb.find_elf = dwfl_build_id_find_elf;
-	/* Under --symfs, no file outside it: the debug file found for the symbols, or none. */
-	u->cb.find_debuginfo = machine_opts(m)->symfs ? symfs_find_debuginfo
-						     : dwfl_standard_find_debuginfo;
+	/* The debug file found for the symbols; under --symfs, no file outside it. */
+	u->cb.find_debuginfo = find_debuginfo;
 	u->cb.debuginfo_path = &u->debuginfo_path;
 	return u;
 }
@@ -250,6 +258,7 @@ struct collect {
 	struct reported *v;
 	size_t nr, cap;
 	int err;
+	struct machine *m;
 };
 
 static int collect_map(const struct map *mp, void *arg)
@@ -267,14 +276,14 @@ static int collect_map(const struct map *mp, void *arg)
 		c->err = -ENOMEM;
 		return c->err;
 	}
-	c->v[c->nr++] = (struct reported){ mp->dso, bias };
+	c->v[c->nr++] = (struct reported){ mp->dso, bias, c->m };
 	return 0;
 }
 
 static struct uproc *proc_for(struct unwinder *u, const struct mycl_sample *s)
 {
 	uint64_t stamp = machine_maps_stamp(u->m, s->pid, s->tid);
-	struct collect c = { 0 };
+	struct collect c = { .m = u->m };
 	struct uproc *p = NULL;
 
 	for (size_t i = 0; i < u->nr; i++)
@@ -332,7 +341,7 @@ static struct uproc *proc_for(struct unwinder *u, const struct mycl_sample *s)
 			close(fd);	/* consumed only on success */
 
 		if (mod && dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL))
-			*ud = (void *)c.v[i].dso;
+			*ud = &p->rep[i];
 	}
 	dwfl_report_end(p->dwfl, NULL, NULL);
 	p->attached = dwfl_attach_state(p->dwfl, NULL, s->pid, &thread_cb, u);

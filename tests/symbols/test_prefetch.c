@@ -5,7 +5,8 @@
  * detail and messages, whichever thread loaded them; a loading nobody takes
  * says nothing; the DWARF opened there comes along.  Fixture binaries (gcc
  * and clang, static and PIE) under --symfs, one missing, one of another
- * build-id, one named twice.
+ * build-id, one named twice.  Located only (dso_locate(), for an unwinder):
+ * the file and segments loading would give.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -175,6 +176,88 @@ static void untaken_loadings_say_nothing(void **state)
 	assert_int_equal(said.nr, 0);
 }
 
+/*
+ * Located only (what an unwinder reports): the mapped file and segments
+ * dso_load() gives, no symbol read, nothing said, still pending; loading it
+ * afterwards gives what loading it at once gives.  With and without a
+ * recorded build-id, the missing one, the mismatched one.
+ */
+static void located_as_loaded(void **state)
+{
+	struct sym_opts o = { .symfs = fixture("symfs"), .debug_dir = "", .demangle = true };
+
+	(void)state;
+	make_ids();
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < NR; i++) {
+			struct said direct = { 0 }, later = { 0 }, locating = { 0 };
+			struct dso *a = pending(i), *b = pending(i);
+			struct sym_opts od = o, ol = o, oL = o;
+
+			if (k) {	/* no build-id recorded: the file's own */
+				a->build_id_size = 0;
+				b->build_id_size = 0;
+			}
+			od.log = (struct logger){ capture, &direct };
+			ol.log = (struct logger){ capture, &locating };
+			oL.log = (struct logger){ capture, &later };
+			dso_load(a, &od);
+			dso_locate(b, &ol);
+			assert_int_equal(b->status, DSO_PENDING);
+			assert_int_equal(locating.nr, 0);
+			assert_int_equal(b->syms.nr, 0);
+			assert_string_equal(a->runtime_path ? a->runtime_path : "-",
+					    b->runtime_path ? b->runtime_path : "-");
+			assert_int_equal(a->nr_segs, b->nr_segs);
+			for (size_t j = 0; j < a->nr_segs; j++)
+				assert_memory_equal(&a->segs[j], &b->segs[j], sizeof(a->segs[j]));
+			if (a->status == DSO_OK)
+				assert_non_null(b->runtime_path);
+			dso_locate(b, &ol);	/* once */
+			dso_load(b, &oL);
+			assert_same_dso(a, b);
+			assert_int_equal(direct.nr, later.nr);
+			for (int j = 0; j < direct.nr; j++)
+				assert_string_equal(direct.text[j], later.text[j]);
+			dso_free(a);
+			dso_free(b);
+		}
+	}
+}
+
+/* What the thread has not loaded yet stays its own: taken later, not claimed. */
+static void take_ready_leaves_the_rest(void **state)
+{
+	struct sym_opts o = { .symfs = fixture("symfs"), .debug_dir = "" };
+	struct dso *d[NR];
+	struct dso_prefetch *pf;
+	int now = 0, later = 0;
+
+	(void)state;
+	make_ids();
+	pf = dso_prefetch_start(ids, NR, &o, false);
+	assert_non_null(pf);
+	for (int i = 0; i < NR - 1; i++) {
+		d[i] = pending(i);
+		if (dso_prefetch_take_ready(pf, d[i], &o.log))
+			now++;
+		else
+			assert_int_equal(d[i]->status, DSO_PENDING);
+	}
+	dso_prefetch_wait(pf);
+	for (int i = 0; i < NR - 1; i++) {
+		if (d[i]->status == DSO_PENDING) {
+			assert_true(dso_prefetch_take_ready(pf, d[i], &o.log));
+			later++;
+		}
+		assert_int_not_equal(d[i]->status, DSO_PENDING);
+		dso_free(d[i]);
+	}
+	dso_prefetch_end(pf);
+	assert_int_equal(now + later, NR - 1);
+	print_message("taken at once: %d, after the thread's pass: %d\n", now, later);
+}
+
 /* Kernel entries, paths not absolute, no build-id: nothing to do, no thread. */
 static void nothing_to_load(void **state)
 {
@@ -200,6 +283,8 @@ int main(void)
 		cmocka_unit_test(taken_while_loading),
 		cmocka_unit_test(untaken_loadings_say_nothing),
 		cmocka_unit_test(nothing_to_load),
+		cmocka_unit_test(located_as_loaded),
+		cmocka_unit_test(take_ready_leaves_the_rest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
