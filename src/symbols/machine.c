@@ -597,6 +597,9 @@ int machine_mmap(struct machine *m, const struct mycl_mmap *ev)
 			kernel_prefetch(m, nm.dso);
 		}
 		m->kernel_version++;
+		/* A module's empty record maps nothing (the kernel's stands for all of it). */
+		if (!is_kernel && nm.start == nm.end)
+			return 0;
 		return maps_insert(&m->kmaps, &nm);
 	}
 	t = machine_thread(m, ev->pid, ev->tid);
@@ -713,21 +716,15 @@ static const struct sym *kernel_sym(struct machine *m, uint64_t ip)
  * The kernel's MMAP record covers its text only (_text to _etext); init text,
  * freed after boot but still where the boot CPU's idle stack returns to, lies
  * above it.  As perf does, the kernel's map reaches up to the next map (a
- * module's); an empty record (simpleperf writes the kernel's and the modules'
- * as 0 bytes at 0) stands for the whole kernel.  The kernel's map if it is
- * the nearest below IP, empty maps aside; NULL if a module's is.
+ * module's); an empty record (simpleperf writes the kernel's as 0 bytes at 0,
+ * and the modules' too: those are not kept) stands for the whole kernel.  The
+ * kernel's map if it is the nearest below IP; NULL if a module's is.
  */
 static const struct map *kernel_reaching(const struct machine *m, uint64_t ip)
 {
 	const struct map *map = maps_below(&m->kmaps, ip);
 
-	for (; map; map = map > m->kmaps.v ? map - 1 : NULL) {
-		if (map->dso == m->kernel)
-			return map;
-		if (map->start != map->end)
-			return NULL;
-	}
-	return NULL;
+	return map && map->dso == m->kernel ? map : NULL;
 }
 
 static void resolve_map(struct machine *m, uint64_t ip, enum mycl_cpumode cpumode,
