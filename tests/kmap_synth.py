@@ -9,7 +9,8 @@ map ends where its record says.
 
 Writes a perf.data of kernel samples and call chains at addresses in the
 kernel's text, above it (init text), in a module, past the module's end and
-below the kernel, with a kallsyms naming a function at each, and checks that
+below the kernel, and in a BPF program a KSYMBOL record names (among the
+modules, in no map), with a kallsyms naming a function at each, and checks that
 mycl-hot names each frame as perf does (`perf report --kallsyms`), flat and
 --children, and the shares of the boot stack's frames.  One difference is
 kept: perf also names an address below the kernel's start from kallsyms (it
@@ -29,6 +30,7 @@ KBASE = 0xffffffff81000000
 KTEXT = 0x100000            # the MMAP record's length: _text to _etext
 MBASE = 0xffffffffc0000000
 MLEN = 0x10000
+BPF = MBASE + 0x100000      # a BPF program, among the modules, in no map
 CTX_KERNEL = (1 << 64) - 128
 S_IP, S_TID, S_TIME, S_CALLCHAIN, S_PERIOD = 1, 2, 4, 32, 256
 MISC_KERNEL = 1
@@ -55,6 +57,12 @@ def kernel_mmap(start, length, name):
                pad8(name + b"\0") + trailer(0xffffffff, 0))
 
 
+def ksymbol(addr, length, name):
+    """A KSYMBOL record (a BPF program, type 1), as perf writes for each JITed program."""
+    return rec(17, 0, struct.pack("<QIHH", addr, length, 1, 0) + pad8(name + b"\0") +
+               trailer(0xffffffff, 0))
+
+
 def sample(ip, time, chain):
     body = struct.pack("<QIIQQ", ip, 0, 0, time, 1000)
     body += struct.pack("<Q", len(chain)) + b"".join(struct.pack("<Q", c) for c in chain)
@@ -62,11 +70,13 @@ def sample(ip, time, chain):
 
 
 def write(path):
+    # sample_id_all, ksymbol
     attr = struct.pack("<IIQQQQQIIQQQQIiQIHHIIQ", 1, 128, 0, 1000,
-                       S_IP | S_TID | S_TIME | S_CALLCHAIN | S_PERIOD, 0, 1 << 18,
+                       S_IP | S_TID | S_TIME | S_CALLCHAIN | S_PERIOD, 0, (1 << 18) | (1 << 22),
                        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     data = kernel_mmap(KBASE, KTEXT, b"[kernel.kallsyms]_text")
     data += kernel_mmap(MBASE, MLEN, b"/lib/modules/6.1.0/kernel/mymod.ko")
+    data += ksymbol(BPF, 0x200, b"bpf_prog_6deef7357e7b4530_sd_fw_egress")
     idle = KBASE + 0x1010
     boot = [KBASE + 0x2040, KBASE + 0x201040, KBASE + 0x200040]
     t = 1
@@ -76,6 +86,7 @@ def write(path):
         t += 1
     # Init text itself, a module called from text, past the module, below the kernel.
     for ip, chain, n in ((KBASE + 0x201020, [KBASE + 0x200040], 20),
+                         (BPF + 0x40, [KBASE + 0x2040], 25),
                          (MBASE + 0x1020, [KBASE + 0x2040], 15),
                          (MBASE + 0x20020, [KBASE + 0x2040], 15),
                          (KBASE - 0x100000 + 0x20, [], 10)):
@@ -128,15 +139,19 @@ def main():
     # What does not depend on perf: init text named, nothing past the module or below the kernel.
     mine = rows([hot, "-q", "--wide", "--kallsyms", ksyms, "--buildid-dir", "", "--debug-dir", "",
                  "--sort", "dso,sym", "--children", path])
-    want = {("[kernel.kallsyms]", "boot_start"): (60.0, 0.0),
-            ("[kernel.kallsyms]", "boot_entry"): (60.0, 20.0),
-            ("[kernel.kallsyms]", "idle_halt"): (40.0, 40.0),
-            ("[mymod]", "mod_work"): (15.0, 15.0)}
+    pct = lambda n: round(100.0 * n / 125, 2)  # noqa: E731
+    want = {("[kernel.kallsyms]", "boot_start"): (pct(60), 0.0),
+            ("[kernel.kallsyms]", "boot_entry"): (pct(60), pct(20)),
+            ("[kernel.kallsyms]", "idle_halt"): (pct(40), pct(40)),
+            ("[mymod]", "mod_work"): (pct(15), pct(15)),
+            ("bpf_prog_6deef7357e7b4530_sd_fw_egress", "bpf_prog_6deef7357e7b4530_sd_fw_egress"):
+            (pct(25), pct(25))}
     for key, pcts in want.items():
         if mine.get(key) != pcts:
             ok = False
             print(f"FAIL: {key}: {mine.get(key)}, wanted {pcts}")
-    for key, pcts in (("0xffffffffc0020020", (15.0, 15.0)), ("0xffffffff80f00020", (10.0, 10.0))):
+    for key, pcts in (("0xffffffffc0020020", (pct(15), pct(15))),
+                      ("0xffffffff80f00020", (pct(10), pct(10)))):
         if mine.get(("[unknown]", key)) != pcts:
             ok = False
             print(f"FAIL: {key}: {mine.get(('[unknown]', key))}, wanted {pcts} as [unknown]")

@@ -73,6 +73,9 @@ struct dso *dso_new(const char *path, bool kernel)
 	d->identity = is_anon(path) || (path[0] == '[' && strncmp(path, "[vdso]", 6));
 	if (kernel && !strncmp(path, "[kernel.kallsyms]", 17)) {
 		d->short_name = "[kernel.kallsyms]";
+	} else if (kernel && path[0] != '/' && path[0] != '[') {
+		/* A BPF program or trampoline (a KSYMBOL record's name), as perf names it. */
+		d->short_name = d->path;
 	} else if (kernel) {
 		/* A module: "/lib/modules/.../foo.ko" or "[foo]" shows as "[foo]". */
 		base = strrchr(path, '/');

@@ -687,6 +687,17 @@ int machine_ksymbol(struct machine *m, const struct mycl_ksymbol *ev)
 	return symtab_add(&m->dyn_ksyms, ev->addr, ev->len, ev->name, SYMB_GLOBAL, false);
 }
 
+static const struct sym *dyn_ksym(struct machine *m, uint64_t ip)
+{
+	if (!m->dyn_ksyms.nr)
+		return NULL;
+	if (!m->dyn_sorted) {
+		symtab_finish(&m->dyn_ksyms, 0);
+		m->dyn_sorted = true;
+	}
+	return symtab_find(&m->dyn_ksyms, ip);
+}
+
 static const struct sym *kernel_sym(struct machine *m, uint64_t ip)
 {
 	struct dso *k = kernel_dso(m);
@@ -702,14 +713,29 @@ static const struct sym *kernel_sym(struct machine *m, uint64_t ip)
 			addr = ip - (m->kernel_pgoff - k->kernel_text);
 		s = symtab_find(&k->syms, addr);
 	}
-	if (!s && m->dyn_ksyms.nr) {
-		if (!m->dyn_sorted) {
-			symtab_finish(&m->dyn_ksyms, 0);
-			m->dyn_sorted = true;
-		}
-		s = symtab_find(&m->dyn_ksyms, ip);
-	}
+	if (!s)
+		s = dyn_ksym(m, ip);
 	return s;
+}
+
+/*
+ * A BPF program or trampoline a KSYMBOL record named, outside every map (they
+ * live among the modules): shown as perf does, a binary of its own name.
+ */
+static bool ksymbol_at(struct machine *m, uint64_t ip, struct resolved *r)
+{
+	const struct sym *s = dyn_ksym(m, ip);
+	struct dso *d;
+
+	if (!s || !(d = find_dso(m, s->name, true, NULL, 0)))
+		return false;
+	if (d->status == DSO_PENDING) {
+		d->status = DSO_OK;
+		d->sym_path = strdup("the recording's KSYMBOL records");
+	}
+	r->dso = d;
+	r->sym = s;
+	return true;
 }
 
 /*
@@ -734,6 +760,8 @@ static void resolve_map(struct machine *m, uint64_t ip, enum mycl_cpumode cpumod
 
 	if (cpumode == MYCL_CPUMODE_KERNEL) {
 		map = maps_find(&m->kmaps, ip);
+		if (!map && ksymbol_at(m, ip, r))
+			return;
 		if (!map)
 			map = kernel_reaching(m, ip);
 		r->dso = map ? map->dso : (m->kmaps.nr ? NULL : kernel_dso(m));
