@@ -9,6 +9,7 @@
  * The first file with a full .symtab wins; else the first with .dynsym.
  * Files whose build-id differs from the recording's are never used.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -86,6 +87,11 @@ struct dso *dso_new(const char *path, bool kernel)
 		d->short_name = d->short_buf ? d->short_buf : d->path;
 	} else if (path[0] == '[') {
 		d->short_name = d->path;
+	} else if (!strncmp(path, "/tmp/perf-", 10) && isdigit((unsigned char)path[10])) {
+		/* A JIT's symbol map: perf names it after the process. */
+		if (asprintf(&d->short_buf, "[JIT] tid %ld", strtol(path + 10, NULL, 10)) < 0)
+			d->short_buf = NULL;
+		d->short_name = d->short_buf ? d->short_buf : d->path;
 	} else {
 		base = strrchr(path, '/');
 		d->short_name = base && base[1] ? base + 1 : d->path;

@@ -122,7 +122,10 @@ def perf_children_rows(path, extra=()):
         if len(parts) < 5 or not parts[0].strip().endswith("%"):
             continue
         key = (parts[2].strip(), parts[3].strip(), _sym_key("|".join(parts[4:]).strip()))
-        cur[key] = (float(parts[0].strip().rstrip("%")), float(parts[1].strip().rstrip("%")))
+        # two functions of one name (C++ overloads, static functions of two files) are two
+        # rows of one key: summed, as the flat rows and mycl's rows are
+        c, o = cur.get(key, (0.0, 0.0))
+        cur[key] = (c + float(parts[0].strip().rstrip("%")), o + float(parts[1].strip().rstrip("%")))
     return events
 
 
