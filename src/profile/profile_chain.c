@@ -172,12 +172,12 @@ static int resolve_frames(struct mycl_profile *p, const struct mycl_sample *s, c
 		if (unwound && p->inlines && r.sym && r.dso && !r.dso->kernel && !r.dso->identity) {
 			/* Functions inlined here come first: they are "called" by r.sym. */
 			const struct inline_names in = { machine_intern_ctx, p->m };
-			const char *names[8];
+			const char *names[64];	/* (Rust's iterator chains nest a dozen deep) */
 			bool replaces;
 			size_t k;
 
 			err = inline_frames(&in, r.dso, dso_offset_to_vaddr(r.dso, r.addr),
-					    r.sym->name, names, 8, &k, &replaces);
+					    r.sym->name, names, ARRAY_SIZE(names), &k, &replaces);
 			if (err)
 				return err;
 			if (ARRAY_GROW(p->frames, p->frames_cap, out + k + (n - i) + 1))

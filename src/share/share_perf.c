@@ -40,7 +40,7 @@ static int on_mmap(const struct mycl_mmap *m, void *arg)
 	const char *b = strrchr(m->filename, '/');
 
 	if (!c->have_bias && !strcmp(b ? b + 1 : m->filename, c->base) && !(m->misc & (1 << 13))) {
-		c->bias = m->start - dso_offset_to_vaddr(c->s->dso, m->pgoff);
+		c->bias = dso_map_bias(c->s->dso, m->start, m->pgoff);
 		c->have_bias = true;
 	}
 	return 0;

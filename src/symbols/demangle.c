@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * C++ demangling through the C++ runtime's __cxa_demangle, in process.
+ * C++ demangling through the C++ runtime's __cxa_demangle, in process (Rust's
+ * two schemes first: demangle_rust.c).
  * Names are shown as perf shows them by default: without the parameter
  * list and without a template function's return type
  * ("PolicyMutex<TTASEventMutex<GenericPolicy> >::enter").
@@ -99,8 +100,12 @@ static char *demangle_suffixed(const char *mangled)
 static char *demangle(const char *mangled, bool clones)
 {
 	int status = 0;
-	char *d = __cxa_demangle(mangled, NULL, NULL, &status);
+	char *d = demangle_rust(mangled);
 	char *c;
+
+	if (d)
+		return d;
+	d = __cxa_demangle(mangled, NULL, NULL, &status);
 
 	if (!d || status != 0) {
 		free(d);

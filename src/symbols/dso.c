@@ -151,6 +151,32 @@ uint64_t dso_offset_to_vaddr(const struct dso *d, uint64_t off)
 	return off;
 }
 
+uint64_t dso_map_bias(const struct dso *d, uint64_t start, uint64_t pgoff)
+{
+	/*
+	 * A map starts at its segment's file offset rounded down to a page;
+	 * that page may hold the previous segment's bytes too (lld's and
+	 * rustc's layouts put the text 0x1000 above its offset).  The map is of
+	 * the segment whose pages hold PGOFF, the one starting in that page when
+	 * two do; pages of 4, 16 and 64 KiB tried in turn.
+	 */
+	for (uint64_t page = 0x1000; page <= 0x10000; page <<= 2) {
+		const struct seg *best = NULL;
+
+		for (size_t i = 0; i < d->nr_segs; i++) {
+			const struct seg *g = &d->segs[i];
+
+			if ((g->off & ~(page - 1)) <= pgoff && pgoff - (g->off & ~(page - 1)) <
+			    g->off - (g->off & ~(page - 1)) + g->size &&
+			    (!best || g->off > best->off))
+				best = g;
+		}
+		if (best && best->vaddr + pgoff >= best->off)
+			return start - (best->vaddr + pgoff - best->off);
+	}
+	return start - dso_offset_to_vaddr(d, pgoff);
+}
+
 #define set_detail(d, ...) do { free((d)->detail); (d)->detail = str_printf(__VA_ARGS__); } while (0)
 
 struct candidates {

@@ -112,6 +112,8 @@ char *dso_symfs_path(const struct sym_opts *o, const char *path);
 void dso_take_loaded(struct dso *to, struct dso *from);
 /* A map-relative file offset to the address space of the symbol table. */
 uint64_t dso_offset_to_vaddr(const struct dso *d, uint64_t off);
+/* Where address 0 of D's symbol table lies for a map at START of its file from offset PGOFF. */
+uint64_t dso_map_bias(const struct dso *d, uint64_t start, uint64_t pgoff);
 const char *dso_status_str(enum dso_status s);
 /* The debug directory an option names: NULL means /usr/lib/debug, "" none. */
 const char *dso_debug_dir(const char *given);

@@ -9,12 +9,13 @@
 #include <unistd.h>
 #include <elfutils/libdw.h>
 #include "dso.h"
+#include "dwarf_scopes.h"
 #include "elfimage.h"
 #include "inline.h"
 #include "internal.h"
 #include "machine.h"
 
-#define MAX_INLINE 16
+#define MAX_INLINE 64
 
 struct inl_ent {
 	uint64_t vaddr;
@@ -38,6 +39,7 @@ struct inline_cache {
 	} *cus;
 	size_t nr_cus;
 	bool cus_read;
+	struct unit_scopes *units;	/* functions inside namespaces (rustc's), indexed per unit */
 };
 
 static void inline_cache_free(struct dso *d);
@@ -85,6 +87,7 @@ static void inline_cache_free(struct dso *d)
 	free(c->ents);
 	free(c->names);
 	free(c->cus);
+	unit_scopes_free(c->units);
 	free(c);
 	d->inlines = NULL;
 }
@@ -207,6 +210,13 @@ static int lookup(const struct inline_names *in, struct inline_cache *c, uint64_
 	if (!cu_die_at(c, vaddr, &cudie))
 		return 0;
 	nscopes = dwarf_getscopes(&cudie, vaddr, &scopes);
+	if (nscopes <= 0) {
+		free(scopes);
+		scopes = NULL;
+		nscopes = unit_scopes_at(&c->units, c->dw, &cudie, vaddr, &scopes);
+		if (nscopes < 0)
+			return nscopes;
+	}
 	for (int i = 0; i < nscopes && *n < max; i++) {
 		const char *name;
 

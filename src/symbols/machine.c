@@ -875,7 +875,7 @@ char *machine_data_symbol(struct machine *m, int32_t pid, int32_t tid, uint64_t 
 		load_dso(m, d);
 		if (!d->data_syms.nr)
 			continue;
-		bias = mp->start - dso_offset_to_vaddr(d, mp->pgoff);
+		bias = dso_map_bias(d, mp->start, mp->pgoff);
 		v = addr - bias;
 		s = symtab_find(&d->data_syms, v);
 		if (!s)

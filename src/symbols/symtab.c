@@ -130,12 +130,12 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name
 	size_t len;
 	int err;
 
-	if (demangle && name[0] == '_' && name[1] == 'Z' && t->lazy_demangle &&
+	if (demangle && is_mangled(name) && t->lazy_demangle &&
 	    !str_has_ctl(name, len = strlen(name))) {
 		/* Kept mangled (it needs no escape): sym_demangle() when first found. */
 		return add_plain(t, start, size, name, len, b, true);
 	}
-	if (demangle && name[0] == '_' && name[1] == 'Z')
+	if (demangle && is_mangled(name))
 		demangled = demangle_name(name);
 	if (demangled)
 		name = demangled;

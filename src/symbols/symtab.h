@@ -91,7 +91,14 @@ void symtab_finish(struct symtab *t, uint64_t last_end);
 const struct sym *symtab_find(const struct symtab *t, uint64_t addr);
 void symtab_free(struct symtab *t);
 
-/* demangle.c: C++ name for MANGLED without parameters, or NULL (caller frees). */
+/* demangle_rust.c: a Rust name (legacy "_ZN...17h<hash>E" or v0 "_R...") as perf shows it, or NULL. */
+char *demangle_rust(const char *mangled);
+/* True for a name one of the demanglers may read ("_Z...", "_R..."). */
+static inline bool is_mangled(const char *name)
+{
+	return name[0] == '_' && (name[1] == 'Z' || name[1] == 'R');
+}
+/* demangle.c: C++ (or Rust) name for MANGLED without parameters, or NULL (caller frees). */
 char *demangle_name(const char *mangled);
 /*
  * The same without a clone's suffixes, as perf shows it: "Foo::bar" of

@@ -250,7 +250,7 @@ static bool reportable(const struct map *mp, uint64_t *bias)
 
 	if (!d || d->kernel || d->identity || !d->runtime_path)
 		return false;
-	*bias = mp->start - dso_offset_to_vaddr(d, mp->pgoff);
+	*bias = dso_map_bias(d, mp->start, mp->pgoff);
 	return true;
 }
 

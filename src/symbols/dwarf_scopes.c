@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The scopes at an address, through an index of each unit's functions (dwarf_scopes.h). */
+#include <dwarf.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dwarf_scopes.h"
+#include "internal.h"
+
+#define MAX_NEST	64	/* namespaces and types around a function, blocks inside one */
+
+struct fn_range {
+	uint64_t lo, hi;
+	Dwarf_Off die;
+};
+
+struct unit_index {
+	Dwarf_Off cu;
+	struct fn_range *v;
+	size_t nr, cap;
+};
+
+struct unit_scopes {
+	struct unit_index *units;
+	size_t nr, cap;
+};
+
+/* What may hold a function's definition: namespaces, modules, types (methods), functions. */
+static bool container(int tag)
+{
+	switch (tag) {
+	case DW_TAG_namespace:
+	case DW_TAG_module:
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+	case DW_TAG_enumeration_type:
+	case DW_TAG_interface_type:
+	case DW_TAG_subprogram:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int index_children(struct unit_index *u, Dwarf_Die *parent, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > MAX_NEST || dwarf_child(parent, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_subprogram) {
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t p = 0;
+
+			while ((p = dwarf_ranges(&child, p, &base, &lo, &hi)) > 0) {
+				if (hi <= lo)
+					continue;
+				if (ARRAY_GROW(u->v, u->cap, u->nr + 1))
+					return -ENOMEM;
+				u->v[u->nr++] = (struct fn_range){ lo, hi, dwarf_dieoffset(&child) };
+			}
+		}
+		if (container(tag) && index_children(u, &child, depth + 1))
+			return -ENOMEM;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct fn_range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	/* the same start: the shorter (nested) one last, found first from above */
+	return x->hi > y->hi ? -1 : x->hi < y->hi;
+}
+
+static struct unit_index *unit_of(struct unit_scopes *set, Dwarf_Die *cu)
+{
+	Dwarf_Off off = dwarf_dieoffset(cu);
+	struct unit_index *u;
+
+	for (size_t i = 0; i < set->nr; i++)
+		if (set->units[i].cu == off)
+			return &set->units[i];
+	if (ARRAY_GROW(set->units, set->cap, set->nr + 1))
+		return NULL;
+	u = &set->units[set->nr++];
+	memset(u, 0, sizeof(*u));
+	u->cu = off;
+	if (index_children(u, cu, 0)) {
+		free(u->v);
+		set->nr--;
+		return NULL;
+	}
+	sort_array(u->v, u->nr, sizeof(*u->v), range_cmp);
+	return u;
+}
+
+/* Inside FN, the blocks and inlined subroutines holding VADDR, outermost first, into OUT. */
+static int nested(Dwarf_Die *fn, uint64_t vaddr, Dwarf_Die *out, int max)
+{
+	Dwarf_Die cur = *fn, child;
+	int n = 0;
+
+	for (int depth = 0; depth < MAX_NEST && n < max; depth++) {
+		bool found = false;
+
+		if (dwarf_child(&cur, &child) != 0)
+			break;
+		do {
+			int tag = dwarf_tag(&child);
+
+			if ((tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block) &&
+			    dwarf_haspc(&child, vaddr) == 1) {
+				out[n++] = child;
+				cur = child;
+				found = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!found)
+			break;
+	}
+	return n;
+}
+
+int unit_scopes_at(struct unit_scopes **setp, Dwarf *dw, Dwarf_Die *cu, uint64_t vaddr,
+		   Dwarf_Die **scopes)
+{
+	struct unit_scopes *set = *setp;
+	struct unit_index *u;
+	Dwarf_Die fn, inner[MAX_NEST], *out;
+	const struct fn_range *best = NULL;
+	size_t lo = 0, hi;
+	int n;
+
+	*scopes = NULL;
+	if (!set && !(set = *setp = calloc(1, sizeof(*set))))
+		return -ENOMEM;
+	if (!(u = unit_of(set, cu)))
+		return -ENOMEM;
+	hi = u->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (u->v[mid].lo <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* the innermost function holding it: the last start at or below, looked back over */
+	for (size_t i = lo; i-- > 0 && lo - i <= 16;)
+		if (vaddr < u->v[i].hi) {
+			best = &u->v[i];
+			break;
+		}
+	if (!best || !dwarf_offdie(dw, best->die, &fn))
+		return 0;
+	n = nested(&fn, vaddr, inner, MAX_NEST);
+	out = malloc((size_t)(n + 1) * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		out[i] = inner[n - 1 - i];
+	out[n] = fn;
+	*scopes = out;
+	return n + 1;
+}
+
+void unit_scopes_free(struct unit_scopes *set)
+{
+	if (!set)
+		return;
+	for (size_t i = 0; i < set->nr; i++)
+		free(set->units[i].v);
+	free(set->units);
+	free(set);
+}
