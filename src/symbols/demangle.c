@@ -54,14 +54,21 @@ void demangle_strip_signature(char *s)
 	if (cut - s >= 8 && !strncmp(cut - 8, "operator", 8))
 		return;
 	*cut = '\0';
+	/*
+	 * A template function's return type ("bool std::operator< <char>"): the
+	 * last top-level space before the name's "operator" (whose own spaces,
+	 * "operator new", "operator< <", belong to the name) or, without one,
+	 * in the whole name.
+	 */
 	depth = 0;
 	for (char *p = s; *p; p++) {
+		if (depth == 0 && !strncmp(p, "operator", 8) && (p == s || p[-1] == ':' || p[-1] == ' '))
+			break;
 		depth += depth_delta(*p);
-		if (*p == ' ' && depth == 0 && strncmp(p + 1, "operator", 8) && p > s &&
-		    strncmp(p - 8 > s ? p - 8 : s, "operator", 8))
+		if (*p == ' ' && depth == 0 && p > s)
 			space = p;
 	}
-	if (space && !strstr(s, "operator"))
+	if (space)
 		memmove(s, space + 1, strlen(space + 1) + 1);
 }
 

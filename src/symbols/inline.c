@@ -209,13 +209,20 @@ static int lookup(const struct inline_names *in, struct inline_cache *c, uint64_
 	*replaces = false;
 	if (!cu_die_at(c, vaddr, &cudie))
 		return 0;
-	nscopes = dwarf_getscopes(&cudie, vaddr, &scopes);
-	if (nscopes <= 0) {
+	/*
+	 * The function holding VADDR and the inlined subroutines nested in it
+	 * there, from an index of the unit's functions: dwarf_getscopes() goes
+	 * from an inlined instance to its abstract origin's scopes, so it gives
+	 * the innermost inlined function alone, and it does not enter namespaces
+	 * (rustc's functions).  It answers what the index does not hold.
+	 */
+	nscopes = unit_scopes_at(&c->units, c->dw, &cudie, vaddr, &scopes);
+	if (nscopes < 0)
+		return nscopes;
+	if (!nscopes) {
 		free(scopes);
 		scopes = NULL;
-		nscopes = unit_scopes_at(&c->units, c->dw, &cudie, vaddr, &scopes);
-		if (nscopes < 0)
-			return nscopes;
+		nscopes = dwarf_getscopes(&cudie, vaddr, &scopes);
 	}
 	for (int i = 0; i < nscopes && *n < max; i++) {
 		const char *name;
