@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""
+Inlined functions inside inlined functions.  tests/data/inline/deep.cpp
+inlines Deep<14>::go into hot() fourteen levels deep and std::sort's and
+std::map's templates into sorter().  Built with g++ -O2 -g and recorded with
+--call-graph dwarf: every --children row of 0.5% or more as in perf's report
+(perf reads gcc's DWARF right; it cuts long inlined names short: such a row
+is matched by its start).  Built with clang++ and lld (text 0x1000 above its
+file offset, DWARF 5): the inlined chain mycl shows at each sampled address
+in hot() is the one llvm-symbolizer gives (perf and binutils' addr2line give
+only the innermost three there).  Exits 77 where a compiler or perf is missing.
+
+usage: inline_checks.py MYCL_HOT DATA_DIR WORKDIR
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "scripts"))
+from perfreport import perf_children_rows, mycl_children_rows  # noqa: E402
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def record(exe, path):
+    r = run(["perf", "record", "-q", "-e", "cpu-clock", "-F", "499", "--call-graph",
+             "dwarf,8192", "-o", path, "--", exe], timeout=300)
+    return r.returncode == 0
+
+
+def gcc_case(hot, src, work):
+    exe = os.path.join(work, "deep-gcc")
+    r = run(["g++", "-O2", "-g", "-o", exe, src])
+    if r.returncode:
+        print(f"skip: g++: {r.stderr[:200]}")
+        return None
+    path = exe + ".data"
+    if not record(exe, path):
+        return None
+    pc = perf_children_rows(path)
+    mc = mycl_children_rows(hot, path)
+    ok, n, deep = True, 0, 0
+    for ev in pc:
+        mine = mc.get(ev, {})
+        for k, (c, s) in pc[ev].items():
+            if c < 0.5 or k[2][4:].startswith("0x"):
+                continue
+            mk = k if k in mine else None
+            if mk is None and "(inlin" in k[2] and not k[2].endswith("(inlined)"):
+                longer = [x for x in mine if x[:2] == k[:2] and x[2].startswith(k[2])]
+                mk = longer[0] if len(longer) == 1 else None
+            n += 1
+            deep += "Deep<" in k[2]
+            if mk is None or abs(mine[mk][0] - c) > 0.1 or abs(mine[mk][1] - s) > 0.1:
+                ok = False
+                print(f"FAIL: g++ children {k}: perf {c:.2f}/{s:.2f}, "
+                      f"mycl {mine.get(mk) if mk else None}")
+    if deep < 10:
+        ok = False
+        print(f"FAIL: g++: only {deep} Deep<N>::go rows in perf's report")
+    print(f"{'ok' if ok else 'FAIL'}: g++: {n} children rows as perf, {deep} of them Deep<N>::go")
+    return ok
+
+
+def clang_case(hot, src, work):
+    sym = shutil.which("llvm-symbolizer") or shutil.which("llvm-symbolizer-14")
+    exe = os.path.join(work, "deep-clang")
+    r = run(["clang++", "-O2", "-g", "-fuse-ld=lld", "-o", exe, src])
+    if r.returncode or not sym:
+        print(f"skip: clang++ with lld, llvm-symbolizer: {r.stderr[:200]}")
+        return None
+    path = exe + ".data"
+    if not record(exe, path):
+        return None
+    # mycl's chains: hot's frames, the inlined ones above them, per sample
+    folded = run([hot, "--folded", "--no-call-site-frames", path]).stdout
+    want_total = 0
+    chains = {}
+    for line in folded.splitlines():
+        stack, cnt = line.rsplit(" ", 1)
+        frames = stack.split(";")
+        if "hot" not in frames:
+            continue
+        i = frames.index("hot")
+        inl = tuple(f[:-len("_(inlined)")] for f in frames[i + 1:] if f.endswith("_(inlined)"))
+        chains[inl] = chains.get(inl, 0) + int(cnt)
+        want_total += int(cnt)
+    # llvm-symbolizer at each sampled address in hot (from perf script: the same samples)
+    out = run(["perf", "script", "-i", path, "-F", "ip,sym", "--no-inline"]).stdout
+    addrs = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) >= 2 and f[1].startswith("hot"):
+            addrs[f[0]] = addrs.get(f[0], 0) + 1
+    # perf script's ip of a PIE is the address in the file; lld puts the text above its offset
+    base = 0
+    for line in run(["readelf", "-lW", exe]).stdout.splitlines():
+        f = line.split()
+        if f and f[0] == "LOAD" and "E" in f[-2:-1] + f[-3:-1]:
+            base = int(f[2], 16) - int(f[1], 16)
+    theirs = {}
+    for a, cnt in addrs.items():
+        v = int(a, 16)
+        text = run([sym, "--obj", exe, "-i", "-f", "-C", hex(v + base if v < 0x100000 else v)]).stdout
+        names = [l for l in text.splitlines()[0::2] if l and not l.startswith("/")]
+        inl = tuple(n.split("(")[0] if n.startswith("Deep") else n for n in names[:-1])
+        inl = tuple(reversed(inl))
+        theirs[inl] = theirs.get(inl, 0) + cnt
+    ok = chains == theirs and any(len(k) > 4 for k in chains)
+    print(f"{'ok' if ok else 'FAIL'}: clang++/lld: {want_total} samples in hot, "
+          f"{len(chains)} inlined chains as llvm-symbolizer gives them "
+          f"(deepest {max((len(k) for k in chains), default=0)})")
+    if not ok:
+        print("    mycl:", sorted(chains.items())[:6])
+        print("    llvm-symbolizer:", sorted(theirs.items())[:6])
+    return ok
+
+
+def main():
+    hot, data, work = sys.argv[1:4]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    src = os.path.join(data, "inline", "deep.cpp")
+    results = [gcc_case(hot, src, work), clang_case(hot, src, work)]
+    if all(r is None for r in results):
+        return 77
+    ok = all(r is not False for r in results)
+    print("ok" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
