@@ -816,7 +816,7 @@ static int function_named(const struct mycl_share *s, const struct elf_image *im
 	uint64_t *fde = NULL, addr;
 	size_t nfde = 0;
 
-	if (!fn && !strncmp(func, "_Z", 2) && (alt = demangle_name(func)))
+	if (!fn && is_mangled(func) && (alt = demangle_name(func)))
 		fn = sym_named(s, alt);
 	free(alt);
 	if (!fn && strchr(func, '(') && (alt = strdup(func))) {
