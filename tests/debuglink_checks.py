@@ -24,7 +24,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "scripts"))
-from perfreport import perf_rows, mycl_rows  # noqa: E402
+from perfreport import perf_rows, mycl_rows, outcome  # noqa: E402
 
 SRC = r"""
 #include <stdio.h>
@@ -120,11 +120,7 @@ def main():
     hot, work = sys.argv[1:3]
     shutil.rmtree(work, ignore_errors=True)
     results = [check(hot, os.path.join(work, c), c) for c in ("cc", "clang")]
-    if all(r is None for r in results):
-        return 77
-    ok = all(r is not False for r in results)
-    print("ok" if ok else "FAIL")
-    return 0 if ok else 1
+    return outcome(results)
 
 
 if __name__ == "__main__":

@@ -378,9 +378,18 @@ static uint64_t arm_plt_slot(const uint8_t *code, size_t len, size_t *pos, uint6
  * loads from: 0, 1 when the section holds entries of another kind, or an
  * error.
  */
+/* A PLT entry's name, as perf writes it: the import's name demangled (without parameters), then "@plt". */
+static void plt_name(char *buf, size_t len, const char *name, bool demangle)
+{
+	char *dem = demangle && name && is_mangled(name) ? demangle_name_as_perf(name) : NULL;
+
+	snprintf(buf, len, "%s@plt", dem ? dem : name ? name : "");
+	free(dem);
+}
+
 static int arm_plt_symbols(Elf *e, struct dso *d, Elf_Scn *scn, const GElf_Shdr *plt,
 			   uint64_t hdr, Elf_Data *rdata, const GElf_Shdr *relsh, Elf_Data *ddata,
-			   const GElf_Shdr *dynsh)
+			   const GElf_Shdr *dynsh, bool demangle)
 {
 	Elf_Data *code = scn ? elf_getdata(scn, NULL) : NULL;
 	size_t pos = hdr, k = 0, nrel = relsh->sh_size / relsh->sh_entsize;
@@ -406,7 +415,7 @@ static int arm_plt_symbols(Elf *e, struct dso *d, Elf_Scn *scn, const GElf_Shdr 
 				name = elf_strptr(e, dynsh->sh_link, s.st_name);
 		}
 		k++;
-		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
+		plt_name(buf, sizeof(buf), name, demangle);
 		if (symtab_add(&d->syms, at, size, buf, SYMB_GLOBAL, false))
 			return -ENOMEM;
 	}
@@ -419,7 +428,7 @@ static int arm_plt_symbols(Elf *e, struct dso *d, Elf_Scn *scn, const GElf_Shdr 
  * the PLT header in .plt, or with no header in .plt.sec (x86 IBT).  The
  * header and entry sizes are the linkers' (GNU ld and lld agree on these).
  */
-static int add_plt_symbols(Elf *e, struct dso *d)
+static int add_plt_symbols(Elf *e, struct dso *d, bool demangle)
 {
 	GElf_Shdr plt, relsh, dynsh, sec;
 	Elf_Scn *rscn, *dscn;
@@ -466,7 +475,7 @@ static int add_plt_symbols(Elf *e, struct dso *d)
 		base = sec.sh_addr;
 	if (eh.e_machine == EM_ARM && eh.e_ident[EI_DATA] == ELFDATA2LSB) {
 		err = arm_plt_symbols(e, d, find_section(e, SHT_PROGBITS, ".plt", &plt), &plt, hdr,
-				      rdata, &relsh, ddata, &dynsh);
+				      rdata, &relsh, ddata, &dynsh, demangle);
 		if (err <= 0)
 			goto out;
 		err = 0;	/* not entries of the usual kind: by their size */
@@ -492,7 +501,7 @@ static int add_plt_symbols(Elf *e, struct dso *d)
 			continue;
 		name = elf_strptr(e, dynsh.sh_link, s.st_name);
 		/* IRELATIVE slots have no name: perf calls them "@plt" too. */
-		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
+		plt_name(buf, sizeof(buf), name, demangle);
 		err = symtab_add(&d->syms, base + i * entsz, entsz, buf, SYMB_GLOBAL, false);
 		if (err)
 			break;
@@ -526,7 +535,7 @@ int elf_load(const char *runtime, const char *use, struct dso *d, bool demangle)
 	if (!err && sym)
 		load_segments(sym, d);
 	if (!err && run)
-		add_plt_symbols(run, d);	/* best effort: the names perf gives PLT slots */
+		add_plt_symbols(run, d, demangle);	/* best effort: the names perf gives PLT slots */
 	if (sym && sym != run) {
 		elf_end(sym);
 		close(fd_use);

@@ -186,3 +186,13 @@ def mycl_group_rows(mycl_hot, path):
             sym = f"[{lvl}] {sym}" if sym else f"[{lvl}] 0x{int(r['address'], 16):016x}"
             rows[(r.get("comm", ""), r.get("dso", ""), sym)] = r["overhead"]
     return rows
+
+
+def outcome(results):
+    """Exit status of checks run per compiler or build: None each one that could not
+    run here (77 when none could), False each that failed."""
+    if all(r is None for r in results):
+        return 77
+    ok = all(r is not False for r in results)
+    print("ok" if ok else "FAIL")
+    return 0 if ok else 1
