@@ -173,10 +173,15 @@ static const char *scope_name(const struct inline_names *in, Dwarf_Die *scope, c
 	    dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &attr)) {
 		const char *link = dwarf_formstring(&attr);
 
-		if (link)
-			dem = demangle_name(link);
+		/*
+		 * A linkage name no demangler reads is the function's assembler
+		 * name (glibc's hidden aliases: __poll is "__GI___poll"), as perf
+		 * and addr2line show it.
+		 */
+		if (link && !(dem = demangle_name(link)))
+			name = link;
 	}
-	if (!dem) {
+	if (!dem && !name) {
 		if (dwarf_attr_integrate(d, DW_AT_name, &attr))
 			name = dwarf_formstring(&attr);
 		if (!name)
