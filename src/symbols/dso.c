@@ -9,7 +9,6 @@
  * The first file with a full .symtab wins; else the first with .dynsym.
  * Files whose build-id differs from the recording's are never used.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -50,6 +49,17 @@ void build_id_hex(const uint8_t *id, size_t size, char *out)
 	out[2 * size] = '\0';
 }
 
+/* The PID of exactly /tmp/perf-PID.map (a JIT's symbol map), else -1. */
+static long perf_map_pid(const char *path)
+{
+	size_t digits;
+
+	if (strncmp(path, "/tmp/perf-", 10))
+		return -1;
+	digits = strspn(path + 10, "0123456789");
+	return digits && !strcmp(path + 10 + digits, ".map") ? strtol(path + 10, NULL, 10) : -1;
+}
+
 static bool is_anon(const char *path)
 {
 	return !strncmp(path, "//anon", 6) || !strncmp(path, "/dev/zero", 9) ||
@@ -87,9 +97,9 @@ struct dso *dso_new(const char *path, bool kernel)
 		d->short_name = d->short_buf ? d->short_buf : d->path;
 	} else if (path[0] == '[') {
 		d->short_name = d->path;
-	} else if (!strncmp(path, "/tmp/perf-", 10) && isdigit((unsigned char)path[10])) {
+	} else if (perf_map_pid(path) >= 0) {
 		/* A JIT's symbol map: perf names it after the process. */
-		if (asprintf(&d->short_buf, "[JIT] tid %ld", strtol(path + 10, NULL, 10)) < 0)
+		if (asprintf(&d->short_buf, "[JIT] tid %ld", perf_map_pid(path)) < 0)
 			d->short_buf = NULL;
 		d->short_name = d->short_buf ? d->short_buf : d->path;
 	} else {
@@ -166,8 +176,7 @@ uint64_t dso_map_bias(const struct dso *d, uint64_t start, uint64_t pgoff)
 		for (size_t i = 0; i < d->nr_segs; i++) {
 			const struct seg *g = &d->segs[i];
 
-			if ((g->off & ~(page - 1)) <= pgoff && pgoff - (g->off & ~(page - 1)) <
-			    g->off - (g->off & ~(page - 1)) + g->size &&
+			if ((g->off & ~(page - 1)) <= pgoff && pgoff < g->off + g->size &&
 			    (!best || g->off > best->off))
 				best = g;
 		}
@@ -505,9 +514,6 @@ void dso_locate(struct dso *d, const struct sym_opts *o)
 void dso_load(struct dso *d, const struct sym_opts *o)
 {
 	struct probed r = { 0 };
-	const char *full, *dyn, *runtime, *special, *damaged;
-	const char *hex = r.hex, *mismatch_hex = r.mismatch_hex, *damaged_why = r.damaged_why;
-	bool mismatch, found;
 
 	if (d->status != DSO_PENDING)
 		return;
@@ -516,12 +522,9 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		goto done;
 	}
 	if (d->identity && !strncmp(d->path, "/tmp/perf-", 10)) {
-		char *p = NULL;
-		size_t digits = strspn(d->path + 10, "0123456789");
-
 		/* Exactly /tmp/perf-PID.map: nothing else is read as a JIT's map. */
-		if (digits && !strcmp(d->path + 10 + digits, ".map"))
-			p = dso_symfs_path(o, d->path);
+		char *p = perf_map_pid(d->path) >= 0 ? dso_symfs_path(o, d->path) : NULL;
+
 		d->status = p && !perfmap_load(p, d) ? DSO_OK : DSO_NO_FILE;
 		if (d->status == DSO_OK)
 			d->sym_path = p;
@@ -534,53 +537,46 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		goto done;
 	}
 	probe(d, o, &r);
-	full = r.full;
-	dyn = r.dyn;
-	runtime = r.runtime;
-	special = r.special;
-	damaged = r.damaged;
-	mismatch = r.mismatch;
-	found = r.found;
-	if (full || dyn) {
-		const char *use = full ? full : dyn;
+	if (r.full || r.dyn) {
+		const char *use = r.full ? r.full : r.dyn;
 
 		/*
 		 * File offsets in the maps convert to addresses with the program
 		 * headers of the file that was mapped; a separate debug file's may
 		 * differ.
 		 */
-		if (runtime) {
+		if (r.runtime) {
 			/* (dso_locate() may have set it: the same file) */
 			free(d->runtime_path);
-			d->runtime_path = strdup(runtime);
+			d->runtime_path = strdup(r.runtime);
 		}
 		d->syms.lazy_demangle = d->data_syms.lazy_demangle = o->lazy_demangle;
-		if (elf_load(runtime, use, d, o->demangle) == 0) {
+		if (elf_load(r.runtime, use, d, o->demangle) == 0) {
 			d->sym_path = strdup(use);
 			d->sym_label = archive_label(o->archive, use);
 			d->status = DSO_OK;
-			if (!full)	/* the summary names the file once, as where symbols came from */
+			if (!r.full)	/* the summary names the file once, as where symbols came from */
 				set_detail(d, "only exported functions (.dynsym)");
 		} else {
 			d->status = DSO_NOT_ELF;
 		}
-	} else if (mismatch) {
+	} else if (r.mismatch) {
 		d->status = DSO_BUILD_ID_MISMATCH;
 		set_detail(d, "recorded build-id %s, found %s: the binary changed since the "
-			   "recording", hex, mismatch_hex);
+			   "recording", r.hex, r.mismatch_hex);
 		mycl_log(&o->log, MYCL_WARN, "%s: build-id %s differs from the recording's %s; "
-			 "its samples stay unresolved", d->path, mismatch_hex, hex);
-	} else if (found) {
+			 "its samples stay unresolved", d->path, r.mismatch_hex, r.hex);
+	} else if (r.found) {
 		d->status = DSO_NO_SYMBOLS;
-		set_detail(d, "stripped%s%s", hex[0] ? ": install debug info with build-id " : "",
-			   hex);
-	} else if (damaged) {
+		set_detail(d, "stripped%s%s", r.hex[0] ? ": install debug info with build-id " : "",
+			   r.hex);
+	} else if (r.damaged) {
 		/* the only file found is cut short or broken: said below, not "not found" */
 		d->status = DSO_NOT_ELF;
-	} else if (special) {
+	} else if (r.special) {
 		d->status = DSO_MISSING;
 		set_detail(d, "%s is not a regular file (a FIFO, a device, a socket or a directory): "
-			   "not read", special);
+			   "not read", r.special);
 	} else {
 		d->status = DSO_MISSING;
 		if (o->archive)
@@ -590,15 +586,15 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 			set_detail(d, "%s not found%s", d->path,
 				   o->symfs ? " under --symfs" : "; copy it here or pass --symfs");
 	}
-	if (damaged && !full) {
+	if (r.damaged && !r.full) {
 		/* a file that would have given more symbols, unreadable: said, not skipped silently */
 		char *was = d->detail;
 
 		d->detail = str_printf("%s%s%s is damaged (%s): not read", was ? was : "",
-				       was ? "; " : "", damaged, damaged_why);
+				       was ? "; " : "", r.damaged, r.damaged_why);
 		free(was);
-		mycl_log(&o->log, MYCL_WARN, "%s: %s is damaged (%s); not read", d->path, damaged,
-			 damaged_why);
+		mycl_log(&o->log, MYCL_WARN, "%s: %s is damaged (%s); not read", d->path, r.damaged,
+			 r.damaged_why);
 	}
 	probed_free(&r);
 done:
