@@ -10,15 +10,9 @@
 
 #define MAX_NEST	64	/* namespaces and types around a function, blocks inside one */
 
-struct fn_range {
-	uint64_t lo, hi;
-	Dwarf_Off die;
-};
-
 struct unit_index {
 	Dwarf_Off cu;
-	struct fn_range *v;
-	size_t nr, cap;
+	struct die_ranges fns;
 };
 
 struct unit_scopes {
@@ -53,32 +47,61 @@ static int index_children(struct unit_index *u, Dwarf_Die *parent, int depth)
 	do {
 		int tag = dwarf_tag(&child);
 
-		if (tag == DW_TAG_subprogram) {
-			Dwarf_Addr base, lo, hi;
-			ptrdiff_t p = 0;
-
-			while ((p = dwarf_ranges(&child, p, &base, &lo, &hi)) > 0) {
-				if (hi <= lo)
-					continue;
-				if (ARRAY_GROW(u->v, u->cap, u->nr + 1))
-					return -ENOMEM;
-				u->v[u->nr++] = (struct fn_range){ lo, hi, dwarf_dieoffset(&child) };
-			}
-		}
+		if (tag == DW_TAG_subprogram && die_ranges_add(&u->fns, &child))
+			return -ENOMEM;
 		if (container(tag) && index_children(u, &child, depth + 1))
 			return -ENOMEM;
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return 0;
 }
 
+int die_ranges_add(struct die_ranges *r, Dwarf_Die *die)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t p = 0;
+
+	while ((p = dwarf_ranges(die, p, &base, &lo, &hi)) > 0) {
+		if (hi <= lo)
+			continue;
+		if (ARRAY_GROW(r->v, r->cap, r->nr + 1))
+			return -ENOMEM;
+		r->v[r->nr++] = (struct die_range){ lo, hi, dwarf_dieoffset(die) };
+	}
+	return 0;
+}
+
 static int range_cmp(const void *a, const void *b)
 {
-	const struct fn_range *x = a, *y = b;
+	const struct die_range *x = a, *y = b;
 
 	if (x->lo != y->lo)
 		return x->lo < y->lo ? -1 : 1;
 	/* the same start: the shorter (nested) one last, found first from above */
 	return x->hi > y->hi ? -1 : x->hi < y->hi;
+}
+
+void die_ranges_sort(struct die_ranges *r)
+{
+	sort_array(r->v, r->nr, sizeof(*r->v), range_cmp);
+}
+
+const struct die_range *die_ranges_find(const struct die_ranges *r, uint64_t vaddr,
+					size_t lookback)
+{
+	size_t lo = 0, hi = r->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->v[mid].lo <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0 && lo - i <= lookback;)
+		if (vaddr < r->v[i].hi)
+			return &r->v[i];
+	return NULL;
 }
 
 static struct unit_index *unit_of(struct unit_scopes *set, Dwarf_Die *cu)
@@ -95,11 +118,11 @@ static struct unit_index *unit_of(struct unit_scopes *set, Dwarf_Die *cu)
 	memset(u, 0, sizeof(*u));
 	u->cu = off;
 	if (index_children(u, cu, 0)) {
-		free(u->v);
+		free(u->fns.v);
 		set->nr--;
 		return NULL;
 	}
-	sort_array(u->v, u->nr, sizeof(*u->v), range_cmp);
+	die_ranges_sort(&u->fns);
 	return u;
 }
 
@@ -137,8 +160,7 @@ int unit_scopes_at(struct unit_scopes **setp, Dwarf *dw, Dwarf_Die *cu, uint64_t
 	struct unit_scopes *set = *setp;
 	struct unit_index *u;
 	Dwarf_Die fn, inner[MAX_NEST], *out;
-	const struct fn_range *best = NULL;
-	size_t lo = 0, hi;
+	const struct die_range *best;
 	int n;
 
 	*scopes = NULL;
@@ -146,21 +168,8 @@ int unit_scopes_at(struct unit_scopes **setp, Dwarf *dw, Dwarf_Die *cu, uint64_t
 		return -ENOMEM;
 	if (!(u = unit_of(set, cu)))
 		return -ENOMEM;
-	hi = u->nr;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (u->v[mid].lo <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* the innermost function holding it: the last start at or below, looked back over */
-	for (size_t i = lo; i-- > 0 && lo - i <= 16;)
-		if (vaddr < u->v[i].hi) {
-			best = &u->v[i];
-			break;
-		}
+	/* the innermost function holding it (nested functions, overlapping clones) */
+	best = die_ranges_find(&u->fns, vaddr, 16);
 	if (!best || !dwarf_offdie(dw, best->die, &fn))
 		return 0;
 	n = nested(&fn, vaddr, inner, MAX_NEST);
@@ -179,7 +188,7 @@ void unit_scopes_free(struct unit_scopes *set)
 	if (!set)
 		return;
 	for (size_t i = 0; i < set->nr; i++)
-		free(set->units[i].v);
+		free(set->units[i].fns.v);
 	free(set->units);
 	free(set);
 }

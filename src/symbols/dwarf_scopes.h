@@ -16,6 +16,31 @@
 struct unit_scopes;
 
 /*
+ * Address ranges of DIEs (functions, units), sorted by start, the longer of
+ * two with one start first; looked up by the last start at or below an
+ * address, looking back over a few for ranges that enclose it.
+ */
+struct die_range {
+	uint64_t lo, hi;
+	Dwarf_Off die;
+};
+
+struct die_ranges {
+	struct die_range *v;
+	size_t nr, cap;
+};
+
+/* Every range of DIE (DW_AT_low_pc/high_pc or DW_AT_ranges) into R; -ENOMEM. */
+int die_ranges_add(struct die_ranges *r, Dwarf_Die *die);
+void die_ranges_sort(struct die_ranges *r);
+/*
+ * The innermost range holding VADDR among the LOOKBACK ranges starting at or
+ * below it, nearest first; NULL.
+ */
+const struct die_range *die_ranges_find(const struct die_ranges *r, uint64_t vaddr,
+					size_t lookback);
+
+/*
  * The scopes at VADDR in the unit CU of DW, as dwarf_getscopes() gives them: the
  * innermost first, ending with the function (DW_TAG_subprogram).  Their
  * count, *SCOPES malloc'd (the caller frees); 0 when no function holds

@@ -33,11 +33,7 @@ struct inline_cache {
 	const char **names;
 	size_t nr_names, names_cap;
 	/* The units' address ranges, read when .debug_aranges does not answer (clang emits none). */
-	struct cu_range {
-		uint64_t lo, hi;
-		Dwarf_Off die;
-	} *cus;
-	size_t nr_cus;
+	struct die_ranges cus;
 	bool cus_read;
 	struct unit_scopes *units;	/* functions inside namespaces (rustc's), indexed per unit */
 };
@@ -86,43 +82,27 @@ static void inline_cache_free(struct dso *d)
 		close(c->fd);
 	free(c->ents);
 	free(c->names);
-	free(c->cus);
+	free(c->cus.v);
 	unit_scopes_free(c->units);
 	free(c);
 	d->inlines = NULL;
-}
-
-static int cu_range_cmp(const void *a, const void *b)
-{
-	const struct cu_range *x = a, *y = b;
-
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
 /* C->cus from every unit's DW_AT_low_pc/high_pc or DW_AT_ranges, sorted. */
 static void read_cu_ranges(struct inline_cache *c)
 {
 	Dwarf_Off off = 0, next;
-	size_t hsize, cap = 0;
+	size_t hsize;
 
 	c->cus_read = true;
 	while (dwarf_nextcu(c->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
-		Dwarf_Addr base, lo, hi;
-		ptrdiff_t p = 0;
 
-		if (dwarf_offdie(c->dw, off + hsize, &cu))
-			while ((p = dwarf_ranges(&cu, p, &base, &lo, &hi)) > 0) {
-				if (hi <= lo)
-					continue;
-				if (ARRAY_GROW(c->cus, cap, c->nr_cus + 1))
-					goto out;
-				c->cus[c->nr_cus++] = (struct cu_range){ lo, hi, off + hsize };
-			}
+		if (dwarf_offdie(c->dw, off + hsize, &cu) && die_ranges_add(&c->cus, &cu))
+			break;
 		off = next;
 	}
-out:
-	sort_array(c->cus, c->nr_cus, sizeof(*c->cus), cu_range_cmp);
+	die_ranges_sort(&c->cus);
 }
 
 /*
@@ -131,7 +111,7 @@ out:
  */
 static bool cu_die_at(struct inline_cache *c, uint64_t vaddr, Dwarf_Die *cudie)
 {
-	size_t lo = 0, hi;
+	const struct die_range *r;
 
 	if (!c->dw)
 		return false;
@@ -139,20 +119,9 @@ static bool cu_die_at(struct inline_cache *c, uint64_t vaddr, Dwarf_Die *cudie)
 		return true;
 	if (!c->cus_read)
 		read_cu_ranges(c);
-	hi = c->nr_cus;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (c->cus[mid].lo <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* (the last range starting at or below it; overlapping ones looked back over) */
-	for (size_t i = lo; i-- > 0 && lo - i <= 8;)
-		if (vaddr < c->cus[i].hi)
-			return dwarf_offdie(c->dw, c->cus[i].die, cudie) != NULL;
-	return false;
+	r = die_ranges_find(&c->cus, vaddr, 8);
+	return r && dwarf_offdie(c->dw, r->die, cudie) != NULL;
 }
 
 static size_t slot(uint64_t vaddr, size_t cap)
