@@ -119,6 +119,8 @@ struct dso *dso_new(const char *path, bool kernel)
 	return d;
 }
 
+static void probed_free(struct probed *r);
+
 void dso_free(struct dso *d)
 {
 	if (!d)
@@ -126,6 +128,7 @@ void dso_free(struct dso *d)
 	symtab_free(&d->syms);
 	symtab_free(&d->data_syms);
 	elf_image_close(d->image);
+	probed_free(d->probed);
 	if (d->inlines_free)
 		d->inlines_free(d);
 	if (d->spins_free)
@@ -482,10 +485,17 @@ static void probe(struct dso *d, const struct sym_opts *o, struct probed *r)
 	free(home);
 }
 
+static void candidates_free(struct candidates *c)
+{
+	for (int i = 0; i < c->nr; i++)
+		free(c->path[i]);
+}
+
 static void probed_free(struct probed *r)
 {
-	for (int i = 0; i < r->c.nr; i++)
-		free(r->c.path[i]);
+	if (r)
+		candidates_free(&r->c);
+	free(r);
 }
 
 /* Where D is mapped from: a user-space binary that dso_load() would find, not an identity. */
@@ -497,23 +507,23 @@ static bool locatable(const struct dso *d)
 
 void dso_locate(struct dso *d, const struct sym_opts *o)
 {
-	struct probed r = { 0 };
+	struct probed *r;
 
-	if (!locatable(d) || d->runtime_path)
+	if (!locatable(d) || d->runtime_path || d->probed || !(r = calloc(1, sizeof(*r))))
 		return;
-	probe(d, o, &r);
+	probe(d, o, r);
+	d->probed = r;
 	/* What dso_load() would set: the mapped file, when a file with symbols is found too. */
-	if ((r.full || r.dyn) && r.runtime) {
-		d->runtime_path = strdup(r.runtime);
+	if ((r->full || r->dyn) && r->runtime) {
+		d->runtime_path = strdup(r->runtime);
 		if (d->runtime_path)
-			elf_load_segments(r.runtime, d);
+			elf_load_segments(r->runtime, d);
 	}
-	probed_free(&r);
 }
 
 void dso_load(struct dso *d, const struct sym_opts *o)
 {
-	struct probed r = { 0 };
+	struct probed fresh = { 0 }, *r = d->probed ? d->probed : &fresh;
 
 	if (d->status != DSO_PENDING)
 		return;
@@ -536,47 +546,48 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		d->status = DSO_NO_FILE;
 		goto done;
 	}
-	probe(d, o, &r);
-	if (r.full || r.dyn) {
-		const char *use = r.full ? r.full : r.dyn;
+	if (r == &fresh)
+		probe(d, o, r);
+	if (r->full || r->dyn) {
+		const char *use = r->full ? r->full : r->dyn;
 
 		/*
 		 * File offsets in the maps convert to addresses with the program
 		 * headers of the file that was mapped; a separate debug file's may
 		 * differ.
 		 */
-		if (r.runtime) {
+		if (r->runtime) {
 			/* (dso_locate() may have set it: the same file) */
 			free(d->runtime_path);
-			d->runtime_path = strdup(r.runtime);
+			d->runtime_path = strdup(r->runtime);
 		}
 		d->syms.lazy_demangle = d->data_syms.lazy_demangle = o->lazy_demangle;
-		if (elf_load(r.runtime, use, d, o->demangle) == 0) {
+		if (elf_load(r->runtime, use, d, o->demangle) == 0) {
 			d->sym_path = strdup(use);
 			d->sym_label = archive_label(o->archive, use);
 			d->status = DSO_OK;
-			if (!r.full)	/* the summary names the file once, as where symbols came from */
+			if (!r->full)	/* the summary names the file once, as where symbols came from */
 				set_detail(d, "only exported functions (.dynsym)");
 		} else {
 			d->status = DSO_NOT_ELF;
 		}
-	} else if (r.mismatch) {
+	} else if (r->mismatch) {
 		d->status = DSO_BUILD_ID_MISMATCH;
 		set_detail(d, "recorded build-id %s, found %s: the binary changed since the "
-			   "recording", r.hex, r.mismatch_hex);
+			   "recording", r->hex, r->mismatch_hex);
 		mycl_log(&o->log, MYCL_WARN, "%s: build-id %s differs from the recording's %s; "
-			 "its samples stay unresolved", d->path, r.mismatch_hex, r.hex);
-	} else if (r.found) {
+			 "its samples stay unresolved", d->path, r->mismatch_hex, r->hex);
+	} else if (r->found) {
 		d->status = DSO_NO_SYMBOLS;
-		set_detail(d, "stripped%s%s", r.hex[0] ? ": install debug info with build-id " : "",
-			   r.hex);
-	} else if (r.damaged) {
+		set_detail(d, "stripped%s%s", r->hex[0] ? ": install debug info with build-id " : "",
+			   r->hex);
+	} else if (r->damaged) {
 		/* the only file found is cut short or broken: said below, not "not found" */
 		d->status = DSO_NOT_ELF;
-	} else if (r.special) {
+	} else if (r->special) {
 		d->status = DSO_MISSING;
 		set_detail(d, "%s is not a regular file (a FIFO, a device, a socket or a directory): "
-			   "not read", r.special);
+			   "not read", r->special);
 	} else {
 		d->status = DSO_MISSING;
 		if (o->archive)
@@ -586,17 +597,19 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 			set_detail(d, "%s not found%s", d->path,
 				   o->symfs ? " under --symfs" : "; copy it here or pass --symfs");
 	}
-	if (r.damaged && !r.full) {
+	if (r->damaged && !r->full) {
 		/* a file that would have given more symbols, unreadable: said, not skipped silently */
 		char *was = d->detail;
 
 		d->detail = str_printf("%s%s%s is damaged (%s): not read", was ? was : "",
-				       was ? "; " : "", r.damaged, r.damaged_why);
+				       was ? "; " : "", r->damaged, r->damaged_why);
 		free(was);
-		mycl_log(&o->log, MYCL_WARN, "%s: %s is damaged (%s); not read", d->path, r.damaged,
-			 r.damaged_why);
+		mycl_log(&o->log, MYCL_WARN, "%s: %s is damaged (%s); not read", d->path, r->damaged,
+			 r->damaged_why);
 	}
-	probed_free(&r);
+	candidates_free(&r->c);
+	free(d->probed);
+	d->probed = NULL;
 done:
 	symtab_finish(&d->syms, 0);
 	d->data_syms.keep_sizes = true;

@@ -26,6 +26,8 @@ struct seg {
 	uint64_t off, vaddr, size;
 };
 
+struct probed;
+
 struct dso {
 	char *path;			/* as recorded (anon: /tmp/perf-PID.map) */
 	const char *short_name;		/* as shown: basename, [kernel.kallsyms], [vdso] */
@@ -47,6 +49,7 @@ struct dso {
 	size_t nr_segs, last_seg;	/* last_seg: look-up cache */
 	bool symtab_full;		/* .symtab (not only .dynsym) */
 	uint64_t kernel_text;		/* kernel: _text in the kallsyms used */
+	struct probed *probed;		/* dso_locate()'s findings, for dso_load() */
 	/*
 	 * Kept per binary by the modules above (inline.c, lockcode.c), each
 	 * freed with the binary by the function its module set.
@@ -101,6 +104,7 @@ void dso_load(struct dso *d, const struct sym_opts *o);
  * Only where a pending D is mapped from: its runtime_path and segments as
  * dso_load() will set them, symbols not read (an unwinder reports every
  * mapped binary; most have no sample).  D stays pending; nothing is logged.
+ * What it found is kept for dso_load(), which does not look again.
  */
 void dso_locate(struct dso *d, const struct sym_opts *o);
 /*
