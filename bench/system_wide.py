@@ -62,14 +62,21 @@ def record(out, opts, seconds, sb):
         load.kill()
 
 
-def run_timed(cmd):
-    """wall seconds and peak RSS in KB of one run (output discarded)."""
+CPU = {}     # command (as a tuple) -> median CPU seconds (user + system, every thread)
+
+
+def run_timed(cmd, cpu=None):
+    """wall seconds and peak RSS in KB of one run (output discarded); its CPU seconds
+    appended to CPU when given."""
     t0 = time.monotonic()
-    r = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], stdout=subprocess.DEVNULL,
+    r = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", *cmd], stdout=subprocess.DEVNULL,
                        stderr=subprocess.PIPE, text=True)
     wall = time.monotonic() - t0
     try:
-        rss = int(r.stderr.strip().splitlines()[-1])
+        rss, user, system = r.stderr.strip().splitlines()[-1].split()
+        rss = int(rss)
+        if cpu is not None:
+            cpu.append(float(user) + float(system))
     except (ValueError, IndexError):
         rss = 0
     return wall, rss, r.returncode
@@ -81,11 +88,13 @@ def measure(cmd, runs=3):
     first, _, _ = run_timed(cmd)
     if first < 1.0:
         runs = 7
-    walls, rss, rc = [], 0, 0
+    walls, cpus, rss, rc = [], [], 0, 0
     for _ in range(runs):
-        w, m, rc = run_timed(cmd)
+        w, m, rc = run_timed(cmd, cpus)
         walls.append(w)
         rss = max(rss, m)
+    if cpus:
+        CPU[tuple(cmd)] = statistics.median(cpus)
     return statistics.median(walls), rss, rc
 
 
@@ -143,12 +152,36 @@ def size_of(path):
     return os.path.getsize(path)
 
 
+def floors(hot, data, name, budgets):
+    """For each missed speed goal: the time it allows, mycl-hot's CPU time (every thread)
+    and that spread over every CPU of the machine with nothing lost (no split of today's
+    work can go under it), then two floors under any view: reading and decoding the file
+    alone (bench/floor, no work per sample) and starting mycl-hot (--version)."""
+    if not budgets:
+        return
+    ncpu = os.cpu_count() or 1
+    print(f"  floors of the missed speed goals ({ncpu} CPUs):")
+    for title, mcmd, budget in budgets:
+        cpu = CPU.get(tuple(mcmd), 0.0)
+        print(f"    {title:15} allows {budget:.3f} s; mycl-hot's CPU {cpu:.3f} s, over {ncpu}"
+              f" CPUs {cpu / ncpu:.3f} s" + ("  (above: not reachable by splitting it)"
+                                              if cpu / ncpu > budget else ""))
+    fl = os.path.join(os.path.dirname(hot), "..", "bench", "floor")
+    if os.access(fl, os.X_OK) and not os.path.isdir(data):
+        r = subprocess.run([fl, data, "7"], capture_output=True, text=True)
+        for line in r.stdout.splitlines():
+            print(f"    {line}")
+    w, _, _ = measure([hot, "--version"])
+    print(f"    start-up, timed as the views are (mycl-hot --version) {w:.4f} s")
+
+
 def bench(hot, data, name):
     size = size_of(data) / 1e6
     print(f"\n== {name}: {data}, {size:.1f} MB, {samples(data)} samples")
     print(f"{'view':15} {'perf s':>8} {'mycl s':>8} {'ratio':>7} {'perf MB':>8} {'mycl MB':>8}"
           f" {'mem':>6} {'hotspot s':>10} {'ratio':>6}   (goal: ok or MISS after each ratio)")
     have_parser = os.access(PARSER, os.X_OK)
+    budgets = []
     for title, pcmd, mcmd, hcmd in views(hot, data):
         pw, pr, _ = measure(pcmd)
         mw, mr, rc = measure(mcmd)
@@ -159,6 +192,8 @@ def bench(hot, data, name):
         tail = ""
         if goal:
             tail += " speed" + judge(f"{name} {title} speed", pw / mw, goal)
+            if pw / mw < goal:
+                budgets.append((title, mcmd, pw / goal))
         if name in GOALS:
             tail += " mem" + judge(f"{name} {title} memory", mem, MEM_GOAL, higher=False)
         if hcmd and have_parser and not os.path.isdir(data):	# (it reads no directory)
@@ -167,10 +202,13 @@ def bench(hot, data, name):
             if name in HOTSPOT_GOAL:
                 tail += " hotspot" + judge(f"{name} {title} against hotspot", hw / mw,
                                            HOTSPOT_GOAL[name])
+                if hw / mw < HOTSPOT_GOAL[name]:
+                    budgets.append((f"{title} (hotspot)", mcmd, hw / HOTSPOT_GOAL[name]))
         line += tail
         if rc:
             line += f"  (mycl-hot exit {rc})"
         print(line, flush=True)
+    floors(hot, data, name, budgets)
 
 
 def rows(hot, data):
