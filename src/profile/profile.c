@@ -490,6 +490,8 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	so.debug_dir = dso_debug_dir(OPTS_GET(opts, debug_dir, NULL));
 	so.demangle = !OPTS_GET(opts, no_demangle, false);
 	so.lazy_demangle = true;	/* the profile reads its tables through look-ups only */
+	/* source lines are read for annotation only (mycl_profile__annotate() needs the option) */
+	so.no_line_table = !OPTS_GET(opts, annotate, false);
 	so.log = p->log;
 	so.os_release = mycl_perf_data__info(pd)->os_release;
 	find_kernel_build_id(mycl_perf_data__info(pd), &so);

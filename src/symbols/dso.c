@@ -562,6 +562,7 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 			d->runtime_path = strdup(r->runtime);
 		}
 		d->syms.lazy_demangle = d->data_syms.lazy_demangle = o->lazy_demangle;
+		d->no_line_table = o->no_line_table;
 		if (elf_load(r->runtime, use, d, o->demangle) == 0) {
 			d->sym_path = strdup(use);
 			d->sym_label = archive_label(o->archive, use);
@@ -640,6 +641,7 @@ void dso_take_loaded(struct dso *to, struct dso *from)
 	SWAP(to->inlines, from->inlines);
 	SWAP(to->inlines_free, from->inlines_free);
 	SWAP(to->inlines_tried, from->inlines_tried);
+	SWAP(to->no_line_table, from->no_line_table);
 }
 
 struct elf_image *dso_image(struct dso *d)

@@ -59,6 +59,7 @@ struct dso {
 	struct lock_cache *spins;
 	void (*spins_free)(struct dso *d);
 	bool inlines_tried;
+	bool no_line_table;		/* (sym_opts') the DWARF opened for it leaves lines out */
 };
 
 /* A binary given by name (mycl-share's, mycl-report's): used for the recording's of its build-id. */
@@ -81,6 +82,7 @@ struct sym_opts {
 	uint8_t kernel_build_id_size;
 	bool demangle;
 	bool lazy_demangle;		/* when symtab_find() first finds a name (symtab.h) */
+	bool no_line_table;		/* DWARF read for inlined frames and members, not lines */
 	/*
 	 * machine.c: the kernel's symbols read on a thread of their own from the
 	 * kernel's map on, while the samples before its first are read (a file

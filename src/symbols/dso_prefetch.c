@@ -25,6 +25,7 @@ struct pf_entry {
 	uint8_t build_id[20];
 	uint8_t build_id_size;
 	off_t size;			/* the file's, where the thread finds it first */
+	off_t debug_size;		/* its separate debug file's, when inlined frames are wanted */
 	enum pf_state state;
 	struct dso *copy;
 	struct pf_msg *msgs;
@@ -75,7 +76,35 @@ static int size_cmp(const void *a, const void *b)
 {
 	const struct pf_entry *x = *(struct pf_entry *const *)a, *y = *(struct pf_entry *const *)b;
 
+	if (x->debug_size != y->debug_size)
+		return x->debug_size < y->debug_size ? 1 : -1;
 	return x->size < y->size ? 1 : x->size > y->size ? -1 : 0;
+}
+
+/*
+ * The size of E's separate debug file, where dso_load() looks for one by
+ * build-id (perf's build-id cache, the debug directory); 0 when none.
+ */
+static off_t debug_file_size(const struct sym_opts *o, const struct pf_entry *e)
+{
+	char hex[41], *p[2] = { NULL, NULL };
+	off_t size = 0;
+
+	if (!e->build_id_size)
+		return 0;
+	build_id_hex(e->build_id, e->build_id_size, hex);
+	if (o->buildid_dir)
+		p[0] = str_printf("%s/.build-id/%.2s/%s/debug", o->buildid_dir, hex, hex + 2);
+	if (o->debug_dir)
+		p[1] = str_printf("%s/.build-id/%.2s/%s.debug", o->debug_dir, hex, hex + 2);
+	for (int i = 0; i < 2; i++) {
+		struct stat st;
+
+		if (!size && p[i] && !stat(p[i], &st) && S_ISREG(st.st_mode))
+			size = st.st_size;
+		free(p[i]);
+	}
+	return size;
 }
 
 /*
@@ -86,10 +115,17 @@ static int size_cmp(const void *a, const void *b)
 #define PREFETCH_BYTES (256ULL << 20)
 
 /*
- * The largest files first: the reading thread wants the first few binaries
- * at once (and loads them itself when the thread has not started them), the
- * large ones cost most.  Sizes of the recorded paths, under --symfs when given
- * (and then only inside it, as dso_load() reads them).
+ * The longest loads first: the reading thread wants the first few binaries
+ * at once and loads them itself when the thread has not started them, so
+ * the thread does best to start with what would keep the reading thread
+ * waiting longest.  When inlined frames are wanted (DWARF call graphs) that
+ * is a binary with a separate debug file, largest first: its compressed
+ * DWARF is inflated as it is opened (libc6-dbg's libc: 10 MB, 40 ms), many
+ * times the cost of a symbol table of its size, and the first unwound
+ * sample already wants it (every thread starts in libc).  Then, and without
+ * inlined frames, the largest files: the large ones cost most.  Sizes of the
+ * recorded paths, under --symfs when given (and then only inside it, as
+ * dso_load() reads them).
  */
 static void *pf_run(void *arg)
 {
@@ -102,6 +138,8 @@ static void *pf_run(void *arg)
 
 		pf->v[i].size = p && !stat(p, &st) ? st.st_size : 0;
 		free(p);
+		if (pf->inlines)
+			pf->v[i].debug_size = debug_file_size(&pf->opts, &pf->v[i]);
 		if (order)
 			order[i] = &pf->v[i];
 	}
