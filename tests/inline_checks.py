@@ -6,7 +6,11 @@ inlines Deep<14>::go into hot() fourteen levels deep and std::sort's and
 std::map's templates into sorter().  Built with g++ -O2 -g and recorded with
 --call-graph dwarf: every --children row of 0.5% or more as in perf's report
 (perf reads gcc's DWARF right; it cuts long inlined names short: such a row
-is matched by its start).  Built with clang++ and lld (text 0x1000 above its
+is matched by its start).  The same with the debug sections compressed
+(-gz, as Debian's debug files are: mycl hides the sections it does not read
+from libdw, which inflates every one it sees), and then --annotate still
+gives hot()'s source lines (the line table is hidden only without it).
+Built with clang++ and lld (text 0x1000 above its
 file offset, DWARF 5): the inlined chain mycl shows at each sampled address
 in hot() is the one llvm-symbolizer gives (perf and binutils' addr2line give
 only the innermost three there).  Exits 77 where a compiler or perf is missing.
@@ -32,11 +36,16 @@ def record(exe, path):
     return r.returncode == 0
 
 
-def gcc_case(hot, src, work):
-    exe = os.path.join(work, "deep-gcc")
-    r = run(["g++", "-O2", "-g", "-o", exe, src])
+def gcc_case(hot, src, work, gz=False):
+    name = "deep-gcc-gz" if gz else "deep-gcc"
+    label = "g++ -gz" if gz else "g++"
+    exe = os.path.join(work, name)
+    r = run(["g++", "-O2", "-g", *(["-gz"] if gz else []), "-o", exe, src])
     if r.returncode:
-        print(f"skip: g++: {r.stderr[:200]}")
+        print(f"skip: {label}: {r.stderr[:200]}")
+        return None
+    if gz and "C" not in run(["readelf", "-SW", exe]).stdout.split(".debug_info", 1)[-1][:80]:
+        print("skip: g++ -gz wrote no compressed .debug_info here")
         return None
     path = exe + ".data"
     if not record(exe, path):
@@ -49,7 +58,7 @@ def gcc_case(hot, src, work):
         for k, (c, s) in pc[ev].items():
             # the program's own rows: libc's inlined frames perf names after the
             # ELF alias (__GI___libc_malloc), mycl after DWARF (README)
-            if c < 0.5 or k[2][4:].startswith("0x") or k[1] != "deep-gcc":
+            if c < 0.5 or k[2][4:].startswith("0x") or k[1] != name:
                 continue
             mk = k if k in mine else None
             if mk is None and "(inlin" in k[2] and not k[2].endswith("(inlined)"):
@@ -59,7 +68,7 @@ def gcc_case(hot, src, work):
             deep += "Deep<" in k[2]
             if mk is None or abs(mine[mk][0] - c) > 0.1 or abs(mine[mk][1] - s) > 0.1:
                 ok = False
-                print(f"FAIL: g++ children {k}: perf {c:.2f}/{s:.2f}, "
+                print(f"FAIL: {label} children {k}: perf {c:.2f}/{s:.2f}, "
                       f"mycl {mine.get(mk) if mk else None}")
     # how deep mycl's chains through hot() go (perf's rows of 0.5% show fewer when few
     # samples land deep: compared above, counted here)
@@ -69,9 +78,19 @@ def gcc_case(hot, src, work):
         depth = max(depth, sum(f.startswith("Deep<") for f in frames))
     if depth < 10:
         ok = False
-        print(f"FAIL: g++: mycl's chains hold at most {depth} Deep<N>::go frames (14 inlined)")
-    print(f"{'ok' if ok else 'FAIL'}: g++: {n} children rows as perf, {deep} of them "
+        print(f"FAIL: {label}: mycl's chains hold at most {depth} Deep<N>::go frames "
+              "(14 inlined)")
+    print(f"{'ok' if ok else 'FAIL'}: {label}: {n} children rows as perf, {deep} of them "
           f"Deep<N>::go; chains {depth} deep")
+    if gz:
+        # source lines with --annotate (and -g: inlined frames and lines from one opening)
+        out = run([hot, "-g", "--annotate=hot", path]).stdout
+        lines = sum("deep.cpp:" in line for line in out.splitlines())
+        if not lines:
+            ok = False
+            print(f"FAIL: {label}: --annotate=hot shows no deep.cpp source line")
+        else:
+            print(f"ok: {label}: --annotate=hot shows {lines} deep.cpp source lines")
     return ok
 
 
@@ -134,7 +153,8 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     src = os.path.join(data, "inline", "deep.cpp")
-    results = [gcc_case(hot, src, work), clang_case(hot, src, work)]
+    results = [gcc_case(hot, src, work), gcc_case(hot, src, work, gz=True),
+               clang_case(hot, src, work)]
     return outcome(results)
 
 
