@@ -151,7 +151,7 @@ def size_of(path):
     return os.path.getsize(path)
 
 
-def floors(hot, data, name, budgets):
+def floors(hot, data, budgets):
     """For each missed speed goal: the time it allows, mycl-hot's CPU time (every thread)
     and that spread over every CPU of the machine with nothing lost (no split of today's
     work can go under it), then two floors under any view: reading and decoding the file
@@ -207,7 +207,7 @@ def bench(hot, data, name):
         if rc:
             line += f"  (mycl-hot exit {rc})"
         print(line, flush=True)
-    floors(hot, data, name, budgets)
+    floors(hot, data, budgets)
 
 
 def rows(hot, data):

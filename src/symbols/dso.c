@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,7 @@ struct dso *dso_new(const char *path, bool kernel)
 {
 	struct dso *d = calloc(1, sizeof(*d));
 	const char *base;
+	long pid;
 
 	if (!d)
 		return NULL;
@@ -97,9 +99,9 @@ struct dso *dso_new(const char *path, bool kernel)
 		d->short_name = d->short_buf ? d->short_buf : d->path;
 	} else if (path[0] == '[') {
 		d->short_name = d->path;
-	} else if (perf_map_pid(path) >= 0) {
+	} else if ((pid = perf_map_pid(path)) >= 0) {
 		/* A JIT's symbol map: perf names it after the process. */
-		if (asprintf(&d->short_buf, "[JIT] tid %ld", perf_map_pid(path)) < 0)
+		if (asprintf(&d->short_buf, "[JIT] tid %ld", pid) < 0)
 			d->short_buf = NULL;
 		d->short_name = d->short_buf ? d->short_buf : d->path;
 	} else {
@@ -380,6 +382,39 @@ int known_files_read(const char *const *bins, struct known_file **out, size_t *n
 	return 0;
 }
 
+/* A separate debug file by build-id (HEX): perf's build-id cache's, the debug directory's. */
+static char *cache_debug_path(const struct sym_opts *o, const char *hex)
+{
+	return str_printf("%s/.build-id/%.2s/%s/debug", o->buildid_dir, hex, hex + 2);
+}
+
+static char *debug_dir_path(const struct sym_opts *o, const char *hex)
+{
+	return str_printf("%s/.build-id/%.2s/%s.debug", o->debug_dir, hex, hex + 2);
+}
+
+off_t dso_debug_file_size(const struct sym_opts *o, const uint8_t *id, uint8_t size)
+{
+	char hex[41], *p[2] = { NULL, NULL };
+	off_t bytes = 0;
+
+	if (!size)
+		return 0;
+	build_id_hex(id, size, hex);
+	if (o->buildid_dir)
+		p[0] = cache_debug_path(o, hex);
+	if (o->debug_dir)
+		p[1] = debug_dir_path(o, hex);
+	for (int i = 0; i < 2; i++) {
+		struct stat st;
+
+		if (!bytes && p[i] && !stat(p[i], &st) && S_ISREG(st.st_mode))
+			bytes = st.st_size;
+		free(p[i]);
+	}
+	return bytes;
+}
+
 /* What trying a binary's candidate files found. */
 struct probed {
 	struct candidates c;
@@ -430,14 +465,14 @@ static void probe(struct dso *d, const struct sym_opts *o, struct probed *r)
 		}
 	}
 	if (hex[0] && o->buildid_dir) {
-		add_cand(c, str_printf("%s/.build-id/%.2s/%s/debug", o->buildid_dir, hex, hex + 2));
+		add_cand(c, cache_debug_path(o, hex));
 		add_cand(c, str_printf("%s/.build-id/%.2s/%s/elf", o->buildid_dir, hex, hex + 2));
 		/* [vdso] and friends are cached by name too. */
 		add_cand_in(c, o->buildid_dir, str_printf("%s/%s/%s/%s", o->buildid_dir, d->path, hex,
 							d->path[0] == '[' ? "vdso" : "elf"));
 	}
 	if (hex[0] && o->debug_dir)
-		add_cand(c, str_printf("%s/.build-id/%.2s/%s.debug", o->debug_dir, hex, hex + 2));
+		add_cand(c, debug_dir_path(o, hex));
 	if (!o->symfs && d->path[0] == '/')
 		add_cand(c, strdup(d->path));
 
@@ -531,9 +566,9 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		load_kernel(d, o);
 		goto done;
 	}
-	if (d->identity && !strncmp(d->path, "/tmp/perf-", 10)) {
+	if (d->identity && perf_map_pid(d->path) >= 0) {
 		/* Exactly /tmp/perf-PID.map: nothing else is read as a JIT's map. */
-		char *p = perf_map_pid(d->path) >= 0 ? dso_symfs_path(o, d->path) : NULL;
+		char *p = dso_symfs_path(o, d->path);
 
 		d->status = p && !perfmap_load(p, d) ? DSO_OK : DSO_NO_FILE;
 		if (d->status == DSO_OK)
@@ -608,8 +643,8 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		mycl_log(&o->log, MYCL_WARN, "%s: %s is damaged (%s); not read", d->path, r->damaged,
 			 r->damaged_why);
 	}
-	candidates_free(&r->c);
-	free(d->probed);
+	candidates_free(&fresh.c);	/* (empty when dso_locate()'s findings were used) */
+	probed_free(d->probed);
 	d->probed = NULL;
 done:
 	symtab_finish(&d->syms, 0);

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "internal.h"
 #include "symtab.h"
 
@@ -114,6 +115,12 @@ void dso_locate(struct dso *d, const struct sym_opts *o);
  * when it stays inside it ("../", symbolic links); NULL else.  Caller frees.
  */
 char *dso_symfs_path(const struct sym_opts *o, const char *path);
+/*
+ * The size of the separate debug file dso_load() would try first by build-id
+ * ID (perf's build-id cache's, then the debug directory's); 0 when neither is
+ * a regular file.
+ */
+off_t dso_debug_file_size(const struct sym_opts *o, const uint8_t *id, uint8_t size);
 /* What dso_load() found for FROM (a copy of TO loaded elsewhere) becomes TO's, its DWARF too. */
 void dso_take_loaded(struct dso *to, struct dso *from);
 /* A map-relative file offset to the address space of the symbol table. */

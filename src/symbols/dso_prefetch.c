@@ -82,32 +82,6 @@ static int size_cmp(const void *a, const void *b)
 }
 
 /*
- * The size of E's separate debug file, where dso_load() looks for one by
- * build-id (perf's build-id cache, the debug directory); 0 when none.
- */
-static off_t debug_file_size(const struct sym_opts *o, const struct pf_entry *e)
-{
-	char hex[41], *p[2] = { NULL, NULL };
-	off_t size = 0;
-
-	if (!e->build_id_size)
-		return 0;
-	build_id_hex(e->build_id, e->build_id_size, hex);
-	if (o->buildid_dir)
-		p[0] = str_printf("%s/.build-id/%.2s/%s/debug", o->buildid_dir, hex, hex + 2);
-	if (o->debug_dir)
-		p[1] = str_printf("%s/.build-id/%.2s/%s.debug", o->debug_dir, hex, hex + 2);
-	for (int i = 0; i < 2; i++) {
-		struct stat st;
-
-		if (!size && p[i] && !stat(p[i], &st) && S_ISREG(st.st_mode))
-			size = st.st_size;
-		free(p[i]);
-	}
-	return size;
-}
-
-/*
  * Files loaded ahead, in bytes of the files: a header that names every
  * binary ever mapped (perf record --buildid-all), not only those with
  * samples, would otherwise have them all loaded and kept until the end.
@@ -139,7 +113,8 @@ static void *pf_run(void *arg)
 		pf->v[i].size = p && !stat(p, &st) ? st.st_size : 0;
 		free(p);
 		if (pf->inlines)
-			pf->v[i].debug_size = debug_file_size(&pf->opts, &pf->v[i]);
+			pf->v[i].debug_size = dso_debug_file_size(&pf->opts, pf->v[i].build_id,
+								  pf->v[i].build_id_size);
 		if (order)
 			order[i] = &pf->v[i];
 	}
