@@ -39,9 +39,20 @@ fuzz_env() {
 }
 
 # Builds every target into $out with clang, ASan and UBSan; 1 when clang cannot.
+# Nothing is compiled again when the sources, the flags and clang are those of
+# the last build in $out (a long campaign starts many runs on one tree).
 fuzz_build() {
 	flags="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -D_GNU_SOURCE -std=gnu11"
 	incs="-I$top/include $(for d in "$top"/src/*/; do printf ' -I%s' "$d"; done)"
+	stamp=$( (echo "$flags"; clang --version; cd "$top" && find src include tests/fuzz \
+		data/lock-rules.txt -type f \( -name '*.[ch]' -o -name '*.py' -o -name '*.txt' \) |
+		LC_ALL=C sort | xargs sha256sum) | sha256sum)
+	if [ -f "$out/build.stamp" ] && [ "$(cat "$out/build.stamp")" = "$stamp" ] &&
+	   (for t in $fuzz_targets; do [ -x "$out/$t" ] || exit 1; done); then
+		echo "fuzz: the targets in $out are built from these sources" >> "$out/build.log"
+		return 0
+	fi
+	rm -f "$out/build.stamp"
 	mkdir -p "$out/obj"
 	python3 "$top/src/embed.py" "$top/data/lock-rules.txt" "$out/lock_rules.c" mycl_default_lock_rules
 	objs=""
@@ -61,6 +72,7 @@ fuzz_build() {
 			return 1
 		fi
 	done
+	echo "$stamp" > "$out/build.stamp"
 }
 
 # Fills DIR with the seeds of TARGET: fixtures, regression inputs, and what

@@ -82,8 +82,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				tab = eol;
 			if ((size_t)(tab - name) == 5 && !memcmp(name, "_text", 5))
 				text_addr = addr;
-			if (addr && strchr("tTwW", type) && type)
-				refs[nr++] = (struct ref){ addr, nr, name, (size_t)(tab - name) };
+			if (addr && strchr("tTwW", type) && type) {
+				refs[nr] = (struct ref){ addr, nr, name, (size_t)(tab - name) };
+				nr++;
+			}
 		}
 		p = eol + 1;
 	}
