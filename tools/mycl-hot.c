@@ -157,7 +157,8 @@ static void usage(FILE *f)
 	      "                          from the call before a return address (perf's view)\n"
 	      "      --annotate[=SYM|N]  disassemble the N hottest functions (default 3) or SYM\n"
 	      "      --annotate-context=N  only N instructions around the hot ones\n"
-	      "      --source-dir DIR    where to find source files (repeatable)\n"
+	      "      --source-dir DIR    where to find source files (repeatable; for\n"
+	      "                          --annotate and --html)\n"
 	      "      --prefix-map OLD=NEW  rewrite build paths of source files\n"
 	      "      --locks             lock and spin time by primitive and by lock site\n"
 	      "      --lock-rules FILE   more lock primitives (LAYER KIND PATTERN lines)\n"
@@ -705,6 +706,18 @@ int main(int argc, char **argv)
 			glimit_set, group, !strcmp(format, "json"), &ropts, flame_file, html_file, output,
 			!strcmp(format, "pprof")))
 		return EXIT_USAGE;
+	/* options only some views read, refused where they would be dropped without a word */
+	if (opts.lock_rules && !opts.locks && !html_file &&
+	    (strcmp(format, "text") || folded || graph_sym || ann_n > 0)) {
+		fprintf(stderr, P ": --lock-rules goes with --locks, --html or the text report "
+			"(whose lock summary it names)\n");
+		return EXIT_USAGE;
+	}
+	if ((nsrc || aopts.prefix_map) && !ann_n && !html_file) {
+		fprintf(stderr, P ": %s goes with --annotate or --html (the source lines beside "
+			"the code)\n", nsrc ? "--source-dir" : "--prefix-map");
+		return EXIT_USAGE;
+	}
 	locks_view = opts.locks;
 	if (!strcmp(format, "pprof")) {
 		static const enum mycl_sort_key thread_keys[] = { MYCL_SORT_COMM, MYCL_SORT_PID,

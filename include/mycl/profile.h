@@ -51,7 +51,12 @@ struct mycl_profile_opts {
 	bool no_inline;			/* no inlined-function frames in unwound stacks */
 	bool annotate;			/* count samples per instruction, for annotation */
 	bool locks;			/* classify lock and spin samples (implies callgraph) */
-	const char *lock_rules;		/* more rules, from this file (see data/lock-rules.txt) */
+	/*
+	 * More lock rules, from this file (see data/lock-rules.txt); with or
+	 * without locks, a file that cannot be read or is not in the format
+	 * fails the build with MYCL_ERR_BAD_RULES.
+	 */
+	const char *lock_rules;
 	/*
 	 * Frame-pointer chains: keep the caller a frameless leaf function
 	 * loses (perf drops it) out.  By default it is put back from the call

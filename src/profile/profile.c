@@ -514,6 +514,16 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 			mycl_profile__free(p);
 			return err;
 		}
+	} else if (OPTS_GET(opts, lock_rules, NULL)) {
+		/* read by mycl_profile__lock_summary() later: refused now, not after the report */
+		char msg[512] = "";
+
+		err = profile_lock_rules_check(OPTS_GET(opts, lock_rules, NULL), msg, sizeof(msg));
+		if (err) {
+			mycl_log(&p->log, MYCL_WARN, "%s", msg);
+			mycl_profile__free(p);
+			return err;
+		}
 	}
 	p->inlines = !OPTS_GET(opts, no_inline, false);
 	p->fp_repair = !OPTS_GET(opts, no_call_site_frames, false);

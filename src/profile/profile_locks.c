@@ -102,32 +102,53 @@ enum node_class {
 	NC_SERIAL,			/* runs under a process-wide lock (rule kind "serial") */
 };
 
+/*
+ * The built-in rules, then FILE's (may be NULL): 0, -ENOMEM, or
+ * MYCL_ERR_BAD_RULES with ERR (LEN bytes) saying why when FILE cannot be read
+ * or is not in the format.
+ */
+static int rules_load(struct lock_rules *r, const char *file, char *err, size_t len)
+{
+	int bad = 0, rc = lock_rules_parse(r, mycl_default_lock_rules, &bad);
+	char *text;
+
+	if (rc || !file)
+		return rc;
+	text = read_text_file(file);
+	if (!text) {
+		if (errno == ENOMEM)
+			return -ENOMEM;
+		/* open_regular()'s EINVAL: a device, a FIFO or a socket */
+		snprintf(err, len, "%s: cannot read lock rules: %s", file,
+			 errno == EINVAL ? "not a regular file" : strerror(errno));
+		return MYCL_ERR_BAD_RULES;
+	}
+	rc = lock_rules_parse(r, text, &bad);
+	free(text);
+	if (rc == -EINVAL) {
+		snprintf(err, len, "%s:%d: not a lock rule (LAYER KIND PATTERN lines)", file, bad);
+		rc = MYCL_ERR_BAD_RULES;
+	}
+	return rc;
+}
+
+int profile_lock_rules_check(const char *file, char *err, size_t len)
+{
+	struct lock_rules r = { 0 };
+	int rc = rules_load(&r, file, err, len);
+
+	lock_rules_free(&r);
+	return rc;
+}
+
 int profile_locks_init(struct mycl_profile *p, const char *file, char *err, size_t len)
 {
 	struct lock_state *ls = calloc(1, sizeof(*ls));
-	int bad = 0, rc;
 
 	if (!ls)
 		return -ENOMEM;
 	p->locks = ls;
-	rc = lock_rules_parse(&ls->rules, mycl_default_lock_rules, &bad);
-	if (rc)
-		return rc;
-	if (file) {
-		char *text = read_text_file(file);
-
-		if (!text) {
-			snprintf(err, len, "%s: cannot read lock rules: %s", file, strerror(errno));
-			return -errno;
-		}
-		rc = lock_rules_parse(&ls->rules, text, &bad);
-		free(text);
-		if (rc == -EINVAL) {
-			snprintf(err, len, "%s:%d: not a lock rule (LAYER KIND PATTERN lines)", file, bad);
-			rc = MYCL_ERR_BAD_RULES;
-		}
-	}
-	return rc;
+	return rules_load(&ls->rules, file, err, len);
 }
 
 void profile_locks_free(struct mycl_profile *p)
@@ -965,19 +986,14 @@ MYCL_API int mycl_profile__lock_summary(const struct mycl_profile *p, size_t ev,
 	struct lock_rules rules = { 0 };
 	const struct mycl_profile_event *pe;
 	struct mycl_lock_report *r;
-	char *extra = NULL;
-	int err, bad;
+	char msg[512];
+	int err;
 
 	*out = NULL;
 	if (ev >= p->nr_events)
 		return -EINVAL;
 	pe = &p->events[ev];
-	err = lock_rules_parse(&rules, mycl_default_lock_rules, &bad);
-	if (!err && rules_file) {
-		extra = read_text_file(rules_file);
-		err = extra ? lock_rules_parse(&rules, extra, &bad) : -errno;
-		free(extra);
-	}
+	err = rules_load(&rules, rules_file, msg, sizeof(msg));
 	r = err ? NULL : calloc(1, sizeof(*r));
 	if (r)
 		r->primitives = calloc(pe->nr_rows ? pe->nr_rows : 1, sizeof(*r->primitives));
