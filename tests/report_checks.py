@@ -120,6 +120,38 @@ def main():
     check("--redact: the home directory as ~", "/root/" not in r.stdout and
           ("/root/" not in plain or "~/" in r.stdout), "")
 
+    # The same for markdown and JSON: the document keeps its shape, its strings are redacted.
+    r = run(tool, "--symfs", symfs, "--kallsyms", ksyms, "--redact", "--format", "markdown", ttas, env=env)
+    check("--redact markdown: host, command line, directory, home",
+          "host: [host]" in r.stdout and "command line: [redacted]" in r.stdout and
+          "/root/" not in r.stdout and "-F 499" not in r.stdout, r.stdout[:300])
+    full = run(tool, "--symfs", symfs, "--kallsyms", ksyms, "--format", "json", ttas, env=env).stdout
+    r = run(tool, "--symfs", symfs, "--kallsyms", ksyms, "--redact", "--format", "json", ttas, env=env)
+    try:
+        red, whole = json.loads(r.stdout), json.loads(full)
+    except ValueError as e:
+        red, whole = None, None
+        check("--redact json: a JSON document", False, f"{e}: {r.stdout[:200]}")
+
+    def shape(v):
+        if isinstance(v, dict):
+            return {k: shape(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [shape(x) for x in v]
+        return type(v).__name__
+
+    if red is not None:
+        h = red["profile"]["header"]
+        check("--redact json: host name, command line and directory gone",
+              h["hostname"] == "[host]" and h["cmdline"] == "[redacted]" and h["file"] == "ttas.fp.data",
+              str(h)[:300])
+        check("--redact json: nothing of them left anywhere",
+              "-F 499" not in r.stdout and "/root/" not in r.stdout and
+              f'"{host}"' not in r.stdout and ("/root/" not in full or "~/" in r.stdout), "")
+        check("--redact json: the same document (keys, types, numbers) as without",
+              shape(red) == shape(whole) and
+              red["profile"]["events"][0]["samples"] == whole["profile"]["events"][0]["samples"], "")
+
     # Colour: headings coloured with --color always, never otherwise.
     r = run(tool, "--symfs", symfs, "--color", "always", ttas)
     check("--color always: headings in colour", "\033[1;36m== Recording ==\033[0m" in r.stdout, "")

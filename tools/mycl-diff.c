@@ -261,6 +261,8 @@ int main(int argc, char **argv)
 	}
 	if (cli_conflict(P, wo.wide, "--wide", strcmp(format, "text") != 0, "--format",
 			 "--wide is for the text report") ||
+	    cli_conflict(P, wo.max_rows != 0, "--max-rows", !strcmp(format, "json"), "--format json",
+			 "the JSON document holds every row") ||
 	    cli_conflict(P, flame && output && !strcmp(flame, output), "--flamegraph", true,
 			 "-o", "they name the same file; give each its own") ||
 	    (po.symfs && !cli_is_dir(P, "--symfs", po.symfs)) ||

@@ -201,6 +201,8 @@ int main(int argc, char **argv)
 		to.binaries = opts.binaries = bins;
 	if (cli_conflict(P, !strcmp(color, "always"), "--color always", strcmp(format, "text") != 0,
 			 "--format", "colour is for the text report") ||
+	    cli_conflict(P, to.width != 0, "--width", !strcmp(format, "json"), "--format json",
+			 "JSON has no columns") ||
 	    cli_conflict(P, to.no_share, "--no-share", bins[0] != NULL, "BINARY arguments",
 			 "the binaries are for the false-sharing section") ||
 	    (opts.symfs && !cli_is_dir(P, "--symfs", opts.symfs)) ||

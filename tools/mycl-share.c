@@ -128,6 +128,26 @@ int main(int argc, char **argv)
 	    cli_conflict("mycl-share", o.line_size != 0, "--line-size", o.arch != NULL, "--arch",
 			 "both set the line size"))
 		return EXIT_USAGE;
+	/* options a report would drop without a word */
+	if (what_if || wo.symbol) {
+		const char *rep = what_if ? "--what-if" : "--symbol";
+
+		if (cli_conflict("mycl-share", true, rep, o.line_size || o.arch,
+				 o.line_size ? "--line-size" : "--arch",
+				 "it shows 64, 128 and 256 bytes, whatever the line size"))
+			return EXIT_USAGE;
+	}
+	if (cli_conflict("mycl-share", wo.symbol != NULL, "--symbol", wo.all_lines || wo.max_lines,
+			 wo.all_lines ? "--all" : "--max-lines",
+			 "--symbol shows one variable's line and its neighbours") ||
+	    cli_conflict("mycl-share", dis != NULL, "--disassemble",
+			 wo.all_lines || wo.max_lines || json || wo.wide,
+			 wo.all_lines ? "--all" : wo.max_lines ? "--max-lines" :
+			 json ? "--format json" : "--wide",
+			 "the disassembly is one function's code, as text") ||
+	    cli_conflict("mycl-share", json, "--format json", wo.wide, "--wide",
+			 "--wide is for the text report"))
+		return EXIT_USAGE;
 	{
 		const struct cli_file files[] = {
 			{ argv[optind], "the binary", false }, { o.perf_data, "the --perf recording", false },

@@ -36,33 +36,121 @@ static bool word_char(char c)
 	       c == '_' || c == '-' || c == '.';
 }
 
-/* LINE with the host name (a whole word), the home directory and user names replaced. */
+/* A user name's bytes after /home/ (up to the next '/', space or quote). */
+static bool user_char(char c)
+{
+	return word_char(c) || c == '+' || c == '@';
+}
+
+/*
+ * S (N bytes) onto OUT with the host name (a whole word), the home directory
+ * and the user names under /home replaced.
+ */
+static void redact_to(const struct ticket *t, const char *s, size_t n, FILE *out)
+{
+	size_t hl = t->host ? strlen(t->host) : 0, ml = t->home ? strlen(t->home) : 0;
+
+	for (size_t i = 0; i < n;) {
+		const char *p = s + i;
+
+		if (hl && hl <= n - i && !memcmp(p, t->host, hl) && (i == 0 || !word_char(p[-1])) &&
+		    (i + hl == n || !word_char(p[hl]))) {
+			fputs("[host]", out);
+			i += hl;
+		} else if (ml > 1 && ml <= n - i && !memcmp(p, t->home, ml)) {
+			fputc('~', out);
+			i += ml;
+		} else if (n - i > 6 && !memcmp(p, "/home/", 6) && user_char(p[6])) {
+			fputs("/home/[user]", out);
+			for (i += 6; i < n && user_char(s[i]); i++)
+				;
+		} else {
+			fputc(*p, out);
+			i++;
+		}
+	}
+}
+
+/* LINE redacted into OUT (LEN bytes; cut short when longer, empty when memory runs out). */
 static void redact_line(const struct ticket *t, const char *line, char *out, size_t len)
 {
-	size_t o = 0;
+	char *buf = NULL;
+	size_t bl = 0;
+	FILE *m = open_memstream(&buf, &bl);
 
-	for (const char *p = line; *p && o + 1 < len;) {
-		size_t hl = t->host ? strlen(t->host) : 0;
+	out[0] = 0;
+	if (!m)
+		return;
+	redact_to(t, line, strlen(line), m);
+	if (!fclose(m))
+		snprintf(out, len, "%s", buf);
+	free(buf);
+}
 
-		if (hl && !strncmp(p, t->host, hl) && (p == line || !word_char(p[-1])) &&
-		    !word_char(p[hl])) {
-			o += (size_t)snprintf(out + o, len - o, "[host]");
-			p += strlen(t->host);
-		} else if (t->home && strlen(t->home) > 1 && !strncmp(p, t->home, strlen(t->home))) {
-			o += (size_t)snprintf(out + o, len - o, "~");
-			p += strlen(t->home);
-		} else if (!strncmp(p, "/home/", 6)) {
-			const char *e = strchr(p + 6, '/');
+/*
+ * The JSON document S (N bytes) onto OUT redacted as the text report is:
+ * every string value through redact_to(), the command line replaced, the
+ * recording's path (the header's "file") cut to its name.  Keys, numbers and
+ * the document's shape are kept; escapes stay whole (a user name ends at '\').
+ */
+static void redact_json(const struct ticket *t, const char *s, size_t n, FILE *out)
+{
+	struct { char key[32]; bool arr; } st[64];
+	char key[32] = "";
+	int depth = 0;
 
-			o += (size_t)snprintf(out + o, len - o, "/home/[user]");
-			p = e ? e : p + strlen(p);
+	for (size_t i = 0; i < n;) {
+		char c = s[i];
+
+		if (c == '{' || c == '[') {
+			if (depth < 64) {
+				snprintf(st[depth].key, sizeof(st[depth].key), "%s", key);
+				st[depth].arr = c == '[';
+			}
+			depth++;
+			if (c == '{')
+				key[0] = 0;
+			fputc(s[i++], out);
+		} else if (c == '}' || c == ']') {
+			depth -= depth > 0;
+			/* back in an array: its strings go by the array's key */
+			if (depth > 0 && depth <= 64 && st[depth - 1].arr)
+				snprintf(key, sizeof(key), "%s", st[depth - 1].key);
+			else
+				key[0] = 0;
+			fputc(s[i++], out);
+		} else if (c == '"') {
+			size_t e = i + 1, k;
+			const char *v = s + i + 1, *slash;
+
+			while (e < n && s[e] != '"')
+				e += s[e] == '\\' ? 2 : 1;
+			if (e >= n) {		/* no closing quote: not from our writers */
+				fwrite(s + i, 1, n - i, out);
+				break;
+			}
+			for (k = e + 1; k < n && (s[k] == ' ' || s[k] == '\n' || s[k] == '\t'); k++)
+				;
+			if (k < n && s[k] == ':') {
+				snprintf(key, sizeof(key), "%.*s", (int)(e - i - 1), v);
+				fwrite(s + i, 1, e + 1 - i, out);
+			} else {
+				fputc('"', out);
+				slash = memrchr(v, '/', (size_t)(s + e - v));
+				if (!strcmp(key, "cmdline"))
+					fputs("[redacted]", out);
+				else if (!strcmp(key, "file") && depth > 0 && depth <= 64 &&
+					 !strcmp(st[depth - 1].key, "header") && slash)
+					redact_to(t, slash + 1, (size_t)(s + e - slash - 1), out);
+				else
+					redact_to(t, v, (size_t)(s + e - v), out);
+				fputc('"', out);
+			}
+			i = e + 1;
 		} else {
-			out[o++] = *p++;
+			fputc(s[i++], out);
 		}
-		if (o >= len)
-			o = len - 1;
 	}
-	out[o] = 0;
 }
 
 /*
@@ -708,6 +796,29 @@ MYCL_API int mycl_report__ticket_json(FILE *f, const struct mycl_profile *p, siz
 
 	if (ev >= mycl_profile__nr_events(p))
 		return -EINVAL;
+	if (OPTS_GET(o, redact, false)) {
+		/* The document written whole, then redacted on its way out. */
+		MYCL_OPTS(mycl_ticket_opts, plain);
+		char *doc = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&doc, &len);
+
+		if (!m)
+			return -ENOMEM;
+		memcpy(&plain, o, o->sz < sizeof(plain) ? o->sz : sizeof(plain));
+		plain.sz = sizeof(plain);
+		plain.redact = false;
+		err = mycl_report__ticket_json(m, p, ev, &plain);
+		if (fclose(m) && !err)
+			err = -ENOMEM;
+		if (!err) {
+			t.host = mycl_perf_data__info(mycl_profile__perf_data(p))->hostname;
+			t.home = getenv("HOME");
+			redact_json(&t, doc, len, f);
+		}
+		free(doc);
+		return err ? err : ferror(f) ? -EIO : 0;
+	}
 	fputs("{\"schema\": \"mycl-report/1\",\n\"profile\": ", f);
 	err = mycl_report__json(f, p, &ro);
 	if (err)
