@@ -60,7 +60,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				{
 					MYCL_OPTS(mycl_ticket_opts, to, .no_share = true, .redact = true);
 
-					mycl_report__ticket(null, p, e, &to);
+					/* the ticket as text or, one input in two, as redacted JSON */
+					if (h & 32)
+						mycl_report__ticket_json(null, p, e, &to);
+					else
+						mycl_report__ticket(null, p, e, &to);
 				}
 				if (!mycl_profile__locks(p, e, &lr)) {
 					mycl_report__locks_text(null, lr, 0.5);
