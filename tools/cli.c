@@ -315,19 +315,27 @@ bool cli_given(const struct cli_seen *seen, int code)
 	return false;
 }
 
-int cli_finish_output(const char *prog, FILE *out, const char *output, int err)
+int cli_finish_file(const char *prog, FILE *f, const char *what, const char *path, int err)
 {
-	int saved;
+	bool failed;
 
 	errno = 0;	/* (not an earlier call's) */
-	if (out == stdout ? fflush(out) || ferror(out) : fclose(out))
-		err = err ? err : errno ? -errno : -EIO;
+	failed = f == stdout ? fflush(f) || ferror(f) : fclose(f) != 0;
+	/* the close's reason (a full disk) says more than a writer's -EIO */
+	if (failed && errno && (!err || err == -EIO))
+		err = -errno;
+	else if (failed && !err)
+		err = -EIO;
 	if (!err)
 		return EXIT_OK;
-	saved = err < 0 ? -err : EIO;
-	fprintf(stderr, "%s: writing the report to %s failed: %s\n", prog,
-		output ? output : "standard output", strerror(saved));
+	fprintf(stderr, "%s: writing %s to %s failed: %s\n", prog, what,
+		path ? path : "standard output", mycl_strerror(err));
 	return EXIT_INTERNAL;
+}
+
+int cli_finish_output(const char *prog, FILE *out, const char *output, int err)
+{
+	return cli_finish_file(prog, out, "the report", output, err);
 }
 
 int cli_check_env(const char *prog)

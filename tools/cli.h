@@ -99,6 +99,8 @@ int cli_once(const char *prog, const struct option *opts, struct cli_seen *seen,
  * to OUTPUT failed: why" is said (a full disk, a closed pipe's end).
  */
 int cli_finish_output(const char *prog, FILE *out, const char *output, int err);
+/* The same for F holding WHAT ("the flame graph") for PATH (NULL: standard output). */
+int cli_finish_file(const char *prog, FILE *f, const char *what, const char *path, int err);
 /*
  * The MYCL_* variables of the environment (ENVIRONMENT in the man pages) hold
  * values they take: 0, or -1 once "PROG: NAME=VALUE: it takes ..." is said

@@ -352,10 +352,7 @@ int main(int argc, char **argv)
 			rc = EXIT_IO;
 		} else {
 			err = mycl_report__flamegraph_diff(f, a, 0, b, 0, &fo);
-			if (fclose(f) || err) {
-				fprintf(stderr, P ": writing the flame graph to %s failed\n", flame);
-				rc = EXIT_INTERNAL;
-			}
+			rc = cli_finish_file(P, f, "the flame graph", flame, err);
 		}
 	}
 	mycl_diff__free(d);

@@ -354,11 +354,7 @@ static int write_html(const char *path, const struct mycl_profile *prof,
 		return EXIT_IO;
 	}
 	err = mycl_report__html(f, prof, ev, &ho);
-	if (fclose(f) || err) {
-		fprintf(stderr, P ": writing the page to %s failed\n", path);
-		return EXIT_IO;
-	}
-	return 0;
+	return cli_finish_file(P, f, "the page", path, err);
 }
 
 /* --format pprof: binary, so not through the escaping stream; to -o FILE or stdout. */
@@ -379,11 +375,7 @@ static int write_pprof(const char *path, const struct mycl_profile *prof)
 		return EXIT_IO;
 	}
 	err = mycl_report__pprof(f, prof, ev, &po);
-	if (fclose(f) || err) {
-		fprintf(stderr, P ": writing the pprof profile failed\n");
-		return EXIT_INTERNAL;
-	}
-	return EXIT_OK;
+	return cli_finish_file(P, f, "the pprof profile", path, err);
 }
 
 /*
@@ -405,11 +397,7 @@ static int write_flame(const char *path, const struct mycl_profile *prof)
 		return EXIT_IO;
 	}
 	err = mycl_report__flamegraph(f, prof, ev, &fo);
-	if (fclose(f) || err) {
-		fprintf(stderr, P ": writing the flame graph to %s failed\n", path);
-		return EXIT_IO;
-	}
-	return 0;
+	return cli_finish_file(P, f, "the flame graph", path, err);
 }
 
 /*
@@ -876,15 +864,11 @@ int main(int argc, char **argv)
 		mycl_perf_data__close(pd);
 		return rc;
 	}
+	errno = 0;
 	if (out != base_out && fclose(out) && !err)
-		err = -EIO;
+		err = errno ? -errno : -EIO;
 	out = base_out;
-	if (fflush(out) || err) {
-		fprintf(stderr, "mycl-hot: writing the report failed\n");
-		err = -EIO;
-	}
-	if (out != stdout)
-		fclose(out);
+	err = cli_finish_output(P, out, output, err) != EXIT_OK;
 #ifndef TOOL_ASAN
 	/*
 	 * The process ends here: tearing the profile down (libdw's trees of

@@ -291,21 +291,15 @@ int main(int argc, char **argv)
 		      (fd = dup(1)) >= 0 ? fdopen(fd, "w") : NULL;
 		if (raw) {
 			colour_lines(raw, text);
-			if (fclose(raw))
-				err = -EIO;
+			out = raw;	/* (OUT was stdout, which holds nothing of it) */
 		} else if (!err) {
-			err = -EIO;
+			err = errno ? -errno : -EIO;
 		}
 		free(text);
 	} else {
 		err = mycl_report__ticket(out, prof, ev, &to);
 	}
-	if (fflush(out) || err)
-		fprintf(stderr, P ": writing the report failed%s%s\n", err ? ": " : "",
-			err ? mycl_strerror(err) : "");
-	rc = err || fflush(out) ? EXIT_INTERNAL : EXIT_OK;
-	if (out != stdout && fclose(out))
-		rc = EXIT_INTERNAL;
+	rc = cli_finish_output(P, out, output, err);
 	mycl_profile__free(prof);
 	mycl_perf_data__close(pd);
 	return rc;
