@@ -102,6 +102,30 @@ static int open_archives(const char *first, const char *second, const struct myc
 }
 
 /* One recording's flat profile by dso and symbol; an exit code on failure, said. */
+/* NAME's length without a modifier suffix (":u", ":ppp"); a tracepoint's "sys:name" stays whole. */
+static size_t base_len(const char *name)
+{
+	const char *c = strrchr(name, ':');
+
+	return c && c[1] && strspn(c + 1, "ukhpPGHSDIWe") == strlen(c + 1) ? (size_t)(c - name)
+									    : strlen(name);
+}
+
+/*
+ * Whether A and B count the same thing: the same hardware, software or cache
+ * event (their ids are fixed), else the same name but for modifiers (a
+ * tracepoint's or a PMU's ids differ from one machine to the next).
+ */
+static bool same_kind(const struct mycl_event *a, const struct mycl_event *b)
+{
+	if (a->type != b->type)
+		return false;
+	if (a->type == 0 || a->type == 1 || a->type == 3)	/* PERF_TYPE_HARDWARE, SOFTWARE, HW_CACHE */
+		return a->config == b->config;
+	return base_len(a->name) == base_len(b->name) &&
+	       !strncmp(a->name, b->name, base_len(a->name));
+}
+
 static int load(const char *path, const struct mycl_profile_opts *po, struct mycl_perf_data **pd,
 		struct mycl_profile **prof, int verbose)
 {
@@ -321,13 +345,22 @@ int main(int argc, char **argv)
 								  : "its event");
 			rc = EXIT_NOTHING;
 		} else {
-			if (!po.event && strcmp(ea->event->name, eb->event->name))
+			if (!same_kind(ea->event, eb->event) && !dopts.by_share) {
+				/* time against counts, or two counts of different things: no amount compares */
+				fprintf(stderr, P ": %s's first event is %s, %s's %s: they count different "
+					"things; give --event NAME of an event both recorded, or --by-share "
+					"to compare each symbol's share\n", argv[optind], ea->event->name,
+					argv[optind + 1], eb->event->name);
+				rc = EXIT_USAGE;
+			} else if (!po.event && strcmp(ea->event->name, eb->event->name)) {
 				fprintf(stderr, P ": comparing %s's %s with %s's %s (--event to "
 					"choose)\n", argv[optind], ea->event->name, argv[optind + 1],
 					eb->event->name);
-			rc = (po.locks ? mycl_diff__build_locks(a, 0, b, 0, &dopts, &d) :
-			      mycl_diff__build(a, 0, b, 0, &dopts, &d)) ? EXIT_INTERNAL : EXIT_OK;
-			if (rc)
+			}
+			if (!rc)
+				rc = (po.locks ? mycl_diff__build_locks(a, 0, b, 0, &dopts, &d) :
+				      mycl_diff__build(a, 0, b, 0, &dopts, &d)) ? EXIT_INTERNAL : EXIT_OK;
+			if (rc == EXIT_INTERNAL)
 				fprintf(stderr, P ": out of memory\n");
 		}
 	}
