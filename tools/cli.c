@@ -260,6 +260,33 @@ int cli_set_once(const char *prog, const char *opt, const char **slot, const cha
 	return 0;
 }
 
+int cli_id_list(const char *prog, const char *opt, const char *arg)
+{
+	const char *p = arg;
+
+	while (1) {
+		unsigned long long lo, hi;
+		char *end;
+
+		errno = 0;
+		lo = isdigit((unsigned char)*p) ? strtoull(p, &end, 10) : ULLONG_MAX;
+		hi = lo;
+		if (lo != ULLONG_MAX && !errno && *end == '-') {
+			p = end + 1;
+			hi = isdigit((unsigned char)*p) ? strtoull(p, &end, 10) : ULLONG_MAX;
+		}
+		if (lo == ULLONG_MAX || errno || hi > 2147483647ULL || hi < lo ||
+		    (*end && *end != ',')) {
+			fprintf(stderr, "%s: %s takes a comma list of numbers and ranges (0-3) from 0 "
+				"to 2147483647, not '%s'\n", prog, opt, arg);
+			return -1;
+		}
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
+}
+
 int cli_uint(const char *prog, const char *opt, const char *arg, unsigned int min, unsigned int max,
 	     unsigned int *out)
 {

@@ -49,6 +49,8 @@ int cli_exit_code(int err);
  */
 int cli_size(const char *prog, const char *opt, const char *arg, size_t min, size_t max,
 	     size_t *out);
+/* ARG as a --pid/--tid/--cpu list (numbers and ranges, 0 to 2^31 - 1): 0, or -1 once said. */
+int cli_id_list(const char *prog, const char *opt, const char *arg);
 /* The same, into an unsigned int (MAX at most UINT_MAX). */
 int cli_uint(const char *prog, const char *opt, const char *arg, unsigned int min, unsigned int max,
 	     unsigned int *out);

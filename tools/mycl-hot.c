@@ -545,9 +545,14 @@ int main(int argc, char **argv)
 			ropts.relative = !strcmp(optarg, "relative");
 			break;
 		case OPT_COMM: opts.comms = optarg; break;
-		case OPT_PID: opts.pids = optarg; break;
-		case OPT_TID: opts.tids = optarg; break;
-		case OPT_CPU: opts.cpus = optarg; break;
+		case OPT_PID:
+		case OPT_TID:
+		case OPT_CPU:
+			if (cli_id_list(P, c == OPT_PID ? "--pid" : c == OPT_TID ? "--tid" : "--cpu",
+					optarg))
+				return EXIT_USAGE;
+			*(c == OPT_PID ? &opts.pids : c == OPT_TID ? &opts.tids : &opts.cpus) = optarg;
+			break;
 		case OPT_DSO: opts.dsos = optarg; break;
 		case OPT_EVENT: opts.event = optarg; break;
 		case OPT_FORMAT:
@@ -779,6 +784,11 @@ int main(int argc, char **argv)
 			for (size_t i = 0; i < mycl_perf_data__nr_events(pd); i++)
 				fprintf(stderr, "%s '%s'", i ? "," : "", mycl_perf_data__event(pd, i)->name);
 			fputc('\n', stderr);
+		} else if (err == MYCL_ERR_NOT_RECORDED) {
+			fprintf(stderr, "mycl-hot: %s: its samples carry no CPU number (perf record -a, -C "
+				"or --sample-cpu records one): %s cannot use it\n",
+				mycl_perf_data__path(pd), opts.cpus ? "--cpu" : "--sort cpu");
+			err = -EINVAL;
 		} else if (err == MYCL_ERR_BAD_RULES) {
 			fprintf(stderr, "mycl-hot: --lock-rules %s refused\n", opts.lock_rules);
 			err = -EINVAL;

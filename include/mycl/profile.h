@@ -43,7 +43,13 @@ struct mycl_profile_opts {
 	const char *buildid_dir;	/* NULL: $HOME/.debug; "" disables */
 	const char *debug_dir;		/* NULL: /usr/lib/debug; "" disables */
 	bool no_demangle;
-	/* Filters: comma-separated lists; NULL keeps everything. */
+	/*
+	 * Filters: comma-separated lists; NULL keeps everything.  pids, tids
+	 * and cpus take numbers and ranges ("0-3") from 0 to 2^31 - 1
+	 * (mycl_profile__build() fails with -EINVAL on anything else).  cpus,
+	 * like the cpu sort key, needs events that sample the CPU
+	 * (PERF_SAMPLE_CPU): MYCL_ERR_NOT_RECORDED otherwise.
+	 */
 	const char *comms, *dsos, *pids, *tids, *cpus;
 	const char *event;		/* only the event of this name; NULL: all */
 	bool callgraph;			/* keep call paths: graphs, --callers, folded */

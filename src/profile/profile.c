@@ -30,6 +30,22 @@ MYCL_API const char *mycl_sort_key_name(enum mycl_sort_key key)
 	return (unsigned)key < MYCL_SORT__MAX ? sort_names[key] : "?";
 }
 
+/* TOK as a number from 0 to INT32_MAX: 0, or -EINVAL. */
+static int id_of(const char *tok, const char *end, long *v)
+{
+	char *e;
+
+	if (tok == end || *tok < '0' || *tok > '9')
+		return -EINVAL;
+	errno = 0;
+	*v = strtol(tok, &e, 10);
+	return e != end || errno || *v > INT32_MAX ? -EINVAL : 0;
+}
+
+/*
+ * LIST (comma-separated) into F: names, or with NUMERIC numbers and ranges
+ * ("0-3", as perf's --cpu) from 0 to INT32_MAX, kept as [lo, hi] pairs.
+ */
 static int filter_parse(struct filter *f, const char *list, bool numeric)
 {
 	char *dup, *tok, *save = NULL;
@@ -42,19 +58,20 @@ static int filter_parse(struct filter *f, const char *list, bool numeric)
 		return -ENOMEM;
 	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (numeric) {
-			char *end;
-			long v = strtol(tok, &end, 10);
-			long *n;
+			char *dash = strchr(tok, '-'), *end = tok + strlen(tok);
+			long lo, hi, *n;
 
-			if (*end || end == tok) {
+			if (id_of(tok, dash ? dash : end, &lo) || (dash && id_of(dash + 1, end, &hi)) ||
+			    (dash && hi < lo)) {
 				free(dup);
 				return -EINVAL;
 			}
-			n = realloc(f->nums, (f->nr_nums + 1) * sizeof(*n));
+			n = realloc(f->nums, (f->nr_nums + 2) * sizeof(*n));
 			if (!n)
 				goto nomem;
 			f->nums = n;
-			f->nums[f->nr_nums++] = v;
+			f->nums[f->nr_nums++] = lo;
+			f->nums[f->nr_nums++] = dash ? hi : lo;
 		} else {
 			char **n = realloc(f->names, (f->nr + 1) * sizeof(*n));
 
@@ -86,8 +103,8 @@ static bool filter_num(const struct filter *f, long v)
 {
 	if (!f->on)
 		return true;
-	for (size_t i = 0; i < f->nr_nums; i++)
-		if (f->nums[i] == v)
+	for (size_t i = 0; i + 1 < f->nr_nums; i += 2)
+		if (f->nums[i] <= v && v <= f->nums[i + 1])
 			return true;
 	return false;
 }
@@ -466,6 +483,18 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 		ev = match_event(pd, ev);
 	if (!err && ev && !(p->event_name = strdup(ev)))
 		err = -ENOMEM;
+	if (!err && (p->f_cpu.on || p->use[MYCL_SORT_CPU])) {
+		/* samples without PERF_SAMPLE_CPU hold no CPU: a filter would keep none, a row show -1 */
+		bool any = false;
+
+		for (size_t i = 0; i < mycl_perf_data__nr_events(pd); i++) {
+			const struct mycl_event *e = mycl_perf_data__event(pd, i);
+
+			any |= (!ev || !strcmp(e->name, ev)) && (e->sample_type & S_CPU);
+		}
+		if (!any)
+			err = MYCL_ERR_NOT_RECORDED;
+	}
 	if (err) {
 		mycl_profile__free(p);
 		return err;

@@ -19,7 +19,7 @@ struct dso_count {
 struct filter {
 	char **names;
 	size_t nr;
-	long *nums;
+	long *nums;			/* [lo, hi] pairs */
 	size_t nr_nums;
 	bool on;
 };

@@ -80,7 +80,10 @@ static void row_keys(struct json *j, const struct mycl_hot_row *r, const enum my
 			json_i64(j, "tid", r->tid);
 			break;
 		case MYCL_SORT_CPU:
-			json_u64(j, "cpu", r->cpu);
+			if (r->cpu == UINT32_MAX)	/* not sampled */
+				json_str(j, "cpu", NULL);
+			else
+				json_u64(j, "cpu", r->cpu);
 			break;
 		default:
 			break;

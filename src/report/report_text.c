@@ -26,7 +26,11 @@ static void cell(const struct mycl_hot_row *r, enum mycl_sort_key k, char *buf, 
 		snprintf(buf, len, "%s", str_or(r->dso, "[unknown]"));
 		break;
 	case MYCL_SORT_CPU:
-		snprintf(buf, len, "%03" PRIu32, r->cpu);
+		/* (an event without PERF_SAMPLE_CPU beside one with it: perf's -001) */
+		if (r->cpu == UINT32_MAX)
+			snprintf(buf, len, "-001");
+		else
+			snprintf(buf, len, "%03" PRIu32, r->cpu);
 		break;
 	case MYCL_SORT_SYM:
 		if (r->sym)
