@@ -2,6 +2,7 @@
 /* mycl-hot: where the time goes in a perf recording. */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -799,6 +800,28 @@ int main(int argc, char **argv)
 		rc = err == -EINVAL ? EXIT_USAGE : cli_exit_code(err);
 		mycl_perf_data__close(pd);
 		return rc;
+	}
+	if (opts.comms || opts.dsos || opts.pids || opts.tids || opts.cpus) {
+		/* filters that keep nothing: said with what they were, not an empty table */
+		uint64_t kept = 0, all = 0;
+
+		for (size_t e = 0; e < mycl_profile__nr_events(prof); e++) {
+			kept += mycl_profile__event(prof, e)->nr_samples;
+			all += mycl_profile__event(prof, e)->nr_samples_all;
+		}
+		if (all && !kept) {
+			fprintf(stderr, "mycl-hot: %s: none of its %" PRIu64 " samples passes%s%s%s%s%s%s%s"
+				"%s%s%s (--sort comm,pid,dso shows what it holds)\n",
+				mycl_perf_data__path(pd), all,
+				opts.comms ? " --comm " : "", opts.comms ? opts.comms : "",
+				opts.pids ? " --pid " : "", opts.pids ? opts.pids : "",
+				opts.tids ? " --tid " : "", opts.tids ? opts.tids : "",
+				opts.cpus ? " --cpu " : "", opts.cpus ? opts.cpus : "",
+				opts.dsos ? " --dso " : "", opts.dsos ? opts.dsos : "");
+			mycl_profile__free(prof);
+			mycl_perf_data__close(pd);
+			return EXIT_NOTHING;
+		}
 	}
 	/* The pictures asked for beside the report, then the report. */
 	if ((flame_file && (rc = write_flame(flame_file, prof))) ||
