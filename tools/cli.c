@@ -308,6 +308,17 @@ int cli_once(const char *prog, const struct option *opts, struct cli_seen *seen,
 
 	if (code == '?' || code == ':')
 		return 0;
+	for (const struct option *o = opts; o->name; o++)
+		if (o->val == code) {
+			name = o->name;
+			dashes = "--";
+			break;
+		}
+	/* An empty value names nothing; '' is "none" only for the two directories. */
+	if (arg && !*arg && strcmp(name, "buildid-dir") && strcmp(name, "debug-dir")) {
+		fprintf(stderr, "%s: %s%s needs a value, not ''\n", prog, dashes, name);
+		return -1;
+	}
 	for (size_t i = 0; repeatable && repeatable[i]; i++)
 		again |= repeatable[i] == code;
 	for (size_t i = 0; i < seen->nr; i++) {
@@ -316,12 +327,6 @@ int cli_once(const char *prog, const struct option *opts, struct cli_seen *seen,
 		was = seen->arg[i];
 		if (again || !strcmp(was, now))
 			return 0;
-		for (const struct option *o = opts; o->name; o++)
-			if (o->val == code) {
-				name = o->name;
-				dashes = "--";
-				break;
-			}
 		fprintf(stderr, "%s: %s%s given twice (%s%s%s, then %s%s%s): give it once\n", prog,
 			dashes, name, *was ? "'" : "", *was ? was : "without a value", *was ? "'" : "",
 			*now ? "'" : "", *now ? now : "without a value", *now ? "'" : "");

@@ -87,6 +87,8 @@ struct cli_seen {
 	size_t nr;
 };
 /*
+ * An option with an empty value ('' means "none" only for --buildid-dir and
+ * --debug-dir): "PROG: --NAME needs a value, not ''" and -1.
  * An option given again (getopt's CODE, its ARG) with another value than the
  * first time: "PROG: --NAME given twice ('A', then 'B')" and -1, since one
  * would silently win.  The same value again, a flag again and the codes in

@@ -523,16 +523,6 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "i:s:o:gqvh", long_opts, NULL)) != -1) {
 		if (cli_once(P, long_opts, &seen, c, optarg, repeatable))
 			return EXIT_USAGE;
-		if (optarg && !*optarg && (c == OPT_COMM || c == OPT_DSO || c == OPT_EVENT ||
-					   c == OPT_CALLERS || c == OPT_CALLEES || c == 'i')) {
-			/* (--buildid-dir '' and --debug-dir '' mean none: not these) */
-			const struct option *o = long_opts;
-
-			while (o->name && o->val != c)
-				o++;
-			fprintf(stderr, P ": --%s needs a name, not ''\n", o->name ? o->name : "?");
-			return EXIT_USAGE;
-		}
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 's':

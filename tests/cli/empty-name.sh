@@ -1,2 +1,2 @@
-# An empty name where one is needed (--comm, --dso, --event, --callers, --callees, -i): refused.
+# An empty value (--comm, --dso, --event, --callers, -o, --symfs, ... in every tool): refused; '' means none only for --buildid-dir and --debug-dir.
 "$MYCL_HOT" --callers "" "$DATA/hotloop.data"

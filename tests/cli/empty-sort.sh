@@ -1,1 +1,1 @@
-"$MYCL_HOT" --sort '' "$DATA/hotloop.data"
+"$MYCL_HOT" --sort ',' "$DATA/hotloop.data"
