@@ -39,7 +39,7 @@ ls -la "$data"
 perf report -i "$data" --stats 2>/dev/null | grep -E "TOTAL|SAMPLE " | head -3
 printf '%-22s %9s %12s\n' view seconds "peak RSS MB"
 for view in "" "-g" "--children" "--children -g" "--folded" "--locks" "--annotate=3" "--format json" "-g --format json"; do
-	/usr/bin/time -f "%e %M" -o "$work/time" "$hot" --no-summary $view "$data" > /dev/null 2> "$work/err" || { echo "${view:-flat}: failed: $(tail -2 "$work/err")"; continue; }
+	/usr/bin/time -f "%e %M" -o "$work/time" "$hot" $view "$data" > /dev/null 2> "$work/err" || { echo "${view:-flat}: failed: $(tail -2 "$work/err")"; continue; }
 	set -- $(cat "$work/time")
 	printf '%-22s %9s %12d\n' "${view:-flat}" "$1" $(($2 / 1024))
 done
