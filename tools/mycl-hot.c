@@ -337,10 +337,11 @@ static size_t pick_event(const struct mycl_profile *prof, const char *opt, const
 
 /* --html FILE: the page of the first event with samples; 0, or the exit code once said. */
 static int write_html(const char *path, const struct mycl_profile *prof,
-		      const struct mycl_annotate_opts *ao)
+		      const struct mycl_annotate_opts *ao, const char *rules)
 {
 	char title[600];
-	MYCL_OPTS(mycl_html_opts, ho, .title = title, .annotate = 3, .annotate_opts = ao);
+	MYCL_OPTS(mycl_html_opts, ho, .title = title, .annotate = 3, .annotate_opts = ao,
+		  .lock_rules = rules);
 	size_t ev = pick_event(prof, "--html", "shows");
 	FILE *f;
 	int err;
@@ -825,7 +826,7 @@ int main(int argc, char **argv)
 	}
 	/* The pictures asked for beside the report, then the report. */
 	if ((flame_file && (rc = write_flame(flame_file, prof))) ||
-	    (html_file && (rc = write_html(html_file, prof, &aopts)))) {
+	    (html_file && (rc = write_html(html_file, prof, &aopts, opts.lock_rules)))) {
 		mycl_profile__free(prof);
 		mycl_perf_data__close(pd);
 		return rc;
