@@ -71,6 +71,13 @@ static void redact_to(const struct ticket *t, const char *s, size_t n, FILE *out
 	}
 }
 
+/* What redaction replaces: the recording's host name and $HOME. */
+static void redact_setup(struct ticket *t)
+{
+	t->host = mycl_perf_data__info(mycl_profile__perf_data(t->p))->hostname;
+	t->home = getenv("HOME");
+}
+
 /* LINE redacted into OUT (LEN bytes; cut short when longer, empty when memory runs out). */
 static void redact_line(const struct ticket *t, const char *line, char *out, size_t len)
 {
@@ -605,7 +612,6 @@ static void build_section(struct ticket *t)
 MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t ev,
 				 const struct mycl_ticket_opts *o)
 {
-	const struct mycl_perf_info *in = mycl_perf_data__info(mycl_profile__perf_data(p));
 	const struct mycl_profile_event *pe;
 	struct ticket t = { .f = f, .p = p, .o = o, .ev = ev };
 	size_t top = OPTS_GET(o, top, 0) ? OPTS_GET(o, top, 0) : 20;
@@ -619,10 +625,8 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 	pe = mycl_profile__event(p, ev);
 	t.width = OPTS_GET(o, width, 0) >= 60 ? (unsigned int)OPTS_GET(o, width, 0) : 100;
 	t.md = OPTS_GET(o, markdown, false);
-	if (OPTS_GET(o, redact, false)) {
-		t.host = in->hostname;
-		t.home = getenv("HOME");
-	}
+	if (OPTS_GET(o, redact, false))
+		redact_setup(&t);
 	path = mycl_perf_data__path(mycl_profile__perf_data(p));
 	if (OPTS_GET(o, redact, false) && strrchr(path, '/'))
 		path = strrchr(path, '/') + 1;
@@ -812,8 +816,7 @@ MYCL_API int mycl_report__ticket_json(FILE *f, const struct mycl_profile *p, siz
 		if (fclose(m) && !err)
 			err = -ENOMEM;
 		if (!err) {
-			t.host = mycl_perf_data__info(mycl_profile__perf_data(p))->hostname;
-			t.home = getenv("HOME");
+			redact_setup(&t);
 			redact_json(&t, doc, len, f);
 		}
 		free(doc);
