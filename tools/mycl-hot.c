@@ -23,7 +23,7 @@
 
 /* --locks: the lock report of each event with samples; else the short section. */
 static int lock_reports(FILE *out, const struct mycl_profile *prof, bool full, bool json,
-			const char *rules, double limit)
+			double limit)
 {
 	bool first = true;
 	int err = 0;
@@ -37,7 +37,7 @@ static int lock_reports(FILE *out, const struct mycl_profile *prof, bool full, b
 		if (!pe->event || !pe->nr_samples)
 			continue;
 		err = full ? mycl_profile__locks(prof, e, &r) :
-			     mycl_profile__lock_summary(prof, e, rules, &r);
+			     mycl_profile__lock_summary(prof, e, NULL, &r);
 		if (err)
 			break;
 		if (json) {
@@ -337,11 +337,10 @@ static size_t pick_event(const struct mycl_profile *prof, const char *opt, const
 
 /* --html FILE: the page of the first event with samples; 0, or the exit code once said. */
 static int write_html(const char *path, const struct mycl_profile *prof,
-		      const struct mycl_annotate_opts *ao, const char *rules)
+		      const struct mycl_annotate_opts *ao)
 {
 	char title[600];
-	MYCL_OPTS(mycl_html_opts, ho, .title = title, .annotate = 3, .annotate_opts = ao,
-		  .lock_rules = rules);
+	MYCL_OPTS(mycl_html_opts, ho, .title = title, .annotate = 3, .annotate_opts = ao);
 	size_t ev = pick_event(prof, "--html", "shows");
 	FILE *f;
 	int err;
@@ -826,7 +825,7 @@ int main(int argc, char **argv)
 	}
 	/* The pictures asked for beside the report, then the report. */
 	if ((flame_file && (rc = write_flame(flame_file, prof))) ||
-	    (html_file && (rc = write_html(html_file, prof, &aopts, opts.lock_rules)))) {
+	    (html_file && (rc = write_html(html_file, prof, &aopts)))) {
 		mycl_profile__free(prof);
 		mycl_perf_data__close(pd);
 		return rc;
@@ -852,8 +851,7 @@ int main(int argc, char **argv)
 			out = fo;
 	}
 	if (locks_view)
-		err = lock_reports(out, prof, true, !strcmp(format, "json"), opts.lock_rules,
-				   ropts.graph_limit);
+		err = lock_reports(out, prof, true, !strcmp(format, "json"), ropts.graph_limit);
 	else if (graph_sym || folded)
 		err = special_views(out, prof, graph_sym, graph_callees, folded,
 				    !strcmp(format, "json"), &ropts);
@@ -870,7 +868,7 @@ int main(int argc, char **argv)
 	} else {
 		err = mycl_report__text(out, prof, &ropts);
 		if (!err)
-			err = lock_reports(out, prof, false, false, opts.lock_rules, 0);
+			err = lock_reports(out, prof, false, false, 0);
 	}
 	if (err == -ENOENT) {
 		uint64_t lost = mycl_profile__unmapped(prof), all = lost;

@@ -78,9 +78,10 @@ int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct mycl_loc
 void mycl_lock_report__free(struct mycl_lock_report *r);
 /*
  * The same from the flat rows only (functions that are primitives), for
- * profiles built without locks: primitives, no sites.  RULES_FILE may be NULL;
- * MYCL_ERR_BAD_RULES when it cannot be read or is not in the format (a
- * profile built with lock_rules has refused such a file already).
+ * profiles built without locks: primitives, no sites.  Named by the built-in
+ * rules and RULES_FILE's; RULES_FILE NULL: by the rules the profile was built
+ * with (its lock_rules, read then).  MYCL_ERR_BAD_RULES when RULES_FILE cannot
+ * be read or is not in the format.
  */
 int mycl_profile__lock_summary(const struct mycl_profile *p, size_t ev, const char *rules_file,
 			       struct mycl_lock_report **out);

@@ -114,8 +114,6 @@ struct mycl_html_opts {
 	size_t annotate;		/* hottest user functions annotated (profile built with
 					 * annotate); 0: none */
 	const struct mycl_annotate_opts *annotate_opts;
-	/* more lock rules for the primitives of a profile built without locks (see lock_rules) */
-	const char *lock_rules;
 };
 
 /*

@@ -544,10 +544,10 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 			return err;
 		}
 	} else if (OPTS_GET(opts, lock_rules, NULL)) {
-		/* read by mycl_profile__lock_summary() later: refused now, not after the report */
+		/* for mycl_profile__lock_summary(): refused now, not after the report */
 		char msg[512] = "";
 
-		err = profile_lock_rules_check(OPTS_GET(opts, lock_rules, NULL), msg, sizeof(msg));
+		err = profile_lock_rules_keep(p, OPTS_GET(opts, lock_rules, NULL), msg, sizeof(msg));
 		if (err) {
 			mycl_log(&p->log, MYCL_WARN, "%s", msg);
 			mycl_profile__free(p);

@@ -132,13 +132,13 @@ static int rules_load(struct lock_rules *r, const char *file, char *err, size_t 
 	return rc;
 }
 
-int profile_lock_rules_check(const char *file, char *err, size_t len)
+/* Without opts.locks: the rules read once, for mycl_profile__lock_summary(). */
+int profile_lock_rules_keep(struct mycl_profile *p, const char *file, char *err, size_t len)
 {
-	struct lock_rules r = { 0 };
-	int rc = rules_load(&r, file, err, len);
-
-	lock_rules_free(&r);
-	return rc;
+	p->rules = calloc(1, sizeof(*p->rules));
+	if (!p->rules)
+		return -ENOMEM;
+	return rules_load(p->rules, file, err, len);
 }
 
 int profile_locks_init(struct mycl_profile *p, const char *file, char *err, size_t len)
@@ -153,6 +153,10 @@ int profile_locks_init(struct mycl_profile *p, const char *file, char *err, size
 
 void profile_locks_free(struct mycl_profile *p)
 {
+	if (p->rules)
+		lock_rules_free(p->rules);
+	free(p->rules);
+	p->rules = NULL;
 	if (!p->locks)
 		return;
 	lock_rules_free(&p->locks->rules);
@@ -983,22 +987,26 @@ static uint8_t row_code_kind(const struct mycl_profile *p, const struct mycl_hot
 MYCL_API int mycl_profile__lock_summary(const struct mycl_profile *p, size_t ev,
 					const char *rules_file, struct mycl_lock_report **out)
 {
-	struct lock_rules rules = { 0 };
+	const struct lock_rules *rules = p->locks ? &p->locks->rules : p->rules;
+	struct lock_rules own = { 0 };
 	const struct mycl_profile_event *pe;
 	struct mycl_lock_report *r;
 	char msg[512];
-	int err;
+	int err = 0;
 
 	*out = NULL;
 	if (ev >= p->nr_events)
 		return -EINVAL;
 	pe = &p->events[ev];
-	err = rules_load(&rules, rules_file, msg, sizeof(msg));
+	if (rules_file || !rules) {
+		err = rules_load(&own, rules_file, msg, sizeof(msg));
+		rules = &own;
+	}
 	r = err ? NULL : calloc(1, sizeof(*r));
 	if (r)
 		r->primitives = calloc(pe->nr_rows ? pe->nr_rows : 1, sizeof(*r->primitives));
 	if (!r || !r->primitives) {
-		lock_rules_free(&rules);
+		lock_rules_free(&own);
 		mycl_lock_report__free(r);
 		return err ? err : -ENOMEM;
 	}
@@ -1007,11 +1015,11 @@ MYCL_API int mycl_profile__lock_summary(const struct mycl_profile *p, size_t ev,
 	r->total_samples = pe->nr_samples_all;
 	for (size_t i = 0; i < pe->nr_rows; i++) {
 		const struct mycl_hot_row *row = &pe->rows[i];
-		int rule = lock_rule_of(&rules, row->sym);
+		int rule = lock_rule_of(rules, row->sym);
 		uint8_t kind = rule < 0 ? row_code_kind(p, row, pe->total_period_all) : LK_UNKNOWN;
 		struct mycl_lock_primitive *pr;
 
-		if (!row->period || (rule < 0 && !kind) || (rule >= 0 && plumbing(&rules, rule)))
+		if (!row->period || (rule < 0 && !kind) || (rule >= 0 && plumbing(rules, rule)))
 			continue;
 		pr = &r->primitives[r->nr_primitives++];
 		pr->name = row->sym;
@@ -1020,13 +1028,13 @@ MYCL_API int mycl_profile__lock_summary(const struct mycl_profile *p, size_t ev,
 		r->period += row->period;
 		r->samples += row->samples;
 		snprintf(pr->kind_buf, sizeof(pr->kind_buf), "%s",
-			 rule >= 0 ? rules.v[rule].kind : lock_kind_name(kind));
+			 rule >= 0 ? rules->v[rule].kind : lock_kind_name(kind));
 		snprintf(pr->layer_buf, sizeof(pr->layer_buf), "%s",
-			 rule >= 0 ? rules.v[rule].layer : "code");
+			 rule >= 0 ? rules->v[rule].layer : "code");
 		pr->kind = pr->kind_buf;
 		pr->layer = pr->layer_buf;
 	}
-	lock_rules_free(&rules);
+	lock_rules_free(&own);
 	sort_array(r->primitives, r->nr_primitives, sizeof(*r->primitives), prim_cmp);
 	*out = r;
 	return 0;

@@ -43,6 +43,7 @@ struct mycl_profile {
 	struct hist insns;		/* per instruction: ev, dso, addr (binary address) */
 	bool annotate;
 	struct lock_state *locks;	/* profile_locks.c, with opts.locks */
+	struct lock_rules *rules;	/* without opts.locks: opts.lock_rules read, for summaries */
 	struct wait_state *waits;	/* offcpu.c: tracepoint waits */
 	struct calltree tree;
 	struct chaincache chains;
@@ -134,7 +135,7 @@ int vtree_finish(struct vtree *t, struct mycl_cg_node **out);
 /* profile_locks.c */
 int profile_locks_init(struct mycl_profile *p, const char *rules_file, char *err, size_t len);
 /* Whether RULES_FILE reads as lock rules: profile_locks_init()'s answer, nothing kept. */
-int profile_lock_rules_check(const char *rules_file, char *err, size_t len);
+int profile_lock_rules_keep(struct mycl_profile *p, const char *rules_file, char *err, size_t len);
 int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf);
 /*
  * Where a wait whose path ends at LEAF is credited: the lock site (*LOCK

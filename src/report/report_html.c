@@ -82,7 +82,7 @@ static void flat_table(FILE *f, const struct mycl_profile_event *pe, size_t max_
 	fputs("</tbody></table>\n", f);
 }
 
-static int locks_section(FILE *f, const struct mycl_profile *p, size_t ev, const char *rules)
+static int locks_section(FILE *f, const struct mycl_profile *p, size_t ev)
 {
 	struct mycl_lock_report *r = NULL;
 	struct capture c;
@@ -93,7 +93,7 @@ static int locks_section(FILE *f, const struct mycl_profile *p, size_t ev, const
 	err = mycl_profile__locks(p, ev, &r);
 	if (err) {
 		full = false;
-		err = mycl_profile__lock_summary(p, ev, rules, &r);
+		err = mycl_profile__lock_summary(p, ev, NULL, &r);
 	}
 	if (err)
 		return err == -ENOMEM ? err : 0;
@@ -207,7 +207,7 @@ MYCL_API int mycl_report__html(FILE *f, const struct mycl_profile *p, size_t ev,
 		pe->nr_rows);
 	flat_table(f, pe, max_rows);
 
-	err = locks_section(f, p, ev, OPTS_GET(o, lock_rules, NULL));
+	err = locks_section(f, p, ev);
 	if (!err)
 		err = code_section(f, p, ev, o);
 	if (err)
