@@ -36,6 +36,22 @@ def record(exe, path):
     return r.returncode == 0
 
 
+def perf_cut_share(path):
+    """The share in % (by period) of samples whose user chain perf ends at an unknown frame."""
+    out = run(["perf", "script", "-i", path, "-F", "period,ip,sym"]).stdout
+    total = cut = 0
+    for block in out.split("\n\n"):
+        lines = [x.split() for x in block.strip().splitlines()]
+        if not lines or not lines[0] or not lines[0][0].isdigit():
+            continue
+        period = int(lines[0][0])
+        total += period
+        frames = [x for x in lines[1:] if x]
+        if frames and (frames[-1][0] == "ffffffffffffffff" or frames[-1][-1] == "[unknown]"):
+            cut += period
+    return 100.0 * cut / total if total else 0.0
+
+
 def gcc_case(hot, src, work, gz=False):
     name = "deep-gcc-gz" if gz else "deep-gcc"
     label = "g++ -gz" if gz else "g++"
@@ -52,6 +68,7 @@ def gcc_case(hot, src, work, gz=False):
         return None
     pc = perf_children_rows(path)
     mc = mycl_children_rows(hot, path)
+    cut = perf_cut_share(path)
     ok, n, deep = True, 0, 0
     for ev in pc:
         mine = mc.get(ev, {})
@@ -66,7 +83,11 @@ def gcc_case(hot, src, work, gz=False):
                 mk = longer[0] if len(longer) == 1 else None
             n += 1
             deep += "Deep<" in k[2]
-            if mk is None or abs(mine[mk][0] - c) > 0.1 or abs(mine[mk][1] - s) > 0.1:
+            # a sample whose chain perf's unwinding gave up on (ending at an unknown frame, as
+            # in libstdc++'s exit handlers) is under its callers in mycl's chains only: mycl's
+            # inclusive share may be higher than perf's by those samples' share, never lower
+            if (mk is None or not -0.1 <= mine[mk][0] - c <= cut + 0.1
+                    or abs(mine[mk][1] - s) > 0.1):
                 ok = False
                 print(f"FAIL: {label} children {k}: perf {c:.2f}/{s:.2f}, "
                       f"mycl {mine.get(mk) if mk else None}")
