@@ -45,6 +45,28 @@ struct mycl_annotate_line {
 	/* Another global on the same cache line that this function writes. */
 	const char *line_shared_with;
 	bool atomic, spin_hint;
+	/*
+	 * Data types: the object the memory operand touches, from DWARF and
+	 * the code (x86_64, aarch64).  data_where: "heap" (through a pointer
+	 * a register holds), "global" or "stack" (a local), NULL without a
+	 * memory operand; data_expr: the access as the source writes it
+	 * ("c->st->lookups", "slots[i].served", "this->word") when the
+	 * variable is known; data_type: the object's type ("struct cache");
+	 * data_member: the member path inside it ("stat.n_page_gets"), NULL
+	 * for the whole object; data_member_type, data_offset and data_size:
+	 * that member's.  data_unknown: why the object is not known.
+	 */
+	const char *data_where, *data_expr, *data_type, *data_member, *data_member_type;
+	const char *data_unknown;
+	const char *data_access;	/* "read", "write", "rmw" */
+	int64_t data_offset;
+	uint64_t data_size;
+};
+
+/* Samples of the function whose memory operand's object is not known, for one reason. */
+struct mycl_annotate_unknown {
+	const char *why;
+	uint64_t samples;
 };
 
 struct mycl_annotation {
@@ -55,6 +77,16 @@ struct mycl_annotation {
 	size_t nr_lines;
 	struct mycl_annotate_line *lines;
 	const char *why_not;		/* when no code could be shown: the reason */
+	/*
+	 * The function's samples on instructions that access memory (a
+	 * sample on an instruction without a memory operand counts for the one
+	 * before it, where a timer's sample lands after the instruction that
+	 * waited), and of them those whose object is known; the rest by reason,
+	 * most samples first.
+	 */
+	uint64_t data_samples, data_known_samples;
+	size_t nr_data_unknown;
+	struct mycl_annotate_unknown data_unknown[4];
 };
 
 /*

@@ -1007,6 +1007,11 @@ void disasm_set_share_facts(struct disasm *d, bool on)
 	d->share_facts = on;
 }
 
+void disasm_set_type_facts(struct disasm *d, bool on)
+{
+	d->type_facts = on;
+}
+
 void disasm_set_call_results(struct disasm *d, const struct call_result *v, size_t n)
 {
 	d->cr = v;

@@ -77,6 +77,8 @@ void disasm_set_text(struct disasm *d, bool text);
 void disasm_set_lock_facts(struct disasm *d, bool on);
 /* Whether to fill the fields after arg0_deref_off (mycl-share's address and argument flow). */
 void disasm_set_share_facts(struct disasm *d, bool on);
+/* Whether to fill the ty_ fields (data types: registers and memory operands as DWARF sees them). */
+void disasm_set_type_facts(struct disasm *d, bool on);
 /*
  * Function starts (sorted; kept by the caller): what registers hold is
  * forgotten at each, and the arguments are known there.

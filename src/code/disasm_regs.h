@@ -63,6 +63,7 @@ struct disasm {
 	bool no_quick;			/* MYCL_X86_QUICK=off: capstone decodes everything */
 	bool lock_facts;		/* fill the fields lockcode.c reads (disasm_set_lock_facts) */
 	bool share_facts;		/* fill the fields mycl-share reads (disasm_set_share_facts) */
+	bool type_facts;		/* fill the ty_ fields (disasm_set_type_facts) */
 	const uint64_t *starts;		/* function starts: the state is reset at each */
 	size_t nr_starts;
 	bool (*is_thumb)(void *ctx, uint64_t addr);	/* arm: whether code at addr is Thumb */

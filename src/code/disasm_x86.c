@@ -567,6 +567,115 @@ static void x86_call_args(struct disasm *d, struct insn *in)
  */
 static void x86_member_slots(struct disasm *d, const cs_insn *ci, const struct insn *in);
 
+/* x86_64 register families (x86_families) as DWARF numbers plus 1 (rax 0, rdx 1, rcx 2, rbx 3...). */
+static uint8_t x86_dwarf(const struct disasm *d, unsigned int reg)
+{
+	static const uint8_t dw[17] = { 0, 1, 4, 3, 2, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+	unsigned int f = x86_fam(d, reg);
+
+	return f < 17 ? dw[f] : 0;
+}
+
+/* The ty_ fields: registers moved, loaded, stored and added, and the memory operand, as DWARF sees them. */
+static void x86_type_facts(struct disasm *d, const cs_insn *ci, struct insn *in)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	const cs_x86_op *mem = NULL, *rd = NULL, *wr = NULL, *imm = NULL;
+
+	for (int i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+
+		if (op->type == X86_OP_MEM)
+			mem = op;
+		else if (op->type == X86_OP_IMM)
+			imm = op;
+		else if (op->type == X86_OP_REG && (op->access & CS_AC_WRITE) && !wr)
+			wr = op;
+		else if (op->type == X86_OP_REG && (op->access & CS_AC_READ))
+			rd = op;
+	}
+	/* (a register both read and written, add %rsi, %rdi: the written one is the destination) */
+	if (wr && !rd)
+		for (int i = 0; i < x->op_count; i++)
+			if (x->operands[i].type == X86_OP_REG && &x->operands[i] != wr &&
+			    (x->operands[i].access & CS_AC_READ))
+				rd = &x->operands[i];
+	if (mem && (mem->mem.segment == X86_REG_INVALID || ci->id == X86_INS_LEA)) {
+		in->ty_base = mem->mem.base == X86_REG_RIP ? 0 : x86_dwarf(d, mem->mem.base);
+		in->ty_index = x86_dwarf(d, mem->mem.index);
+		in->ty_scale = (uint8_t)mem->mem.scale;
+		in->ty_disp = mem->mem.disp;
+		in->ty_size = mem->size;
+		in->ty_access = x86_access(ci, mem, in->atomic);
+	} else if (mem) {
+		mem = NULL;	/* %fs: and %gs: are thread-locals, not objects a register points to */
+	}
+	for (int i = 0; i < x->op_count; i++)
+		if (x->operands[i].type == X86_OP_REG && (x->operands[i].access & CS_AC_WRITE))
+			in->ty_clobbers |= TY_REG_BIT(x86_dwarf(d, x->operands[i].reg));
+	for (int i = 0; i < ci->detail->regs_write_count; i++)
+		in->ty_clobbers |= TY_REG_BIT(x86_dwarf(d, ci->detail->regs_write[i]));
+	switch (ci->id) {
+	case X86_INS_MOV: case X86_INS_MOVABS: case X86_INS_MOVZX: case X86_INS_MOVSX:
+	case X86_INS_MOVSXD:
+		if (mem && wr) {
+			in->ty_op = TY_LOAD;
+		} else if (mem) {
+			in->ty_op = TY_STORE;
+			in->ty_src = rd ? x86_dwarf(d, rd->reg) : 0;
+			in->ty_wide = rd && rd->size == 8;
+		} else if (wr && rd && ci->id == X86_INS_MOV) {
+			in->ty_op = TY_MOVE;
+			in->ty_src = x86_dwarf(d, rd->reg);
+		}
+		break;
+	case X86_INS_LEA:
+		in->ty_op = mem && wr ? TY_LEA : TY_NONE;
+		break;
+	case X86_INS_ADD: case X86_INS_SUB:
+		if (mem && wr && ci->id == X86_INS_ADD)
+			in->ty_op = TY_ADD_LOAD;
+		else if (mem)
+			in->ty_op = TY_MEM;
+		else if (wr && imm) {
+			in->ty_op = TY_ADD_IMM;
+			in->ty_imm = ci->id == X86_INS_SUB ? -imm->imm : imm->imm;
+		} else if (wr && rd && ci->id == X86_INS_ADD) {
+			in->ty_op = TY_ADD_REG;
+			in->ty_src = x86_dwarf(d, rd->reg);
+		}
+		break;
+	case X86_INS_PUSH:
+		in->ty_op = TY_PUSH;
+		in->ty_size = 8;
+		in->ty_base = in->ty_index = 0;
+		in->ty_clobbers &= ~(1ull << 7);
+		break;
+	case X86_INS_POP:
+		in->ty_op = wr ? TY_POP : TY_NONE;
+		in->ty_size = 8;
+		in->ty_clobbers &= ~(1ull << 7);
+		break;
+	case X86_INS_LEAVE:
+		in->ty_op = TY_LEAVE;
+		in->ty_clobbers = 0;
+		break;
+	default:
+		if (mem && ci->id != X86_INS_NOP)
+			in->ty_op = TY_MEM;
+		break;
+	}
+	if (in->ty_op == TY_LOAD || in->ty_op == TY_MOVE || in->ty_op == TY_LEA || in->ty_op == TY_POP ||
+	    in->ty_op == TY_ADD_IMM || in->ty_op == TY_ADD_REG || in->ty_op == TY_ADD_LOAD) {
+		in->ty_dst = wr ? x86_dwarf(d, wr->reg) : 0;
+		in->ty_wide = wr && wr->size == 8;
+		if (in->ty_dst)
+			in->ty_clobbers &= ~TY_REG_BIT(in->ty_dst);
+		if (in->ty_op == TY_MOVE && rd && rd->size != 8)
+			in->ty_wide = false;
+	}
+}
+
 void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 {
 	const cs_x86 *x = &ci->detail->x86;
@@ -589,6 +698,8 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 		      (x->operands[0].type == X86_OP_MEM || x->operands[1].type == X86_OP_MEM));
 	in->spin_hint = ci->id == X86_INS_PAUSE;
 	in->jump = ci->id == X86_INS_JMP;
+	if (d->type_facts && d->machine == EM_X86_64)
+		x86_type_facts(d, ci, in);
 	/*
 	 * A switch: jmp *%reg with reg = table + its 32-bit entry (PIC, lea
 	 * table, movslq, add), or jmp *table(,%reg,8) at a fixed address.

@@ -117,6 +117,24 @@ struct insn {
 	 */
 	uint64_t call_slot;
 	uint16_t call_stride;
+	/*
+	 * With disasm_set_type_facts (data types; x86_64 and aarch64): what
+	 * the instruction does with registers and its memory operand, registers
+	 * as DWARF numbers plus 1 (0: none).
+	 */
+	uint8_t ty_op;			/* enum ty_op */
+	uint8_t ty_dst;			/* the register a load, move, lea or addition writes */
+	uint8_t ty_src;			/* a move's or an addition's source register */
+	uint8_t ty_base, ty_index;	/* the memory operand's (base 0 and data set: PC-relative) */
+	uint8_t ty_scale;		/* ... the index's scale */
+	uint8_t ty_size;		/* ... the bytes it accesses */
+	uint8_t ty_base2;		/* aarch64 ldp/stp: the second register loaded, plus 1 */
+	uint8_t ty_access;		/* the memory operand's enum insn_access */
+	bool ty_wide;			/* ty_dst written whole (a pointer's width) */
+	bool ty_writeback;		/* aarch64: the base is updated by ty_imm (pre/post-index) */
+	int64_t ty_disp;		/* the memory operand's displacement */
+	int64_t ty_imm;			/* TY_ADD_IMM: the constant added */
+	uint64_t ty_clobbers;		/* bit r: DWARF register r written, beyond ty_dst */
 	/* last: a walk without text (disasm_set_text) clears only what is before it */
 	char text[200];			/* "mnemonic operands" */
 };
@@ -128,6 +146,24 @@ struct insn {
 #define INSN_TLS_KEY(off) (0xfff0000000000000ULL | (uint32_t)(off))
 /* x86_64: "a value loaded from what the function's first argument points to", as a pointer key. */
 #define INSN_ARG_KEY 0xffe0000000000000ULL
+
+enum ty_op {
+	TY_NONE = 0,
+	TY_LOAD,			/* ty_dst = memory */
+	TY_STORE,			/* memory = ty_src (0: a constant or another register kind) */
+	TY_MEM,				/* another access to memory (read-modify-write, compare) */
+	TY_LEA,				/* ty_dst = the memory operand's address */
+	TY_MOVE,			/* ty_dst = ty_src */
+	TY_ADD_IMM,			/* ty_dst += ty_imm */
+	TY_ADD_REG,			/* ty_dst += ty_src (an index, scaled or not) */
+	TY_ADD_LOAD,			/* ty_dst += memory (a pointer loaded and added to an index) */
+	TY_PUSH,			/* x86: the stack pointer moves down by ty_size */
+	TY_POP,				/* x86: ty_dst = the stack's top, the stack pointer moves up */
+	TY_LEAVE,			/* x86: rsp = rbp, then pop rbp */
+};
+
+/* The ty_clobbers bit of a register as the ty_ fields number it (DWARF's plus 1; 0: none). */
+#define TY_REG_BIT(r) ((r) ? 1ull << ((r) - 1) : 0)
 
 enum atomic_op {
 	ATOM_NONE = 0,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mycl/annotate.h"
+#include "datatype.h"
 #include "disasm.h"
 #include "elfimage.h"
 #include "inline.h"
@@ -21,6 +22,7 @@ struct strbag {
 struct annotation_priv {
 	struct mycl_annotation pub;
 	struct strbag strs;
+	struct dt_result types;		/* the data types' strings live here */
 };
 
 static const char *keep(struct strbag *b, char *s)
@@ -189,6 +191,72 @@ static void mark_neighbours(struct annotation_priv *ap, struct dso *d, const str
 	}
 }
 
+static const char *const where_names[] = {
+	[DT_HEAP] = "heap", [DT_GLOBAL] = "global", [DT_STACK] = "stack",
+};
+
+/*
+ * Each line's data type, and the function's samples by whether the object
+ * they touch is known (a sample on an instruction without a memory operand
+ * counts for the one before it).
+ */
+static void data_types(struct annotation_priv *ap, size_t n)
+{
+	struct mycl_annotation *a = &ap->pub;
+
+	for (size_t i = 0; i < n && i < ap->types.n; i++) {
+		struct mycl_annotate_line *l = &a->lines[i];
+		const struct dt_access *t = &ap->types.v[i];
+		const struct dt_access *hit = t;
+
+		if (t->where) {
+			l->data_where = where_names[t->where];
+			l->data_expr = t->expr;
+			l->data_type = t->type;
+			l->data_member = t->member;
+			l->data_member_type = t->member_type;
+			l->data_offset = t->offset;
+			l->data_size = t->size;
+			l->data_unknown = t->unknown;
+			l->data_access = access_str(t->access);
+		} else if (i && ap->types.v[i - 1].where) {
+			hit = &ap->types.v[i - 1];
+			/* the skid: what the instruction before touched */
+			if (!l->after && hit->expr)
+				l->after = hit->expr;
+		}
+		if (!l->samples || !hit->where)
+			continue;
+		a->data_samples += l->samples;
+		if (!hit->unknown) {
+			a->data_known_samples += l->samples;
+			continue;
+		}
+		for (size_t k = 0; k <= a->nr_data_unknown; k++) {
+			if (k == a->nr_data_unknown) {
+				if (k < ARRAY_SIZE(a->data_unknown)) {
+					a->data_unknown[k] = (struct mycl_annotate_unknown){ hit->unknown, 0 };
+					a->nr_data_unknown++;
+				} else {
+					break;
+				}
+			}
+			if (!strcmp(a->data_unknown[k].why, hit->unknown)) {
+				a->data_unknown[k].samples += l->samples;
+				break;
+			}
+		}
+	}
+	/* most samples first */
+	for (size_t i = 1; i < a->nr_data_unknown; i++)
+		for (size_t k = i; k && a->data_unknown[k].samples > a->data_unknown[k - 1].samples; k--) {
+			struct mycl_annotate_unknown t = a->data_unknown[k];
+
+			a->data_unknown[k] = a->data_unknown[k - 1];
+			a->data_unknown[k - 1] = t;
+		}
+}
+
 static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t ev, struct dso *d,
 		const struct sym *fn, const struct mycl_annotate_opts *o)
 {
@@ -218,10 +286,16 @@ static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t
 		a->why_not = "no disassembler for this architecture";
 		return 0;
 	}
+	disasm_set_type_facts(dis, true);
 	err = disasm_range(dis, code, fn->end - fn->start, fn->start, &insns, &n);
 	disasm_close(dis);
 	if (err)
 		return err;
+	err = datatype_walk(d, elf_image_machine(img), insns, n, &ap->types);
+	if (err) {
+		free(insns);
+		return err;
+	}
 	a->lines = calloc(n ? n : 1, sizeof(*a->lines));
 	if (!a->lines) {
 		free(insns);
@@ -276,6 +350,7 @@ static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t
 		a->samples += l->samples;
 	}
 	mark_neighbours(ap, d, insns, n, elf_image_machine(img));
+	data_types(ap, n);
 	for (size_t i = 0; i < n; i++) {
 		a->lines[i].pct = a->period ? 100.0 * (double)a->lines[i].period / (double)a->period : 0;
 		a->lines[i].pct_total = pe->total_period_all ?
@@ -348,6 +423,7 @@ MYCL_API void mycl_annotation__free(struct mycl_annotation *a)
 		free(ap->strs.v[i]);
 	free(ap->strs.v);
 	free(a->lines);
+	datatype_free(&ap->types);
 	free(ap);
 }
 

@@ -31,6 +31,19 @@ static void note(FILE *f, const struct mycl_annotate_line *l)
 		fprintf(f, "  # %s%s%s", l->global, l->access ? " " : "", l->access ? l->access : "");
 		any = true;
 	}
+	if (!l->global && l->data_where && !l->data_unknown && (l->data_expr || l->data_type)) {
+		/* c->st->lookups rmw (struct stats +0x0); a member of no named variable: struct stats.lookups */
+		if (l->data_expr)
+			fprintf(f, "  # %s", l->data_expr);
+		else
+			fprintf(f, "  # (%s)%s%s", l->data_type, l->data_member ? "." : "",
+				str_or(l->data_member, ""));
+		if (l->data_access)
+			fprintf(f, " %s", l->data_access);
+		if (l->data_expr && l->data_member)
+			fprintf(f, " (%s +%" PRId64 ")", l->data_type, l->data_offset);
+		any = true;
+	}
 	if (l->line_shared_with) {
 		fprintf(f, ", its line is shared with %s (written here)", l->line_shared_with);
 		any = true;
@@ -51,6 +64,21 @@ static void note(FILE *f, const struct mycl_annotate_line *l)
 		fprintf(f, "%s", any ? ", spin hint" : "  # spin hint");
 }
 
+/* How much of the function's time is on memory accesses, and whether their objects are known. */
+static void data_summary(FILE *f, const struct mycl_annotation *a)
+{
+	if (!a->samples || !a->data_samples)
+		return;
+	fprintf(f, "# Data: %.1f%% of the samples on memory accesses (or just after one), "
+		"the object named for %.1f%%\n",
+		100.0 * (double)a->data_samples / (double)a->samples,
+		100.0 * (double)a->data_known_samples / (double)a->data_samples);
+	for (size_t k = 0; k < a->nr_data_unknown; k++)
+		fprintf(f, "#   not named, %.1f%%: %s\n",
+			100.0 * (double)a->data_unknown[k].samples / (double)a->data_samples,
+			a->data_unknown[k].why);
+}
+
 MYCL_API int mycl_report__annotation_text(FILE *f, const struct mycl_annotation *a, int context)
 {
 	const char *last_file = NULL;
@@ -64,7 +92,9 @@ MYCL_API int mycl_report__annotation_text(FILE *f, const struct mycl_annotation 
 	}
 	fprintf(f, " (%s, 0x%" PRIx64 "-0x%" PRIx64 "): %" PRIu64 " samples, %.2f%% of the event\n",
 		str_or(a->arch, "?"), a->start, a->end, a->samples, a->pct_total);
-	fprintf(f, "# Percent of the function, of all samples; *** >= 20%%, ** >= 5%%, * >= 1%%\n#\n");
+	fprintf(f, "# Percent of the function, of all samples; *** >= 20%%, ** >= 5%%, * >= 1%%\n");
+	data_summary(f, a);
+	fprintf(f, "#\n");
 	if (context > 0) {
 		show = calloc(a->nr_lines ? a->nr_lines : 1, sizeof(*show));
 		if (!show)
@@ -126,6 +156,20 @@ MYCL_API int mycl_report__annotation_json(FILE *f, const struct mycl_annotation 
 	json_u64(&j, "period", a->period);
 	json_dbl(&j, "overhead", a->pct_total, 4);
 	json_str(&j, "not_shown", a->why_not);
+	if (a->data_samples) {
+		json_begin_obj(&j, "data");
+		json_u64(&j, "samples", a->data_samples);
+		json_u64(&j, "known_samples", a->data_known_samples);
+		json_begin_arr(&j, "unknown");
+		for (size_t k = 0; k < a->nr_data_unknown; k++) {
+			json_begin_obj(&j, NULL);
+			json_str(&j, "why", a->data_unknown[k].why);
+			json_u64(&j, "samples", a->data_unknown[k].samples);
+			json_end_obj(&j);
+		}
+		json_end_arr(&j);
+		json_end_obj(&j);
+	}
 	json_begin_arr(&j, "instructions");
 	for (size_t i = 0; i < a->nr_lines; i++) {
 		const struct mycl_annotate_line *l = &a->lines[i];
@@ -152,6 +196,22 @@ MYCL_API int mycl_report__annotation_json(FILE *f, const struct mycl_annotation 
 		}
 		if (l->after)
 			json_str(&j, "after", l->after);
+		if (l->data_where) {
+			json_begin_obj(&j, "data");
+			json_str(&j, "where", l->data_where);
+			json_str(&j, "access", l->data_access);
+			if (l->data_unknown) {
+				json_str(&j, "unknown", l->data_unknown);
+			} else {
+				json_str(&j, "expr", l->data_expr);
+				json_str(&j, "type", l->data_type);
+				json_str(&j, "member", l->data_member);
+				json_str(&j, "member_type", l->data_member_type);
+				json_i64(&j, "offset", l->data_offset);
+				json_u64(&j, "size", l->data_size);
+			}
+			json_end_obj(&j);
+		}
 		if (l->line_shared_with)
 			json_str(&j, "line_shared_with", l->line_shared_with);
 		if (l->atomic)

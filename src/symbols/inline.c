@@ -43,12 +43,12 @@ static void inline_cache_free(struct dso *d);
 /*
  * Sections nothing here reads shown to libdw as empty (SHT_NOBITS, which it
  * skips) in this process's private copy of E's section headers: libdw
- * inflates every compressed debug section when it opens a file.  Location
- * lists (.debug_loclists, DWARF 4's .debug_loc) always: nothing here reads
- * the locations of local variables (a global's is an expression in its
- * DIE); the line table (.debug_line) too when NO_LINES (no annotation, the
- * only reader of source lines).  libc6-dbg's libc: 1.4 and 1.3 of the 10 MB
- * inflated.
+ * inflates every compressed debug section when it opens a file.  When
+ * NO_LINES (no annotation, the only reader of source lines and of the
+ * locations of local variables, for data types): the line table
+ * (.debug_line) and the location lists (.debug_loclists, DWARF 4's
+ * .debug_loc; a global's location is an expression in its DIE).
+ * libc6-dbg's libc: 1.3 and 1.4 of the 10 MB inflated.
  */
 static void hide_unread(Elf *e, bool no_lines)
 {
@@ -64,8 +64,8 @@ static void hide_unread(Elf *e, bool no_lines)
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
 		    !(name = elf_strptr(e, shstrndx, sh.sh_name)))
 			continue;
-		if (!strcmp(name, ".debug_loclists") || !strcmp(name, ".debug_loc") ||
-		    (no_lines && !strcmp(name, ".debug_line"))) {
+		if (no_lines && (!strcmp(name, ".debug_loclists") || !strcmp(name, ".debug_loc") ||
+				 !strcmp(name, ".debug_line"))) {
 			sh.sh_type = SHT_NOBITS;
 			gelf_update_shdr(scn, &sh);
 		}
@@ -334,6 +334,40 @@ int inline_srcline(struct dso *d, uint64_t vaddr, const char **file, int *line)
 	return 0;
 }
 
+Dwarf *inline_dwarf(struct dso *d)
+{
+	struct inline_cache *c = cache_of(d);
+
+	return c ? c->dw : NULL;
+}
+
+int inline_function_at(struct dso *d, uint64_t vaddr, Dwarf_Die *cu, Dwarf_Die *fn)
+{
+	struct inline_cache *c = cache_of(d);
+	Dwarf_Die *scopes = NULL;
+	int n, err = -ENOENT;
+
+	if (!c || !cu_die_at(c, vaddr, cu))
+		return -ENOENT;
+	n = unit_scopes_at(&c->units, c->dw, cu, vaddr, &scopes);
+	if (n < 0)
+		return n;
+	if (!n) {
+		free(scopes);
+		scopes = NULL;
+		n = dwarf_getscopes(cu, vaddr, &scopes);
+	}
+	/* The outermost function: the concrete one the symbol's code is. */
+	for (int i = n - 1; i >= 0; i--)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+			*fn = scopes[i];
+			err = 0;
+			break;
+		}
+	free(scopes);
+	return err;
+}
+
 /* ---- where in a global an address falls: journal.append_mutex ---- */
 
 static int member_path_of(struct dso *d, const char *var, uint64_t start, uint64_t off, bool deref,
@@ -459,6 +493,25 @@ static bool find_var(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *out, int depth
 			return true;
 	} while (dwarf_siblingof(&c, &c) == 0);
 	return false;
+}
+
+int inline_global_at(struct dso *d, Dwarf_Die *cu, uint64_t start, Dwarf_Die *out)
+{
+	struct inline_cache *c = cache_of(d);
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	Dwarf_Die die;
+
+	if (!c || !c->dw)
+		return -ENOENT;
+	if (cu && find_var(cu, start, out, 0))
+		return 0;
+	while (dwarf_nextcu(c->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(c->dw, off + hsize, &die) && find_var(&die, start, out, 0))
+			return 0;
+		off = next;
+	}
+	return -ENOENT;
 }
 
 int inline_member_path(struct dso *d, const char *var, uint64_t start, uint64_t off, char *buf,

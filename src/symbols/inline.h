@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <elfutils/libdw.h>
 
 struct dso;
 
@@ -30,6 +31,17 @@ int inline_frames(const struct inline_names *in, struct dso *d, uint64_t vaddr, 
 void inline_prepare(struct dso *d);
 /* The source file and line of VADDR in D (file NULL when unknown); strings live with D. */
 int inline_srcline(struct dso *d, uint64_t vaddr, const char **file, int *line);
+
+/*
+ * D's DWARF, or NULL; with the location lists of local variables when its
+ * line table is read too (annotation: sym_opts' no_line_table clear).
+ */
+Dwarf *inline_dwarf(struct dso *d);
+/* The unit and the concrete function (DW_TAG_subprogram) holding VADDR: 0, or -ENOENT. */
+int inline_function_at(struct dso *d, uint64_t vaddr, Dwarf_Die *cu, Dwarf_Die *fn);
+
+/* The DIE of the global variable at START: in unit CU first (when not NULL), then in any. */
+int inline_global_at(struct dso *d, Dwarf_Die *cu, uint64_t start, Dwarf_Die *out);
 
 /*
  * The member path of byte OFF inside the global VAR at START of D, from

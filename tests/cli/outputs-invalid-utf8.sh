@@ -2,13 +2,13 @@
 # pprof's protobuf strings, the SVG flame graph and the HTML page stay UTF-8, the bytes as
 # U+FFFD (they went out raw: JSON readers, protoc and browsers refused the whole file).
 sed 's/ pvm_irq_enable$/ pvm\xff\xfeirq\xc3(/' "$DATA/artefact.kallsyms" > k
-opts="--kallsyms k --symfs $DATA/symfs --buildid-dir= --debug-dir="
+set -- --kallsyms k --symfs "$DATA/symfs" --buildid-dir= --debug-dir=
 for tool in "$MYCL_HOT" "$(dirname "$MYCL_HOT")/mycl-report"; do
-	"$tool" --format json $opts "$DATA/artefact.data" |
+	"$tool" --format json "$@" "$DATA/artefact.data" |
 		python3 -c 'import json, sys; json.loads(sys.stdin.buffer.read().decode("utf-8")); print("json valid")'
 done
-"$MYCL_HOT" -q $opts --flamegraph f.svg --html p.html "$DATA/artefact.data" > /dev/null
-"$MYCL_HOT" -q $opts --format pprof -o p.pb "$DATA/artefact.data"
+"$MYCL_HOT" -q "$@" --flamegraph f.svg --html p.html "$DATA/artefact.data" > /dev/null
+"$MYCL_HOT" -q "$@" --format pprof -o p.pb "$DATA/artefact.data"
 python3 - <<'PY'
 import gzip, xml.etree.ElementTree as et
 et.parse("f.svg"); print("svg valid")

@@ -1,0 +1,1077 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Data types of memory operands.  A forward data-flow walk over one
+ * function's instructions: at each address the registers and frame slots
+ * DWARF describes (a parameter in %rdi, a local at CFA-24) give their
+ * variables' types, and the code carries them on: a load of a pointer member
+ * gives its pointee, a move copies, lea and additions move inside an object or
+ * step through an array, stores to the frame spill.  Where paths meet, a
+ * register keeps what every path agrees on.  A memory operand is then named
+ * by the object its base register points to and the member at its offset.
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <elfutils/libdw.h>
+#include "datatype.h"
+#include "dso.h"
+#include "inline.h"
+#include "internal.h"
+#include "symtab.h"
+
+#define EM_X86_64_ 62
+#define EM_AARCH64_ 183
+
+#define NR_REGS 33			/* DWARF 0-32: x86_64's 17, aarch64's x0-x30 and sp */
+#define NR_SLOTS 16			/* frame slots followed (spills) */
+#define MAX_INSNS 65536			/* a longer function is not walked */
+#define MAX_VISITS 24			/* an instruction's state met at most this often */
+#define MAX_VARS 4096
+#define NAME_MAX_LEN 200
+
+enum { R_UNKNOWN = 0, R_PTR, R_CFA };
+
+/* What a register holds. */
+struct rv {
+	uint8_t kind;
+	uint8_t where;			/* R_PTR: enum dt_where of the object */
+	bool obj;			/* R_PTR: NAME is the object itself (g, a local), not a pointer */
+	bool indexed;			/* R_PTR: an index of unknown value was added (an array's element) */
+	int32_t name;			/* R_PTR: the expression it holds, in the walk's names; -1 */
+	int64_t off;			/* R_PTR: bytes into the object; R_CFA: the value minus the CFA */
+	Dwarf_Off type;			/* R_PTR: the object's type (typedefs kept) */
+};
+
+struct state {
+	bool seen;
+	uint8_t nr_slots;
+	uint16_t visits;
+	struct rv r[NR_REGS];
+	struct { int64_t off; struct rv v; } slot[NR_SLOTS];	/* CFA-relative spills */
+};
+
+/* A variable or parameter of the function, and the scope it lives in. */
+struct var {
+	Dwarf_Die die, scope;
+	const char *name;
+	Dwarf_Off type;
+	bool has_type;
+};
+
+/* Where variable VAR is at an instruction. */
+struct fact {
+	uint32_t var;
+	int16_t reg;			/* in register REG (DWARF number), or -1 */
+	int16_t base;			/* in memory at BASE's value plus OFF; -1: the CFA plus OFF */
+	int64_t off;
+};
+
+struct walk {
+	struct dso *d;
+	Dwarf *dw;
+	Dwarf_Die cu, fn;
+	bool have_fn, cxx;
+	uint16_t machine;
+	const struct insn *v;
+	size_t n;
+	struct dt_result *out;
+	struct var *vars;
+	size_t nr_vars;
+	struct fact **facts;		/* per instruction, ending with var UINT32_MAX */
+	char **names;
+	size_t nr_names, cap_names;
+	struct state *in;
+};
+
+/* ---- strings ---- */
+
+static const char *keep(struct dt_result *r, char *s)
+{
+	if (!s)
+		return NULL;
+	if (ARRAY_GROW(r->strs, r->cap_strs, r->nr_strs + 1)) {
+		free(s);
+		return NULL;
+	}
+	r->strs[r->nr_strs++] = s;
+	return s;
+}
+
+static int32_t name_id(struct walk *w, const char *s)
+{
+	if (!s || !*s)
+		return -1;
+	for (size_t i = 0; i < w->nr_names; i++)
+		if (!strcmp(w->names[i], s))
+			return (int32_t)i;
+	if (w->nr_names >= INT16_MAX || ARRAY_GROW(w->names, w->cap_names, w->nr_names + 1))
+		return -1;
+	w->names[w->nr_names] = strndup(s, NAME_MAX_LEN);
+	if (!w->names[w->nr_names])
+		return -1;
+	return (int32_t)w->nr_names++;
+}
+
+static const char *name_of(const struct walk *w, int32_t id)
+{
+	return id >= 0 && (size_t)id < w->nr_names ? w->names[id] : NULL;
+}
+
+/* ---- types ---- */
+
+static bool die_type(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute at;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &at) && dwarf_formref_die(&at, out);
+}
+
+/* T with typedefs and qualifiers taken off; false when nothing is under them (void). */
+static bool strip(Dwarf_Die *t)
+{
+	for (int i = 0; i < 16; i++) {
+		int tag = dwarf_tag(t);
+
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+		    tag != DW_TAG_atomic_type && tag != DW_TAG_restrict_type)
+			return true;
+		if (!die_type(t, t))
+			return false;
+	}
+	return false;
+}
+
+static bool is_pointer(Dwarf_Die *t)
+{
+	int tag = dwarf_tag(t);
+
+	return tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+	       tag == DW_TAG_rvalue_reference_type;
+}
+
+static uint64_t type_size(Dwarf_Die *t)
+{
+	Dwarf_Die s = *t;
+	Dwarf_Word sz;
+
+	if (!strip(&s))
+		return 0;
+	if (is_pointer(&s))
+		return 8;
+	return dwarf_aggregate_size(&s, &sz) == 0 && sz < (1ull << 40) ? sz : 0;
+}
+
+static void put(char *buf, size_t len, size_t *used, const char *s)
+{
+	int k = snprintf(buf + *used, len - *used, "%s", s);
+
+	if (k > 0)
+		*used = *used + (size_t)k < len ? *used + (size_t)k : len - 1;
+}
+
+/* The type's name as its language writes it: "struct cache", "Latch", "long *". */
+static void type_name(const struct walk *w, Dwarf_Die *t, char *buf, size_t len, size_t *used,
+		      int depth)
+{
+	Dwarf_Die u;
+	const char *name = dwarf_diename(t);
+	int tag = dwarf_tag(t);
+
+	if (depth > 8) {
+		put(buf, len, used, "?");
+		return;
+	}
+	switch (tag) {
+	case DW_TAG_structure_type: case DW_TAG_class_type: case DW_TAG_union_type:
+	case DW_TAG_enumeration_type:
+		if (!w->cxx || !name)
+			put(buf, len, used, tag == DW_TAG_union_type ? "union " :
+				tag == DW_TAG_enumeration_type ? "enum " :
+				tag == DW_TAG_class_type ? "class " : "struct ");
+		put(buf, len, used, name ? name : "<anonymous>");
+		return;
+	case DW_TAG_pointer_type: case DW_TAG_reference_type: case DW_TAG_rvalue_reference_type:
+		if (die_type(t, &u))
+			type_name(w, &u, buf, len, used, depth + 1);
+		else
+			put(buf, len, used, "void");
+		put(buf, len, used, tag == DW_TAG_pointer_type ? " *" : " &");
+		return;
+	case DW_TAG_const_type: case DW_TAG_volatile_type: case DW_TAG_atomic_type:
+	case DW_TAG_restrict_type:
+		if (die_type(t, &u))
+			type_name(w, &u, buf, len, used, depth + 1);
+		else
+			put(buf, len, used, "void");
+		return;
+	case DW_TAG_array_type:
+		if (die_type(t, &u))
+			type_name(w, &u, buf, len, used, depth + 1);
+		put(buf, len, used, "[]");
+		return;
+	case DW_TAG_subroutine_type:
+		put(buf, len, used, "(function)");
+		return;
+	default:
+		put(buf, len, used, name ? name : "?");
+		return;
+	}
+}
+
+static const char *type_str(struct walk *w, Dwarf_Die *t)
+{
+	char buf[256];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	type_name(w, t, buf, sizeof(buf), &used, 0);
+	return keep(w->out, strdup(buf));
+}
+
+/* A member's offset in bytes: DW_AT_data_member_location, or a bit field's DW_AT_data_bit_offset. */
+static bool member_offset(Dwarf_Die *m, Dwarf_Word *off)
+{
+	Dwarf_Attribute at;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	*off = 0;
+	if (dwarf_attr(m, DW_AT_data_member_location, &at)) {
+		if (dwarf_formudata(&at, off) == 0)
+			return true;
+		/* DWARF 2's form: an expression adding the offset. */
+		if (dwarf_getlocation(&at, &ops, &nops) == 0 && nops == 1 &&
+		    ops[0].atom == DW_OP_plus_uconst) {
+			*off = ops[0].number;
+			return true;
+		}
+		return false;
+	}
+	if (dwarf_attr(m, DW_AT_data_bit_offset, &at) && dwarf_formudata(&at, off) == 0) {
+		*off /= 8;
+		return true;
+	}
+	return true;		/* a union's members, and the first one: at 0 */
+}
+
+/*
+ * Appends the path of byte OFF inside TYPE (".stat.n_page_gets", "[i].served")
+ * and returns in *MT the innermost member's type, *MOFF its offset inside the
+ * outermost type, *MSIZE its size.  INDEXED: an index of unknown value is in
+ * the address, so an array on the way is entered at "[i]".  SIZE: the bytes
+ * accessed, to choose among a union's members.
+ */
+static void path_at(Dwarf_Die *type, int64_t off, uint64_t size, bool *indexed, char *buf,
+		    size_t len, size_t *used, Dwarf_Die *mt, int64_t base, int64_t *moff,
+		    uint64_t *msize, int depth)
+{
+	Dwarf_Die t = *type, child, ct;
+	char tmp[48];
+	int tag;
+
+	if (!strip(&t) || depth > 12)
+		goto rest;
+	tag = dwarf_tag(&t);
+	if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type) {
+		Dwarf_Die best;
+		Dwarf_Word best_off = 0;
+		bool found = false;
+
+		if (off < 0 || dwarf_child(&t, &child) != 0)
+			goto rest;
+		do {
+			int ctag = dwarf_tag(&child);
+			Dwarf_Word mo;
+			uint64_t ms;
+			bool flexible;
+
+			if ((ctag != DW_TAG_member && ctag != DW_TAG_inheritance) ||
+			    !member_offset(&child, &mo) || !die_type(&child, &ct))
+				continue;
+			/* (C++ static members have no offset: DW_AT_external, or DWARF 5's variable tag) */
+			if (dwarf_hasattr(&child, DW_AT_external))
+				continue;
+			ms = type_size(&ct);
+			flexible = !ms && dwarf_tag(&ct) == DW_TAG_array_type;
+			if ((uint64_t)off < mo || (!flexible && (uint64_t)off >= mo + ms))
+				continue;
+			/* In a union, the member the access's size fits best. */
+			if (!found || (tag == DW_TAG_union_type && ms == size)) {
+				best = child;
+				best_off = mo;
+				found = true;
+				if (tag != DW_TAG_union_type)
+					break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!found)
+			goto rest;
+		if (dwarf_tag(&best) == DW_TAG_member && dwarf_diename(&best)) {
+			put(buf, len, used, ".");
+			put(buf, len, used, dwarf_diename(&best));
+		}
+		die_type(&best, &ct);
+		*mt = ct;
+		*moff = base + (int64_t)best_off;
+		*msize = type_size(&ct);
+		path_at(&ct, off - (int64_t)best_off, size, indexed, buf, len, used, mt,
+			base + (int64_t)best_off, moff, msize, depth + 1);
+		return;
+	}
+	if (tag == DW_TAG_array_type && die_type(&t, &ct)) {
+		uint64_t es = type_size(&ct);
+
+		if (!es || off < 0)
+			goto rest;
+		if (*indexed) {
+			put(buf, len, used, "[i]");
+			*indexed = false;
+		} else {
+			snprintf(tmp, sizeof(tmp), "[%" PRId64 "]", off / (int64_t)es);
+			put(buf, len, used, tmp);
+		}
+		*mt = ct;
+		*moff = base + off / (int64_t)es * (int64_t)es;
+		*msize = es;
+		path_at(&ct, off % (int64_t)es, size, indexed, buf, len, used, mt, *moff, moff, msize,
+			depth + 1);
+		return;
+	}
+rest:
+	if (off) {
+		snprintf(tmp, sizeof(tmp), "%s%#" PRIx64, off < 0 ? "-" : "+",
+			 off < 0 ? -(uint64_t)off : (uint64_t)off);
+		put(buf, len, used, tmp);
+	}
+}
+
+/* ---- variables and where they are ---- */
+
+static void collect_vars(struct walk *w, Dwarf_Die *scope, int depth)
+{
+	Dwarf_Die c;
+
+	if (depth > 16 || dwarf_child(scope, &c) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&c);
+
+		if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
+		    dwarf_hasattr(&c, DW_AT_location) && w->nr_vars < MAX_VARS) {
+			struct var *v = &w->vars[w->nr_vars];
+			Dwarf_Attribute at;
+			Dwarf_Die t;
+
+			v->die = c;
+			v->scope = *scope;
+			v->name = dwarf_attr_integrate(&c, DW_AT_name, &at) ? dwarf_formstring(&at) : NULL;
+			v->has_type = die_type(&c, &t);
+			v->type = v->has_type ? dwarf_dieoffset(&t) : 0;
+			if (v->name)
+				w->nr_vars++;
+		} else if (tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) {
+			collect_vars(w, &c, depth + 1);
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+/* The single location expression of ATTR at PC: its operations, or 0. */
+static size_t loc_at(Dwarf_Attribute *at, uint64_t pc, Dwarf_Op **ops)
+{
+	size_t len;
+
+	if (dwarf_getlocation_addr(at, pc, ops, &len, 1) != 1)
+		return 0;
+	return len;
+}
+
+/* A register operation's number: DW_OP_reg0-31, DW_OP_regx; -1. */
+static int op_reg(const Dwarf_Op *op)
+{
+	if (op->atom >= DW_OP_reg0 && op->atom <= DW_OP_reg31)
+		return op->atom - DW_OP_reg0;
+	if (op->atom == DW_OP_regx)
+		return (int)op->number;
+	return -1;
+}
+
+static int op_breg(const Dwarf_Op *op, int64_t *off)
+{
+	if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31) {
+		*off = (int64_t)op->number;
+		return op->atom - DW_OP_breg0;
+	}
+	if (op->atom == DW_OP_bregx) {
+		*off = (int64_t)op->number2;
+		return (int)op->number;
+	}
+	return -1;
+}
+
+/* The facts of instruction I: each variable's register or frame slot at its address. */
+static int facts_at(struct walk *w, size_t i)
+{
+	uint64_t pc = w->v[i].addr;
+	struct fact f[64];
+	size_t nf = 0;
+	int fb_base = -2;		/* the frame base: -1 the CFA, else a register plus fb_off */
+	int64_t fb_off = 0;
+	Dwarf_Attribute at;
+	Dwarf_Op *ops;
+	size_t len;
+
+	if (w->have_fn && dwarf_attr(&w->fn, DW_AT_frame_base, &at) && (len = loc_at(&at, pc, &ops))) {
+		if (ops[0].atom == DW_OP_call_frame_cfa) {
+			fb_base = -1;
+		} else if (op_reg(&ops[0]) >= 0) {
+			fb_base = op_reg(&ops[0]);
+		} else if (op_breg(&ops[0], &fb_off) >= 0) {
+			fb_base = op_breg(&ops[0], &fb_off);
+		}
+	}
+	for (size_t k = 0; k < w->nr_vars && nf < 63; k++) {
+		struct var *v = &w->vars[k];
+		int reg;
+		int64_t off;
+
+		if (!v->has_type || dwarf_haspc(&v->scope, pc) <= 0 ||
+		    !dwarf_attr(&v->die, DW_AT_location, &at) || !(len = loc_at(&at, pc, &ops)))
+			continue;
+		if (len == 1 && (reg = op_reg(&ops[0])) >= 0 && reg < NR_REGS) {
+			f[nf++] = (struct fact){ .var = (uint32_t)k, .reg = (int16_t)reg };
+		} else if (len == 1 && ops[0].atom == DW_OP_fbreg && fb_base >= -1) {
+			f[nf++] = (struct fact){ .var = (uint32_t)k, .reg = -1, .base = (int16_t)fb_base,
+						 .off = fb_off + (int64_t)ops[0].number };
+		} else if (len == 1 && (reg = op_breg(&ops[0], &off)) >= 0 && reg < NR_REGS) {
+			f[nf++] = (struct fact){ .var = (uint32_t)k, .reg = -1, .base = (int16_t)reg,
+						 .off = off };
+		}
+	}
+	f[nf++] = (struct fact){ .var = UINT32_MAX };
+	w->facts[i] = malloc(nf * sizeof(*f));
+	if (!w->facts[i])
+		return -ENOMEM;
+	memcpy(w->facts[i], f, nf * sizeof(*f));
+	return 0;
+}
+
+/* A frame variable's address minus the CFA, under state S; false when not known. */
+static bool fact_cfa(const struct fact *f, const struct state *s, int64_t *cfa_off)
+{
+	if (f->base == -1) {
+		*cfa_off = f->off;
+		return true;
+	}
+	if (f->base < 0 || f->base >= NR_REGS || s->r[f->base].kind != R_CFA)
+		return false;
+	*cfa_off = s->r[f->base].off + f->off;
+	return true;
+}
+
+/* A register holding a pointer variable: what it points to. */
+static struct rv ptr_of(struct walk *w, Dwarf_Off type, const char *expr, uint8_t where)
+{
+	Dwarf_Die t, p;
+
+	if (!dwarf_offdie(w->dw, type, &t) || !strip(&t) || !is_pointer(&t) || !die_type(&t, &p))
+		return (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+	return (struct rv){ .kind = R_PTR, .where = where, .name = name_id(w, expr),
+			    .type = dwarf_dieoffset(&p) };
+}
+
+static void apply_facts(struct walk *w, size_t i, struct state *s)
+{
+	for (const struct fact *f = w->facts[i]; f && f->var != UINT32_MAX; f++)
+		if (f->reg >= 0)
+			s->r[f->reg] = ptr_of(w, w->vars[f->var].type, w->vars[f->var].name, DT_HEAP);
+}
+
+/* ---- naming an access ---- */
+
+/* "c->st" + ".lookups" -> "c->st->lookups"; "slots" indexed + ".served" -> "slots[i].served". */
+static const char *expr_of(struct walk *w, const struct rv *b, const char *path)
+{
+	const char *n = name_of(w, b->name);
+	char *s = NULL;
+
+	if (!n)
+		return NULL;
+	if (b->obj)
+		s = str_printf("%s%s", n, path);
+	else if (b->indexed)
+		s = str_printf("%s[i]%s", n, path);
+	else if (path[0] == '.')
+		s = str_printf("%s->%s", n, path + 1);
+	else if (!path[0])
+		s = str_printf("*%s", n);
+	else
+		s = str_printf("(*%s)%s", n, path);
+	return keep(w->out, s);
+}
+
+/*
+ * Names the access of instruction IN at byte OFF (plus an index when
+ * INDEXED) of the object B points to; the loaded value in *LOADED when it is
+ * a pointer.
+ */
+static void name_in(struct walk *w, const struct insn *in, const struct rv *b, int64_t off,
+		    bool indexed, struct dt_access *a, struct rv *loaded)
+{
+	Dwarf_Die t, mt;
+	char path[256];
+	size_t used = 0;
+	int64_t moff = 0;
+	uint64_t msize;
+	bool ix = indexed || b->indexed;
+	struct rv base = *b;
+
+	path[0] = '\0';
+	if (!dwarf_offdie(w->dw, b->type, &t)) {
+		a->unknown = "the pointer's type is not in the debug info";
+		return;
+	}
+	msize = type_size(&t);
+	mt = t;
+	/* An element of an array the pointer walks: p[i] of its own type. */
+	if (b->indexed && !b->obj) {
+		uint64_t es = msize;
+
+		if (es && (off < 0 || (uint64_t)off >= es))
+			off = ((off % (int64_t)es) + (int64_t)es) % (int64_t)es;
+		ix = indexed;
+	} else if (b->indexed) {
+		base.indexed = false;
+	}
+	path_at(&t, off, in->ty_size, &ix, path, sizeof(path), &used, &mt, 0, &moff, &msize, 0);
+	if (ix && !b->obj && !b->indexed) {
+		/* An index into what the pointer points to: it is an array's element. */
+		base.indexed = true;
+	}
+	a->where = b->where ? b->where : DT_HEAP;
+	a->type = type_str(w, &t);
+	a->member = path[0] ? keep(w->out, strdup(path[0] == '.' ? path + 1 : path)) : NULL;
+	a->member_type = type_str(w, &mt);
+	a->offset = path[0] ? moff : off;
+	a->size = msize;
+	a->expr = expr_of(w, &base, path);
+	if (loaded && (in->ty_op == TY_LOAD || in->ty_op == TY_ADD_LOAD) && in->ty_wide) {
+		Dwarf_Die s = mt;
+
+		if (strip(&s) && is_pointer(&s)) {
+			*loaded = ptr_of(w, dwarf_dieoffset(&mt), a->expr, DT_HEAP);
+			if (loaded->kind == R_PTR && !a->expr)
+				loaded->name = -1;
+		}
+	}
+}
+
+static bool global_var(struct walk *w, uint64_t addr, struct var *g, uint64_t *start)
+{
+	const struct sym *s = symtab_find(&w->d->data_syms, addr);
+	Dwarf_Attribute at;
+	Dwarf_Die t;
+
+	if (!s || inline_global_at(w->d, w->have_fn ? &w->cu : NULL, s->start, &g->die))
+		return false;
+	*start = s->start;
+	g->name = dwarf_attr_integrate(&g->die, DW_AT_name, &at) ? dwarf_formstring(&at) : NULL;
+	if (!g->name)
+		g->name = s->name;
+	g->has_type = die_type(&g->die, &t);
+	g->type = g->has_type ? dwarf_dieoffset(&t) : 0;
+	return g->has_type;
+}
+
+/*
+ * The global at IN's address, named into *A; lea and a load of its address
+ * from the GOT are no access: *DST then points into it (named g, g.member).
+ */
+static void name_global(struct walk *w, const struct insn *in, struct dt_access *a, struct rv *dst)
+{
+	struct var g;
+	uint64_t start;
+	struct rv obj;
+
+	if (!global_var(w, in->data, &g, &start)) {
+		if (in->access == ACC_ADDR)
+			a->where = DT_NONE;
+		else
+			a->unknown = "a global the debug info does not describe";
+		a->where = in->access == ACC_ADDR ? DT_NONE : DT_GLOBAL;
+		return;
+	}
+	obj = (struct rv){ .kind = R_PTR, .where = DT_GLOBAL, .obj = true, .name = name_id(w, g.name),
+			   .off = (int64_t)(in->data - start), .type = g.type };
+	if (in->access == ACC_ADDR) {
+		a->where = DT_NONE;
+		*dst = obj;
+		return;
+	}
+	name_in(w, in, &obj, obj.off, false, a, dst);
+	a->where = DT_GLOBAL;
+}
+
+/* The frame variable at CFA+OFF under S, and OFF's offset inside it. */
+static const struct var *frame_var(struct walk *w, size_t i, const struct state *s, int64_t off,
+				   int64_t *inside)
+{
+	for (const struct fact *f = w->facts[i]; f && f->var != UINT32_MAX; f++) {
+		const struct var *v = &w->vars[f->var];
+		Dwarf_Die t;
+		int64_t at;
+		uint64_t sz;
+
+		if (f->reg >= 0 || !fact_cfa(f, s, &at) || !dwarf_offdie(w->dw, v->type, &t))
+			continue;
+		sz = type_size(&t);
+		if (off >= at && (uint64_t)(off - at) < (sz ? sz : 1)) {
+			*inside = off - at;
+			return v;
+		}
+	}
+	return NULL;
+}
+
+static struct rv *slot_of(struct state *s, int64_t off, bool make)
+{
+	for (uint8_t k = 0; k < s->nr_slots; k++)
+		if (s->slot[k].off == off)
+			return &s->slot[k].v;
+	if (!make || s->nr_slots >= NR_SLOTS)
+		return NULL;
+	s->slot[s->nr_slots].off = off;
+	s->slot[s->nr_slots].v = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+	return &s->slot[s->nr_slots++].v;
+}
+
+/*
+ * Names the memory operand of instruction I under state S into *A; *DST: what a
+ * load or lea puts in its register (unknown when nothing is known).
+ */
+static void access_of(struct walk *w, size_t i, struct state *s, struct dt_access *a,
+		      struct rv *dst)
+{
+	const struct insn *in = &w->v[i];
+	const struct rv *b;
+	bool has_mem = in->ty_op == TY_LOAD || in->ty_op == TY_STORE || in->ty_op == TY_MEM ||
+		       in->ty_op == TY_LEA || in->ty_op == TY_ADD_LOAD;
+
+	memset(a, 0, sizeof(*a));
+	*dst = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+	if (!has_mem)
+		return;
+	a->where = DT_HEAP;
+	a->access = in->ty_access ? in->ty_access : in->access;
+	if (in->data) {
+		name_global(w, in, a, dst);
+		return;
+	}
+	if (!in->ty_base) {
+		a->unknown = "no base register (a thread-local or a fixed address)";
+		return;
+	}
+	b = &s->r[in->ty_base - 1];
+	if (b->kind == R_CFA) {
+		int64_t off = b->off + in->ty_disp, inside;
+		const struct var *v;
+		struct rv *sl;
+
+		if (in->ty_op == TY_LEA) {
+			memset(a, 0, sizeof(*a));
+			if (!in->ty_index) {
+				*dst = (struct rv){ .kind = R_CFA, .off = off, .name = -1 };
+				/* &local: a pointer to the local, named as the local */
+				if ((v = frame_var(w, i, s, off, &inside)) && !inside)
+					*dst = (struct rv){ .kind = R_PTR, .where = DT_STACK, .obj = true,
+							    .name = name_id(w, v->name),
+							    .type = v->type };
+			}
+			return;
+		}
+		a->where = DT_STACK;
+		if ((v = frame_var(w, i, s, off, &inside))) {
+			struct rv obj = { .kind = R_PTR, .where = DT_STACK, .obj = true,
+					  .name = name_id(w, v->name), .type = v->type };
+
+			name_in(w, in, &obj, inside, in->ty_index != 0, a, dst);
+			a->where = DT_STACK;
+			return;
+		}
+		if ((in->ty_op == TY_LOAD || in->ty_op == TY_ADD_LOAD) && in->ty_wide && !in->ty_index &&
+		    (sl = slot_of(s, off, false)))
+			*dst = *sl;
+		a->unknown = "a frame slot no variable names (a spill)";
+		return;
+	}
+	if (b->kind != R_PTR) {
+		a->unknown = w->have_fn ? "the base register's origin is not known" :
+					  "no debug info describes this function";
+		return;
+	}
+	if (in->ty_op == TY_LEA) {
+		memset(a, 0, sizeof(*a));
+		*dst = *b;
+		dst->off += in->ty_disp;
+		dst->indexed |= in->ty_index != 0;
+		return;
+	}
+	name_in(w, in, b, b->off + in->ty_disp, in->ty_index != 0, a, dst);
+}
+
+/* ---- the walk ---- */
+
+static bool rv_eq(const struct rv *a, const struct rv *b)
+{
+	return a->kind == b->kind && (a->kind == R_UNKNOWN ||
+	       (a->off == b->off && a->type == b->type && a->name == b->name &&
+		a->obj == b->obj && a->indexed == b->indexed && a->where == b->where));
+}
+
+/* What A and B agree on. */
+static struct rv meet(struct walk *w, const struct rv *a, const struct rv *b)
+{
+	struct rv r = *a;
+	Dwarf_Die t;
+	uint64_t sz;
+
+	if (rv_eq(a, b))
+		return r;
+	r = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+	if (a->kind != b->kind || a->kind == R_CFA || a->type != b->type || a->obj != b->obj)
+		return r;
+	r = *a;
+	if (a->name != b->name)
+		r.name = -1;
+	r.indexed |= b->indexed;
+	if (a->off != b->off) {
+		/* the same type at offsets a whole element apart: an array walked */
+		if (!dwarf_offdie(w->dw, a->type, &t) || !(sz = type_size(&t)) ||
+		    (a->off - b->off) % (int64_t)sz)
+			return (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+		r.off = ((a->off % (int64_t)sz) + (int64_t)sz) % (int64_t)sz;
+		r.indexed = true;
+	}
+	if (a->where != b->where)
+		r.where = DT_HEAP;
+	return r;
+}
+
+/* Merges S into the state at instruction I: whether it changed. */
+static bool merge(struct walk *w, size_t i, const struct state *s)
+{
+	struct state *d = &w->in[i];
+	bool changed = false;
+
+	if (!d->seen) {
+		uint16_t visits = d->visits;
+
+		*d = *s;
+		d->visits = visits;
+		d->seen = true;
+		return true;
+	}
+	for (int r = 0; r < NR_REGS; r++) {
+		struct rv m = meet(w, &d->r[r], &s->r[r]);
+
+		if (!rv_eq(&m, &d->r[r])) {
+			d->r[r] = m;
+			changed = true;
+		}
+	}
+	for (uint8_t k = 0; k < d->nr_slots;) {
+		struct rv *o = slot_of((struct state *)s, d->slot[k].off, false);
+		struct rv m = o ? meet(w, &d->slot[k].v, o) : (struct rv){ .kind = R_UNKNOWN };
+
+		if (m.kind == R_UNKNOWN) {
+			d->slot[k] = d->slot[--d->nr_slots];
+			changed = true;
+			continue;
+		}
+		if (!rv_eq(&m, &d->slot[k].v)) {
+			d->slot[k].v = m;
+			changed = true;
+		}
+		k++;
+	}
+	return changed;
+}
+
+/*
+ * What a call changes that code after it may read: the result registers.
+ * The others a call may clobber are not read again before they are written,
+ * unless the callee keeps them (gcc's -fipa-ra knows its callees' registers),
+ * so what they held is kept.
+ */
+static uint64_t call_results(uint16_t machine)
+{
+	if (machine == EM_AARCH64_)
+		return 0xffull;				/* x0-x7 */
+	return 1ull << 0 | 1ull << 1;			/* rax, rdx */
+}
+
+static void clobber(struct state *s, uint64_t mask)
+{
+	for (int r = 0; r < NR_REGS; r++)
+		if (mask & (1ull << r))
+			s->r[r] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+}
+
+/* The state after instruction I, from the state before it (facts applied). */
+static void transfer(struct walk *w, size_t i, struct state *s)
+{
+	const struct insn *in = &w->v[i];
+	int sp = w->machine == EM_AARCH64_ ? 31 : 7;
+	struct dt_access a;
+	struct rv dst;
+	int d = in->ty_dst ? in->ty_dst - 1 : -1;
+	int src = in->ty_src ? in->ty_src - 1 : -1;
+
+	access_of(w, i, s, &a, &dst);
+	/* A store to the frame: the slot now holds the register (a spill), or something else. */
+	if ((in->ty_op == TY_STORE || in->ty_op == TY_MEM) && in->ty_base &&
+	    s->r[in->ty_base - 1].kind == R_CFA && !in->ty_index) {
+		int64_t off = s->r[in->ty_base - 1].off + in->ty_disp;
+		struct rv *sl = slot_of(s, off, in->ty_op == TY_STORE && in->ty_wide && src >= 0);
+
+		if (sl)
+			*sl = in->ty_op == TY_STORE && in->ty_wide && src >= 0 ? s->r[src] :
+			      (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+	}
+	clobber(s, in->ty_clobbers & ((1ull << NR_REGS) - 1));
+	if (in->call)
+		clobber(s, call_results(w->machine));
+	if (d >= NR_REGS)
+		return;
+	switch (in->ty_op) {
+	case TY_LOAD:
+	case TY_LEA:
+		if (d >= 0)
+			s->r[d] = in->ty_wide ? dst : (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+		break;
+	case TY_MOVE:
+		if (d >= 0)
+			s->r[d] = in->ty_wide && src >= 0 && src < NR_REGS ? s->r[src] :
+				  (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+		break;
+	case TY_ADD_IMM:
+		if (d >= 0 && in->ty_wide && (s->r[d].kind == R_PTR || s->r[d].kind == R_CFA))
+			s->r[d].off += in->ty_imm;
+		else if (d >= 0)
+			s->r[d] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+		break;
+	case TY_ADD_REG:
+		if (d < 0 || src < 0 || src >= NR_REGS || !in->ty_wide) {
+			if (d >= 0)
+				s->r[d] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+		} else if (s->r[d].kind == R_PTR && s->r[src].kind != R_PTR) {
+			s->r[d].indexed = true;		/* p + i: an element */
+		} else if (s->r[src].kind == R_PTR && s->r[d].kind == R_UNKNOWN) {
+			s->r[d] = s->r[src];
+			s->r[d].indexed = true;		/* i + p */
+		} else {
+			s->r[d] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+		}
+		break;
+	case TY_ADD_LOAD:
+		if (d < 0 || !in->ty_wide)
+			break;
+		if (s->r[d].kind == R_PTR && dst.kind != R_PTR) {
+			s->r[d].indexed = true;
+		} else if (dst.kind == R_PTR && s->r[d].kind == R_UNKNOWN) {
+			s->r[d] = dst;			/* i + p, p loaded */
+			s->r[d].indexed = true;
+		} else {
+			s->r[d] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+		}
+		break;
+	case TY_PUSH:
+		if (s->r[sp].kind == R_CFA) {
+			struct rv *sl;
+
+			s->r[sp].off -= in->ty_size;
+			if ((sl = slot_of(s, s->r[sp].off, false)))
+				*sl = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+		}
+		break;
+	case TY_POP:
+		if (d >= 0)
+			s->r[d] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+		if (s->r[sp].kind == R_CFA && d != sp)
+			s->r[sp].off += in->ty_size;
+		break;
+	case TY_LEAVE:
+		s->r[sp] = s->r[6];
+		if (s->r[sp].kind == R_CFA)
+			s->r[sp].off += 8;
+		else
+			s->r[sp] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+		s->r[6] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+		break;
+	default:
+		if (d >= 0)
+			s->r[d] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+		break;
+	}
+	/* aarch64's pre- and post-indexed forms move the base. */
+	if (in->ty_writeback && in->ty_base && in->ty_base - 1 < NR_REGS) {
+		struct rv *b = &s->r[in->ty_base - 1];
+
+		if (b->kind == R_PTR || b->kind == R_CFA)
+			b->off += in->ty_imm;
+	}
+}
+
+static size_t index_of(const struct walk *w, uint64_t addr)
+{
+	size_t lo = 0, hi = w->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w->v[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < w->n && w->v[lo].addr == addr ? lo : SIZE_MAX;
+}
+
+static int run(struct walk *w)
+{
+	size_t *stack, top = 0;
+	bool *queued;
+	struct state s;
+	int err = 0;
+
+	stack = malloc(w->n * sizeof(*stack));
+	queued = calloc(w->n, sizeof(*queued));
+	if (!stack || !queued) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memset(&s, 0, sizeof(s));
+	for (int r = 0; r < NR_REGS; r++)
+		s.r[r] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+	/* At the entry the stack pointer is the CFA less the return address (x86_64). */
+	if (w->machine == EM_AARCH64_)
+		s.r[31] = (struct rv){ .kind = R_CFA, .off = 0, .name = -1 };
+	else
+		s.r[7] = (struct rv){ .kind = R_CFA, .off = -8, .name = -1 };
+	merge(w, 0, &s);
+	stack[top++] = 0;
+	queued[0] = true;
+	while (top) {
+		size_t i = stack[--top];
+		const struct insn *in = &w->v[i];
+		size_t t;
+
+		queued[i] = false;
+		if (++w->in[i].visits > MAX_VISITS)
+			continue;
+		s = w->in[i];
+		apply_facts(w, i, &s);
+		transfer(w, i, &s);
+		if (!in->ret && !in->jump && i + 1 < w->n && merge(w, i + 1, &s) && !queued[i + 1]) {
+			stack[top++] = i + 1;
+			queued[i + 1] = true;
+		}
+		if (in->branch && !in->call && in->target && (t = index_of(w, in->target)) != SIZE_MAX &&
+		    merge(w, t, &s) && !queued[t]) {
+			stack[top++] = t;
+			queued[t] = true;
+		}
+	}
+out:
+	free(stack);
+	free(queued);
+	return err;
+}
+
+int datatype_walk(struct dso *d, uint16_t e_machine, const struct insn *v, size_t n,
+		  struct dt_result *out)
+{
+	struct walk w = { .d = d, .machine = e_machine, .v = v, .n = n, .out = out };
+	Dwarf_Attribute at;
+	Dwarf_Word lang;
+	int err = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->v = calloc(n ? n : 1, sizeof(*out->v));
+	if (!out->v)
+		return -ENOMEM;
+	out->n = n;
+	if (!n)
+		return 0;
+	w.dw = inline_dwarf(d);
+	if (!w.dw || n > MAX_INSNS || (e_machine != EM_X86_64_ && e_machine != EM_AARCH64_)) {
+		const char *why = !w.dw ? "no debug info for the binary" :
+				  n > MAX_INSNS ? "the function is too long to follow" :
+				  "data types are followed on x86_64 and aarch64 only";
+
+		for (size_t i = 0; i < n; i++)
+			if (v[i].ty_op == TY_LOAD || v[i].ty_op == TY_STORE || v[i].ty_op == TY_MEM ||
+			    (v[i].mem && v[i].access != ACC_ADDR) ||
+			    (v[i].data && v[i].access && v[i].access != ACC_ADDR))
+				out->v[i] = (struct dt_access){ .where = DT_HEAP, .unknown = why };
+		return 0;
+	}
+	w.have_fn = inline_function_at(d, v[0].addr, &w.cu, &w.fn) == 0;
+	if (!w.have_fn && !dwarf_diecu(&w.cu, &w.cu, NULL, NULL))
+		memset(&w.cu, 0, sizeof(w.cu));
+	w.cxx = w.have_fn && dwarf_attr(&w.cu, DW_AT_language, &at) && dwarf_formudata(&at, &lang) == 0 &&
+		(lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_11 ||
+		 lang == DW_LANG_C_plus_plus_14 || lang == 0x21 /* C++17 */ ||
+		 lang == 0x2a /* C++20 */);
+	w.facts = calloc(n, sizeof(*w.facts));
+	w.in = calloc(n, sizeof(*w.in));
+	w.vars = w.have_fn ? calloc(MAX_VARS, sizeof(*w.vars)) : NULL;
+	if (!w.facts || !w.in || (w.have_fn && !w.vars)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (w.have_fn)
+		collect_vars(&w, &w.fn, 0);
+	for (size_t i = 0; i < n && !err; i++)
+		err = facts_at(&w, i);
+	if (!err)
+		err = run(&w);
+	/* The names, under each instruction's final state (unreached code: its facts alone). */
+	for (size_t i = 0; i < n && !err; i++) {
+		struct state s = w.in[i];
+		struct rv dst;
+
+		if (!s.seen)
+			for (int r = 0; r < NR_REGS; r++)
+				s.r[r] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+		apply_facts(&w, i, &s);
+		access_of(&w, i, &s, &out->v[i], &dst);
+		if (!w.have_fn && out->v[i].where == DT_HEAP && !out->v[i].expr && !out->v[i].type)
+			out->v[i].unknown = "no debug info describes this function";
+	}
+out:
+	for (size_t i = 0; w.facts && i < n; i++)
+		free(w.facts[i]);
+	free(w.facts);
+	free(w.in);
+	free(w.vars);
+	for (size_t i = 0; i < w.nr_names; i++)
+		free(w.names[i]);
+	free(w.names);
+	if (err)
+		datatype_free(out);
+	return err;
+}
+
+void datatype_free(struct dt_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nr_strs; i++)
+		free(r->strs[i]);
+	free(r->strs);
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
