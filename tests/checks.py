@@ -14,3 +14,30 @@ def summary():
     """Prints the counts; the exit status for them."""
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def over_width(text, width=100):
+    """The lines of a text report longer than WIDTH columns, but for a line that holds one word
+    alone (a path to copy, which a report never shortens: it has a line of its own)."""
+    long = []
+    for line in text.splitlines():
+        line = line.expandtabs()
+        if len(line) <= width:
+            continue
+        if " " not in line.lstrip("#").strip():
+            continue
+        long.append(line)
+    return long
+
+
+def unfold(text):
+    """A text report with its folded comment lines joined again (a continuation line starts
+    with '#' and more spaces than the line it continues), for looking up a whole path."""
+    out = []
+    for line in text.splitlines():
+        if out and out[-1].startswith("#") and line.startswith("#     ") and \
+                len(line) - len(line[1:].lstrip(" ")) > len(out[-1]) - len(out[-1][1:].lstrip(" ")):
+            out[-1] += " " + line[1:].lstrip(" ")
+        else:
+            out.append(line)
+    return "\n".join(out) + "\n"

@@ -261,8 +261,9 @@ def main():
                                     extra=["--no-inline"]) and good
         if pipe:
             # The same recording read from standard input.
-            r = subprocess.run(f"{mycl_hot} --format json -q - < {path} > /dev/null",
-                               shell=True)
+            with open(path, "rb") as stdin:
+                r = subprocess.run([mycl_hot, "--format", "json", "-q", "-"], stdin=stdin,
+                                   stdout=subprocess.DEVNULL)
             good = good and r.returncode == 0
         passed += good
         failed += not good

@@ -2,7 +2,8 @@
 /*
  * A stream that keeps a text report within a width (100 columns unless
  * --wide): comment lines ("# ...": headers, warnings, summaries) are folded
- * at spaces under their indent; other lines (rows, call-graph branches,
+ * at spaces under their indent, a word longer than a line (a path to copy)
+ * whole on a line of its own; other lines (rows, call-graph branches,
  * annotated code) keep their columns and have their name - the text after a
  * "[.] " level mark, after a graph branch's "--", or after the indent -
  * shortened in the middle.  Tabs are expanded first.
@@ -68,16 +69,30 @@ static void fold_comment(struct fold *fd, const char *s, size_t n)
 			}
 		}
 		if (!brk) {
+			/*
+			 * A word longer than the line (a path to copy, a long name):
+			 * whole, on a line of its own, past the width.
+			 */
 			size_t from = first ? ind : 0, tok = from;
 
 			while (tok < n && s[tok] != ' ')
 				tok++;
-			fwrite(s, 1, from, fd->to);
-			put_short(fd->to, s + from, tok - from, avail - from);
+			if (first && from > 1 && tok - from > avail - from) {
+				/* the label on its line, the word under it */
+				brk = from;
+				while (brk > 1 && s[brk - 1] == ' ')
+					brk--;
+				if (brk > 1) {
+					fwrite(s, 1, brk, fd->to);
+					goto next;
+				}
+			}
+			fwrite(s, 1, tok, fd->to);
 			brk = tok;
 		} else {
 			fwrite(s, 1, brk, fd->to);
 		}
+next:
 		s += brk;
 		n -= brk;
 		while (n && *s == ' ') {

@@ -163,11 +163,12 @@ static void redact_json(const struct ticket *t, const char *s, size_t n, FILE *o
 /*
  * One line within the width: broken at the last space that fits, the rest on
  * continuation lines four columns under the line's indent; a word wider than
- * a line is shortened in the middle.  Tabs are expanded first.
+ * a line (a path to copy) is kept whole on a line of its own.  Tabs are
+ * expanded first.
  */
 static void fold(struct ticket *t, const char *line)
 {
-	char tabs[4096], red[4096], word[1024], sh[1024];
+	char tabs[4096], red[4096];
 	const char *s;
 	size_t o = 0, ind = 0, w = t->width;
 	bool first = true;
@@ -209,11 +210,10 @@ static void fold(struct ticket *t, const char *line)
 			fprintf(t->f, "%.*s", (int)brk, s);
 			s += brk;
 		} else {
+			/* A word wider than a line (a path to copy): whole, on a line of its own. */
 			size_t lead = first ? ind : 0, tok = strcspn(s + lead, " ");
 
-			snprintf(word, sizeof(word), "%.*s", (int)(tok < sizeof(word) - 1 ? tok :
-							       sizeof(word) - 1), s + lead);
-			fprintf(t->f, "%.*s%s", (int)lead, s, report_mid_short(word, avail - lead, sh, sizeof(sh)));
+			fprintf(t->f, "%.*s", (int)(lead + tok), s);
 			s += lead + tok;
 		}
 		while (*s == ' ')
