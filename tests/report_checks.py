@@ -14,6 +14,7 @@ usage: report_checks.py MYCL_REPORT MYCL_HOT DATA_DIR
 import itertools
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -169,7 +170,8 @@ def main():
     for name, flags, want in (("a terminal", "", True), ("a terminal, --quiet", "-q", False)):
         with tempfile.TemporaryDirectory() as tmp:
             log = os.path.join(tmp, "typescript")
-            cmd = f"{tool} {flags} --no-share --symfs {symfs} {ttas} > /dev/null"
+            cmd = " ".join(shlex.quote(x) for x in [tool, *flags.split(), "--no-share", "--symfs",
+                                                     symfs, ttas]) + " > /dev/null"
             r = run("script", "-qc", cmd, log, env=env)
             seen = open(log, errors="replace", newline="").read() if os.path.exists(log) else ""
             shown = "mycl-report: reading " in seen and "% (" in seen

@@ -3,7 +3,8 @@
  * A stream that keeps a text report within a width (100 columns unless
  * --wide): comment lines ("# ...": headers, warnings, summaries) are folded
  * at spaces under their indent, a word longer than a line (a path to copy)
- * whole on a line of its own; other lines (rows, call-graph branches,
+ * whole on a line of its own; an annotated instruction's note ("  # ...") is
+ * folded under itself; other lines (rows, call-graph branches,
  * annotated code) keep their columns and have their name - the text after a
  * "[.] " level mark, after a graph branch's "--", or after the indent -
  * shortened in the middle.  Tabs are expanded first.
@@ -124,10 +125,59 @@ static size_t name_start(const char *s, size_t n)
 	return i;
 }
 
+/* Where an annotated instruction's note ("  # c->hits rmw ...") starts, or 0. */
+static size_t find_note(const char *s, size_t n)
+{
+	for (size_t i = 1; i + 3 < n; i++)
+		if (s[i] == ':' && s[i + 1] == ' ' && s[i + 2] == ' ') {
+			for (size_t k = i + 3; k + 3 < n; k++)
+				if (s[k] == ' ' && s[k + 1] == ' ' && s[k + 2] == '#' && s[k + 3] == ' ')
+					return k + 2;
+			return 0;
+		}
+	return 0;
+}
+
+/* An annotated instruction whose note does not fit: the note folded at spaces under itself. */
+static void fold_note(struct fold *fd, const char *s, size_t n, size_t note)
+{
+	size_t avail = fd->width - note - 2;
+
+	fwrite(s, 1, note + 2, fd->to);
+	s += note + 2;
+	n -= note + 2;
+	while (n) {
+		size_t brk = 0;
+
+		if (n <= avail) {
+			fwrite(s, 1, n, fd->to);
+			break;
+		}
+		for (size_t i = avail; i > 0; i--)
+			if (s[i] == ' ') {
+				brk = i;
+				break;
+			}
+		if (!brk)
+			for (brk = avail; brk < n && s[brk] != ' '; brk++)
+				;
+		fwrite(s, 1, brk, fd->to);
+		s += brk;
+		n -= brk;
+		while (n && *s == ' ') {
+			s++;
+			n--;
+		}
+		if (n)
+			fprintf(fd->to, "\n%*s# ", (int)note, "");
+	}
+	fputc('\n', fd->to);
+}
+
 static void emit(struct fold *fd)
 {
 	char *s = fd->line;
-	size_t n = fd->len, start;
+	size_t n = fd->len, start, note;
 
 	if (n <= fd->width) {
 		fwrite(s, 1, n, fd->to);
@@ -136,6 +186,11 @@ static void emit(struct fold *fd)
 	}
 	if (s[0] == '#') {
 		fold_comment(fd, s, n);
+		return;
+	}
+	note = find_note(s, n);
+	if (note && note + 24 < fd->width) {
+		fold_note(fd, s, n, note);
 		return;
 	}
 	start = name_start(s, n);

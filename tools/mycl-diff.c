@@ -10,6 +10,17 @@
 
 #define P "mycl-diff"
 
+/* The text report within 100 columns unless --wide: its header's long lines folded. */
+static int write_text(FILE *out, const struct mycl_diff *d, const struct mycl_diff_write_opts *wo)
+{
+	FILE *fo = wo->wide ? NULL : cli_folding(out, 100);
+	int err = mycl_diff__write_text(fo ? fo : out, d, wo);
+
+	if (fo && fclose(fo) && !err)
+		err = -EIO;
+	return err;
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: mycl-diff [OPTIONS] BASE.data NEW.data\n"
@@ -200,7 +211,7 @@ static int share_diff(const char *b1, const char *b2, const char *base, const ch
 	if (!rc) {
 		int e = !strcmp(format, "json") ? mycl_diff__write_json(out, d, wo) :
 			!strcmp(format, "markdown") ? mycl_diff__write_markdown(out, d, wo) :
-			mycl_diff__write_text(out, d, wo);
+			write_text(out, d, wo);
 
 		rc = cli_finish_output(P, out, output, e);
 	}
@@ -371,7 +382,7 @@ int main(int argc, char **argv)
 	if (!rc) {
 		int err = !strcmp(format, "json") ? mycl_diff__write_json(out, d, &wo) :
 			  !strcmp(format, "markdown") ? mycl_diff__write_markdown(out, d, &wo) :
-			  mycl_diff__write_text(out, d, &wo);
+			  write_text(out, d, &wo);
 
 		rc = cli_finish_output(P, out, output, err);
 	}

@@ -164,6 +164,19 @@ static uint64_t type_size(Dwarf_Die *t)
 	return dwarf_aggregate_size(&s, &sz) == 0 && sz < (1ull << 40) ? sz : 0;
 }
 
+/* A struct, class, union or array (after typedefs): what has members or elements. */
+static bool aggregate(Dwarf_Die *t)
+{
+	Dwarf_Die s = *t;
+	int tag;
+
+	if (!strip(&s))
+		return false;
+	tag = dwarf_tag(&s);
+	return tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_array_type;
+}
+
 static void put(char *buf, size_t len, size_t *used, const char *s)
 {
 	int k = snprintf(buf + *used, len - *used, "%s", s);
@@ -482,11 +495,71 @@ static struct rv ptr_of(struct walk *w, Dwarf_Off type, const char *expr, uint8_
 			    .type = dwarf_dieoffset(&p) };
 }
 
+/*
+ * Whether a member at byte OFF of TYPE (or TYPE itself, at 0) has the type
+ * WANT: the object a register points into is the one a variable names.
+ */
+static bool type_within(struct walk *w, Dwarf_Off type, int64_t off, Dwarf_Off want)
+{
+	Dwarf_Die t, u, c;
+
+	if (!dwarf_offdie(w->dw, want, &u) || !strip(&u) || !dwarf_offdie(w->dw, type, &t))
+		return false;
+	for (int depth = 0; depth < 12 && strip(&t); depth++) {
+		int tag = dwarf_tag(&t);
+		bool in = false;
+
+		if (!off && dwarf_dieoffset(&t) == dwarf_dieoffset(&u))
+			return true;
+		if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type) || off < 0 ||
+		    dwarf_child(&t, &c) != 0)
+			return false;
+		do {
+			Dwarf_Word mo;
+			Dwarf_Die ct;
+			uint64_t ms;
+
+			if ((dwarf_tag(&c) != DW_TAG_member && dwarf_tag(&c) != DW_TAG_inheritance) ||
+			    dwarf_hasattr(&c, DW_AT_external) || !member_offset(&c, &mo) ||
+			    !die_type(&c, &ct))
+				continue;
+			ms = type_size(&ct);
+			if ((uint64_t)off >= mo && (uint64_t)off < mo + ms) {
+				off -= (int64_t)mo;
+				t = ct;
+				in = true;
+				break;
+			}
+		} while (dwarf_siblingof(&c, &c) == 0);
+		if (!in)
+			return false;
+	}
+	return false;
+}
+
+/*
+ * The registers DWARF describes at instruction I.  A parameter of an
+ * inlined function (its "this") names less than the caller's expression
+ * the code brought there (p->latch.word): that is kept when it points at an
+ * object of the parameter's type.
+ */
 static void apply_facts(struct walk *w, size_t i, struct state *s)
 {
-	for (const struct fact *f = w->facts[i]; f && f->var != UINT32_MAX; f++)
-		if (f->reg >= 0)
-			s->r[f->reg] = ptr_of(w, w->vars[f->var].type, w->vars[f->var].name, DT_HEAP);
+	for (const struct fact *f = w->facts[i]; f && f->var != UINT32_MAX; f++) {
+		struct var *v = &w->vars[f->var];
+		struct rv *r;
+		struct rv dw;
+
+		if (f->reg < 0)
+			continue;
+		r = &s->r[f->reg];
+		dw = ptr_of(w, v->type, v->name, DT_HEAP);
+		if (dwarf_tag(&v->scope) == DW_TAG_inlined_subroutine && r->kind == R_PTR &&
+		    r->name >= 0 && dw.kind == R_PTR && !r->indexed &&
+		    type_within(w, r->type, r->off, dw.type))
+			continue;
+		*r = dw;
+	}
 }
 
 /* ---- naming an access ---- */
@@ -499,6 +572,21 @@ static const char *expr_of(struct walk *w, const struct rv *b, const char *path)
 
 	if (!n)
 		return NULL;
+	if (n[0] == '*' && !b->obj) {
+		/* *ref->st_other reads as *(ref->st_other): (*ref)->st_other */
+		char *p = str_printf("(%s)", n);
+		const char *e;
+		struct rv pb = *b;
+
+		if (!p)
+			return NULL;
+		pb.name = name_id(w, p);
+		free(p);
+		if (pb.name < 0)
+			return NULL;
+		e = expr_of(w, &pb, path);
+		return e;
+	}
 	if (b->obj)
 		s = str_printf("%s%s", n, path);
 	else if (b->indexed)
@@ -544,6 +632,31 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 		ix = indexed;
 	} else if (b->indexed) {
 		base.indexed = false;
+	}
+	if (!aggregate(&t)) {
+		/* A pointer to a scalar: *p, p[1], p[i]. */
+		int64_t k = msize ? off / (int64_t)msize : 0;
+
+		a->where = b->where ? b->where : DT_HEAP;
+		a->type = type_str(w, &t);
+		a->member_type = a->type;
+		a->offset = off;
+		a->size = msize;
+		if (!name_of(w, b->name))
+			return;
+		if (b->obj && !off)
+			a->expr = keep(w->out, strdup(name_of(w, b->name)));
+		else if (!b->obj && !off && !ix)
+			a->expr = keep(w->out, str_printf("*%s", name_of(w, b->name)));
+		else if (ix)
+			a->expr = keep(w->out, str_printf("%s[i]", name_of(w, b->name)));
+		else if (msize && !(off % (int64_t)msize) && !b->obj)
+			a->expr = keep(w->out, str_printf("%s[%" PRId64 "]", name_of(w, b->name), k));
+		else
+			a->expr = keep(w->out, str_printf("%s+%" PRId64, name_of(w, b->name), off));
+		if (loaded && (in->ty_op == TY_LOAD || in->ty_op == TY_ADD_LOAD) && in->ty_wide)
+			*loaded = ptr_of(w, dwarf_dieoffset(&t), a->expr, DT_HEAP);
+		return;
 	}
 	path_at(&t, off, in->ty_size, &ix, path, sizeof(path), &used, &mt, 0, &moff, &msize, 0);
 	if (ix && !b->obj && !b->indexed) {
@@ -703,7 +816,13 @@ static void access_of(struct walk *w, size_t i, struct state *s, struct dt_acces
 		if ((in->ty_op == TY_LOAD || in->ty_op == TY_ADD_LOAD) && in->ty_wide && !in->ty_index &&
 		    (sl = slot_of(s, off, false)))
 			*dst = *sl;
-		a->unknown = "a frame slot no variable names (a spill)";
+		/*
+		 * A frame slot no variable names: the compiler's own (a spill, a
+		 * saved register), no object of the program's; a sample there is
+		 * read as the instruction before's, as after any instruction
+		 * without data.
+		 */
+		memset(a, 0, sizeof(*a));
 		return;
 	}
 	if (b->kind != R_PTR) {
@@ -939,10 +1058,51 @@ static size_t index_of(const struct walk *w, uint64_t addr)
 	return lo < w->n && w->v[lo].addr == addr ? lo : SIZE_MAX;
 }
 
+/*
+ * Code the walk did not reach starts where an indirect jump lands (a
+ * switch's table): from the state every indirect jump reached agrees on.
+ * Whether an instruction was seeded so: 0.
+ */
+static bool seed_unreached(struct walk *w, size_t *stack, size_t *top, bool *queued)
+{
+	struct state *at = NULL, s;
+	bool seeded = false;
+
+	for (size_t i = 0; i < w->n; i++) {
+		if (!w->v[i].jump || w->v[i].target || !w->in[i].seen)
+			continue;
+		s = w->in[i];
+		apply_facts(w, i, &s);
+		transfer(w, i, &s);
+		if (!at) {
+			at = malloc(sizeof(*at));
+			if (!at)
+				return false;
+			*at = s;
+		} else {
+			for (int r = 0; r < NR_REGS; r++)
+				at->r[r] = meet(w, &at->r[r], &s.r[r]);
+			at->nr_slots = 0;
+		}
+	}
+	for (size_t i = 1; at && i < w->n; i++) {
+		const struct insn *p = &w->v[i - 1];
+
+		if (w->in[i].seen || !(p->jump || p->ret))
+			continue;
+		merge(w, i, at);
+		stack[(*top)++] = i;
+		queued[i] = true;
+		seeded = true;
+	}
+	free(at);
+	return seeded;
+}
+
 static int run(struct walk *w)
 {
 	size_t *stack, top = 0;
-	bool *queued;
+	bool *queued, seeded = false;
 	struct state s;
 	int err = 0;
 
@@ -963,6 +1123,7 @@ static int run(struct walk *w)
 	merge(w, 0, &s);
 	stack[top++] = 0;
 	queued[0] = true;
+again:
 	while (top) {
 		size_t i = stack[--top];
 		const struct insn *in = &w->v[i];
@@ -983,6 +1144,11 @@ static int run(struct walk *w)
 			stack[top++] = t;
 			queued[t] = true;
 		}
+	}
+	if (!seeded) {
+		seeded = true;
+		if (seed_unreached(w, stack, &top, queued))
+			goto again;
 	}
 out:
 	free(stack);
@@ -1019,7 +1185,7 @@ int datatype_walk(struct dso *d, uint16_t e_machine, const struct insn *v, size_
 		return 0;
 	}
 	w.have_fn = inline_function_at(d, v[0].addr, &w.cu, &w.fn) == 0;
-	if (!w.have_fn && !dwarf_diecu(&w.cu, &w.cu, NULL, NULL))
+	if (!w.have_fn)
 		memset(&w.cu, 0, sizeof(w.cu));
 	w.cxx = w.have_fn && dwarf_attr(&w.cu, DW_AT_language, &at) && dwarf_formudata(&at, &lang) == 0 &&
 		(lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_11 ||

@@ -28,7 +28,11 @@ static void note(FILE *f, const struct mycl_annotate_line *l)
 	bool any = false;
 
 	if (l->global) {
-		fprintf(f, "  # %s%s%s", l->global, l->access ? " " : "", l->access ? l->access : "");
+		/* the member the debug info names in place of an offset: stats.n_hits for stats+0x8 */
+		const char *g = l->data_expr && l->data_member && !l->data_unknown &&
+				l->access && strcmp(l->access, "address") ? l->data_expr : l->global;
+
+		fprintf(f, "  # %s%s%s", g, l->access ? " " : "", l->access ? l->access : "");
 		any = true;
 	}
 	if (!l->global && l->data_where && !l->data_unknown && (l->data_expr || l->data_type)) {
