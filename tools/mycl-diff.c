@@ -16,8 +16,9 @@ static int write_text(FILE *out, const struct mycl_diff *d, const struct mycl_di
 	FILE *fo = wo->wide ? NULL : cli_folding(out, 100);
 	int err = mycl_diff__write_text(fo ? fo : out, d, wo);
 
+	errno = 0;
 	if (fo && fclose(fo) && !err)
-		err = -EIO;
+		err = errno ? -errno : -EIO;	/* (the full disk's reason, from the flush under it) */
 	return err;
 }
 

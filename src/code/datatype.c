@@ -646,9 +646,9 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 			return;
 		if (b->obj && !off)
 			a->expr = keep(w->out, strdup(name_of(w, b->name)));
-		else if (!b->obj && !off && !ix)
+		else if (!b->obj && !off && !ix && !b->indexed)
 			a->expr = keep(w->out, str_printf("*%s", name_of(w, b->name)));
-		else if (ix)
+		else if (ix || b->indexed)
 			a->expr = keep(w->out, str_printf("%s[i]", name_of(w, b->name)));
 		else if (msize && !(off % (int64_t)msize) && !b->obj)
 			a->expr = keep(w->out, str_printf("%s[%" PRId64 "]", name_of(w, b->name), k));
@@ -764,13 +764,13 @@ static struct rv *slot_of(struct state *s, int64_t off, bool make)
  * Names the memory operand of instruction I under state S into *A; *DST: what a
  * load or lea puts in its register (unknown when nothing is known).
  */
-static void access_of(struct walk *w, size_t i, struct state *s, struct dt_access *a,
-		      struct rv *dst)
+static void access_of(struct walk *w, size_t i, const struct insn *in, struct state *s,
+		      struct dt_access *a, struct rv *dst)
 {
-	const struct insn *in = &w->v[i];
 	const struct rv *b;
 	bool has_mem = in->ty_op == TY_LOAD || in->ty_op == TY_STORE || in->ty_op == TY_MEM ||
-		       in->ty_op == TY_LEA || in->ty_op == TY_ADD_LOAD;
+		       in->ty_op == TY_LEA || in->ty_op == TY_ADD_LOAD ||
+		       (in->data && in->access == ACC_ADDR && in->ty_dst);	/* aarch64's add :lo12: */
 
 	memset(a, 0, sizeof(*a));
 	*dst = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
@@ -948,7 +948,7 @@ static void transfer(struct walk *w, size_t i, struct state *s)
 	int d = in->ty_dst ? in->ty_dst - 1 : -1;
 	int src = in->ty_src ? in->ty_src - 1 : -1;
 
-	access_of(w, i, s, &a, &dst);
+	access_of(w, i, in, s, &a, &dst);
 	/* A store to the frame: the slot now holds the register (a spill), or something else. */
 	if ((in->ty_op == TY_STORE || in->ty_op == TY_MEM) && in->ty_base &&
 	    s->r[in->ty_base - 1].kind == R_CFA && !in->ty_index) {
@@ -964,11 +964,31 @@ static void transfer(struct walk *w, size_t i, struct state *s)
 		clobber(s, call_results(w->machine));
 	if (d >= NR_REGS)
 		return;
+	if (in->data && in->access == ACC_ADDR && d >= 0 && in->ty_op != TY_LOAD &&
+	    in->ty_op != TY_LEA) {
+		/* adrp and add :lo12: (aarch64): the register points into the global */
+		s->r[d] = dst;
+		return;
+	}
 	switch (in->ty_op) {
 	case TY_LOAD:
 	case TY_LEA:
 		if (d >= 0)
 			s->r[d] = in->ty_wide ? dst : (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+		if (in->ty_op == TY_LOAD && in->ty_src2 && in->ty_src2 - 1 < NR_REGS) {
+			/* aarch64 ldp: the second register from the next word */
+			struct insn second = *in;
+			struct dt_access a2;
+			struct rv dst2;
+
+			second.ty_disp += in->ty_size;
+			second.ty_dst = in->ty_src2;
+			second.ty_src2 = 0;
+			second.data = in->data ? in->data + in->ty_size : 0;
+			access_of(w, i, &second, s, &a2, &dst2);
+			s->r[in->ty_src2 - 1] = in->ty_wide ? dst2 :
+						(struct rv){ .kind = R_UNKNOWN, .name = -1 };
+		}
 		break;
 	case TY_MOVE:
 		if (d >= 0)
@@ -976,12 +996,29 @@ static void transfer(struct walk *w, size_t i, struct state *s)
 				  (struct rv){ .kind = R_UNKNOWN, .name = -1 };
 		break;
 	case TY_ADD_IMM:
+		if (d >= 0 && src >= 0 && src < NR_REGS)
+			s->r[d] = s->r[src];		/* aarch64: add xd, xn, #imm */
 		if (d >= 0 && in->ty_wide && (s->r[d].kind == R_PTR || s->r[d].kind == R_CFA))
 			s->r[d].off += in->ty_imm;
 		else if (d >= 0)
 			s->r[d] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
 		break;
 	case TY_ADD_REG:
+		if (d >= 0 && in->ty_src2 && in->ty_src2 - 1 < NR_REGS && src >= 0 && src < NR_REGS) {
+			/* aarch64: add xd, xn, xm: a pointer plus an index, either way round */
+			const struct rv *p = s->r[src].kind == R_PTR ? &s->r[src] :
+					     s->r[in->ty_src2 - 1].kind == R_PTR ?
+					     &s->r[in->ty_src2 - 1] : NULL;
+			bool both = s->r[src].kind == R_PTR && s->r[in->ty_src2 - 1].kind == R_PTR;
+
+			if (p && !both && in->ty_wide) {
+				s->r[d] = *p;
+				s->r[d].indexed = true;
+			} else {
+				s->r[d] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+			}
+			break;
+		}
 		if (d < 0 || src < 0 || src >= NR_REGS || !in->ty_wide) {
 			if (d >= 0)
 				s->r[d] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
@@ -1213,7 +1250,7 @@ int datatype_walk(struct dso *d, uint16_t e_machine, const struct insn *v, size_
 			for (int r = 0; r < NR_REGS; r++)
 				s.r[r] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
 		apply_facts(&w, i, &s);
-		access_of(&w, i, &s, &out->v[i], &dst);
+		access_of(&w, i, &w.v[i], &s, &out->v[i], &dst);
 		if (!w.have_fn && out->v[i].where == DT_HEAP && !out->v[i].expr && !out->v[i].type)
 			out->v[i].unknown = "no debug info describes this function";
 	}

@@ -30,6 +30,126 @@ static unsigned int arm64_xreg(unsigned int r)
 	return r;
 }
 
+/* An aarch64 register as DWARF numbers it, plus 1: x0-x30 0-30, sp 31; 0 for others (xzr). */
+static uint8_t arm64_dwarf(unsigned int r)
+{
+	if (r >= ARM64_REG_X0 && r <= ARM64_REG_X28)
+		return (uint8_t)(r - ARM64_REG_X0 + 1);
+	if (r >= ARM64_REG_W0 && r <= ARM64_REG_W30)
+		return (uint8_t)(r - ARM64_REG_W0 + 1);
+	if (r == ARM64_REG_X29)
+		return 30;
+	if (r == ARM64_REG_X30)
+		return 31;
+	if (r == ARM64_REG_SP || r == ARM64_REG_WSP)
+		return 32;
+	return 0;
+}
+
+static bool arm64_is_x(unsigned int r)
+{
+	return (r >= ARM64_REG_X0 && r <= ARM64_REG_X28) || r == ARM64_REG_X29 ||
+	       r == ARM64_REG_X30 || r == ARM64_REG_SP;
+}
+
+/* The ty_ fields: loads, stores, moves and additions of registers, as DWARF sees them. */
+static void arm64_type_facts(const cs_insn *ci, struct insn *in, bool atomic)
+{
+	const cs_arm64 *a = &ci->detail->arm64;
+	const cs_arm64_op *mem = NULL, *imm = NULL, *r0 = NULL, *r1 = NULL, *r2 = NULL;
+	const char *m = ci->mnemonic;
+	int nreg = 0;
+
+	for (int i = 0; i < a->op_count; i++) {
+		const cs_arm64_op *op = &a->operands[i];
+
+		if (op->type == ARM64_OP_MEM)
+			mem = op;
+		else if (op->type == ARM64_OP_IMM || op->type == ARM64_OP_CIMM)
+			imm = op;
+		else if (op->type == ARM64_OP_REG && nreg < 3) {
+			if (nreg == 0)
+				r0 = op;
+			else if (nreg == 1)
+				r1 = op;
+			else
+				r2 = op;
+			nreg++;
+		}
+		if (op->type == ARM64_OP_REG && (op->access & CS_AC_WRITE))
+			in->ty_clobbers |= TY_REG_BIT(arm64_dwarf(op->reg));
+	}
+	if (mem) {
+		in->ty_base = arm64_dwarf(mem->mem.base);
+		in->ty_index = arm64_dwarf(mem->mem.index);
+		in->ty_scale = mem->mem.index == ARM64_REG_INVALID ? 0 :
+			       mem->shift.type == ARM64_SFT_LSL && mem->shift.value < 8 ?
+			       (uint8_t)(1u << mem->shift.value) : 1;
+		in->ty_disp = mem->mem.disp;
+		in->ty_writeback = a->writeback;
+		/* [xN], #imm: after the access; [xN, #d]!: the displacement */
+		in->ty_imm = a->writeback ? (imm ? imm->imm : mem->mem.disp) : 0;
+		in->ty_size = r0 && arm64_is_x(r0->reg) ? 8 : 4;
+		if (!strncmp(m, "ldrb", 4) || !strncmp(m, "strb", 4) || !strncmp(m, "ldurb", 5) ||
+		    !strncmp(m, "sturb", 5) || !strncmp(m, "ldrsb", 5) || !strncmp(m, "ldursb", 6))
+			in->ty_size = 1;
+		else if (!strncmp(m, "ldrh", 4) || !strncmp(m, "strh", 4) || !strncmp(m, "ldurh", 5) ||
+			 !strncmp(m, "sturh", 5) || !strncmp(m, "ldrsh", 5) || !strncmp(m, "ldursh", 6))
+			in->ty_size = 2;
+		in->ty_access = !strncmp(m, "st", 2) && strncmp(m, "stadd", 5) ? ACC_WRITE :
+				!strncmp(m, "ld", 2) && (m[2] == 'r' || m[2] == 'u' || m[2] == 'p' ||
+							  m[2] == 'x' || m[2] == 'a') ? ACC_READ :
+				ACC_RMW;
+		if (atomic && in->ty_access == ACC_READ && strncmp(m, "ldx", 3) &&
+		    strncmp(m, "ldax", 4) && strncmp(m, "ldar", 4) && strncmp(m, "ldapr", 5))
+			in->ty_access = ACC_RMW;
+		if (in->ty_access == ACC_READ && r0 && !atomic &&
+		    (!strncmp(m, "ldr", 3) || !strncmp(m, "ldur", 4) || !strncmp(m, "ldp", 3))) {
+			in->ty_op = TY_LOAD;
+			in->ty_dst = arm64_dwarf(r0->reg);
+			in->ty_wide = arm64_is_x(r0->reg) && in->ty_size == 8 && strncmp(m, "ldrs", 4);
+			if (!strncmp(m, "ldp", 3) && r1) {
+				in->ty_src2 = arm64_dwarf(r1->reg);	/* the pair's second */
+				in->ty_clobbers &= ~TY_REG_BIT(in->ty_src2);
+			}
+		} else if (in->ty_access == ACC_WRITE && r0 && !atomic) {
+			in->ty_op = TY_STORE;
+			in->ty_src = arm64_dwarf(r0->reg);
+			in->ty_wide = arm64_is_x(r0->reg) && in->ty_size == 8;
+		} else {
+			in->ty_op = TY_MEM;
+		}
+	} else if (r0 && (r0->access & CS_AC_WRITE)) {
+		in->ty_dst = arm64_dwarf(r0->reg);
+		in->ty_wide = arm64_is_x(r0->reg);
+		if (ci->id == ARM64_INS_MOV && r1 && !imm && !r2) {
+			in->ty_op = TY_MOVE;
+			in->ty_src = arm64_dwarf(r1->reg);
+		} else if ((ci->id == ARM64_INS_ADD || ci->id == ARM64_INS_SUB) && r1 && imm && !r2 &&
+			   imm->shift.type == ARM64_SFT_INVALID) {
+			in->ty_op = TY_ADD_IMM;
+			in->ty_src = arm64_dwarf(r1->reg);
+			in->ty_imm = ci->id == ARM64_INS_SUB ? -imm->imm : imm->imm;
+		} else if ((ci->id == ARM64_INS_ADD || ci->id == ARM64_INS_SUB) && r1 && imm && !r2) {
+			in->ty_op = TY_ADD_IMM;
+			in->ty_src = arm64_dwarf(r1->reg);
+			in->ty_imm = (ci->id == ARM64_INS_SUB ? -imm->imm : imm->imm) *
+				     (int64_t)(1u << (imm->shift.value & 31));
+		} else if (ci->id == ARM64_INS_ADD && r1 && r2) {
+			in->ty_op = TY_ADD_REG;
+			in->ty_src = arm64_dwarf(r1->reg);
+			in->ty_src2 = arm64_dwarf(r2->reg);
+		}
+	}
+	if (in->ty_op == TY_LOAD && in->ty_dst)
+		in->ty_clobbers &= ~TY_REG_BIT(in->ty_dst);
+	/* ldp: the second register loaded is not followed */
+	if (in->ty_writeback && in->ty_base)
+		in->ty_clobbers &= ~TY_REG_BIT(in->ty_base);
+	if (in->ty_op != TY_LOAD && in->ty_op != TY_STORE && in->ty_op != TY_MEM && in->ty_dst)
+		in->ty_clobbers &= ~TY_REG_BIT(in->ty_dst);
+}
+
 /*
  * Lock facts: a memory operand based on the function's argument k (mem_prm
  * 1 + k, mem_prm_off): an atomic helper's (__aarch64_cas4_acq(e, v, p)) word.
@@ -139,6 +259,8 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	const cs_arm64_op *o2 = a->op_count > 2 ? &a->operands[2] : NULL;
 
 	in->jump = ci->id == ARM64_INS_B && (a->cc == ARM64_CC_INVALID || a->cc == ARM64_CC_AL);
+	if (d->type_facts)
+		arm64_type_facts(ci, in, atomic);
 	/* The registers it writes (a leaf's, for its callers: disasm.c's clobbers). */
 	for (int i = 0; d->share_facts && i < a->op_count; i++) {
 		const cs_arm64_op *op = &a->operands[i];

@@ -125,10 +125,10 @@ struct insn {
 	uint8_t ty_op;			/* enum ty_op */
 	uint8_t ty_dst;			/* the register a load, move, lea or addition writes */
 	uint8_t ty_src;			/* a move's or an addition's source register */
+	uint8_t ty_src2;		/* aarch64: an addition's second source register */
 	uint8_t ty_base, ty_index;	/* the memory operand's (base 0 and data set: PC-relative) */
 	uint8_t ty_scale;		/* ... the index's scale */
 	uint8_t ty_size;		/* ... the bytes it accesses */
-	uint8_t ty_base2;		/* aarch64 ldp/stp: the second register loaded, plus 1 */
 	uint8_t ty_access;		/* the memory operand's enum insn_access */
 	bool ty_wide;			/* ty_dst written whole (a pointer's width) */
 	bool ty_writeback;		/* aarch64: the base is updated by ty_imm (pre/post-index) */
@@ -154,8 +154,9 @@ enum ty_op {
 	TY_MEM,				/* another access to memory (read-modify-write, compare) */
 	TY_LEA,				/* ty_dst = the memory operand's address */
 	TY_MOVE,			/* ty_dst = ty_src */
-	TY_ADD_IMM,			/* ty_dst += ty_imm */
-	TY_ADD_REG,			/* ty_dst += ty_src (an index, scaled or not) */
+	TY_ADD_IMM,			/* ty_dst = (ty_src, or ty_dst when 0) + ty_imm */
+	TY_ADD_REG,			/* ty_dst += ty_src (an index, scaled or not); aarch64:
+					 * ty_dst = ty_src + ty_src2 */
 	TY_ADD_LOAD,			/* ty_dst += memory (a pointer loaded and added to an index) */
 	TY_PUSH,			/* x86: the stack pointer moves down by ty_size */
 	TY_POP,				/* x86: ty_dst = the stack's top, the stack pointer moves up */

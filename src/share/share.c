@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include "apinames.h"
 #include "callgraph.h"
+#include "datatype.h"
 #include "disasm.h"
 #include "lockcode.h"
 #include "lockrules.h"
@@ -859,6 +860,7 @@ MYCL_API int mycl_share__disassemble(FILE *f, const struct mycl_share *s, const 
 	uint64_t start, end;
 	struct disasm *d;
 	struct insn *v;
+	struct dt_result types;
 	size_t n;
 	const uint8_t *code;
 	int err;
@@ -871,16 +873,27 @@ MYCL_API int mycl_share__disassemble(FILE *f, const struct mycl_share *s, const 
 	err = disasm_for_image(&d, img);
 	if (err)
 		return err;
+	disasm_set_type_facts(d, true);
 	err = disasm_range(d, code, end - start, start, &v, &n);
 	disasm_close(d);
 	if (err)
 		return err;
+	err = datatype_walk(s->dso, elf_image_machine(img), v, n, &types);
+	if (err) {
+		free(v);
+		return err;
+	}
 	fprintf(f, "# %s (%s):\n", func, s->arch);
 	for (size_t i = 0; i < n; i++) {
 		long k = v[i].data ? share_find_var(s, v[i].data) : -1;
+		const struct dt_access *t = &types.v[i];
 
 		fprintf(f, "  %8" PRIx64 ":  %s", v[i].addr, v[i].text);
-		if (k >= 0)
+		/* what a register points to (data types): c->hits, slots[i].served */
+		if (!v[i].data && t->where && !t->unknown && t->expr)
+			fprintf(f, "  # %s %s (%s%s%s)", t->expr, access_word(t->access), t->type,
+				t->member ? "." : "", t->member ? t->member : "");
+		else if (k >= 0)
 			fprintf(f, "  # %s%s %s", s->vars[k].name,
 				v[i].data == s->vars[k].addr ? "" : "+off", access_word(v[i].access));
 		else if (v[i].data)
@@ -892,5 +905,6 @@ MYCL_API int mycl_share__disassemble(FILE *f, const struct mycl_share *s, const 
 		fputc('\n', f);
 	}
 	free(v);
+	datatype_free(&types);
 	return ferror(f) ? -EIO : 0;
 }
