@@ -128,7 +128,8 @@ static void usage(FILE *f)
 	      "Flat profile of a perf recording: overhead by command, binary and symbol.\n"
 	      "\n"
 	      "  -i, --input FILE        recording to read (default perf.data; - or a pipe: stdin)\n"
-	      "  -s, --sort KEYS         comma list of comm,pid,tid,dso,sym,cpu (default comm,dso,sym)\n"
+	      "  -s, --sort KEYS         comma list of comm,pid,tid,dso,sym,cpu (default comm,dso,sym);\n"
+	      "                          type or typeoff: the data types the samples touch\n"
 	      "      --percent-limit P   hide rows under P percent\n"
 	      "      --max-rows N        show at most N rows per event (0: all)\n"
 	      "      --percentage absolute|relative  overhead of all samples (default, as perf)\n"
@@ -268,6 +269,62 @@ static int parse_sort(const char *list, enum mycl_sort_key *keys, size_t *nr)
 		keys[(*nr)++] = (enum mycl_sort_key)k;
 	}
 	return *nr ? 0 : -1;
+}
+
+/*
+ * --sort type, typeoff or both (perf's keys): 1 for types, 2 for their
+ * members; 0 for other keys; -1 (said) when mixed with them.
+ */
+static int types_sort(const char *list)
+{
+	char buf[256], *tok, *save = NULL;
+	int types = 0, others = 0;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "type"))
+			types = types > 1 ? types : 1;
+		else if (!strcmp(tok, "typeoff"))
+			types = 2;
+		else
+			others++;
+	}
+	if (types && others) {
+		fprintf(stderr, "mycl-hot: --sort type and typeoff are a view of their own (the data "
+			"types the sampled instructions touch): give them without %s\n", list);
+		return -1;
+	}
+	return types;
+}
+
+/* --sort type, typeoff: the data types of each event with samples (or the one chosen). */
+static int types_views(FILE *out, const struct mycl_profile *prof, bool by_member, bool json,
+		       double percent_limit)
+{
+	bool first = true;
+	int err = 0;
+
+	if (json)
+		fputs("[", out);
+	for (size_t e = 0; e < mycl_profile__nr_events(prof) && !err; e++) {
+		const struct mycl_profile_event *pe = mycl_profile__event(prof, e);
+		struct mycl_data_types *t;
+
+		if (!pe->event || !pe->nr_samples)
+			continue;
+		err = mycl_profile__data_types(prof, e, by_member, &t);
+		if (err)
+			break;
+		if (json && !first)
+			fputc(',', out);
+		err = json ? mycl_report__data_types_json(out, t) :
+			     mycl_report__data_types_text(out, t, percent_limit);
+		mycl_data_types__free(t);
+		first = false;
+	}
+	if (json)
+		fputs("]\n", out);
+	return err;
 }
 
 /* --callers/--callees SYM, --folded: for each event with samples (or the one chosen). */
@@ -508,6 +565,7 @@ int main(int argc, char **argv)
 	bool wide = false;
 	FILE *base_out;
 	bool locks_view;
+	int types_view = 0;		/* --sort type: 1, typeoff: 2 */
 	int ann_n = 0, ann_context = 0, nsrc = 0, group = -1;
 	bool want_g = false, ann_context_set = false, glimit_set = false;
 	MYCL_OPTS(mycl_annotate_opts, aopts, .source_dirs = src_dirs);
@@ -526,6 +584,11 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 's':
+			types_view = types_sort(optarg);
+			if (types_view < 0)
+				return EXIT_USAGE;
+			if (types_view)
+				break;
 			if (parse_sort(optarg, keys, &opts.nr_sort))
 				return EXIT_USAGE;
 			opts.sort = keys;
@@ -713,6 +776,21 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	locks_view = opts.locks;
+	if (types_view) {
+		const char *other = want_g ? "-g" : opts.children ? "--children" :
+				    opts.locks ? "--locks" : folded ? "--folded" :
+				    graph_sym ? (graph_callees ? "--callees" : "--callers") :
+				    ann_n ? "--annotate" : html_file ? "--html" :
+				    flame_file ? "--flamegraph" : !strcmp(format, "pprof") ?
+				    "--format pprof" : group == 1 ? "--group" :
+				    ropts.max_rows ? "--max-rows" : NULL;
+
+		if (cli_conflict(P, true, types_view == 2 ? "--sort typeoff" : "--sort type",
+				 other != NULL, other, "the data-type view is a table of its own; "
+				 "run them apart"))
+			return EXIT_USAGE;
+		opts.annotate = true;
+	}
 	if (!strcmp(format, "pprof")) {
 		static const enum mycl_sort_key thread_keys[] = { MYCL_SORT_COMM, MYCL_SORT_PID,
 								  MYCL_SORT_TID, MYCL_SORT_DSO,
@@ -850,7 +928,10 @@ int main(int argc, char **argv)
 		if (fo)
 			out = fo;
 	}
-	if (locks_view)
+	if (types_view)
+		err = types_views(out, prof, types_view == 2, !strcmp(format, "json"),
+				  ropts.percent_limit);
+	else if (locks_view)
 		err = lock_reports(out, prof, true, !strcmp(format, "json"), ropts.graph_limit);
 	else if (graph_sym || folded)
 		err = special_views(out, prof, graph_sym, graph_callees, folded,

@@ -98,6 +98,47 @@ int mycl_profile__annotate(const struct mycl_profile *p, size_t ev, const struct
 			   const struct mycl_annotate_opts *opts, struct mycl_annotation **out);
 void mycl_annotation__free(struct mycl_annotation *a);
 
+/*
+ * Where the time goes by data type (perf's --sort type and type,typeoff),
+ * from any samples: each sampled instruction's memory operand named from
+ * DWARF and the code (a sample on an instruction without one counts for the
+ * instruction before it, where a timer's sample lands after a load that
+ * waited).  Rows of one event, largest first: a type (type set, member
+ * NULL), or a member of one (by_member: member and offset set), or what the
+ * rest is: unknown set to why ("no debug info for the binary", "the base
+ * register's origin is not known", "not a memory access", "kernel code or
+ * code without a symbol: not followed").  Shares are of the event's samples
+ * the filters keep, so the rows add up to 100%.
+ */
+struct mycl_data_type_row {
+	const char *type;		/* "struct cache", or NULL */
+	const char *member;		/* by_member: "stat.n_page_gets", NULL for the whole object */
+	int64_t offset;			/* ... the member's offset in the type */
+	uint64_t size;			/* of the member, or of the object */
+	const char *where;		/* "heap", "global", "stack" */
+	const char *unknown;		/* no type: why */
+	const char *example;		/* an access of it as the source writes it ("c->hits") */
+	uint64_t samples, period;
+	double pct;
+};
+
+struct mycl_data_types {
+	const char *event;
+	bool by_member;
+	uint64_t samples, period;	/* the event's, as the filters keep them */
+	uint64_t known_samples;		/* of them on memory accesses whose type is known */
+	size_t nr_rows;
+	struct mycl_data_type_row *rows;
+};
+
+/* The data types of event EV of a profile built with annotate set. 0, -EINVAL, -ENOMEM. */
+int mycl_profile__data_types(const struct mycl_profile *p, size_t ev, bool by_member,
+			     struct mycl_data_types **out);
+void mycl_data_types__free(struct mycl_data_types *t);
+/* The table as text ("struct cache +16 (hits)", perf's typeoff) or JSON (schema mycl-types/1). */
+int mycl_report__data_types_text(FILE *f, const struct mycl_data_types *t, double percent_limit);
+int mycl_report__data_types_json(FILE *f, const struct mycl_data_types *t);
+
 /* Text: CONTEXT > 0 prints only that many lines around instructions with >= 1% of the function. */
 int mycl_report__annotation_text(FILE *f, const struct mycl_annotation *a, int context);
 int mycl_report__annotation_json(FILE *f, const struct mycl_annotation *a);

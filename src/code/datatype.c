@@ -270,6 +270,84 @@ static bool member_offset(Dwarf_Die *m, Dwarf_Word *off)
 	return true;		/* a union's members, and the first one: at 0 */
 }
 
+/* The size of the innermost member at byte OFF of TYPE (a union's first member on the way). */
+static uint64_t inner_size(Dwarf_Die *type, int64_t off)
+{
+	Dwarf_Die t = *type, c, ct;
+
+	for (int depth = 0; depth < 12 && strip(&t); depth++) {
+		int tag = dwarf_tag(&t);
+		bool in = false;
+
+		if (tag == DW_TAG_array_type && die_type(&t, &ct)) {
+			uint64_t es = type_size(&ct);
+
+			if (!es || off < 0)
+				break;
+			off %= (int64_t)es;
+			t = ct;
+			continue;
+		}
+		if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type &&
+		     tag != DW_TAG_union_type) || off < 0 || dwarf_child(&t, &c) != 0)
+			break;
+		do {
+			Dwarf_Word mo;
+
+			if (dwarf_tag(&c) != DW_TAG_member || !member_offset(&c, &mo) ||
+			    !die_type(&c, &ct) || (uint64_t)off < mo ||
+			    (uint64_t)off >= mo + type_size(&ct))
+				continue;
+			off -= (int64_t)mo;
+			t = ct;
+			in = true;
+			break;
+		} while (dwarf_siblingof(&c, &c) == 0);
+		if (!in)
+			break;
+	}
+	return type_size(&t);
+}
+
+/* The bit fields of struct T (at byte BASE) in the SIZE bytes at OFF: "{open,audited,zone}". */
+static void bit_fields(Dwarf_Die *t, int64_t base, int64_t off, uint64_t size, char *buf,
+		       size_t len, size_t *used)
+{
+	Dwarf_Die c;
+	int n = 0;
+	size_t at = *used;
+
+	if (dwarf_child(t, &c) != 0)
+		return;
+	put(buf, len, used, "{");
+	do {
+		Dwarf_Attribute a;
+		Dwarf_Word bits, bitoff, mo;
+		int64_t first, last;
+
+		if (dwarf_tag(&c) != DW_TAG_member || !dwarf_diename(&c) ||
+		    !dwarf_attr(&c, DW_AT_bit_size, &a) || dwarf_formudata(&a, &bits) ||
+		    !member_offset(&c, &mo))
+			continue;
+		bitoff = dwarf_attr(&c, DW_AT_data_bit_offset, &a) && !dwarf_formudata(&a, &bitoff) ?
+			 bitoff : mo * 8;
+		first = (int64_t)(bitoff / 8);
+		last = (int64_t)((bitoff + bits - 1) / 8);
+		if (last < off || first >= off + (int64_t)(size ? size : 1))
+			continue;
+		put(buf, len, used, n++ ? "," : "");
+		put(buf, len, used, dwarf_diename(&c));
+	} while (dwarf_siblingof(&c, &c) == 0);
+	if (n == 1) {
+		/* one field alone: its name, no braces */
+		memmove(buf + at, buf + at + 1, *used - at);
+		(*used)--;
+		return;
+	}
+	(void)base;
+	put(buf, len, used, "}");
+}
+
 /*
  * Appends the path of byte OFF inside TYPE (".stat.n_page_gets", "[i].served")
  * and returns in *MT the innermost member's type, *MOFF its offset inside the
@@ -311,18 +389,40 @@ static void path_at(Dwarf_Die *type, int64_t off, uint64_t size, bool *indexed, 
 			flexible = !ms && dwarf_tag(&ct) == DW_TAG_array_type;
 			if ((uint64_t)off < mo || (!flexible && (uint64_t)off >= mo + ms))
 				continue;
-			/* In a union, the member the access's size fits best. */
-			if (!found || (tag == DW_TAG_union_type && ms == size)) {
+			/*
+			 * In a union, the member whose innermost part the access's size
+			 * fits; in a struct, the one holding the whole access (an empty
+			 * base class, std::allocator, sits at the same offset as the
+			 * data after it).
+			 */
+			if (tag == DW_TAG_union_type) {
+				if (!found || inner_size(&ct, off - (int64_t)mo) == size) {
+					bool exact = found;
+
+					best = child;
+					best_off = mo;
+					found = true;
+					if (exact)
+						break;
+				}
+			} else if (flexible || (uint64_t)off + (size ? size : 1) <= mo + ms) {
 				best = child;
 				best_off = mo;
 				found = true;
-				if (tag != DW_TAG_union_type)
-					break;
+				break;
+			} else if (!found) {
+				best = child;
+				best_off = mo;
+				found = true;
 			}
 		} while (dwarf_siblingof(&child, &child) == 0);
 		if (!found)
 			goto rest;
-		if (dwarf_tag(&best) == DW_TAG_member && dwarf_diename(&best)) {
+		if (dwarf_tag(&best) == DW_TAG_member && dwarf_hasattr(&best, DW_AT_bit_size)) {
+			/* bit fields: every one in the bytes accessed ({open,audited,zone}) */
+			put(buf, len, used, ".");
+			bit_fields(&t, (int64_t)best_off, off, size, buf, len, used);
+		} else if (dwarf_tag(&best) == DW_TAG_member && dwarf_diename(&best)) {
 			put(buf, len, used, ".");
 			put(buf, len, used, dwarf_diename(&best));
 		}
@@ -600,6 +700,8 @@ static const char *expr_of(struct walk *w, const struct rv *b, const char *path)
 	return keep(w->out, s);
 }
 
+static uint64_t array_at(Dwarf_Die *type, int64_t off);
+
 /*
  * Names the access of instruction IN at byte OFF (plus an index when
  * INDEXED) of the object B points to; the loaded value in *LOADED when it is
@@ -623,8 +725,15 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 	}
 	msize = type_size(&t);
 	mt = t;
-	/* An element of an array the pointer walks: p[i] of its own type. */
-	if (b->indexed && !b->obj) {
+	/*
+	 * An element of an array the pointer walks: p[i] of its own type; unless
+	 * the offset falls in an array member, the index stepping through it
+	 * (b->items[i] of a flexible array).
+	 */
+	if (b->indexed && !b->obj && off >= 0 && array_at(&t, off)) {
+		ix = true;
+		base.indexed = false;
+	} else if (b->indexed && !b->obj) {
 		uint64_t es = msize;
 
 		if (es && (off < 0 || (uint64_t)off >= es))
@@ -849,6 +958,72 @@ static bool rv_eq(const struct rv *a, const struct rv *b)
 		a->obj == b->obj && a->indexed == b->indexed && a->where == b->where));
 }
 
+static uint64_t inner_array_size(Dwarf_Die *type, int64_t off);
+
+/* Whether bytes A and B of TYPE are elements of one array member (a flexible one too). */
+static bool same_array_es(Dwarf_Die *type, int64_t a, int64_t b, uint64_t *esize)
+{
+	Dwarf_Die t = *type, c, ct;
+
+	for (int depth = 0; depth < 12 && strip(&t); depth++) {
+		int tag = dwarf_tag(&t);
+		bool in = false;
+
+		if (tag == DW_TAG_array_type && die_type(&t, &ct)) {
+			uint64_t es = type_size(&ct);
+
+			*esize = es;
+			return depth && es && !((a - b) % (int64_t)es);
+		}
+		if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type) || a < 0 || b < 0 ||
+		    dwarf_child(&t, &c) != 0)
+			return false;
+		do {
+			Dwarf_Word mo;
+			uint64_t ms;
+			bool flexible;
+
+			if (dwarf_tag(&c) != DW_TAG_member || !member_offset(&c, &mo) ||
+			    !die_type(&c, &ct))
+				continue;
+			ms = type_size(&ct);
+			flexible = !ms && dwarf_tag(&ct) == DW_TAG_array_type;
+			if ((uint64_t)a < mo || (!flexible && (uint64_t)a >= mo + ms))
+				continue;
+			if ((uint64_t)b < mo || (!flexible && (uint64_t)b >= mo + ms))
+				return false;
+			a -= (int64_t)mo;
+			b -= (int64_t)mo;
+			t = ct;
+			in = true;
+			break;
+		} while (dwarf_siblingof(&c, &c) == 0);
+		if (!in)
+			return false;
+	}
+	return false;
+}
+
+static bool same_array(Dwarf_Die *type, int64_t a, int64_t b)
+{
+	uint64_t es;
+
+	return same_array_es(type, a, b, &es);
+}
+
+static uint64_t inner_array_size(Dwarf_Die *type, int64_t off)
+{
+	uint64_t es = 0;
+
+	return same_array_es(type, off, off, &es) ? es : 0;
+}
+
+/* Whether byte OFF of TYPE is in an array member (a flexible one too): its element size. */
+static uint64_t array_at(Dwarf_Die *type, int64_t off)
+{
+	return same_array(type, off, off) ? inner_array_size(type, off) : 0;
+}
+
 /* What A and B agree on. */
 static struct rv meet(struct walk *w, const struct rv *a, const struct rv *b)
 {
@@ -866,12 +1041,24 @@ static struct rv meet(struct walk *w, const struct rv *a, const struct rv *b)
 		r.name = -1;
 	r.indexed |= b->indexed;
 	if (a->off != b->off) {
-		/* the same type at offsets a whole element apart: an array walked */
-		if (!dwarf_offdie(w->dw, a->type, &t) || !(sz = type_size(&t)) ||
-		    (a->off - b->off) % (int64_t)sz)
+		int64_t lo = a->off < b->off ? a->off : b->off;
+
+		if (!dwarf_offdie(w->dw, a->type, &t))
 			return (struct rv){ .kind = R_UNKNOWN, .name = -1 };
-		r.off = ((a->off % (int64_t)sz) + (int64_t)sz) % (int64_t)sz;
-		r.indexed = true;
+		uint64_t es = array_at(&t, a->off > b->off ? a->off : b->off);
+
+		if (same_array(&t, a->off, b->off) ||
+		    (es && !((a->off - b->off) % (int64_t)es))) {
+			/* stepping through an array inside the object: items[i] */
+			r.off = lo;
+			r.indexed = true;
+		} else if ((sz = type_size(&t)) && !((a->off - b->off) % (int64_t)sz)) {
+			/* the same type at offsets a whole element apart: an array of them walked */
+			r.off = ((a->off % (int64_t)sz) + (int64_t)sz) % (int64_t)sz;
+			r.indexed = true;
+		} else {
+			return (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+		}
 	}
 	if (a->where != b->where)
 		r.where = DT_HEAP;

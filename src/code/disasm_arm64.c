@@ -60,6 +60,11 @@ static void arm64_type_facts(const cs_insn *ci, struct insn *in, bool atomic)
 	const char *m = ci->mnemonic;
 	int nreg = 0;
 
+	/* (capstone 4 marks a compare's first register written: it writes the flags alone) */
+	if (!strncmp(m, "cmp", 3) || !strncmp(m, "cmn", 3) || !strncmp(m, "tst", 3) ||
+	    !strncmp(m, "ccmp", 4) || !strncmp(m, "ccmn", 4) || !strncmp(m, "fcmp", 4))
+		return;
+
 	for (int i = 0; i < a->op_count; i++) {
 		const cs_arm64_op *op = &a->operands[i];
 

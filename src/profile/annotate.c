@@ -197,17 +197,17 @@ static const char *const where_names[] = {
 
 /*
  * Each line's data type, and the function's samples by whether the object
- * they touch is known (a sample on an instruction without a memory operand
- * counts for the one before it).
+ * they count for is known (profile_data_credit: a timer's sample counts for
+ * the access just before it).
  */
-static void data_types(struct annotation_priv *ap, size_t n)
+static void data_types(struct annotation_priv *ap, const struct insn *v, size_t n, bool skid)
 {
 	struct mycl_annotation *a = &ap->pub;
 
 	for (size_t i = 0; i < n && i < ap->types.n; i++) {
 		struct mycl_annotate_line *l = &a->lines[i];
 		const struct dt_access *t = &ap->types.v[i];
-		const struct dt_access *hit = t;
+		const struct dt_access *hit = profile_data_credit(&ap->types, v, i, skid);
 
 		if (t->where) {
 			l->data_where = where_names[t->where];
@@ -219,13 +219,11 @@ static void data_types(struct annotation_priv *ap, size_t n)
 			l->data_size = t->size;
 			l->data_unknown = t->unknown;
 			l->data_access = access_str(t->access);
-		} else if (i && ap->types.v[i - 1].where) {
-			hit = &ap->types.v[i - 1];
-			/* the skid: what the instruction before touched */
-			if (!l->after && hit->expr)
-				l->after = hit->expr;
 		}
-		if (!l->samples || !hit->where)
+		/* the skid: what the instruction before touched */
+		if (hit && hit != t && !l->after && hit->expr && l->samples)
+			l->after = hit->expr;
+		if (!l->samples || !hit)
 			continue;
 		a->data_samples += l->samples;
 		if (!hit->unknown) {
@@ -350,7 +348,7 @@ static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t
 		a->samples += l->samples;
 	}
 	mark_neighbours(ap, d, insns, n, elf_image_machine(img));
-	data_types(ap, n);
+	data_types(ap, insns, n, profile_event_skids(pe->event));
 	for (size_t i = 0; i < n; i++) {
 		a->lines[i].pct = a->period ? 100.0 * (double)a->lines[i].period / (double)a->period : 0;
 		a->lines[i].pct_total = pe->total_period_all ?

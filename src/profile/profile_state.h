@@ -182,4 +182,16 @@ int profile_quality(struct mycl_profile *p);
  */
 bool profile_frameless(struct dso *d, const struct sym *sym);
 
+/*
+ * datatypes.c: the access a sample at instruction I of V (R: their data
+ * types) counts for, or NULL.  A timer's sample (a software event, or a
+ * hardware one without precise_ip: SKID) lands after the instruction that
+ * waited, so it counts for the one before when that one falls through to I
+ * and touches memory; else for I's own access.
+ */
+struct dt_result;
+struct insn;
+const void *profile_data_credit(const struct dt_result *r, const struct insn *v, size_t i, bool skid);
+bool profile_event_skids(const struct mycl_event *e);
+
 #endif

@@ -73,8 +73,8 @@ static void data_summary(FILE *f, const struct mycl_annotation *a)
 {
 	if (!a->samples || !a->data_samples)
 		return;
-	fprintf(f, "# Data: %.1f%% of the samples on memory accesses (or just after one), "
-		"the object named for %.1f%%\n",
+	fprintf(f, "# Data: %.1f%% of the samples count for a memory access (a timer's for the "
+		"instruction before), the object named for %.1f%%\n",
 		100.0 * (double)a->data_samples / (double)a->samples,
 		100.0 * (double)a->data_known_samples / (double)a->data_samples);
 	for (size_t k = 0; k < a->nr_data_unknown; k++)

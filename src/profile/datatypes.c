@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Where the time goes by data type: every sampled instruction of a binary
+ * with a symbol, its function's memory operands named once (code/datatype.c),
+ * the samples summed by type or by type and member.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mycl/annotate.h"
+#include "datatype.h"
+#include "disasm.h"
+#include "elfimage.h"
+#include "profile_state.h"
+
+#define NOT_MEMORY "not a memory access"
+#define NOT_FOLLOWED "kernel code or code without a symbol: not followed"
+
+/* One sampled instruction's share, before the sums. */
+struct item {
+	const char *type, *member, *where, *unknown, *example;
+	int64_t offset;
+	uint64_t size, samples, period;
+};
+
+struct types_priv {
+	struct mycl_data_types pub;
+	char **strs;
+	size_t nr_strs, cap_strs;
+	struct item *items;
+	size_t nr_items, cap_items;
+};
+
+static const char *keep(struct types_priv *t, const char *s)
+{
+	char *c;
+
+	if (!s)
+		return NULL;
+	/* (the same string twice in a row is common: one function's accesses) */
+	if (t->nr_strs && !strcmp(t->strs[t->nr_strs - 1], s))
+		return t->strs[t->nr_strs - 1];
+	if (ARRAY_GROW(t->strs, t->cap_strs, t->nr_strs + 1) || !(c = strdup(s)))
+		return NULL;
+	t->strs[t->nr_strs++] = c;
+	return c;
+}
+
+static int add(struct types_priv *t, const struct item *it)
+{
+	if (ARRAY_GROW(t->items, t->cap_items, t->nr_items + 1))
+		return -ENOMEM;
+	t->items[t->nr_items++] = *it;
+	return 0;
+}
+
+static const char *const where_names[] = {
+	[DT_HEAP] = "heap", [DT_GLOBAL] = "global", [DT_STACK] = "stack",
+};
+
+static int by_dso_addr(const void *a, const void *b)
+{
+	const struct hent *x = *(const struct hent *const *)a, *y = *(const struct hent *const *)b;
+
+	if (x->dso != y->dso)
+		return (uintptr_t)x->dso < (uintptr_t)y->dso ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static size_t insn_at(const struct insn *v, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].addr == addr ? lo : SIZE_MAX;
+}
+
+bool profile_event_skids(const struct mycl_event *e)
+{
+	/* (perf_event_attr: type 1 software, precise_ip in bits 15-16 of the flags) */
+	return !e || e->type == 1 || !((e->flags >> 15) & 3);
+}
+
+const void *profile_data_credit(const struct dt_result *r, const struct insn *v, size_t i, bool skid)
+{
+	if (i >= r->n)
+		return NULL;
+	if (skid && i && r->v[i - 1].where && !v[i - 1].jump && !v[i - 1].ret)
+		return &r->v[i - 1];
+	return r->v[i].where ? &r->v[i] : NULL;
+}
+
+/* The items of the sampled instructions E[0..N) of function FN of D. */
+static int function_items(struct types_priv *t, struct dso *d, const struct sym *fn,
+			  const struct hent *const *e, size_t n, bool skid)
+{
+	struct elf_image *img = dso_image(d);
+	const uint8_t *code = img ? elf_image_code(img, fn->start, fn->end - fn->start) : NULL;
+	struct disasm *dis = NULL;
+	struct insn *v = NULL;
+	struct dt_result r = { 0 };
+	size_t nv = 0;
+	int err = 0;
+
+	if (code && !disasm_for_image(&dis, img)) {
+		disasm_set_type_facts(dis, true);
+		err = disasm_range(dis, code, fn->end - fn->start, fn->start, &v, &nv);
+		disasm_close(dis);
+		if (!err)
+			err = datatype_walk(d, elf_image_machine(img), v, nv, &r);
+		if (err) {
+			free(v);
+			return err;
+		}
+	}
+	for (size_t k = 0; k < n && !err; k++) {
+		size_t i = nv ? insn_at(v, nv, e[k]->addr) : SIZE_MAX;
+		const struct dt_access *a = i != SIZE_MAX ? profile_data_credit(&r, v, i, skid) : NULL;
+		struct item it = { .samples = e[k]->samples, .period = e[k]->period };
+
+		if (!code)
+			it.unknown = "the binary's code is not available";
+		else if (i == SIZE_MAX)
+			it.unknown = "not an instruction of the function's code";
+		else if (!a)
+			it.unknown = NOT_MEMORY;
+		else if (a->unknown)
+			it.unknown = keep(t, a->unknown);
+		else {
+			it.type = keep(t, a->type);
+			it.member = keep(t, a->member);
+			it.offset = a->offset;
+			it.size = a->size;
+			it.where = where_names[a->where];
+			it.example = keep(t, a->expr);
+			if (!it.type)
+				err = -ENOMEM;
+		}
+		if (!err)
+			err = add(t, &it);
+	}
+	free(v);
+	datatype_free(&r);
+	return err;
+}
+
+static int strcmp0(const char *a, const char *b)
+{
+	return !a || !b ? (a ? 1 : b ? -1 : 0) : strcmp(a, b);
+}
+
+static int item_key_cmp(const void *a, const void *b, void *by_member)
+{
+	const struct item *x = a, *y = b;
+	int c = strcmp0(x->unknown, y->unknown);
+
+	if (c || (c = strcmp0(x->type, y->type)))
+		return c;
+	if (!*(bool *)by_member)
+		return 0;
+	if ((c = strcmp0(x->member, y->member)))
+		return c;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct mycl_data_type_row *x = a, *y = b;
+	int c;
+
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	/* (equal time: the known before the rest, then by name, for the same order each run) */
+	if (!x->unknown != !y->unknown)
+		return x->unknown ? 1 : -1;
+	c = strcmp0(x->type ? x->type : x->unknown, y->type ? y->type : y->unknown);
+	return c ? c : strcmp0(x->member, y->member);
+}
+
+/* The items summed into rows by their key. */
+static int sum_rows(struct types_priv *t)
+{
+	struct mycl_data_types *pub = &t->pub;
+
+	qsort_r(t->items, t->nr_items, sizeof(*t->items), item_key_cmp, &pub->by_member);
+	pub->rows = calloc(t->nr_items ? t->nr_items : 1, sizeof(*pub->rows));
+	if (!pub->rows)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nr_items; i++) {
+		const struct item *it = &t->items[i];
+		struct mycl_data_type_row *r;
+
+		if (!i || item_key_cmp(it, &t->items[i - 1], &pub->by_member)) {
+			r = &pub->rows[pub->nr_rows++];
+			r->type = it->type;
+			r->unknown = it->unknown;
+			r->where = it->where;
+			r->example = it->example;
+			if (pub->by_member) {
+				r->member = it->member;
+				r->offset = it->offset;
+				r->size = it->size;
+			}
+		}
+		r = &pub->rows[pub->nr_rows - 1];
+		r->samples += it->samples;
+		r->period += it->period;
+		if (!it->unknown)
+			pub->known_samples += it->samples;
+		/* the example of the most samples; the place of the first */
+		if (it->example && (!r->example || it->samples > r->samples - it->samples))
+			r->example = it->example;
+	}
+	for (size_t i = 0; i < pub->nr_rows; i++)
+		pub->rows[i].pct = pub->period ?
+				   100.0 * (double)pub->rows[i].period / (double)pub->period : 0;
+	qsort(pub->rows, pub->nr_rows, sizeof(*pub->rows), row_cmp);
+	return 0;
+}
+
+MYCL_API int mycl_profile__data_types(const struct mycl_profile *p, size_t ev, bool member,
+				      struct mycl_data_types **out)
+{
+	const struct mycl_profile_event *pe;
+	const struct hent **e = NULL;
+	struct types_priv *t;
+	uint64_t in_items = 0, in_samples = 0;
+	size_t n = 0;
+	bool skid;
+	int err = 0;
+
+	*out = NULL;
+	if (!p->annotate || ev >= p->nr_events)
+		return -EINVAL;
+	pe = &p->events[ev];
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->pub.event = pe->event ? pe->event->name : NULL;
+	skid = profile_event_skids(pe->event);
+	t->pub.by_member = member;
+	t->pub.samples = pe->nr_samples;
+	t->pub.period = pe->total_period;
+	e = malloc((p->insns.nr ? p->insns.nr : 1) * sizeof(*e));
+	if (!e) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < p->insns.nr; i++)
+		if (p->insns.ents[i].ev == (int)ev)
+			e[n++] = &p->insns.ents[i];
+	qsort(e, n, sizeof(*e), by_dso_addr);
+	/* one function at a time: its sampled instructions together */
+	for (size_t i = 0; i < n && !err;) {
+		struct dso *d = e[i]->dso;
+		const struct sym *fn = symtab_find(&d->syms, e[i]->addr);
+		size_t k = i + 1;
+
+		while (k < n && e[k]->dso == d && fn && e[k]->addr < fn->end)
+			k++;
+		if (fn) {
+			err = function_items(t, d, fn, e + i, k - i, skid);
+		} else {
+			for (size_t j = i; j < k && !err; j++)
+				err = add(t, &(struct item){ .unknown = NOT_FOLLOWED,
+							     .samples = e[j]->samples,
+							     .period = e[j]->period });
+		}
+		for (size_t j = i; j < k; j++) {
+			in_items += e[j]->period;
+			in_samples += e[j]->samples;
+		}
+		i = k;
+	}
+	/* the rest of the event: kernel code, code without a symbol */
+	if (!err && t->pub.period > in_items)
+		err = add(t, &(struct item){ .unknown = NOT_FOLLOWED,
+					     .samples = t->pub.samples > in_samples ?
+							t->pub.samples - in_samples : 0,
+					     .period = t->pub.period - in_items });
+	if (!err)
+		err = sum_rows(t);
+out:
+	free(e);
+	free(t->items);
+	t->items = NULL;
+	if (err) {
+		mycl_data_types__free(&t->pub);
+		return err;
+	}
+	*out = &t->pub;
+	return 0;
+}
+
+MYCL_API void mycl_data_types__free(struct mycl_data_types *pub)
+{
+	struct types_priv *t = (struct types_priv *)pub;
+
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nr_strs; i++)
+		free(t->strs[i]);
+	free(t->strs);
+	free(t->items);
+	free(pub->rows);
+	free(t);
+}

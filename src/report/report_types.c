@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Where the time goes by data type: text (perf's type and typeoff keys) and JSON. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "mycl/annotate.h"
+#include "internal.h"
+#include "json.h"
+#include "report_priv.h"
+
+/* "struct cache +16 (hits)", as perf's typeoff; "struct cache" for the type alone. */
+static void row_name(char *buf, size_t len, const struct mycl_data_type_row *r, bool by_member)
+{
+	if (r->unknown)
+		snprintf(buf, len, "(%s)", r->unknown);
+	else if (by_member && r->member)
+		snprintf(buf, len, "%s +%" PRId64 " (%s)", r->type, r->offset, r->member);
+	else if (by_member)
+		snprintf(buf, len, "%s +%" PRId64, r->type, r->offset);
+	else
+		snprintf(buf, len, "%s", r->type);
+}
+
+MYCL_API int mycl_report__data_types_text(FILE *f, const struct mycl_data_types *t,
+					  double percent_limit)
+{
+	size_t hidden = 0;
+
+	fprintf(f, "# Data types of '%s': %" PRIu64 " samples, %.1f%% of them on memory accesses "
+		"whose type is known\n", str_or(t->event, "?"), t->samples,
+		t->samples ? 100.0 * (double)t->known_samples / (double)t->samples : 0.0);
+	fprintf(f, "# The memory operand of each sampled instruction, named from the debug info and "
+		"the code; a timer's sample counts for the instruction before it (it lands after the "
+		"one that waited)\n#\n");
+	fprintf(f, "# Overhead   Samples  %-40s  Example\n", t->by_member ? "Data Type Offset" :
+		"Data Type");
+	fprintf(f, "# ........  ........  %-40s  .......\n#\n", "................");
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		const struct mycl_data_type_row *r = &t->rows[i];
+		char name[512];
+
+		if (r->pct < percent_limit) {
+			hidden++;
+			continue;
+		}
+		row_name(name, sizeof(name), r, t->by_member);
+		if (r->example)
+			fprintf(f, "  %7.2f%%  %8" PRIu64 "  %-40s  %s%s\n", r->pct, r->samples, name,
+				r->example, r->where && !strcmp(r->where, "stack") ? " (a local)" : "");
+		else
+			fprintf(f, "  %7.2f%%  %8" PRIu64 "  %s\n", r->pct, r->samples, name);
+	}
+	if (hidden)
+		fprintf(f, "#\n# %zu rows under %.2f%% not shown (--percent-limit)\n", hidden,
+			percent_limit);
+	fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
+}
+
+MYCL_API int mycl_report__data_types_json(FILE *f, const struct mycl_data_types *t)
+{
+	struct json j;
+
+	json_init(&j, f);
+	json_begin_obj(&j, NULL);
+	json_str(&j, "schema", "mycl-types/1");
+	json_str(&j, "event", t->event);
+	json_bool(&j, "by_member", t->by_member);
+	json_u64(&j, "samples", t->samples);
+	json_u64(&j, "period", t->period);
+	json_u64(&j, "known_samples", t->known_samples);
+	json_begin_arr(&j, "rows");
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		const struct mycl_data_type_row *r = &t->rows[i];
+
+		json_begin_obj(&j, NULL);
+		json_dbl(&j, "overhead", r->pct, 4);
+		json_u64(&j, "samples", r->samples);
+		json_u64(&j, "period", r->period);
+		if (r->unknown) {
+			json_str(&j, "unknown", r->unknown);
+		} else {
+			json_str(&j, "type", r->type);
+			json_str(&j, "where", r->where);
+			if (t->by_member) {
+				json_str(&j, "member", r->member);
+				json_i64(&j, "offset", r->offset);
+				json_u64(&j, "size", r->size);
+			}
+			json_str(&j, "example", r->example);
+		}
+		json_end_obj(&j);
+	}
+	json_end_arr(&j);
+	json_end_obj(&j);
+	return json_finish(&j);
+}

@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Regenerates the data-type fixtures (run as root on an x86_64 Debian 12
+# machine with gcc, clang and gcc-aarch64-linux-gnu, g++-aarch64-linux-gnu):
+# inventory.c and depot.cc built by gcc and clang at -O0 and -O2 and for
+# aarch64, each with full debug info (the tests read their code and DWARF, no
+# recording needed); and inventory.data, a recording of the gcc -O2 build at
+# /mycl-fixtures/inventory (copied under ../symfs so the tests find it
+# wherever the checkout is).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here"
+fp="-g -fno-omit-frame-pointer -pthread"
+gcc -O2 $fp -o inventory.gcc-O2 inventory.c
+gcc -O0 $fp -o inventory.gcc-O0 inventory.c
+clang -O2 $fp -o inventory.clang-O2 inventory.c
+aarch64-linux-gnu-gcc -O2 $fp -o inventory.aarch64-O2 inventory.c
+g++ -O2 $fp -o depot.g++-O2 depot.cc
+clang++ -O0 $fp -o depot.clang++-O0 depot.cc
+aarch64-linux-gnu-g++ -O2 $fp -o depot.aarch64-O2 depot.cc
+mkdir -p /mycl-fixtures ../symfs/mycl-fixtures
+cp inventory.gcc-O2 /mycl-fixtures/inventory
+cp inventory.gcc-O2 ../symfs/mycl-fixtures/inventory
+perf record -q -e cpu-clock:u -F 2000 -o inventory.data -- /mycl-fixtures/inventory > /dev/null
