@@ -524,51 +524,159 @@ static int op_breg(const Dwarf_Op *op, int64_t *off)
 	return -1;
 }
 
-/* The facts of instruction I: each variable's register or frame slot at its address. */
-static int facts_at(struct walk *w, size_t i)
+/* Where the frame base is at instruction I: -1 the CFA, a register plus *OFF, or -2 unknown. */
+static int frame_base_at(struct walk *w, size_t i, int64_t *off)
 {
-	uint64_t pc = w->v[i].addr;
-	struct fact f[64];
-	size_t nf = 0;
-	int fb_base = -2;		/* the frame base: -1 the CFA, else a register plus fb_off */
-	int64_t fb_off = 0;
 	Dwarf_Attribute at;
 	Dwarf_Op *ops;
-	size_t len;
+	int r;
 
-	if (w->have_fn && dwarf_attr(&w->fn, DW_AT_frame_base, &at) && (len = loc_at(&at, pc, &ops))) {
-		if (ops[0].atom == DW_OP_call_frame_cfa) {
-			fb_base = -1;
-		} else if (op_reg(&ops[0]) >= 0) {
-			fb_base = op_reg(&ops[0]);
-		} else if (op_breg(&ops[0], &fb_off) >= 0) {
-			fb_base = op_breg(&ops[0], &fb_off);
-		}
-	}
-	for (size_t k = 0; k < w->nr_vars && nf < 63; k++) {
-		struct var *v = &w->vars[k];
-		int reg;
-		int64_t off;
+	*off = 0;
+	if (!w->have_fn || !dwarf_attr(&w->fn, DW_AT_frame_base, &at) ||
+	    !loc_at(&at, w->v[i].addr, &ops))
+		return -2;
+	if (ops[0].atom == DW_OP_call_frame_cfa)
+		return -1;
+	if ((r = op_reg(&ops[0])) >= 0)
+		return r;
+	if ((r = op_breg(&ops[0], off)) >= 0)
+		return r;
+	return -2;
+}
 
-		if (!v->has_type || dwarf_haspc(&v->scope, pc) <= 0 ||
-		    !dwarf_attr(&v->die, DW_AT_location, &at) || !(len = loc_at(&at, pc, &ops)))
-			continue;
-		if (len == 1 && (reg = op_reg(&ops[0])) >= 0 && reg < NR_REGS) {
-			f[nf++] = (struct fact){ .var = (uint32_t)k, .reg = (int16_t)reg };
-		} else if (len == 1 && ops[0].atom == DW_OP_fbreg && fb_base >= -1) {
-			f[nf++] = (struct fact){ .var = (uint32_t)k, .reg = -1, .base = (int16_t)fb_base,
-						 .off = fb_off + (int64_t)ops[0].number };
-		} else if (len == 1 && (reg = op_breg(&ops[0], &off)) >= 0 && reg < NR_REGS) {
-			f[nf++] = (struct fact){ .var = (uint32_t)k, .reg = -1, .base = (int16_t)reg,
-						 .off = off };
-		}
+/* One variable's place over [LO, HI), added to each instruction there. */
+struct placed {
+	size_t insn;
+	struct fact f;
+};
+
+struct placing {
+	struct placed *v;
+	size_t nr, cap;
+};
+
+static size_t first_at(const struct walk *w, uint64_t addr)
+{
+	size_t lo = 0, hi = w->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w->v[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	f[nf++] = (struct fact){ .var = UINT32_MAX };
-	w->facts[i] = malloc(nf * sizeof(*f));
-	if (!w->facts[i])
-		return -ENOMEM;
-	memcpy(w->facts[i], f, nf * sizeof(*f));
+	return lo;
+}
+
+static int place(struct walk *w, struct placing *p, uint32_t var, const Dwarf_Op *ops, size_t len,
+		 uint64_t lo, uint64_t hi, const int16_t *fb, const int64_t *fb_off)
+{
+	int reg = -1;
+	int64_t off = 0;
+
+	if (len != 1)
+		return 0;
+	reg = op_reg(&ops[0]);
+	if (reg >= NR_REGS)
+		return 0;
+	for (size_t i = first_at(w, lo); i < w->n && w->v[i].addr < hi; i++) {
+		struct fact f = { .var = var, .reg = (int16_t)reg };
+
+		if (reg < 0 && ops[0].atom == DW_OP_fbreg) {
+			if (fb[i] < -1)
+				continue;
+			f.base = fb[i];
+			f.off = fb_off[i] + (int64_t)ops[0].number;
+		} else if (reg < 0) {
+			int b = op_breg(&ops[0], &off);
+
+			if (b < 0 || b >= NR_REGS)
+				return 0;
+			f.base = (int16_t)b;
+			f.off = off;
+		}
+		if (ARRAY_GROW(p->v, p->cap, p->nr + 1))
+			return -ENOMEM;
+		p->v[p->nr++] = (struct placed){ i, f };
+	}
 	return 0;
+}
+
+static int by_insn(const void *a, const void *b)
+{
+	const struct placed *x = a, *y = b;
+
+	return x->insn < y->insn ? -1 : x->insn > y->insn;
+}
+
+/*
+ * The facts of every instruction: where each variable is (a register, a
+ * frame slot) over the ranges its location list gives, once per variable
+ * rather than once per variable and instruction.
+ */
+static int build_facts(struct walk *w)
+{
+	struct placing p = { 0 };
+	int16_t *fb = malloc(w->n * sizeof(*fb));
+	int64_t *fb_off = malloc(w->n * sizeof(*fb_off));
+	int err = 0;
+
+	if (!fb || !fb_off) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < w->n; i++)
+		fb[i] = (int16_t)frame_base_at(w, i, &fb_off[i]);
+	for (size_t k = 0; k < w->nr_vars && !err; k++) {
+		struct var *v = &w->vars[k];
+		Dwarf_Attribute at;
+		Dwarf_Addr base, lo, hi;
+		Dwarf_Op *ops;
+		size_t len;
+		ptrdiff_t it = 0;
+
+		if (!v->has_type || !dwarf_attr(&v->die, DW_AT_location, &at))
+			continue;
+		while (!err && (it = dwarf_getlocations(&at, it, &base, &lo, &hi, &ops, &len)) > 0) {
+			if (lo == 0 && hi == (Dwarf_Addr)-1) {
+				/* one expression: wherever the variable's scope is */
+				ptrdiff_t r = 0;
+				Dwarf_Addr rb, rlo, rhi;
+
+				while (!err && (r = dwarf_ranges(&v->scope, r, &rb, &rlo, &rhi)) > 0)
+					err = place(w, &p, (uint32_t)k, ops, len, rlo, rhi, fb, fb_off);
+			} else {
+				err = place(w, &p, (uint32_t)k, ops, len, lo, hi, fb, fb_off);
+			}
+		}
+	}
+	if (err)
+		goto out;
+	qsort(p.v, p.nr, sizeof(*p.v), by_insn);
+	for (size_t i = 0, k = 0; i < w->n; i++) {
+		size_t from = k, nf;
+
+		while (k < p.nr && p.v[k].insn == i)
+			k++;
+		nf = k - from;
+		if (!nf)
+			continue;
+		w->facts[i] = malloc((nf + 1) * sizeof(struct fact));
+		if (!w->facts[i]) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (size_t j = 0; j < nf; j++)
+			w->facts[i][j] = p.v[from + j].f;
+		w->facts[i][nf] = (struct fact){ .var = UINT32_MAX };
+	}
+out:
+	free(p.v);
+	free(fb);
+	free(fb_off);
+	return err;
 }
 
 /* A frame variable's address minus the CFA, under state S; false when not known. */
@@ -742,6 +850,15 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 	} else if (b->indexed) {
 		base.indexed = false;
 	}
+	if (!aggregate(&t) && msize == 1 && in->ty_size > 1) {
+		/* a char buffer (PostgreSQL's Page) read wider: a struct the code casts it to */
+		a->unknown = "a char buffer read as a wider type: a cast";
+		return;
+	}
+	if (aggregate(&t) && msize && (off < 0 || (uint64_t)off >= msize) && !array_at(&t, off)) {
+		a->unknown = "an offset past the pointer's type: a container's member";
+		return;
+	}
 	if (!aggregate(&t)) {
 		/* A pointer to a scalar: *p, p[1], p[i]. */
 		int64_t k = msize ? off / (int64_t)msize : 0;
@@ -832,7 +949,7 @@ static void name_global(struct walk *w, const struct insn *in, struct dt_access 
 		*dst = obj;
 		return;
 	}
-	name_in(w, in, &obj, obj.off, false, a, dst);
+	name_in(w, in, &obj, obj.off, in->indexed || in->ty_index, a, dst);
 	a->where = DT_GLOBAL;
 }
 
@@ -1424,8 +1541,7 @@ int datatype_walk(struct dso *d, uint16_t e_machine, const struct insn *v, size_
 	}
 	if (w.have_fn)
 		collect_vars(&w, &w.fn, 0);
-	for (size_t i = 0; i < n && !err; i++)
-		err = facts_at(&w, i);
+	err = build_facts(&w);
 	if (!err)
 		err = run(&w);
 	/* The names, under each instruction's final state (unreached code: its facts alone). */

@@ -36,6 +36,9 @@ struct inline_cache {
 	struct die_ranges cus;
 	bool cus_read;
 	struct unit_scopes *units;	/* functions inside namespaces (rustc's), indexed per unit */
+	struct die_range *globals;	/* global variables by address (lo), for inline_global_at */
+	size_t nr_globals, globals_cap;
+	bool globals_read;
 };
 
 static void inline_cache_free(struct dso *d);
@@ -118,6 +121,7 @@ static void inline_cache_free(struct dso *d)
 	free(c->ents);
 	free(c->names);
 	free(c->cus.v);
+	free(c->globals);
 	unit_scopes_free(c->units);
 	free(c);
 	d->inlines = NULL;
@@ -495,22 +499,90 @@ static bool find_var(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *out, int depth
 	return false;
 }
 
+/* The address a global's location names (DW_OP_addr, DWARF 5's DW_OP_addrx), or 0. */
+static uint64_t var_addr(Dwarf_Die *die)
+{
+	Dwarf_Attribute at, res;
+	Dwarf_Op *ops;
+	Dwarf_Addr a;
+	size_t n;
+
+	if (!dwarf_attr(die, DW_AT_location, &at) || dwarf_getlocation(&at, &ops, &n) != 0 || n != 1)
+		return 0;
+	if (ops[0].atom == DW_OP_addr)
+		return ops[0].number;
+	if ((ops[0].atom == DW_OP_addrx || ops[0].atom == DW_OP_GNU_addr_index) &&
+	    dwarf_getlocation_attr(&at, ops, &res) == 0 && dwarf_formaddr(&res, &a) == 0)
+		return a;
+	return 0;
+}
+
+static void index_vars(struct inline_cache *c, Dwarf_Die *parent, int depth)
+{
+	Dwarf_Die k;
+
+	if (depth > 4 || dwarf_child(parent, &k) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&k);
+		uint64_t a;
+
+		if (tag == DW_TAG_variable && (a = var_addr(&k))) {
+			if (ARRAY_GROW(c->globals, c->globals_cap, c->nr_globals + 1))
+				return;
+			c->globals[c->nr_globals++] = (struct die_range){ .lo = a, .hi = a,
+									  .die = dwarf_dieoffset(&k) };
+		} else if (tag == DW_TAG_namespace) {
+			index_vars(c, &k, depth + 1);
+		}
+	} while (dwarf_siblingof(&k, &k) == 0);
+}
+
+static int by_lo(const void *a, const void *b)
+{
+	const struct die_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * Every unit's global variables by address, read once: data types look up a
+ * global for each access to one (walking the units each time cost a
+ * PostgreSQL profile minutes).
+ */
 int inline_global_at(struct dso *d, Dwarf_Die *cu, uint64_t start, Dwarf_Die *out)
 {
 	struct inline_cache *c = cache_of(d);
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-	Dwarf_Die die;
+	size_t lo = 0, hi;
 
+	(void)cu;
 	if (!c || !c->dw)
 		return -ENOENT;
-	if (cu && find_var(cu, start, out, 0))
-		return 0;
-	while (dwarf_nextcu(c->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		if (dwarf_offdie(c->dw, off + hsize, &die) && find_var(&die, start, out, 0))
-			return 0;
-		off = next;
+	if (!c->globals_read) {
+		Dwarf_Off off = 0, next;
+		size_t hsize;
+		Dwarf_Die die;
+
+		c->globals_read = true;
+		while (dwarf_nextcu(c->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+			if (dwarf_offdie(c->dw, off + hsize, &die))
+				index_vars(c, &die, 0);
+			off = next;
+		}
+		qsort(c->globals, c->nr_globals, sizeof(*c->globals), by_lo);
 	}
+	hi = c->nr_globals;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->globals[mid].lo < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < c->nr_globals && c->globals[lo].lo == start &&
+	    dwarf_offdie(c->dw, c->globals[lo].die, out))
+		return 0;
 	return -ENOENT;
 }
 
