@@ -427,6 +427,31 @@ static int code(struct ticket *t, size_t k)
 	return n < 0 ? n : 0;
 }
 
+/* The structs and members the samples touch (perf's typeoff), when any is known. */
+static int types_section(struct ticket *t)
+{
+	struct mycl_data_types *dt;
+	struct capture c;
+	int err;
+
+	if (mycl_profile__data_types(t->p, t->ev, true, &dt))
+		return 0;	/* (a profile built without annotation: nothing to say) */
+	if (!dt->known_samples) {
+		mycl_data_types__free(dt);
+		return 0;
+	}
+	heading(t, "Data types", "The struct members the sampled instructions touch, their "
+		"memory operands named from the debug info and the code (perf's --sort typeoff, "
+		"from any event): where contention and false sharing can be.");
+	if (!capture_begin(&c)) {
+		mycl_data_types__free(dt);
+		return -ENOMEM;
+	}
+	err = mycl_report__data_types_text(c.f, dt, 1.0);
+	mycl_data_types__free(dt);
+	return err ? (free(capture_end(&c)), err) : captured(t, &c);
+}
+
 /* The user binaries with the most samples, up to K, by their summary index. */
 static size_t main_binaries(const struct mycl_profile *p, size_t *idx, size_t k)
 {
@@ -699,6 +724,8 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 	err = locks(&t);
 	if (!err)
 		err = code(&t, OPTS_GET(o, annotate, 0) ? OPTS_GET(o, annotate, 0) : 2);
+	if (!err)
+		err = types_section(&t);
 	if (!err && !OPTS_GET(o, no_share, false))
 		err = share_section(&t);
 	if (err)

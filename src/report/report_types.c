@@ -52,7 +52,7 @@ MYCL_API int mycl_report__data_types_text(FILE *f, const struct mycl_data_types 
 			fprintf(f, "  %7.2f%%  %8" PRIu64 "  %s\n", r->pct, r->samples, name);
 	}
 	if (hidden)
-		fprintf(f, "#\n# %zu rows under %.2f%% not shown (--percent-limit)\n", hidden,
+		fprintf(f, "#\n# %zu rows under %.2f%% not shown\n", hidden,
 			percent_limit);
 	fputc('\n', f);
 	return ferror(f) ? -EIO : 0;
