@@ -83,7 +83,10 @@ struct walk {
 	struct fact **facts;		/* per instruction, ending with var UINT32_MAX */
 	char **names;
 	size_t nr_names, cap_names;
-	struct state *in;
+	struct state *in;		/* per basic block, at its entry */
+	uint32_t *block_of;		/* per instruction: its block */
+	size_t *starts;			/* per block: its first instruction; then n */
+	size_t nr_blocks;
 };
 
 /* ---- strings ---- */
@@ -1182,7 +1185,7 @@ static struct rv meet(struct walk *w, const struct rv *a, const struct rv *b)
 	return r;
 }
 
-/* Merges S into the state at instruction I: whether it changed. */
+/* Merges S into the state at the entry of block I: whether it changed. */
 static bool merge(struct walk *w, size_t i, const struct state *s)
 {
 	struct state *d = &w->in[i];
@@ -1400,21 +1403,67 @@ static size_t index_of(const struct walk *w, uint64_t addr)
 }
 
 /*
+ * Basic blocks: an instruction starts one when a branch of the function
+ * targets it or the instruction before branches or returns.  States are
+ * kept per block and carried through its instructions.
+ */
+static int blocks(struct walk *w)
+{
+	w->block_of = malloc(w->n * sizeof(*w->block_of));
+	w->starts = malloc((w->n + 1) * sizeof(*w->starts));
+	if (!w->block_of || !w->starts)
+		return -ENOMEM;
+	memset(w->block_of, 0, w->n * sizeof(*w->block_of));
+	/* (block_of as a mark first: 1 where a block starts) */
+	w->block_of[0] = 1;
+	for (size_t i = 0; i < w->n; i++) {
+		const struct insn *in = &w->v[i];
+		size_t t;
+
+		if ((in->branch && !in->call) || in->ret || in->jump) {
+			if (i + 1 < w->n)
+				w->block_of[i + 1] = 1;
+			if (!in->call && in->target && (t = index_of(w, in->target)) != SIZE_MAX)
+				w->block_of[t] = 1;
+		}
+	}
+	w->nr_blocks = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		if (w->block_of[i])
+			w->starts[w->nr_blocks++] = i;
+		w->block_of[i] = (uint32_t)(w->nr_blocks - 1);
+	}
+	w->starts[w->nr_blocks] = w->n;
+	w->in = calloc(w->nr_blocks, sizeof(*w->in));
+	return w->in ? 0 : -ENOMEM;
+}
+
+/* The state at the end of block B, from its entry. */
+static void through(struct walk *w, size_t b, struct state *s)
+{
+	for (size_t i = w->starts[b]; i < w->starts[b + 1]; i++) {
+		apply_facts(w, i, s);
+		transfer(w, i, s);
+	}
+}
+
+/*
  * Code the walk did not reach starts where an indirect jump lands (a
  * switch's table): from the state every indirect jump reached agrees on.
- * Whether an instruction was seeded so: 0.
+ * Whether a block was seeded so.
  */
 static bool seed_unreached(struct walk *w, size_t *stack, size_t *top, bool *queued)
 {
 	struct state *at = NULL, s;
 	bool seeded = false;
 
-	for (size_t i = 0; i < w->n; i++) {
-		if (!w->v[i].jump || w->v[i].target || !w->in[i].seen)
+	for (size_t b = 0; b < w->nr_blocks; b++) {
+		const struct insn *last = &w->v[w->starts[b + 1] - 1];
+
+		if (!last->jump || last->target || !w->in[b].seen)
 			continue;
-		s = w->in[i];
-		apply_facts(w, i, &s);
-		transfer(w, i, &s);
+		s = w->in[b];
+		through(w, b, &s);
 		if (!at) {
 			at = malloc(sizeof(*at));
 			if (!at)
@@ -1426,14 +1475,14 @@ static bool seed_unreached(struct walk *w, size_t *stack, size_t *top, bool *que
 			at->nr_slots = 0;
 		}
 	}
-	for (size_t i = 1; at && i < w->n; i++) {
-		const struct insn *p = &w->v[i - 1];
+	for (size_t b = 1; at && b < w->nr_blocks; b++) {
+		const struct insn *p = &w->v[w->starts[b] - 1];
 
-		if (w->in[i].seen || !(p->jump || p->ret))
+		if (w->in[b].seen || !(p->jump || p->ret))
 			continue;
-		merge(w, i, at);
-		stack[(*top)++] = i;
-		queued[i] = true;
+		merge(w, b, at);
+		stack[(*top)++] = b;
+		queued[b] = true;
 		seeded = true;
 	}
 	free(at);
@@ -1447,8 +1496,8 @@ static int run(struct walk *w)
 	struct state s;
 	int err = 0;
 
-	stack = malloc(w->n * sizeof(*stack));
-	queued = calloc(w->n, sizeof(*queued));
+	stack = malloc(w->nr_blocks * sizeof(*stack));
+	queued = calloc(w->nr_blocks, sizeof(*queued));
 	if (!stack || !queued) {
 		err = -ENOMEM;
 		goto out;
@@ -1466,24 +1515,25 @@ static int run(struct walk *w)
 	queued[0] = true;
 again:
 	while (top) {
-		size_t i = stack[--top];
-		const struct insn *in = &w->v[i];
-		size_t t;
+		size_t b = stack[--top], end, t;
+		const struct insn *in;
 
-		queued[i] = false;
-		if (++w->in[i].visits > MAX_VISITS)
+		queued[b] = false;
+		if (++w->in[b].visits > MAX_VISITS)
 			continue;
-		s = w->in[i];
-		apply_facts(w, i, &s);
-		transfer(w, i, &s);
-		if (!in->ret && !in->jump && i + 1 < w->n && merge(w, i + 1, &s) && !queued[i + 1]) {
-			stack[top++] = i + 1;
-			queued[i + 1] = true;
+		s = w->in[b];
+		through(w, b, &s);
+		end = w->starts[b + 1];
+		in = &w->v[end - 1];
+		if (!in->ret && !in->jump && end < w->n && merge(w, w->block_of[end], &s) &&
+		    !queued[w->block_of[end]]) {
+			stack[top++] = w->block_of[end];
+			queued[w->block_of[end]] = true;
 		}
 		if (in->branch && !in->call && in->target && (t = index_of(w, in->target)) != SIZE_MAX &&
-		    merge(w, t, &s) && !queued[t]) {
-			stack[top++] = t;
-			queued[t] = true;
+		    merge(w, w->block_of[t], &s) && !queued[w->block_of[t]]) {
+			stack[top++] = w->block_of[t];
+			queued[w->block_of[t]] = true;
 		}
 	}
 	if (!seeded) {
@@ -1533,9 +1583,8 @@ int datatype_walk(struct dso *d, uint16_t e_machine, const struct insn *v, size_
 		 lang == DW_LANG_C_plus_plus_14 || lang == 0x21 /* C++17 */ ||
 		 lang == 0x2a /* C++20 */);
 	w.facts = calloc(n, sizeof(*w.facts));
-	w.in = calloc(n, sizeof(*w.in));
 	w.vars = w.have_fn ? calloc(MAX_VARS, sizeof(*w.vars)) : NULL;
-	if (!w.facts || !w.in || (w.have_fn && !w.vars)) {
+	if (!w.facts || (w.have_fn && !w.vars)) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -1543,25 +1592,36 @@ int datatype_walk(struct dso *d, uint16_t e_machine, const struct insn *v, size_
 		collect_vars(&w, &w.fn, 0);
 	err = build_facts(&w);
 	if (!err)
+		err = blocks(&w);
+	if (!err)
 		err = run(&w);
-	/* The names, under each instruction's final state (unreached code: its facts alone). */
-	for (size_t i = 0; i < n && !err; i++) {
-		struct state s = w.in[i];
-		struct rv dst;
+	/* The names, under each block's final state (unreached code: its facts alone). */
+	for (size_t b = 0; b < w.nr_blocks && !err; b++) {
+		struct state s = w.in[b];
 
-		if (!s.seen)
+		if (!s.seen) {
 			for (int r = 0; r < NR_REGS; r++)
 				s.r[r] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
-		apply_facts(&w, i, &s);
-		access_of(&w, i, &w.v[i], &s, &out->v[i], &dst);
-		if (!w.have_fn && out->v[i].where == DT_HEAP && !out->v[i].expr && !out->v[i].type)
-			out->v[i].unknown = "no debug info describes this function";
+			s.nr_slots = 0;
+		}
+		for (size_t i = w.starts[b]; i < w.starts[b + 1]; i++) {
+			struct rv dst;
+
+			apply_facts(&w, i, &s);
+			access_of(&w, i, &w.v[i], &s, &out->v[i], &dst);
+			if (!w.have_fn && out->v[i].where == DT_HEAP && !out->v[i].expr &&
+			    !out->v[i].type)
+				out->v[i].unknown = "no debug info describes this function";
+			transfer(&w, i, &s);
+		}
 	}
 out:
 	for (size_t i = 0; w.facts && i < n; i++)
 		free(w.facts[i]);
 	free(w.facts);
 	free(w.in);
+	free(w.block_of);
+	free(w.starts);
 	free(w.vars);
 	for (size_t i = 0; i < w.nr_names; i++)
 		free(w.names[i]);
