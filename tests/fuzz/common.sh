@@ -87,8 +87,10 @@ fuzz_seeds() {
 	fuzz_share|fuzz_elf)
 		# the ground truth of every architecture, the statically linked one left out (856 KB)
 		for f in "$top"/tests/data/share/truth.* "$top"/tests/data/share/server.* \
-			 "$top"/tests/data/cross/globals.*; do
-			case $f in *.c|*.cc|*.static) ;; *) cp "$f" "$dir/" ;; esac
+			 "$top"/tests/data/cross/globals.* "$top"/tests/data/types/inventory.* \
+			 "$top"/tests/data/types/depot.*; do
+			case $f in *.c|*.cc|*.static|*.data|*.sh|*aarch64*depot*|*depot*aarch64*) ;;
+			*) cp "$f" "$dir/" ;; esac
 		done
 		[ $target = fuzz_elf ] && cp "$top"/tests/data/symfs/mycl-fixtures/hotloop \
 			"$top"/tests/data/symfs/mycl-fixtures/locks/members "$dir/" ;;

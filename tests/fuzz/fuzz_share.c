@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libFuzzer target for mycl-share on any bytes as an ELF binary: symbol and
- * relocation tables, DWARF variables, the disassembly of every architecture
+ * relocation tables, DWARF variables and types (the data types of a few
+ * functions by name), the disassembly of every architecture
  * it reads (x86_64, i386, aarch64, arm/Thumb, ppc64, s390x, and riscv64's own
  * decoder), literal pools and jump tables read from the file, the call graph,
  * and both writers.  Seeded with tests/data/share's ground-truth programs.
@@ -30,8 +31,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!mycl_share__analyze(path, &o, &s, err, sizeof(err))) {
 		null = fopen("/dev/null", "w");
 		if (null) {
+			/* the data types of the seeds' functions: DWARF types, locations, the walk */
+			static const char *const fns[] = {
+				"main", "pick", "settle", "_Z5servePN5depot3BayEi",
+				"_ZN5depot4Gate5enterEv", "worker", "bump",
+			};
+
 			mycl_share__write_text(null, s, &w);
 			mycl_share__write_json(null, s, &w);
+			for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+				mycl_share__disassemble(null, s, fns[i]);
 			fclose(null);
 		}
 		mycl_share__free(s);
