@@ -657,7 +657,8 @@ static int build_facts(struct walk *w)
 	}
 	if (err)
 		goto out;
-	qsort(p.v, p.nr, sizeof(*p.v), by_insn);
+	if (p.nr)
+		qsort(p.v, p.nr, sizeof(*p.v), by_insn);
 	for (size_t i = 0, k = 0; i < w->n; i++) {
 		size_t from = k, nf;
 
@@ -722,6 +723,15 @@ static bool type_within(struct walk *w, Dwarf_Off type, int64_t off, Dwarf_Off w
 
 		if (!off && dwarf_dieoffset(&t) == dwarf_dieoffset(&u))
 			return true;
+		if (tag == DW_TAG_array_type && die_type(&t, &c)) {
+			uint64_t es = type_size(&c);
+
+			if (!es || off < 0)
+				return false;
+			off %= (int64_t)es;
+			t = c;
+			continue;
+		}
 		if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type) || off < 0 ||
 		    dwarf_child(&t, &c) != 0)
 			return false;
@@ -751,8 +761,10 @@ static bool type_within(struct walk *w, Dwarf_Off type, int64_t off, Dwarf_Off w
 /*
  * The registers DWARF describes at instruction I.  A parameter of an
  * inlined function (its "this") names less than the caller's expression
- * the code brought there (p->latch.word): that is kept when it points at an
- * object of the parameter's type.
+ * the code brought there (p->latch.word), and a local pointer less than the
+ * global it points into (a macro's __atomic_load_ptr to
+ * io_threads_pending[1].value): those are kept when they point at an object
+ * of the variable's type.
  */
 static void apply_facts(struct walk *w, size_t i, struct state *s)
 {
@@ -765,9 +777,9 @@ static void apply_facts(struct walk *w, size_t i, struct state *s)
 			continue;
 		r = &s->r[f->reg];
 		dw = ptr_of(w, v->type, v->name, DT_HEAP);
-		if (dwarf_tag(&v->scope) == DW_TAG_inlined_subroutine && r->kind == R_PTR &&
-		    r->name >= 0 && dw.kind == R_PTR && !r->indexed &&
-		    type_within(w, r->type, r->off, dw.type))
+		if ((dwarf_tag(&v->scope) == DW_TAG_inlined_subroutine || r->where == DT_GLOBAL) &&
+		    r->kind == R_PTR && r->name >= 0 && dw.kind == R_PTR &&
+		    (!r->indexed || r->where == DT_GLOBAL) && type_within(w, r->type, r->off, dw.type))
 			continue;
 		*r = dw;
 	}
@@ -899,6 +911,23 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 	a->offset = path[0] ? moff : off;
 	a->size = msize;
 	a->expr = expr_of(w, &base, path);
+	{
+		/*
+		 * An array object (a global table of per-thread slots): its element
+		 * is the type, so every element's member is one row of the type view.
+		 */
+		Dwarf_Die st = t, et;
+		uint64_t es;
+		const char *close = path[0] == '[' ? strchr(path, ']') : NULL;
+
+		if (strip(&st) && dwarf_tag(&st) == DW_TAG_array_type && die_type(&st, &et) &&
+		    (es = type_size(&et)) && close) {
+			a->type = type_str(w, &et);
+			a->member = close[1] ? keep(w->out, strdup(close[1] == '.' ? close + 2 :
+								      close + 1)) : NULL;
+			a->offset = a->offset % (int64_t)es;
+		}
+	}
 	if (loaded && (in->ty_op == TY_LOAD || in->ty_op == TY_ADD_LOAD) && in->ty_wide) {
 		Dwarf_Die s = mt;
 

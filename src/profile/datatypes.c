@@ -189,7 +189,8 @@ static int sum_rows(struct types_priv *t)
 {
 	struct mycl_data_types *pub = &t->pub;
 
-	qsort_r(t->items, t->nr_items, sizeof(*t->items), item_key_cmp, &pub->by_member);
+	if (t->nr_items)
+		qsort_r(t->items, t->nr_items, sizeof(*t->items), item_key_cmp, &pub->by_member);
 	pub->rows = calloc(t->nr_items ? t->nr_items : 1, sizeof(*pub->rows));
 	if (!pub->rows)
 		return -ENOMEM;
@@ -221,7 +222,8 @@ static int sum_rows(struct types_priv *t)
 	for (size_t i = 0; i < pub->nr_rows; i++)
 		pub->rows[i].pct = pub->period ?
 				   100.0 * (double)pub->rows[i].period / (double)pub->period : 0;
-	qsort(pub->rows, pub->nr_rows, sizeof(*pub->rows), row_cmp);
+	if (pub->nr_rows)
+		qsort(pub->rows, pub->nr_rows, sizeof(*pub->rows), row_cmp);
 	return 0;
 }
 
@@ -256,7 +258,8 @@ MYCL_API int mycl_profile__data_types(const struct mycl_profile *p, size_t ev, b
 	for (size_t i = 0; i < p->insns.nr; i++)
 		if (p->insns.ents[i].ev == (int)ev)
 			e[n++] = &p->insns.ents[i];
-	qsort(e, n, sizeof(*e), by_dso_addr);
+	if (n)
+		qsort(e, n, sizeof(*e), by_dso_addr);
 	/* one function at a time: its sampled instructions together */
 	for (size_t i = 0; i < n && !err;) {
 		struct dso *d = e[i]->dso;

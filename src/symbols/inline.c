@@ -569,7 +569,8 @@ int inline_global_at(struct dso *d, Dwarf_Die *cu, uint64_t start, Dwarf_Die *ou
 				index_vars(c, &die, 0);
 			off = next;
 		}
-		qsort(c->globals, c->nr_globals, sizeof(*c->globals), by_lo);
+		if (c->nr_globals)
+			qsort(c->globals, c->nr_globals, sizeof(*c->globals), by_lo);
 	}
 	hi = c->nr_globals;
 	while (lo < hi) {
