@@ -811,7 +811,8 @@ static int json_share(const struct mycl_share *s, void *ctx)
 /*
  * JSON, schema "mycl-report/1": the tools' own documents side by side -
  * "profile" (mycl-hot/1 with call graphs), "locks" (the lock report),
- * "annotations", "share" (mycl-share/2 per binary), and "build".
+ * "annotations", "types" (mycl-types/1, by member), "share" (mycl-share/2 per
+ * binary), and "build".
  */
 MYCL_API int mycl_report__ticket_json(FILE *f, const struct mycl_profile *p, size_t ev,
 				      const struct mycl_ticket_opts *o)
@@ -866,7 +867,20 @@ MYCL_API int mycl_report__ticket_json(FILE *f, const struct mycl_profile *p, siz
 	rc = report_hot_annotations(p, ev, k, OPTS_GET(o, annotate_opts, NULL), json_annotation, &jl);
 	if (rc < 0)
 		return rc;
-	fputs("],\n\"share\": [", f);
+	fputs("],\n\"types\": ", f);
+	{
+		struct mycl_data_types *dt;
+
+		if (!mycl_profile__data_types(p, ev, true, &dt)) {
+			err = mycl_report__data_types_json(f, dt);
+			mycl_data_types__free(dt);
+			if (err)
+				return err;
+		} else {
+			fputs("null", f);
+		}
+	}
+	fputs(",\n\"share\": [", f);
 	jl.first = true;
 	if (!OPTS_GET(o, no_share, false)) {
 		rc = for_each_share(&t, json_share, NULL, &jl);
