@@ -14,6 +14,8 @@ Data types: the object behind each memory operand, from DWARF and the code.
     type, member, offset and size; --annotate names the member beside the
     instruction and says how much of the function's time it names.
 
+  - mycl-diff --types: the recording against itself compares struct members, none changed.
+
 usage: types_checks.py MYCL_HOT MYCL_SHARE DATA_DIR WORKDIR
 """
 import json
@@ -182,6 +184,17 @@ def main():
     check("--annotate text: the member beside the instruction and the data summary line",
           "# l->requests rmw (struct ledger +24)" in r.stdout and "# Data: " in r.stdout,
           r.stdout[-800:])
+    diff = os.path.join(os.path.dirname(hot), "mycl-diff")
+    r = run(diff, "--types", "--symfs", symfs, "--format", "json", rec, rec)
+    doc = json.loads(r.stdout) if r.returncode == 0 else {}
+    rows = doc.get("rows", [])
+    check("mycl-diff --types: rows are struct members, matched by type and member, none changed",
+          doc.get("rows_are") == "struct member" and rows and
+          not any(x.get("changed") for x in rows) and
+          any(x.get("symbol") == "naisles" and x.get("dso") == "struct ledger" for x in rows),
+          r.stderr or rows[:3])
+    r = run(diff, "--types", "--locks", rec, rec)
+    check("mycl-diff --types with --locks: refused", r.returncode == 1, r.stderr)
     return summary()
 
 

@@ -32,6 +32,8 @@ static void usage(FILE *f)
 	      "      --noise Z          a change is |z| >= Z standard errors (default 4)\n"
 	      "      --locks            compare the lock time of each lock site (the function\n"
 	      "                         that takes the lock) instead of each symbol's time\n"
+	      "      --types            compare the samples on each struct member (data types, as\n"
+	      "                         mycl-hot --sort typeoff)\n"
 	      "      --share BIN[,NEW_BIN]  compare the samples on each cache line of the binary's\n"
 	      "                         globals (mycl-share weighted by each recording)\n"
 	      "      --event NAME       compare this event (default: the first of each)\n"
@@ -52,7 +54,7 @@ static void usage(FILE *f)
 }
 
 enum { O_SHARE = 256, O_NOISE, O_EVENT, O_FORMAT, O_MAX, O_WIDE, O_SYMFS, O_KALLSYMS, O_DEBUG,
-       O_VERSION, O_FLAME, O_LOCKS, O_SHARE_BIN, O_ARCHIVE };
+       O_VERSION, O_FLAME, O_LOCKS, O_SHARE_BIN, O_ARCHIVE, O_TYPES };
 
 static const struct option long_opts[] = {
 	{ "by-share", no_argument, NULL, O_SHARE },
@@ -63,6 +65,7 @@ static const struct option long_opts[] = {
 	{ "wide", no_argument, NULL, O_WIDE },
 	{ "flamegraph", required_argument, NULL, O_FLAME },
 	{ "locks", no_argument, NULL, O_LOCKS },
+	{ "types", no_argument, NULL, O_TYPES },
 	{ "share", required_argument, NULL, O_SHARE_BIN },
 	{ "symfs", required_argument, NULL, O_SYMFS },
 	{ "archive", required_argument, NULL, O_ARCHIVE },
@@ -235,6 +238,7 @@ int main(int argc, char **argv)
 	struct mycl_diff *d = NULL;
 	const char *format = "text", *output = NULL, *flame = NULL, *share_bins = NULL, *archives = NULL;
 	char sb[4096] = "", ab[4096] = "";	/* --share's and --archive's first parts */
+	bool types = false;			/* --types: per struct member */
 	const char *sb2, *ab2;			/* their second (the first again when alone) */
 	const struct mycl_archive *arch_a = NULL, *arch_b = NULL;
 	FILE *out = NULL;
@@ -267,6 +271,7 @@ int main(int argc, char **argv)
 			break;
 		case O_WIDE: wo.wide = true; break;
 		case O_LOCKS: po.locks = true; break;
+		case O_TYPES: po.annotate = true; types = true; break;
 		case O_SHARE_BIN: share_bins = optarg; break;
 		case O_FLAME:
 			if (!*optarg) {
@@ -299,6 +304,7 @@ int main(int argc, char **argv)
 			 "--wide is for the text report") ||
 	    cli_conflict(P, wo.max_rows != 0, "--max-rows", !strcmp(format, "json"), "--format json",
 			 "the JSON document holds every row") ||
+	    cli_conflict(P, types, "--types", po.locks, "--locks", "one comparison at a time") ||
 	    cli_conflict(P, flame && output && !strcmp(flame, output), "--flamegraph", true,
 			 "-o", "they name the same file; give each its own") ||
 	    (po.symfs && !cli_is_dir(P, "--symfs", po.symfs)) ||
@@ -329,6 +335,7 @@ int main(int argc, char **argv)
 	wo.new_name = argv[optind + 1];
 	if (share_bins) {
 		if (cli_conflict(P, true, "--share", po.locks, "--locks", "one comparison at a time") ||
+		    cli_conflict(P, true, "--share", types, "--types", "one comparison at a time") ||
 		    cli_conflict(P, true, "--share", flame != NULL, "--flamegraph",
 				 "the flame graph is of call paths; run them apart") ||
 		    cli_conflict(P, true, "--share", !strcmp(argv[optind], "-") ||
@@ -370,7 +377,8 @@ int main(int argc, char **argv)
 					eb->event->name);
 			}
 			if (!rc)
-				rc = (po.locks ? mycl_diff__build_locks(a, 0, b, 0, &dopts, &d) :
+				rc = (types ? mycl_diff__build_types(a, 0, b, 0, &dopts, &d) :
+				      po.locks ? mycl_diff__build_locks(a, 0, b, 0, &dopts, &d) :
 				      mycl_diff__build(a, 0, b, 0, &dopts, &d)) ? EXIT_INTERNAL : EXIT_OK;
 			if (rc == EXIT_INTERNAL)
 				fprintf(stderr, P ": out of memory\n");

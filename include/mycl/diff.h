@@ -59,6 +59,15 @@ int mycl_diff__build(const struct mycl_profile *base, size_t base_ev,
 int mycl_diff__build_locks(const struct mycl_profile *base, size_t base_ev,
 			   const struct mycl_profile *new_p, size_t new_ev,
 			   const struct mycl_diff_opts *opts, struct mycl_diff **out);
+/*
+ * The same per struct member (data types, mycl_profile__data_types by
+ * member): the samples on the instructions that touch each member, in both
+ * recordings, matched by type and member; the rest by the reason it is not
+ * named.  Both profiles built with annotate.  0, -ENOMEM, -EINVAL.
+ */
+int mycl_diff__build_types(const struct mycl_profile *base, size_t base_ev,
+			   const struct mycl_profile *new_p, size_t new_ev,
+			   const struct mycl_diff_opts *opts, struct mycl_diff **out);
 struct mycl_share;
 /*
  * The same per cache line of a binary's globals, from two mycl-share

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "mycl/annotate.h"
 #include "mycl/mycl.h"
 #include "internal.h"
 #include "diff_state.h"
@@ -79,6 +80,25 @@ static int collect_sites(const struct mycl_lock_report *r, struct side **out, si
 				      r->sites[i].samples, r->sites[i].period };
 	*out = v;
 	*n = merge_sides(v, r->nr_sites);
+	return 0;
+}
+
+/* One row per struct member (data types), and one per reason the rest is not named. */
+static int collect_types(const struct mycl_data_types *t, struct side **out, size_t *n)
+{
+	struct side *v = calloc(t->nr_rows ? t->nr_rows : 1, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		const struct mycl_data_type_row *r = &t->rows[i];
+
+		v[i] = (struct side){ r->type ? r->type : "(not named)",
+				      r->type ? (r->member ? r->member : "(the whole object)") :
+				      r->unknown, r->samples, r->period };
+	}
+	*out = v;
+	*n = merge_sides(v, t->nr_rows);
 	return 0;
 }
 
@@ -273,6 +293,49 @@ MYCL_API int mycl_diff__build_locks(const struct mycl_profile *base, size_t base
 	}
 	mycl_lock_report__free(ra);
 	mycl_lock_report__free(rb);
+	if (err) {
+		mycl_diff__free(d);
+		return err;
+	}
+	*out = d;
+	return 0;
+}
+
+MYCL_API int mycl_diff__build_types(const struct mycl_profile *base, size_t base_ev,
+				    const struct mycl_profile *new_p, size_t new_ev,
+				    const struct mycl_diff_opts *o, struct mycl_diff **out)
+{
+	const struct mycl_profile_event *eb, *en;
+	struct mycl_data_types *ta = NULL, *tb = NULL;
+	struct side *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	struct mycl_diff *d;
+	int err;
+
+	*out = NULL;
+	if (base_ev >= mycl_profile__nr_events(base) || new_ev >= mycl_profile__nr_events(new_p))
+		return -EINVAL;
+	eb = mycl_profile__event(base, base_ev);
+	en = mycl_profile__event(new_p, new_ev);
+	err = mycl_profile__data_types(base, base_ev, true, &ta);
+	if (!err)
+		err = mycl_profile__data_types(new_p, new_ev, true, &tb);
+	d = err ? NULL : diff_new(eb, en, o);
+	if (!err && !d)
+		err = -ENOMEM;
+	if (!err)
+		err = collect_types(ta, &a, &na);
+	if (!err)
+		err = collect_types(tb, &b, &nb);
+	if (!err) {
+		d->what = "struct member";
+		err = diff_rows(d, eb->event->name, en->event->name, a, na, b, nb);
+	} else {
+		free(a);
+		free(b);
+	}
+	mycl_data_types__free(ta);
+	mycl_data_types__free(tb);
 	if (err) {
 		mycl_diff__free(d);
 		return err;

@@ -65,6 +65,11 @@ static void header(FILE *f, const struct mycl_diff *d, const struct mycl_diff_wr
 		fprintf(f, "%scompared: %s\n", lead, d->by_share ?
 			"each symbol's share of its run (runs of the same length)" :
 			"each symbol's amount (runs that did the same work; --by-share otherwise)");
+	else if (!strcmp(d->what, "struct member"))
+		fprintf(f, "%scompared: %s\n", lead, d->by_share ?
+			"each struct member's samples as a share of its run (data types)" :
+			"the samples on the instructions touching each struct member (data types; "
+			"runs that did the same work, --by-share otherwise)");
 	else if (!strcmp(d->what, "lock site"))
 		fprintf(f, "%scompared: %s\n", lead, d->by_share ?
 			"each lock site's lock time as a share of its run" :
@@ -86,7 +91,9 @@ MYCL_API int mycl_diff__write_text(FILE *f, const struct mycl_diff *d,
 	char title[64];
 
 	header(f, d, o, "# ");
-	snprintf(title, sizeof(title), "%s [dso]", d->what);
+	/* (a struct member's "dso" is its type) */
+	snprintf(title, sizeof(title), "%s [%s]", d->what,
+		 !strcmp(d->what, "struct member") ? "type" : "dso");
 	fprintf(f, "#\n#   %12s %12s %12s %7s  %s\n", "base", "new", "delta", "z", title);
 	for (size_t i = 0; i < d->nr_rows && i < max; i++) {
 		const struct mycl_diff_row *r = &d->rows[i];
@@ -109,8 +116,8 @@ MYCL_API int mycl_diff__write_markdown(FILE *f, const struct mycl_diff *d,
 	size_t max = OPTS_GET(o, max_rows, 0) ? OPTS_GET(o, max_rows, 0) : 25;
 
 	header(f, d, o, "");
-	fprintf(f, "\n| | base | new | delta | z | %s | dso |\n|---|---:|---:|---:|---:|---|---|\n",
-		d->what);
+	fprintf(f, "\n| | base | new | delta | z | %s | %s |\n|---|---:|---:|---:|---:|---|---|\n",
+		d->what, !strcmp(d->what, "struct member") ? "type" : "dso");
 	for (size_t i = 0; i < d->nr_rows && i < max; i++) {
 		const struct mycl_diff_row *r = &d->rows[i];
 		char c[3][32];
