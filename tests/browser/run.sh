@@ -3,7 +3,7 @@
 # The flame graph and the HTML page in headless Chromium (flame.mjs), on two
 # fixtures: a frame-pointer profile and a lock-heavy one.  Screenshots are kept
 # in OUTDIR.  Needs Debian's chromium and the npm packages of package.json
-# (.ci/setup installs both).
+# (.ci/test-setup installs both).
 # Then mycl-diff's differential flame graph of tests/data/diff the same way.
 # usage: run.sh MYCL_HOT MYCL_DIFF DATA_DIR OUTDIR
 set -u
@@ -11,7 +11,7 @@ hot=$1; diff=$2; data=$3; out=$4
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 if [ ! -x /usr/bin/chromium ] || [ ! -d "$here/node_modules/playwright-core" ]; then
-	echo "needs /usr/bin/chromium and $here/node_modules (run .ci/setup)"
+	echo "needs /usr/bin/chromium and $here/node_modules (run .ci/test-setup)"
 	exit 1
 fi
 rc=0
