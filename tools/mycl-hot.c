@@ -939,7 +939,8 @@ int main(int argc, char **argv)
 	else if (ann_n && !strcmp(format, "json"))
 		err = annotations(out, prof, ann_n, ann_sym, ann_context, true, &aopts);
 	else if (ann_n) {
-		err = mycl_report__text(out, prof, &ropts);
+		/* --annotate=SYM: that function alone, as perf annotate SYM; N: after the profile */
+		err = ann_sym ? 0 : mycl_report__text(out, prof, &ropts);
 		if (!err)
 			err = annotations(out, prof, ann_n, ann_sym, ann_context, false, &aopts);
 		if (err == -ENOENT)

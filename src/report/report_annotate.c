@@ -134,7 +134,7 @@ MYCL_API int mycl_report__annotation_text(FILE *f, const struct mycl_annotation 
 		if (l->samples)
 			fprintf(f, "  %6.2f  %6.2f %s", l->pct, l->pct_total, marker(l->pct));
 		else
-			fprintf(f, "%21s", "");
+			fprintf(f, "%20s", "");
 		fprintf(f, " %8" PRIx64 ":  %s", l->addr, l->insn);
 		note(f, l);
 		fputc('\n', f);
