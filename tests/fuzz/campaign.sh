@@ -18,6 +18,7 @@ out=$1; secs=$2; jobs=${3:-1}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mkdir -p "$out" && cd "$out" && pwd)
 . "$top/tests/fuzz/common.sh"
+fuzz_env
 [ $# -gt 0 ] && fuzz_targets="$*"
 : > "$out/build.log"
 fuzz_build || exit 77
@@ -29,7 +30,7 @@ fuzz_job() {
 	target=$1; w=$2; end=$3; n=$4; total=0
 	while left=$((end - $(date +%s))); [ "$left" -gt 5 ]; do
 		log="$w/run-$(date +%Y%m%d-%H%M%S)-$n.log"
-		(cd "$w" && env $(fuzz_env) "$out/$target" -max_total_time=$left \
+		(cd "$w" && "$out/$target" -max_total_time=$left \
 			-max_len=$(fuzz_maxlen $target) -timeout=10 -rss_limit_mb=2048 \
 			-artifact_prefix="$w/" -print_final_stats=1 ${dict:+-dict=$dict} corpus \
 			> "$log" 2>&1)

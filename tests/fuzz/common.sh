@@ -34,8 +34,13 @@ fuzz_dict() {
 	esac
 }
 
+# The targets' environment, exported (paths quoted for the sanitizers' option parser: a checkout's
+# path may hold spaces).
 fuzz_env() {
-	echo "LSAN_OPTIONS=suppressions=$top/tests/fuzz/lsan.supp MYCL_FUZZ_SYMFS=$top/tests/data/symfs MYCL_FUZZ_UNWIND_DATA=$top/tests/data/stackcopy.data MYCL_FUZZ_KALLSYMS=$top/tests/data/locks/kallsyms"
+	export LSAN_OPTIONS="suppressions=\"$top/tests/fuzz/lsan.supp\""
+	export MYCL_FUZZ_SYMFS="$top/tests/data/symfs"
+	export MYCL_FUZZ_UNWIND_DATA="$top/tests/data/stackcopy.data"
+	export MYCL_FUZZ_KALLSYMS="$top/tests/data/locks/kallsyms"
 }
 
 # Builds every target into $out with clang, ASan and UBSan; 1 when clang cannot.
@@ -43,7 +48,10 @@ fuzz_env() {
 # the last build in $out (a long campaign starts many runs on one tree).
 fuzz_build() {
 	flags="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -D_GNU_SOURCE -std=gnu11"
-	incs="-I$top/include $(for d in "$top"/src/*/; do printf ' -I%s' "$d"; done)"
+	# (include directories through CPATH and objects by names relative to $out: no word of a
+	# command line holds the checkout's path, which may have spaces)
+	CPATH="$top/include$(for d in "$top"/src/*/; do printf ':%s' "$d"; done)"
+	export CPATH
 	stamp=$( (echo "$flags"; clang --version; cd "$top" && find src include tests/fuzz \
 		data/lock-rules.txt -type f \( -name '*.[ch]' -o -name '*.py' -o -name '*.txt' \) |
 		LC_ALL=C sort | xargs sha256sum) | sha256sum)
@@ -57,16 +65,17 @@ fuzz_build() {
 	python3 "$top/src/embed.py" "$top/data/lock-rules.txt" "$out/lock_rules.c" mycl_default_lock_rules
 	objs=""
 	for src in "$top"/src/*/*.c "$out/lock_rules.c"; do
-		o="$out/obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"
-		if ! clang $flags -fsanitize=fuzzer-no-link $incs -c "$src" -o "$o" 2>> "$out/build.log"; then
+		o="obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"
+		if ! (cd "$out" && clang $flags -fsanitize=fuzzer-no-link -c "$src" -o "$o") \
+			2>> "$out/build.log"; then
 			echo "fuzz: clang cannot build $src:"; tail -3 "$out/build.log"
 			return 1
 		fi
 		objs="$objs $o"
 	done
 	for target in $fuzz_targets; do
-		if ! clang $flags -fsanitize=fuzzer $incs "$top/tests/fuzz/$target.c" $objs \
-			-lelf -ldw -lzstd -lstdc++ -lcapstone -ltraceevent -lm -o "$out/$target" \
+		if ! (cd "$out" && clang $flags -fsanitize=fuzzer "$top/tests/fuzz/$target.c" $objs \
+			-lelf -ldw -lzstd -lstdc++ -lcapstone -ltraceevent -lm -o "$target") \
 			2>> "$out/build.log"; then
 			echo "fuzz: clang cannot build $target:"; tail -3 "$out/build.log"
 			return 1
@@ -95,7 +104,8 @@ fuzz_seeds() {
 		[ $target = fuzz_elf ] && cp "$top"/tests/data/symfs/mycl-fixtures/hotloop \
 			"$top"/tests/data/symfs/mycl-fixtures/locks/members "$dir/" ;;
 	fuzz_unwind)
-		env $(fuzz_env) MYCL_FUZZ_WRITE_SEEDS="$dir" "$out/fuzz_unwind" -runs=0 /dev/null \
+		fuzz_env
+		MYCL_FUZZ_WRITE_SEEDS="$dir" "$out/fuzz_unwind" -runs=0 /dev/null \
 			> /dev/null 2>&1 ;;
 	fuzz_tracepoint)
 		for r in waits.data locks/condq.waits.data; do

@@ -11,6 +11,7 @@ set -u
 out=$(cd "$1" && pwd); shift
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/fuzz/common.sh"
+fuzz_env
 [ $# -gt 0 ] && fuzz_targets="$*"
 for target in $fuzz_targets; do
 	[ -x "$out/$target" ] && [ -d "$out/work-$target/corpus" ] || continue
@@ -19,7 +20,7 @@ for target in $fuzz_targets; do
 	rm -rf "$dir" && mkdir -p "$dir"
 	[ -f "$keep" ] && zstd -q -d -c "$keep" | tar xf - -C "$dir"
 	before=$(ls "$dir" | wc -l)
-	(cd "$out" && env $(fuzz_env) "./$target" -merge=1 -max_len=$(fuzz_maxlen $target) \
+	(cd "$out" && "./$target" -merge=1 -max_len=$(fuzz_maxlen $target) \
 		-timeout=10 -rss_limit_mb=2048 "$dir" "work-$target/corpus" > "$out/keep-$target.log" 2>&1)
 	mkdir -p "$(dirname "$keep")"
 	(cd "$dir" && ls | LC_ALL=C sort | tar cf - --owner=0 --group=0 --mtime=@0 -T -) |

@@ -11,6 +11,7 @@ set -u
 out=$1; secs=$2; seed=${FUZZ_SEED:-1}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/fuzz/common.sh"
+fuzz_env
 mkdir -p "$out"
 : > "$out/build.log"
 fuzz_build || exit 77
@@ -21,7 +22,7 @@ for target in $fuzz_targets; do
 	fuzz_seeds $target "$out/corpus-$target"
 	dict=$(fuzz_dict $target)
 	touch "$out/.start-$target"
-	(cd "$out" && env $(fuzz_env) ./$target -seed=$seed -max_total_time=$((secs / n)) \
+	(cd "$out" && ./$target -seed=$seed -max_total_time=$((secs / n)) \
 		-max_len=$(fuzz_maxlen $target) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 		${dict:+-dict=$dict} "corpus-$target" > "$target.log" 2>&1)
 	rc=$?
@@ -31,7 +32,7 @@ for target in $fuzz_targets; do
 	slow=$(find "$out" -maxdepth 1 -name 'timeout-*' -newer "$out/.start-$target" | head -1)
 	if [ $rc = 70 ] && [ -n "$slow" ]; then
 		t0=$(date +%s)
-		if (cd "$out" && env $(fuzz_env) timeout 30 ./$target -runs=1 "$slow" > "$target.replay.log" 2>&1); then
+		if (cd "$out" && timeout 30 ./$target -runs=1 "$slow" > "$target.replay.log" 2>&1); then
 			echo "fuzz: $target: a timeout while the machine was busy; its input ($slow) runs again in $(( $(date +%s) - t0 )) s: no hang"
 			rc=0
 		fi
