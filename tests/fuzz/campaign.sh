@@ -32,7 +32,7 @@ fuzz_job() {
 		log="$w/run-$(date +%Y%m%d-%H%M%S)-$n.log"
 		(cd "$w" && "$out/$target" -max_total_time=$left \
 			-max_len=$(fuzz_maxlen $target) -timeout=10 -rss_limit_mb=2048 \
-			-artifact_prefix="$w/" -print_final_stats=1 ${dict:+-dict=$dict} corpus \
+			-artifact_prefix="$w/" -print_final_stats=1 ${dict:+"-dict=$dict"} corpus \
 			> "$log" 2>&1)
 		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 		[ -n "$runs" ] || runs=$(grep -o "^#[0-9]*" "$log" | tail -1 | tr -d '#')

@@ -24,7 +24,7 @@ for target in $fuzz_targets; do
 	touch "$out/.start-$target"
 	(cd "$out" && ./$target -seed=$seed -max_total_time=$((secs / n)) \
 		-max_len=$(fuzz_maxlen $target) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-		${dict:+-dict=$dict} "corpus-$target" > "$target.log" 2>&1)
+		${dict:+"-dict=$dict"} "corpus-$target" > "$target.log" 2>&1)
 	rc=$?
 	echo "$target: $(grep -h 'stat::number_of_executed_units' "$out/$target.log" | awk '{print $2}') runs"
 	# A timeout (libFuzzer's exit 70) on a machine busy with other work is no hang when its
