@@ -36,6 +36,24 @@ static void put_short(FILE *to, const char *s, size_t n, size_t room)
 	fwrite(s + n - tail, 1, tail, to);
 }
 
+/* The last space in S[LO+1..FROM], or 0. */
+static size_t last_space(const char *s, size_t from, size_t lo)
+{
+	for (size_t i = from; i > lo; i--)
+		if (s[i] == ' ')
+			return i;
+	return 0;
+}
+
+/* Past the spaces at *S. */
+static void skip_spaces(const char **s, size_t *n)
+{
+	while (*n && **s == ' ') {
+		(*s)++;
+		(*n)--;
+	}
+}
+
 static void fold_comment(struct fold *fd, const char *s, size_t n)
 {
 	size_t w = fd->width, ind = 1;
@@ -63,12 +81,7 @@ static void fold_comment(struct fold *fd, const char *s, size_t n)
 			fwrite(s, 1, n, fd->to);
 			break;
 		}
-		for (size_t i = avail; i > (first ? ind : 0); i--) {
-			if (s[i] == ' ') {
-				brk = i;
-				break;
-			}
-		}
+		brk = last_space(s, avail, first ? ind : 0);
 		if (!brk) {
 			/*
 			 * A word longer than the line (a path to copy, a long name):
@@ -96,10 +109,7 @@ static void fold_comment(struct fold *fd, const char *s, size_t n)
 next:
 		s += brk;
 		n -= brk;
-		while (n && *s == ' ') {
-			s++;
-			n--;
-		}
+		skip_spaces(&s, &n);
 		if (n)
 			fputc('\n', fd->to);
 		first = false;
@@ -153,21 +163,14 @@ static void fold_note(struct fold *fd, const char *s, size_t n, size_t note)
 			fwrite(s, 1, n, fd->to);
 			break;
 		}
-		for (size_t i = avail; i > 0; i--)
-			if (s[i] == ' ') {
-				brk = i;
-				break;
-			}
+		brk = last_space(s, avail, 0);
 		if (!brk)
 			for (brk = avail; brk < n && s[brk] != ' '; brk++)
 				;
 		fwrite(s, 1, brk, fd->to);
 		s += brk;
 		n -= brk;
-		while (n && *s == ' ') {
-			s++;
-			n--;
-		}
+		skip_spaces(&s, &n);
 		if (n)
 			fprintf(fd->to, "\n%*s# ", (int)note, "");
 	}

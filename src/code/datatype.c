@@ -59,6 +59,8 @@ struct var {
 	const char *name;
 	Dwarf_Off type;
 	bool has_type;
+	bool held_known;		/* held: what a register holding it holds, worked out once */
+	struct rv held;
 };
 
 /* Where variable VAR is at an instruction. */
@@ -776,7 +778,11 @@ static void apply_facts(struct walk *w, size_t i, struct state *s)
 		if (f->reg < 0)
 			continue;
 		r = &s->r[f->reg];
-		dw = ptr_of(w, v->type, v->name, DT_HEAP);
+		if (!v->held_known) {
+			v->held = ptr_of(w, v->type, v->name, DT_HEAP);
+			v->held_known = true;
+		}
+		dw = v->held;
 		if ((dwarf_tag(&v->scope) == DW_TAG_inlined_subroutine || r->where == DT_GLOBAL) &&
 		    r->kind == R_PTR && r->name >= 0 && dw.kind == R_PTR &&
 		    (!r->indexed || r->where == DT_GLOBAL) && type_within(w, r->type, r->off, dw.type))
@@ -1418,17 +1424,9 @@ static void transfer(struct walk *w, size_t i, struct state *s)
 
 static size_t index_of(const struct walk *w, uint64_t addr)
 {
-	size_t lo = 0, hi = w->n;
+	size_t i = first_at(w, addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (w->v[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < w->n && w->v[lo].addr == addr ? lo : SIZE_MAX;
+	return i < w->n && w->v[i].addr == addr ? i : SIZE_MAX;
 }
 
 /*

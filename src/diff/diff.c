@@ -69,8 +69,9 @@ static int collect(const struct mycl_profile_event *ev, struct side **out, size_
 }
 
 /* One row per lock site (its function and binary), from the lock report. */
-static int collect_sites(const struct mycl_lock_report *r, struct side **out, size_t *n)
+static int collect_sites(const void *rep, struct side **out, size_t *n)
 {
+	const struct mycl_lock_report *r = rep;
 	struct side *v = calloc(r->nr_sites ? r->nr_sites : 1, sizeof(*v));
 
 	if (!v)
@@ -84,8 +85,9 @@ static int collect_sites(const struct mycl_lock_report *r, struct side **out, si
 }
 
 /* One row per struct member (data types), and one per reason the rest is not named. */
-static int collect_types(const struct mycl_data_types *t, struct side **out, size_t *n)
+static int collect_types(const void *rep, struct side **out, size_t *n)
 {
+	const struct mycl_data_types *t = rep;
 	struct side *v = calloc(t->nr_rows ? t->nr_rows : 1, sizeof(*v));
 
 	if (!v)
@@ -258,12 +260,21 @@ MYCL_API int mycl_diff__build(const struct mycl_profile *base, size_t base_ev,
 	return 0;
 }
 
-MYCL_API int mycl_diff__build_locks(const struct mycl_profile *base, size_t base_ev,
-				    const struct mycl_profile *new_p, size_t new_ev,
-				    const struct mycl_diff_opts *o, struct mycl_diff **out)
+/* What a comparison reads of each profile: an analysis, its rows, how it is freed. */
+struct rows_of {
+	const char *what;
+	int (*read)(const struct mycl_profile *p, size_t ev, void **rep);
+	int (*collect)(const void *rep, struct side **out, size_t *n);
+	void (*free)(void *rep);
+};
+
+/* Both profiles' rows of one analysis, compared. */
+static int build_rows(const struct mycl_profile *base, size_t base_ev,
+		      const struct mycl_profile *new_p, size_t new_ev, const struct mycl_diff_opts *o,
+		      const struct rows_of *by, struct mycl_diff **out)
 {
 	const struct mycl_profile_event *eb, *en;
-	struct mycl_lock_report *ra = NULL, *rb = NULL;
+	void *ra = NULL, *rb = NULL;
 	struct side *a = NULL, *b = NULL;
 	size_t na = 0, nb = 0;
 	struct mycl_diff *d;
@@ -274,25 +285,27 @@ MYCL_API int mycl_diff__build_locks(const struct mycl_profile *base, size_t base
 		return -EINVAL;
 	eb = mycl_profile__event(base, base_ev);
 	en = mycl_profile__event(new_p, new_ev);
-	err = mycl_profile__locks(base, base_ev, &ra);
+	err = by->read(base, base_ev, &ra);
 	if (!err)
-		err = mycl_profile__locks(new_p, new_ev, &rb);
+		err = by->read(new_p, new_ev, &rb);
 	d = err ? NULL : diff_new(eb, en, o);
 	if (!err && !d)
 		err = -ENOMEM;
 	if (!err)
-		err = collect_sites(ra, &a, &na);
+		err = by->collect(ra, &a, &na);
 	if (!err)
-		err = collect_sites(rb, &b, &nb);
+		err = by->collect(rb, &b, &nb);
 	if (!err) {
-		d->what = "lock site";
+		d->what = by->what;
 		err = diff_rows(d, eb->event->name, en->event->name, a, na, b, nb);
 	} else {
 		free(a);
 		free(b);
 	}
-	mycl_lock_report__free(ra);
-	mycl_lock_report__free(rb);
+	if (ra)
+		by->free(ra);
+	if (rb)
+		by->free(rb);
 	if (err) {
 		mycl_diff__free(d);
 		return err;
@@ -301,47 +314,43 @@ MYCL_API int mycl_diff__build_locks(const struct mycl_profile *base, size_t base
 	return 0;
 }
 
+static int read_locks(const struct mycl_profile *p, size_t ev, void **rep)
+{
+	return mycl_profile__locks(p, ev, (struct mycl_lock_report **)rep);
+}
+
+static void free_locks(void *rep)
+{
+	mycl_lock_report__free(rep);
+}
+
+static int read_types(const struct mycl_profile *p, size_t ev, void **rep)
+{
+	return mycl_profile__data_types(p, ev, true, (struct mycl_data_types **)rep);
+}
+
+static void free_types(void *rep)
+{
+	mycl_data_types__free(rep);
+}
+
+MYCL_API int mycl_diff__build_locks(const struct mycl_profile *base, size_t base_ev,
+				    const struct mycl_profile *new_p, size_t new_ev,
+				    const struct mycl_diff_opts *o, struct mycl_diff **out)
+{
+	static const struct rows_of by = { "lock site", read_locks, collect_sites, free_locks };
+
+	return build_rows(base, base_ev, new_p, new_ev, o, &by, out);
+}
+
 MYCL_API int mycl_diff__build_types(const struct mycl_profile *base, size_t base_ev,
 				    const struct mycl_profile *new_p, size_t new_ev,
 				    const struct mycl_diff_opts *o, struct mycl_diff **out)
 {
-	const struct mycl_profile_event *eb, *en;
-	struct mycl_data_types *ta = NULL, *tb = NULL;
-	struct side *a = NULL, *b = NULL;
-	size_t na = 0, nb = 0;
-	struct mycl_diff *d;
-	int err;
+	static const struct rows_of by = { "struct member", read_types, collect_types,
+					   free_types };
 
-	*out = NULL;
-	if (base_ev >= mycl_profile__nr_events(base) || new_ev >= mycl_profile__nr_events(new_p))
-		return -EINVAL;
-	eb = mycl_profile__event(base, base_ev);
-	en = mycl_profile__event(new_p, new_ev);
-	err = mycl_profile__data_types(base, base_ev, true, &ta);
-	if (!err)
-		err = mycl_profile__data_types(new_p, new_ev, true, &tb);
-	d = err ? NULL : diff_new(eb, en, o);
-	if (!err && !d)
-		err = -ENOMEM;
-	if (!err)
-		err = collect_types(ta, &a, &na);
-	if (!err)
-		err = collect_types(tb, &b, &nb);
-	if (!err) {
-		d->what = "struct member";
-		err = diff_rows(d, eb->event->name, en->event->name, a, na, b, nb);
-	} else {
-		free(a);
-		free(b);
-	}
-	mycl_data_types__free(ta);
-	mycl_data_types__free(tb);
-	if (err) {
-		mycl_diff__free(d);
-		return err;
-	}
-	*out = d;
-	return 0;
+	return build_rows(base, base_ev, new_p, new_ev, o, &by, out);
 }
 
 /*

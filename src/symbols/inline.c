@@ -459,24 +459,11 @@ rest:
 	}
 }
 
+static uint64_t var_addr(Dwarf_Die *die);
+
 static bool var_at(Dwarf_Die *die, uint64_t addr)
 {
-	Dwarf_Attribute at;
-	Dwarf_Op *ops;
-	size_t n;
-
-	Dwarf_Attribute res;
-	Dwarf_Addr a;
-
-	if (!dwarf_attr(die, DW_AT_location, &at) || dwarf_getlocation(&at, &ops, &n) != 0 || n != 1)
-		return false;
-	if (ops[0].atom == DW_OP_addr)
-		return ops[0].number == addr;
-	/* DWARF 5 (clang's default): an index into .debug_addr. */
-	if (ops[0].atom == DW_OP_addrx || ops[0].atom == DW_OP_GNU_addr_index)
-		return dwarf_getlocation_attr(&at, ops, &res) == 0 && dwarf_formaddr(&res, &a) == 0 &&
-		       a == addr;
-	return false;
+	return var_addr(die) == addr;
 }
 
 /* The variable at ADDR among PARENT's children (and inside namespaces). */
