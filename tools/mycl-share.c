@@ -23,6 +23,9 @@ static void usage(FILE *f)
 	      "      --all              every line with a variable, not only flagged ones\n"
 	      "      --max-lines N      flagged lines shown (default 20)\n"
 	      "      --disassemble FUNC FUNC's code with the variables each instruction touches\n"
+	      "      --types            also the struct, class and union types the code reaches\n"
+	      "                         through pointers, member by member (walks every function)\n"
+	      "      --type NAME        NAME's layout on the lines, each member's role (pahole-like)\n"
 	      "      --include-readonly also read-only data\n"
 	      "      --assume-threads   judge a program that starts no thread as if it did\n"
 	      "      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
@@ -36,7 +39,7 @@ static void usage(FILE *f)
 }
 
 enum { O_LINE = 256, O_ARCH, O_WHATIF, O_SYMBOL, O_PERF, O_ALL, O_MAX, O_RO, O_DEBUG, O_FORMAT, O_DIS,
-       O_WIDE, O_VERSION, O_THREADS };
+       O_WIDE, O_VERSION, O_THREADS, O_TYPES, O_TYPE };
 
 static const struct option long_opts[] = {
 	{ "line-size", required_argument, NULL, O_LINE },
@@ -52,6 +55,8 @@ static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "disassemble", required_argument, NULL, O_DIS },
 	{ "wide", no_argument, NULL, O_WIDE },
+	{ "types", no_argument, NULL, O_TYPES },
+	{ "type", required_argument, NULL, O_TYPE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "version", no_argument, NULL, O_VERSION },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -112,6 +117,8 @@ int main(int argc, char **argv)
 		case 'q': lg.verbose = -1; break;
 		case 'o': output = optarg; break;
 		case O_WIDE: wo.wide = true; break;
+		case O_TYPES: o.types = true; break;
+		case O_TYPE: wo.type = optarg; o.types = true; break;
 		case O_VERSION: puts("mycl-share " MYCL_VERSION); return EXIT_OK;
 		case 'h': usage(stdout); return EXIT_OK;
 		default: usage(stderr); return EXIT_USAGE;
@@ -137,6 +144,15 @@ int main(int argc, char **argv)
 				 "it shows 64, 128 and 256 bytes, whatever the line size"))
 			return EXIT_USAGE;
 	}
+	if (cli_conflict("mycl-share", wo.type != NULL, "--type", wo.symbol || dis != NULL,
+			 wo.symbol ? "--symbol" : "--disassemble", "one report at a time") ||
+	    cli_conflict("mycl-share", wo.type != NULL, "--type", wo.all_lines || wo.max_lines || json,
+			 wo.all_lines ? "--all" : wo.max_lines ? "--max-lines" : "--format json",
+			 "--type prints one type's layout as text (--types --format json lists every "
+			 "flagged type's members)") ||
+	    cli_conflict("mycl-share", o.types && !wo.type, "--types", dis != NULL || wo.symbol,
+			 dis ? "--disassemble" : "--symbol", "one report at a time"))
+		return EXIT_USAGE;
 	if (cli_conflict("mycl-share", wo.symbol != NULL, "--symbol", wo.all_lines || wo.max_lines,
 			 wo.all_lines ? "--all" : "--max-lines",
 			 "--symbol shows one variable's line and its neighbours") ||
@@ -191,6 +207,13 @@ int main(int argc, char **argv)
 		rc = json ? mycl_share__write_json(out, s, &wo) : mycl_share__write_text(out, s, &wo);
 	}
 	mycl_share__free(s);
+	if (rc == -ENOENT && wo.type) {
+		fprintf(stderr, "mycl-share: %s: no struct, class or union named '%s' reached by its "
+			"code (mycl-share --types lists those written on hot paths)\n", argv[optind],
+			wo.type);
+		cli_finish_output("mycl-share", out, output, 0);
+		return EXIT_NOTHING;
+	}
 	if (rc == -ENOENT) {
 		fprintf(stderr, "mycl-share: %s: no variable named '%s'\n", argv[optind], wo.symbol);
 		cli_finish_output("mycl-share", out, output, 0);

@@ -31,6 +31,12 @@ struct mycl_share_opts {
 	bool assume_threads;		/* judge a program that starts no thread as if it did */
 	const char *name;		/* how the binary is shown; NULL: its path */
 	const struct mycl_archive *archive; /* a perf archive to find its debug file in */
+	/*
+	 * Also the struct, class and union types the code reaches through
+	 * pointers (and globals of such types), member by member: walks every
+	 * function the debug info describes (slower).
+	 */
+	bool types;
 };
 
 enum mycl_share_verdict {
@@ -115,6 +121,44 @@ struct mycl_share_line {
 	uint64_t data_samples, hitm;	/* data-address samples on this line (perf mem/c2c) */
 };
 
+/*
+ * A member of a type (nested structs and base classes unfolded: "stat.hits";
+ * bit fields sharing bytes as one: "{open,busy}"), and what the code does
+ * with it, counted as for variables.
+ */
+struct mycl_share_member {
+	const char *name;
+	const char *type;		/* its own type, as the source writes it */
+	uint64_t offset, size;
+	uint64_t hot_writes, runtime_writes, startup_writes;
+	uint64_t hot_reads, runtime_reads;
+	uint64_t atomics, counters;	/* of the writes */
+	uint64_t element_writes;	/* while threads run, to an element of an array of the type */
+	const char *writer;		/* a function writing it while threads run (hot first) */
+	const char *reader;		/* a function reading it on hot paths (else while threads run) */
+	uint64_t samples, sampled_writes;	/* with perf_data: samples on its accesses */
+};
+
+/* A struct, class or union type code reaches, laid out on lines, with a verdict. */
+struct mycl_share_type {
+	const char *name;		/* "struct cache", "class Latch", a typedef's name */
+	uint64_t size, align;
+	bool align_declared;		/* alignas / __attribute__((aligned)) */
+	uint64_t padded_by;		/* a union's padding member: its size (0: none) */
+	bool padded;			/* a whole number of lines, aligned or padded to them */
+	bool truncated;			/* more members than shown (the rest not laid out) */
+	const struct mycl_share_member *members;	/* by offset */
+	size_t nr_members;
+	uint64_t accesses, hot_writes;	/* instructions touching it; of them writes on hot paths */
+	uint64_t samples;		/* with perf_data: on its accesses */
+	uint64_t samples_flagged;	/* ... on the members the verdict names */
+	enum mycl_share_verdict verdict;
+	bool certain;			/* the members named share a line wherever the object starts */
+	double score;
+	const char *why, *fix;
+	uint64_t fix_size;		/* the type's size with the fix */
+};
+
 struct mycl_share;
 
 /*
@@ -140,7 +184,10 @@ bool mycl_share__static_blind(const struct mycl_share *s);
 /* Samples of the recording that fell in the binary (with perf_data). */
 uint64_t mycl_share__binary_samples(const struct mycl_share *s);
 const struct mycl_share_line *mycl_share__line(const struct mycl_share *s, size_t i);
-/* Re-groups the same variables on lines of SIZE bytes (for --what-if). */
+/* With opts.types: the types the code reaches (every one with a member laid out). */
+size_t mycl_share__nr_types(const struct mycl_share *s);
+const struct mycl_share_type *mycl_share__type(const struct mycl_share *s, size_t i);
+/* Re-groups the same variables on lines of SIZE bytes (for --what-if), types judged again. */
 int mycl_share__regroup(struct mycl_share *s, unsigned int size);
 
 struct mycl_share_write_opts {
@@ -149,6 +196,7 @@ struct mycl_share_write_opts {
 	bool wide;			/* full names, long lines (text); default: 100 columns */
 	bool all_lines;			/* every line with a written variable, flagged or not */
 	const char *symbol;		/* only this symbol's line and its neighbours */
+	const char *type;		/* only this type's layout (with opts.types) */
 };
 
 /* FUNC's disassembly with the variables each instruction touches.  -ENOENT: no such function. */

@@ -865,6 +865,8 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 	} else if (b->indexed && !b->obj) {
 		uint64_t es = msize;
 
+		a->element = true;
+
 		if (es && (off < 0 || (uint64_t)off >= es))
 			off = ((off % (int64_t)es) + (int64_t)es) % (int64_t)es;
 		ix = indexed;
@@ -909,9 +911,11 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 	if (ix && !b->obj && !b->indexed) {
 		/* An index into what the pointer points to: it is an array's element. */
 		base.indexed = true;
+		a->element = true;
 	}
 	a->where = b->where ? b->where : DT_HEAP;
 	a->type = type_str(w, &t);
+	a->type_die = dwarf_dieoffset(&t);
 	a->member = path[0] ? keep(w->out, strdup(path[0] == '.' ? path + 1 : path)) : NULL;
 	a->member_type = type_str(w, &mt);
 	a->offset = path[0] ? moff : off;
@@ -929,6 +933,8 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 		if (strip(&st) && dwarf_tag(&st) == DW_TAG_array_type && die_type(&st, &et) &&
 		    (es = type_size(&et)) && close) {
 			a->type = type_str(w, &et);
+			a->type_die = dwarf_dieoffset(&et);
+			a->element = true;
 			a->member = close[1] ? keep(w->out, strdup(close[1] == '.' ? close + 2 :
 								      close + 1)) : NULL;
 			a->offset = a->offset % (int64_t)es;

@@ -36,6 +36,8 @@ struct dt_access {
 	int64_t offset;			/* of the member inside the object */
 	uint64_t size;			/* of the member (of the object when no member) */
 	const char *unknown;		/* no type known: why (a sentence fragment) */
+	uint64_t type_die;		/* TYPE's DWARF entry (its offset in the binary's DWARF) */
+	bool element;			/* the object is an element of an array of TYPE, reached by index */
 };
 
 /* One function's accesses, in the order of its instructions; strings owned by it. */

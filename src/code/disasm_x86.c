@@ -607,6 +607,11 @@ static void x86_type_facts(struct disasm *d, const cs_insn *ci, struct insn *in)
 		in->ty_disp = mem->mem.disp;
 		in->ty_size = mem->size;
 		in->ty_access = x86_access(ci, mem, in->atomic);
+		/* an add to memory: a counter (mycl-share's types) */
+		in->counter_op |= in->ty_access == ACC_RMW &&
+				  (ci->id == X86_INS_ADD || ci->id == X86_INS_SUB ||
+				   ci->id == X86_INS_INC || ci->id == X86_INS_DEC ||
+				   ci->id == X86_INS_XADD);
 	} else if (mem) {
 		mem = NULL;	/* %fs: and %gs: are thread-locals, not objects a register points to */
 	}

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "json.h"
 #include "share_state.h"
+#include "report_share.h"
 
 static size_t *ranked(const struct mycl_share *s, size_t *n, bool all)
 {
@@ -46,7 +47,7 @@ static const char *shorten(const char *name, size_t w, char *buf, size_t len)
 }
 
 /* TEXT after PREFIX and LABEL, folded at spaces to COLS columns (0: never). */
-static void folded(FILE *f, const char *label, const char *text, size_t cols)
+void share_folded(FILE *f, const char *label, const char *text, size_t cols)
 {
 	const char *p = text;
 	size_t indent = 4 + strlen(label), col;
@@ -110,7 +111,7 @@ static void member_text(FILE *f, const struct mycl_share *s, const struct mycl_s
 	fputc('\n', f);
 }
 
-static const char *verdict_word(enum mycl_share_verdict v)
+const char *share_verdict_word(enum mycl_share_verdict v)
 {
 	switch (v) {
 	case MYCL_SHARE_WRITER_WITH_READERS: return "hot writer beside read-mostly data";
@@ -131,14 +132,14 @@ static void line_text(FILE *f, const struct mycl_share *s, const struct mycl_sha
 		fprintf(f, "%zu. ", rank);
 	fprintf(f, "line 0x%" PRIx64 " (%s)", l->start, l->section ? l->section : "?");
 	if (l->verdict != MYCL_SHARE_OK)
-		fprintf(f, ": %s", verdict_word(l->verdict));
+		fprintf(f, ": %s", share_verdict_word(l->verdict));
 	fputc('\n', f);
 	if (l->why)
-		folded(f, "why: ", l->why, cols);
+		share_folded(f, "why: ", l->why, cols);
 	if (l->fix)
-		folded(f, "fix: ", l->fix, cols);
+		share_folded(f, "fix: ", l->fix, cols);
 	if (l->evidence)
-		folded(f, "evidence: ", l->evidence, cols);
+		share_folded(f, "evidence: ", l->evidence, cols);
 	for (size_t k = 0; k < l->nr_members; k++)
 		member_text(f, s, l, &s->vars[l->members[k]], wide);
 	fprintf(f, "#\n");
@@ -187,7 +188,7 @@ static void apart_text(FILE *f, const struct mycl_share *s, bool wide)
 
 		if (asprintf(&t, "%zu variables in %s, a section the program declares read-mostly "
 			     "(written at start-up): not flagged", nm, msec) > 0)
-			folded(f, "apart: ", t, wide ? 0 : 100);
+			share_folded(f, "apart: ", t, wide ? 0 : 100);
 		free(t);
 	}
 	if (nl && libs) {
@@ -196,7 +197,7 @@ static void apart_text(FILE *f, const struct mycl_share *s, bool wide)
 		if (asprintf(&t, "%zu objects of libraries copied into the program (%s%s): the "
 			     "libraries write them, not this code; not flagged", nl, libs,
 			     nl > 6 ? ", ..." : "") > 0)
-			folded(f, "apart: ", t, wide ? 0 : 100);
+			share_folded(f, "apart: ", t, wide ? 0 : 100);
 		free(t);
 	}
 	if (nk && linked) {
@@ -205,7 +206,7 @@ static void apart_text(FILE *f, const struct mycl_share *s, bool wide)
 		if (asprintf(&t, "%zu objects that only code outside the program's debug info touches, "
 			     "a library linked in (%s%s): not the program's own; not flagged", nk,
 			     linked, nk > 6 ? ", ..." : "") > 0)
-			folded(f, "apart: ", t, wide ? 0 : 100);
+			share_folded(f, "apart: ", t, wide ? 0 : 100);
 		free(t);
 	}
 	free(libs);
@@ -224,7 +225,7 @@ static void blind(FILE *f, const struct mycl_share *s, bool wide)
 		     "judged; %s%s", s->unnamed_writes,
 		     s->debug_hint ? s->debug_hint : "point --debug-dir at its debug file",
 		     s->debug_hint ? " (or --debug-dir DIR) gives them names" : "") > 0)
-		folded(f, "unseen: ", t, wide ? 0 : 100);
+		share_folded(f, "unseen: ", t, wide ? 0 : 100);
 	free(t);
 }
 
@@ -247,6 +248,8 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 	size_t *idx;
 	char *head = NULL;
 
+	if (OPTS_GET(o, type, NULL))
+		return s->types_done ? share_type_layout(f, s, o->type, wide) : -EINVAL;
 	if (sym) {
 		const struct mycl_share_line *l = line_of(s, sym);
 		size_t i;
@@ -270,7 +273,7 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 		flagged += s->lines[i].verdict != MYCL_SHARE_OK;
 	if (asprintf(&head, "%s (%s, %u-byte lines): %zu variables, %zu lines, %zu flagged",
 		     s->name, s->arch, s->line_size, s->nr_vars, s->nr_lines, flagged) > 0)
-		folded(f, "mycl-share: ", head, wide ? 0 : 100);
+		share_folded(f, "mycl-share: ", head, wide ? 0 : 100);
 	free(head);
 	head = NULL;
 	if (!s->threaded && !s->assume_threads && (atomic = atomic_var(s)) &&
@@ -278,9 +281,9 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 		     "updates %s atomically: threads a library starts would share its lines; no line "
 		     "is flagged (--assume-threads judges them as if threads ran the code)",
 		     atomic->name) > 0)
-		folded(f, "threads: ", head, wide ? 0 : 100);
+		share_folded(f, "threads: ", head, wide ? 0 : 100);
 	else if (!s->threaded)
-		folded(f, "threads: ", s->assume_threads ?
+		share_folded(f, "threads: ", s->assume_threads ?
 		       "none started (no call to pthread_create or the like); judged as if several "
 		       "threads ran the code (--assume-threads)" :
 		       "none started (no call to pthread_create or the like): each process has its "
@@ -291,15 +294,15 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 		 asprintf(&head, "started outside this binary: it joins threads (%s) but starts none "
 			  "itself; what it hands to other libraries is judged as running on them",
 			  s->joined_elsewhere) > 0)
-		folded(f, "threads: ", head, wide ? 0 : 100);
+		share_folded(f, "threads: ", head, wide ? 0 : 100);
 	else if (s->nr_entries &&
 		 asprintf(&head, "%zu thread entries found (%s%s)", s->nr_entries, s->first_entry,
 			  s->nr_entries > 1 ? ", ..." : "") > 0)
-		folded(f, "threads: ", head, wide ? 0 : 100);
+		share_folded(f, "threads: ", head, wide ? 0 : 100);
 	free(head);
 	head = NULL;
 	if (s->static_blind)
-		folded(f, "WARNING: ", "linked statically, without debug info: the C library's own "
+		share_folded(f, "WARNING: ", "linked statically, without debug info: the C library's own "
 		       "objects (malloc's arenas, the loader's state) cannot be told from the "
 		       "program's and may be among the flagged lines; give mycl-share the debug "
 		       "file, or build with -g, to set them apart", wide ? 0 : 100);
@@ -320,9 +323,9 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 		if (asprintf(&head, "%" PRIu64 " samples in this binary%s (%" PRIu64 " credited to the "
 			     "instruction before: skid)%s", s->binary_samples, chains, s->skid_samples,
 			     order) > 0)
-			folded(f, "recording: ", head, wide ? 0 : 100);
+			share_folded(f, "recording: ", head, wide ? 0 : 100);
 	} else if (flagged && (s->threaded || s->assume_threads)) {
-		folded(f, "ranking: ", "by the code alone: every path a thread may take counts, whether "
+		share_folded(f, "ranking: ", "by the code alone: every path a thread may take counts, whether "
 		       "the workload takes it or not (an admin command, an error path); to rank by "
 		       "what runs, record the program under its load (perf record --call-graph dwarf "
 		       "-p PID -- sleep 30) and add --perf perf.data", wide ? 0 : 100);
@@ -339,6 +342,8 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 		fprintf(f, "# %zu more lines not shown (--max-lines)\n", n - max);
 	apart_text(f, s, wide);
 	blind(f, s, wide);
+	if (s->types_done)
+		share_types_text(f, s, max, OPTS_GET(o, all_lines, false), wide);
 	if (s->data_samples) {
 		fprintf(f, "#\n# Data-address samples: %" PRIu64 " (perf mem / c2c), busiest lines:\n",
 			s->data_samples);
@@ -474,6 +479,8 @@ MYCL_API int mycl_share__write_json(FILE *f, const struct mycl_share *s,
 		json_end_obj(&j);
 	}
 	json_end_arr(&j);
+	if (s->types_done)
+		share_types_json(&j, s, max, OPTS_GET(o, all_lines, false));
 	json_end_obj(&j);
 	free(idx);
 	return json_finish(&j);

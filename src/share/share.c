@@ -568,6 +568,8 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 		share_mark_linked(s);
 	if (!err)
 		share_one_thread(s, sc.cg);
+	if (!err && s->want_types)
+		err = share_types_scan(s, img, sc.cg);
 	if (!err) {
 		s->threaded = callgraph_threaded(sc.cg);
 		s->nr_entries = callgraph_nr_thread_entries(sc.cg);
@@ -629,6 +631,7 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 		return -ENOMEM;
 	}
 	s->assume_threads = OPTS_GET(o, assume_threads, false);
+	s->want_types = OPTS_GET(o, types, false);
 	s->log.print = OPTS_GET(o, print, NULL);
 	s->log.ctx = OPTS_GET(o, print_ctx, NULL);
 	s->dso = dso_new(abs, false);
@@ -740,7 +743,18 @@ MYCL_API void mycl_share__free(struct mycl_share *s)
 	free(s->hot_anywhere);
 	free(s->hot_root);
 	free(s->one_thread);
+	share_types_free(s);
 	free(s);
+}
+
+MYCL_API size_t mycl_share__nr_types(const struct mycl_share *s)
+{
+	return s->nr_types;
+}
+
+MYCL_API const struct mycl_share_type *mycl_share__type(const struct mycl_share *s, size_t i)
+{
+	return i < s->nr_types ? &s->types[i] : NULL;
 }
 
 MYCL_API bool mycl_share__threaded(const struct mycl_share *s)

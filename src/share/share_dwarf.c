@@ -97,19 +97,6 @@ enum { MARK_PTR = 1, MARK_LIB = 2 };
 #define MARK_MAX 256		/* marks per variable: past it, nothing is known */
 #define MARK_UNROLL 64		/* elements of an array inside a variable looked at */
 
-/* Whether TYPE is declared in a header of the system or the compiler, not the program's. */
-static bool library_type(Dwarf_Die *type)
-{
-	static const char *const dirs[] = { "/usr/include/", "/usr/lib/gcc/", "/usr/lib/llvm",
-					    "/usr/local/include/" };
-	const char *f = dwarf_decl_file(type);
-
-	for (size_t i = 0; f && i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (!strncmp(f, dirs[i], strlen(dirs[i])))
-			return true;
-	return false;
-}
-
 static bool add_mark(struct dctx *c, uint64_t off, uint64_t size, uint8_t kind)
 {
 	struct mycl_share *s = c->s;
@@ -154,7 +141,7 @@ static bool mark_type(struct dctx *c, Dwarf_Die *type, uint64_t off, bool in_lib
 	}
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_class_type && tag != DW_TAG_union_type)
 		return true;
-	if (!in_lib && library_type(&peeled)) {
+	if (!in_lib && share_library_type(&peeled)) {
 		if (!add_mark(c, off, size, MARK_LIB))
 			return false;
 		in_lib = true;

@@ -431,5 +431,6 @@ MYCL_API int mycl_share__regroup(struct mycl_share *s, unsigned int size)
 	}
 	for (size_t i = 0; i < s->nr_lines; i++)
 		judge(s, &s->lines[i]);
+	share_types_judge(s);
 	return 0;
 }

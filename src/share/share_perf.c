@@ -91,6 +91,7 @@ static int credit_insn(struct dso *d, uint64_t vaddr, uint64_t samples, void *ct
 	/* A copy given under another name is still the recording's name on the chains. */
 	s->recorded_name = d->short_name;
 	s->binary_samples += samples;
+	share_types_credit(s, vaddr, samples);
 	r = share_ref_at(s, vaddr, false);
 	p = share_ref_at(s, vaddr, true);
 	if (p && p->access != ACC_ADDR &&

@@ -79,6 +79,31 @@ struct share_wfunc {
 	uint64_t samples, stamp;	/* on whose call chain it is; the last path counted */
 };
 
+/* An access of a struct, class or union type's member, from the data-type walk (share_types.c). */
+struct share_tacc {
+	uint64_t addr, end;		/* the instruction */
+	uint64_t func;			/* the start of its function */
+	uint64_t root;			/* the thread its function runs on (callgraph_thread_root) */
+	uint64_t die;			/* the type's DWARF entry, as the walk named it */
+	const char *fname;		/* its function's name (owned by the analysis) */
+	uint32_t off, size;		/* the member's offset and size inside the type */
+	uint32_t type, member;		/* indexes into types and tmembers (UINT32_MAX: none) */
+	uint8_t access, heat;		/* enum insn_access, enum cg_heat */
+	bool atomic, counter;
+	bool element;			/* of an array of the type, reached by index */
+	bool global;			/* in a global variable of the type */
+	bool once;			/* runs only past the test of a flag set once */
+};
+
+/* What the analysis keeps of a type beside what it shows. */
+struct share_tinfo {
+	size_t first;			/* its members in tmembers */
+	size_t ofirst, oend;		/* its accesses in torder */
+	uint64_t root;			/* the thread of its hot accesses (0: none yet; ROOT_MIXED) */
+	bool one_thread;		/* ... which runs on one thread only */
+	bool library;			/* declared in a system header: not the program's to change */
+};
+
 struct share_bucket {
 	uint64_t line;
 	uint64_t samples, hitm;
@@ -152,6 +177,17 @@ struct mycl_share {
 	size_t nr_vtypes;
 	struct share_mark { uint32_t off, size; uint8_t kind; } *marks;
 	size_t nr_marks;
+	/* Types (with types): their accesses by address, the types, their members. */
+	bool want_types, types_done;
+	size_t types_walked;		/* functions walked */
+	struct share_tacc *taccs;
+	size_t nr_taccs, taccs_cap;
+	uint32_t *torder;		/* the accesses by type, function, member */
+	struct mycl_share_type *types;
+	struct share_tinfo *tinfo;
+	size_t nr_types, types_cap, tinfo_cap;
+	struct mycl_share_member *tmembers;
+	size_t nr_tmembers, tmembers_cap;
 };
 
 #define ROOT_MIXED UINT64_MAX
@@ -226,6 +262,16 @@ bool share_pointer_at(struct mycl_share *s, const struct mycl_share_var *v, uint
  */
 bool share_library_part(struct mycl_share *s, const struct mycl_share_var *v, uint64_t a,
 			uint64_t b);
+/* share_types.c: the types code reaches, walked while the call graph CG lives. */
+int share_types_scan(struct mycl_share *s, struct elf_image *img, struct callgraph *cg);
+/* A sample on the instruction at VADDR, to the member it touches. */
+void share_types_credit(struct mycl_share *s, uint64_t vaddr, uint64_t samples);
+/* share_typelines.c: the types judged at the analysis's line size. */
+void share_types_judge(struct mycl_share *s);
+void share_types_free(struct mycl_share *s);
+#include <elfutils/libdw.h>
+/* Whether TYPE is declared in a header of the system or the compiler, not the program's. */
+bool share_library_type(Dwarf_Die *type);
 /* What share_dwarf_vars kept of the variables' types, freed. */
 void share_dwarf_end(struct mycl_share *s);
 

@@ -1,0 +1,919 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * False sharing inside types: the struct, class and union types code
+ * reaches through pointers (and the globals of such types), each member's
+ * writers and readers from the data-type walk of every function the debug
+ * info describes (code/datatype.c), laid out on lines as the type's
+ * alignment allows, and a verdict per type.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "callgraph.h"
+#include "datatype.h"
+#include "disasm.h"
+#include "elfimage.h"
+#include "inline.h"
+#include "insn.h"
+#include "share_state.h"
+
+#define MAX_LEAVES 4096		/* members of one type unfolded: past it, the rest as one */
+#define MAX_DEPTH 8		/* nested structs and base classes unfolded */
+#define MAX_TYPE_SIZE (1u << 30)	/* a type larger is no object to lay out (corrupt DWARF) */
+#define MAX_FUNC_BYTES (1u << 20)	/* functions longer are not walked (the walk's own limit) */
+
+/* ---- the layout of one type, from DWARF ---- */
+
+static bool strip_type(Dwarf_Die *t)
+{
+	Dwarf_Attribute at;
+
+	for (int k = 0; k < 16; k++) {
+		int tag = dwarf_tag(t);
+
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+		    tag != DW_TAG_atomic_type && tag != DW_TAG_restrict_type)
+			return true;
+		if (!dwarf_attr_integrate(t, DW_AT_type, &at) || !dwarf_formref_die(&at, t))
+			return false;
+	}
+	return false;
+}
+
+static bool record_tag(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type;
+}
+
+static uint64_t die_size(Dwarf_Die *t)
+{
+	Dwarf_Die s = *t;
+	Dwarf_Word n;
+
+	if (!strip_type(&s))
+		return 0;
+	if (dwarf_tag(&s) == DW_TAG_pointer_type || dwarf_tag(&s) == DW_TAG_reference_type ||
+	    dwarf_tag(&s) == DW_TAG_rvalue_reference_type || dwarf_tag(&s) == DW_TAG_ptr_to_member_type)
+		return dwarf_aggregate_size(&s, &n) ? 8 : n;
+	return dwarf_aggregate_size(&s, &n) ? 0 : n;
+}
+
+/* The alignment of TYPE: declared (alignas), else its members' (scalars their size, at most 16). */
+static uint64_t die_align(Dwarf_Die *t, int depth)
+{
+	Dwarf_Die s = *t, c, mt;
+	Dwarf_Attribute at;
+	Dwarf_Word a;
+	uint64_t best = 1;
+
+	if (dwarf_attr_integrate(t, DW_AT_alignment, &at) && !dwarf_formudata(&at, &a) && a)
+		return a;
+	if (!strip_type(&s) || depth > MAX_DEPTH)
+		return 1;
+	if (dwarf_attr_integrate(&s, DW_AT_alignment, &at) && !dwarf_formudata(&at, &a) && a)
+		return a;
+	switch (dwarf_tag(&s)) {
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		if (dwarf_child(&s, &c) == 0) {
+			int n = 0;
+
+			do {
+				uint64_t m;
+
+				if ((dwarf_tag(&c) != DW_TAG_member && dwarf_tag(&c) != DW_TAG_inheritance) ||
+				    dwarf_hasattr(&c, DW_AT_external) || ++n > MAX_LEAVES)
+					continue;
+				if (dwarf_attr_integrate(&c, DW_AT_alignment, &at) &&
+				    !dwarf_formudata(&at, &a) && a)
+					m = a;
+				else if (dwarf_attr_integrate(&c, DW_AT_type, &at) &&
+					 dwarf_formref_die(&at, &mt))
+					m = die_align(&mt, depth + 1);
+				else
+					m = 1;
+				if (m > best)
+					best = m;
+			} while (dwarf_siblingof(&c, &c) == 0);
+		}
+		return best;
+	case DW_TAG_array_type:
+		return dwarf_attr_integrate(&s, DW_AT_type, &at) && dwarf_formref_die(&at, &mt) ?
+		       die_align(&mt, depth + 1) : 1;
+	default: {
+		uint64_t n = die_size(&s);
+
+		return n >= 16 ? 16 : n >= 8 ? 8 : n >= 4 ? 4 : n >= 2 ? 2 : 1;
+	}
+	}
+}
+
+/* The printed name of a member's type: "long", "struct stat", "char[64]", "Latch *". */
+static void type_words(Dwarf_Die *t, char *buf, size_t len, int depth)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die in;
+	const char *name = dwarf_diename(t);
+	int tag = dwarf_tag(t);
+
+	buf[0] = '\0';
+	if (depth > 6)
+		return;
+	switch (tag) {
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		if (dwarf_attr_integrate(t, DW_AT_type, &at) && dwarf_formref_die(&at, &in))
+			type_words(&in, buf, len, depth + 1);
+		else
+			snprintf(buf, len, "void");
+		snprintf(buf + strlen(buf), len - strlen(buf), tag == DW_TAG_pointer_type ? " *" : " &");
+		return;
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_atomic_type: {
+		const char *q = tag == DW_TAG_const_type ? "const " : tag == DW_TAG_volatile_type ?
+				"volatile " : "_Atomic ";
+
+		snprintf(buf, len, "%s", q);
+		if (dwarf_attr_integrate(t, DW_AT_type, &at) && dwarf_formref_die(&at, &in))
+			type_words(&in, buf + strlen(buf), len - strlen(buf), depth + 1);
+		return;
+	}
+	case DW_TAG_array_type: {
+		Dwarf_Die sub;
+		Dwarf_Word n = 0;
+
+		if (dwarf_attr_integrate(t, DW_AT_type, &at) && dwarf_formref_die(&at, &in))
+			type_words(&in, buf, len, depth + 1);
+		if (dwarf_child(t, &sub) == 0 && dwarf_tag(&sub) == DW_TAG_subrange_type &&
+		    ((dwarf_attr_integrate(&sub, DW_AT_count, &at) && !dwarf_formudata(&at, &n)) ||
+		     (dwarf_attr_integrate(&sub, DW_AT_upper_bound, &at) && !dwarf_formudata(&at, &n) &&
+		      (n += 1))))
+			snprintf(buf + strlen(buf), len - strlen(buf), "[%" PRIu64 "]", (uint64_t)n);
+		else
+			snprintf(buf + strlen(buf), len - strlen(buf), "[]");
+		return;
+	}
+	case DW_TAG_structure_type:
+		snprintf(buf, len, "struct %s", name ? name : "{...}");
+		return;
+	case DW_TAG_class_type:
+		snprintf(buf, len, "class %s", name ? name : "{...}");
+		return;
+	case DW_TAG_union_type:
+		snprintf(buf, len, "union %s", name ? name : "{...}");
+		return;
+	case DW_TAG_enumeration_type:
+		snprintf(buf, len, "enum %s", name ? name : "{...}");
+		return;
+	case DW_TAG_subroutine_type:
+		snprintf(buf, len, "function");
+		return;
+	default:
+		snprintf(buf, len, "%s", name ? name : "?");
+	}
+}
+
+struct leaf {
+	char *name;
+	char *type;
+	uint64_t off, size;
+};
+
+struct flat {
+	struct leaf *v;
+	size_t n, cap;
+	bool truncated;
+};
+
+static bool member_location(Dwarf_Die *m, uint64_t *off)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word w;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (!dwarf_attr_integrate(m, DW_AT_data_member_location, &at)) {
+		*off = 0;	/* a union's members, and C++ members at 0 */
+		return true;
+	}
+	if (!dwarf_formudata(&at, &w)) {
+		*off = w;
+		return true;
+	}
+	if (dwarf_getlocation(&at, &ops, &nops) == 0 && nops == 1 &&
+	    ops[0].atom == DW_OP_plus_uconst) {
+		*off = ops[0].number;
+		return true;
+	}
+	return false;
+}
+
+static int add_leaf(struct flat *f, const char *name, Dwarf_Die *type, uint64_t off, uint64_t size)
+{
+	char tw[160];
+
+	if (f->n >= MAX_LEAVES) {
+		f->truncated = true;
+		return 0;
+	}
+	if (ARRAY_GROW(f->v, f->cap, f->n + 1))
+		return -ENOMEM;
+	if (type)
+		type_words(type, tw, sizeof(tw), 0);
+	else
+		snprintf(tw, sizeof(tw), "?");
+	f->v[f->n].name = strdup(name);
+	f->v[f->n].type = strdup(tw);
+	f->v[f->n].off = off;
+	f->v[f->n].size = size;
+	if (!f->v[f->n].name || !f->v[f->n].type) {
+		free(f->v[f->n].name);
+		free(f->v[f->n].type);
+		return -ENOMEM;
+	}
+	f->n++;
+	return 0;
+}
+
+/*
+ * The members of the struct or class T at BASE, nested structs and base
+ * classes unfolded ("stat.n_page_gets"; a base class's members under their
+ * own names), unions and arrays whole; bit fields by the bytes they lie in.
+ */
+static int flatten(struct flat *f, Dwarf_Die *t, uint64_t base, uint64_t limit, const char *prefix,
+		   int depth)
+{
+	Dwarf_Die c;
+	int err = 0, n = 0;
+
+	if (dwarf_child(t, &c))
+		return 0;
+	do {
+		Dwarf_Die mt, st;
+		Dwarf_Attribute at;
+		const char *mname;
+		char name[256];
+		uint64_t off, size;
+		int tag = dwarf_tag(&c);
+
+		if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
+		    dwarf_hasattr(&c, DW_AT_external) || dwarf_hasattr(&c, DW_AT_declaration))
+			continue;
+		if (++n > MAX_LEAVES || f->truncated) {
+			f->truncated = true;
+			break;
+		}
+		if (!dwarf_attr_integrate(&c, DW_AT_type, &at) || !dwarf_formref_die(&at, &mt))
+			continue;
+		if (!member_location(&c, &off))
+			continue;
+		size = die_size(&mt);
+		if (dwarf_hasattr(&c, DW_AT_bit_size)) {
+			Dwarf_Word bits = 0, boff = 0;
+
+			if (dwarf_attr_integrate(&c, DW_AT_bit_size, &at))
+				dwarf_formudata(&at, &bits);
+			if (dwarf_attr_integrate(&c, DW_AT_data_bit_offset, &at) &&
+			    !dwarf_formudata(&at, &boff)) {
+				off = boff / 8;
+				size = (boff % 8 + bits + 7) / 8;
+			}
+		}
+		off += base;
+		if (off >= limit || (size && off + size > limit) || size > MAX_TYPE_SIZE)
+			continue;	/* past the end: corrupt, or a flexible member's elements */
+		mname = tag == DW_TAG_inheritance ? NULL : dwarf_diename(&c);
+		snprintf(name, sizeof(name), "%s%s%s", prefix, prefix[0] && mname ? "." : "",
+			 mname ? mname : "");
+		st = mt;
+		/* (a library's type, std::atomic or pthread_mutex_t: one member, its insides not ours) */
+		if (strip_type(&st) && (dwarf_tag(&st) == DW_TAG_structure_type ||
+					dwarf_tag(&st) == DW_TAG_class_type) &&
+		    depth < MAX_DEPTH && size && !share_library_type(&st)) {
+			size_t before = f->n;
+
+			err = flatten(f, &st, off, off + size, mname || !prefix[0] ? name : prefix,
+				      depth + 1);
+			if (err)
+				return err;
+			if (f->n > before || tag == DW_TAG_inheritance)
+				continue;
+		}
+		if (!name[0])
+			continue;
+		err = add_leaf(f, name, &mt, off, size);
+	} while (!err && dwarf_siblingof(&c, &c) == 0);
+	return err;
+}
+
+static int leaf_cmp(const void *a, const void *b)
+{
+	const struct leaf *x = a, *y = b;
+
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->size < y->size ? 1 : x->size > y->size ? -1 : 0;
+}
+
+/* ---- the accesses ---- */
+
+/* Whether TYPE is declared in a header of the system or the compiler, not the program's. */
+bool share_library_type(Dwarf_Die *type)
+{
+	static const char *const dirs[] = { "/usr/include/", "/usr/lib/gcc/", "/usr/lib/llvm",
+					    "/usr/local/include/" };
+	const char *f = dwarf_decl_file(type);
+
+	for (size_t i = 0; f && i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (!strncmp(f, dirs[i], strlen(dirs[i])))
+			return true;
+	return false;
+}
+
+/* Whether [A, E) lies inside the code the debug info describes. */
+static bool described(const struct mycl_share *s, uint64_t a, uint64_t e)
+{
+	size_t k = PARTITION_POINT(0, s->nr_dcode, mid, s->dcode[mid].start <= a);
+
+	return k && e <= s->dcode[k - 1].end;
+}
+
+/*
+ * Whether the store at V[I] puts back what a load from the same place
+ * earlier gave plus a constant (ldr; add; str): a counter, on any
+ * architecture, where the instruction set has no add to memory.
+ */
+static bool stored_increment(const struct insn *v, size_t i)
+{
+	const struct insn *st = &v[i];
+
+	if (st->ty_op != TY_STORE || !st->ty_src)
+		return false;
+	for (size_t k = i, seen_add = 0; k-- > 0 && i - k <= 4;) {
+		const struct insn *p = &v[k];
+
+		if (p->jump || p->call || p->ret || p->branch)
+			return false;
+		if (p->ty_op == TY_ADD_IMM && p->ty_dst == st->ty_src && !seen_add) {
+			seen_add = 1;
+			continue;
+		}
+		if (p->ty_op == TY_LOAD && p->ty_dst == st->ty_src)
+			return seen_add && p->ty_base == st->ty_base && p->ty_disp == st->ty_disp &&
+			       p->ty_index == st->ty_index;
+	}
+	return false;
+}
+
+static const char *func_name(struct mycl_share *s, struct callgraph *cg, uint64_t fn)
+{
+	const char *name = NULL;
+
+	callgraph_func_end(cg, fn, &name);
+	return name ? share_keep(s, strdup(name)) : savef(s, "0x%" PRIx64, fn);
+}
+
+static int function_accesses(struct mycl_share *s, struct disasm *d, struct elf_image *img,
+			     struct callgraph *cg, uint64_t start, uint64_t end)
+{
+	const uint8_t *code = elf_image_code(img, start, end - start);
+	struct insn *v = NULL;
+	struct dt_result r;
+	const char *fname = NULL;
+	size_t n = 0;
+	int err;
+
+	if (!code)
+		return 0;
+	err = disasm_range(d, code, end - start, start, &v, &n);
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	err = datatype_walk(s->dso, elf_image_machine(img), v, n, &r);
+	if (err) {
+		free(v);
+		return err;
+	}
+	for (size_t i = 0; i < n && !err; i++) {
+		if (!fname && r.v[i].type_die && (r.v[i].where == DT_HEAP || r.v[i].where == DT_GLOBAL) &&
+		    !(fname = func_name(s, cg, start))) {
+			err = -ENOMEM;
+			break;
+		}
+	}
+	for (size_t i = 0; i < n && !err; i++) {
+		const struct dt_access *a = &r.v[i];
+		uint8_t acc = a->access;
+
+		if ((a->where != DT_HEAP && a->where != DT_GLOBAL) || a->unknown || !a->type_die ||
+		    (acc != ACC_READ && acc != ACC_WRITE && acc != ACC_RMW) || a->offset < 0 ||
+		    a->offset > MAX_TYPE_SIZE)
+			continue;
+		if (ARRAY_GROW(s->taccs, s->taccs_cap, s->nr_taccs + 1)) {
+			err = -ENOMEM;
+			break;
+		}
+		s->taccs[s->nr_taccs++] = (struct share_tacc){
+			.addr = v[i].addr, .end = v[i].addr + v[i].size, .func = start,
+			.root = callgraph_thread_root(cg, v[i].addr), .die = a->type_die, .fname = fname,
+			.off = (uint32_t)a->offset, .size = (uint32_t)(a->size < 1u << 20 ? a->size : 0),
+			.access = acc, .heat = (uint8_t)callgraph_heat(cg, v[i].addr),
+			.atomic = v[i].atomic,
+			.counter = (acc == ACC_RMW && v[i].counter_op) ||
+				   (acc == ACC_WRITE && stored_increment(v, i)),
+			.element = a->element, .global = a->where == DT_GLOBAL,
+			.once = callgraph_once_at(cg, v[i].addr) };
+	}
+	datatype_free(&r);
+	free(v);
+	return err;
+}
+
+/* ---- naming the types ---- */
+
+struct cand {
+	uint64_t die;			/* the type entry the walk named */
+	uint64_t sdie;			/* ... its struct, class or union */
+	char *name;
+	uint64_t size;
+	uint32_t type;
+};
+
+static int cand_by_name(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return x->die < y->die ? -1 : x->die > y->die;
+}
+
+static int cand_by_die(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	return x->die < y->die ? -1 : x->die > y->die;
+}
+
+static int tacc_by_die(const void *a, const void *b)
+{
+	const struct share_tacc *x = a, *y = b;
+
+	if (x->die != y->die)
+		return x->die < y->die ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int tacc_by_addr(const void *a, const void *b)
+{
+	const struct share_tacc *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The name of the struct, class or union behind entry DIE, and that type: false when none. */
+static bool type_name_of(Dwarf *dw, uint64_t die, Dwarf_Die *st, char *buf, size_t len)
+{
+	Dwarf_Die t;
+	const char *n;
+
+	if (!dwarf_offdie(dw, die, &t))
+		return false;
+	*st = t;
+	if (!strip_type(st) || !record_tag(dwarf_tag(st)) || dwarf_hasattr(st, DW_AT_declaration))
+		return false;
+	n = dwarf_diename(st);
+	if (n)
+		type_words(st, buf, len, 0);
+	else if (dwarf_tag(&t) == DW_TAG_typedef && dwarf_diename(&t))
+		snprintf(buf, len, "%s", dwarf_diename(&t));
+	else
+		return false;	/* an anonymous type inside another: its members are the outer's */
+	return true;
+}
+
+/* ---- members and their accesses ---- */
+
+/*
+ * A union's members that only pad it to a size (char pad[LINE] beside the
+ * real member, PostgreSQL's LWLockPadded): an array of bytes, when the union
+ * has another member.
+ */
+static bool pad_member(Dwarf_Die *m)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die t, e;
+
+	if (!dwarf_attr_integrate(m, DW_AT_type, &at) || !dwarf_formref_die(&at, &t) ||
+	    !strip_type(&t) || dwarf_tag(&t) != DW_TAG_array_type ||
+	    !dwarf_attr_integrate(&t, DW_AT_type, &at) || !dwarf_formref_die(&at, &e))
+		return false;
+	return die_size(&e) == 1;
+}
+
+/*
+ * The layout of type ST: its leaves, sorted, bytes shared by several (bit
+ * fields) merged into one.  A union is laid out as its widest real member
+ * (what pads it counts as padding: *PADDED_BY gets its size).
+ */
+static int layout(Dwarf_Die *st, uint64_t size, struct flat *f, uint64_t *padded_by)
+{
+	int err = 0;
+
+	*padded_by = 0;
+	if (dwarf_tag(st) == DW_TAG_union_type) {
+		Dwarf_Die c, best;
+		uint64_t bsz = 0;
+		int n = 0, pads = 0;
+
+		if (dwarf_child(st, &c) == 0) {
+			do {
+				Dwarf_Attribute at;
+				Dwarf_Die mt;
+				uint64_t z;
+
+				if (dwarf_tag(&c) != DW_TAG_member || ++n > MAX_LEAVES ||
+				    !dwarf_attr_integrate(&c, DW_AT_type, &at) ||
+				    !dwarf_formref_die(&at, &mt))
+					continue;
+				z = die_size(&mt);
+				if (pad_member(&c)) {
+					pads++;
+					if (z > *padded_by)
+						*padded_by = z;
+					continue;
+				}
+				if (z > bsz) {
+					bsz = z;
+					best = c;
+				}
+			} while (dwarf_siblingof(&c, &c) == 0);
+		}
+		if (!bsz && pads)
+			return 0;
+		if (bsz) {
+			Dwarf_Attribute at;
+			Dwarf_Die mt, s2;
+			const char *mn = dwarf_diename(&best);
+
+			if (dwarf_attr_integrate(&best, DW_AT_type, &at) && dwarf_formref_die(&at, &mt)) {
+				s2 = mt;
+				if (strip_type(&s2) && (dwarf_tag(&s2) == DW_TAG_structure_type ||
+							dwarf_tag(&s2) == DW_TAG_class_type))
+					err = flatten(f, &s2, 0, bsz, mn ? mn : "", 1);
+				if (!err && !f->n)
+					err = add_leaf(f, mn ? mn : "?", &mt, 0, bsz);
+			}
+		}
+		if (*padded_by <= bsz)
+			*padded_by = 0;
+	} else {
+		err = flatten(f, st, 0, size, "", 0);
+	}
+	if (err)
+		return err;
+	sort_array(f->v, f->n, sizeof(*f->v), leaf_cmp);
+	/* bit fields and overlapping members: one leaf per run of shared bytes */
+	{
+		size_t o = 0;
+
+		for (size_t i = 0; i < f->n; i++) {
+			struct leaf *p = o ? &f->v[o - 1] : NULL;
+
+			if (p && f->v[i].off < p->off + (p->size ? p->size : 1)) {
+				char *nm = NULL, *bare = p->name;
+				size_t bl = strlen(bare);
+
+				if (bl && bare[0] == '{' && bare[bl - 1] == '}')
+					nm = str_printf("%.*s,%s}", (int)(bl - 1), bare, f->v[i].name);
+				else
+					nm = str_printf("{%s,%s}", bare, f->v[i].name);
+				if (!nm)
+					return -ENOMEM;
+				if (f->v[i].off + f->v[i].size > p->off + p->size)
+					p->size = f->v[i].off + f->v[i].size - p->off;
+				free(p->name);
+				p->name = nm;
+				free(f->v[i].name);
+				free(f->v[i].type);
+				continue;
+			}
+			f->v[o++] = f->v[i];
+		}
+		f->n = o;
+	}
+	return 0;
+}
+
+static void flat_free(struct flat *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->v[i].name);
+		free(f->v[i].type);
+	}
+	free(f->v);
+}
+
+/* The member of type T holding byte OFF, or UINT32_MAX. */
+static uint32_t member_at(const struct mycl_share *s, const struct mycl_share_type *t, uint64_t off)
+{
+	const struct mycl_share_member *m = t->members;
+	size_t k = PARTITION_POINT(0, t->nr_members, mid, m[mid].offset <= off);
+
+	if (!k || off >= m[k - 1].offset + (m[k - 1].size ? m[k - 1].size : 1))
+		return UINT32_MAX;
+	return (uint32_t)(&m[k - 1] - s->tmembers);
+}
+
+static bool runtime_heat(uint8_t h)
+{
+	return h == HEAT_HOT || h == HEAT_WARM || h == HEAT_UNKNOWN;
+}
+
+static bool is_write(uint8_t a)
+{
+	return a == ACC_WRITE || a == ACC_RMW;
+}
+
+/* Each type's members and what the accesses do to them. */
+static int count_members(struct mycl_share *s, struct callgraph *cg)
+{
+	for (size_t i = 0; i < s->nr_taccs; i++) {
+		struct share_tacc *a = &s->taccs[i];
+		struct mycl_share_type *t;
+		struct mycl_share_member *m;
+		bool w = is_write(a->access), hot = a->heat == HEAT_HOT && !a->once;
+
+		if (a->type == UINT32_MAX)
+			continue;
+		t = &s->types[a->type];
+		t->accesses++;
+		a->member = member_at(s, t, a->off);
+		if (hot && s->tinfo[a->type].root != ROOT_MIXED) {
+			uint64_t *r = &s->tinfo[a->type].root;
+
+			*r = !*r && a->root ? a->root : *r == a->root ? *r : ROOT_MIXED;
+		}
+		if (a->member == UINT32_MAX)
+			continue;
+		m = &s->tmembers[a->member];
+		if (w) {
+			if (hot) {
+				m->hot_writes++;
+				t->hot_writes++;
+				if (!m->writer)
+					m->writer = a->fname;
+			}
+			if (runtime_heat(a->heat) && !a->once) {
+				m->runtime_writes++;
+				m->element_writes += a->element;
+				m->counters += a->counter;
+				if (!m->writer)
+					m->writer = a->fname;
+			} else {
+				m->startup_writes++;
+			}
+			m->atomics += a->atomic;
+		} else if (runtime_heat(a->heat)) {
+			m->runtime_reads++;
+			if (a->heat == HEAT_HOT) {
+				m->hot_reads++;
+				if (!m->reader)
+					m->reader = a->fname;
+			}
+		}
+		if (!m->reader && !w && runtime_heat(a->heat))
+			m->reader = a->fname;
+	}
+	for (size_t k = 0; k < s->nr_types; k++) {
+		struct share_tinfo *ti = &s->tinfo[k];
+
+		ti->one_thread = ti->root && ti->root != ROOT_MIXED &&
+				 callgraph_one_thread(cg, ti->root);
+	}
+	return 0;
+}
+
+static int make_types(struct mycl_share *s, Dwarf *dw)
+{
+	struct cand *c = NULL;
+	size_t nc = 0, cap = 0;
+	int err = 0;
+
+	sort_array(s->taccs, s->nr_taccs, sizeof(*s->taccs), tacc_by_die);
+	for (size_t i = 0; i < s->nr_taccs; i++) {
+		char name[256];
+		Dwarf_Die st;
+
+		if (i && s->taccs[i].die == s->taccs[i - 1].die)
+			continue;
+		if (!type_name_of(dw, s->taccs[i].die, &st, name, sizeof(name)))
+			continue;
+		if (ARRAY_GROW(c, cap, nc + 1) || !(c[nc].name = strdup(name))) {
+			err = -ENOMEM;
+			goto out;
+		}
+		c[nc].die = s->taccs[i].die;
+		c[nc].sdie = dwarf_dieoffset(&st);
+		c[nc].size = die_size(&st);
+		c[nc].type = UINT32_MAX;
+		nc++;
+	}
+	sort_array(c, nc, sizeof(*c), cand_by_name);
+	for (size_t i = 0; i < nc; i++) {
+		struct flat f = { 0 };
+		Dwarf_Die st;
+		uint64_t padded_by;
+		struct mycl_share_type *t;
+
+		if (i && !strcmp(c[i].name, c[i - 1].name) && c[i].size == c[i - 1].size) {
+			c[i].type = c[i - 1].type;
+			continue;
+		}
+		if (!c[i].size || c[i].size > MAX_TYPE_SIZE || !dwarf_offdie(dw, c[i].sdie, &st))
+			continue;
+		err = layout(&st, c[i].size, &f, &padded_by);
+		if (err || !f.n) {
+			flat_free(&f);
+			if (err)
+				goto out;
+			continue;
+		}
+		if (ARRAY_GROW(s->types, s->types_cap, s->nr_types + 1) ||
+		    ARRAY_GROW(s->tinfo, s->tinfo_cap, s->nr_types + 1) ||
+		    ARRAY_GROW(s->tmembers, s->tmembers_cap, s->nr_tmembers + f.n)) {
+			flat_free(&f);
+			err = -ENOMEM;
+			goto out;
+		}
+		t = &s->types[s->nr_types];
+		memset(t, 0, sizeof(*t));
+		memset(&s->tinfo[s->nr_types], 0, sizeof(s->tinfo[0]));
+		t->name = share_keep(s, strdup(c[i].name));
+		t->size = c[i].size;
+		t->align = die_align(&st, 0);
+		{
+			Dwarf_Attribute at;
+
+			t->align_declared = dwarf_hasattr_integrate(&st, DW_AT_alignment) ||
+					    dwarf_attr_integrate(&st, DW_AT_alignment, &at);
+		}
+		t->padded_by = padded_by;
+		t->truncated = f.truncated;
+		s->tinfo[s->nr_types].library = share_library_type(&st);
+		s->tinfo[s->nr_types].first = s->nr_tmembers;
+		for (size_t k = 0; k < f.n; k++) {
+			struct mycl_share_member *m = &s->tmembers[s->nr_tmembers + k];
+
+			memset(m, 0, sizeof(*m));
+			m->name = share_keep(s, f.v[k].name);
+			m->type = share_keep(s, f.v[k].type);
+			f.v[k].name = f.v[k].type = NULL;
+			m->offset = f.v[k].off;
+			m->size = f.v[k].size;
+		}
+		t->nr_members = f.n;
+		s->nr_tmembers += f.n;
+		flat_free(&f);
+		c[i].type = (uint32_t)s->nr_types++;
+	}
+	/* (the members' storage moved while it grew: pointers set now) */
+	for (size_t k = 0; k < s->nr_types; k++)
+		s->types[k].members = &s->tmembers[s->tinfo[k].first];
+	sort_array(c, nc, sizeof(*c), cand_by_die);
+	for (size_t i = 0; i < s->nr_taccs; i++) {
+		struct cand key = { .die = s->taccs[i].die };
+		struct cand *hit = bsearch(&key, c, nc, sizeof(*c), cand_by_die);
+
+		s->taccs[i].type = hit ? hit->type : UINT32_MAX;
+	}
+out:
+	for (size_t i = 0; i < nc; i++)
+		free(c[i].name);
+	free(c);
+	return err;
+}
+
+static int order_cmp(const void *a, const void *b, void *arg)
+{
+	const struct share_tacc *t = arg;
+	const struct share_tacc *x = &t[*(const uint32_t *)a], *y = &t[*(const uint32_t *)b];
+
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	if (x->member != y->member)
+		return x->member < y->member ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The accesses by type, then function: each type's range of them. */
+static int order_by_type(struct mycl_share *s)
+{
+	size_t n = 0;
+
+	s->torder = malloc((s->nr_taccs ? s->nr_taccs : 1) * sizeof(*s->torder));
+	if (!s->torder)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nr_taccs; i++)
+		if (s->taccs[i].type != UINT32_MAX)
+			s->torder[n++] = (uint32_t)i;
+	if (n)
+		qsort_r(s->torder, n, sizeof(*s->torder), order_cmp, s->taccs);
+	for (size_t i = 0; i < n; i++) {
+		struct share_tinfo *ti = &s->tinfo[s->taccs[s->torder[i]].type];
+
+		if (!i || s->taccs[s->torder[i - 1]].type != s->taccs[s->torder[i]].type)
+			ti->ofirst = i;
+		ti->oend = i + 1;
+	}
+	return 0;
+}
+
+void share_types_free(struct mycl_share *s)
+{
+	free(s->taccs);
+	free(s->torder);
+	free(s->types);
+	free(s->tinfo);
+	free(s->tmembers);
+	s->taccs = NULL;
+	s->torder = NULL;
+	s->types = NULL;
+	s->tinfo = NULL;
+	s->tmembers = NULL;
+	s->nr_taccs = s->nr_types = s->nr_tmembers = 0;
+}
+
+/*
+ * Every function the debug info describes, walked for its data types: the
+ * accesses of struct, class and union types, by member.
+ */
+int share_types_scan(struct mycl_share *s, struct elf_image *img, struct callgraph *cg)
+{
+	const uint64_t *starts;
+	size_t n;
+	struct disasm *d;
+	Dwarf *dw = inline_dwarf(s->dso);
+	int err;
+
+	s->types_done = true;
+	if (!dw)
+		return 0;
+	err = disasm_for_image(&d, img);
+	if (err)
+		return err;
+	disasm_set_type_facts(d, true);
+	starts = callgraph_starts(cg, &n);
+	for (size_t i = 0; i < n && !err; i++) {
+		uint64_t end = callgraph_func_end(cg, starts[i], NULL);
+
+		if (i + 1 < n && (!end || end > starts[i + 1]))
+			end = starts[i + 1];
+		if (!end || end <= starts[i] || end - starts[i] > MAX_FUNC_BYTES ||
+		    !described(s, starts[i], end))
+			continue;
+		s->types_walked++;
+		err = function_accesses(s, d, img, cg, starts[i], end);
+	}
+	disasm_close(d);
+	if (!err)
+		err = make_types(s, dw);
+	if (!err)
+		err = count_members(s, cg);
+	sort_array(s->taccs, s->nr_taccs, sizeof(*s->taccs), tacc_by_addr);
+	if (!err)
+		err = order_by_type(s);
+	return err;
+}
+
+/* A sample on the instruction at VADDR: to the member it touches (skid: the one before). */
+void share_types_credit(struct mycl_share *s, uint64_t vaddr, uint64_t samples)
+{
+	size_t lo = PARTITION_POINT(0, s->nr_taccs, mid, s->taccs[mid].addr < vaddr);
+	const struct share_tacc *r = lo < s->nr_taccs && s->taccs[lo].addr == vaddr ?
+				     &s->taccs[lo] : NULL;
+	const struct share_tacc *p = lo > 0 && s->taccs[lo - 1].end == vaddr ? &s->taccs[lo - 1] :
+				     NULL;
+
+	if (p && (!r || (p->atomic && !r->atomic)) && !share_ref_at(s, vaddr, false))
+		r = p;
+	if (!r || r->type == UINT32_MAX)
+		return;
+	s->types[r->type].samples += samples;
+	if (r->member != UINT32_MAX) {
+		s->tmembers[r->member].samples += samples;
+		if (is_write(r->access))
+			s->tmembers[r->member].sampled_writes += samples;
+	}
+}
