@@ -13,6 +13,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/fuzz/common.sh"
 fuzz_env
 mkdir -p "$out"
+out=$(cd "$out" && pwd)	# (the build compiles from inside it: a name from anywhere)
 : > "$out/build.log"
 fuzz_build || exit 77
 status=0
