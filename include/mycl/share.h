@@ -130,9 +130,11 @@ struct mycl_share_member {
 	const char *name;
 	const char *type;		/* its own type, as the source writes it */
 	uint64_t offset, size;
+	bool sync;			/* of an atomic or volatile type (std::atomic, _Atomic, ...) */
 	uint64_t hot_writes, runtime_writes, startup_writes;
 	uint64_t hot_reads, runtime_reads;
 	uint64_t atomics, counters;	/* of the writes */
+	const char *example;		/* a hot write as the source writes it ("pool->stat.hits") */
 	uint64_t element_writes;	/* while threads run, to an element of an array of the type */
 	const char *writer;		/* a function writing it while threads run (hot first) */
 	const char *reader;		/* a function reading it on hot paths (else while threads run) */
@@ -153,6 +155,12 @@ struct mycl_share_type {
 	uint64_t samples;		/* with perf_data: on its accesses */
 	uint64_t samples_flagged;	/* ... on the members the verdict names */
 	enum mycl_share_verdict verdict;
+	/*
+	 * Why objects of it may be touched at once by several threads or
+	 * processes: "accessed atomically", "reached from a global", "used by
+	 * code several threads run"; NULL: no sign (not judged).
+	 */
+	const char *shared;
 	bool certain;			/* the members named share a line wherever the object starts */
 	double score;
 	const char *why, *fix;

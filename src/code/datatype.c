@@ -40,6 +40,7 @@ struct rv {
 	uint8_t where;			/* R_PTR: enum dt_where of the object */
 	bool obj;			/* R_PTR: NAME is the object itself (g, a local), not a pointer */
 	bool indexed;			/* R_PTR: an index of unknown value was added (an array's element) */
+	bool groot;			/* R_PTR: a pointer read out of a global (directly or along a chain) */
 	int32_t name;			/* R_PTR: the expression it holds, in the walk's names; -1 */
 	int64_t off;			/* R_PTR: bytes into the object; R_CFA: the value minus the CFA */
 	Dwarf_Off type;			/* R_PTR: the object's type (typedefs kept) */
@@ -845,9 +846,11 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 	int64_t moff = 0;
 	uint64_t msize;
 	bool ix = indexed || b->indexed;
+	bool groot = b->groot || b->where == DT_GLOBAL;
 	struct rv base = *b;
 
 	path[0] = '\0';
+	a->via_global = groot;
 	if (!dwarf_offdie(w->dw, b->type, &t)) {
 		a->unknown = "the pointer's type is not in the debug info";
 		return;
@@ -903,8 +906,10 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 			a->expr = keep(w->out, str_printf("%s[%" PRId64 "]", name_of(w, b->name), k));
 		else
 			a->expr = keep(w->out, str_printf("%s+%" PRId64, name_of(w, b->name), off));
-		if (loaded && (in->ty_op == TY_LOAD || in->ty_op == TY_ADD_LOAD) && in->ty_wide)
+		if (loaded && (in->ty_op == TY_LOAD || in->ty_op == TY_ADD_LOAD) && in->ty_wide) {
 			*loaded = ptr_of(w, dwarf_dieoffset(&t), a->expr, DT_HEAP);
+			loaded->groot = groot && loaded->kind == R_PTR;
+		}
 		return;
 	}
 	path_at(&t, off, in->ty_size, &ix, path, sizeof(path), &used, &mt, 0, &moff, &msize, 0);
@@ -945,6 +950,7 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 
 		if (strip(&s) && is_pointer(&s)) {
 			*loaded = ptr_of(w, dwarf_dieoffset(&mt), a->expr, DT_HEAP);
+			loaded->groot = groot && loaded->kind == R_PTR;
 			if (loaded->kind == R_PTR && !a->expr)
 				loaded->name = -1;
 		}
@@ -1116,7 +1122,8 @@ static bool rv_eq(const struct rv *a, const struct rv *b)
 {
 	return a->kind == b->kind && (a->kind == R_UNKNOWN ||
 	       (a->off == b->off && a->type == b->type && a->name == b->name &&
-		a->obj == b->obj && a->indexed == b->indexed && a->where == b->where));
+		a->obj == b->obj && a->indexed == b->indexed && a->where == b->where &&
+		a->groot == b->groot));
 }
 
 static uint64_t inner_array_size(Dwarf_Die *type, int64_t off);
@@ -1201,6 +1208,7 @@ static struct rv meet(struct walk *w, const struct rv *a, const struct rv *b)
 	if (a->name != b->name)
 		r.name = -1;
 	r.indexed |= b->indexed;
+	r.groot = a->groot && b->groot;
 	if (a->off != b->off) {
 		int64_t lo = a->off < b->off ? a->off : b->off;
 

@@ -38,6 +38,8 @@ struct dt_access {
 	const char *unknown;		/* no type known: why (a sentence fragment) */
 	uint64_t type_die;		/* TYPE's DWARF entry (its offset in the binary's DWARF) */
 	bool element;			/* the object is an element of an array of TYPE, reached by index */
+	bool via_global;		/* the object is a global, or reached through a pointer read out
+					 * of one (directly or along a chain of pointers) */
 };
 
 /* One function's accesses, in the order of its instructions; strings owned by it. */

@@ -157,6 +157,13 @@ void share_types_text(FILE *f, const struct mycl_share *s, size_t max, bool all,
 		     s->types_walked, written, flagged, s->line_size) > 0)
 		share_folded(f, "types: ", head, cols);
 	free(head);
+	head = NULL;
+	if (s->shm_call && !s->threaded && !s->assume_threads &&
+	    asprintf(&head, "it maps memory processes share (%s): objects there are shared as threads' "
+		     "are, so types are judged as if threads ran the code", s->shm_call) > 0)
+		share_folded(f, "processes: ", head, cols);
+	free(head);
+	head = NULL;
 	if (!s->types_walked)
 		share_folded(f, "types: ", "none walked: the binary has no debug info describing its "
 			     "functions (build with -g, or give --debug-dir)", cols);
@@ -177,11 +184,13 @@ void share_types_text(FILE *f, const struct mycl_share *s, size_t max, bool all,
 		if (t->fix)
 			share_folded(f, "fix: ", t->fix, cols);
 		if (s->weighted)
-			ev = str_printf("%" PRIu64 " samples on the members named, %" PRIu64 " on the type's "
-					"accesses", t->samples_flagged, t->samples);
+			ev = str_printf("%s; %" PRIu64 " samples on the members named, %" PRIu64 " on the "
+					"type's accesses", t->shared ? t->shared : "no sign of sharing",
+					t->samples_flagged, t->samples);
 		else
-			ev = str_printf("%" PRIu64 " instructions touch it, %" PRIu64 " of them writes on "
-					"hot paths", t->accesses, t->hot_writes);
+			ev = str_printf("%s; %" PRIu64 " instructions touch it, %" PRIu64 " of them writes "
+					"on hot paths", t->shared ? t->shared : "no sign of sharing",
+					t->accesses, t->hot_writes);
 		if (ev)
 			share_folded(f, "evidence: ", ev, cols);
 		free(ev);
@@ -256,7 +265,16 @@ int share_type_layout(FILE *f, const struct mycl_share *s, const char *name, boo
 		else if (at && m->offset / ls > (at - 1) / ls)
 			fprintf(f, "\t/* --- line %" PRIu64 " boundary (%" PRIu64 " bytes) falls in the "
 				"member below --- */\n", m->offset / ls, m->offset / ls * ls);
-		snprintf(decl, sizeof(decl), "%s %s;", m->type, m->name);
+		{
+			/* (an array's bounds after the name, as C declares it: char name[32];) */
+			const char *br = strchr(m->type, '[');
+
+			if (br)
+				snprintf(decl, sizeof(decl), "%.*s %s%s;", (int)(br - m->type), m->type,
+					 m->name, br);
+			else
+				snprintf(decl, sizeof(decl), "%s %s;", m->type, m->name);
+		}
 		d = cut(decl, wide ? 0 : w + 1, cb, sizeof(cb));
 		fprintf(f, "\t%-*s /* %6" PRIu64 " %5" PRIu64 "  %c", (int)w + 1, d, m->offset, m->size,
 			role_of(m));
@@ -275,25 +293,39 @@ int share_type_layout(FILE *f, const struct mycl_share *s, const char *name, boo
 		fprintf(f, "\t/* XXX %" PRIu64 " byte%s padding%s */\n", t->size - at,
 			t->size - at == 1 ? "" : "s", t->padded_by ? " (the union's pad member)" : "");
 	fprintf(f, "};\n");
-	fprintf(f, "/* size: %" PRIu64 ", %" PRIu64 " line%s of %u bytes when it starts on one; aligned "
-		   "to %" PRIu64 "%s */\n", t->size, (t->size + ls - 1) / ls,
-		(t->size + ls - 1) / ls == 1 ? "" : "s", s->line_size, t->align,
-		t->align >= ls ? ", so it does" : ": it may start anywhere a multiple of that is");
-	fprintf(f, "/* roles: W written on hot paths, w written while threads run, s written at "
-		   "start-up only, R read while threads run and never written then, - untouched */\n");
+	fprintf(f, "/* size: %" PRIu64 ", %" PRIu64 " line%s of %u bytes when it starts on one */\n",
+		t->size, (t->size + ls - 1) / ls, (t->size + ls - 1) / ls == 1 ? "" : "s",
+		s->line_size);
+	if (t->align >= ls)
+		fprintf(f, "/* aligned to %" PRIu64 ": every object starts on a line */\n", t->align);
+	else
+		fprintf(f, "/* aligned to %" PRIu64 ": objects start at any multiple of it; the "
+			   "boundaries shown may move */\n", t->align);
+	fprintf(f, "/* roles: W written on hot paths, w written while threads run, s at start-up "
+		   "only, */\n/*        R read while threads run and never written then, - untouched "
+		   "*/\n");
 	if (t->truncated)
 		fprintf(f, "/* (more members than laid out here) */\n");
 	if (t->verdict != MYCL_SHARE_OK) {
-		fprintf(f, "/* %s%s */\n", share_verdict_word(t->verdict),
-			t->certain ? "" : " (for some starts of the object)");
+		char *v = str_printf("%s%s", share_verdict_word(t->verdict),
+				     t->certain ? "" : " (for some starts of the object)");
+
+		if (v)
+			share_folded(f, "verdict: ", v, wide ? 0 : 100);
+		free(v);
 		if (t->why)
-			fprintf(f, "/* why: %s */\n", t->why);
+			share_folded(f, "why: ", t->why, wide ? 0 : 100);
 		if (t->fix)
-			fprintf(f, "/* fix: %s */\n", t->fix);
+			share_folded(f, "fix: ", t->fix, wide ? 0 : 100);
 	} else if (t->padded) {
-		fprintf(f, "/* padded to the line: objects of it share no line */\n");
+		share_folded(f, "verdict: ", t->align >= ls ? "padded to the line: objects of it share no "
+			     "line" : "padded to a whole number of lines: objects of it share no line "
+			     "when the first starts on one (the allocation's alignment, not in the debug "
+			     "info)", wide ? 0 : 100);
 	} else {
-		fprintf(f, "/* no line flagged */\n");
+		share_folded(f, "verdict: ", t->shared ? "no line flagged" :
+			     "no line flagged (no sign that threads or processes share its objects)",
+			     wide ? 0 : 100);
 	}
 	return ferror(f) ? -EIO : 0;
 }
@@ -317,6 +349,7 @@ void share_types_json(struct json *j, const struct mycl_share *s, size_t max, bo
 		json_bool(j, "align_declared", t->align_declared);
 		json_bool(j, "padded", t->padded);
 		json_str(j, "verdict", verdicts[t->verdict]);
+		json_str(j, "shared", t->shared);
 		json_bool(j, "certain", t->certain);
 		json_dbl(j, "score", t->score, 1);
 		json_str(j, "why", t->why);

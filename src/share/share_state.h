@@ -86,12 +86,15 @@ struct share_tacc {
 	uint64_t root;			/* the thread its function runs on (callgraph_thread_root) */
 	uint64_t die;			/* the type's DWARF entry, as the walk named it */
 	const char *fname;		/* its function's name (owned by the analysis) */
+	const char *expr;		/* a hot write: the source's words ("pool->stat.hits") */
+	bool sync;			/* its member is an atomic or volatile type */
 	uint32_t off, size;		/* the member's offset and size inside the type */
 	uint32_t type, member;		/* indexes into types and tmembers (UINT32_MAX: none) */
 	uint8_t access, heat;		/* enum insn_access, enum cg_heat */
 	bool atomic, counter;
 	bool element;			/* of an array of the type, reached by index */
 	bool global;			/* in a global variable of the type */
+	bool via_global;		/* ... or reached through a pointer read out of a global */
 	bool once;			/* runs only past the test of a flag set once */
 };
 
@@ -101,6 +104,9 @@ struct share_tinfo {
 	size_t ofirst, oend;		/* its accesses in torder */
 	uint64_t root;			/* the thread of its hot accesses (0: none yet; ROOT_MIXED) */
 	bool one_thread;		/* ... which runs on one thread only */
+	bool several;			/* hot accesses in code several threads run (threaded) */
+	uint64_t atomics;		/* atomic accesses of its members: code expecting others at it */
+	uint64_t via_global;		/* hot accesses of objects reached from a global */
 	bool library;			/* declared in a system header: not the program's to change */
 };
 
@@ -179,6 +185,7 @@ struct mycl_share {
 	size_t nr_marks;
 	/* Types (with types): their accesses by address, the types, their members. */
 	bool want_types, types_done;
+	const char *shm_call;		/* it maps memory processes share, with this call (static) */
 	size_t types_walked;		/* functions walked */
 	struct share_tacc *taccs;
 	size_t nr_taccs, taccs_cap;

@@ -44,6 +44,17 @@ static bool hot_written(const struct mycl_share_member *m)
 	return m->hot_writes + m->sampled_writes > 0 && m->runtime_writes > 0;
 }
 
+/*
+ * A member written as threads write words they share: atomically, as a
+ * counter, or of an atomic or volatile type.  Two such on one line are
+ * independent updates taking the line from each other (a ring's head and
+ * tail, two locks); plain members a lock guards are written under it.
+ */
+static bool sync_word(const struct mycl_share_member *m)
+{
+	return m->atomics || m->counters || m->sync;
+}
+
 static bool read_mostly(const struct mycl_share_member *m)
 {
 	return m->runtime_reads > 0 && !m->runtime_writes;
@@ -130,6 +141,14 @@ static bool victim(struct mycl_share *s, size_t k, size_t r, unsigned int ls, co
 	return false;
 }
 
+static bool sync_members(const struct mycl_share_type *t)
+{
+	for (size_t i = 0; i < t->nr_members; i++)
+		if (t->members[i].sync && t->members[i].runtime_writes)
+			return true;
+	return false;
+}
+
 static const char *written_how(const struct mycl_share_member *m)
 {
 	return m->counters ? (m->atomics ? "incremented atomically" : "incremented") :
@@ -160,8 +179,8 @@ static uint64_t hot_bytes(const struct mycl_share_type *t)
 
 static double weight(const struct mycl_share_member *m)
 {
-	return 8.0 * (double)m->hot_writes + 4.0 * (double)m->counters + 2.0 * (double)m->hot_reads +
-	       (double)m->runtime_reads;
+	return 1000.0 * (double)m->samples + 8.0 * (double)m->hot_writes + 4.0 * (double)m->counters +
+	       4.0 * (double)m->atomics + 2.0 * (double)m->hot_reads + (double)m->runtime_reads;
 }
 
 static void judge(struct mycl_share *s, size_t k)
@@ -171,7 +190,7 @@ static void judge(struct mycl_share *s, size_t k)
 	unsigned int ls = s->line_size;
 	const struct mycl_share_member *m = t->members;
 	size_t bw = SIZE_MAX, br = SIZE_MAX, w1 = SIZE_MAX, w2 = SIZE_MAX, el = SIZE_MAX;
-	bool bw_all = false, w_all = false, threads = false;
+	bool bw_all = false, w_all = false, threads = false, threaded;
 	uint64_t bdist = UINT64_MAX, wdist = UINT64_MAX;
 	const char *vict = NULL;
 	char where[160];
@@ -181,8 +200,26 @@ static void judge(struct mycl_share *s, size_t k)
 	t->fix_size = 0;
 	t->score = 0;
 	t->certain = false;
+	t->shared = NULL;
 	t->padded = (t->padded_by || (t->align_declared && t->align >= ls)) && !(t->size % ls);
-	if (ti->library || (!s->threaded && !s->assume_threads) || ti->one_thread)
+	/*
+	 * Only objects others may touch at once: a type the code accesses
+	 * atomically (it expects them; across processes in shared memory too),
+	 * or with threads, one reached from a global, or one the code of several
+	 * threads uses (whether they share an object the code does not show).
+	 */
+	threaded = s->threaded || s->assume_threads;
+	if (ti->atomics)
+		t->shared = "accessed atomically";
+	else if (sync_members(t))
+		t->shared = "has members of atomic or volatile types written while threads run";
+	else if (threaded && ti->via_global && ti->several)
+		t->shared = "reached from a global";
+	else if (threaded && ti->several)
+		t->shared = "used by code several threads run";
+	else
+		t->shared = NULL;
+	if (ti->library || !t->shared || (ti->one_thread && !ti->atomics))
 		return;
 	for (size_t i = 0; i < t->nr_members; i++) {
 		size_t gi = (size_t)(&m[i] - s->tmembers);
@@ -203,13 +240,18 @@ static void judge(struct mycl_share *s, size_t k)
 			placements(t, &m[i], &m[j], ls, &all, &some);
 			if (!some)
 				continue;
+			/* (the busiest writer first; then a line shared wherever it starts; the closest) */
 			if (read_mostly(&m[j]) && m[j].hot_reads &&
-			    (br == SIZE_MAX || (all && !bw_all) || (all == bw_all && d < bdist)) &&
+			    (br == SIZE_MAX || weight(&m[i]) > weight(&m[bw]) ||
+			     (weight(&m[i]) == weight(&m[bw]) &&
+			      ((all && !bw_all) || (all == bw_all && d < bdist)))) &&
 			    victim(s, k, (size_t)(&m[j] - s->tmembers), ls, &who)) {
 				bw = i, br = j, bw_all = all, bdist = d, vict = who;
 			}
-			if (j > i && hot_written(&m[j]) &&
-			    (w1 == SIZE_MAX || (all && !w_all) || (all == w_all && d < wdist)) &&
+			if (j > i && hot_written(&m[j]) && sync_word(&m[i]) && sync_word(&m[j]) &&
+			    (w1 == SIZE_MAX || weight(&m[i]) + weight(&m[j]) > weight(&m[w1]) + weight(&m[w2]) ||
+			     (weight(&m[i]) + weight(&m[j]) == weight(&m[w1]) + weight(&m[w2]) &&
+			      ((all && !w_all) || (all == w_all && d < wdist)))) &&
 			    apart(s, k, gi, (size_t)(&m[j] - s->tmembers), &th)) {
 				w1 = i, w2 = j, w_all = all, wdist = d, threads = th;
 			}
@@ -264,8 +306,9 @@ static void judge(struct mycl_share *s, size_t k)
 		if (t->size < ls)
 			t->why = savef(s, "elements of an array of it are written through an index on "
 				       "hot paths (%s %s by %s) at a stride of %" PRIu64 " bytes: about %"
-				       PRIu64 " elements on each %u-byte line, each thread's beside "
-				       "another's", m[el].name, written_how(&m[el]),
+				       PRIu64 " elements on each %u-byte line; where threads or processes "
+				       "write elements of their own (per-thread slots), each write takes "
+				       "the line from the neighbours'", m[el].name, written_how(&m[el]),
 				       m[el].writer ? m[el].writer : "?", t->size, ls / t->size, ls);
 		else
 			t->why = savef(s, "elements of an array of it are written through an index on "
@@ -278,6 +321,9 @@ static void judge(struct mycl_share *s, size_t k)
 			       " bytes per element instead of %" PRIu64 " (+%" PRIu64 ")", ls, ns,
 			       t->size, ns - t->size);
 	}
+	/* (a sign that objects are shared first: what only may be shared after) */
+	if (t->verdict != MYCL_SHARE_OK && strcmp(t->shared, "used by code several threads run"))
+		t->score *= 4;
 	if (t->verdict != MYCL_SHARE_OK && s->weighted)
 		t->score = (double)t->samples_flagged * 1000.0 + t->score;
 }

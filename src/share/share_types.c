@@ -184,6 +184,7 @@ struct leaf {
 	char *name;
 	char *type;
 	uint64_t off, size;
+	bool sync;
 };
 
 struct flat {
@@ -215,6 +216,48 @@ static bool member_location(Dwarf_Die *m, uint64_t *off)
 	return false;
 }
 
+/*
+ * Whether T is a type for words several threads or processes touch at once:
+ * _Atomic or volatile, std::atomic, or a struct holding one such word
+ * (PostgreSQL's pg_atomic_uint32).
+ */
+static bool sync_type(Dwarf_Die *t, int depth)
+{
+	Dwarf_Die s = *t, c, mt;
+	Dwarf_Attribute at;
+	const char *n;
+	int members = 0;
+	bool sync = false;
+
+	for (int k = 0; k < 16; k++) {
+		int tag = dwarf_tag(&s);
+
+		if (tag == DW_TAG_atomic_type || tag == DW_TAG_volatile_type)
+			return true;
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_restrict_type)
+			break;
+		if (!dwarf_attr_integrate(&s, DW_AT_type, &at) || !dwarf_formref_die(&at, &s))
+			return false;
+	}
+	if (dwarf_tag(&s) != DW_TAG_structure_type && dwarf_tag(&s) != DW_TAG_class_type)
+		return false;
+	n = dwarf_diename(&s);
+	if (n && (!strncmp(n, "atomic<", 7) || !strncmp(n, "__atomic_base<", 14) ||
+		  !strncmp(n, "atomic_", 7)) && share_library_type(&s))
+		return true;
+	if (depth > 2 || dwarf_child(&s, &c))
+		return false;
+	do {
+		if (dwarf_tag(&c) != DW_TAG_member || dwarf_hasattr(&c, DW_AT_external))
+			continue;
+		if (++members > 1)
+			return false;
+		sync = dwarf_attr_integrate(&c, DW_AT_type, &at) && dwarf_formref_die(&at, &mt) &&
+		       sync_type(&mt, depth + 1);
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return sync;
+}
+
 static int add_leaf(struct flat *f, const char *name, Dwarf_Die *type, uint64_t off, uint64_t size)
 {
 	char tw[160];
@@ -233,6 +276,7 @@ static int add_leaf(struct flat *f, const char *name, Dwarf_Die *type, uint64_t 
 	f->v[f->n].type = strdup(tw);
 	f->v[f->n].off = off;
 	f->v[f->n].size = size;
+	f->v[f->n].sync = type && sync_type(type, 0);
 	if (!f->v[f->n].name || !f->v[f->n].type) {
 		free(f->v[f->n].name);
 		free(f->v[f->n].type);
@@ -409,6 +453,7 @@ static int function_accesses(struct mycl_share *s, struct disasm *d, struct elf_
 	}
 	for (size_t i = 0; i < n && !err; i++) {
 		const struct dt_access *a = &r.v[i];
+		const char *expr = NULL;
 		uint8_t acc = a->access;
 
 		if ((a->where != DT_HEAP && a->where != DT_GLOBAL) || a->unknown || !a->type_die ||
@@ -419,7 +464,13 @@ static int function_accesses(struct mycl_share *s, struct disasm *d, struct elf_
 			err = -ENOMEM;
 			break;
 		}
+		if (acc != ACC_READ && a->expr && callgraph_heat(cg, v[i].addr) == HEAT_HOT &&
+		    !(expr = share_keep(s, strdup(a->expr)))) {
+			err = -ENOMEM;
+			break;
+		}
 		s->taccs[s->nr_taccs++] = (struct share_tacc){
+			.expr = acc != ACC_READ ? expr : NULL,
 			.addr = v[i].addr, .end = v[i].addr + v[i].size, .func = start,
 			.root = callgraph_thread_root(cg, v[i].addr), .die = a->type_die, .fname = fname,
 			.off = (uint32_t)a->offset, .size = (uint32_t)(a->size < 1u << 20 ? a->size : 0),
@@ -428,6 +479,7 @@ static int function_accesses(struct mycl_share *s, struct disasm *d, struct elf_
 			.counter = (acc == ACC_RMW && v[i].counter_op) ||
 				   (acc == ACC_WRITE && stored_increment(v, i)),
 			.element = a->element, .global = a->where == DT_GLOBAL,
+			.via_global = a->via_global || a->where == DT_GLOBAL,
 			.once = callgraph_once_at(cg, v[i].addr) };
 	}
 	datatype_free(&r);
@@ -603,6 +655,7 @@ static int layout(Dwarf_Die *st, uint64_t size, struct flat *f, uint64_t *padded
 					p->size = f->v[i].off + f->v[i].size - p->off;
 				free(p->name);
 				p->name = nm;
+				p->sync |= f->v[i].sync;
 				free(f->v[i].name);
 				free(f->v[i].type);
 				continue;
@@ -663,6 +716,12 @@ static int count_members(struct mycl_share *s, struct callgraph *cg)
 
 			*r = !*r && a->root ? a->root : *r == a->root ? *r : ROOT_MIXED;
 		}
+		s->tinfo[a->type].atomics += a->atomic;
+		if (hot) {
+			s->tinfo[a->type].via_global += a->via_global;
+			/* (a root 0 is a callback or unknown: any thread may run it) */
+			s->tinfo[a->type].several |= !a->root || !callgraph_one_thread(cg, a->root);
+		}
 		if (a->member == UINT32_MAX)
 			continue;
 		m = &s->tmembers[a->member];
@@ -670,6 +729,8 @@ static int count_members(struct mycl_share *s, struct callgraph *cg)
 			if (hot) {
 				m->hot_writes++;
 				t->hot_writes++;
+				if (!m->example)
+					m->example = a->expr;
 				if (!m->writer)
 					m->writer = a->fname;
 			}
@@ -780,6 +841,7 @@ static int make_types(struct mycl_share *s, Dwarf *dw)
 			f.v[k].name = f.v[k].type = NULL;
 			m->offset = f.v[k].off;
 			m->size = f.v[k].size;
+			m->sync = f.v[k].sync;
 		}
 		t->nr_members = f.n;
 		s->nr_tmembers += f.n;
@@ -856,6 +918,28 @@ void share_types_free(struct mycl_share *s)
 }
 
 /*
+ * The call that maps memory several processes share (System V or POSIX
+ * shared memory), when the binary makes one: its objects there are shared
+ * as threads' heap is, threads or not (PostgreSQL's buffer pool).
+ */
+static const char *shared_memory_call(const struct mycl_share *s)
+{
+	static const char *const calls[] = { "shmget", "shmat", "shm_open" };
+
+	for (size_t i = 0; i < s->dso->syms.nr; i++) {
+		const char *n = s->dso->syms.syms[i].name;
+
+		for (size_t k = 0; n && k < sizeof(calls) / sizeof(calls[0]); k++) {
+			size_t l = strlen(calls[k]);
+
+			if (!strncmp(n, calls[k], l) && (!n[l] || !strcmp(n + l, "@plt")))
+				return calls[k];
+		}
+	}
+	return NULL;
+}
+
+/*
  * Every function the debug info describes, walked for its data types: the
  * accesses of struct, class and union types, by member.
  */
@@ -868,6 +952,7 @@ int share_types_scan(struct mycl_share *s, struct elf_image *img, struct callgra
 	int err;
 
 	s->types_done = true;
+	s->shm_call = shared_memory_call(s);
 	if (!dw)
 		return 0;
 	err = disasm_for_image(&d, img);
