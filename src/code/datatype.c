@@ -41,6 +41,7 @@ struct rv {
 	bool obj;			/* R_PTR: NAME is the object itself (g, a local), not a pointer */
 	bool indexed;			/* R_PTR: an index of unknown value was added (an array's element) */
 	bool groot;			/* R_PTR: a pointer read out of a global (directly or along a chain) */
+	bool elem;			/* R_PTR: an array's element, as the flow saw before DWARF named it */
 	int32_t name;			/* R_PTR: the expression it holds, in the walk's names; -1 */
 	int64_t off;			/* R_PTR: bytes into the object; R_CFA: the value minus the CFA */
 	Dwarf_Off type;			/* R_PTR: the object's type (typedefs kept) */
@@ -788,6 +789,11 @@ static void apply_facts(struct walk *w, size_t i, struct state *s)
 		    r->kind == R_PTR && r->name >= 0 && dw.kind == R_PTR &&
 		    (!r->indexed || r->where == DT_GLOBAL) && type_within(w, r->type, r->off, dw.type))
 			continue;
+		/* (what the flow knew of the object DWARF now names: where it came from) */
+		if (r->kind == R_PTR && dw.kind == R_PTR && r->type == dw.type && !r->obj) {
+			dw.elem = r->indexed || r->elem;
+			dw.groot = r->groot;
+		}
 		*r = dw;
 	}
 }
@@ -851,6 +857,7 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 
 	path[0] = '\0';
 	a->via_global = groot;
+	a->element = b->elem;
 	if (!dwarf_offdie(w->dw, b->type, &t)) {
 		a->unknown = "the pointer's type is not in the debug info";
 		return;
@@ -1123,7 +1130,7 @@ static bool rv_eq(const struct rv *a, const struct rv *b)
 	return a->kind == b->kind && (a->kind == R_UNKNOWN ||
 	       (a->off == b->off && a->type == b->type && a->name == b->name &&
 		a->obj == b->obj && a->indexed == b->indexed && a->where == b->where &&
-		a->groot == b->groot));
+		a->groot == b->groot && a->elem == b->elem));
 }
 
 static uint64_t inner_array_size(Dwarf_Die *type, int64_t off);
@@ -1209,6 +1216,7 @@ static struct rv meet(struct walk *w, const struct rv *a, const struct rv *b)
 		r.name = -1;
 	r.indexed |= b->indexed;
 	r.groot = a->groot && b->groot;
+	r.elem = a->elem && b->elem;
 	if (a->off != b->off) {
 		int64_t lo = a->off < b->off ? a->off : b->off;
 

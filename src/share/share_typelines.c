@@ -240,13 +240,20 @@ static void judge(struct mycl_share *s, size_t k)
 			placements(t, &m[i], &m[j], ls, &all, &some);
 			if (!some)
 				continue;
-			/* (the busiest writer first; then a line shared wherever it starts; the closest) */
-			if (read_mostly(&m[j]) && m[j].hot_reads &&
-			    (br == SIZE_MAX || weight(&m[i]) > weight(&m[bw]) ||
-			     (weight(&m[i]) == weight(&m[bw]) &&
-			      ((all && !bw_all) || (all == bw_all && d < bdist)))) &&
-			    victim(s, k, (size_t)(&m[j] - s->tmembers), ls, &who)) {
-				bw = i, br = j, bw_all = all, bdist = d, vict = who;
+			/*
+			 * A reader paying for others' writes first (it writes nothing on
+			 * the line); then the busiest writer; a line shared wherever the
+			 * object starts; the closest.
+			 */
+			if (read_mostly(&m[j]) && m[j].hot_reads) {
+				bool v = victim(s, k, (size_t)(&m[j] - s->tmembers), ls, &who);
+
+				if (br == SIZE_MAX || (v && !vict) ||
+				    (v == (vict != NULL) &&
+				     (weight(&m[i]) > weight(&m[bw]) ||
+				      (weight(&m[i]) == weight(&m[bw]) &&
+				       ((all && !bw_all) || (all == bw_all && d < bdist))))))
+					bw = i, br = j, bw_all = all, bdist = d, vict = v ? who : NULL;
 			}
 			if (j > i && hot_written(&m[j]) && sync_word(&m[i]) && sync_word(&m[j]) &&
 			    (w1 == SIZE_MAX || weight(&m[i]) + weight(&m[j]) > weight(&m[w1]) + weight(&m[w2]) ||
@@ -282,12 +289,21 @@ static void judge(struct mycl_share *s, size_t k)
 		t->certain = bw_all;
 		t->score = weight(&m[bw]) + weight(&m[br]);
 		t->samples_flagged = m[bw].samples + m[br].samples;
-		t->why = savef(s, "%s (+%" PRIu64 ") is %s on hot paths (%s) and, %s, %s (+%" PRIu64 ") "
-			       "is read on hot paths (%s) and never written while threads run",
-			       m[bw].name, m[bw].offset, written_how(&m[bw]),
-			       m[bw].writer ? m[bw].writer : "?",
-			       where_words(bw_all, ls, t, where, sizeof(where)), m[br].name,
-			       m[br].offset, vict ? vict : "?");
+		if (vict)
+			t->why = savef(s, "%s (+%" PRIu64 ") is %s on hot paths (%s) and, %s, %s (+%"
+				       PRIu64 ") is read on hot paths (%s, which writes nothing there) "
+				       "and never written while threads run", m[bw].name, m[bw].offset,
+				       written_how(&m[bw]), m[bw].writer ? m[bw].writer : "?",
+				       where_words(bw_all, ls, t, where, sizeof(where)), m[br].name,
+				       m[br].offset, vict);
+		else
+			t->why = savef(s, "%s (+%" PRIu64 ") is %s on hot paths (%s) and, %s, %s (+%"
+				       PRIu64 ") is read on hot paths (%s) and never written while "
+				       "threads run: each thread's write takes the line from under the "
+				       "others' reads", m[bw].name, m[bw].offset, written_how(&m[bw]),
+				       m[bw].writer ? m[bw].writer : "?",
+				       where_words(bw_all, ls, t, where, sizeof(where)), m[br].name,
+				       m[br].offset, m[br].reader ? m[br].reader : "?");
 		if (ns <= round_up(t->size, ls) && t->align >= ls)
 			ns = round_up(t->size, ls) + ls;
 		t->fix_size = ns;
