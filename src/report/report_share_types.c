@@ -16,10 +16,10 @@ static char role_of(const struct mycl_share_member *m)
 		return 'W';
 	if (m->runtime_writes)
 		return 'w';
-	if (m->startup_writes)
-		return 's';
 	if (m->runtime_reads)
 		return 'R';
+	if (m->startup_writes)
+		return 's';
 	return '-';
 }
 
@@ -123,7 +123,7 @@ static void members_text(FILE *f, const struct mycl_share *s, const struct mycl_
 	lo = lo > ls ? (lo - ls) / ls * ls : 0;
 	hi = (hi + ls - 1) / ls * ls + ls;
 	fprintf(f, "#     offset  size  role member                       type               "
-		   "w hot/runtime/start-up  r hot/runtime\n");
+		   "w hot/run/start r hot/run\n");
 	for (size_t i = 0; i < t->nr_members; i++) {
 		const struct mycl_share_member *m = &t->members[i];
 
@@ -259,33 +259,37 @@ int share_type_layout(FILE *f, const struct mycl_share *s, const char *name, boo
 		if (m->offset > at)
 			fprintf(f, "\t/* XXX %" PRIu64 " byte%s hole */\n", m->offset - at,
 				m->offset - at == 1 ? "" : "s");
-		if (m->offset / ls > (at ? (at - 1) / ls : 0) && m->offset % ls == 0 && m->offset)
-			fprintf(f, "\t/* --- line %" PRIu64 " boundary (%" PRIu64 " bytes) --- */\n",
-				m->offset / ls, m->offset);
-		else if (at && m->offset / ls > (at - 1) / ls)
-			fprintf(f, "\t/* --- line %" PRIu64 " boundary (%" PRIu64 " bytes) falls in the "
-				"member below --- */\n", m->offset / ls, m->offset / ls * ls);
+		/* (the boundaries in the hole above, or where this member starts) */
+		for (uint64_t b = (at + ls - 1) / ls * ls; b && b <= m->offset; b += ls)
+			fprintf(f, "\t/* --- line %" PRIu64 " boundary (%" PRIu64 " bytes)%s --- */\n",
+				b / ls, b, b < m->offset ? ", in the hole" : "");
 		{
 			/* (an array's bounds after the name, as C declares it: char name[32];) */
 			const char *br = strchr(m->type, '[');
+
+			size_t tl = strlen(m->type);
+			const char *sep = tl && m->type[tl - 1] == '*' ? "" : " ";
 
 			if (br)
 				snprintf(decl, sizeof(decl), "%.*s %s%s;", (int)(br - m->type), m->type,
 					 m->name, br);
 			else
-				snprintf(decl, sizeof(decl), "%s %s;", m->type, m->name);
+				snprintf(decl, sizeof(decl), "%s%s%s;", m->type, sep, m->name);
 		}
 		d = cut(decl, wide ? 0 : w + 1, cb, sizeof(cb));
 		fprintf(f, "\t%-*s /* %6" PRIu64 " %5" PRIu64 "  %c", (int)w + 1, d, m->offset, m->size,
 			role_of(m));
 		if (m->writer && (role_of(m) == 'W' || role_of(m) == 'w'))
-			fprintf(f, " %s%s by %s", m->counters ? "ctr " : "", m->atomics ? "atomic" :
-				"", m->writer);
+			fprintf(f, "%s%s by %s", m->counters ? " ctr" : "", m->atomics ? " atomic" : "",
+				m->writer);
 		else if (m->reader && role_of(m) == 'R')
 			fprintf(f, " read by %s", m->reader);
 		if (s->weighted && m->samples)
 			fprintf(f, ", %" PRIu64 " samples", m->samples);
 		fputs(" */\n", f);
+		for (uint64_t b = (m->offset / ls + 1) * ls; b < m->offset + m->size; b += ls)
+			fprintf(f, "\t/* --- line %" PRIu64 " boundary (%" PRIu64 " bytes) falls inside "
+				"the member above --- */\n", b / ls, b);
 		if (m->offset + m->size > at)
 			at = m->offset + m->size;
 	}

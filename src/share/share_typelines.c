@@ -252,7 +252,9 @@ static void judge(struct mycl_share *s, size_t k)
 				    (v == (vict != NULL) &&
 				     (weight(&m[i]) > weight(&m[bw]) ||
 				      (weight(&m[i]) == weight(&m[bw]) &&
-				       ((all && !bw_all) || (all == bw_all && d < bdist))))))
+				       (weight(&m[j]) > weight(&m[br]) ||
+					(weight(&m[j]) == weight(&m[br]) &&
+					 ((all && !bw_all) || (all == bw_all && d < bdist))))))))
 					bw = i, br = j, bw_all = all, bdist = d, vict = v ? who : NULL;
 			}
 			if (j > i && hot_written(&m[j]) && sync_word(&m[i]) && sync_word(&m[j]) &&

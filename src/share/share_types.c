@@ -373,10 +373,15 @@ bool share_library_type(Dwarf_Die *type)
 {
 	static const char *const dirs[] = { "/usr/include/", "/usr/lib/gcc/", "/usr/lib/llvm",
 					    "/usr/local/include/" };
+	/* (as clang writes them: /usr/bin/../lib/gcc/x86_64-linux-gnu/12/../../../../include/c++) */
+	static const char *const parts[] = { "/include/c++/", "/lib/gcc/", "/lib/llvm-" };
 	const char *f = dwarf_decl_file(type);
 
 	for (size_t i = 0; f && i < sizeof(dirs) / sizeof(dirs[0]); i++)
 		if (!strncmp(f, dirs[i], strlen(dirs[i])))
+			return true;
+	for (size_t i = 0; f && f[0] == '/' && i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (strstr(f, parts[i]))
 			return true;
 	return false;
 }
@@ -390,28 +395,42 @@ static bool described(const struct mycl_share *s, uint64_t a, uint64_t e)
 }
 
 /*
- * Whether the store at V[I] puts back what a load from the same place
- * earlier gave plus a constant (ldr; add; str): a counter, on any
- * architecture, where the instruction set has no add to memory.
+ * Whether the store at V[I] puts back what a load of the same member a few
+ * instructions before gave plus a constant (ldr; add; str, or -O0's reload
+ * and lea): a counter, where the instruction set has no add to memory or
+ * the compiler does not use it.  R: the walk's names of the accesses.
  */
-static bool stored_increment(const struct insn *v, size_t i)
+static bool stored_increment(const struct insn *v, const struct dt_result *r, size_t i)
 {
 	const struct insn *st = &v[i];
 
-	if (st->ty_op != TY_STORE || !st->ty_src)
+	if (st->ty_op != TY_STORE || !st->ty_src || !r->v[i].type_die)
 		return false;
-	for (size_t k = i, seen_add = 0; k-- > 0 && i - k <= 4;) {
-		const struct insn *p = &v[k];
+	for (size_t k = i; k-- > 0 && i - k <= 8;) {
+		uint8_t reg;
+		bool added = false;
 
-		if (p->jump || p->call || p->ret || p->branch)
+		if (v[k].jump || v[k].call || v[k].ret || v[k].branch)
 			return false;
-		if (p->ty_op == TY_ADD_IMM && p->ty_dst == st->ty_src && !seen_add) {
-			seen_add = 1;
+		if (v[k].ty_op != TY_LOAD || r->v[k].access != ACC_READ ||
+		    r->v[k].type_die != r->v[i].type_die || r->v[k].offset != r->v[i].offset)
 			continue;
+		reg = v[k].ty_dst;
+		for (size_t j = k + 1; j < i && reg; j++) {
+			const struct insn *x = &v[j];
+
+			if (x->ty_op == TY_ADD_IMM && x->ty_imm &&
+			    (x->ty_src ? x->ty_src == reg : x->ty_dst == reg)) {
+				reg = x->ty_dst;
+				added = true;
+			} else if (x->ty_op == TY_LEA && x->ty_base == reg && !x->ty_index && x->ty_disp) {
+				reg = x->ty_dst;
+				added = true;
+			} else if (x->ty_op == TY_MOVE && x->ty_src == reg) {
+				reg = x->ty_dst;
+			}
 		}
-		if (p->ty_op == TY_LOAD && p->ty_dst == st->ty_src)
-			return seen_add && p->ty_base == st->ty_base && p->ty_disp == st->ty_disp &&
-			       p->ty_index == st->ty_index;
+		return added && reg == st->ty_src;
 	}
 	return false;
 }
@@ -422,6 +441,46 @@ static const char *func_name(struct mycl_share *s, struct callgraph *cg, uint64_
 
 	callgraph_func_end(cg, fn, &name);
 	return name ? share_keep(s, strdup(name)) : savef(s, "0x%" PRIx64, fn);
+}
+
+/*
+ * aarch64's out-of-line atomics (gcc's -moutline-atomics, the default on
+ * Debian): a call to __aarch64_ldadd4_relax(v, p) and the like is an atomic
+ * read-modify-write of what its pointer argument points to (x1; a
+ * compare-and-swap's is x2): made a memory operand for the walk.
+ */
+static void outline_atomic(struct insn *in, struct callgraph *cg)
+{
+	static const char *const ops[] = { "ldadd", "ldset", "ldclr", "ldeor", "swp", "cas" };
+	const char *name = NULL, *p;
+	char *e;
+	unsigned long bytes;
+
+	if (!in->call || !in->target)
+		return;
+	callgraph_func_end(cg, in->target, &name);
+	if (!name || strncmp(name, "__aarch64_", 10))
+		return;
+	p = name + 10;
+	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+		size_t l = strlen(ops[k]);
+
+		if (strncmp(p, ops[k], l))
+			continue;
+		bytes = strtoul(p + l, &e, 10);
+		if (e == p + l || *e != '_' || (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 &&
+						 bytes != 16))
+			return;
+		in->ty_op = TY_MEM;
+		in->ty_base = k == 5 ? 3 : 2;	/* x2, x1: DWARF's register plus one */
+		in->ty_index = 0;
+		in->ty_disp = 0;
+		in->ty_size = (uint8_t)bytes;
+		in->ty_access = ACC_RMW;
+		in->atomic = true;
+		in->counter_op = k == 0;
+		return;
+	}
 }
 
 static int function_accesses(struct mycl_share *s, struct disasm *d, struct elf_image *img,
@@ -439,6 +498,8 @@ static int function_accesses(struct mycl_share *s, struct disasm *d, struct elf_
 	err = disasm_range(d, code, end - start, start, &v, &n);
 	if (err)
 		return err == -ENOMEM ? err : 0;
+	for (size_t i = 0; elf_image_machine(img) == 183 /* EM_AARCH64 */ && i < n; i++)
+		outline_atomic(&v[i], cg);
 	err = datatype_walk(s->dso, elf_image_machine(img), v, n, &r);
 	if (err) {
 		free(v);
@@ -477,7 +538,7 @@ static int function_accesses(struct mycl_share *s, struct disasm *d, struct elf_
 			.access = acc, .heat = (uint8_t)callgraph_heat(cg, v[i].addr),
 			.atomic = v[i].atomic,
 			.counter = (acc == ACC_RMW && v[i].counter_op) ||
-				   (acc == ACC_WRITE && stored_increment(v, i)),
+				   (acc == ACC_WRITE && stored_increment(v, &r, i)),
 			.element = a->element, .global = a->where == DT_GLOBAL,
 			.via_global = a->via_global || a->where == DT_GLOBAL,
 			.once = callgraph_once_at(cg, v[i].addr) };

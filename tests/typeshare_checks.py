@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""
+False sharing inside types: mycl-share --types on tests/data/typeshare.
+  - kiosk.c (a shared till whose sales counter sits on the line of the settings
+    every sale reads, per-cashier lanes 16 bytes apart, padded lanes, a
+    turnstile whose two atomics the cashiers and the auditor write) and relay.cc
+    (two std::atomic counters of a class written by different threads, a
+    template mailbox's head and tail, sessions of a derived class indexed by
+    worker), built by gcc and clang at -O0 and -O2 and for aarch64 (its
+    out-of-line atomics): each finding on every build, the padded type not
+    flagged at 64-byte lines and flagged at 128 (--what-if, aarch64);
+  - solo.c, one thread and no atomics: nothing flagged;
+  - --type NAME lays a type out as pahole does (holes, padding, line
+    boundaries, roles); unknown names and conflicting options are refused;
+  - kiosk.data weighs the types: the sampled type ranks first;
+  - the same binary without debug info says so and flags nothing.
+
+usage: typeshare_checks.py MYCL_SHARE DATA_DIR WORKDIR
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from checks import check, over_width, summary, unfold
+
+
+def run(*args):
+    return subprocess.run(list(args), capture_output=True, text=True, timeout=300)
+
+
+def types_json(share, binary, *extra):
+    r = run(share, "--types", "--format", "json", *extra, binary)
+    if r.returncode:
+        return r, {}
+    return r, {t["name"]: t for t in json.loads(r.stdout)["types"]}
+
+
+def members(t):
+    return {m["name"]: m for m in t.get("members", [])}
+
+
+def main():
+    share, data, work = sys.argv[1:4]
+    d = os.path.join(data, "typeshare")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+
+    # The same findings on every build of kiosk.c.
+    for build in ["gcc-O2", "gcc-O0", "clang-O2", "clang-O0", "aarch64-O2"]:
+        b = os.path.join(d, "kiosk." + build)
+        r, ts = types_json(share, b)
+        check(f"kiosk {build}: --types runs", r.returncode == 0, r.stderr[-300:])
+        t = ts.get("struct turnstile", {})
+        check(f"kiosk {build}: the turnstile's two atomics written by different threads",
+              t.get("verdict") == "writers" and "entered" in (t.get("why") or "") and
+              "left" in (t.get("why") or "") and t.get("shared") == "accessed atomically",
+              t.get("why"))
+        t = ts.get("struct till", {})
+        m = members(t)
+        check(f"kiosk {build}: the till's sales counter beside the settings it reads",
+              t.get("verdict") == "writer_with_readers" and "sales" in (t.get("why") or "") and
+              m.get("sales", {}).get("role") == "written_hot" and
+              m.get("sales", {}).get("counters", 0) > 0 and
+              m.get("set.open", {}).get("role") == "read_mostly", t)
+        t = ts.get("struct lane", {})
+        check(f"kiosk {build}: lanes written by index 16 bytes apart",
+              t.get("verdict") == "slots" and "16 bytes" in (t.get("why") or "") and
+              members(t).get("scanned", {}).get("element_writes", 0) > 0, t.get("why"))
+        q = ts.get("struct quiet_lane", {})
+        if build.startswith("aarch64"):
+            check(f"kiosk {build}: 64-byte padded lanes share 128-byte lines",
+                  q.get("verdict") == "slots" and not q.get("padded"), q.get("why"))
+        else:
+            r2 = run(share, "--types", b)
+            check(f"kiosk {build}: the padded lanes are said padded, not flagged",
+                  "quiet_lane" not in ts and "padded:" in r2.stdout and
+                  "struct quiet_lane (64)" in unfold(r2.stdout), r2.stdout[-400:])
+
+    # relay.cc: classes, a base class, a template, std::atomic members.
+    for build in ["g++-O2", "clang++-O2", "aarch64-O2"]:
+        b = os.path.join(d, "relay." + build)
+        r, ts = types_json(share, b)
+        check(f"relay {build}: --types runs", r.returncode == 0, r.stderr[-300:])
+        e = ts.get("class Endpoint", {})
+        check(f"relay {build}: two std::atomic counters of one class, written apart",
+              e.get("verdict") == "writers" and "tally.sent" in (e.get("why") or "") and
+              "tally.dropped" in (e.get("why") or ""), e.get("why"))
+        mb = [t for n, t in ts.items() if n.startswith("struct Mailbox<")]
+        check(f"relay {build}: the mailbox's head and tail, moved by producer and consumer",
+              len(mb) == 1 and mb[0]["verdict"] == "writers" and "head" in mb[0]["why"] and
+              "tail" in mb[0]["why"], mb)
+        s = ts.get("class Session", {})
+        check(f"relay {build}: sessions indexed by worker, a base class's member named",
+              s.get("verdict") == "slots" and "word" in members(s) and
+              members(s).get("bytes", {}).get("element_writes", 0) > 0, s)
+
+    # One thread, no atomics: nothing to flag.
+    r, ts = types_json(share, os.path.join(d, "solo.gcc-O2"))
+    check("solo: one thread, no atomic: no type flagged",
+          r.returncode == 0 and not any(t["verdict"] != "ok" for t in ts.values()), ts)
+    r = run(share, "--types", "--type", "meter", os.path.join(d, "solo.gcc-O2"))
+    check("solo: --type says why nothing is flagged", r.returncode == 0 and
+          "no sign that threads or processes share its objects" in unfold(r.stdout), r.stdout)
+
+    # --type: the layout.
+    kiosk = os.path.join(d, "kiosk.gcc-O2")
+    r = run(share, "--type", "till", kiosk)
+    out = r.stdout
+    check("--type till: the pahole-like layout", r.returncode == 0 and
+          out.startswith("struct till {") and "double set.tax;" in out and
+          "char note[40];" in out and "size: 72" in out, out)
+    check("--type till: the 64-byte boundary inside note", "falls inside the member above" in out, out)
+    check("--type till: roles and writers", "W ctr" in out and "by sell" in out and
+          "R read by sell" in out, out)
+    r = run(share, "--type", "struct lane", kiosk)
+    check("--type 'struct lane': its tail padding", r.returncode == 0 and
+          "XXX 4 bytes padding" in r.stdout, r.stdout)
+    r = run(share, "--type", "no_such_type", kiosk)
+    check("--type of an unknown type: exit 4, named", r.returncode == 4 and
+          "no_such_type" in r.stderr and r.stdout == "", (r.returncode, r.stderr))
+    for extra in (["--format", "json"], ["--symbol", "shop"], ["--all"]):
+        r = run(share, "--type", "till", *extra, kiosk)
+        check(f"--type with {extra[0]}: refused", r.returncode == 1 and "--type" in r.stderr,
+              (r.returncode, r.stderr))
+    r = run(share, "--types", "--disassemble", "sell", kiosk)
+    check("--types with --disassemble: refused", r.returncode == 1, r.stderr)
+
+    # --what-if: the types judged again at each line size.
+    r = run(share, "--types", "--what-if", kiosk)
+    parts = {}
+    size = None
+    for line in r.stdout.splitlines():
+        if line.startswith("#   mycl-share: ") and "-byte lines)" in line:
+            size = int(line.split("-byte lines)")[0].rsplit(" ", 1)[1])
+            parts[size] = ""
+        elif size:
+            parts[size] += line + "\n"
+    check("--what-if --types: three reports", r.returncode == 0 and sorted(parts) == [64, 128, 256],
+          sorted(parts))
+    flagged = {k: [ln for ln in v.splitlines() if ln.startswith("# T")] for k, v in parts.items()}
+    check("--what-if --types: the padded lanes flagged at 128 and 256 bytes, not 64",
+          not any("quiet_lane" in ln for ln in flagged.get(64, [])) and
+          all(any("struct quiet_lane (64 bytes" in ln for ln in flagged.get(k, []))
+              for k in (128, 256)), flagged)
+
+    # The text report: 100 columns.
+    for b in [kiosk, os.path.join(d, "relay.g++-O2")]:
+        r = run(share, "--types", b)
+        check(f"--types text of {os.path.basename(b)} within 100 columns",
+              not over_width(r.stdout), over_width(r.stdout))
+        r = run(share, "--type", "till" if "kiosk" in b else "Endpoint", b)
+        check(f"--type text of {os.path.basename(b)} within 100 columns",
+              not over_width(r.stdout), over_width(r.stdout))
+
+    # A recording weighs the types: the sampled one first.
+    r = run(share, "--types", "--format", "json", "--perf", os.path.join(d, "kiosk.data"), kiosk)
+    j = json.loads(r.stdout) if r.returncode == 0 else {}
+    ts = j.get("types", [])
+    check("--perf: the recording's samples on the types", r.returncode == 0 and
+          sum(t["samples"] for t in ts) > 0, r.stderr[-300:])
+    if ts:
+        top = max(ts, key=lambda t: t["samples"])
+        check("--perf: the most sampled flagged type ranks first", ts[0]["name"] == top["name"],
+              [(t["name"], t["samples"]) for t in ts])
+
+    # Without debug info: said, nothing flagged.
+    bare = os.path.join(work, "kiosk.bare")
+    subprocess.run(["objcopy", "--strip-debug", kiosk, bare], check=True)
+    r = run(share, "--types", bare)
+    check("without debug info: said, no type", r.returncode == 0 and
+          "none walked" in r.stdout and "# T1." not in r.stdout, r.stdout[-300:])
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
