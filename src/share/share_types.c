@@ -63,7 +63,17 @@ static uint64_t die_size(Dwarf_Die *t)
 }
 
 /* The alignment of TYPE: declared (alignas), else its members' (scalars their size, at most 16). */
+static uint64_t die_align_in(Dwarf_Die *t, int depth, size_t *budget);
+
+/* The alignment of TYPE (a bounded look: corrupt DWARF may nest types without end). */
 static uint64_t die_align(Dwarf_Die *t, int depth)
+{
+	size_t budget = 4 * MAX_LEAVES;
+
+	return die_align_in(t, depth, &budget);
+}
+
+static uint64_t die_align_in(Dwarf_Die *t, int depth, size_t *budget)
 {
 	Dwarf_Die s = *t, c, mt;
 	Dwarf_Attribute at;
@@ -87,14 +97,15 @@ static uint64_t die_align(Dwarf_Die *t, int depth)
 				uint64_t m;
 
 				if ((dwarf_tag(&c) != DW_TAG_member && dwarf_tag(&c) != DW_TAG_inheritance) ||
-				    dwarf_hasattr(&c, DW_AT_external) || ++n > MAX_LEAVES)
+				    dwarf_hasattr(&c, DW_AT_external) || ++n > MAX_LEAVES || !*budget)
 					continue;
+				--*budget;
 				if (dwarf_attr_integrate(&c, DW_AT_alignment, &at) &&
 				    !dwarf_formudata(&at, &a) && a)
 					m = a;
 				else if (dwarf_attr_integrate(&c, DW_AT_type, &at) &&
 					 dwarf_formref_die(&at, &mt))
-					m = die_align(&mt, depth + 1);
+					m = die_align_in(&mt, depth + 1, budget);
 				else
 					m = 1;
 				if (m > best)
@@ -104,7 +115,7 @@ static uint64_t die_align(Dwarf_Die *t, int depth)
 		return best;
 	case DW_TAG_array_type:
 		return dwarf_attr_integrate(&s, DW_AT_type, &at) && dwarf_formref_die(&at, &mt) ?
-		       die_align(&mt, depth + 1) : 1;
+		       die_align_in(&mt, depth + 1, budget) : 1;
 	default: {
 		uint64_t n = die_size(&s);
 
@@ -190,6 +201,7 @@ struct leaf {
 struct flat {
 	struct leaf *v;
 	size_t n, cap;
+	size_t visits;			/* members looked at: bounded, whatever the DWARF says */
 	bool truncated;
 };
 
@@ -310,7 +322,7 @@ static int flatten(struct flat *f, Dwarf_Die *t, uint64_t base, uint64_t limit, 
 		if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
 		    dwarf_hasattr(&c, DW_AT_external) || dwarf_hasattr(&c, DW_AT_declaration))
 			continue;
-		if (++n > MAX_LEAVES || f->truncated) {
+		if (++n > MAX_LEAVES || ++f->visits > 4 * MAX_LEAVES || f->truncated) {
 			f->truncated = true;
 			break;
 		}
@@ -915,7 +927,7 @@ static int make_types(struct mycl_share *s, Dwarf *dw)
 	sort_array(c, nc, sizeof(*c), cand_by_die);
 	for (size_t i = 0; i < s->nr_taccs; i++) {
 		struct cand key = { .die = s->taccs[i].die };
-		struct cand *hit = bsearch(&key, c, nc, sizeof(*c), cand_by_die);
+		struct cand *hit = nc ? bsearch(&key, c, nc, sizeof(*c), cand_by_die) : NULL;
 
 		s->taccs[i].type = hit ? hit->type : UINT32_MAX;
 	}

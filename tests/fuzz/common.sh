@@ -97,7 +97,8 @@ fuzz_seeds() {
 		# the ground truth of every architecture, the statically linked one left out (856 KB)
 		for f in "$top"/tests/data/share/truth.* "$top"/tests/data/share/server.* \
 			 "$top"/tests/data/cross/globals.* "$top"/tests/data/types/inventory.* \
-			 "$top"/tests/data/types/depot.*; do
+			 "$top"/tests/data/types/depot.* "$top"/tests/data/typeshare/kiosk.gcc-O2 \
+			 "$top"/tests/data/typeshare/relay.clang++-O2; do
 			case $f in *.c|*.cc|*.static|*.data|*.sh|*aarch64*depot*|*depot*aarch64*) ;;
 			*) cp "$f" "$dir/" ;; esac
 		done
