@@ -130,7 +130,7 @@ struct mycl_share_member {
 	const char *name;
 	const char *type;		/* its own type, as the source writes it */
 	uint64_t offset, size;
-	bool sync;			/* of an atomic or volatile type (std::atomic, _Atomic, ...) */
+	bool sync;			/* of an atomic type (std::atomic, _Atomic, ...) */
 	uint64_t hot_writes, runtime_writes, startup_writes;
 	uint64_t hot_reads, runtime_reads;
 	uint64_t atomics, counters;	/* of the writes */

@@ -82,24 +82,43 @@ static const char *cut(const char *name, size_t w, char *buf, size_t len)
 
 static void member_row(FILE *f, const struct mycl_share_member *m, bool weighted, bool wide)
 {
-	char nb[64], tb[64];
+	char nb[64], tb[64], *row = NULL;
+	size_t len = 0;
+	FILE *r = open_memstream(&row, &len);
 
-	fprintf(f, "#     %6" PRIu64 " %5" PRIu64 "  %c  %-28s %-18s", m->offset, m->size, role_of(m),
+	if (!r)
+		return;
+	fprintf(r, "#     %6" PRIu64 " %5" PRIu64 "  %c  %-28s %-18s", m->offset, m->size, role_of(m),
 		cut(m->name, wide ? 0 : 28, nb, sizeof(nb)), cut(m->type, wide ? 0 : 18, tb, sizeof(tb)));
 	if (m->hot_writes || m->runtime_writes || m->startup_writes)
-		fprintf(f, " w %" PRIu64 "/%" PRIu64 "/%" PRIu64, m->hot_writes, m->runtime_writes,
+		fprintf(r, " w %" PRIu64 "/%" PRIu64 "/%" PRIu64, m->hot_writes, m->runtime_writes,
 			m->startup_writes);
 	if (m->runtime_reads)
-		fprintf(f, " r %" PRIu64 "/%" PRIu64, m->hot_reads, m->runtime_reads);
+		fprintf(r, " r %" PRIu64 "/%" PRIu64, m->hot_reads, m->runtime_reads);
 	if (m->counters)
-		fputs(" ctr", f);
+		fputs(" ctr", r);
 	if (m->atomics)
-		fputs(" atomic", f);
+		fputs(" atomic", r);
 	if (m->element_writes)
-		fputs(" idx", f);
+		fputs(" idx", r);
 	if (weighted && m->samples)
-		fprintf(f, " smp %" PRIu64, m->samples);
-	fputc('\n', f);
+		fprintf(r, " smp %" PRIu64, m->samples);
+	if (fclose(r) || !row)
+		return;
+	/* (past 100 columns, the rest under the counts) */
+	if (!wide && len > 100) {
+		size_t cut_at = 100;
+
+		while (cut_at > 71 && row[cut_at] != ' ')
+			cut_at--;
+		if (cut_at > 71) {
+			fprintf(f, "%.*s\n#%*s%s\n", (int)cut_at, row, 70, "", row + cut_at + 1);
+			free(row);
+			return;
+		}
+	}
+	fprintf(f, "%s\n", row);
+	free(row);
 }
 
 /* The members near the ones the verdict names (within a line of them), at most 24. */
@@ -381,6 +400,7 @@ void share_types_json(struct json *j, const struct mycl_share *s, size_t max, bo
 			json_u64(j, "element_writes", m->element_writes);
 			json_str(j, "writer", m->writer);
 			json_str(j, "reader", m->reader);
+			json_str(j, "example", m->example);
 			json_u64(j, "samples", m->samples);
 			json_end_obj(j);
 		}

@@ -46,7 +46,7 @@ static bool hot_written(const struct mycl_share_member *m)
 
 /*
  * A member written as threads write words they share: atomically, as a
- * counter, or of an atomic or volatile type.  Two such on one line are
+ * counter, or of an atomic type.  Two such on one line are
  * independent updates taking the line from each other (a ring's head and
  * tail, two locks); plain members a lock guards are written under it.
  */
@@ -149,6 +149,39 @@ static bool sync_members(const struct mycl_share_type *t)
 	return false;
 }
 
+/*
+ * The function writing member M (an index into tmembers) of type K most on
+ * hot paths, by its writes there; a compiler's
+ * split-off part (".cold") last.  NULL: none.
+ */
+static const char *busiest_writer(const struct mycl_share *s, size_t k, size_t mi)
+{
+	const uint32_t *it, *e;
+	const char *best = NULL;
+	double bw = -1;
+
+	for (range_of(s, k, &it, &e); it < e;) {
+		uint64_t fn = s->taccs[*it].func;
+		const char *name = s->taccs[*it].fname;
+		double w = 0;
+
+		for (; it < e && s->taccs[*it].func == fn; it++) {
+			const struct share_tacc *x = &s->taccs[*it];
+
+			if (x->member == mi && (x->access == ACC_WRITE || x->access == ACC_RMW) &&
+			    x->heat == HEAT_HOT && !x->once)
+				w += 1.0;
+		}
+		if (w && name && strstr(name, ".cold"))
+			w /= 1000.0;
+		if (w > bw && w > 0) {
+			bw = w;
+			best = name;
+		}
+	}
+	return best ? best : s->tmembers[mi].writer;
+}
+
 static const char *written_how(const struct mycl_share_member *m)
 {
 	return m->counters ? (m->atomics ? "incremented atomically" : "incremented") :
@@ -183,6 +216,10 @@ static double weight(const struct mycl_share_member *m)
 	       4.0 * (double)m->atomics + 2.0 * (double)m->hot_reads + (double)m->runtime_reads;
 }
 
+/* The busiest writer of member I of the type being judged, for the words. */
+#define WRITER(i) (busiest_writer(s, k, (size_t)(&m[i] - s->tmembers)) ? \
+		   busiest_writer(s, k, (size_t)(&m[i] - s->tmembers)) : "?")
+
 static void judge(struct mycl_share *s, size_t k)
 {
 	struct mycl_share_type *t = &s->types[k];
@@ -212,7 +249,7 @@ static void judge(struct mycl_share *s, size_t k)
 	if (ti->atomics)
 		t->shared = "accessed atomically";
 	else if (sync_members(t))
-		t->shared = "has members of atomic or volatile types written while threads run";
+		t->shared = "has members of atomic types written while threads run";
 	else if (threaded && ti->via_global && ti->several)
 		t->shared = "reached from a global";
 	else if (threaded && ti->several)
@@ -279,7 +316,7 @@ static void judge(struct mycl_share *s, size_t k)
 			       threads ? "by the code of different threads" :
 			       "by different functions, none writing both: when different threads "
 			       "run them, each write takes the line from the other",
-			       m[w1].writer ? m[w1].writer : "?", m[w2].writer ? m[w2].writer : "?");
+			       WRITER(w1), WRITER(w2));
 		t->fix_size = ns;
 		t->fix = savef(s, "start %s on a line of its own (alignas(%u) on it, the type aligned to "
 			       "%u): about %" PRIu64 " bytes instead of %" PRIu64 " (+%" PRIu64 ")",
@@ -295,7 +332,7 @@ static void judge(struct mycl_share *s, size_t k)
 			t->why = savef(s, "%s (+%" PRIu64 ") is %s on hot paths (%s) and, %s, %s (+%"
 				       PRIu64 ") is read on hot paths (%s, which writes nothing there) "
 				       "and never written while threads run", m[bw].name, m[bw].offset,
-				       written_how(&m[bw]), m[bw].writer ? m[bw].writer : "?",
+				       written_how(&m[bw]), WRITER(bw),
 				       where_words(bw_all, ls, t, where, sizeof(where)), m[br].name,
 				       m[br].offset, vict);
 		else
@@ -303,7 +340,7 @@ static void judge(struct mycl_share *s, size_t k)
 				       PRIu64 ") is read on hot paths (%s) and never written while "
 				       "threads run: each thread's write takes the line from under the "
 				       "others' reads", m[bw].name, m[bw].offset, written_how(&m[bw]),
-				       m[bw].writer ? m[bw].writer : "?",
+				       WRITER(bw),
 				       where_words(bw_all, ls, t, where, sizeof(where)), m[br].name,
 				       m[br].offset, m[br].reader ? m[br].reader : "?");
 		if (ns <= round_up(t->size, ls) && t->align >= ls)
@@ -327,13 +364,13 @@ static void judge(struct mycl_share *s, size_t k)
 				       PRIu64 " elements on each %u-byte line; where threads or processes "
 				       "write elements of their own (per-thread slots), each write takes "
 				       "the line from the neighbours'", m[el].name, written_how(&m[el]),
-				       m[el].writer ? m[el].writer : "?", t->size, ls / t->size, ls);
+				       WRITER(el), t->size, ls / t->size, ls);
 		else
 			t->why = savef(s, "elements of an array of it are written through an index on "
 				       "hot paths (%s %s by %s) at a stride of %" PRIu64 " bytes, not a "
 				       "multiple of the %u-byte line: neighbours share the lines "
 				       "between them", m[el].name, written_how(&m[el]),
-				       m[el].writer ? m[el].writer : "?", t->size, ls);
+				       WRITER(el), t->size, ls);
 		t->fix_size = ns;
 		t->fix = savef(s, "pad the element to the line (alignas(%u) on the type): %" PRIu64
 			       " bytes per element instead of %" PRIu64 " (+%" PRIu64 ")", ls, ns,

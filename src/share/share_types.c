@@ -230,8 +230,7 @@ static bool member_location(Dwarf_Die *m, uint64_t *off)
 
 /*
  * Whether T is a type for words several threads or processes touch at once:
- * _Atomic or volatile, std::atomic, or a struct holding one such word
- * (PostgreSQL's pg_atomic_uint32).
+ * _Atomic, std::atomic, or a struct holding one such word.
  */
 static bool sync_type(Dwarf_Die *t, int depth)
 {
@@ -244,9 +243,11 @@ static bool sync_type(Dwarf_Die *t, int depth)
 	for (int k = 0; k < 16; k++) {
 		int tag = dwarf_tag(&s);
 
-		if (tag == DW_TAG_atomic_type || tag == DW_TAG_volatile_type)
+		/* (volatile alone is no sign: a flag a signal handler sets is one too) */
+		if (tag == DW_TAG_atomic_type)
 			return true;
-		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_restrict_type)
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_restrict_type &&
+		    tag != DW_TAG_volatile_type)
 			break;
 		if (!dwarf_attr_integrate(&s, DW_AT_type, &at) || !dwarf_formref_die(&at, &s))
 			return false;
