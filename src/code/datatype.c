@@ -91,7 +91,62 @@ struct walk {
 	uint32_t *block_of;		/* per instruction: its block */
 	size_t *starts;			/* per block: its first instruction; then n */
 	size_t nr_blocks;
+	struct dt_memo *memo;		/* what earlier walks found of the types (or NULL) */
 };
+
+/*
+ * What walks over one binary's functions find again and again, kept across
+ * them (datatype_walk_memo): a type's entry and size by its offset, its
+ * printed name, and the member path at an offset.  Direct-mapped: a slot
+ * holds the last key hashed there.
+ */
+#define MEMO_SLOTS 8192
+struct dt_memo {
+	Dwarf *dw;
+	struct memo_type {
+		Dwarf_Off key;		/* 0: empty */
+		bool ok;
+		Dwarf_Die die;
+		uint64_t size;
+		bool aggr;
+		char *name;		/* type_name's words, when asked */
+	} type[MEMO_SLOTS];
+	struct memo_path {
+		Dwarf_Off key;		/* 0: empty */
+		int64_t off;
+		uint8_t size;
+		bool ix;
+		bool ix_out;
+		Dwarf_Die mt;
+		int64_t moff;
+		uint64_t msize;
+		char *path;
+	} path[MEMO_SLOTS];
+};
+
+struct dt_memo *datatype_memo_new(void)
+{
+	return calloc(1, sizeof(struct dt_memo));
+}
+
+void datatype_memo_free(struct dt_memo *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < MEMO_SLOTS; i++) {
+		free(m->type[i].name);
+		free(m->path[i].path);
+	}
+	free(m);
+}
+
+static size_t memo_hash(uint64_t k)
+{
+	k ^= k >> 29;
+	k *= 0xbf58476d1ce4e5b9ull;
+	k ^= k >> 32;
+	return (size_t)(k % MEMO_SLOTS);
+}
 
 /* ---- strings ---- */
 
@@ -245,9 +300,18 @@ static const char *type_str(struct walk *w, Dwarf_Die *t)
 {
 	char buf[256];
 	size_t used = 0;
+	struct memo_type *m = NULL;
+	Dwarf_Off key = dwarf_dieoffset(t);
 
+	if (w->memo && key) {
+		m = &w->memo->type[memo_hash(key)];
+		if (m->key == key && m->name)
+			return keep(w->out, strdup(m->name));
+	}
 	buf[0] = '\0';
 	type_name(w, t, buf, sizeof(buf), &used, 0);
+	if (m && m->key == key && !m->name)
+		m->name = strdup(buf);
 	return keep(w->out, strdup(buf));
 }
 
@@ -611,13 +675,6 @@ static int place(struct walk *w, struct placing *p, uint32_t var, const Dwarf_Op
 	return 0;
 }
 
-static int by_insn(const void *a, const void *b)
-{
-	const struct placed *x = a, *y = b;
-
-	return x->insn < y->insn ? -1 : x->insn > y->insn;
-}
-
 /*
  * The facts of every instruction: where each variable is (a register, a
  * frame slot) over the ranges its location list gives, once per variable
@@ -661,8 +718,27 @@ static int build_facts(struct walk *w)
 	}
 	if (err)
 		goto out;
-	if (p.nr)
-		qsort(p.v, p.nr, sizeof(*p.v), by_insn);
+	/* by instruction, each instruction's in the order placed (a counting sort: stable) */
+	if (p.nr > 1) {
+		size_t *at = calloc(w->n + 1, sizeof(*at));
+		struct placed *sorted = malloc(p.nr * sizeof(*sorted));
+
+		if (!at || !sorted) {
+			free(at);
+			free(sorted);
+			err = -ENOMEM;
+			goto out;
+		}
+		for (size_t k = 0; k < p.nr; k++)
+			at[p.v[k].insn + 1]++;
+		for (size_t i = 0; i < w->n; i++)
+			at[i + 1] += at[i];
+		for (size_t k = 0; k < p.nr; k++)
+			sorted[at[p.v[k].insn]++] = p.v[k];
+		free(at);
+		free(p.v);
+		p.v = sorted;
+	}
 	for (size_t i = 0, k = 0; i < w->n; i++) {
 		size_t from = k, nf;
 
@@ -838,6 +914,70 @@ static const char *expr_of(struct walk *w, const struct rv *b, const char *path)
 
 static uint64_t array_at(Dwarf_Die *type, int64_t off);
 
+/* The type entry at OFF, its size and whether it has members or elements: false when none. */
+static bool memo_type_at(struct walk *w, Dwarf_Off off, Dwarf_Die *t, uint64_t *size, bool *aggr)
+{
+	struct memo_type *m = w->memo && off ? &w->memo->type[memo_hash(off)] : NULL;
+
+	if (m && m->key == off) {
+		*t = m->die;
+		*size = m->size;
+		*aggr = m->aggr;
+		return m->ok;
+	}
+	if (!dwarf_offdie(w->dw, off, t)) {
+		if (m) {
+			free(m->name);
+			*m = (struct memo_type){ .key = off, .ok = false };
+		}
+		return false;
+	}
+	*size = type_size(t);
+	*aggr = aggregate(t);
+	if (m) {
+		free(m->name);
+		*m = (struct memo_type){ .key = off, .ok = true, .die = *t, .size = *size,
+					 .aggr = *aggr };
+	}
+	return true;
+}
+
+/* path_at from the top of TYPE, through the memo. */
+static void memo_path_at(struct walk *w, Dwarf_Die *type, int64_t off, uint64_t size, bool *indexed,
+			 char *buf, size_t len, size_t *used, Dwarf_Die *mt, int64_t *moff,
+			 uint64_t *msize)
+{
+	Dwarf_Off key = dwarf_dieoffset(type);
+	struct memo_path *m = NULL;
+
+	if (w->memo && key) {
+		m = &w->memo->path[memo_hash(key ^ ((uint64_t)off << 20) ^ ((uint64_t)size << 8) ^
+					     *indexed)];
+		if (m->key == key && m->off == off && m->size == size && m->ix == *indexed &&
+		    m->path) {
+			*used = (size_t)snprintf(buf, len, "%s", m->path);
+			if (*used >= len)
+				*used = len - 1;
+			*mt = m->mt;
+			*moff = m->moff;
+			*msize = m->msize;
+			*indexed = m->ix_out;
+			return;
+		}
+	}
+	{
+		bool ix_in = *indexed;
+
+		path_at(type, off, size, indexed, buf, len, used, mt, 0, moff, msize, 0);
+		if (m) {
+			free(m->path);
+			*m = (struct memo_path){ .key = key, .off = off, .size = (uint8_t)size,
+						 .ix = ix_in, .ix_out = *indexed, .mt = *mt,
+						 .moff = *moff, .msize = *msize, .path = strdup(buf) };
+		}
+	}
+}
+
 /*
  * Names the access of instruction IN at byte OFF (plus an index when
  * INDEXED) of the object B points to; the loaded value in *LOADED when it is
@@ -851,18 +991,17 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 	size_t used = 0;
 	int64_t moff = 0;
 	uint64_t msize;
-	bool ix = indexed || b->indexed;
+	bool ix = indexed || b->indexed, aggr;
 	bool groot = b->groot || b->where == DT_GLOBAL;
 	struct rv base = *b;
 
 	path[0] = '\0';
 	a->via_global = groot;
 	a->element = b->elem;
-	if (!dwarf_offdie(w->dw, b->type, &t)) {
+	if (!memo_type_at(w, b->type, &t, &msize, &aggr)) {
 		a->unknown = "the pointer's type is not in the debug info";
 		return;
 	}
-	msize = type_size(&t);
 	mt = t;
 	/*
 	 * An element of an array the pointer walks: p[i] of its own type; unless
@@ -883,16 +1022,16 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 	} else if (b->indexed) {
 		base.indexed = false;
 	}
-	if (!aggregate(&t) && msize == 1 && in->ty_size > 1) {
+	if (!aggr && msize == 1 && in->ty_size > 1) {
 		/* a char buffer (PostgreSQL's Page) read wider: a struct the code casts it to */
 		a->unknown = "a char buffer read as a wider type: a cast";
 		return;
 	}
-	if (aggregate(&t) && msize && (off < 0 || (uint64_t)off >= msize) && !array_at(&t, off)) {
+	if (aggr && msize && (off < 0 || (uint64_t)off >= msize) && !array_at(&t, off)) {
 		a->unknown = "an offset past the pointer's type: a container's member";
 		return;
 	}
-	if (!aggregate(&t)) {
+	if (!aggr) {
 		/* A pointer to a scalar: *p, p[1], p[i]. */
 		int64_t k = msize ? off / (int64_t)msize : 0;
 
@@ -919,7 +1058,7 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 		}
 		return;
 	}
-	path_at(&t, off, in->ty_size, &ix, path, sizeof(path), &used, &mt, 0, &moff, &msize, 0);
+	memo_path_at(w, &t, off, in->ty_size, &ix, path, sizeof(path), &used, &mt, &moff, &msize);
 	if (ix && !b->obj && !b->indexed) {
 		/* An index into what the pointer points to: it is an array's element. */
 		base.indexed = true;
@@ -1599,7 +1738,13 @@ out:
 int datatype_walk(struct dso *d, uint16_t e_machine, const struct insn *v, size_t n,
 		  struct dt_result *out)
 {
-	struct walk w = { .d = d, .machine = e_machine, .v = v, .n = n, .out = out };
+	return datatype_walk_memo(d, e_machine, v, n, out, NULL);
+}
+
+int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, size_t n,
+		       struct dt_result *out, struct dt_memo *memo)
+{
+	struct walk w = { .d = d, .machine = e_machine, .v = v, .n = n, .out = out, .memo = memo };
 	Dwarf_Attribute at;
 	Dwarf_Word lang;
 	int err = 0;

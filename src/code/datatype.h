@@ -59,4 +59,15 @@ int datatype_walk(struct dso *d, uint16_t e_machine, const struct insn *v, size_
 		  struct dt_result *out);
 void datatype_free(struct dt_result *r);
 
+/*
+ * The same, keeping what it finds of the types in MEMO for the next walk
+ * over the same binary (mycl-share --types walks every function): from
+ * datatype_memo_new, freed with datatype_memo_free, one binary's only.
+ */
+struct dt_memo;
+struct dt_memo *datatype_memo_new(void);
+void datatype_memo_free(struct dt_memo *m);
+int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, size_t n,
+		       struct dt_result *out, struct dt_memo *memo);
+
 #endif

@@ -497,7 +497,7 @@ static void outline_atomic(struct insn *in, struct callgraph *cg)
 }
 
 static int function_accesses(struct mycl_share *s, struct disasm *d, struct elf_image *img,
-			     struct callgraph *cg, uint64_t start, uint64_t end)
+			     struct callgraph *cg, struct dt_memo *memo, uint64_t start, uint64_t end)
 {
 	const uint8_t *code = elf_image_code(img, start, end - start);
 	struct insn *v = NULL;
@@ -513,7 +513,7 @@ static int function_accesses(struct mycl_share *s, struct disasm *d, struct elf_
 		return err == -ENOMEM ? err : 0;
 	for (size_t i = 0; elf_image_machine(img) == 183 /* EM_AARCH64 */ && i < n; i++)
 		outline_atomic(&v[i], cg);
-	err = datatype_walk(s->dso, elf_image_machine(img), v, n, &r);
+	err = datatype_walk_memo(s->dso, elf_image_machine(img), v, n, &r, memo);
 	if (err) {
 		free(v);
 		return err;
@@ -1022,6 +1022,7 @@ int share_types_scan(struct mycl_share *s, struct elf_image *img, struct callgra
 	const uint64_t *starts;
 	size_t n;
 	struct disasm *d;
+	struct dt_memo *memo;
 	Dwarf *dw = inline_dwarf(s->dso);
 	int err;
 
@@ -1029,9 +1030,14 @@ int share_types_scan(struct mycl_share *s, struct elf_image *img, struct callgra
 	s->shm_call = shared_memory_call(s);
 	if (!dw)
 		return 0;
+	memo = datatype_memo_new();
+	if (!memo)
+		return -ENOMEM;
 	err = disasm_for_image(&d, img);
-	if (err)
+	if (err) {
+		datatype_memo_free(memo);
 		return err;
+	}
 	disasm_set_type_facts(d, true);
 	starts = callgraph_starts(cg, &n);
 	for (size_t i = 0; i < n && !err; i++) {
@@ -1043,9 +1049,10 @@ int share_types_scan(struct mycl_share *s, struct elf_image *img, struct callgra
 		    !described(s, starts[i], end))
 			continue;
 		s->types_walked++;
-		err = function_accesses(s, d, img, cg, starts[i], end);
+		err = function_accesses(s, d, img, cg, memo, starts[i], end);
 	}
 	disasm_close(d);
+	datatype_memo_free(memo);
 	if (!err)
 		err = make_types(s, dw);
 	if (!err)
