@@ -157,8 +157,11 @@ struct mycl_share_type {
 	enum mycl_share_verdict verdict;
 	/*
 	 * Why objects of it may be touched at once by several threads or
-	 * processes: "accessed atomically", "reached from a global", "used by
-	 * code several threads run"; NULL: no sign (not judged).
+	 * processes, surest first: "accessed atomically", "has members of
+	 * atomic types written while threads run", "reached from a global, in
+	 * code several threads run", "reached from a global, in code whose
+	 * thread is not known", "used by code several threads run"; NULL: no
+	 * sign (not judged).
 	 */
 	const char *shared;
 	bool certain;			/* the members named share a line wherever the object starts */

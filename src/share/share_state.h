@@ -105,6 +105,7 @@ struct share_tinfo {
 	uint64_t root;			/* the thread of its hot accesses (0: none yet; ROOT_MIXED) */
 	bool one_thread;		/* ... which runs on one thread only */
 	bool several;			/* hot accesses in code several threads run (threaded) */
+	bool unknown_root;		/* ... or in code whose thread is not known (a callback's) */
 	uint64_t atomics;		/* atomic accesses of its members: code expecting others at it */
 	uint64_t via_global;		/* hot accesses of objects reached from a global */
 	bool library;			/* declared in a system header: not the program's to change */

@@ -45,14 +45,14 @@ static bool hot_written(const struct mycl_share_member *m)
 }
 
 /*
- * A member written as threads write words they share: atomically, as a
- * counter, or of an atomic type.  Two such on one line are
+ * A member written as threads write words they share: atomically, or of an
+ * atomic type (a plain counter is one thread's, or a lock's).  Two such on one line are
  * independent updates taking the line from each other (a ring's head and
  * tail, two locks); plain members a lock guards are written under it.
  */
 static bool sync_word(const struct mycl_share_member *m)
 {
-	return m->atomics || m->counters || m->sync;
+	return m->atomics || m->sync;
 }
 
 static bool read_mostly(const struct mycl_share_member *m)
@@ -251,7 +251,9 @@ static void judge(struct mycl_share *s, size_t k)
 	else if (sync_members(t))
 		t->shared = "has members of atomic types written while threads run";
 	else if (threaded && ti->via_global && ti->several)
-		t->shared = "reached from a global";
+		t->shared = "reached from a global, in code several threads run";
+	else if (threaded && ti->via_global && ti->unknown_root)
+		t->shared = "reached from a global, in code whose thread is not known";
 	else if (threaded && ti->several)
 		t->shared = "used by code several threads run";
 	else
@@ -376,9 +378,10 @@ static void judge(struct mycl_share *s, size_t k)
 			       " bytes per element instead of %" PRIu64 " (+%" PRIu64 ")", ls, ns,
 			       t->size, ns - t->size);
 	}
-	/* (a sign that objects are shared first: what only may be shared after) */
-	if (t->verdict != MYCL_SHARE_OK && strcmp(t->shared, "used by code several threads run"))
-		t->score *= 4;
+	/* (the surest signs that objects are shared first: what only may be shared after) */
+	if (t->verdict != MYCL_SHARE_OK)
+		t->score *= ti->atomics || sync_members(t) || (threaded && ti->via_global && ti->several) ?
+			    4 : threaded && ti->via_global && ti->unknown_root ? 2 : 1;
 	if (t->verdict != MYCL_SHARE_OK && s->weighted)
 		t->score = (double)t->samples_flagged * 1000.0 + t->score;
 }

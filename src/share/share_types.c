@@ -793,8 +793,12 @@ static int count_members(struct mycl_share *s, struct callgraph *cg)
 		s->tinfo[a->type].atomics += a->atomic;
 		if (hot) {
 			s->tinfo[a->type].via_global += a->via_global;
-			/* (a root 0 is a callback or unknown: any thread may run it) */
-			s->tinfo[a->type].several |= !a->root || !callgraph_one_thread(cg, a->root);
+			/*
+			 * (a thread's code started more than once, or in a loop; a root not
+			 * known, a callback's, says nothing of how many threads run it)
+			 */
+			s->tinfo[a->type].several |= a->root && !callgraph_one_thread(cg, a->root);
+			s->tinfo[a->type].unknown_root |= !a->root;
 		}
 		if (a->member == UINT32_MAX)
 			continue;
@@ -811,7 +815,8 @@ static int count_members(struct mycl_share *s, struct callgraph *cg)
 			if (runtime_heat(a->heat) && !a->once) {
 				m->runtime_writes++;
 				m->element_writes += a->element;
-				m->counters += a->counter;
+				/* (an add to a pointer moves it: it counts nothing) */
+				m->counters += a->counter && !strchr(m->type, '*');
 				if (!m->writer)
 					m->writer = a->fname;
 			} else {
