@@ -35,7 +35,7 @@ static void usage(FILE *f)
 	      "  -q, --quiet  -h, --help  --version\n"
 	      "\n"
 	      "Exit status: 0 ok, 1 usage, 2 cannot read, 3 not an ELF file with code,\n"
-	      "4 symbol not found, 5 internal error.\n", f);
+	      "4 symbol, function or type not found, 5 internal error.\n", f);
 }
 
 enum { O_LINE = 256, O_ARCH, O_WHATIF, O_SYMBOL, O_PERF, O_ALL, O_MAX, O_RO, O_DEBUG, O_FORMAT, O_DIS,
