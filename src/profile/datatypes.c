@@ -99,7 +99,7 @@ const void *profile_data_credit(const struct dt_result *r, const struct insn *v,
 
 /* The items of the sampled instructions E[0..N) of function FN of D. */
 static int function_items(struct types_priv *t, struct dso *d, const struct sym *fn,
-			  const struct hent *const *e, size_t n, bool skid)
+			  const struct hent *const *e, size_t n, bool skid, struct dt_memo *memo)
 {
 	struct elf_image *img = dso_image(d);
 	const uint8_t *code = img ? elf_image_code(img, fn->start, fn->end - fn->start) : NULL;
@@ -114,7 +114,7 @@ static int function_items(struct types_priv *t, struct dso *d, const struct sym 
 		err = disasm_range(dis, code, fn->end - fn->start, fn->start, &v, &nv);
 		disasm_close(dis);
 		if (!err)
-			err = datatype_walk(d, elf_image_machine(img), v, nv, &r);
+			err = datatype_walk_memo(d, elf_image_machine(img), v, nv, &r, memo);
 		if (err) {
 			free(v);
 			return err;
@@ -233,6 +233,8 @@ MYCL_API int mycl_profile__data_types(const struct mycl_profile *p, size_t ev, b
 	const struct mycl_profile_event *pe;
 	const struct hent **e = NULL;
 	struct types_priv *t;
+	struct dt_memo *memo = NULL;
+	const struct dso *memo_dso = NULL;
 	uint64_t in_items = 0, in_samples = 0;
 	size_t n = 0;
 	bool skid;
@@ -260,7 +262,7 @@ MYCL_API int mycl_profile__data_types(const struct mycl_profile *p, size_t ev, b
 			e[n++] = &p->insns.ents[i];
 	if (n)
 		qsort(e, n, sizeof(*e), by_dso_addr);
-	/* one function at a time: its sampled instructions together */
+	/* one function at a time: its sampled instructions together; a binary's types memoized */
 	for (size_t i = 0; i < n && !err;) {
 		struct dso *d = e[i]->dso;
 		const struct sym *fn = symtab_find(&d->syms, e[i]->addr);
@@ -268,8 +270,13 @@ MYCL_API int mycl_profile__data_types(const struct mycl_profile *p, size_t ev, b
 
 		while (k < n && e[k]->dso == d && fn && e[k]->addr < fn->end)
 			k++;
+		if (fn && d != memo_dso) {
+			datatype_memo_free(memo);
+			memo = datatype_memo_new();	/* (NULL: walked without one) */
+			memo_dso = d;
+		}
 		if (fn) {
-			err = function_items(t, d, fn, e + i, k - i, skid);
+			err = function_items(t, d, fn, e + i, k - i, skid, memo);
 		} else {
 			for (size_t j = i; j < k && !err; j++)
 				err = add(t, &(struct item){ .unknown = NOT_FOLLOWED,
@@ -291,6 +298,7 @@ MYCL_API int mycl_profile__data_types(const struct mycl_profile *p, size_t ev, b
 	if (!err)
 		err = sum_rows(t);
 out:
+	datatype_memo_free(memo);
 	free(e);
 	free(t->items);
 	t->items = NULL;
