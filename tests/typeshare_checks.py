@@ -11,6 +11,8 @@ False sharing inside types: mycl-share --types on tests/data/typeshare.
     out-of-line atomics): each finding on every build, the padded type not
     flagged at 64-byte lines and flagged at 128 (--what-if, aarch64);
   - solo.c, one thread and no atomics: nothing flagged;
+  - ledger.c, a 3.5 KB global struct with a counter in its middle: that line
+    is judged and flagged, not the lines at the object's ends;
   - --type NAME lays a type out as pahole does (holes, padding, line
     boundaries, roles); unknown names and conflicting options are refused;
   - kiosk.data weighs the types: the sampled type ranks first;
@@ -96,6 +98,25 @@ def main():
         check(f"relay {build}: sessions indexed by worker, a base class's member named",
               s.get("verdict") == "slots" and "word" in members(s) and
               members(s).get("bytes", {}).get("element_writes", 0) > 0, s)
+
+    # A large global struct: the counter's line in its middle judged, not its every line.
+    for build, ls in (("gcc-O2", 64), ("aarch64-O2", 128)):
+        b = os.path.join(d, "ledger." + build)
+        r = run(share, "--format", "json", "--all", b)
+        doc = json.loads(r.stdout) if r.returncode == 0 else {"lines": []}
+        books = [m for ln in doc["lines"] for m in ln["members"] if m["name"] == "books"]
+        flagged = [ln for ln in doc["lines"] if ln["verdict"] != "ok"]
+        if books:
+            a, n = int(books[0]["address"], 16), books[0]["size"]
+            counter = (a + 520) & ~(ls - 1)
+            check(f"ledger {build}: only the line of books.entries flagged, a counter",
+                  [int(ln["start"], 16) for ln in flagged] == [counter] and
+                  flagged[0]["verdict"] == "hot_counter" and
+                  all(int(ln["start"], 16) in (a & ~(ls - 1), (a + n - 1) & ~(ls - 1), counter)
+                      for ln in doc["lines"] if any(m["name"] == "books" for m in ln["members"])),
+                  [(ln["start"], ln["verdict"]) for ln in doc["lines"]])
+        else:
+            check(f"ledger {build}: books listed", False, r.stderr[-300:])
 
     # One thread, no atomics: nothing to flag.
     r, ts = types_json(share, os.path.join(d, "solo.gcc-O2"))

@@ -383,7 +383,8 @@ MYCL_API int mycl_share__regroup(struct mycl_share *s, unsigned int size)
 	s->lines = NULL;
 	s->members = NULL;
 	s->nr_lines = 0;
-	lv = malloc((2 * s->nr_vars + 1) * sizeof(*lv));
+	lv = malloc((2 * s->nr_vars + s->nr_hotw + 2 * s->nr_inner + 2 * s->nr_splits + 1) *
+		    sizeof(*lv));
 	if (!lv)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->nr_vars; i++) {
@@ -395,7 +396,39 @@ MYCL_API int mycl_share__regroup(struct mycl_share *s, unsigned int size)
 		if (last != first)
 			lv[n++] = (struct line_var){ last, i };
 	}
+	/*
+	 * A large variable's lines between its first and its last where the code
+	 * writes it on hot paths, or where its members written by different
+	 * threads, or written beside read ones, are (a 3,536-byte struct's
+	 * counter at +520): judged as lines of their own.
+	 */
+	for (size_t i = 0; i < s->nr_hotw; i++)
+		lv[n++] = (struct line_var){ s->hotw[i].where & ~(uint64_t)(size - 1), s->hotw[i].var };
+	for (size_t i = 0; i < s->nr_inner; i++) {
+		const struct mycl_share_var *v = &s->vars[s->inner[i].var];
+
+		lv[n++] = (struct line_var){ (v->addr + s->inner[i].w) & ~(uint64_t)(size - 1),
+					     s->inner[i].var };
+		lv[n++] = (struct line_var){ (v->addr + s->inner[i].r) & ~(uint64_t)(size - 1),
+					     s->inner[i].var };
+	}
+	for (size_t i = 0; i < s->nr_splits; i++) {
+		const struct mycl_share_var *v = &s->vars[s->splits[i].var];
+
+		lv[n++] = (struct line_var){ (v->addr + s->splits[i].a) & ~(uint64_t)(size - 1),
+					     s->splits[i].var };
+		lv[n++] = (struct line_var){ (v->addr + s->splits[i].b) & ~(uint64_t)(size - 1),
+					     s->splits[i].var };
+	}
 	sort_array(lv, n, sizeof(*lv), lv_cmp);
+	{
+		size_t o = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (!o || lv[i].line != lv[o - 1].line || lv[i].var != lv[o - 1].var)
+				lv[o++] = lv[i];
+		n = o;
+	}
 	for (size_t i = 0; i < n; i++)
 		nl += !i || lv[i].line != lv[i - 1].line;
 	s->lines = calloc(nl ? nl : 1, sizeof(*s->lines));
