@@ -153,7 +153,7 @@ def main():
     r = run(share, "--types", "--what-if", kiosk)
     parts = {}
     size = None
-    for line in r.stdout.splitlines():
+    for line in unfold(r.stdout).splitlines():
         if line.startswith("#   mycl-share: ") and "-byte lines)" in line:
             size = int(line.split("-byte lines)")[0].rsplit(" ", 1)[1])
             parts[size] = ""
@@ -186,6 +186,22 @@ def main():
         top = max(ts, key=lambda t: t["samples"])
         check("--perf: the most sampled flagged type ranks first", ts[0]["name"] == top["name"],
               [(t["name"], t["samples"]) for t in ts])
+
+    # The debug info in a file the binary's debuglink names, beside it: found.
+    linked = os.path.join(work, "kiosk.linked")
+    shutil.copy(kiosk, linked)
+    subprocess.run(["objcopy", "--only-keep-debug", linked, linked + ".debug"], check=True)
+    subprocess.run(["objcopy", "--strip-debug", "--add-gnu-debuglink=" + linked + ".debug", linked],
+                   check=True, cwd=work)
+    r, ts = types_json(share, linked)
+    check("debug info through the binary's debuglink: the same findings",
+          r.returncode == 0 and ts.get("struct till", {}).get("verdict") == "writer_with_readers",
+          sorted(ts))
+    # Split DWARF (its .dwo not there): said, nothing made up.
+    r = run(share, "--types", os.path.join(d, "kiosk.split-O2"))
+    check("split DWARF: said, no type", r.returncode == 0 and
+          "the debug info is split (-gsplit-dwarf)" in unfold(r.stdout) and "# T1." not in r.stdout,
+          r.stdout[-400:])
 
     # Without debug info: said, nothing flagged.
     bare = os.path.join(work, "kiosk.bare")

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "mycl/mycl.h"
 
@@ -81,18 +82,43 @@ static const struct option long_opts[] = {
 /*
  * "A[,B]" copied into FIRST (A there): B, or FIRST when there is no comma;
  * NULL, said as OPT's mistake, when A or B is empty, there are more than two
- * or ARG does not fit.
+ * or ARG does not fit.  A path may hold commas: ARG naming a file is that one
+ * file, and a comma where both sides name files splits it; more than one such
+ * comma is said ambiguous.
  */
 static const char *split_pair(const char *opt, const char *what, const char *arg, char *first,
 			      size_t len)
 {
-	char *second;
+	char *second = NULL;
+	size_t splits = 0, at = 0;
 
 	if (strlen(arg) >= len) {
 		fprintf(stderr, P ": %s: a path of %zu bytes is too long\n", opt, strlen(arg));
 		return NULL;
 	}
 	snprintf(first, len, "%s", arg);
+	if (!access(arg, F_OK))
+		return first;
+	for (char *c = strchr(first, ','); c; c = strchr(c + 1, ',')) {
+		bool both;
+
+		*c = '\0';
+		both = first[0] && c[1] && !access(first, F_OK) && !access(c + 1, F_OK);
+		*c = ',';
+		if (both) {
+			splits++;
+			at = (size_t)(c - first);
+		}
+	}
+	if (splits > 1) {
+		fprintf(stderr, P ": %s: '%s' splits at more than one comma into two files that "
+			"exist: name them through links without commas\n", opt, arg);
+		return NULL;
+	}
+	if (splits == 1) {
+		first[at] = '\0';
+		return first + at + 1;
+	}
 	second = strchr(first, ',');
 	if (second)
 		*second++ = '\0';

@@ -183,6 +183,10 @@ void share_types_text(FILE *f, const struct mycl_share *s, size_t max, bool all,
 		share_folded(f, "processes: ", head, cols);
 	free(head);
 	head = NULL;
+	if (s->split_dwarf)
+		share_folded(f, "types: ", "the debug info is split (-gsplit-dwarf): the functions' "
+			     "variables and the types are in .dwo files, which mycl does not read; "
+			     "build with -g alone to have them judged", cols);
 	if (!s->types_walked)
 		share_folded(f, "types: ", "none walked: the binary has no debug info describing its "
 			     "functions (build with -g, or give --debug-dir)", cols);
@@ -360,6 +364,7 @@ void share_types_json(struct json *j, const struct mycl_share *s, size_t max, bo
 	size_t n, *idx = ranked_types(s, all, &n);
 
 	json_u64(j, "types_walked_functions", s->types_walked);
+	json_bool(j, "split_dwarf", s->split_dwarf);
 	json_u64(j, "types_reached", s->nr_types);
 	json_begin_arr(j, "types");
 	for (size_t k = 0; idx && k < n && (!max || k < max); k++) {

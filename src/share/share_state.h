@@ -188,6 +188,7 @@ struct mycl_share {
 	bool want_types, types_done;
 	const char *shm_call;		/* it maps memory processes share, with this call (static) */
 	size_t types_walked;		/* functions walked */
+	bool split_dwarf;		/* its debug info is split (.dwo files): not read */
 	struct share_tacc *taccs;
 	size_t nr_taccs, taccs_cap;
 	uint32_t *torder;		/* the accesses by type, function, member */

@@ -1019,6 +1019,25 @@ static const char *shared_memory_call(const struct mycl_share *s)
 }
 
 /*
+ * Whether the debug info is split (-gsplit-dwarf): skeleton units whose
+ * variables and types are in .dwo files, which the walk does not read.
+ */
+static bool split_dwarf(Dwarf *dw)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	uint8_t ut;
+	int n = 0;
+
+	while (n++ < 100000 && dwarf_get_units(dw, cu, &cu, NULL, &ut, &cudie, NULL) == 0) {
+		if (ut == DW_UT_skeleton || dwarf_hasattr(&cudie, DW_AT_GNU_dwo_name) ||
+		    dwarf_hasattr(&cudie, DW_AT_dwo_name))
+			return true;
+	}
+	return false;
+}
+
+/*
  * Every function the debug info describes, walked for its data types: the
  * accesses of struct, class and union types, by member.
  */
@@ -1058,6 +1077,8 @@ int share_types_scan(struct mycl_share *s, struct elf_image *img, struct callgra
 	}
 	disasm_close(d);
 	datatype_memo_free(memo);
+	if (!err)
+		s->split_dwarf = split_dwarf(dw);
 	if (!err)
 		err = make_types(s, dw);
 	if (!err)

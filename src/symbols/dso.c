@@ -422,6 +422,8 @@ struct probed {
 	const char *full, *dyn, *runtime, *special, *damaged;
 	char damaged_why[200];
 	bool mismatch, found;
+	bool full_dwarf;		/* FULL has debug info too */
+	bool linked;			/* a debuglink's files are among the candidates */
 	char mismatch_hex[41];
 };
 
@@ -477,7 +479,7 @@ static void probe(struct dso *d, const struct sym_opts *o, struct probed *r)
 		add_cand(c, strdup(d->path));
 
 	home = d->path[0] == '/' ? dso_symfs_path(o, d->path) : NULL;
-	for (int i = 0; i < c->nr && !(r->full && r->runtime); i++) {
+	for (int i = 0; i < c->nr && !(r->full && r->full_dwarf && r->runtime); i++) {
 		struct elf_found f;
 
 		int missing = elf_probe(c->path[i], &f);
@@ -502,16 +504,23 @@ static void probe(struct dso *d, const struct sym_opts *o, struct probed *r)
 		}
 		if (!r->runtime && f.has_code)
 			r->runtime = c->path[i];
-		if (f.has_symtab && !r->full)
+		/*
+		 * (a file with symbols and debug info before one with symbols only:
+		 * a binary stripped of its debug info, whose debuglink names the rest)
+		 */
+		if (f.has_symtab && (!r->full || (!r->full_dwarf && f.has_dwarf))) {
 			r->full = c->path[i];
-		else if (f.has_dynsym && !r->dyn)
+			r->full_dwarf = f.has_dwarf;
+		} else if (f.has_dynsym && !r->dyn) {
 			r->dyn = c->path[i];
+		}
 		/*
 		 * A debuglink is beside the binary as it was recorded (perf's and
 		 * gdb's reading), also when the file read is perf's build-id
 		 * cache's copy of it.
 		 */
-		if (!r->full && f.debuglink[0]) {
+		if ((!r->full || !r->full_dwarf) && f.debuglink[0] && !r->linked) {
+			r->linked = true;
 			if (home)
 				debuglink_cands(c, home, f.debuglink, o);
 			debuglink_cands(c, c->path[i], f.debuglink, o);

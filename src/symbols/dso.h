@@ -135,6 +135,7 @@ void build_id_hex(const uint8_t *id, size_t size, char *out);
 /* elf_syms.c */
 struct elf_found {
 	bool is_elf, has_symtab, has_dynsym, has_code;
+	bool has_dwarf;		/* a .debug_info with something in it */
 	bool special;		/* not a regular file (a FIFO, a device, a directory): not read */
 	uint8_t build_id[20];
 	int build_id_size;

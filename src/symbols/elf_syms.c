@@ -161,6 +161,8 @@ int elf_probe(const char *path, struct elf_found *f)
 	f->has_symtab = find_section(e, SHT_SYMTAB, NULL, &sh) && sh.sh_size > 0;
 	f->has_code = has_code(e);
 	f->has_dynsym = find_section(e, SHT_DYNSYM, NULL, &sh) && sh.sh_size > 0;
+	f->has_dwarf = (find_section(e, SHT_PROGBITS, ".debug_info", &sh) && sh.sh_size > 0) ||
+		       (find_section(e, SHT_PROGBITS, ".zdebug_info", &sh) && sh.sh_size > 0);
 	link = dwelf_elf_gnu_debuglink(e, &crc);
 	if (link)
 		snprintf(f->debuglink, sizeof(f->debuglink), "%s", link);

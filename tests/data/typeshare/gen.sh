@@ -3,7 +3,8 @@
 # Regenerates the fixtures of mycl-share --types (run as root on an x86_64
 # Debian 12 machine with gcc, clang, gcc-aarch64-linux-gnu and
 # g++-aarch64-linux-gnu): kiosk.c, solo.c, ledger.c and relay.cc built by gcc and clang
-# at -O0 and -O2 and for aarch64, each with full debug info; and kiosk.data, a
+# at -O0 and -O2 and for aarch64, each with full debug info (and kiosk with
+# split DWARF, its .dwo left out: only the skeleton is read); and kiosk.data, a
 # recording of the gcc -O2 build at /mycl-fixtures/kiosk (copied under
 # ../symfs so the tests find it wherever the checkout is).
 set -eu
@@ -15,6 +16,7 @@ gcc -O0 $fp -o kiosk.gcc-O0 kiosk.c
 clang -O2 $fp -o kiosk.clang-O2 kiosk.c
 clang -O0 $fp -o kiosk.clang-O0 kiosk.c
 aarch64-linux-gnu-gcc -O2 $fp -o kiosk.aarch64-O2 kiosk.c
+gcc -O2 $fp -gsplit-dwarf -o kiosk.split-O2 kiosk.c && rm -f kiosk.split-O2-kiosk.dwo ./*.dwo
 gcc -O2 $fp -o solo.gcc-O2 solo.c
 gcc -O2 $fp -o ledger.gcc-O2 ledger.c
 aarch64-linux-gnu-gcc -O2 $fp -o ledger.aarch64-O2 ledger.c
