@@ -46,32 +46,6 @@ static const char *shorten(const char *name, size_t w, char *buf, size_t len)
 	return buf;
 }
 
-/* TEXT after PREFIX and LABEL, folded at spaces to COLS columns (0: never). */
-void share_folded(FILE *f, const char *label, const char *text, size_t cols)
-{
-	const char *p = text;
-	size_t indent = 4 + strlen(label), col;
-
-	fprintf(f, "#   %s", label);
-	col = indent;
-	while (*p) {
-		size_t wl = strcspn(p, " ");
-
-		if (cols && col + wl + 1 > cols && col > indent) {
-			fprintf(f, "\n#%*s", (int)(indent - 1), "");
-			col = indent;
-		} else if (col > indent) {
-			fputc(' ', f);
-			col++;
-		}
-		fwrite(p, 1, wl, f);
-		col += wl;
-		p += wl;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', f);
-}
 
 static char flag_of(const struct mycl_share_var *v)
 {
@@ -111,16 +85,6 @@ static void member_text(FILE *f, const struct mycl_share *s, const struct mycl_s
 	fputc('\n', f);
 }
 
-const char *share_verdict_word(enum mycl_share_verdict v)
-{
-	switch (v) {
-	case MYCL_SHARE_WRITER_WITH_READERS: return "hot writer beside read-mostly data";
-	case MYCL_SHARE_WRITERS: return "several hot writers";
-	case MYCL_SHARE_HOT_COUNTER: return "hot shared counter";
-	case MYCL_SHARE_SLOTS: return "slots of one array, written by index";
-	default: return "";
-	}
-}
 
 static void line_text(FILE *f, const struct mycl_share *s, const struct mycl_share_line *l,
 		      size_t rank, bool wide)

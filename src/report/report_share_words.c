@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The words both of mycl-share's text writers use: folded lines, the verdicts' names. */
+#include <stdio.h>
+#include <string.h>
+#include "report_share.h"
+
+/* TEXT after PREFIX and LABEL, folded at spaces to COLS columns (0: never). */
+void share_folded(FILE *f, const char *label, const char *text, size_t cols)
+{
+	const char *p = text;
+	size_t indent = 4 + strlen(label), col;
+
+	fprintf(f, "#   %s", label);
+	col = indent;
+	while (*p) {
+		size_t wl = strcspn(p, " ");
+
+		if (cols && col + wl + 1 > cols && col > indent) {
+			fprintf(f, "\n#%*s", (int)(indent - 1), "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, wl, f);
+		col += wl;
+		p += wl;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+const char *share_verdict_word(enum mycl_share_verdict v)
+{
+	switch (v) {
+	case MYCL_SHARE_WRITER_WITH_READERS: return "hot writer beside read-mostly data";
+	case MYCL_SHARE_WRITERS: return "several hot writers";
+	case MYCL_SHARE_HOT_COUNTER: return "hot shared counter";
+	case MYCL_SHARE_SLOTS: return "slots of one array, written by index";
+	default: return "";
+	}
+}
