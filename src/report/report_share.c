@@ -69,15 +69,10 @@ static void member_text(FILE *f, const struct mycl_share *s, const struct mycl_s
 	fprintf(f, "#   %s0x%03" PRIx64 " %6" PRIu64 " %c %-30s", off < 0 ? "-" : "+",
 		(uint64_t)(off < 0 ? -off : off), v->size, flag_of(v),
 		wide ? v->name : shorten(v->name, 30, buf, sizeof(buf)));
-	fprintf(f, " w %" PRIu64 "/%" PRIu64 "/%" PRIu64, v->hot_writes,
-		v->warm_writes + v->unknown_writes, v->startup_writes);
-	fprintf(f, " r %" PRIu64 "/%" PRIu64, v->hot_reads, v->runtime_reads);
-	if (v->counter_writes)
-		fputs(" ctr", f);
-	if (v->indexed_writes)
-		fputs(" idx", f);
-	if (v->atomics)
-		fputs(" atomic", f);
+	share_counts(f, (const uint64_t[3]){ v->hot_writes, v->warm_writes + v->unknown_writes,
+					      v->startup_writes },
+		     (const uint64_t[2]){ v->hot_reads, v->runtime_reads }, v->counter_writes,
+		     v->indexed_writes, v->atomics);
 	if (s->weighted && v->samples)
 		fprintf(f, " smp %" PRIu64 "w/%" PRIu64 "r", v->sampled_writes, v->sampled_reads);
 	if (wide && v->type)

@@ -4,6 +4,7 @@
 #define MYCL_REPORT_SHARE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "json.h"
 #include "mycl/share.h"
@@ -18,6 +19,12 @@ void share_types_text(FILE *f, const struct mycl_share *s, size_t max, bool all,
 int share_type_layout(FILE *f, const struct mycl_share *s, const char *name, bool wide);
 /* The "types" array of the JSON report. */
 void share_types_json(struct json *j, const struct mycl_share *s, size_t max, bool all);
+/*
+ * A member's counts as the reports write them: " w HOT/RUNTIME/START-UP"
+ * (W), " r HOT/RUNTIME" (R), then " ctr", " idx", " atomic"; NULL leaves
+ * a part out.
+ */
+void share_counts(FILE *f, const uint64_t w[3], const uint64_t *r, bool ctr, bool idx, bool atomic);
 /* The verdicts' words: "hot writer beside read-mostly data", ... */
 const char *share_verdict_word(enum mycl_share_verdict v);
 

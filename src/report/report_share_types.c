@@ -90,17 +90,10 @@ static void member_row(FILE *f, const struct mycl_share_member *m, bool weighted
 		return;
 	fprintf(r, "#     %6" PRIu64 " %5" PRIu64 "  %c  %-28s %-18s", m->offset, m->size, role_of(m),
 		cut(m->name, wide ? 0 : 28, nb, sizeof(nb)), cut(m->type, wide ? 0 : 18, tb, sizeof(tb)));
-	if (m->hot_writes || m->runtime_writes || m->startup_writes)
-		fprintf(r, " w %" PRIu64 "/%" PRIu64 "/%" PRIu64, m->hot_writes, m->runtime_writes,
-			m->startup_writes);
-	if (m->runtime_reads)
-		fprintf(r, " r %" PRIu64 "/%" PRIu64, m->hot_reads, m->runtime_reads);
-	if (m->counters)
-		fputs(" ctr", r);
-	if (m->atomics)
-		fputs(" atomic", r);
-	if (m->element_writes)
-		fputs(" idx", r);
+	share_counts(r, m->hot_writes || m->runtime_writes || m->startup_writes ?
+			(const uint64_t[3]){ m->hot_writes, m->runtime_writes, m->startup_writes } : NULL,
+		     m->runtime_reads ? (const uint64_t[2]){ m->hot_reads, m->runtime_reads } : NULL,
+		     m->counters, m->element_writes, m->atomics);
 	if (weighted && m->samples)
 		fprintf(r, " smp %" PRIu64, m->samples);
 	if (fclose(r) || !row)

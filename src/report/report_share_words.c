@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The words both of mycl-share's text writers use: folded lines, the verdicts' names. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include "report_share.h"
@@ -40,4 +41,18 @@ const char *share_verdict_word(enum mycl_share_verdict v)
 	case MYCL_SHARE_SLOTS: return "slots of one array, written by index";
 	default: return "";
 	}
+}
+
+void share_counts(FILE *f, const uint64_t w[3], const uint64_t *r, bool ctr, bool idx, bool atomic)
+{
+	if (w)
+		fprintf(f, " w %" PRIu64 "/%" PRIu64 "/%" PRIu64, w[0], w[1], w[2]);
+	if (r)
+		fprintf(f, " r %" PRIu64 "/%" PRIu64, r[0], r[1]);
+	if (ctr)
+		fputs(" ctr", f);
+	if (idx)
+		fputs(" idx", f);
+	if (atomic)
+		fputs(" atomic", f);
 }
