@@ -18,7 +18,9 @@ False sharing inside types: mycl-share --types on tests/data/typeshare.
   - kiosk.data weighs the types: the sampled type ranks first;
   - the same binary without debug info says so and flags nothing.
 
-usage: typeshare_checks.py MYCL_SHARE DATA_DIR WORKDIR
+  - mycl-report --share-types carries the flagged types in its false-sharing section.
+
+usage: typeshare_checks.py MYCL_SHARE DATA_DIR WORKDIR [MYCL_REPORT]
 """
 import json
 import os
@@ -202,6 +204,18 @@ def main():
     check("split DWARF: said, no type", r.returncode == 0 and
           "the debug info is split (-gsplit-dwarf)" in unfold(r.stdout) and "# T1." not in r.stdout,
           r.stdout[-400:])
+
+    # mycl-report's false-sharing section with the types.
+    if len(sys.argv) > 4:
+        report = sys.argv[4]
+        r = run(report, "--share-types", os.path.join(d, "kiosk.data"), kiosk)
+        out = unfold(r.stdout)
+        check("mycl-report --share-types: the types in its false-sharing section",
+              r.returncode == 0 and "False sharing among globals and inside types" in out and
+              "struct turnstile" in out and "struct till" in out and not over_width(r.stdout),
+              r.stderr[-300:] + str(over_width(r.stdout)))
+        r = run(report, "--share-types", "--no-share", os.path.join(d, "kiosk.data"))
+        check("mycl-report --share-types with --no-share: refused", r.returncode == 1, r.stderr)
 
     # Without debug info: said, nothing flagged.
     bare = os.path.join(work, "kiosk.bare")

@@ -30,6 +30,8 @@ static void usage(FILE *f)
 	      "      --top N             rows of the flat profile (default 20)\n"
 	      "      --width N           columns (60 or more; default 100)\n"
 	      "      --no-share          no false-sharing section (it reads the binaries' code)\n"
+	      "      --share-types       the false-sharing section judges struct members too\n"
+	      "                          (mycl-share --types: reads every function's debug info)\n"
 	      "      --event NAME        report this event (default: the first with samples)\n"
 	      "      --max-stack N       frames kept of each call chain (default 127, as perf)\n"
 	      "      --symfs DIR         look for binaries under DIR\n"
@@ -45,7 +47,7 @@ static void usage(FILE *f)
 	      "4 nothing to report, 5 internal error.\n", f);
 }
 
-enum { O_FORMAT = 256, O_REDACT, O_COLOR, O_TOP, O_WIDTH, O_NOSHARE, O_EVENT, O_SYMFS, O_KALLSYMS,
+enum { O_FORMAT = 256, O_REDACT, O_COLOR, O_TOP, O_WIDTH, O_NOSHARE, O_SHARETYPES, O_EVENT, O_SYMFS, O_KALLSYMS,
        O_BUILDID, O_ARCHIVE, O_DEBUG, O_VERSION, O_MAXSTACK };
 
 static const struct option long_opts[] = {
@@ -56,6 +58,7 @@ static const struct option long_opts[] = {
 	{ "top", required_argument, NULL, O_TOP },
 	{ "width", required_argument, NULL, O_WIDTH },
 	{ "no-share", no_argument, NULL, O_NOSHARE },
+	{ "share-types", no_argument, NULL, O_SHARETYPES },
 	{ "event", required_argument, NULL, O_EVENT },
 	{ "max-stack", required_argument, NULL, O_MAXSTACK },
 	{ "symfs", required_argument, NULL, O_SYMFS },
@@ -165,6 +168,7 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case O_NOSHARE: to.no_share = true; break;
+		case O_SHARETYPES: to.share_types = true; break;
 		case O_EVENT: opts.event = optarg; break;
 		case O_MAXSTACK:
 			if (cli_uint(P, "--max-stack", optarg, 1, 65535, &opts.max_stack))
@@ -205,6 +209,8 @@ int main(int argc, char **argv)
 			 "JSON has no columns") ||
 	    cli_conflict(P, to.no_share, "--no-share", bins[0] != NULL, "BINARY arguments",
 			 "the binaries are for the false-sharing section") ||
+	    cli_conflict(P, to.no_share, "--no-share", to.share_types, "--share-types",
+			 "--share-types is for the false-sharing section") ||
 	    (opts.symfs && !cli_is_dir(P, "--symfs", opts.symfs)) ||
 	    (opts.kallsyms && cli_check_kallsyms(P, opts.kallsyms)))
 		return EXIT_USAGE;

@@ -509,7 +509,8 @@ static int for_each_share(struct ticket *t, int (*fn)(const struct mycl_share *s
 
 	for (size_t i = 0; bins ? bins[i] != NULL : i < n; i++) {
 		MYCL_OPTS(mycl_share_opts, so, .perf_data = strcmp(perf, "-") ? perf : NULL,
-			  .archive = OPTS_GET(t->o, archive, NULL));
+			  .archive = OPTS_GET(t->o, archive, NULL),
+			  .types = OPTS_GET(t->o, share_types, false));
 		struct mycl_share *s;
 		char msg[512];
 		int rc;
@@ -564,8 +565,15 @@ static int share_section(struct ticket *t)
 	size_t idx[2];
 	int shown;
 
-	heading(t, "False sharing among globals", "Globals sharing a cache line in the binaries, "
-		"weighted by this recording's samples: who writes on hot paths, who reads.");
+	if (OPTS_GET(t->o, share_types, false))
+		heading(t, "False sharing among globals and inside types", "Globals, and members of "
+			"the struct and class types the code reaches, sharing a cache line in the "
+			"binaries, weighted by this recording's samples: who writes on hot paths, who "
+			"reads.");
+	else
+		heading(t, "False sharing among globals", "Globals sharing a cache line in the "
+			"binaries, weighted by this recording's samples: who writes on hot paths, who "
+			"reads.");
 	shown = for_each_share(t, share_text, share_error, t);
 	if (shown < 0)
 		return shown;
