@@ -269,7 +269,7 @@ def main():
         sizes(hot, work)
     if met or missed:
         print(f"\nissue 14's goals: {len(met)} met, {len(missed)} missed"
-              " (README: Speed and memory, the floor of each missed one)")
+              " (bench/RESULTS.md: the floor of each missed one)")
         for m in missed:
             print(f"  missed: {m}")
     return 0

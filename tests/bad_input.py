@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Every class of bad input of README's "Bad input" table, made from the
+"""Every class of bad input of doc/input.md's "Bad input" table, made from the
 fixtures, with the exit code and the message mycl gives for it.  The test
-also reads that table from README.md: a row there without a case here (or
+also reads that table from doc/input.md: a row there without a case here (or
 with another exit code or message) fails, and so does a case not in it.
-usage: bad_input.py MYCL_HOT MYCL_SHARE DATA_DIR README WORKDIR [--print]"""
+usage: bad_input.py MYCL_HOT MYCL_SHARE DATA_DIR INPUT_MD WORKDIR [--print]"""
 import os
 import re
 import shutil
@@ -439,7 +439,7 @@ CASES = [
 
 
 def readme_rows():
-    """The rows of README's bad-input table: class -> (exit, says)."""
+    """The rows of doc/input.md's bad-input table: class -> (exit, says)."""
     rows, on = {}, False
     for line in open(readme):
         if line.startswith("<!-- bad-input table"):
@@ -472,9 +472,9 @@ for name, how, make, code, says in CASES:
           code == 0 or len([l for l in p.stderr.splitlines() if "warning" not in l]) == 1, p.stderr[-400:])
     check(f"{name}: no sanitizer or crash report", "Sanitizer" not in p.stderr and p.returncode >= 0,
           p.stderr[-300:])
-    check(f"{name}: README's table has this row", table.get(name) == (code, says), table.get(name))
+    check(f"{name}: doc/input.md's table has this row", table.get(name) == (code, says), table.get(name))
 for name in table:
-    check(f"README row '{name}' is a case here", any(c[0] == name for c in CASES))
+    check(f"doc/input.md row '{name}' is a case here", any(c[0] == name for c in CASES))
 if os.path.exists(os.path.join(work, "overflow.data")):
     os.remove(os.path.join(work, "overflow.data"))      # 42 MB
 sys.exit(summary())
