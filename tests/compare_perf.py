@@ -16,7 +16,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "scripts"))
 import perfreport  # noqa: E402
 from perfreport import (perf_rows, mycl_rows, perf_sample_counts,  # noqa: E402
-                        perf_children_rows, mycl_children_rows, perf_group_rows,
+                        perf_children_rows, mycl_children_rows, perf_group_rows, children_match,
                         mycl_group_rows)
 
 MIN_PCT = 0.5
@@ -119,7 +119,7 @@ def compare_children(name, path, mycl_hot, top=30, tol=0.1, extra=()):
                 failures.append(f"{ev}: {key} ({pc:.2f}% children) missing in mycl")
                 continue
             mc, ms = mrow[key]
-            if abs(pc - mc) > tol or abs(ps - ms) > tol:
+            if not children_match(pc, mc, tol) or abs(ps - ms) > tol:
                 failures.append(f"{ev}: {key}: perf {pc:.2f}/{ps:.2f}, mycl {mc:.2f}/{ms:.2f}")
     if not checked:
         print(f"skip: {name} --children: perf report gave no children rows")

@@ -19,7 +19,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "scripts"))
-from perfreport import perf_rows, mycl_rows, perf_children_rows, mycl_children_rows  # noqa: E402
+from perfreport import perf_rows, mycl_rows, perf_children_rows, mycl_children_rows, \
+    children_match  # noqa: E402
 
 MIN = 0.5
 
@@ -62,7 +63,7 @@ def compare(name, path, hot, extra=()):
                 continue
             n += 1
             mk = same_key(k, mine)
-            if mk is None or abs(mine[mk][0] - c) > 0.1 or abs(mine[mk][1] - s) > 0.1:
+            if mk is None or not children_match(c, mine[mk][0], 0.1) or abs(mine[mk][1] - s) > 0.1:
                 ok = False
                 print(f"FAIL: {name} children {k}: perf {c:.2f}/{s:.2f}, "
                       f"mycl {mine.get(mk) if mk else None}")

@@ -122,11 +122,29 @@ def perf_children_rows(path, extra=()):
         if len(parts) < 5 or not parts[0].strip().endswith("%"):
             continue
         key = (parts[2].strip(), parts[3].strip(), _sym_key("|".join(parts[4:]).strip()))
-        # two functions of one name (C++ overloads, static functions of two files) are two
-        # rows of one key: summed, as the flat rows and mycl's rows are
-        c, o = cur.get(key, (0.0, 0.0))
-        cur[key] = (c + float(parts[0].strip().rstrip("%")), o + float(parts[1].strip().rstrip("%")))
+        # two functions of one name (C++ overloads, static functions of two files, one
+        # function inlined at two places) are two rows of one key: summed, as the flat rows
+        # and mycl's rows are; but a sample whose chain holds both counts once in mycl's
+        # inclusive row and in each of perf's, so the largest of them bounds it from below
+        c, o = cur.get(key, (Children(0.0), 0.0))
+        v = float(parts[0].strip().rstrip("%"))
+        cur[key] = (Children(c + v, max(c.lo, v)), o + float(parts[1].strip().rstrip("%")))
     return events
+
+
+class Children(float):
+    """perf's inclusive share of a key: the sum of its rows, and LO, the largest of them
+    (the share when every sample of one row is in the others' too)."""
+
+    def __new__(cls, value, lo=None):
+        obj = super().__new__(cls, value)
+        obj.lo = value if lo is None else lo
+        return obj
+
+
+def children_match(perf, mine, tol):
+    """Whether mycl's inclusive share MINE agrees with perf's (a Children) within TOL."""
+    return getattr(perf, "lo", perf) - tol <= mine <= perf + tol
 
 
 def mycl_children_rows(mycl_hot, path, extra=()):
