@@ -194,16 +194,7 @@ static bool die_type(Dwarf_Die *die, Dwarf_Die *out)
 /* T with typedefs and qualifiers taken off; false when nothing is under them (void). */
 static bool strip(Dwarf_Die *t)
 {
-	for (int i = 0; i < 16; i++) {
-		int tag = dwarf_tag(t);
-
-		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
-		    tag != DW_TAG_atomic_type && tag != DW_TAG_restrict_type)
-			return true;
-		if (!die_type(t, t))
-			return false;
-	}
-	return false;
+	return inline_strip_type(t);
 }
 
 static bool is_pointer(Dwarf_Die *t)

@@ -93,8 +93,8 @@ struct share_tacc {
 	uint8_t access, heat;		/* enum insn_access, enum cg_heat */
 	bool atomic, counter;
 	bool element;			/* of an array of the type, reached by index */
-	bool global;			/* in a global variable of the type */
-	bool via_global;		/* ... or reached through a pointer read out of a global */
+	bool via_global;		/* in a global of the type, or reached through a pointer read
+					 * out of one */
 	bool once;			/* runs only past the test of a flag set once */
 };
 

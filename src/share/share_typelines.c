@@ -217,8 +217,14 @@ static double weight(const struct mycl_share_member *m)
 }
 
 /* The busiest writer of member I of the type being judged, for the words. */
-#define WRITER(i) (busiest_writer(s, k, (size_t)(&m[i] - s->tmembers)) ? \
-		   busiest_writer(s, k, (size_t)(&m[i] - s->tmembers)) : "?")
+#define WRITER(i) writer_word(s, k, (size_t)(&m[i] - s->tmembers))
+
+static const char *writer_word(const struct mycl_share *s, size_t k, size_t mi)
+{
+	const char *w = busiest_writer(s, k, mi);
+
+	return w ? w : "?";
+}
 
 static void judge(struct mycl_share *s, size_t k)
 {

@@ -28,22 +28,6 @@
 
 /* ---- the layout of one type, from DWARF ---- */
 
-static bool strip_type(Dwarf_Die *t)
-{
-	Dwarf_Attribute at;
-
-	for (int k = 0; k < 16; k++) {
-		int tag = dwarf_tag(t);
-
-		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
-		    tag != DW_TAG_atomic_type && tag != DW_TAG_restrict_type)
-			return true;
-		if (!dwarf_attr_integrate(t, DW_AT_type, &at) || !dwarf_formref_die(&at, t))
-			return false;
-	}
-	return false;
-}
-
 static bool record_tag(int tag)
 {
 	return tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type;
@@ -54,7 +38,7 @@ static uint64_t die_size(Dwarf_Die *t)
 	Dwarf_Die s = *t;
 	Dwarf_Word n;
 
-	if (!strip_type(&s))
+	if (!inline_strip_type(&s))
 		return 0;
 	if (dwarf_tag(&s) == DW_TAG_pointer_type || dwarf_tag(&s) == DW_TAG_reference_type ||
 	    dwarf_tag(&s) == DW_TAG_rvalue_reference_type || dwarf_tag(&s) == DW_TAG_ptr_to_member_type)
@@ -82,7 +66,7 @@ static uint64_t die_align_in(Dwarf_Die *t, int depth, size_t *budget)
 
 	if (dwarf_attr_integrate(t, DW_AT_alignment, &at) && !dwarf_formudata(&at, &a) && a)
 		return a;
-	if (!strip_type(&s) || depth > MAX_DEPTH)
+	if (!inline_strip_type(&s) || depth > MAX_DEPTH)
 		return 1;
 	if (dwarf_attr_integrate(&s, DW_AT_alignment, &at) && !dwarf_formudata(&at, &a) && a)
 		return a;
@@ -351,7 +335,7 @@ static int flatten(struct flat *f, Dwarf_Die *t, uint64_t base, uint64_t limit, 
 			 mname ? mname : "");
 		st = mt;
 		/* (a library's type, std::atomic or pthread_mutex_t: one member, its insides not ours) */
-		if (strip_type(&st) && (dwarf_tag(&st) == DW_TAG_structure_type ||
+		if (inline_strip_type(&st) && (dwarf_tag(&st) == DW_TAG_structure_type ||
 					dwarf_tag(&st) == DW_TAG_class_type) &&
 		    depth < MAX_DEPTH && size && !share_library_type(&st)) {
 			size_t before = f->n;
@@ -552,7 +536,7 @@ static int function_accesses(struct mycl_share *s, struct disasm *d, struct elf_
 			.atomic = v[i].atomic,
 			.counter = (acc == ACC_RMW && v[i].counter_op) ||
 				   (acc == ACC_WRITE && stored_increment(v, &r, i)),
-			.element = a->element, .global = a->where == DT_GLOBAL,
+			.element = a->element,
 			.via_global = a->via_global || a->where == DT_GLOBAL,
 			.once = callgraph_once_at(cg, v[i].addr) };
 	}
@@ -615,7 +599,7 @@ static bool type_name_of(Dwarf *dw, uint64_t die, Dwarf_Die *st, char *buf, size
 	if (!dwarf_offdie(dw, die, &t))
 		return false;
 	*st = t;
-	if (!strip_type(st) || !record_tag(dwarf_tag(st)) || dwarf_hasattr(st, DW_AT_declaration))
+	if (!inline_strip_type(st) || !record_tag(dwarf_tag(st)) || dwarf_hasattr(st, DW_AT_declaration))
 		return false;
 	n = dwarf_diename(st);
 	if (n)
@@ -640,7 +624,7 @@ static bool pad_member(Dwarf_Die *m)
 	Dwarf_Die t, e;
 
 	if (!dwarf_attr_integrate(m, DW_AT_type, &at) || !dwarf_formref_die(&at, &t) ||
-	    !strip_type(&t) || dwarf_tag(&t) != DW_TAG_array_type ||
+	    !inline_strip_type(&t) || dwarf_tag(&t) != DW_TAG_array_type ||
 	    !dwarf_attr_integrate(&t, DW_AT_type, &at) || !dwarf_formref_die(&at, &e))
 		return false;
 	return die_size(&e) == 1;
@@ -693,7 +677,7 @@ static int layout(Dwarf_Die *st, uint64_t size, struct flat *f, uint64_t *padded
 
 			if (dwarf_attr_integrate(&best, DW_AT_type, &at) && dwarf_formref_die(&at, &mt)) {
 				s2 = mt;
-				if (strip_type(&s2) && (dwarf_tag(&s2) == DW_TAG_structure_type ||
+				if (inline_strip_type(&s2) && (dwarf_tag(&s2) == DW_TAG_structure_type ||
 							dwarf_tag(&s2) == DW_TAG_class_type))
 					err = flatten(f, &s2, 0, bsz, mn ? mn : "", 1);
 				if (!err && !f->n)

@@ -377,23 +377,30 @@ int inline_function_at(struct dso *d, uint64_t vaddr, Dwarf_Die *cu, Dwarf_Die *
 static int member_path_of(struct dso *d, const char *var, uint64_t start, uint64_t off, bool deref,
 			  char *buf, size_t len);
 
+bool inline_strip_type(Dwarf_Die *t)
+{
+	Dwarf_Attribute at;
+
+	/* typedef, const, volatile, atomic, restrict: the type under them. */
+	for (int i = 0; i < 16; i++) {
+		int tag = dwarf_tag(t);
+
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+		    tag != DW_TAG_atomic_type && tag != DW_TAG_restrict_type)
+			return true;
+		if (!dwarf_attr_integrate(t, DW_AT_type, &at) || !dwarf_formref_die(&at, t))
+			return false;
+	}
+	return false;
+}
+
 static Dwarf_Die *type_of(Dwarf_Die *die, Dwarf_Die *out)
 {
 	Dwarf_Attribute at;
 
 	if (!dwarf_attr_integrate(die, DW_AT_type, &at) || !dwarf_formref_die(&at, out))
 		return NULL;
-	/* typedef, const, volatile, atomic: the type under them. */
-	for (int i = 0; i < 16; i++) {
-		int tag = dwarf_tag(out);
-
-		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
-		    tag != DW_TAG_atomic_type && tag != DW_TAG_restrict_type)
-			return out;
-		if (!dwarf_attr_integrate(out, DW_AT_type, &at) || !dwarf_formref_die(&at, out))
-			return NULL;
-	}
-	return NULL;
+	return inline_strip_type(out) ? out : NULL;
 }
 
 static void put(char *buf, size_t len, size_t *used, const char *s)

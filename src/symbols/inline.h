@@ -37,6 +37,8 @@ int inline_srcline(struct dso *d, uint64_t vaddr, const char **file, int *line);
  * line table is read too (annotation: sym_opts' no_line_table clear).
  */
 Dwarf *inline_dwarf(struct dso *d);
+/* T with typedefs and qualifiers taken off; false when nothing is under them (void). */
+bool inline_strip_type(Dwarf_Die *t);
 /* The unit and the concrete function (DW_TAG_subprogram) holding VADDR: 0, or -ENOENT. */
 int inline_function_at(struct dso *d, uint64_t vaddr, Dwarf_Die *cu, Dwarf_Die *fn);
 
