@@ -7,7 +7,10 @@ rustc in both symbol schemes (legacy and v0), recorded with frame pointers
 text 0x1000 above its file offset, its functions sit inside DWARF namespaces,
 its inlined iterator chains nest past eight deep.  Checks that every row of
 0.5% or more, flat and --children, is in perf's report within 0.1 points
-(perf cuts long inlined names short: such a row is matched by its start), and
+(perf cuts long inlined names short: such a row is matched by its start), or
+within one sample where that is more (a sample perf's unwinder ends in a
+garbage frame, as at exit in libgcc_s's destructors, mycl unwinds to _start;
+the program runs about 1,000 samples' time so one sample is 0.1 point), and
 that at least 90% of the samples in the program's two hot functions unwind
 to main.  Exits 77 where rustc or perf cannot run.
 
@@ -23,6 +26,7 @@ from perfreport import perf_rows, mycl_rows, perf_children_rows, mycl_children_r
     children_match  # noqa: E402
 
 MIN = 0.5
+ROUNDS = 1600  # about 1,000 cpu-clock samples at 999 Hz
 
 
 def run(cmd, **kw):
@@ -44,6 +48,8 @@ def compare(name, path, hot, extra=()):
     ok, n = True, 0
     p, _ = perf_rows(path, extra)
     m, _ = mycl_rows(hot, path, extra)
+    # one sample's share, per event: the tolerance where it is more than 0.1 point
+    tol = {ev: max(0.1, 100.0 / p[ev]["samples"] + 0.005) if p[ev]["samples"] else 0.1 for ev in p}
     for ev in p:
         mine = m.get(ev, {"rows": {}})["rows"]
         for k, v in p[ev]["rows"].items():
@@ -51,7 +57,7 @@ def compare(name, path, hot, extra=()):
                 continue
             n += 1
             mk = same_key(k, mine)
-            if mk is None or abs(mine[mk] - v) > 0.1:
+            if mk is None or abs(mine[mk] - v) > tol[ev]:
                 ok = False
                 print(f"FAIL: {name} flat {k}: perf {v:.2f}, mycl {mine.get(mk) if mk else None}")
     pc = perf_children_rows(path, extra)
@@ -63,7 +69,8 @@ def compare(name, path, hot, extra=()):
                 continue
             n += 1
             mk = same_key(k, mine)
-            if mk is None or not children_match(c, mine[mk][0], 0.1) or abs(mine[mk][1] - s) > 0.1:
+            t = tol.get(ev, 0.1)
+            if mk is None or not children_match(c, mine[mk][0], t) or abs(mine[mk][1] - s) > t:
                 ok = False
                 print(f"FAIL: {name} children {k}: perf {c:.2f}/{s:.2f}, "
                       f"mycl {mine.get(mk) if mk else None}")
@@ -116,7 +123,7 @@ def main():
             path = exe + ".data"
             rec = ["perf", "record", "-q", "-e", "cpu-clock", "-F", "999", "-o", path]
             rec += ["-g"] if frames == "fp" else ["--call-graph", "dwarf,16384"]
-            r = run(rec + ["--", exe], timeout=300)
+            r = run(rec + ["--", exe, str(ROUNDS)], timeout=300)
             if r.returncode:
                 print(f"skip: perf record: {r.stderr.strip()[:200]}")
                 return 77
