@@ -114,7 +114,7 @@ def views(hot, data):
     return out
 
 
-# Issue 14's goals: the ratio to perf by recording and view, the ratio to
+# The goals: the ratio to perf by recording and view, the ratio to
 # hotspot-perfparser on DWARF, and peak RSS at most a quarter of perf's.  Flat on
 # the DWARF file and the --threads directory have no goal of their own.
 GOALS = {
@@ -268,7 +268,7 @@ def main():
     if want_sizes:
         sizes(hot, work)
     if met or missed:
-        print(f"\nissue 14's goals: {len(met)} met, {len(missed)} missed"
+        print(f"\nthe goals: {len(met)} met, {len(missed)} missed"
               " (bench/RESULTS.md: the floor of each missed one)")
         for m in missed:
             print(f"  missed: {m}")
