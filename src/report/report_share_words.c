@@ -10,20 +10,30 @@ void share_folded(FILE *f, const char *label, const char *text, size_t cols)
 {
 	const char *p = text;
 	size_t indent = 4 + strlen(label), col;
+	bool label_alone = *label;	/* the label's line holds no word yet */
 
-	fprintf(f, "#   %s", label);
+	size_t ll = strlen(label);
+
+	while (ll && label[ll - 1] == ' ')
+		ll--;
+	/* (the label's trailing spaces wait for its first word) */
+	fprintf(f, "#   %.*s", (int)ll, label);
 	col = indent;
 	while (*p) {
 		size_t wl = strcspn(p, " ");
 
-		if (cols && col + wl + 1 > cols && col > indent) {
+		/* a word too long for the label's line (a path to copy) gets a line of its own */
+		if (cols && col + wl + 1 > cols && (col > indent || label_alone)) {
 			fprintf(f, "\n#%*s", (int)(indent - 1), "");
 			col = indent;
 		} else if (col > indent) {
 			fputc(' ', f);
 			col++;
+		} else if (label_alone) {
+			fputs(label + ll, f);
 		}
 		fwrite(p, 1, wl, f);
+		label_alone = false;
 		col += wl;
 		p += wl;
 		while (*p == ' ')

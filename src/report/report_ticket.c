@@ -665,7 +665,16 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 		path = strrchr(path, '/') + 1;
 	snprintf(line, sizeof(line), "%smycl-report of %s: %" PRIu64 " samples of '%s'",
 		 t.md ? "# " : "", path, pe->nr_samples, pe->event ? pe->event->name : "?");
-	fold(&t, line);
+	if (t.md) {
+		/* a heading is one line, however long the path */
+		unsigned int w = t.width;
+
+		t.width = 4096;
+		fold(&t, line);
+		t.width = w;
+	} else {
+		fold(&t, line);
+	}
 
 	heading(&t, "Recording", "What was recorded, and what the recording cannot answer well.");
 	if (!capture_begin(&c))
