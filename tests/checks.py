@@ -31,13 +31,20 @@ def over_width(text, width=100):
 
 
 def unfold(text):
-    """A text report with its folded comment lines joined again (a continuation line starts
-    with '#' and more spaces than the line it continues), for looking up a whole path."""
+    """A text report with its folded lines joined again, for looking up a whole path: a
+    continuation line starts with five spaces or more, deeper than the line it continues, and
+    with '#' when that line is a comment."""
+    def indent(line):
+        body = line[1:] if line.startswith("#") else line
+        return len(body) - len(body.lstrip(" "))
+
     out = []
     for line in text.splitlines():
-        if out and out[-1].startswith("#") and line.startswith("#     ") and \
-                len(line) - len(line[1:].lstrip(" ")) > len(out[-1]) - len(out[-1][1:].lstrip(" ")):
-            out[-1] += " " + line[1:].lstrip(" ")
+        prev = out[-1] if out else ""
+        comment = prev.startswith("#")
+        if prev and (line.startswith("#") == comment) and indent(line) >= 5 and \
+                indent(line) > indent(prev) and line.strip("# "):
+            out[-1] += " " + line.lstrip("# ")
         else:
             out.append(line)
     return "\n".join(out) + "\n"

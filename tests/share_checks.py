@@ -246,6 +246,13 @@ def truth(tool, data):
             text = share(tool, "--line-size", str(size), path).stdout
             check(f"{name}: text report within 100 columns", not over_width(text),
                   over_width(text)[:1])
+            # '#' opens the head's comment lines only, as in perf's reports: each finding
+            # and its rows are data lines
+            finds = [ln for ln in text.splitlines() if re.match(r"#? *\d+\. line 0x", ln)]
+            rows = [ln for ln in text.splitlines() if re.match(r"#? *[+-]0x[0-9a-f]+ +\d+ ", ln)]
+            check(f"{name}: findings and their rows are no comment lines",
+                  finds and rows and not any(ln.startswith("#") for ln in finds + rows),
+                  (finds + rows)[:2])
 
 
 def server(tool, data):

@@ -24,6 +24,7 @@ usage: typeshare_checks.py MYCL_SHARE DATA_DIR WORKDIR [MYCL_REPORT]
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -163,7 +164,7 @@ def main():
             parts[size] += line + "\n"
     check("--what-if --types: three reports", r.returncode == 0 and sorted(parts) == [64, 128, 256],
           sorted(parts))
-    flagged = {k: [ln for ln in v.splitlines() if ln.startswith("# T")] for k, v in parts.items()}
+    flagged = {k: [ln for ln in v.splitlines() if re.match(r"T\d+\. ", ln)] for k, v in parts.items()}
     check("--what-if --types: the padded lanes flagged at 128 and 256 bytes, not 64",
           not any("quiet_lane" in ln for ln in flagged.get(64, [])) and
           all(any("struct quiet_lane (64 bytes" in ln for ln in flagged.get(k, []))
@@ -174,6 +175,9 @@ def main():
         r = run(share, "--types", b)
         check(f"--types text of {os.path.basename(b)} within 100 columns",
               not over_width(r.stdout), over_width(r.stdout))
+        finds = [ln for ln in r.stdout.splitlines() if re.match(r"#? *T\d+\. ", ln)]
+        check(f"--types text of {os.path.basename(b)}: the flagged types are no comment lines",
+              finds and not any(ln.startswith("#") for ln in finds), finds[:2])
         r = run(share, "--type", "till" if "kiosk" in b else "Endpoint", b)
         check(f"--type text of {os.path.basename(b)} within 100 columns",
               not over_width(r.stdout), over_width(r.stdout))
@@ -202,7 +206,7 @@ def main():
     # Split DWARF (its .dwo not there): said, nothing made up.
     r = run(share, "--types", os.path.join(d, "kiosk.split-O2"))
     check("split DWARF: said, no type", r.returncode == 0 and
-          "the debug info is split (-gsplit-dwarf)" in unfold(r.stdout) and "# T1." not in r.stdout,
+          "the debug info is split (-gsplit-dwarf)" in unfold(r.stdout) and "\nT1. " not in r.stdout,
           r.stdout[-400:])
 
     # mycl-report's false-sharing section with the types.
@@ -222,7 +226,7 @@ def main():
     subprocess.run(["objcopy", "--strip-debug", kiosk, bare], check=True)
     r = run(share, "--types", bare)
     check("without debug info: said, no type", r.returncode == 0 and
-          "none walked" in r.stdout and "# T1." not in r.stdout, r.stdout[-300:])
+          "none walked" in r.stdout and "\nT1. " not in r.stdout, r.stdout[-300:])
     return summary()
 
 

@@ -66,7 +66,7 @@ static void member_text(FILE *f, const struct mycl_share *s, const struct mycl_s
 	int64_t off = (int64_t)(v->addr - l->start);
 	char buf[64];
 
-	fprintf(f, "#   %s0x%03" PRIx64 " %6" PRIu64 " %c %-30s", off < 0 ? "-" : "+",
+	fprintf(f, "   %s0x%03" PRIx64 " %6" PRIu64 " %c %-30s", off < 0 ? "-" : "+",
 		(uint64_t)(off < 0 ? -off : off), v->size, flag_of(v),
 		wide ? v->name : shorten(v->name, 30, buf, sizeof(buf)));
 	share_counts(f, (const uint64_t[3]){ v->hot_writes, v->warm_writes + v->unknown_writes,
@@ -86,7 +86,6 @@ static void line_text(FILE *f, const struct mycl_share *s, const struct mycl_sha
 {
 	size_t cols = wide ? 0 : 100;
 
-	fprintf(f, "# ");
 	if (rank)
 		fprintf(f, "%zu. ", rank);
 	fprintf(f, "line 0x%" PRIx64 " (%s)", l->start, l->section ? l->section : "?");
@@ -94,14 +93,14 @@ static void line_text(FILE *f, const struct mycl_share *s, const struct mycl_sha
 		fprintf(f, ": %s", share_verdict_word(l->verdict));
 	fputc('\n', f);
 	if (l->why)
-		share_folded(f, "why: ", l->why, cols);
+		share_item(f, "   ", "why: ", l->why, cols);
 	if (l->fix)
-		share_folded(f, "fix: ", l->fix, cols);
+		share_item(f, "   ", "fix: ", l->fix, cols);
 	if (l->evidence)
-		share_folded(f, "evidence: ", l->evidence, cols);
+		share_item(f, "   ", "evidence: ", l->evidence, cols);
 	for (size_t k = 0; k < l->nr_members; k++)
 		member_text(f, s, l, &s->vars[l->members[k]], wide);
-	fprintf(f, "#\n");
+	fputc('\n', f);
 }
 
 static const struct mycl_share_line *line_of(const struct mycl_share *s, const char *sym)
@@ -147,7 +146,7 @@ static void apart_text(FILE *f, const struct mycl_share *s, bool wide)
 
 		if (asprintf(&t, "%zu variables in %s, a section the program declares read-mostly "
 			     "(written at start-up): not flagged", nm, msec) > 0)
-			share_folded(f, "apart: ", t, wide ? 0 : 100);
+			share_item(f, "", "apart: ", t, wide ? 0 : 100);
 		free(t);
 	}
 	if (nl && libs) {
@@ -156,7 +155,7 @@ static void apart_text(FILE *f, const struct mycl_share *s, bool wide)
 		if (asprintf(&t, "%zu objects of libraries copied into the program (%s%s): the "
 			     "libraries write them, not this code; not flagged", nl, libs,
 			     nl > 6 ? ", ..." : "") > 0)
-			share_folded(f, "apart: ", t, wide ? 0 : 100);
+			share_item(f, "", "apart: ", t, wide ? 0 : 100);
 		free(t);
 	}
 	if (nk && linked) {
@@ -165,7 +164,7 @@ static void apart_text(FILE *f, const struct mycl_share *s, bool wide)
 		if (asprintf(&t, "%zu objects that only code outside the program's debug info touches, "
 			     "a library linked in (%s%s): not the program's own; not flagged", nk,
 			     linked, nk > 6 ? ", ..." : "") > 0)
-			share_folded(f, "apart: ", t, wide ? 0 : 100);
+			share_item(f, "", "apart: ", t, wide ? 0 : 100);
 		free(t);
 	}
 	free(libs);
@@ -184,7 +183,7 @@ static void blind(FILE *f, const struct mycl_share *s, bool wide)
 		     "judged; %s%s", s->unnamed_writes,
 		     s->debug_hint ? s->debug_hint : "point --debug-dir at its debug file",
 		     s->debug_hint ? " (or --debug-dir DIR) gives them names" : "") > 0)
-		share_folded(f, "unseen: ", t, wide ? 0 : 100);
+		share_item(f, "", "unseen: ", t, wide ? 0 : 100);
 	free(t);
 }
 
@@ -216,7 +215,7 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 		if (!l)
 			return -ENOENT;
 		i = (size_t)(l - s->lines);
-		fprintf(f, "# %s on %u-byte lines (%s):\n#\n", sym, s->line_size, s->arch);
+		fprintf(f, "# %s on %u-byte lines (%s):\n\n", sym, s->line_size, s->arch);
 		/* The line, with the lines before and after it when they are neighbours. */
 		if (i > 0 && s->lines[i - 1].start + s->line_size == l->start)
 			line_text(f, s, &s->lines[i - 1], 0, wide);
@@ -293,7 +292,7 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 	fprintf(f, "# Per variable: W written in hot code (while threads run, in a loop here or up the\n"
 		   "# call chain), w written while threads run, s written at start-up only, R read,\n"
 		   "# M declared read-mostly, L a library's; w hot/runtime/start-up writes, r hot/all\n"
-		   "# runtime reads; ctr increments, idx at a computed index%s.\n#\n",
+		   "# runtime reads; ctr increments, idx at a computed index%s.\n\n",
 		   s->weighted ? ", smp sampled writes/reads" : "");
 	for (size_t k = 0; k < n && k < max; k++)
 		line_text(f, s, &s->lines[idx[k]], k + 1, wide);
@@ -304,7 +303,7 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 	if (s->types_done)
 		share_types_text(f, s, max, OPTS_GET(o, all_lines, false), wide);
 	if (s->data_samples) {
-		fprintf(f, "#\n# Data-address samples: %" PRIu64 " (perf mem / c2c), busiest lines:\n",
+		fprintf(f, "\n# Data-address samples: %" PRIu64 " (perf mem / c2c), busiest lines:\n",
 			s->data_samples);
 		for (size_t b = 0, shown = 0; shown < 10 && b < s->nr_buckets; b++) {
 			size_t best = b;
@@ -318,7 +317,7 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 				s->buckets[b] = s->buckets[best];
 				s->buckets[best] = t;
 			}
-			fprintf(f, "#   0x%016" PRIx64 "  %6" PRIu64 " samples  %6" PRIu64 " HITM\n",
+			fprintf(f, "   0x%016" PRIx64 "  %6" PRIu64 " samples  %6" PRIu64 " HITM\n",
 				s->buckets[b].line, s->buckets[b].samples, s->buckets[b].hitm);
 			shown++;
 		}

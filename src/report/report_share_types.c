@@ -88,7 +88,7 @@ static void member_row(FILE *f, const struct mycl_share_member *m, bool weighted
 
 	if (!r)
 		return;
-	fprintf(r, "#     %6" PRIu64 " %5" PRIu64 "  %c  %-28s %-18s", m->offset, m->size, role_of(m),
+	fprintf(r, "      %6" PRIu64 " %5" PRIu64 "  %c  %-28s %-18s", m->offset, m->size, role_of(m),
 		cut(m->name, wide ? 0 : 28, nb, sizeof(nb)), cut(m->type, wide ? 0 : 18, tb, sizeof(tb)));
 	share_counts(r, m->hot_writes || m->runtime_writes || m->startup_writes ?
 			(const uint64_t[3]){ m->hot_writes, m->runtime_writes, m->startup_writes } : NULL,
@@ -105,7 +105,7 @@ static void member_row(FILE *f, const struct mycl_share_member *m, bool weighted
 		while (cut_at > 71 && row[cut_at] != ' ')
 			cut_at--;
 		if (cut_at > 71) {
-			fprintf(f, "%.*s\n#%*s%s\n", (int)cut_at, row, 70, "", row + cut_at + 1);
+			fprintf(f, "%.*s\n%*s%s\n", (int)cut_at, row, 71, "", row + cut_at + 1);
 			free(row);
 			return;
 		}
@@ -147,7 +147,7 @@ static void members_text(FILE *f, const struct mycl_share *s, const struct mycl_
 		shown++;
 	}
 	if (skipped)
-		fprintf(f, "#     (%zu more members: --type '%s' lays it out whole)\n", skipped, t->name);
+		fprintf(f, "      (%zu more members: --type '%s' lays it out whole)\n", skipped, t->name);
 }
 
 void share_types_text(FILE *f, const struct mycl_share *s, size_t max, bool all, bool wide)
@@ -163,7 +163,7 @@ void share_types_text(FILE *f, const struct mycl_share *s, size_t max, bool all,
 		written += s->types[i].hot_writes > 0;
 		padded += s->types[i].padded && s->types[i].hot_writes > 0;
 	}
-	fprintf(f, "#\n");
+	fputc('\n', f);
 	if (asprintf(&head, "%zu struct, class and union types reached in %zu functions with debug "
 		     "info, %zu written on hot paths, %zu flagged (%u-byte lines)", s->nr_types,
 		     s->types_walked, written, flagged, s->line_size) > 0)
@@ -183,12 +183,12 @@ void share_types_text(FILE *f, const struct mycl_share *s, size_t max, bool all,
 	if (!s->types_walked)
 		share_folded(f, "types: ", "none walked: the binary has no debug info describing its "
 			     "functions (build with -g, or give --debug-dir)", cols);
-	fprintf(f, "#\n");
+	fputc('\n', f);
 	for (size_t k = 0; k < n && k < max; k++) {
 		const struct mycl_share_type *t = &s->types[idx[k]];
 		char *ev = NULL;
 
-		fprintf(f, "# T%zu. %s (%" PRIu64 " bytes, aligned to %" PRIu64 "%s)", k + 1, t->name,
+		fprintf(f, "T%zu. %s (%" PRIu64 " bytes, aligned to %" PRIu64 "%s)", k + 1, t->name,
 			t->size, t->align, t->align_declared ? ", declared" : "");
 		if (t->verdict != MYCL_SHARE_OK)
 			fprintf(f, ": %s", share_verdict_word(t->verdict));
@@ -196,9 +196,9 @@ void share_types_text(FILE *f, const struct mycl_share *s, size_t max, bool all,
 			fputs(": padded to the line", f);
 		fputc('\n', f);
 		if (t->why)
-			share_folded(f, "why: ", t->why, cols);
+			share_item(f, "   ", "why: ", t->why, cols);
 		if (t->fix)
-			share_folded(f, "fix: ", t->fix, cols);
+			share_item(f, "   ", "fix: ", t->fix, cols);
 		if (s->weighted)
 			ev = str_printf("%s; %" PRIu64 " samples on the members named, %" PRIu64 " on the "
 					"type's accesses", t->shared ? t->shared : "no sign of sharing",
@@ -208,10 +208,10 @@ void share_types_text(FILE *f, const struct mycl_share *s, size_t max, bool all,
 					"on hot paths", t->shared ? t->shared : "no sign of sharing",
 					t->accesses, t->hot_writes);
 		if (ev)
-			share_folded(f, "evidence: ", ev, cols);
+			share_item(f, "   ", "evidence: ", ev, cols);
 		free(ev);
 		members_text(f, s, t, wide);
-		fprintf(f, "#\n");
+		fputc('\n', f);
 	}
 	if (n > max)
 		fprintf(f, "# %zu more types not shown (--max-lines)\n", n - max);
@@ -236,7 +236,7 @@ void share_types_text(FILE *f, const struct mycl_share *s, size_t max, bool all,
 						list);
 
 			if (text)
-				share_folded(f, "padded: ", text, cols);
+				share_item(f, "", "padded: ", text, cols);
 			free(text);
 		}
 		free(list);
@@ -331,19 +331,19 @@ int share_type_layout(FILE *f, const struct mycl_share *s, const char *name, boo
 				     t->certain ? "" : " (for some starts of the object)");
 
 		if (v)
-			share_folded(f, "verdict: ", v, wide ? 0 : 100);
+			share_item(f, "", "verdict: ", v, wide ? 0 : 100);
 		free(v);
 		if (t->why)
-			share_folded(f, "why: ", t->why, wide ? 0 : 100);
+			share_item(f, "", "why: ", t->why, wide ? 0 : 100);
 		if (t->fix)
-			share_folded(f, "fix: ", t->fix, wide ? 0 : 100);
+			share_item(f, "", "fix: ", t->fix, wide ? 0 : 100);
 	} else if (t->padded) {
-		share_folded(f, "verdict: ", t->align >= ls ? "padded to the line: objects of it share no "
+		share_item(f, "", "verdict: ", t->align >= ls ? "padded to the line: objects of it share no "
 			     "line" : "padded to a whole number of lines: objects of it share no line "
 			     "when the first starts on one (the allocation's alignment, not in the debug "
 			     "info)", wide ? 0 : 100);
 	} else {
-		share_folded(f, "verdict: ", t->shared ? "no line flagged" :
+		share_item(f, "", "verdict: ", t->shared ? "no line flagged" :
 			     "no line flagged (no sign that threads or processes share its objects)",
 			     wide ? 0 : 100);
 	}

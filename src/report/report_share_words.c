@@ -5,26 +5,30 @@
 #include <string.h>
 #include "report_share.h"
 
-/* TEXT after PREFIX and LABEL, folded at spaces to COLS columns (0: never). */
-void share_folded(FILE *f, const char *label, const char *text, size_t cols)
+/*
+ * LEAD, LABEL and TEXT, folded at spaces to COLS columns (0: never) under the
+ * label's end: a comment line's continuations keep its '#'.
+ */
+static void folded(FILE *f, const char *lead, const char *label, const char *text, size_t cols)
 {
 	const char *p = text;
-	size_t indent = 4 + strlen(label), col;
+	size_t indent = strlen(lead) + strlen(label), col, ll = strlen(label);
 	bool label_alone = *label;	/* the label's line holds no word yet */
-
-	size_t ll = strlen(label);
 
 	while (ll && label[ll - 1] == ' ')
 		ll--;
 	/* (the label's trailing spaces wait for its first word) */
-	fprintf(f, "#   %.*s", (int)ll, label);
+	fprintf(f, "%s%.*s", lead, (int)ll, label);
 	col = indent;
 	while (*p) {
 		size_t wl = strcspn(p, " ");
 
 		/* a word too long for the label's line (a path to copy) gets a line of its own */
 		if (cols && col + wl + 1 > cols && (col > indent || label_alone)) {
-			fprintf(f, "\n#%*s", (int)(indent - 1), "");
+			if (lead[0] == '#')
+				fprintf(f, "\n#%*s", (int)(indent - 1), "");
+			else
+				fprintf(f, "\n%*s", (int)indent, "");
 			col = indent;
 		} else if (col > indent) {
 			fputc(' ', f);
@@ -40,6 +44,16 @@ void share_folded(FILE *f, const char *label, const char *text, size_t cols)
 			p++;
 	}
 	fputc('\n', f);
+}
+
+void share_folded(FILE *f, const char *label, const char *text, size_t cols)
+{
+	folded(f, "#   ", label, text, cols);
+}
+
+void share_item(FILE *f, const char *indent, const char *label, const char *text, size_t cols)
+{
+	folded(f, indent, label, text, cols);
 }
 
 const char *share_verdict_word(enum mycl_share_verdict v)
