@@ -901,6 +901,20 @@ int main(int argc, char **argv)
 			return EXIT_NOTHING;
 		}
 	}
+	/*
+	 * Views that print no header (folded stacks, --callers/--callees, --locks, pprof, the
+	 * pictures) say on stderr that the recording has no call chains; the others in it.
+	 */
+	if (lg.verbose >= 0 && (folded || graph_sym || locks_view || flame_file || html_file ||
+				!strcmp(format, "pprof"))) {
+		for (size_t i = 0; i < mycl_profile__nr_warnings(prof); i++) {
+			const struct mycl_warning *w = mycl_profile__warning(prof, i);
+
+			if (!strcmp(w->kind, "no_chains"))
+				fprintf(stderr, "mycl-hot: %s: %s; %s\n", mycl_perf_data__path(pd),
+					w->message, w->fix);
+		}
+	}
 	/* The pictures asked for beside the report, then the report. */
 	if ((flame_file && (rc = write_flame(flame_file, prof))) ||
 	    (html_file && (rc = write_html(html_file, prof, &aopts)))) {

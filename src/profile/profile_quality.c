@@ -321,6 +321,17 @@ int profile_quality(struct mycl_profile *p)
 		err = stack_copy(p);
 	if (!err)
 		err = fp_chains(p);
+	if (!err && p->want_tree && p->nr_tree_samples && !p->nr_chained) {
+		struct mycl_warning *w = add(p, "no_chains", 100);
+
+		if (!w)
+			return -ENOMEM;
+		snprintf(w->message, sizeof(w->message),
+			 "no sample has a call chain (recorded without -g): call paths are one frame "
+			 "deep, inclusive time is self time, and no lock site can be named");
+		snprintf(w->fix, sizeof(w->fix), "record with -g (frame pointers) or --call-graph "
+			 "dwarf (any build)");
+	}
 	if (!err && st->nr_sample_records &&
 	    100.0 * (double)p->nr_idle / (double)st->nr_sample_records >= IDLE_MIN_PCT) {
 		double share = 100.0 * (double)p->nr_idle / (double)st->nr_sample_records;

@@ -642,6 +642,15 @@ static void build_section(struct ticket *t)
 		fputs("```\n", t->f);
 }
 
+/* Whether the profile says none of its samples had a call chain. */
+static bool no_chains(const struct mycl_profile *p)
+{
+	for (size_t i = 0; i < mycl_profile__nr_warnings(p); i++)
+		if (!strcmp(mycl_profile__warning(p, i)->kind, "no_chains"))
+			return true;
+	return false;
+}
+
 MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t ev,
 				 const struct mycl_ticket_opts *o)
 {
@@ -728,7 +737,12 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 			return err;
 	}
 
-	if (mycl_profile__has_callgraph(p)) {
+	if (mycl_profile__has_callgraph(p) && no_chains(p)) {
+		/* one-frame trees say nothing: what would show the callers instead */
+		heading(&t, "Call paths", "Who calls the top functions.");
+		fold(&t, "None: the recording has no call chains (perf record without -g). Record "
+		     "with -g (frame pointers) or --call-graph dwarf (any build) to see them.");
+	} else if (mycl_profile__has_callgraph(p)) {
 		size_t k = OPTS_GET(o, paths, 0) ? OPTS_GET(o, paths, 0) : 3;
 
 		snprintf(line, sizeof(line), "Who calls the top %zu functions (branches of 2%% of the "
