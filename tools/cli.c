@@ -490,3 +490,86 @@ int cli_check_files(const char *prog, const struct cli_file *files, size_t n)
 	}
 	return 0;
 }
+
+/* Edits (insertions, deletions, substitutions) from A to B, at most 63 characters each. */
+static size_t edits(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64];
+
+	if (la > 63 || lb > 63)
+		return 99;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+int cli_bad_option(const char *prog, char *const argv[], const struct option *opts)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	char name[64];
+	size_t len, best = 99, nprefix = 0;
+	const char *near = NULL;
+
+	if (optopt) {
+		/* a short option unknown, or an option whose value is missing */
+		for (const struct option *o = opts; o->name; o++) {
+			if (o->val != optopt || o->flag)
+				continue;
+			if (o->has_arg == required_argument)
+				fprintf(stderr, "%s: --%s needs a value\n", prog, o->name);
+			else
+				fprintf(stderr, "%s: --%s takes no value\n", prog, o->name);
+			return EXIT_USAGE;
+		}
+		fprintf(stderr, "%s: unknown option -%c (%s --help lists them)\n", prog,
+			isprint(optopt) ? optopt : '?', prog);
+		return EXIT_USAGE;
+	}
+	if (strncmp(arg, "--", 2)) {
+		fprintf(stderr, "%s: unknown option (%s --help lists them)\n", prog, prog);
+		return EXIT_USAGE;
+	}
+	len = strcspn(arg + 2, "=");
+	snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), arg + 2);
+	for (const struct option *o = opts; o->name; o++) {
+		size_t d = edits(name, o->name);
+
+		nprefix += *name && !strncmp(o->name, name, strlen(name));
+		if (d < best) {
+			best = d;
+			near = o->name;
+		}
+	}
+	if (nprefix > 1) {
+		fprintf(stderr, "%s: --%s is short for several options:", prog, name);
+		for (const struct option *o = opts; o->name; o++)
+			if (!strncmp(o->name, name, strlen(name)))
+				fprintf(stderr, " --%s", o->name);
+		fputc('\n', stderr);
+	} else if (near && best <= 2 && best < strlen(name)) {
+		fprintf(stderr, "%s: unknown option --%s; did you mean --%s?\n", prog, name, near);
+	} else {
+		for (const struct option *o = opts; o->name; o++)
+			if (!strcmp(o->name, name) && o->has_arg == no_argument) {
+				fprintf(stderr, "%s: --%s takes no value\n", prog, name);
+				return EXIT_USAGE;
+			}
+		fprintf(stderr, "%s: unknown option --%s (%s --help lists them)\n", prog, name, prog);
+	}
+	return EXIT_USAGE;
+}

@@ -123,6 +123,12 @@ struct cli_file {
  * (checked before any file is opened: the same inode, or the same path).
  */
 int cli_check_files(const char *prog, const struct cli_file *files, size_t n);
+/*
+ * getopt_long's '?' (run with opterr = 0) said once: the unknown option and the one it
+ * is likely a slip for, the option whose value is missing, or the options a short
+ * prefix stands for.  Returns EXIT_USAGE.
+ */
+int cli_bad_option(const char *prog, char *const argv[], const struct option *opts);
 /* Whether the option of getopt's CODE was given (cli_once saw it). */
 bool cli_given(const struct cli_seen *seen, int code);
 /* Refuses (message, -1) when both options were given: A and B do not go together. */

@@ -275,6 +275,7 @@ int main(int argc, char **argv)
 	if (cli_check_env(P))
 		return EXIT_USAGE;
 	out = stdout;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "qho:", long_opts, NULL)) != -1) {
 		if (cli_once(P, long_opts, &seen, c, optarg, NULL))
 			return EXIT_USAGE;
@@ -318,7 +319,7 @@ int main(int argc, char **argv)
 		case 'q': lg.verbose = -1; break;
 		case O_VERSION: puts(P " " MYCL_VERSION); return EXIT_OK;
 		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+		default: return cli_bad_option(P, argv, long_opts);
 		}
 	}
 	if (optind + 2 != argc) {

@@ -578,6 +578,7 @@ int main(int argc, char **argv)
 	if (cli_check_env(P))
 		return EXIT_USAGE;
 	out = stdout;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "i:s:o:gqvh", long_opts, NULL)) != -1) {
 		if (cli_once(P, long_opts, &seen, c, optarg, repeatable))
 			return EXIT_USAGE;
@@ -748,7 +749,7 @@ int main(int argc, char **argv)
 		case 'v': lg.verbose++; break;
 		case 'h': usage(stdout); return EXIT_OK;
 		case OPT_VERSION: puts("mycl-hot " MYCL_VERSION); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+		default: return cli_bad_option(P, argv, long_opts);
 		}
 	}
 	if (cli_conflict(P, cli_given(&seen, 'q'), "-q", cli_given(&seen, 'v'), "-v",

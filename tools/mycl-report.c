@@ -142,6 +142,7 @@ int main(int argc, char **argv)
 	cli_escape_std();
 	if (cli_check_env(P))
 		return EXIT_USAGE;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:qh", long_opts, NULL)) != -1) {
 		if (cli_once(P, long_opts, &seen, c, optarg, NULL))
 			return EXIT_USAGE;
@@ -186,7 +187,7 @@ int main(int argc, char **argv)
 		case 'q': lg.verbose = -1; break;
 		case 'h': usage(stdout); return EXIT_OK;
 		case O_VERSION: puts(P " " MYCL_VERSION); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+		default: return cli_bad_option(P, argv, long_opts);
 		}
 	}
 	if (optind >= argc) {

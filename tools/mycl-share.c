@@ -81,6 +81,7 @@ int main(int argc, char **argv)
 	if (cli_check_env("mycl-share"))
 		return EXIT_USAGE;
 	out = stdout;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "qho:", long_opts, NULL)) != -1) {
 		if (cli_once("mycl-share", long_opts, &seen, c, optarg, NULL))
 			return EXIT_USAGE;
@@ -121,7 +122,7 @@ int main(int argc, char **argv)
 		case O_TYPE: wo.type = optarg; o.types = true; break;
 		case O_VERSION: puts("mycl-share " MYCL_VERSION); return EXIT_OK;
 		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+		default: return cli_bad_option("mycl-share", argv, long_opts);
 		}
 	}
 	if (optind + 1 != argc) {
