@@ -77,6 +77,13 @@ def main():
           "Annotation of burn in zoo" in text and "work_sink write" in text, "")
     check("ttas: false sharing of zoo weighted by the recording",
           "recording: " in text and "samples in this binary" in text, "")
+    # A tree of the function alone says why: libc's msort has no frame pointer, so its
+    # frame-pointer chains end there
+    r = run(tool, "--symfs", symfs, os.path.join(data, "hotloop.g.data"))
+    paths = r.stdout.split("== Call paths ==")[1].split("== Lock")[0]
+    check("hotloop.g: a function without callers says its chains end, and what shows more",
+          "msort_with_tmp.part.0  [libc.so.6]\n  (no caller for 100% of its samples" in paths and
+          "--call-graph dwarf" in paths, paths[-400:])
     r = run(tool, "--symfs", symfs, os.path.join(data, "locks", "members.dwarf.data"))
     check("members (C++, DWARF): call paths with inlined frames",
           "(inlined)" in r.stdout.split("== Call paths ==")[1].split("== Lock")[0], "")
