@@ -122,9 +122,19 @@ fuzz_seeds() {
 		cp "$top/tests/data/locks/kallsyms" "$dir/" ;;
 	esac
 	cp "$top/tests/fuzz/regress/$(fuzz_regress_dir "$target")"/* "$dir/" 2>/dev/null
-	# What earlier campaigns grew, minimised (keep.sh writes it).
-	[ -f "$top/tests/fuzz/corpus/$target.tar.zst" ] &&
-		zstd -q -d -c "$top/tests/fuzz/corpus/$target.tar.zst" | tar xf - -C "$dir"
+	# What earlier campaigns grew, minimised (keep.sh writes it); with FUZZ_CORPUS_MAX=N
+	# (run.sh's bounded run) every k-th input by name, at most N, the rest left for the
+	# campaigns: replaying a corpus of thousands first is most of a short run
+	if [ -f "$top/tests/fuzz/corpus/$target.tar.zst" ]; then
+		mkdir -p "$dir/.grown"
+		zstd -q -d -c "$top/tests/fuzz/corpus/$target.tar.zst" | tar xf - -C "$dir/.grown"
+		ls "$dir/.grown" | sort | awk -v max="${FUZZ_CORPUS_MAX:-0}" -v s="${seed:-1}" '
+			{ name[NR] = $0 }
+			END { k = max > 0 ? int((NR + max - 1) / max) : 1; if (k < 1) k = 1
+			      for (i = 1; i <= NR; i++) if (i % k == s % k) print name[i] }' |
+		while read -r f; do mv "$dir/.grown/$f" "$dir/"; done
+		rm -rf "$dir/.grown"
+	fi
 	true
 }
 

@@ -6,7 +6,8 @@
 # when clang cannot build fuzzers here; 1 when a fuzzer found a crash (kept in
 # OUTDIR).  The long campaign is campaign.sh.
 # usage: run.sh OUTDIR SECONDS   (FUZZ_SEED=N: libFuzzer's seed, default 1 so that
-# CI runs are repeatable; FUZZ_SEED=0 lets libFuzzer pick one)
+# CI runs are repeatable; FUZZ_SEED=0 lets libFuzzer pick one; FUZZ_CORPUS_MAX=N: at
+# most N inputs of each campaign corpus, default 400, 0 for all; the seed picks which)
 set -u
 out=$1; secs=$2; seed=${FUZZ_SEED:-1}
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -20,7 +21,7 @@ status=0
 n=$(echo $fuzz_targets | wc -w)
 for target in $fuzz_targets; do
 	rm -rf "$out/corpus-$target"
-	fuzz_seeds $target "$out/corpus-$target"
+	FUZZ_CORPUS_MAX=${FUZZ_CORPUS_MAX:-400} fuzz_seeds $target "$out/corpus-$target"
 	dict=$(fuzz_dict $target)
 	touch "$out/.start-$target"
 	(cd "$out" && ./$target -seed=$seed -max_total_time=$((secs / n)) \
