@@ -17,6 +17,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 ENTRIES = ("handle_one_connection", "start_thread", "clone", "clone3", "__clone3")
@@ -42,12 +43,13 @@ def ensure_mariadb():
 
 
 def start_server(work):
+    # The server's files in a private directory of a short path without spaces, wherever the
+    # checkout is: a unix socket's path holds at most 107 bytes, and mariadb-install-db's
+    # script breaks on a datadir with a space; a temporary directory of its own, since two
+    # runs at once named their temporary tables alike in /tmp
+    work = tempfile.mkdtemp(prefix="mycl-mariadb-")
     data, sock = os.path.join(work, "data"), os.path.join(work, "mysql.sock")
-    # (a temporary directory of its own: two test runs at once named their temporary
-    # tables alike in /tmp, and one's mariadb-install-db failed)
     tmp = os.path.join(work, "tmp")
-    shutil.rmtree(data, ignore_errors=True)
-    shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(data)
     os.makedirs(tmp)
     r = subprocess.run(["mariadb-install-db", "--no-defaults", f"--datadir={data}", "--user=root",
@@ -55,6 +57,7 @@ def start_server(work):
                         "--skip-test-db", "--auth-root-authentication-method=normal"],
                        capture_output=True, text=True, timeout=300)
     if r.returncode != 0:
+        shutil.rmtree(work, ignore_errors=True)
         skip(f"mariadb-install-db failed: {r.stderr[-300:]}")
     mariadbd = shutil.which("mariadbd") or "/usr/sbin/mariadbd"
     srv = subprocess.Popen([mariadbd, "--no-defaults", f"--datadir={data}", f"--socket={sock}",
@@ -70,7 +73,11 @@ def start_server(work):
             break
         time.sleep(0.25)
     srv.kill()
-    skip("mariadbd did not start")
+    srv.wait()
+    err = open(os.path.join(work, "mariadbd.err"), errors="replace").read()[-300:] \
+        if os.path.exists(os.path.join(work, "mariadbd.err")) else ""
+    shutil.rmtree(work, ignore_errors=True)
+    skip(f"mariadbd did not start: {err}")
 
 
 def our_counts(mycl_hot, path):
@@ -138,9 +145,18 @@ def archive_check(mycl_hot, data, cache, work):
     """perf archive of the recording, read with --archive and nothing else: the same
     report (DWARF-unwound call paths included) as with this machine's own files and the
     recording's build-id cache (which holds the [vdso] no file here has)."""
-    r = subprocess.run(["perf", "--buildid-dir", cache, "archive", data], capture_output=True,
-                       text=True, timeout=600)
+    # (Debian's perf-archive script breaks on a path with a space: it is given links to the
+    # recording and the cache in a directory of a plain path)
+    plain = tempfile.mkdtemp(prefix="mycl-archive-")
+    os.symlink(os.path.abspath(data), os.path.join(plain, "perf.data"))
+    os.symlink(os.path.abspath(cache), os.path.join(plain, "cache"))
+    r = subprocess.run(["perf", "--buildid-dir", os.path.join(plain, "cache"), "archive",
+                        os.path.join(plain, "perf.data")], capture_output=True, text=True,
+                       timeout=600)
     arc = data + ".tar.bz2"
+    if os.path.exists(os.path.join(plain, "perf.data.tar.bz2")):
+        shutil.move(os.path.join(plain, "perf.data.tar.bz2"), arc)
+    shutil.rmtree(plain, ignore_errors=True)
     if r.returncode != 0 or not os.path.exists(arc):
         print(f"FAIL perf archive: {r.stdout[-200:]} {r.stderr[-200:]}")
         return False
@@ -202,6 +218,8 @@ def main():
             srv.wait(timeout=30)
         except subprocess.TimeoutExpired:
             srv.kill()
+            srv.wait()
+        shutil.rmtree(os.path.dirname(sock), ignore_errors=True)
     tz_ok = tz_check(mycl_hot, data)
     ptotal, pcomplete = perf_counts(data)
     share = complete / total if total else 0
