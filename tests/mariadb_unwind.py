@@ -176,6 +176,7 @@ def archive_check(mycl_hot, data, cache, work):
 
 def main():
     mycl_hot, work = sys.argv[1:3]
+    work = os.path.abspath(work)  # (perf takes a relative --buildid-dir and writes nothing there)
     os.makedirs(work, exist_ok=True)
     if not shutil.which("perf"):
         skip("no perf")
