@@ -528,7 +528,7 @@ int cli_bad_option(const char *prog, char *const argv[], const struct option *op
 	if (optopt) {
 		/* a short option unknown, or an option whose value is missing */
 		for (const struct option *o = opts; o->name; o++) {
-			if (o->val != optopt || o->flag)
+			if (o->val != optopt)
 				continue;
 			if (o->has_arg == required_argument)
 				fprintf(stderr, "%s: --%s needs a value\n", prog, o->name);
@@ -564,11 +564,6 @@ int cli_bad_option(const char *prog, char *const argv[], const struct option *op
 	} else if (near && best <= 2 && best < strlen(name)) {
 		fprintf(stderr, "%s: unknown option --%s; did you mean --%s?\n", prog, name, near);
 	} else {
-		for (const struct option *o = opts; o->name; o++)
-			if (!strcmp(o->name, name) && o->has_arg == no_argument) {
-				fprintf(stderr, "%s: --%s takes no value\n", prog, name);
-				return EXIT_USAGE;
-			}
 		fprintf(stderr, "%s: unknown option --%s (%s --help lists them)\n", prog, name, prog);
 	}
 	return EXIT_USAGE;

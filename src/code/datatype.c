@@ -191,12 +191,6 @@ static bool die_type(Dwarf_Die *die, Dwarf_Die *out)
 	return dwarf_attr_integrate(die, DW_AT_type, &at) && dwarf_formref_die(&at, out);
 }
 
-/* T with typedefs and qualifiers taken off; false when nothing is under them (void). */
-static bool strip(Dwarf_Die *t)
-{
-	return inline_strip_type(t);
-}
-
 static bool is_pointer(Dwarf_Die *t)
 {
 	int tag = dwarf_tag(t);
@@ -210,7 +204,7 @@ static uint64_t type_size(Dwarf_Die *t)
 	Dwarf_Die s = *t;
 	Dwarf_Word sz;
 
-	if (!strip(&s))
+	if (!inline_strip_type(&s))
 		return 0;
 	if (is_pointer(&s))
 		return 8;
@@ -223,7 +217,7 @@ static bool aggregate(Dwarf_Die *t)
 	Dwarf_Die s = *t;
 	int tag;
 
-	if (!strip(&s))
+	if (!inline_strip_type(&s))
 		return false;
 	tag = dwarf_tag(&s);
 	return tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type ||
@@ -337,7 +331,7 @@ static uint64_t inner_size(Dwarf_Die *type, int64_t off)
 {
 	Dwarf_Die t = *type, c, ct;
 
-	for (int depth = 0; depth < 12 && strip(&t); depth++) {
+	for (int depth = 0; depth < 12 && inline_strip_type(&t); depth++) {
 		int tag = dwarf_tag(&t);
 		bool in = false;
 
@@ -425,7 +419,7 @@ static void path_at(Dwarf_Die *type, int64_t off, uint64_t size, bool *indexed, 
 	char tmp[48];
 	int tag;
 
-	if (!strip(&t) || depth > 12)
+	if (!inline_strip_type(&t) || depth > 12)
 		goto rest;
 	tag = dwarf_tag(&t);
 	if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type) {
@@ -772,7 +766,7 @@ static struct rv ptr_of(struct walk *w, Dwarf_Off type, const char *expr, uint8_
 {
 	Dwarf_Die t, p;
 
-	if (!dwarf_offdie(w->dw, type, &t) || !strip(&t) || !is_pointer(&t) || !die_type(&t, &p))
+	if (!dwarf_offdie(w->dw, type, &t) || !inline_strip_type(&t) || !is_pointer(&t) || !die_type(&t, &p))
 		return (struct rv){ .kind = R_UNKNOWN, .name = -1 };
 	return (struct rv){ .kind = R_PTR, .where = where, .name = name_id(w, expr),
 			    .type = dwarf_dieoffset(&p) };
@@ -786,9 +780,9 @@ static bool type_within(struct walk *w, Dwarf_Off type, int64_t off, Dwarf_Off w
 {
 	Dwarf_Die t, u, c;
 
-	if (!dwarf_offdie(w->dw, want, &u) || !strip(&u) || !dwarf_offdie(w->dw, type, &t))
+	if (!dwarf_offdie(w->dw, want, &u) || !inline_strip_type(&u) || !dwarf_offdie(w->dw, type, &t))
 		return false;
-	for (int depth = 0; depth < 12 && strip(&t); depth++) {
+	for (int depth = 0; depth < 12 && inline_strip_type(&t); depth++) {
 		int tag = dwarf_tag(&t);
 		bool in = false;
 
@@ -1072,7 +1066,7 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 		uint64_t es;
 		const char *close = path[0] == '[' ? strchr(path, ']') : NULL;
 
-		if (strip(&st) && dwarf_tag(&st) == DW_TAG_array_type && die_type(&st, &et) &&
+		if (inline_strip_type(&st) && dwarf_tag(&st) == DW_TAG_array_type && die_type(&st, &et) &&
 		    (es = type_size(&et)) && close) {
 			a->type = type_str(w, &et);
 			a->type_die = dwarf_dieoffset(&et);
@@ -1085,7 +1079,7 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 	if (loaded && (in->ty_op == TY_LOAD || in->ty_op == TY_ADD_LOAD) && in->ty_wide) {
 		Dwarf_Die s = mt;
 
-		if (strip(&s) && is_pointer(&s)) {
+		if (inline_strip_type(&s) && is_pointer(&s)) {
 			*loaded = ptr_of(w, dwarf_dieoffset(&mt), a->expr, DT_HEAP);
 			loaded->groot = groot && loaded->kind == R_PTR;
 			if (loaded->kind == R_PTR && !a->expr)
@@ -1270,7 +1264,7 @@ static bool same_array_es(Dwarf_Die *type, int64_t a, int64_t b, uint64_t *esize
 {
 	Dwarf_Die t = *type, c, ct;
 
-	for (int depth = 0; depth < 12 && strip(&t); depth++) {
+	for (int depth = 0; depth < 12 && inline_strip_type(&t); depth++) {
 		int tag = dwarf_tag(&t);
 		bool in = false;
 

@@ -267,7 +267,6 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 	if (!err && p->want_tree) {
 		uint32_t leaf = UINT32_MAX;
 
-		p->nr_tree_samples++;
 		p->nr_chained += s->callchain_nr || s->branch_nr ||
 				 (s->user_regs_abi && s->user_stack_size);
 

@@ -310,6 +310,16 @@ static int tree_bound(struct mycl_profile *p, const char *kind, const char *fmt,
 	return 0;
 }
 
+/* The samples the filters kept, every event's (with call paths wanted: those of the tree). */
+static uint64_t kept_samples(const struct mycl_profile *p)
+{
+	uint64_t n = 0;
+
+	for (size_t e = 0; e < p->nr_events; e++)
+		n += p->events[e].nr_samples;
+	return n;
+}
+
 int profile_quality(struct mycl_profile *p)
 {
 	const struct mycl_perf_stats *st = mycl_perf_data__stats(p->pd);
@@ -321,7 +331,7 @@ int profile_quality(struct mycl_profile *p)
 		err = stack_copy(p);
 	if (!err)
 		err = fp_chains(p);
-	if (!err && p->want_tree && p->nr_tree_samples && !p->nr_chained) {
+	if (!err && p->want_tree && kept_samples(p) && !p->nr_chained) {
 		struct mycl_warning *w = add(p, "no_chains", 100);
 
 		if (!w)

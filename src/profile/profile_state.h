@@ -72,7 +72,7 @@ struct mycl_profile {
 	uint64_t stack_copy_size;			/* the largest copy asked for, bytes */
 	uint64_t nr_fp_user, nr_fp_gap;			/* user samples with fp chains; in frameless code */
 	uint64_t nr_idle;				/* samples of the idle task (pid 0) */
-	uint64_t nr_tree_samples, nr_chained;	/* samples kept for call paths; with a chain */
+	uint64_t nr_chained;			/* samples kept for call paths with a chain */
 	struct mycl_warning *warnings;
 	size_t nr_warnings;
 

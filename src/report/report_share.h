@@ -14,8 +14,8 @@ struct mycl_share;
 /* "#   LABEL TEXT", a comment of the report's head, folded at spaces to COLS columns
  * (0: never) under the label. */
 void share_folded(FILE *f, const char *label, const char *text, size_t cols);
-/* "INDENT LABEL TEXT", a line of a finding (no '#'), folded the same way. */
-void share_item(FILE *f, const char *indent, const char *label, const char *text, size_t cols);
+/* "LEAD LABEL TEXT", a line of a finding (LEAD without '#'), folded the same way. */
+void share_item(FILE *f, const char *lead, const char *label, const char *text, size_t cols);
 /* The flagged types (at most MAX; 0: 20), or with ALL every type written while threads run. */
 void share_types_text(FILE *f, const struct mycl_share *s, size_t max, bool all, bool wide);
 /* Type NAME's layout, the way pahole prints it, with each member's role.  -ENOENT: none. */

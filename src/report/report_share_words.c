@@ -9,7 +9,7 @@
  * LEAD, LABEL and TEXT, folded at spaces to COLS columns (0: never) under the
  * label's end: a comment line's continuations keep its '#'.
  */
-static void folded(FILE *f, const char *lead, const char *label, const char *text, size_t cols)
+void share_item(FILE *f, const char *lead, const char *label, const char *text, size_t cols)
 {
 	const char *p = text;
 	size_t indent = strlen(lead) + strlen(label), col, ll = strlen(label);
@@ -48,12 +48,7 @@ static void folded(FILE *f, const char *lead, const char *label, const char *tex
 
 void share_folded(FILE *f, const char *label, const char *text, size_t cols)
 {
-	folded(f, "#   ", label, text, cols);
-}
-
-void share_item(FILE *f, const char *indent, const char *label, const char *text, size_t cols)
-{
-	folded(f, indent, label, text, cols);
+	share_item(f, "#   ", label, text, cols);
 }
 
 const char *share_verdict_word(enum mycl_share_verdict v)

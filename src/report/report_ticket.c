@@ -347,6 +347,24 @@ static void flat(struct ticket *t, const struct mycl_profile_event *pe, size_t t
 	}
 }
 
+/* Why a caller tree of 2% branches would show the function alone, and what shows more. */
+static void tree_hint(FILE *f, const struct mycl_cg_node *g, uint64_t total)
+{
+	uint64_t big = 0, sum = 0;
+
+	for (size_t j = 0; j < g->nr_children; j++) {
+		big = g->children[j].period > big ? g->children[j].period : big;
+		sum += g->children[j].period;
+	}
+	if (sum * 2 < g->period)
+		fprintf(f, "  (no caller for %.0f%% of its samples: their call chains end here; perf "
+			"record --call-graph dwarf unwinds past code without frame pointers)\n",
+			100.0 - 100.0 * (double)sum / (double)g->period);
+	else if (pct(big, total) < 2.0 && pct(g->period, total) >= 2.0)
+		fprintf(f, "  (its callers each hold less than 2%% of the samples: mycl-hot -g "
+			"--graph-limit 0, or --callers on it, shows them)\n");
+}
+
 static int paths(struct ticket *t, const struct mycl_profile_event *pe, size_t k)
 {
 	struct capture c;
@@ -364,24 +382,7 @@ static int paths(struct ticket *t, const struct mycl_profile_event *pe, size_t k
 		fprintf(c.f, r->dso && r->dso[0] == '[' ? "%.2f%%  %s  %s\n" : "%.2f%%  %s  [%s]\n",
 			pct(r->period, pe->total_period_all), row_name(r, nm, sizeof(nm)),
 			str_or(r->dso, "?"));
-		{
-			/* a tree of the function alone: say why, and what shows more */
-			uint64_t big = 0, sum = 0;
-
-			for (size_t j = 0; j < g->nr_children; j++) {
-				big = g->children[j].period > big ? g->children[j].period : big;
-				sum += g->children[j].period;
-			}
-			if (sum * 2 < g->period)
-				fprintf(c.f, "  (no caller for %.0f%% of its samples: their call chains end "
-					"here; perf record --call-graph dwarf unwinds past code without "
-					"frame pointers)\n", 100.0 - 100.0 * (double)sum /
-					(double)(g->period ? g->period : 1));
-			else if (pct(big, pe->total_period_all) < 2.0 &&
-				 pct(g->period, pe->total_period_all) >= 2.0)
-				fprintf(c.f, "  (its callers each hold less than 2%% of the samples: "
-					"mycl-hot -g --graph-limit 0, or --callers on it, shows them)\n");
-		}
+		tree_hint(c.f, g, pe->total_period_all);
 		report_tree_text(c.f, g, pe->total_period_all, 2.0, 2);
 		fputc('\n', c.f);
 		mycl_cg_node__free(g);
