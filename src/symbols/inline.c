@@ -466,33 +466,6 @@ rest:
 	}
 }
 
-static uint64_t var_addr(Dwarf_Die *die);
-
-static bool var_at(Dwarf_Die *die, uint64_t addr)
-{
-	return var_addr(die) == addr;
-}
-
-/* The variable at ADDR among PARENT's children (and inside namespaces). */
-static bool find_var(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *out, int depth)
-{
-	Dwarf_Die c;
-
-	if (depth > 4 || dwarf_child(parent, &c) != 0)
-		return false;
-	do {
-		int tag = dwarf_tag(&c);
-
-		if (tag == DW_TAG_variable && var_at(&c, addr)) {
-			*out = c;
-			return true;
-		}
-		if (tag == DW_TAG_namespace && find_var(&c, addr, out, depth + 1))
-			return true;
-	} while (dwarf_siblingof(&c, &c) == 0);
-	return false;
-}
-
 /* The address a global's location names (DW_OP_addr, DWARF 5's DW_OP_addrx), or 0. */
 static uint64_t var_addr(Dwarf_Die *die)
 {
@@ -536,7 +509,10 @@ static int by_lo(const void *a, const void *b)
 {
 	const struct die_range *x = a, *y = b;
 
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
+	/* (at one address, the first unit's: the order a walk of the units meets them) */
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->die < y->die ? -1 : x->die > y->die;
 }
 
 /*
@@ -597,42 +573,38 @@ static int member_path_of(struct dso *d, const char *var, uint64_t start, uint64
 			  char *buf, size_t len)
 {
 	struct inline_cache *c = cache_of(d);
-	Dwarf_Off cu = 0, next;
-	size_t hsize, used = 0;
-	Dwarf_Die die, var_die, type;
+	size_t used = 0;
+	Dwarf_Die var_die, type;
 
 	if (!c || !c->dw || !len)
 		return -ENOENT;
-	while (dwarf_nextcu(c->dw, cu, &next, &hsize, NULL, NULL, NULL) == 0) {
-		if (dwarf_offdie(c->dw, cu + hsize, &die) && find_var(&die, start, &var_die, 0)) {
-			put(buf, len, &used, var);
-			if (!type_of(&var_die, &type))
-				return off || deref ? -ENOENT : 0;
-			if (deref) {
-				/* var->member: the type var points to. */
-				Dwarf_Die pointee;
-				size_t at = used;
+	/* (the globals' index: the first unit's variable at START, as a walk of the units finds) */
+	if (inline_global_at(d, NULL, start, &var_die) != 0)
+		return -ENOENT;
+	put(buf, len, &used, var);
+	if (!type_of(&var_die, &type))
+		return off || deref ? -ENOENT : 0;
+	if (deref) {
+		/* var->member: the type var points to. */
+		Dwarf_Die pointee;
+		size_t at = used;
 
-				if (dwarf_tag(&type) != DW_TAG_pointer_type || !type_of(&type, &pointee))
-					return -ENOENT;
-				put(buf, len, &used, "->");
-				member_path(&pointee, off, buf, len, &used, 0);
-				/* "->.mutex" reads "->mutex". */
-				if (used > at + 2 && buf[at + 2] == '.') {
-					memmove(buf + at + 2, buf + at + 3, used - at - 2);
-					used--;
-				}
-				if (used == at + 2 && !off) {
-					buf[at] = '\0';
-					memmove(buf + 1, buf, at + 1);
-					buf[0] = '*';
-				}
-				return 0;
-			}
-			member_path(&type, off, buf, len, &used, 0);
-			return 0;
+		if (dwarf_tag(&type) != DW_TAG_pointer_type || !type_of(&type, &pointee))
+			return -ENOENT;
+		put(buf, len, &used, "->");
+		member_path(&pointee, off, buf, len, &used, 0);
+		/* "->.mutex" reads "->mutex". */
+		if (used > at + 2 && buf[at + 2] == '.') {
+			memmove(buf + at + 2, buf + at + 3, used - at - 2);
+			used--;
 		}
-		cu = next;
+		if (used == at + 2 && !off) {
+			buf[at] = '\0';
+			memmove(buf + 1, buf, at + 1);
+			buf[0] = '*';
+		}
+		return 0;
 	}
-	return -ENOENT;
+	member_path(&type, off, buf, len, &used, 0);
+	return 0;
 }
