@@ -84,7 +84,8 @@ struct walk {
 	struct dt_result *out;
 	struct var *vars;
 	size_t nr_vars;
-	struct fact **facts;		/* per instruction, ending with var UINT32_MAX */
+	struct fact **facts;		/* per instruction, ending with var UINT32_MAX; or NULL */
+	struct fact *fact_pool;		/* ... where they are */
 	char **names;
 	size_t nr_names, cap_names;
 	struct state *in;		/* per basic block, at its entry */
@@ -580,17 +581,11 @@ static int op_breg(const Dwarf_Op *op, int64_t *off)
 	return -1;
 }
 
-/* Where the frame base is at instruction I: -1 the CFA, a register plus *OFF, or -2 unknown. */
-static int frame_base_at(struct walk *w, size_t i, int64_t *off)
+/* Where the frame base expression OPS puts it: -1 the CFA, a register plus *OFF, or -2 unknown. */
+static int frame_base_of(Dwarf_Op *ops, int64_t *off)
 {
-	Dwarf_Attribute at;
-	Dwarf_Op *ops;
 	int r;
 
-	*off = 0;
-	if (!w->have_fn || !dwarf_attr(&w->fn, DW_AT_frame_base, &at) ||
-	    !loc_at(&at, w->v[i].addr, &ops))
-		return -2;
 	if (ops[0].atom == DW_OP_call_frame_cfa)
 		return -1;
 	if ((r = op_reg(&ops[0])) >= 0)
@@ -668,6 +663,9 @@ static int place(struct walk *w, struct placing *p, uint32_t var, const Dwarf_Op
 static int build_facts(struct walk *w)
 {
 	struct placing p = { 0 };
+	Dwarf_Attribute at0;
+	Dwarf_Op *ops0;
+	size_t len0;
 	int16_t *fb = malloc(w->n * sizeof(*fb));
 	int64_t *fb_off = malloc(w->n * sizeof(*fb_off));
 	int err = 0;
@@ -676,8 +674,24 @@ static int build_facts(struct walk *w)
 		err = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < w->n; i++)
-		fb[i] = (int16_t)frame_base_at(w, i, &fb_off[i]);
+	/* (one expression, the usual DW_OP_call_frame_cfa: read once for every instruction) */
+	if (w->have_fn && dwarf_attr(&w->fn, DW_AT_frame_base, &at0) &&
+	    dwarf_getlocation(&at0, &ops0, &len0) == 0) {
+		int64_t off0 = 0;
+		int16_t r0 = len0 ? (int16_t)frame_base_of(ops0, &off0) : -2;
+
+		for (size_t i = 0; i < w->n; i++) {
+			fb[i] = r0;
+			fb_off[i] = r0 == -2 ? 0 : off0;
+		}
+	} else {
+		for (size_t i = 0; i < w->n; i++) {
+			fb_off[i] = 0;
+			fb[i] = w->have_fn && dwarf_attr(&w->fn, DW_AT_frame_base, &at0) &&
+				loc_at(&at0, w->v[i].addr, &ops0) ?
+				(int16_t)frame_base_of(ops0, &fb_off[i]) : -2;
+		}
+	}
 	for (size_t k = 0; k < w->nr_vars && !err; k++) {
 		struct var *v = &w->vars[k];
 		Dwarf_Attribute at;
@@ -724,22 +738,23 @@ static int build_facts(struct walk *w)
 		free(p.v);
 		p.v = sorted;
 	}
-	for (size_t i = 0, k = 0; i < w->n; i++) {
-		size_t from = k, nf;
+	/* each instruction's facts and an end mark, in one block */
+	w->fact_pool = malloc((p.nr + w->n) * sizeof(*w->fact_pool));
+	if (!w->fact_pool) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0, k = 0, used = 0; i < w->n; i++) {
+		size_t from = k;
 
 		while (k < p.nr && p.v[k].insn == i)
 			k++;
-		nf = k - from;
-		if (!nf)
+		if (k == from)
 			continue;
-		w->facts[i] = malloc((nf + 1) * sizeof(struct fact));
-		if (!w->facts[i]) {
-			err = -ENOMEM;
-			goto out;
-		}
-		for (size_t j = 0; j < nf; j++)
-			w->facts[i][j] = p.v[from + j].f;
-		w->facts[i][nf] = (struct fact){ .var = UINT32_MAX };
+		w->facts[i] = &w->fact_pool[used];
+		for (size_t j = from; j < k; j++)
+			w->fact_pool[used++] = p.v[j].f;
+		w->fact_pool[used++] = (struct fact){ .var = UINT32_MAX };
 	}
 out:
 	free(p.v);
@@ -1143,10 +1158,10 @@ static const struct var *frame_var(struct walk *w, size_t i, const struct state 
 		Dwarf_Die t;
 		int64_t at;
 		uint64_t sz;
+		bool aggr;
 
-		if (f->reg >= 0 || !fact_cfa(f, s, &at) || !dwarf_offdie(w->dw, v->type, &t))
+		if (f->reg >= 0 || !fact_cfa(f, s, &at) || !memo_type_at(w, v->type, &t, &sz, &aggr))
 			continue;
-		sz = type_size(&t);
 		if (off >= at && (uint64_t)(off - at) < (sz ? sz : 1)) {
 			*inside = off - at;
 			return v;
@@ -1795,8 +1810,7 @@ int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, 
 		}
 	}
 out:
-	for (size_t i = 0; w.facts && i < n; i++)
-		free(w.facts[i]);
+	free(w.fact_pool);
 	free(w.facts);
 	free(w.in);
 	free(w.block_of);

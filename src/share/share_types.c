@@ -1047,6 +1047,7 @@ int share_types_scan(struct mycl_share *s, struct elf_image *img, struct callgra
 		return err;
 	}
 	disasm_set_type_facts(d, true);
+	disasm_set_text(d, false);
 	starts = callgraph_starts(cg, &n);
 	for (size_t i = 0; i < n && !err; i++) {
 		uint64_t end = callgraph_func_end(cg, starts[i], NULL);
