@@ -78,6 +78,7 @@ struct walk {
 	Dwarf *dw;
 	Dwarf_Die cu, fn;
 	bool have_fn, cxx;
+	bool naming;			/* the final pass: every string of each access (else the flow's) */
 	uint16_t machine;
 	const struct insn *v;
 	size_t n;
@@ -978,6 +979,20 @@ static void memo_path_at(struct walk *w, Dwarf_Die *type, int64_t off, uint64_t 
 	}
 }
 
+/* What a load of member type MT, named EXPR, puts in its register: the pointee when a pointer. */
+static void loaded_member(struct walk *w, Dwarf_Die *mt, const char *expr, bool groot,
+			  struct rv *loaded)
+{
+	Dwarf_Die s = *mt;
+
+	if (inline_strip_type(&s) && is_pointer(&s)) {
+		*loaded = ptr_of(w, dwarf_dieoffset(mt), expr, DT_HEAP);
+		loaded->groot = groot && loaded->kind == R_PTR;
+		if (loaded->kind == R_PTR && !expr)
+			loaded->name = -1;
+	}
+}
+
 /*
  * Names the access of instruction IN at byte OFF (plus an index when
  * INDEXED) of the object B points to; the loaded value in *LOADED when it is
@@ -993,6 +1008,7 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 	uint64_t msize;
 	bool ix = indexed || b->indexed, aggr;
 	bool groot = b->groot || b->where == DT_GLOBAL;
+	bool load = loaded && (in->ty_op == TY_LOAD || in->ty_op == TY_ADD_LOAD) && in->ty_wide;
 	struct rv base = *b;
 
 	path[0] = '\0';
@@ -1036,11 +1052,11 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 		int64_t k = msize ? off / (int64_t)msize : 0;
 
 		a->where = b->where ? b->where : DT_HEAP;
-		a->type = type_str(w, &t);
+		a->type = w->naming ? type_str(w, &t) : NULL;
 		a->member_type = a->type;
 		a->offset = off;
 		a->size = msize;
-		if (!name_of(w, b->name))
+		if (!name_of(w, b->name) || (!w->naming && !load))
 			return;
 		if (b->obj && !off)
 			a->expr = keep(w->out, strdup(name_of(w, b->name)));
@@ -1052,7 +1068,7 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 			a->expr = keep(w->out, str_printf("%s[%" PRId64 "]", name_of(w, b->name), k));
 		else
 			a->expr = keep(w->out, str_printf("%s+%" PRId64, name_of(w, b->name), off));
-		if (loaded && (in->ty_op == TY_LOAD || in->ty_op == TY_ADD_LOAD) && in->ty_wide) {
+		if (load) {
 			*loaded = ptr_of(w, dwarf_dieoffset(&t), a->expr, DT_HEAP);
 			loaded->groot = groot && loaded->kind == R_PTR;
 		}
@@ -1063,6 +1079,14 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 		/* An index into what the pointer points to: it is an array's element. */
 		base.indexed = true;
 		a->element = true;
+	}
+	if (!w->naming) {
+		/* (the walk's own passes: only what a load puts in its register) */
+		Dwarf_Die st = mt;
+
+		if (load && inline_strip_type(&st) && is_pointer(&st))
+			loaded_member(w, &mt, expr_of(w, &base, path), groot, loaded);
+		return;
 	}
 	a->where = b->where ? b->where : DT_HEAP;
 	a->type = type_str(w, &t);
@@ -1091,16 +1115,8 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 			a->offset = a->offset % (int64_t)es;
 		}
 	}
-	if (loaded && (in->ty_op == TY_LOAD || in->ty_op == TY_ADD_LOAD) && in->ty_wide) {
-		Dwarf_Die s = mt;
-
-		if (inline_strip_type(&s) && is_pointer(&s)) {
-			*loaded = ptr_of(w, dwarf_dieoffset(&mt), a->expr, DT_HEAP);
-			loaded->groot = groot && loaded->kind == R_PTR;
-			if (loaded->kind == R_PTR && !a->expr)
-				loaded->name = -1;
-		}
-	}
+	if (load)
+		loaded_member(w, &mt, a->expr, groot, loaded);
 }
 
 static bool global_var(struct walk *w, uint64_t addr, struct var *g, uint64_t *start)
@@ -1790,6 +1806,7 @@ int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, 
 	if (!err)
 		err = run(&w);
 	/* The names, under each block's final state (unreached code: its facts alone). */
+	w.naming = true;
 	for (size_t b = 0; b < w.nr_blocks && !err; b++) {
 		struct state s = w.in[b];
 
