@@ -61,6 +61,7 @@ struct var {
 	const char *name;
 	Dwarf_Off type;
 	bool has_type;
+	bool inlined;			/* SCOPE is an inlined function's */
 	bool held_known;		/* held: what a register holding it holds, worked out once */
 	struct rv held;
 };
@@ -113,6 +114,11 @@ struct dt_memo {
 		bool aggr;
 		char *name;		/* type_name's words, when asked */
 	} type[MEMO_SLOTS];
+	struct memo_within {
+		Dwarf_Off type, want;	/* type 0: empty */
+		int64_t off;
+		bool yes;
+	} within[MEMO_SLOTS];
 	struct memo_path {
 		Dwarf_Off key;		/* 0: empty */
 		int64_t off;
@@ -538,6 +544,7 @@ static void collect_vars(struct walk *w, Dwarf_Die *scope, int depth)
 
 			v->die = c;
 			v->scope = *scope;
+			v->inlined = dwarf_tag(scope) == DW_TAG_inlined_subroutine;
 			v->name = dwarf_attr_integrate(&c, DW_AT_name, &at) ? dwarf_formstring(&at) : NULL;
 			v->has_type = die_type(&c, &t);
 			v->type = v->has_type ? dwarf_dieoffset(&t) : 0;
@@ -792,7 +799,24 @@ static struct rv ptr_of(struct walk *w, Dwarf_Off type, const char *expr, uint8_
  * Whether a member at byte OFF of TYPE (or TYPE itself, at 0) has the type
  * WANT: the object a register points into is the one a variable names.
  */
+static bool type_within_dwarf(struct walk *w, Dwarf_Off type, int64_t off, Dwarf_Off want);
+
 static bool type_within(struct walk *w, Dwarf_Off type, int64_t off, Dwarf_Off want)
+{
+	struct memo_within *m;
+	bool yes;
+
+	if (!w->memo || !type)
+		return type_within_dwarf(w, type, off, want);
+	m = &w->memo->within[memo_hash(type ^ (want << 24) ^ ((uint64_t)off << 44) ^ (uint64_t)off)];
+	if (m->type == type && m->want == want && m->off == off)
+		return m->yes;
+	yes = type_within_dwarf(w, type, off, want);
+	*m = (struct memo_within){ .type = type, .want = want, .off = off, .yes = yes };
+	return yes;
+}
+
+static bool type_within_dwarf(struct walk *w, Dwarf_Off type, int64_t off, Dwarf_Off want)
 {
 	Dwarf_Die t, u, c;
 
@@ -862,7 +886,7 @@ static void apply_facts(struct walk *w, size_t i, struct state *s)
 			v->held_known = true;
 		}
 		dw = v->held;
-		if ((dwarf_tag(&v->scope) == DW_TAG_inlined_subroutine || r->where == DT_GLOBAL) &&
+		if ((v->inlined || r->where == DT_GLOBAL) &&
 		    r->kind == R_PTR && r->name >= 0 && dw.kind == R_PTR &&
 		    (!r->indexed || r->where == DT_GLOBAL) && type_within(w, r->type, r->off, dw.type))
 			continue;
