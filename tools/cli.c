@@ -568,3 +568,25 @@ int cli_bad_option(const char *prog, char *const argv[], const struct option *op
 	}
 	return EXIT_USAGE;
 }
+
+int cli_source_dir(const char *prog, const char **dirs, int *nr, const char *dir)
+{
+	if (*nr == MAX_SRC_DIRS) {
+		fprintf(stderr, "%s: --source-dir: at most %d directories\n", prog, MAX_SRC_DIRS);
+		return -1;
+	}
+	if (!cli_is_dir(prog, "--source-dir", dir))
+		return -1;
+	dirs[(*nr)++] = dir;
+	return 0;
+}
+
+int cli_prefix_map(const char *prog, const char *arg)
+{
+	if (!strchr(arg, '=') || *arg == '=') {
+		fprintf(stderr, "%s: --prefix-map takes OLD=NEW (a build path and where its sources "
+			"are here), not '%s'\n", prog, arg);
+		return -1;
+	}
+	return 0;
+}

@@ -61,6 +61,13 @@ int cli_double(const char *prog, const char *opt, const char *arg, double min, d
  * c, not 'ARG'" and returns -1.
  */
 int cli_choice(const char *prog, const char *opt, const char *arg, const char *const *choices);
+/* --source-dir and --prefix-map of the tools that annotate code. */
+#define MAX_SRC_DIRS 16
+/* DIR added to DIRS (*NR of them, at most MAX_SRC_DIRS): 0, or -1 once said why not. */
+int cli_source_dir(const char *prog, const char **dirs, int *nr, const char *dir);
+/* Whether ARG is OLD=NEW: 0, or -1 once said. */
+int cli_prefix_map(const char *prog, const char *arg);
+
 /* True when PATH is a directory; else says why, naming OPT. */
 bool cli_is_dir(const char *prog, const char *opt, const char *path);
 /*

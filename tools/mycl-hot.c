@@ -19,7 +19,6 @@
 #endif
 #endif
 
-#define MAX_SRC_DIRS 16
 
 /* --locks: the lock report of each event with samples; else the short section. */
 static int lock_reports(FILE *out, const struct mycl_profile *prof, bool full, bool json,
@@ -676,21 +675,12 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_SRCDIR:
-			if (nsrc == MAX_SRC_DIRS) {
-				fprintf(stderr, P ": --source-dir: at most %d directories\n",
-					MAX_SRC_DIRS);
+			if (cli_source_dir(P, src_dirs, &nsrc, optarg))
 				return EXIT_USAGE;
-			}
-			if (!cli_is_dir(P, "--source-dir", optarg))
-				return EXIT_USAGE;
-			src_dirs[nsrc++] = optarg;
 			break;
 		case OPT_PREFIXMAP:
-			if (!strchr(optarg, '=') || *optarg == '=') {
-				fprintf(stderr, P ": --prefix-map takes OLD=NEW (a build path and where "
-					"its sources are here), not '%s'\n", optarg);
+			if (cli_prefix_map(P, optarg))
 				return EXIT_USAGE;
-			}
 			aopts.prefix_map = optarg;
 			break;
 		case OPT_LOCKS: opts.locks = true; break;

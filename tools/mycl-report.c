@@ -39,6 +39,8 @@ static void usage(FILE *f)
 	      "      --buildid-dir DIR   perf's build-id cache (default ~/.debug; '' for none)\n"
 	      "      --archive FILE      perf archive (perf.data.tar.bz2) from the recorded machine\n"
 	      "      --debug-dir DIR     separate debug files (default /usr/lib/debug)\n"
+	      "      --source-dir DIR    where to find source files (repeatable)\n"
+	      "      --prefix-map OLD=NEW  rewrite build paths of source files\n"
 	      "  -o, --output FILE       write the report to FILE\n"
 	      "  -q, --quiet             no warnings, no progress line\n"
 	      "  -h, --help              this help          --version      print the version\n"
@@ -48,7 +50,7 @@ static void usage(FILE *f)
 }
 
 enum { O_FORMAT = 256, O_REDACT, O_COLOR, O_TOP, O_WIDTH, O_NOSHARE, O_SHARETYPES, O_EVENT, O_SYMFS, O_KALLSYMS,
-       O_BUILDID, O_ARCHIVE, O_DEBUG, O_VERSION, O_MAXSTACK };
+       O_BUILDID, O_ARCHIVE, O_DEBUG, O_VERSION, O_MAXSTACK, O_SRCDIR, O_PREFIXMAP };
 
 static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, O_FORMAT },
@@ -66,6 +68,8 @@ static const struct option long_opts[] = {
 	{ "buildid-dir", required_argument, NULL, O_BUILDID },
 	{ "archive", required_argument, NULL, O_ARCHIVE },
 	{ "debug-dir", required_argument, NULL, O_DEBUG },
+	{ "source-dir", required_argument, NULL, O_SRCDIR },
+	{ "prefix-map", required_argument, NULL, O_PREFIXMAP },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -126,7 +130,11 @@ int main(int argc, char **argv)
 	MYCL_OPTS(mycl_perf_data_opts, popts, .print = cli_print, .print_ctx = &lg);
 	MYCL_OPTS(mycl_profile_opts, opts, .print = cli_print, .print_ctx = &lg, .callgraph = true,
 		  .locks = true, .annotate = true);
-	MYCL_OPTS(mycl_ticket_opts, to);
+	const char *src_dirs[MAX_SRC_DIRS + 1] = { NULL };
+	int nsrc = 0;
+	MYCL_OPTS(mycl_annotate_opts, aopts, .source_dirs = src_dirs);
+	MYCL_OPTS(mycl_ticket_opts, to, .annotate_opts = &aopts);
+	static const int repeatable[] = { O_SRCDIR, 0 };
 	const char *format = "text", *output = NULL, *input, *color = "auto";
 	const char *bins[MAX_BINS + 1] = { NULL };
 	struct mycl_perf_data *pd = NULL;
@@ -144,7 +152,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:qh", long_opts, NULL)) != -1) {
-		if (cli_once(P, long_opts, &seen, c, optarg, NULL))
+		if (cli_once(P, long_opts, &seen, c, optarg, repeatable))
 			return EXIT_USAGE;
 		switch (c) {
 		case O_FORMAT:
@@ -183,6 +191,15 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case O_DEBUG: opts.debug_dir = optarg; break;
+		case O_SRCDIR:
+			if (cli_source_dir(P, src_dirs, &nsrc, optarg))
+				return EXIT_USAGE;
+			break;
+		case O_PREFIXMAP:
+			if (cli_prefix_map(P, optarg))
+				return EXIT_USAGE;
+			aopts.prefix_map = optarg;
+			break;
 		case 'o': output = optarg; break;
 		case 'q': lg.verbose = -1; break;
 		case 'h': usage(stdout); return EXIT_OK;

@@ -87,6 +87,14 @@ struct mycl_annotation {
 	uint64_t data_samples, data_known_samples;
 	size_t nr_data_unknown;
 	struct mycl_annotate_unknown data_unknown[4];
+	/*
+	 * Lines whose source text was not read, and why: the debug info came
+	 * from another machine (--symfs, a perf archive, the build-id cache)
+	 * and names its own paths, or a name goes through "..".  Source files
+	 * are then read only from the directories the options give.
+	 */
+	size_t nr_source_withheld;
+	const char *source_withheld;
 };
 
 /*

@@ -67,42 +67,61 @@ struct srcfile {
 	char *text;
 	char **lines;
 	size_t nr;
+	bool withheld;			/* not read: its name came from elsewhere */
 };
 
-static char *find_source(const char *file, const struct mycl_annotate_opts *o)
+/* ROOT/NAME's text when that stays inside ROOT (symbolic links and all), else NULL. */
+static char *read_inside(const char *root, const char *name)
+{
+	char *path = str_printf("%s/%s", root, name), *text = NULL;
+
+	if (path && path_inside(root, path))
+		text = read_text_file(path);
+	free(path);
+	return text;
+}
+
+/*
+ * The text of source file FILE, as the debug info names it, or NULL.  A
+ * binary's line table names any path, and a recording from elsewhere picks
+ * the binary: the file is read where the user said (--prefix-map's NEW, a
+ * --source-dir, never out of it), and at the path itself only when the debug
+ * info is this machine's own (FOREIGN NULL); never a name with "..".
+ * *WITHHELD: not read because of that.
+ */
+static char *find_source(const char *file, const struct mycl_annotate_opts *o, const char *foreign,
+			 bool *withheld)
 {
 	const char *map = OPTS_GET(o, prefix_map, NULL);
 	const char *const *dirs = OPTS_GET(o, source_dirs, NULL);
-	char *path = NULL, *text;
+	char *text;
 
+	*withheld = path_has_dotdot(file);
+	if (*withheld)
+		return NULL;
 	if (map && strchr(map, '=')) {
 		size_t ol = (size_t)(strchr(map, '=') - map);
+		char *root = strndup(map + ol + 1, strlen(map + ol + 1));
 
-		if (!strncmp(file, map, ol) && asprintf(&path, "%s%s", map + ol + 1, file + ol) >= 0) {
-			text = read_text_file(path);
-			free(path);
-			if (text)
-				return text;
-		}
+		text = root && ol && !strncmp(file, map, ol) ? read_inside(root, file + ol) : NULL;
+		free(root);
+		if (text)
+			return text;
 	}
-	if ((text = read_text_file(file)))
+	if (!foreign && file[0] == '/' && (text = read_text_file(file)))
 		return text;
 	for (size_t i = 0; dirs && dirs[i]; i++) {
 		/* The path as recorded under the directory, then its trailing parts. */
-		for (const char *tail = file; tail; tail = strchr(tail + 1, '/')) {
-			if (asprintf(&path, "%s/%s", dirs[i], *tail == '/' ? tail + 1 : tail) < 0)
-				return NULL;
-			text = read_text_file(path);
-			free(path);
-			if (text)
+		for (const char *tail = file; tail; tail = strchr(tail + 1, '/'))
+			if ((text = read_inside(dirs[i], *tail == '/' ? tail + 1 : tail)))
 				return text;
-		}
 	}
+	*withheld = foreign != NULL && file[0] == '/';
 	return NULL;
 }
 
 static const char *source_line(struct srcfile *files, size_t *nfiles, const char *file, int line,
-			       const struct mycl_annotate_opts *o)
+			       const struct mycl_annotate_opts *o, const char *foreign, bool *withheld)
 {
 	struct srcfile *sf = NULL;
 
@@ -113,7 +132,7 @@ static const char *source_line(struct srcfile *files, size_t *nfiles, const char
 		sf = &files[(*nfiles)++];
 		memset(sf, 0, sizeof(*sf));
 		sf->path = file;
-		sf->text = find_source(file, o);
+		sf->text = find_source(file, o, foreign, &sf->withheld);
 		for (char *p = sf->text; p && *p;) {
 			char **n = realloc(sf->lines, (sf->nr + 1) * sizeof(*n));
 
@@ -127,6 +146,8 @@ static const char *source_line(struct srcfile *files, size_t *nfiles, const char
 			*p++ = '\0';
 		}
 	}
+	if (sf && sf->withheld && line > 0)
+		*withheld = true;
 	if (!sf || line <= 0 || (size_t)line > sf->nr)
 		return NULL;
 	return sf->lines[line - 1];
@@ -262,6 +283,7 @@ static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t
 	const struct mycl_profile_event *pe = &p->events[ev];
 	struct elf_image *img = dso_image(d);
 	struct srcfile files[32];
+	const char *foreign = dso_foreign_dwarf(d);
 	size_t nfiles = 0, n = 0;
 	struct disasm *dis = NULL;
 	const char *last_inline = NULL;
@@ -331,8 +353,12 @@ static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t
 		l->atomic = insns[i].atomic;
 		l->spin_hint = insns[i].spin_hint;
 		inline_srcline(d, l->addr, &l->file, &l->line);
-		if (l->file)
-			l->source = source_line(files, &nfiles, l->file, l->line, o);
+		if (l->file) {
+			bool withheld = false;
+
+			l->source = source_line(files, &nfiles, l->file, l->line, o, foreign, &withheld);
+			a->nr_source_withheld += withheld;
+		}
 		inline_frames(&(const struct inline_names){ machine_intern_ctx, p->m }, d, l->addr,
 			      fn->name, inl, 8, &ninl, &repl);
 		if (ninl && (!repl || ninl > 1)) {
@@ -347,6 +373,11 @@ static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t
 		a->period += l->period;
 		a->samples += l->samples;
 	}
+	if (a->nr_source_withheld)
+		a->source_withheld = foreign ?
+			keepf(&ap->strs, "the debug info came from %s, so the source files it names are "
+			      "read only from --source-dir or --prefix-map", foreign) :
+			"a source file named with \"..\" is not read";
 	mark_neighbours(ap, d, insns, n, elf_image_machine(img));
 	data_types(ap, insns, n, profile_event_skids(pe->event));
 	for (size_t i = 0; i < n; i++) {

@@ -98,6 +98,9 @@ MYCL_API int mycl_report__annotation_text(FILE *f, const struct mycl_annotation 
 		str_or(a->arch, "?"), a->start, a->end, a->samples, a->pct_total);
 	fprintf(f, "# Percent of the function, of all samples; *** >= 20%%, ** >= 5%%, * >= 1%%\n");
 	data_summary(f, a);
+	if (a->nr_source_withheld)
+		fprintf(f, "# Source: not shown for %zu instructions: %s\n", a->nr_source_withheld,
+			a->source_withheld);
 	fprintf(f, "#\n");
 	if (context > 0) {
 		show = calloc(a->nr_lines ? a->nr_lines : 1, sizeof(*show));
@@ -160,6 +163,12 @@ MYCL_API int mycl_report__annotation_json(FILE *f, const struct mycl_annotation 
 	json_u64(&j, "period", a->period);
 	json_dbl(&j, "overhead", a->pct_total, 4);
 	json_str(&j, "not_shown", a->why_not);
+	if (a->nr_source_withheld) {
+		json_begin_obj(&j, "source_withheld");
+		json_u64(&j, "instructions", a->nr_source_withheld);
+		json_str(&j, "why", a->source_withheld);
+		json_end_obj(&j);
+	}
 	if (a->data_samples) {
 		json_begin_obj(&j, "data");
 		json_u64(&j, "samples", a->data_samples);

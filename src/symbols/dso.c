@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "archive.h"
 #include "dso.h"
 #include "elfimage.h"
@@ -210,24 +211,6 @@ static void add_cand(struct candidates *c, char *p)
 		c->path[c->nr++] = p;
 	else
 		free(p);
-}
-
-/*
- * True when PATH, its symbolic links and "..", followed, lies inside the
- * directory ROOT (followed the same way).  A path made of a directory and a
- * name from the recording or from a binary ("../" in an mmap's file name, a
- * debuglink, a symlink out of --symfs) must stay where it was joined.
- */
-static bool path_inside(const char *root, const char *path)
-{
-	/* The path first: most candidates do not exist, and then the root need not be resolved. */
-	char *p = realpath(path, NULL), *r = p ? realpath(root, NULL) : NULL;
-	size_t n = r ? strlen(r) : 0;
-	bool in = r && !strncmp(p, r, n) && (p[n] == '/' || (n == 1 && r[0] == '/'));
-
-	free(r);
-	free(p);
-	return in;
 }
 
 char *dso_symfs_path(const struct sym_opts *o, const char *path)
@@ -565,6 +548,67 @@ void dso_locate(struct dso *d, const struct sym_opts *o)
 	}
 }
 
+static bool under(const char *dir, const char *path)
+{
+	size_t n = dir ? strlen(dir) : 0;
+
+	return n && !strncmp(path, dir, n) && (path[n] == '/' || dir[n - 1] == '/');
+}
+
+/* Where USE, the file D's symbols and debug info are read from, was found. */
+static uint8_t dwarf_from(const struct dso *d, const struct sym_opts *o, const char *use)
+{
+	if (o->archive && archive_label(o->archive, use))
+		return DWARF_ARCHIVE;
+	if (o->symfs && under(o->symfs, use))
+		return DWARF_SYMFS;
+	for (size_t i = 0; i < o->nr_known; i++)
+		if (!strcmp(o->known[i].path, use))
+			return DWARF_HERE;
+	if (strcmp(use, d->path) && o->buildid_dir && under(o->buildid_dir, use))
+		return DWARF_CACHE;
+	return DWARF_HERE;
+}
+
+/* Whether the files at A and B hold the same bytes. */
+static bool same_bytes(const char *a, const char *b)
+{
+	enum { CHUNK = 1 << 16 };
+	int fa = open_regular(a), fb = fa >= 0 ? open_regular(b) : -1;
+	char *x = malloc(2 * CHUNK);
+	struct stat sa, sb;
+	bool same = false;
+
+	if (x && fb >= 0 && !fstat(fa, &sa) && !fstat(fb, &sb) && sa.st_size == sb.st_size) {
+		ssize_t n;
+
+		same = true;
+		while (same && (n = read(fa, x, CHUNK)) > 0)
+			same = read(fb, x + CHUNK, (size_t)n) == n && !memcmp(x, x + CHUNK, (size_t)n);
+		same = same && n == 0;
+	}
+	free(x);
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	return same;
+}
+
+const char *dso_foreign_dwarf(struct dso *d)
+{
+	if (d->dwarf_from == DWARF_CACHE)
+		/* (perf record's own copy of a binary of this machine: the same bytes) */
+		d->dwarf_from = d->sym_path && d->path[0] == '/' && same_bytes(d->sym_path, d->path) ?
+				DWARF_HERE : DWARF_CACHE_OTHER;
+	switch (d->dwarf_from) {
+	case DWARF_SYMFS: return "--symfs";
+	case DWARF_ARCHIVE: return "a perf archive";
+	case DWARF_CACHE_OTHER: return "the build-id cache";
+	default: return NULL;
+	}
+}
+
 void dso_load(struct dso *d, const struct sym_opts *o)
 {
 	struct probed fresh = { 0 }, *r = d->probed ? d->probed : &fresh;
@@ -610,6 +654,7 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		if (elf_load(r->runtime, use, d, o->demangle) == 0) {
 			d->sym_path = strdup(use);
 			d->sym_label = archive_label(o->archive, use);
+			d->dwarf_from = dwarf_from(d, o, use);
 			d->status = DSO_OK;
 			if (!r->full)	/* the summary names the file once, as where symbols came from */
 				set_detail(d, "only exported functions (.dynsym)");
@@ -686,6 +731,7 @@ void dso_take_loaded(struct dso *to, struct dso *from)
 	SWAP(to->inlines_free, from->inlines_free);
 	SWAP(to->inlines_tried, from->inlines_tried);
 	SWAP(to->no_line_table, from->no_line_table);
+	SWAP(to->dwarf_from, from->dwarf_from);
 }
 
 struct elf_image *dso_image(struct dso *d)

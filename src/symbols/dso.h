@@ -60,6 +60,13 @@ struct dso {
 	struct lock_cache *spins;
 	void (*spins_free)(struct dso *d);
 	bool inlines_tried;
+	/*
+	 * Where the debug info (sym_path) came from when it is not this
+	 * machine's file at the recorded place, a debug file of it, or a binary
+	 * the user named: its source file names are the recording's
+	 * (dso_foreign_dwarf()).
+	 */
+	uint8_t dwarf_from;		/* enum dwarf_from */
 	bool no_line_table;		/* (sym_opts') the DWARF opened for it leaves lines out */
 };
 
@@ -93,7 +100,23 @@ struct sym_opts {
 	struct logger log;
 };
 
+enum dwarf_from {
+	DWARF_HERE = 0,			/* this machine's: the recorded path, a debug directory's */
+	DWARF_SYMFS,			/* under --symfs */
+	DWARF_ARCHIVE,			/* a perf archive's member */
+	DWARF_CACHE,			/* the build-id cache's copy (the same as the recorded file?) */
+	DWARF_CACHE_OTHER,		/* ... not the same */
+};
+
 struct dso *dso_new(const char *path, bool kernel);
+/*
+ * NULL when D's debug info is this machine's own (the binary at its
+ * recorded place or its debug file; a build-id cache's copy identical to
+ * the recorded file), else where it came from ("--symfs", "a perf archive",
+ * "the build-id cache"): a source file it names is then read only from the
+ * directories the user gives.
+ */
+const char *dso_foreign_dwarf(struct dso *d);
 void dso_free(struct dso *d);
 void dso_set_build_id(struct dso *d, const uint8_t *id, uint8_t size);
 /*

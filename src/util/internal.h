@@ -79,6 +79,16 @@ int u64_cmp(const void *a, const void *b);
  * file): a FIFO there would block the open forever, a device never end.
  */
 int open_regular(const char *path);
+/*
+ * True when PATH, its symbolic links and "..", followed, lies inside the
+ * directory ROOT (followed the same way).  A path made of a directory and a
+ * name from the recording or from a binary ("../" in an mmap's file name, a
+ * debuglink, a symlink out of --symfs, a source file's name) must stay where
+ * it was joined.
+ */
+bool path_inside(const char *root, const char *path);
+/* Whether PATH has a ".." component. */
+bool path_has_dotdot(const char *path);
 /* The CPUs this thread may run on (sched_getaffinity), at least 1. */
 int cpus_available(void);
 /* The same as a stdio stream ("r"), or NULL with errno set. */

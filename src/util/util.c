@@ -108,6 +108,26 @@ FILE *fopen_regular(const char *path)
 	return f;
 }
 
+bool path_inside(const char *root, const char *path)
+{
+	/* The path first: most candidates do not exist, and then the root need not be resolved. */
+	char *p = realpath(path, NULL), *r = p ? realpath(root, NULL) : NULL;
+	size_t n = r ? strlen(r) : 0;
+	bool in = r && !strncmp(p, r, n) && (p[n] == '/' || (n == 1 && r[0] == '/'));
+
+	free(r);
+	free(p);
+	return in;
+}
+
+bool path_has_dotdot(const char *path)
+{
+	for (const char *p = path; (p = strstr(p, "..")); p += 2)
+		if ((p == path || p[-1] == '/') && (p[2] == '/' || !p[2]))
+			return true;
+	return false;
+}
+
 char *read_text_file(const char *path)
 {
 	FILE *f = fopen_regular(path);
