@@ -2,10 +2,13 @@
 /*
  * Streams that escape control characters on their way out.  Names in a
  * recording (comm, file names, symbols, DWARF strings) are the recording's
- * bytes: an ESC or a CSI in one must not reach the terminal.  Every byte
- * below 0x20 but newline and tab, DEL, and the C1 controls as UTF-8
- * (U+0080-U+009F, 0xc2 0x80-0x9f) are written as \xNN or \u00NN; the reports'
- * own output has none, and JSON strings already escape them.
+ * bytes: an ESC or a CSI in one must not reach the terminal, nor a
+ * direction override that shows text in another order than it is.  Every
+ * byte below 0x20 but newline and tab, DEL, and a byte that starts no
+ * well-formed UTF-8 sequence (a lone 0x9b, an 8-bit CSI) are written as
+ * \xNN; the C1 controls (U+0080-U+009F) and the bidirectional controls
+ * (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) as \uNNNN.  The
+ * reports' own output has none, and JSON strings already escape them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,50 +19,109 @@
 struct esc {
 	FILE *to;
 	bool close_to;
-	bool held_c2;		/* a 0xc2 ended the last write */
+	unsigned char held[4];	/* a sequence the last write cut short */
+	size_t nr_held;
 };
 
 static bool plain(unsigned char c)
 {
-	return (c >= 0x20 && c != 0x7f && c != 0xc2) || c == '\n' || c == '\t';
+	return (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t';
+}
+
+/* The length of the UTF-8 sequence lead byte C starts, or 0. */
+static size_t seq_len(unsigned char c)
+{
+	return c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+}
+
+/* The code point of the N-byte sequence at S, or -1 when it is not well formed. */
+static long code_point(const unsigned char *s, size_t n)
+{
+	long cp = s[0] & (0x7f >> n);
+
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return -1;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, past U+10FFFF */
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return -1;
+	return cp;
+}
+
+static bool escaped(long cp)
+{
+	return cp <= 0x9f || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* Writes the N bytes at S escaped; the bytes of a sequence cut short at the end: how many. */
+static size_t put(FILE *to, const unsigned char *s, size_t n, bool last)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t k = i, len;
+		long cp;
+
+		while (k < n && plain(s[k]))
+			k++;
+		if (k > i)
+			fwrite(s + i, 1, k - i, to);
+		if ((i = k) == n)
+			break;
+		len = seq_len(s[i]);
+		if (len && i + len > n && !last) {
+			bool cont = true;
+
+			for (size_t j = i + 1; j < n; j++)
+				cont &= (s[j] & 0xc0) == 0x80;
+			if (cont)
+				return n - i;		/* (the rest comes with the next write) */
+		}
+		if (!len || i + len > n || (cp = code_point(s + i, len)) < 0) {
+			fprintf(to, "\\x%02x", s[i++]);
+		} else if (escaped(cp)) {
+			fprintf(to, "\\u%04lx", cp);
+			i += len;
+		} else {
+			fwrite(s + i, 1, len, to);
+			i += len;
+		}
+	}
+	return 0;
 }
 
 static ssize_t esc_write(void *cookie, const char *buf, size_t size)
 {
 	struct esc *e = cookie;
-	const unsigned char *p = (const unsigned char *)buf, *end = p + size;
+	const unsigned char *p = (const unsigned char *)buf;
+	size_t n = size, cut;
 
-	while (p < end) {
-		const unsigned char *q = p;
+	if (e->nr_held) {
+		/* the sequence held, completed from this write's first bytes */
+		unsigned char s[8];
+		size_t k = e->nr_held, want = seq_len(e->held[0]);
 
-		if (e->held_c2) {
-			e->held_c2 = false;
-			if (*p >= 0x80 && *p <= 0x9f) {
-				fprintf(e->to, "\\u%04x", *p++);
-				continue;
-			}
-			fputc(0xc2, e->to);
+		memcpy(s, e->held, k);
+		while (k < want && n && (*p & 0xc0) == 0x80) {
+			s[k++] = *p++;
+			n--;
 		}
-		while (q < end && plain(*q))
-			q++;
-		if (q > p && fwrite(p, 1, (size_t)(q - p), e->to) != (size_t)(q - p))
-			return -1;
-		p = q;
-		if (p == end)
-			break;
-		if (*p == 0xc2) {
-			if (p + 1 == end) {
-				e->held_c2 = true;
-				p++;
-			} else if (p[1] >= 0x80 && p[1] <= 0x9f) {
-				fprintf(e->to, "\\u%04x", p[1]);
-				p += 2;
-			} else {
-				fputc(*p++, e->to);
-			}
-		} else {
-			fprintf(e->to, "\\x%02x", *p++);
+		e->nr_held = 0;
+		/* (still short with bytes left: a byte that continues nothing came, so no sequence) */
+		cut = put(e->to, s, k, n > 0);
+		if (cut) {
+			memcpy(e->held, s + k - cut, cut);
+			e->nr_held = cut;
 		}
+	}
+	cut = put(e->to, p, n, false);
+	if (cut) {
+		memcpy(e->held, p + n - cut, cut);
+		e->nr_held = cut;
 	}
 	/* Passed on at once: a failed write shows in the caller's fflush. */
 	return fflush(e->to) || ferror(e->to) ? -1 : (ssize_t)size;
@@ -70,8 +132,7 @@ static int esc_close(void *cookie)
 	struct esc *e = cookie;
 	int rc;
 
-	if (e->held_c2)
-		fputc(0xc2, e->to);
+	put(e->to, e->held, e->nr_held, true);
 	rc = fflush(e->to);
 	if (e->close_to && fclose(e->to))
 		rc = EOF;

@@ -48,19 +48,33 @@ static const char *label(const struct mycl_diff_row *r, char *buf, size_t len)
 	return buf;
 }
 
+/* "NAME (EVENT, N samples, AMOUNT)": the names as markdown's words when MD. */
+static void side(FILE *f, const char *name, const char *event, uint64_t samples, const char *amt,
+		 bool md)
+{
+	if (md) {
+		report_md_text(f, name);
+		fputs(" (", f);
+		report_md_text(f, event);
+		fprintf(f, ", %" PRIu64 " samples, %s)\n", samples, amt);
+		return;
+	}
+	fprintf(f, "%s (%s, %" PRIu64 " samples, %s)\n", name, event, samples, amt);
+}
+
 static void header(FILE *f, const struct mycl_diff *d, const struct mycl_diff_write_opts *o,
-		   const char *lead)
+		   const char *lead, bool md)
 {
 	char a[32], b[32];
 
 	amount(a, sizeof(a), d, (double)d->base_period, false);
 	amount(b, sizeof(b), d, (double)d->new_period, false);
-	fprintf(f, "%sbase: %s (%s, %" PRIu64 " samples, %s)\n", lead,
-		OPTS_GET(o, base_name, NULL) ? OPTS_GET(o, base_name, NULL) : "base", d->base_event,
-		d->base_samples, a);
-	fprintf(f, "%snew:  %s (%s, %" PRIu64 " samples, %s)\n", lead,
-		OPTS_GET(o, new_name, NULL) ? OPTS_GET(o, new_name, NULL) : "new", d->new_event,
-		d->new_samples, b);
+	fprintf(f, "%sbase: ", lead);
+	side(f, OPTS_GET(o, base_name, NULL) ? OPTS_GET(o, base_name, NULL) : "base", d->base_event,
+	     d->base_samples, a, md);
+	fprintf(f, "%snew:  ", lead);
+	side(f, OPTS_GET(o, new_name, NULL) ? OPTS_GET(o, new_name, NULL) : "new", d->new_event,
+	     d->new_samples, b, md);
 	if (!strcmp(d->what, "symbol"))
 		fprintf(f, "%scompared: %s\n", lead, d->by_share ?
 			"each symbol's share of its run (runs of the same length)" :
@@ -90,7 +104,7 @@ MYCL_API int mycl_diff__write_text(FILE *f, const struct mycl_diff *d,
 
 	char title[64];
 
-	header(f, d, o, "# ");
+	header(f, d, o, "# ", false);
 	/* (a struct member's "dso" is its type) */
 	snprintf(title, sizeof(title), "%s [%s]", d->what,
 		 !strcmp(d->what, "struct member") ? "type" : "dso");
@@ -115,7 +129,7 @@ MYCL_API int mycl_diff__write_markdown(FILE *f, const struct mycl_diff *d,
 {
 	size_t max = OPTS_GET(o, max_rows, 0) ? OPTS_GET(o, max_rows, 0) : 25;
 
-	header(f, d, o, "");
+	header(f, d, o, "", true);
 	fprintf(f, "\n| | base | new | delta | z | %s | %s |\n|---|---:|---:|---:|---:|---|---|\n",
 		d->what, !strcmp(d->what, "struct member") ? "type" : "dso");
 	for (size_t i = 0; i < d->nr_rows && i < max; i++) {

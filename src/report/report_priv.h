@@ -108,13 +108,26 @@ static inline const char *report_mid_short(const char *s, size_t max, char *buf,
 	return buf;
 }
 
-/* S in a markdown table cell: |, backquotes and backslashes escaped (a | splits the cell). */
+/*
+ * S as plain words in markdown (a table cell, a line of prose): what would
+ * split a cell (|), start code, a link, an image, emphasis or a heading
+ * backslash-escaped, as CommonMark allows for any punctuation; <, > and &
+ * as entities, so that no HTML passes (GitHub, GitLab and Jira's markdown
+ * render inline HTML).  A name from a recording reads as itself.
+ */
 static inline void report_md_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '|' || *s == '`' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s, f);
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (strchr("|`\\[]()*_#!~", *s))
+			fprintf(f, "\\%c", *s);
+		else
+			fputc(*s, f);
 	}
 }
 

@@ -691,8 +691,24 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 	path = mycl_perf_data__path(mycl_profile__perf_data(p));
 	if (OPTS_GET(o, redact, false) && strrchr(path, '/'))
 		path = strrchr(path, '/') + 1;
-	snprintf(line, sizeof(line), "%smycl-report of %s: %" PRIu64 " samples of '%s'",
-		 t.md ? "# " : "", path, pe->nr_samples, pe->event ? pe->event->name : "?");
+	if (t.md) {
+		/* (the recording's file and event names as words, not markdown) */
+		FILE *m = fmemopen(line, sizeof(line), "w");
+
+		if (!m)
+			return -ENOMEM;
+		fputs("# mycl-report of ", m);
+		report_md_text(m, path);
+		fprintf(m, ": %" PRIu64 " samples of '", pe->nr_samples);
+		report_md_text(m, pe->event ? pe->event->name : "?");
+		fputc('\'', m);
+		fputc('\0', m);
+		fclose(m);
+		line[sizeof(line) - 1] = '\0';
+	} else {
+		snprintf(line, sizeof(line), "mycl-report of %s: %" PRIu64 " samples of '%s'", path,
+			 pe->nr_samples, pe->event ? pe->event->name : "?");
+	}
 	if (t.md) {
 		/* a heading is one line, however long the path */
 		unsigned int w = t.width;

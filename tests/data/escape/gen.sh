@@ -16,3 +16,12 @@ id=$(readelf -n esc-binary | awk '/Build ID/ {print $3}')
 rm -rf buildid && mkdir -p "buildid/.build-id/$(echo "$id" | cut -c1-2)"
 mkdir -p "buildid/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-)"
 mv esc-binary "buildid/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-)/elf"
+
+# md.data: md.c, whose thread name is markdown and HTML, run from a binary whose
+# name is too ('/tmp/mycl-md-<b>[x](y)'); its symbols are not needed.
+cc -O1 -o md-binary md.c
+name='/tmp/mycl-md-<b>[x](y)'
+cp md-binary "$name"
+rm -f md.data md.data.old
+perf record -q -F 2000 -o md.data -- "$name" 100000000 > /dev/null
+rm -f "$name" md-binary
