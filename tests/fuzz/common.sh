@@ -65,14 +65,20 @@ fuzz_build() {
 	python3 "$top/src/embed.py" "$top/data/lock-rules.txt" "$out/lock_rules.c" mycl_default_lock_rules
 	objs=""
 	for src in "$top"/src/*/*.c "$out/lock_rules.c"; do
-		o="obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"
-		if ! (cd "$out" && clang $flags -fsanitize=fuzzer-no-link -c "$src" -o "$o") \
-			2>> "$out/build.log"; then
-			echo "fuzz: clang cannot build $src:"; tail -3 "$out/build.log"
-			return 1
-		fi
-		objs="$objs $o"
+		objs="$objs obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"
 	done
+	# (the library's files compiled side by side, as many at once as there are CPUs)
+	FUZZ_FLAGS=$flags
+	export FUZZ_FLAGS
+	if ! printf '%s\0' "$top"/src/*/*.c "$out/lock_rules.c" | (cd "$out" &&
+		xargs -0 -n 1 -P "$(nproc 2>/dev/null || echo 1)" sh -c '
+			o="obj/$(basename "$(dirname "$1")")_$(basename "$1" .c).o"
+			clang $FUZZ_FLAGS -fsanitize=fuzzer-no-link -c "$1" -o "$o" 2> "$o.log" ||
+				{ echo "fuzz: clang cannot build $1:"; tail -3 "$o.log"; exit 255; }' sh); then
+		cat "$out"/obj/*.log >> "$out/build.log" 2>/dev/null
+		return 1
+	fi
+	cat "$out"/obj/*.log >> "$out/build.log" 2>/dev/null
 	for target in $fuzz_targets; do
 		if ! (cd "$out" && clang $flags -fsanitize=fuzzer "$top/tests/fuzz/$target.c" $objs \
 			-lelf -ldw -lzstd -lstdc++ -lcapstone -ltraceevent -lm -o "$target") \
