@@ -358,6 +358,13 @@ int cli_finish_file(const char *prog, FILE *f, const char *what, const char *pat
 		err = -errno;
 	else if (failed && !err)
 		err = -EIO;
+	/* (the whole output in place of the old file; none of it when it failed) */
+	if (f != stdout) {
+		int cerr = cli_commit(path, !err);
+
+		if (!err)
+			err = cerr;
+	}
 	if (!err)
 		return EXIT_OK;
 	fprintf(stderr, "%s: writing %s to %s failed: %s\n", prog, what,

@@ -154,7 +154,20 @@ void cli_escape_std(void);
  * it flushes TO, never closes it.
  */
 FILE *cli_folding(FILE *to, unsigned int width);
-/* PATH opened for writing, escaped the same way; NULL with errno set. */
+/* PATH opened for writing (cli_create), escaped the same way; NULL with errno set. */
 FILE *cli_open_output(const char *path);
+/*
+ * PATH opened for writing with fopen's MODE, the way outputs are: a regular
+ * file (or none yet) is written to a temporary file beside it, which
+ * cli_finish_file() renames onto PATH once all of it is written, so a failed
+ * or cut run leaves the file that was there (the temporary is removed at
+ * exit); a device, a FIFO or a symbolic link is written in place.  NULL with
+ * errno set.
+ */
+FILE *cli_create(const char *path, const char *mode);
+/* cli_create's PATH: the temporary renamed onto it when OK, else removed.  0 or -errno. */
+int cli_commit(const char *path, bool ok);
+/* An output F to PATH (NULL: standard output) given up: nothing of it replaces PATH. */
+void cli_abandon(FILE *f, const char *path);
 
 #endif

@@ -10,10 +10,12 @@
  * (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) as \uNNNN.  The
  * reports' own output has none, and JSON strings already escape them.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "cli.h"
 
 struct esc {
@@ -183,9 +185,109 @@ void cli_escape_std(void)
 	atexit(close_std);
 }
 
+/* The outputs cli_create() is writing to temporaries, until cli_commit(). */
+#define MAX_PENDING 8
+static struct pending {
+	char *path, *tmp;
+} pending[MAX_PENDING];
+
+static void drop_pending(void)
+{
+	for (size_t i = 0; i < MAX_PENDING; i++)
+		if (pending[i].tmp) {
+			unlink(pending[i].tmp);
+			free(pending[i].tmp);
+			free(pending[i].path);
+			pending[i].tmp = pending[i].path = NULL;
+		}
+}
+
+FILE *cli_create(const char *path, const char *mode)
+{
+	static bool registered;
+	struct pending *p = NULL;
+	const char *base = strrchr(path, '/');
+	struct stat st;
+	bool exists = !lstat(path, &st);
+	mode_t mask;
+	FILE *f;
+	int fd;
+
+	for (size_t i = 0; i < MAX_PENDING && !p; i++)
+		if (!pending[i].tmp)
+			p = &pending[i];
+	if ((exists && !S_ISREG(st.st_mode)) || !p)
+		return fopen(path, mode);
+	base = base ? base + 1 : path;
+	p->tmp = malloc(strlen(path) + 16);
+	p->path = strdup(path);
+	if (!p->tmp || !p->path) {
+		free(p->tmp);
+		free(p->path);
+		p->tmp = p->path = NULL;
+		errno = ENOMEM;
+		return NULL;
+	}
+	sprintf(p->tmp, "%.*s.%s.XXXXXX", (int)(base - path), path, base);
+	fd = mkstemp(p->tmp);
+	if (fd < 0) {
+		/* (a name too long for a temporary's: written in place, as before) */
+		free(p->tmp);
+		free(p->path);
+		p->tmp = p->path = NULL;
+		return errno == ENAMETOOLONG ? fopen(path, mode) : NULL;
+	}
+	if (!registered)
+		atexit(drop_pending);
+	registered = true;
+	/* the mode the file had, or a new file's */
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask) || !(f = fdopen(fd, mode))) {
+		int e = errno;
+
+		close(fd);
+		cli_commit(path, false);
+		errno = e;
+		return NULL;
+	}
+	return f;
+}
+
+int cli_commit(const char *path, bool ok)
+{
+	int err = 0;
+
+	for (size_t i = 0; path && i < MAX_PENDING; i++) {
+		struct pending *p = &pending[i];
+
+		if (!p->tmp || strcmp(p->path, path))
+			continue;
+		if (ok && rename(p->tmp, p->path))
+			err = -errno;
+		if (!ok || err)
+			unlink(p->tmp);
+		free(p->tmp);
+		free(p->path);
+		p->tmp = p->path = NULL;
+		break;
+	}
+	return err;
+}
+
+void cli_abandon(FILE *f, const char *path)
+{
+	if (f == stdout) {
+		fflush(f);
+		return;
+	}
+	fclose(f);
+	cli_commit(path, false);
+}
+
 FILE *cli_open_output(const char *path)
 {
-	FILE *f = fopen(path, "w"), *e;
+	FILE *f = cli_create(path, "w"), *e;
 
 	if (!f)
 		return NULL;

@@ -236,7 +236,7 @@ static int share_diff(const char *b1, const char *b2, const char *base, const ch
 	rc = mycl_diff__build_share(sa, sb, name, dopts, &d) ? EXIT_INTERNAL : EXIT_OK;
 	if (!rc && output && !(out = cli_open_output(output))) {
 		fprintf(stderr, P ": cannot write %s: %s\n", output, strerror(errno));
-		rc = EXIT_IO;
+		rc = EXIT_INTERNAL;
 	}
 	if (!rc) {
 		int e = !strcmp(format, "json") ? mycl_diff__write_json(out, d, wo) :
@@ -413,7 +413,7 @@ int main(int argc, char **argv)
 	}
 	if (!rc && output && !(out = cli_open_output(output))) {
 		fprintf(stderr, P ": cannot write %s: %s\n", output, strerror(errno));
-		rc = EXIT_IO;
+		rc = EXIT_INTERNAL;
 	}
 	if (!rc) {
 		int err = !strcmp(format, "json") ? mycl_diff__write_json(out, d, &wo) :
@@ -429,7 +429,7 @@ int main(int argc, char **argv)
 
 		if (!f) {
 			fprintf(stderr, P ": cannot write %s: %s\n", flame, strerror(errno));
-			rc = EXIT_IO;
+			rc = EXIT_INTERNAL;
 		} else {
 			err = mycl_report__flamegraph_diff(f, a, 0, b, 0, &fo);
 			rc = cli_finish_file(P, f, "the flame graph", flame, err);

@@ -408,7 +408,7 @@ static int write_html(const char *path, const struct mycl_profile *prof,
 	f = cli_open_output(path);
 	if (!f) {
 		fprintf(stderr, P ": cannot write %s: %s\n", path, strerror(errno));
-		return EXIT_IO;
+		return EXIT_INTERNAL;
 	}
 	err = mycl_report__html(f, prof, ev, &ho);
 	return cli_finish_file(P, f, "the page", path, err);
@@ -425,11 +425,11 @@ static int write_pprof(const char *path, const struct mycl_profile *prof)
 	if (ev == SIZE_MAX)
 		return EXIT_NOTHING;
 	fflush(stdout);
-	f = path ? fopen(path, "wb") : (fd = dup(1)) >= 0 ? fdopen(fd, "wb") : NULL;
+	f = path ? cli_create(path, "wb") : (fd = dup(1)) >= 0 ? fdopen(fd, "wb") : NULL;
 	if (!f) {
 		fprintf(stderr, P ": cannot write %s: %s\n", path ? path : "standard output",
 			strerror(errno));
-		return EXIT_IO;
+		return EXIT_INTERNAL;
 	}
 	err = mycl_report__pprof(f, prof, ev, &po);
 	return cli_finish_file(P, f, "the pprof profile", path, err);
@@ -451,7 +451,7 @@ static int write_flame(const char *path, const struct mycl_profile *prof)
 	f = cli_open_output(path);
 	if (!f) {
 		fprintf(stderr, P ": cannot write %s: %s\n", path, strerror(errno));
-		return EXIT_IO;
+		return EXIT_INTERNAL;
 	}
 	err = mycl_report__flamegraph(f, prof, ev, &fo);
 	return cli_finish_file(P, f, "the flame graph", path, err);
@@ -923,7 +923,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mycl-hot: cannot write %s: %s\n", output, strerror(errno));
 		mycl_profile__free(prof);
 		mycl_perf_data__close(pd);
-		return EXIT_IO;
+		return EXIT_INTERNAL;
 	}
 	/* Text within 100 columns unless --wide; JSON and folded stacks as they are. */
 	base_out = out;

@@ -293,7 +293,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, P ": cannot write %s: %s\n", output, strerror(errno));
 		mycl_profile__free(prof);
 		mycl_perf_data__close(pd);
-		return EXIT_IO;
+		return EXIT_INTERNAL;
 	}
 	if (!strcmp(format, "json")) {
 		err = mycl_report__ticket_json(out, prof, ev, &to);
@@ -311,7 +311,7 @@ int main(int argc, char **argv)
 		if (mem)
 			fclose(mem);
 		fflush(stdout);
-		raw = err ? NULL : output ? fopen(output, "w") :
+		raw = err ? NULL : output ? cli_create(output, "w") :
 		      (fd = dup(1)) >= 0 ? fdopen(fd, "w") : NULL;
 		if (raw) {
 			colour_lines(raw, text);

@@ -182,14 +182,14 @@ int main(int argc, char **argv)
 	if (output && !(out = cli_open_output(output))) {
 		fprintf(stderr, "mycl-share: cannot write %s: %s\n", output, strerror(errno));
 		mycl_share__free(s);
-		return EXIT_IO;
+		return EXIT_INTERNAL;
 	}
 	if (dis) {
 		rc = mycl_share__disassemble(out, s, dis);
 		if (rc == -ENOENT)
 			fprintf(stderr, "mycl-share: %s: no function named '%s'\n", argv[optind], dis);
 		mycl_share__free(s);
-		return rc == -ENOENT ? (cli_finish_output("mycl-share", out, output, 0), EXIT_NOTHING)
+		return rc == -ENOENT ? (cli_abandon(out, output), EXIT_NOTHING)
 				     : cli_finish_output("mycl-share", out, output, rc);
 	}
 	if (what_if || wo.symbol) {
@@ -212,12 +212,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mycl-share: %s: no struct, class or union named '%s' reached by its "
 			"code (mycl-share --types lists those written on hot paths)\n", argv[optind],
 			wo.type);
-		cli_finish_output("mycl-share", out, output, 0);
+		cli_abandon(out, output);
 		return EXIT_NOTHING;
 	}
 	if (rc == -ENOENT) {
 		fprintf(stderr, "mycl-share: %s: no variable named '%s'\n", argv[optind], wo.symbol);
-		cli_finish_output("mycl-share", out, output, 0);
+		cli_abandon(out, output);
 		return EXIT_NOTHING;
 	}
 	return cli_finish_output("mycl-share", out, output, rc);
