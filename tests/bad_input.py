@@ -25,6 +25,7 @@ SYMFS = ["--symfs", os.path.join(data, "symfs"), "--buildid-dir", "", "--debug-d
 
 def put(name, blob):
     path = os.path.join(work, name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
         f.write(blob)
     return path
@@ -404,6 +405,9 @@ CASES = [
     ("output onto a full disk", "-o /dev/full (also --flamegraph, --html, --format pprof; every tool)",
      lambda: [hot, "-o", "/dev/full", os.path.join(data, "hotloop.data")],
      5, "writing the report to /dev/full failed: No space left on device"),
+    ("output onto a directory", "-o naming a directory (also --flamegraph, --html; every tool)",
+     lambda: [hot, "-o", os.path.dirname(put("outdir/x", b"")), os.path.join(data, "hotloop.data")],
+     5, "Is a directory"),
     ("diff: events that count different things", "mycl-diff of a cpu-clock recording and a sched_switch one (no --event, no --by-share)",
      lambda: [os.path.join(os.path.dirname(hot), "mycl-diff"), os.path.join(data, "hotloop.g.data"),
               os.path.join(data, "waits.data")],

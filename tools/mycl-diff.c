@@ -47,6 +47,7 @@ static void usage(FILE *f)
 	      "      --archive A[,B]    perf archives of BASE and NEW (one for both)\n"
 	      "      --kallsyms FILE    kernel symbols of the recorded kernel\n"
 	      "      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
+	      "      --jit-maps         read /tmp/perf-PID.map for recordings from elsewhere\n"
 	      "  -o, --output FILE      write the report to FILE\n"
 	      "  -q, --quiet  -h, --help  --version\n"
 	      "\n"
@@ -55,7 +56,7 @@ static void usage(FILE *f)
 }
 
 enum { O_SHARE = 256, O_NOISE, O_EVENT, O_FORMAT, O_MAX, O_WIDE, O_SYMFS, O_KALLSYMS, O_DEBUG,
-       O_VERSION, O_FLAME, O_LOCKS, O_SHARE_BIN, O_ARCHIVE, O_TYPES };
+       O_VERSION, O_FLAME, O_LOCKS, O_SHARE_BIN, O_ARCHIVE, O_TYPES, O_JITMAPS };
 
 static const struct option long_opts[] = {
 	{ "by-share", no_argument, NULL, O_SHARE },
@@ -72,6 +73,7 @@ static const struct option long_opts[] = {
 	{ "archive", required_argument, NULL, O_ARCHIVE },
 	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 	{ "debug-dir", required_argument, NULL, O_DEBUG },
+	{ "jit-maps", no_argument, NULL, O_JITMAPS },
 	{ "output", required_argument, NULL, 'o' },
 	{ "version", no_argument, NULL, O_VERSION },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -315,6 +317,7 @@ int main(int argc, char **argv)
 			break;
 		case O_KALLSYMS: po.kallsyms = optarg; break;
 		case O_DEBUG: po.debug_dir = optarg; break;
+		case O_JITMAPS: po.jit_maps = true; break;
 		case 'o': output = optarg; break;
 		case 'q': lg.verbose = -1; break;
 		case O_VERSION: puts(P " " MYCL_VERSION); return EXIT_OK;

@@ -173,7 +173,10 @@ static void usage(FILE *f)
 	      "      --buildid-dir DIR   perf's build-id cache (default ~/.debug; '' for none)\n"
 	      "      --archive FILE      perf archive (perf.data.tar.bz2) from the recorded machine\n"
 	      "      --debug-dir DIR     separate debug files (default /usr/lib/debug; '' for none)\n"
-	      "      --no-demangle       show C++ names mangled\n"
+	      , f);
+	fputs("      --no-demangle       show C++ names mangled\n"
+	      "      --jit-maps          read /tmp/perf-PID.map for a recording from elsewhere\n"
+	      "                          (by default only for one made on this machine)\n"
 	      "      --no-header         omit the recording's header block\n"
 	      "      --no-summary        omit the symbolization summary\n"
 	      "      --file-order        do not sort records by time\n"
@@ -190,7 +193,7 @@ enum {
 	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE, OPT_CHILDREN, OPT_NOCHILDREN,
 	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE, OPT_NOCALLSITE, OPT_DEBUGDIR, OPT_ANNOTATE,
 	OPT_ACONTEXT, OPT_SRCDIR, OPT_PREFIXMAP, OPT_LOCKS, OPT_LOCKRULES, OPT_CORDER, OPT_GROUP,
-	OPT_NOGROUP, OPT_FLAME, OPT_HTML, OPT_WIDE, OPT_MAXSTACK,
+	OPT_NOGROUP, OPT_FLAME, OPT_HTML, OPT_WIDE, OPT_MAXSTACK, OPT_JITMAPS,
 };
 
 static const struct option long_opts[] = {
@@ -237,6 +240,7 @@ static const struct option long_opts[] = {
 	{ "archive", required_argument, NULL, OPT_ARCHIVE },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUGDIR },
 	{ "no-demangle", no_argument, NULL, OPT_NODEMANGLE },
+	{ "jit-maps", no_argument, NULL, OPT_JITMAPS },
 	{ "no-header", no_argument, NULL, OPT_NOHEADER },
 	{ "no-summary", no_argument, NULL, OPT_NOSUMMARY },
 	{ "file-order", no_argument, NULL, OPT_FILEORDER },
@@ -635,6 +639,7 @@ int main(int argc, char **argv)
 			break;
 		case OPT_DEBUGDIR: opts.debug_dir = optarg; break;
 		case OPT_NODEMANGLE: opts.no_demangle = true; break;
+		case OPT_JITMAPS: opts.jit_maps = true; break;
 		case OPT_NOHEADER: ropts.no_header = true; break;
 		case OPT_NOSUMMARY: ropts.no_summary = true; break;
 		case OPT_FILEORDER: popts.file_order = true; break;

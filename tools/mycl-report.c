@@ -39,6 +39,7 @@ static void usage(FILE *f)
 	      "      --buildid-dir DIR   perf's build-id cache (default ~/.debug; '' for none)\n"
 	      "      --archive FILE      perf archive (perf.data.tar.bz2) from the recorded machine\n"
 	      "      --debug-dir DIR     separate debug files (default /usr/lib/debug)\n"
+	      "      --jit-maps          read /tmp/perf-PID.map for a recording from elsewhere\n"
 	      "      --source-dir DIR    where to find source files (repeatable)\n"
 	      "      --prefix-map OLD=NEW  rewrite build paths of source files\n"
 	      "  -o, --output FILE       write the report to FILE\n"
@@ -50,7 +51,7 @@ static void usage(FILE *f)
 }
 
 enum { O_FORMAT = 256, O_REDACT, O_COLOR, O_TOP, O_WIDTH, O_NOSHARE, O_SHARETYPES, O_EVENT, O_SYMFS, O_KALLSYMS,
-       O_BUILDID, O_ARCHIVE, O_DEBUG, O_VERSION, O_MAXSTACK, O_SRCDIR, O_PREFIXMAP };
+       O_BUILDID, O_ARCHIVE, O_DEBUG, O_VERSION, O_MAXSTACK, O_SRCDIR, O_PREFIXMAP, O_JITMAPS };
 
 static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, O_FORMAT },
@@ -69,6 +70,7 @@ static const struct option long_opts[] = {
 	{ "archive", required_argument, NULL, O_ARCHIVE },
 	{ "debug-dir", required_argument, NULL, O_DEBUG },
 	{ "source-dir", required_argument, NULL, O_SRCDIR },
+	{ "jit-maps", no_argument, NULL, O_JITMAPS },
 	{ "prefix-map", required_argument, NULL, O_PREFIXMAP },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -191,6 +193,7 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case O_DEBUG: opts.debug_dir = optarg; break;
+		case O_JITMAPS: opts.jit_maps = true; break;
 		case O_SRCDIR:
 			if (cli_source_dir(P, src_dirs, &nsrc, optarg))
 				return EXIT_USAGE;

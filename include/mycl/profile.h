@@ -89,6 +89,13 @@ struct mycl_profile_opts {
 	 * warnings.  DWARF unwinding stops at 127 frames whatever this says.
 	 */
 	unsigned int max_stack;
+	/*
+	 * A JIT's symbol map, /tmp/perf-PID.map, is a file of this machine
+	 * that the recording's PID picks: by default it is read only when the
+	 * recording says it was made here (its host name is this machine's)
+	 * or from under symfs; true reads it for any recording.
+	 */
+	bool jit_maps;
 };
 
 /* The frame that ends a call chain cut at max_stack frames. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include "perf_abi.h"
 #include "pkghint.h"
 #include "offcpu.h"
@@ -526,6 +527,13 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	so.no_line_table = !OPTS_GET(opts, annotate, false);
 	so.log = p->log;
 	so.os_release = mycl_perf_data__info(pd)->os_release;
+	if (!OPTS_GET(opts, jit_maps, false)) {
+		const char *host = mycl_perf_data__info(pd)->hostname;
+		struct utsname u;
+
+		if (!host || uname(&u) || strcmp(host, u.nodename))
+			so.jit_host = host ? host : "";
+	}
 	find_kernel_build_id(mycl_perf_data__info(pd), &so);
 	/* Kernel symbols read beside the first samples, when an event may sample the kernel. */
 	for (size_t i = 0; i < mycl_perf_data__nr_events(pd); i++)

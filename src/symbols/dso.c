@@ -619,6 +619,14 @@ void dso_load(struct dso *d, const struct sym_opts *o)
 		load_kernel(d, o);
 		goto done;
 	}
+	if (d->identity && perf_map_pid(d->path) >= 0 && o->jit_host && !o->symfs) {
+		/* (this machine's file, named by another machine's PID) */
+		d->status = DSO_NO_FILE;
+		set_detail(d, "not read: the recording %s%s%s, not this machine (--jit-maps reads it)",
+			   *o->jit_host ? "was made on '" : "does not say where it was made",
+			   o->jit_host, *o->jit_host ? "'" : "");
+		goto done;
+	}
 	if (d->identity && perf_map_pid(d->path) >= 0) {
 		/* Exactly /tmp/perf-PID.map: nothing else is read as a JIT's map. */
 		char *p = dso_symfs_path(o, d->path);

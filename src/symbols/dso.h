@@ -86,6 +86,12 @@ struct sym_opts {
 	size_t nr_known;
 	const char *debug_dir;		/* /usr/lib/debug */
 	const char *os_release;		/* recording's kernel release */
+	/*
+	 * Where the recording was made when that is not known to be this
+	 * machine (its host name, "" when it names none): JIT maps
+	 * (/tmp/perf-PID.map) are then not read, but under symfs.  NULL: read.
+	 */
+	const char *jit_host;
 	const uint8_t *kernel_build_id;	/* recording's kernel build-id, or NULL */
 	uint8_t kernel_build_id_size;
 	bool demangle;
