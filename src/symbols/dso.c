@@ -603,8 +603,9 @@ const char *dso_foreign_dwarf(struct dso *d)
 				DWARF_HERE : DWARF_CACHE_OTHER;
 	switch (d->dwarf_from) {
 	case DWARF_SYMFS: return "--symfs";
-	case DWARF_ARCHIVE: return "a perf archive";
-	case DWARF_CACHE_OTHER: return "the build-id cache";
+	/* (one wording: an archive unpacked into the cache reads as the archive does) */
+	case DWARF_ARCHIVE:
+	case DWARF_CACHE_OTHER: return "a perf archive or the build-id cache";
 	default: return NULL;
 	}
 }
