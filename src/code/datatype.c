@@ -674,6 +674,7 @@ static int build_facts(struct walk *w)
 	Dwarf_Attribute at0;
 	Dwarf_Op *ops0;
 	size_t len0;
+	bool has_fb, one;
 	int16_t *fb = malloc(w->n * sizeof(*fb));
 	int64_t *fb_off = malloc(w->n * sizeof(*fb_off));
 	int err = 0;
@@ -682,23 +683,17 @@ static int build_facts(struct walk *w)
 		err = -ENOMEM;
 		goto out;
 	}
-	/* (one expression, the usual DW_OP_call_frame_cfa: read once for every instruction) */
-	if (w->have_fn && dwarf_attr(&w->fn, DW_AT_frame_base, &at0) &&
-	    dwarf_getlocation(&at0, &ops0, &len0) == 0) {
-		int64_t off0 = 0;
-		int16_t r0 = len0 ? (int16_t)frame_base_of(ops0, &off0) : -2;
-
-		for (size_t i = 0; i < w->n; i++) {
-			fb[i] = r0;
-			fb_off[i] = r0 == -2 ? 0 : off0;
-		}
-	} else {
-		for (size_t i = 0; i < w->n; i++) {
-			fb_off[i] = 0;
-			fb[i] = w->have_fn && dwarf_attr(&w->fn, DW_AT_frame_base, &at0) &&
-				loc_at(&at0, w->v[i].addr, &ops0) ?
-				(int16_t)frame_base_of(ops0, &fb_off[i]) : -2;
-		}
+	/*
+	 * Where the frame base is at each instruction: one expression (the usual
+	 * DW_OP_call_frame_cfa) read once, a location list at each address.
+	 */
+	has_fb = w->have_fn && dwarf_attr(&w->fn, DW_AT_frame_base, &at0);
+	one = has_fb && dwarf_getlocation(&at0, &ops0, &len0) == 0 && len0;
+	for (size_t i = 0; i < w->n; i++) {
+		fb_off[i] = 0;
+		fb[i] = one ? (int16_t)frame_base_of(ops0, &fb_off[i]) :
+			has_fb && loc_at(&at0, w->v[i].addr, &ops0) ?
+			(int16_t)frame_base_of(ops0, &fb_off[i]) : -2;
 	}
 	for (size_t k = 0; k < w->nr_vars && !err; k++) {
 		struct var *v = &w->vars[k];
@@ -1003,18 +998,22 @@ static void memo_path_at(struct walk *w, Dwarf_Die *type, int64_t off, uint64_t 
 	}
 }
 
-/* What a load of member type MT, named EXPR, puts in its register: the pointee when a pointer. */
-static void loaded_member(struct walk *w, Dwarf_Die *mt, const char *expr, bool groot,
-			  struct rv *loaded)
+/* Whether member type MT is a pointer (typedefs and qualifiers taken off). */
+static bool pointer_member(Dwarf_Die *mt)
 {
 	Dwarf_Die s = *mt;
 
-	if (inline_strip_type(&s) && is_pointer(&s)) {
-		*loaded = ptr_of(w, dwarf_dieoffset(mt), expr, DT_HEAP);
-		loaded->groot = groot && loaded->kind == R_PTR;
-		if (loaded->kind == R_PTR && !expr)
-			loaded->name = -1;
-	}
+	return inline_strip_type(&s) && is_pointer(&s);
+}
+
+/* What a load of pointer member type MT, named EXPR, puts in its register: the pointee. */
+static void loaded_member(struct walk *w, Dwarf_Die *mt, const char *expr, bool groot,
+			  struct rv *loaded)
+{
+	*loaded = ptr_of(w, dwarf_dieoffset(mt), expr, DT_HEAP);
+	loaded->groot = groot && loaded->kind == R_PTR;
+	if (loaded->kind == R_PTR && !expr)
+		loaded->name = -1;
 }
 
 /*
@@ -1106,9 +1105,7 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 	}
 	if (!w->naming) {
 		/* (the walk's own passes: only what a load puts in its register) */
-		Dwarf_Die st = mt;
-
-		if (load && inline_strip_type(&st) && is_pointer(&st))
+		if (load && pointer_member(&mt))
 			loaded_member(w, &mt, expr_of(w, &base, path), groot, loaded);
 		return;
 	}
@@ -1139,7 +1136,7 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 			a->offset = a->offset % (int64_t)es;
 		}
 	}
-	if (load)
+	if (load && pointer_member(&mt))
 		loaded_member(w, &mt, a->expr, groot, loaded);
 }
 

@@ -101,11 +101,9 @@ static char *find_source(const char *file, const struct mycl_annotate_opts *o, c
 		return NULL;
 	if (map && strchr(map, '=')) {
 		size_t ol = (size_t)(strchr(map, '=') - map);
-		char *root = strndup(map + ol + 1, strlen(map + ol + 1));
 
-		text = root && ol && !strncmp(file, map, ol) ? read_inside(root, file + ol) : NULL;
-		free(root);
-		if (text)
+		/* (NEW is the rest of the option) */
+		if (ol && !strncmp(file, map, ol) && (text = read_inside(map + ol + 1, file + ol)))
 			return text;
 	}
 	if (!foreign && file[0] == '/' && (text = read_text_file(file)))
