@@ -12,8 +12,9 @@ the work directory, another whose name for it goes through "..".  Recorded
 with cpu-clock.  Checks, with the secret's text and with strace's list of
 opened files: the program at its recorded place shows the source (this
 machine's own build); the same binary under --symfs, in the build-id cache
-while the recorded file is gone, and through ".." shows no line of it, opens
-no such file, and says why and how to show it (--source-dir); a --source-dir
+while the recorded file is gone shows no line of it, opens no such file, and
+says why and how to show it (--source-dir); a name through ".." is taken by
+its words (read for the local build, by no name under --symfs); a --source-dir
 whose entry is a symbolic link out of it shows nothing; a real file there is
 shown. mycl-hot's text, JSON and HTML, and mycl-report.
 Exits 77 where perf cannot record or no compiler is there.
@@ -156,10 +157,16 @@ os.rename(exe + ".gone", exe)
 check("the build-id cache's copy alone: no line of the named file", not shown(out), out[-600:])
 check("the build-id cache's copy alone: says so", "build-id cache" in " ".join(out.replace("#", " ").split()), out[-600:])
 
-# 5. a name through "..": never read, even for the local build
+# 5. a name through "..": taken by its words (bin/../secret.txt is secret.txt): the local build's
+# is read there; the same binary under --symfs opens it by no name, raw or normalised
 out, files = opened([hot] + common + ["--buildid-dir", "", ddata], "dotdot")
-check("a name through '..' is not read", not shown(out), out[-600:])
-check("a name through '..': the file is not opened",
-      files is None or not any(f.endswith("secret.txt") for f in files))
-check("a name through '..': says so", '".."' in out, out[-600:])
+check("a name through '..', the local build: read at the path it means", shown(out), out[-600:])
+dsymfs = os.path.join(work, "dsymfs")
+os.makedirs(dsymfs + os.path.dirname(dotted))
+shutil.copy(dotted, dsymfs + dotted)
+out, files = opened([hot] + common + ["--buildid-dir", "", "--symfs", dsymfs, ddata], "dotdot-symfs")
+check("a name through '..' under --symfs: not read", not shown(out), out[-600:])
+check("a name through '..' under --symfs: the file is not opened",
+      files is None or not any("secret.txt" in f for f in files),
+      [f for f in files or [] if "secret" in f])
 sys.exit(summary())

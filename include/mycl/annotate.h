@@ -90,8 +90,8 @@ struct mycl_annotation {
 	/*
 	 * Lines whose source text was not read, and why: the debug info came
 	 * from another machine (--symfs, a perf archive, the build-id cache)
-	 * and names its own paths, or a name goes through "..".  Source files
-	 * are then read only from the directories the options give.
+	 * and names its own paths.  Source files are then read only from the
+	 * directories the options give.
 	 */
 	size_t nr_source_withheld;
 	const char *source_withheld;

@@ -82,40 +82,39 @@ static char *read_inside(const char *root, const char *name)
 }
 
 /*
- * The text of source file FILE, as the debug info names it, or NULL.  A
- * binary's line table names any path, and a recording from elsewhere picks
- * the binary: the file is read where the user said (--prefix-map's NEW, a
- * --source-dir, never out of it), and at the path itself only when the debug
- * info is this machine's own (FOREIGN NULL); never a name with "..".
+ * The text of source file FILE, as the debug info names it ("." and ".."
+ * taken away by its words), or NULL.  A binary's line table names any path,
+ * and a recording from elsewhere picks the binary: the file is read where the
+ * user said (--prefix-map's NEW, a --source-dir, never out of it), and at the
+ * path itself only when the debug info is this machine's own (FOREIGN NULL).
  * *WITHHELD: not read because of that.
  */
-static char *find_source(const char *file, const struct mycl_annotate_opts *o, const char *foreign,
+static char *find_source(const char *name, const struct mycl_annotate_opts *o, const char *foreign,
 			 bool *withheld)
 {
 	const char *map = OPTS_GET(o, prefix_map, NULL);
 	const char *const *dirs = OPTS_GET(o, source_dirs, NULL);
-	char *text;
+	char *file = path_normal(name), *text = NULL;
 
-	*withheld = path_has_dotdot(file);
-	if (*withheld)
+	*withheld = false;
+	if (!file)
 		return NULL;
 	if (map && strchr(map, '=')) {
 		size_t ol = (size_t)(strchr(map, '=') - map);
 
 		/* (NEW is the rest of the option) */
-		if (ol && !strncmp(file, map, ol) && (text = read_inside(map + ol + 1, file + ol)))
-			return text;
+		if (ol && !strncmp(file, map, ol))
+			text = read_inside(map + ol + 1, file + ol);
 	}
-	if (!foreign && file[0] == '/' && (text = read_text_file(file)))
-		return text;
-	for (size_t i = 0; dirs && dirs[i]; i++) {
-		/* The path as recorded under the directory, then its trailing parts. */
-		for (const char *tail = file; tail; tail = strchr(tail + 1, '/'))
-			if ((text = read_inside(dirs[i], *tail == '/' ? tail + 1 : tail)))
-				return text;
-	}
-	*withheld = foreign != NULL && file[0] == '/';
-	return NULL;
+	if (!text && !foreign && file[0] == '/')
+		text = read_text_file(file);
+	/* The path as recorded under each directory, then its trailing parts. */
+	for (size_t i = 0; !text && dirs && dirs[i]; i++)
+		for (const char *tail = file; !text && tail; tail = strchr(tail + 1, '/'))
+			text = read_inside(dirs[i], *tail == '/' ? tail + 1 : tail);
+	*withheld = !text && foreign && file[0] == '/';
+	free(file);
+	return text;
 }
 
 static const char *source_line(struct srcfile *files, size_t *nfiles, const char *file, int line,
@@ -372,10 +371,9 @@ static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t
 		a->samples += l->samples;
 	}
 	if (a->nr_source_withheld)
-		a->source_withheld = foreign ?
-			keepf(&ap->strs, "the debug info came from %s, so the source files it names are "
-			      "read only from --source-dir or --prefix-map", foreign) :
-			"a source file named with \"..\" is not read";
+		a->source_withheld = keepf(&ap->strs, "the debug info came from %s, so the source "
+					   "files it names are read only from --source-dir or "
+					   "--prefix-map", foreign);
 	mark_neighbours(ap, d, insns, n, elf_image_machine(img));
 	data_types(ap, insns, n, profile_event_skids(pe->event));
 	for (size_t i = 0; i < n; i++) {

@@ -87,8 +87,12 @@ int open_regular(const char *path);
  * it was joined.
  */
 bool path_inside(const char *root, const char *path);
-/* Whether PATH has a ".." component. */
-bool path_has_dotdot(const char *path);
+/*
+ * PATH with "." and ".." taken away by its words alone (no symbolic link
+ * followed: "/a/b/../c" is "/a/c", ".." at the root stays there); the caller
+ * frees it; NULL without memory.
+ */
+char *path_normal(const char *path);
 /* The CPUs this thread may run on (sched_getaffinity), at least 1. */
 int cpus_available(void);
 /* The same as a stdio stream ("r"), or NULL with errno set. */

@@ -120,12 +120,34 @@ bool path_inside(const char *root, const char *path)
 	return in;
 }
 
-bool path_has_dotdot(const char *path)
+char *path_normal(const char *path)
 {
-	for (const char *p = path; (p = strstr(p, "..")); p += 2)
-		if ((p == path || p[-1] == '/') && (p[2] == '/' || !p[2]))
-			return true;
-	return false;
+	char *out = malloc(strlen(path) + 2);
+	size_t n = 0;
+
+	if (!out)
+		return NULL;
+	for (const char *p = path; *p;) {
+		const char *e = strchrnul(p, '/');
+		size_t len = (size_t)(e - p);
+
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
+			while (n && out[n - 1] != '/')	/* back over the last component */
+				n--;
+			if (n > 1 || (n == 1 && path[0] != '/'))
+				n--;
+		} else if (len && !(len == 1 && p[0] == '.')) {
+			if (n && out[n - 1] != '/')
+				out[n++] = '/';
+			memcpy(out + n, p, len);
+			n += len;
+		} else if (!n && p == path && path[0] == '/') {
+			out[n++] = '/';
+		}
+		p = *e ? e + 1 : e;
+	}
+	out[n] = '\0';
+	return out;
 }
 
 char *read_text_file(const char *path)
