@@ -14,6 +14,12 @@ struct strpool {
 	size_t cap, nr;
 };
 
+/* Indices into an array, 1-based (0: empty slot), by the hash of a name: equal names share a chain. */
+struct nameidx {
+	uint32_t *slots;
+	size_t cap, nr;
+};
+
 struct machine {
 	struct sym_opts opts;
 	const struct mycl_perf_info *info;
@@ -22,9 +28,14 @@ struct machine {
 	size_t threads_cap, nr_threads;
 	struct dso **dsos;
 	size_t nr_dsos, dsos_cap;
+	struct nameidx dso_paths;	/* dsos by path */
+	struct nameidx bid_names;	/* the header's build-ids by file name */
+	size_t nr_bids_indexed;
 	struct maps kmaps;		/* kernel and modules */
 	struct dso *kernel;
 	uint64_t kernel_pgoff;		/* runtime _text from the kernel MMAP */
+	struct map kernel_mark;		/* the kernel's last MMAP record */
+	bool kernel_empty;		/* ... was empty: the kernel reaches up from its start */
 	struct symtab dyn_ksyms;	/* KSYMBOL records (BPF, trampolines) */
 	struct thread *recent[4];	/* look-up cache, replaced round-robin */
 	unsigned int recent_next;
@@ -134,14 +145,6 @@ struct machine *machine_new(const struct sym_opts *o, const struct mycl_perf_inf
 	return m;
 }
 
-static void maps_put(struct maps *ms)
-{
-	if (ms && --ms->refcnt == 0) {
-		free(ms->v);
-		free(ms);
-	}
-}
-
 static void kernel_prefetch_end(struct machine *m, bool use);
 
 void machine_free(struct machine *m)
@@ -160,7 +163,9 @@ void machine_free(struct machine *m)
 	for (size_t i = 0; i < m->nr_dsos; i++)
 		dso_free(m->dsos[i]);
 	free(m->dsos);
-	free(m->kmaps.v);
+	free(m->dso_paths.slots);
+	free(m->bid_names.slots);
+	maps_clear(&m->kmaps);
 	symtab_free(&m->dyn_ksyms);
 	for (size_t i = 0; i < m->strs.cap; i++)
 		free(m->strs.slots[i]);
@@ -181,20 +186,79 @@ struct dso *machine_dso(const struct machine *m, size_t i)
 
 /* ---- DSOs ---- */
 
+static size_t nameidx_slot(uint64_t h, size_t cap)
+{
+	return (size_t)(h ^ h >> 29) & (cap - 1);
+}
+
+/* Adds index I (0-based) under HASH; NAME_OF gives an entry's name to rehash. */
+static int nameidx_add(struct nameidx *x, uint64_t hash, size_t i,
+		       const char *(*name_of)(const struct machine *m, size_t i), const struct machine *m)
+{
+	size_t h;
+
+	if (i >= UINT32_MAX)
+		return -ENOMEM;
+	if ((x->nr + 1) * 2 > x->cap) {
+		size_t ncap = x->cap ? x->cap * 2 : 64;
+		uint32_t *n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		for (size_t k = 0; k < x->cap; k++) {
+			if (!x->slots[k])
+				continue;
+			h = nameidx_slot(str_hash(name_of(m, x->slots[k] - 1)), ncap);
+			while (n[h])
+				h = (h + 1) & (ncap - 1);
+			n[h] = x->slots[k];
+		}
+		free(x->slots);
+		x->slots = n;
+		x->cap = ncap;
+	}
+	h = nameidx_slot(hash, x->cap);
+	while (x->slots[h])
+		h = (h + 1) & (x->cap - 1);
+	x->slots[h] = (uint32_t)(i + 1);
+	x->nr++;
+	return 0;
+}
+
+static const char *dso_path_of(const struct machine *m, size_t i)
+{
+	return m->dsos[i]->path;
+}
+
+static const char *bid_name_of(const struct machine *m, size_t i)
+{
+	return m->info->build_ids[i].filename;
+}
+
 static struct dso *find_dso(struct machine *m, const char *path, bool kernel,
 			    const uint8_t *bid, uint8_t bid_size)
 {
-	struct dso *d;
+	const struct nameidx *x = &m->dso_paths;
+	uint64_t hash = str_hash(path);
+	struct dso *d, *found = NULL;
+	size_t last = 0;
 
-	for (size_t i = m->nr_dsos; i-- > 0;) {
-		d = m->dsos[i];
-		if (d->kernel != kernel || strcmp(d->path, path))
+	/* The latest one of that path and kind whose build-id does not say it is another binary. */
+	for (size_t h = x->cap ? nameidx_slot(hash, x->cap) : 0; x->cap && x->slots[h];
+	     h = (h + 1) & (x->cap - 1)) {
+		size_t i = x->slots[h];
+
+		d = m->dsos[i - 1];
+		if (i <= last || d->kernel != kernel || strcmp(d->path, path))
 			continue;
 		if (bid_size && d->build_id_size &&
 		    (bid_size != d->build_id_size || memcmp(bid, d->build_id, bid_size)))
 			continue;	/* same path, another binary (rebuilt while recording) */
-		return d;
+		found = d;
+		last = i;
 	}
+	if (found)
+		return found;
 	if (ARRAY_GROW(m->dsos, m->dsos_cap, m->nr_dsos + 1))
 		return NULL;
 	d = dso_new(path, kernel);
@@ -202,7 +266,12 @@ static struct dso *find_dso(struct machine *m, const char *path, bool kernel,
 		return NULL;
 	if (bid_size)
 		dso_set_build_id(d, bid, bid_size);
-	m->dsos[m->nr_dsos++] = d;
+	m->dsos[m->nr_dsos] = d;
+	if (nameidx_add(&m->dso_paths, hash, m->nr_dsos, dso_path_of, m)) {
+		dso_free(d);
+		return NULL;
+	}
+	m->nr_dsos++;
 	return d;
 }
 
@@ -212,18 +281,35 @@ static struct dso *find_dso(struct machine *m, const char *path, bool kernel,
  */
 static void attach_header_build_id(struct machine *m, struct dso *d)
 {
+	const struct nameidx *x = &m->bid_names;
+	const struct mycl_build_id *first = NULL;
+	uint64_t hash;
+
 	if (d->build_id_size || d->status != DSO_PENDING)
 		return;
-	for (size_t i = 0; i < m->info->nr_build_ids; i++) {
-		const struct mycl_build_id *b = &m->info->build_ids[i];
-
-		if (!strcmp(b->filename, d->path) ||
-		    (d->kernel && b->pid == -1 && !strcmp(b->filename, "[kernel.kallsyms]") &&
-		     !strncmp(d->path, "[kernel.kallsyms]", 17))) {
-			dso_set_build_id(d, b->id, b->size);
+	/* Indexed as they come: in pipe mode they arrive with the records. */
+	for (; m->nr_bids_indexed < m->info->nr_build_ids; m->nr_bids_indexed++) {
+		hash = str_hash(m->info->build_ids[m->nr_bids_indexed].filename);
+		if (nameidx_add(&m->bid_names, hash, m->nr_bids_indexed, bid_name_of, m))
 			return;
+	}
+	/* The first one for its file, or for a kernel's, the first of the host's kernel. */
+	for (int pass = 0; pass < 2; pass++) {
+		const char *name = pass ? "[kernel.kallsyms]" : d->path;
+
+		if (pass && (!d->kernel || strncmp(d->path, name, 17)))
+			break;
+		hash = str_hash(name);
+		for (size_t h = x->cap ? nameidx_slot(hash, x->cap) : 0; x->cap && x->slots[h];
+		     h = (h + 1) & (x->cap - 1)) {
+			const struct mycl_build_id *b = &m->info->build_ids[x->slots[h] - 1];
+
+			if ((!first || b < first) && !strcmp(b->filename, name) && (!pass || b->pid == -1))
+				first = b;
 		}
 	}
+	if (first)
+		dso_set_build_id(d, first->id, first->size);
 }
 
 static void kp_print(enum mycl_print_level level, const char *msg, void *ctx)
@@ -351,115 +437,6 @@ static struct dso *kernel_dso(struct machine *m)
 }
 
 /* ---- maps ---- */
-
-static uint64_t new_stamp(void)
-{
-	static uint64_t stamps;
-
-	return __atomic_add_fetch(&stamps, 1, __ATOMIC_RELAXED);
-}
-
-/* Inserts NEW, trimming or splitting the maps it overlaps (a new mmap wins). */
-static int maps_insert(struct maps *ms, const struct map *nm)
-{
-	size_t out = 0, pos;
-
-	ms->stamp = new_stamp();
-	struct map *v;
-
-	/* Built aside; the process's array grows only to what it holds (thousands of processes). */
-	v = malloc((ms->nr * 2 + 2) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < ms->nr; i++) {
-		struct map o = ms->v[i];
-
-		if (o.end <= nm->start || o.start >= nm->end) {
-			v[out++] = o;
-			continue;
-		}
-		if (o.start < nm->start) {
-			v[out] = o;
-			v[out++].end = nm->start;
-		}
-		if (o.end > nm->end) {
-			v[out] = o;
-			v[out].pgoff += nm->end - o.start;
-			v[out++].start = nm->end;
-		}
-	}
-	for (pos = 0; pos < out && v[pos].start < nm->start; pos++)
-		;
-	memmove(v + pos + 1, v + pos, (out - pos) * sizeof(*v));
-	v[pos] = *nm;
-	out++;
-	if (ARRAY_GROW(ms->v, ms->cap, out)) {
-		free(v);
-		return -ENOMEM;
-	}
-	memcpy(ms->v, v, out * sizeof(*v));
-	ms->nr = out;
-	ms->last = SIZE_MAX;
-	free(v);
-	return 0;
-}
-
-/* The map starting last at or below IP, whether or not it reaches IP. */
-static const struct map *maps_below(const struct maps *ms, uint64_t ip)
-{
-	size_t lo = 0, hi = ms->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ms->v[mid].start <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? &ms->v[lo - 1] : NULL;
-}
-
-static const struct map *maps_find(struct maps *ms, uint64_t ip)
-{
-	const struct map *map;
-
-	if (ms->last < ms->nr && ip >= ms->v[ms->last].start && ip < ms->v[ms->last].end)
-		return &ms->v[ms->last];
-	map = maps_below(ms, ip);
-	if (map && ip < map->end) {
-		ms->last = (size_t)(map - ms->v);
-		return map;
-	}
-	return NULL;
-}
-
-static struct maps *maps_new(void)
-{
-	struct maps *ms = calloc(1, sizeof(*ms));
-
-	if (ms) {
-		ms->refcnt = 1;
-		ms->stamp = new_stamp();
-	}
-	return ms;
-}
-
-static struct maps *maps_clone(const struct maps *src)
-{
-	struct maps *ms = maps_new();
-
-	if (!ms || !src->nr)
-		return ms;
-	ms->v = malloc(src->nr * sizeof(*ms->v));
-	if (!ms->v) {
-		free(ms);
-		return NULL;
-	}
-	memcpy(ms->v, src->v, src->nr * sizeof(*ms->v));
-	ms->nr = ms->cap = src->nr;
-	return ms;
-}
 
 /* ---- threads ---- */
 
@@ -595,11 +572,12 @@ int machine_mmap(struct machine *m, const struct mycl_mmap *ev)
 		if (is_kernel) {
 			m->kernel_pgoff = ev->pgoff;
 			kernel_prefetch(m, nm.dso);
+			/* Kept aside: an empty map holds no address. */
+			m->kernel_empty = nm.start == nm.end;
+			m->kernel_mark = nm;
 		}
 		m->kernel_version++;
 		/* A module's empty record maps nothing (the kernel's stands for all of it). */
-		if (!is_kernel && nm.start == nm.end)
-			return 0;
 		return maps_insert(&m->kmaps, &nm);
 	}
 	t = machine_thread(m, ev->pid, ev->tid);
@@ -750,7 +728,11 @@ static const struct map *kernel_reaching(const struct machine *m, uint64_t ip)
 {
 	const struct map *map = maps_below(&m->kmaps, ip);
 
-	return map && map->dso == m->kernel ? map : NULL;
+	if (map && map->dso == m->kernel)
+		return map;
+	if (m->kernel_empty && m->kernel_mark.start <= ip && (!map || map->start < m->kernel_mark.start))
+		return &m->kernel_mark;
+	return NULL;
 }
 
 static void resolve_map(struct machine *m, uint64_t ip, enum mycl_cpumode cpumode,
@@ -764,7 +746,7 @@ static void resolve_map(struct machine *m, uint64_t ip, enum mycl_cpumode cpumod
 			return;
 		if (!map)
 			map = kernel_reaching(m, ip);
-		r->dso = map ? map->dso : (m->kmaps.nr ? NULL : kernel_dso(m));
+		r->dso = map ? map->dso : (m->kmaps.nr || m->kernel_empty ? NULL : kernel_dso(m));
 		if (r->dso) {
 			r->sym = kernel_sym(m, ip);
 			if (r->dso != m->kernel)
@@ -839,11 +821,13 @@ int machine_for_each_map(struct machine *m, int32_t pid, int32_t tid,
 			 int (*fn)(const struct map *mp, void *arg), void *arg)
 {
 	struct thread *t = machine_thread(m, pid, tid);
+	struct maps_iter it = { 0 };
+	const struct map *mp;
 
 	if (!t)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->maps->nr; i++) {
-		struct dso *d = t->maps->v[i].dso;
+	while ((mp = maps_next(t->maps, &it))) {
+		struct dso *d = mp->dso;
 		int err;
 
 		/* Located only: most mapped binaries have no sample; their symbols load when one does. */
@@ -852,7 +836,7 @@ int machine_for_each_map(struct machine *m, int32_t pid, int32_t tid,
 			if (!dso_prefetch_take_ready(m->up, d, &m->opts.log))
 				dso_locate(d, &m->opts);
 		}
-		err = fn(&t->maps->v[i], arg);
+		err = fn(mp, arg);
 		if (err)
 			return err;
 	}
@@ -862,10 +846,11 @@ int machine_for_each_map(struct machine *m, int32_t pid, int32_t tid,
 char *machine_data_symbol(struct machine *m, int32_t pid, int32_t tid, uint64_t addr)
 {
 	struct thread *t = machine_thread(m, pid, tid);
+	struct maps_iter it = { 0 };
+	const struct map *mp;
 	char *out = NULL;
 
-	for (size_t i = 0; t && i < t->maps->nr && !out; i++) {
-		const struct map *mp = &t->maps->v[i];
+	while (t && !out && (mp = maps_next(t->maps, &it))) {
 		struct dso *d = mp->dso;
 		const struct sym *s;
 		uint64_t bias, v;

@@ -10,19 +10,7 @@
 #include <stdint.h>
 #include "mycl/perf_data.h"
 #include "dso.h"
-
-struct map {
-	uint64_t start, end, pgoff;
-	struct dso *dso;
-};
-
-struct maps {
-	struct map *v;
-	size_t nr, cap;
-	size_t last;			/* index of the last map found: a look-up cache */
-	int refcnt;
-	uint64_t stamp;			/* new at every change, unique among all maps */
-};
+#include "maps.h"
 
 struct thread {
 	int32_t pid, tid;
