@@ -107,6 +107,22 @@ def bomb():
     return replace_record(zdata, first(zdata, 81), new)
 
 
+def feature_at(blob, fid):
+    """Where feature FID's section starts in BLOB (the table follows the data section)."""
+    data_off, data_size = struct.unpack_from("<QQ", blob, 40)
+    bits = int.from_bytes(blob[72:104], "little")
+    k = bin(bits & ((1 << fid) - 1)).count("1")
+    assert bits >> fid & 1, "no feature %d" % fid
+    return struct.unpack_from("<Q", blob, data_off + data_size + 16 * k)[0]
+
+
+def bomb_claimed():
+    """The bomb of 200 MB in a file whose COMPRESSED feature claims a 4 GiB ring (mmap_len):
+    refused for inflating 1000 times past its compressed bytes, not read to the end."""
+    b = bomb()
+    return patched(b, feature_at(b, 27) + 16, "<I", 0xffffffff)
+
+
 def threads_dir(name, cut=0, fifo=False):
     """A perf record --threads directory (threads_synth.py's shape): 'data', data.0, data.1."""
     import threads_synth as ts
@@ -310,6 +326,9 @@ CASES = [
      0, "claims 300 bytes past the end; skipped"),
     ("decompression bomb", "a COMPRESSED record of 17 KB that inflates to 200 MB",
      lambda: [hot, put("bomb.data", bomb())], 3, "refused as a decompression bomb"),
+    ("decompression bomb: ring claimed", "the same in a file whose header claims a 4 GiB ring",
+     lambda: [hot, put("bomb-claim.data", bomb_claimed())], 3,
+     "1000 times their 17"),
     ("directory as input", "a directory", lambda: [hot, work], 3, "is a directory"),
     ("--threads directory: a file cut short", "perf record --threads' directory whose data.0 "
      "ends inside a record", lambda: [hot, threads_dir("cut-dir", cut=13)], 0,

@@ -27,6 +27,14 @@
  */
 #define ZBOUND_MIN (1u << 20)
 #define ZBOUND_UNKNOWN (64u << 20)
+/*
+ * What a whole file may inflate to, whatever its header claims: 64 MB, plus
+ * 1000 times the compressed bytes read.  perf's records compress 5 to 20
+ * times (a sample's time and period change from one to the next); zstd can
+ * claim thousands.  So a crafted ring size (mmap_len 4 GiB) or many small
+ * records that each inflate to the ring cost at most 1000 times the file.
+ */
+#define ZRATIO_MAX 1000
 
 /* Skips N bytes that follow a record outside its size (AUXTRACE, TRACING_DATA). */
 static int skip_payload(struct mycl_perf_data *pd, uint64_t n)
@@ -107,6 +115,7 @@ static int decompress(struct mycl_perf_data *pd, const uint8_t *src, size_t n, u
 			return -ENOMEM;
 	}
 	pd->stats.nr_compressed++;
+	pd->zin_bytes += n;
 	/* Until the input is used and, when the output filled up, zstd holds nothing back. */
 	while (in.pos < in.size || full) {
 		ZSTD_outBuffer out;
@@ -135,6 +144,12 @@ static int decompress(struct mycl_perf_data *pd, const uint8_t *src, size_t n, u
 					PRIx64 " inflates past %" PRIu64 " bytes, more than the ring buffer "
 					"it was written from%s: refused as a decompression bomb", off, bound,
 					pd->info.compression_mmap_len ? "" : " could be (no COMPRESSED feature)");
+		if (pd->stats.decompressed_bytes > ZBOUND_UNKNOWN + ZRATIO_MAX * pd->zin_bytes)
+			return pd_error(pd, MYCL_ERR_DECOMPRESS, "compressed record at offset 0x%"
+					PRIx64 ": the file's compressed records inflate past %" PRIu64
+					" bytes, %u times their %" PRIu64 " bytes plus 64 MiB: refused as a "
+					"decompression bomb", off, pd->stats.decompressed_bytes, ZRATIO_MAX,
+					pd->zin_bytes);
 		err = drain_zbuf(pd, off);
 		if (err)
 			return err;

@@ -99,6 +99,7 @@ struct mycl_perf_data {
 	ZSTD_DCtx *zctx;
 	uint8_t *zbuf;			/* decompressed bytes not yet made records */
 	size_t zcap, zlen;
+	uint64_t zin_bytes;		/* compressed bytes given to zstd so far */
 
 	bool is_dir;			/* a perf record --threads directory */
 	struct dir_file *dir_files;	/* its data.N files, by N */
