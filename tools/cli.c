@@ -226,8 +226,62 @@ static void close_archives(void)
 		mycl_archive__close(archives[i]);
 }
 
-int cli_archive(const char *prog, const char *path, const struct mycl_archive **out)
+/*
+ * The build-ids (hex) the headers of the recordings RECS name, to keep only
+ * their archive members; NULL (every member) when one is read from a pipe,
+ * cannot be opened here (its own open says why) or names none.
+ */
+static char **recorded_build_ids(const char *const *recs, size_t nr_recs, size_t *nr)
 {
+	char **ids = NULL;
+	size_t cap = 0;
+
+	*nr = 0;
+	for (size_t r = 0; r < nr_recs; r++) {
+		struct mycl_perf_data *pd = NULL;
+		const struct mycl_perf_info *info;
+
+		if (!strcmp(recs[r], "-") || mycl_perf_data__open(recs[r], NULL, &pd, NULL, 0))
+			goto all;
+		info = mycl_perf_data__info(pd);
+		if (info->pipe_mode || !info->nr_build_ids) {
+			mycl_perf_data__close(pd);
+			goto all;
+		}
+		for (size_t i = 0; i < info->nr_build_ids; i++) {
+			const struct mycl_build_id *b = &info->build_ids[i];
+			char *hex;
+
+			if (*nr == cap) {
+				char **n = realloc(ids, (cap = cap ? cap * 2 : 64) * sizeof(*ids));
+
+				if (!n)
+					break;
+				ids = n;
+			}
+			hex = malloc(2 * sizeof(b->id) + 1);
+			if (!hex)
+				break;
+			for (size_t k = 0; k < b->size && k < sizeof(b->id); k++)
+				sprintf(hex + 2 * k, "%02x", b->id[k]);
+			hex[2 * (b->size < sizeof(b->id) ? b->size : sizeof(b->id))] = '\0';
+			ids[(*nr)++] = hex;
+		}
+		mycl_perf_data__close(pd);
+	}
+	return ids;
+all:
+	for (size_t i = 0; i < *nr; i++)
+		free(ids[i]);
+	free(ids);
+	*nr = 0;
+	return NULL;
+}
+
+int cli_archive(const char *prog, const char *path, const char *const *recs, size_t nr_recs,
+		const struct mycl_archive **out)
+{
+	struct mycl_archive_opts ao = { .sz = sizeof(ao) };
 	size_t slot = 0;
 	char err[1024];
 	int rc;
@@ -238,7 +292,11 @@ int cli_archive(const char *prog, const char *path, const struct mycl_archive **
 		fprintf(stderr, "%s: too many archives\n", prog);
 		return EXIT_USAGE;
 	}
-	rc = mycl_archive__open(path, NULL, &archives[slot], err, sizeof(err));
+	ao.build_ids = (const char *const *)recorded_build_ids(recs, nr_recs, &ao.nr_build_ids);
+	rc = mycl_archive__open(path, &ao, &archives[slot], err, sizeof(err));
+	for (size_t i = 0; i < ao.nr_build_ids; i++)
+		free((char *)ao.build_ids[i]);
+	free((void *)ao.build_ids);
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return cli_exit_code(rc);

@@ -79,7 +79,9 @@ int cli_check_kallsyms(const char *prog, const char *path);
  * --archive PATH: the perf archive read into memory, closed at exit; 0, or
  * an exit code once the problem is said ("PROG: PATH: what is wrong").
  */
-int cli_archive(const char *prog, const char *path, const struct mycl_archive **out);
+/* Opens the archive PATH, keeping the members of the build-ids the recordings RECS name. */
+int cli_archive(const char *prog, const char *path, const char *const *recs, size_t nr_recs,
+		const struct mycl_archive **out);
 /* *SLOT = ARG, or (the option OPT given twice) "PROG: OPT given twice HINT" and -1. */
 int cli_set_once(const char *prog, const char *opt, const char **slot, const char *arg,
 		 const char *hint);

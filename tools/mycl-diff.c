@@ -132,13 +132,13 @@ static const char *split_pair(const char *opt, const char *what, const char *arg
 }
 
 /* --archive A[,B], split by main: BASE's archive and NEW's (SECOND == FIRST: one for both). */
-static int open_archives(const char *first, const char *second, const struct mycl_archive **a,
-			 const struct mycl_archive **b)
+static int open_archives(const char *first, const char *second, const char *const recs[2],
+			 const struct mycl_archive **a, const struct mycl_archive **b)
 {
-	int rc = cli_archive(P, first, a);
+	int rc = cli_archive(P, first, recs, second != first ? 1 : 2, a);
 
 	if (!rc && second != first)
-		rc = cli_archive(P, second, b);
+		rc = cli_archive(P, second, recs + 1, 1, b);
 	else if (!rc)
 		*b = *a;
 	return rc;
@@ -375,7 +375,7 @@ int main(int argc, char **argv)
 		return share_diff(sb, sb2, argv[optind], argv[optind + 1], &dopts, &wo, format,
 				  output, &lg);
 	}
-	rc = archives ? open_archives(ab, ab2, &arch_a, &arch_b) : 0;
+	rc = archives ? open_archives(ab, ab2, (const char *const *)argv + optind, &arch_a, &arch_b) : 0;
 	po.archive = arch_a;
 	if (!rc)
 		rc = load(argv[optind], &po, &pa, &a, lg.verbose);

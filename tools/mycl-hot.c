@@ -815,8 +815,6 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	if (opts.kallsyms && cli_check_kallsyms(P, opts.kallsyms))
 		return EXIT_USAGE;
-	if (archive && (rc = cli_archive(P, archive, &opts.archive)))
-		return rc;
 	if (optind < argc) {
 		if (input || optind + 1 < argc) {
 			fprintf(stderr, "mycl-hot: one recording at a time\n");
@@ -841,6 +839,8 @@ int main(int argc, char **argv)
 		if (cli_check_files(P, files, sizeof(files) / sizeof(files[0])))
 			return EXIT_USAGE;
 	}
+	if (archive && (rc = cli_archive(P, archive, &input, 1, &opts.archive)))
+		return rc;
 
 	cli_progress_setup(&progress, "mycl-hot", input, lg.verbose, &popts);
 	err = mycl_perf_data__open(input, &popts, &pd, errbuf, sizeof(errbuf));

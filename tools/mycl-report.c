@@ -250,7 +250,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; bins[i]; i++)
 		if ((rc = binary_arg(bins[i])))
 			return rc;
-	if (archive && (rc = cli_archive(P, archive, &opts.archive)))
+	if (archive && (rc = cli_archive(P, archive, &input, 1, &opts.archive)))
 		return rc;
 	to.archive = opts.archive;
 	use_colour = !strcmp(color, "always") ||

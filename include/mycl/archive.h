@@ -26,9 +26,16 @@ struct mycl_archive_opts {
 	size_t sz;			/* sizeof(struct mycl_archive_opts) */
 	/*
 	 * Members kept are refused past this many bytes in all (a small
-	 * archive that inflates without end); 0: 4 GiB.
+	 * archive that inflates without end); 0: 1 GiB.
 	 */
 	uint64_t max_bytes;
+	/*
+	 * The build-ids (lowercase hex) whose entries are kept: a recording's
+	 * (mycl_perf_info.build_ids); other members are skipped as they stream
+	 * by, costing time, not memory.  NULL: every entry.
+	 */
+	const char *const *build_ids;
+	size_t nr_build_ids;
 };
 
 /*
@@ -49,6 +56,8 @@ void mycl_archive__close(struct mycl_archive *a);
 const char *mycl_archive__path(const struct mycl_archive *a);
 /* The build-id cache entries held: binaries, debug files, kallsyms, vdso. */
 size_t mycl_archive__nr_files(const struct mycl_archive *a);
+/* The entries skipped: of build-ids not in mycl_archive_opts.build_ids. */
+size_t mycl_archive__nr_skipped(const struct mycl_archive *a);
 
 struct mycl_archive_file {
 	const char *member;		/* the name in the tarball */

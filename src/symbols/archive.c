@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -21,7 +22,12 @@
 #include "bunzip.h"
 
 #define TAR_BLOCK 512
-#define DEFAULT_MAX (4ull << 30)
+#define DEFAULT_MAX (1ull << 30)
+/*
+ * The tar stream inflates to at most 64 MiB plus this many times the file,
+ * whatever its members claim: binaries and debug files compress 3 to 10 times.
+ */
+#define STREAM_RATIO 100
 #define MAX_NAME 4096
 
 struct entry {
@@ -37,6 +43,7 @@ struct mycl_archive {
 	char *path;
 	struct entry *e;
 	size_t nr, cap;
+	size_t nr_skipped;		/* entries of build-ids not wanted */
 };
 
 enum tar_state { T_HEADER, T_DATA, T_PAD, T_END };
@@ -48,6 +55,9 @@ struct tar {
 	char *err;
 	size_t errlen;
 	uint64_t max, kept;
+	uint64_t stream_max;		/* the tar stream's bound: from the file's real size */
+	const char *const *want;	/* build-ids kept; NULL: all */
+	size_t nr_want;
 	uint64_t at;			/* offset in the tar stream */
 	enum tar_state st;
 	uint8_t hdr[TAR_BLOCK];
@@ -66,6 +76,17 @@ struct tar {
 #define tar_fail(t, ...) (snprintf((t)->err, (t)->errlen, __VA_ARGS__), MYCL_ERR_ARCHIVE)
 
 static const char *const kinds[] = { "elf", "debug", "vdso", "kallsyms" };
+
+/* Whether HEX's entries are kept: no list given, or in it. */
+static bool wanted(const struct tar *t, const char *hex)
+{
+	if (!t->want)
+		return true;
+	for (size_t i = 0; i < t->nr_want; i++)
+		if (t->want[i] && !strcasecmp(t->want[i], hex))
+			return true;
+	return false;
+}
 
 /* A build-id cache entry's name: ".../HEX/KIND"; HEX copied out, KIND one of kinds[]. */
 static bool cache_entry(const char *name, char hex[41], const char **kind)
@@ -259,7 +280,9 @@ static int tar_header(struct tar *t)
 	}
 	if ((type == '0' || type == '\0' || type == '7' || type == '1') &&
 	    cache_entry(name, hex, &kind)) {
-		if (type == '1') {
+		if (!wanted(t, hex)) {
+			t->a->nr_skipped++;
+		} else if (type == '1') {
 			/* A hard link: the same data as an earlier member. */
 			for (size_t i = 0; i < t->a->nr; i++)
 				if (!strcmp(t->a->e[i].pub.member, link)) {
@@ -380,9 +403,10 @@ static int tar_feed(const uint8_t *p, size_t n, void *ctx)
 			break;
 		case T_DATA:
 			take = t->left < n ? (size_t)t->left : n;
-			if (t->at + take > 2 * t->max)	/* skipped members cost time, not memory */
-				return tar_fail(t, "%s: the tarball inflates past %llu MiB: refused",
-						t->name, (unsigned long long)(2 * t->max >> 20));
+			if (t->at + take > t->stream_max)	/* skipped members cost time, not memory */
+				return tar_fail(t, "%s: the tarball inflates past %llu MiB, %d times "
+						"the file plus 64 MiB: refused", t->name,
+						(unsigned long long)(t->stream_max >> 20), STREAM_RATIO);
 			if (t->use == USE_FILE && (rc = write_all(t, p, take)))
 				return rc;
 			if (t->buf) {
@@ -475,6 +499,9 @@ MYCL_API int mycl_archive__open_mem(const void *buf, size_t len, const char *nam
 	t.max = OPTS_GET(opts, max_bytes, 0);
 	if (!t.max)
 		t.max = DEFAULT_MAX;
+	t.stream_max = (64ull << 20) + STREAM_RATIO * (uint64_t)len;
+	t.want = OPTS_GET(opts, build_ids, NULL);
+	t.nr_want = t.want ? OPTS_GET(opts, nr_build_ids, 0) : 0;
 	t.a = calloc(1, sizeof(*t.a));
 	if (!t.a || !(t.a->path = strdup(name))) {
 		free(t.a);
@@ -501,7 +528,7 @@ MYCL_API int mycl_archive__open_mem(const void *buf, size_t len, const char *nam
 			      (unsigned long long)t.at);
 	if (!rc && !t.headers_seen)
 		rc = tar_fail(&t, "%s: empty tarball", name);
-	if (!rc && !t.a->nr)
+	if (!rc && !t.a->nr && !t.a->nr_skipped)
 		rc = tar_fail(&t, "%s: no build-id cache entry (PATH/BUILD-ID/elf): not made by "
 			      "perf archive?", name);
 	free(t.buf);
@@ -565,6 +592,11 @@ MYCL_API const char *mycl_archive__path(const struct mycl_archive *a)
 MYCL_API size_t mycl_archive__nr_files(const struct mycl_archive *a)
 {
 	return a->nr;
+}
+
+MYCL_API size_t mycl_archive__nr_skipped(const struct mycl_archive *a)
+{
+	return a->nr_skipped;
 }
 
 MYCL_API const struct mycl_archive_file *mycl_archive__file(const struct mycl_archive *a,
