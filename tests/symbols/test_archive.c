@@ -55,73 +55,69 @@ static uint8_t *tarball(size_t *len)
 	return buf;
 }
 
+/* Opens the test tarball keeping WANT (NULL: all) within MAX bytes (0: the default). */
+static int open_tarball(const char *const *want, size_t nr, uint64_t max, struct mycl_archive **a,
+			char *err, size_t errlen)
+{
+	struct mycl_archive_opts o = { .sz = sizeof(o), .max_bytes = max, .build_ids = want,
+				       .nr_build_ids = nr };
+	size_t len;
+	uint8_t *buf = tarball(&len);
+	int rc = mycl_archive__open_mem(buf, len, "t.tar", &o, a, err, errlen);
+
+	free(buf);
+	return rc;
+}
+
 static void keeps_only_wanted(void **state)
 {
 	const char *want[] = { SMALL };
-	struct mycl_archive_opts o = { .sz = sizeof(o), .max_bytes = 1u << 20,
-				       .build_ids = want, .nr_build_ids = 1 };
 	struct mycl_archive *a = NULL;
 	char err[256];
-	size_t len;
-	uint8_t *buf = tarball(&len);
 
 	(void)state;
-	assert_int_equal(mycl_archive__open_mem(buf, len, "t.tar", &o, &a, err, sizeof(err)), 0);
+	assert_int_equal(open_tarball(want, 1, 1u << 20, &a, err, sizeof(err)), 0);
 	assert_int_equal(mycl_archive__nr_files(a), 1);
 	assert_int_equal(mycl_archive__nr_skipped(a), 1);
 	assert_string_equal(mycl_archive__file(a, 0)->build_id, SMALL);
 	mycl_archive__close(a);
-	free(buf);
 }
 
 static void budget_refuses_wanted(void **state)
 {
 	const char *want[] = { SMALL, BIG };
-	struct mycl_archive_opts o = { .sz = sizeof(o), .max_bytes = 1u << 20,
-				       .build_ids = want, .nr_build_ids = 2 };
 	struct mycl_archive *a = NULL;
 	char err[256];
-	size_t len;
-	uint8_t *buf = tarball(&len);
 
 	(void)state;
-	assert_int_not_equal(mycl_archive__open_mem(buf, len, "t.tar", &o, &a, err, sizeof(err)), 0);
+	assert_int_not_equal(open_tarball(want, 2, 1u << 20, &a, err, sizeof(err)), 0);
 	assert_null(a);
 	assert_non_null(strstr(err, "t.tar: members inflate past 1 MiB"));
-	free(buf);
 }
 
 static void no_list_keeps_all(void **state)
 {
-	struct mycl_archive_opts o = { .sz = sizeof(o) };
 	struct mycl_archive *a = NULL;
 	char err[256];
-	size_t len;
-	uint8_t *buf = tarball(&len);
 
 	(void)state;
-	assert_int_equal(mycl_archive__open_mem(buf, len, "t.tar", &o, &a, err, sizeof(err)), 0);
+	assert_int_equal(open_tarball(NULL, 0, 0, &a, err, sizeof(err)), 0);
 	assert_int_equal(mycl_archive__nr_files(a), 2);
 	assert_int_equal(mycl_archive__nr_skipped(a), 0);
 	mycl_archive__close(a);
-	free(buf);
 }
 
 static void none_wanted_is_no_error(void **state)
 {
 	const char *want[] = { "3333333333333333333333333333333333333333" };
-	struct mycl_archive_opts o = { .sz = sizeof(o), .build_ids = want, .nr_build_ids = 1 };
 	struct mycl_archive *a = NULL;
 	char err[256];
-	size_t len;
-	uint8_t *buf = tarball(&len);
 
 	(void)state;
-	assert_int_equal(mycl_archive__open_mem(buf, len, "t.tar", &o, &a, err, sizeof(err)), 0);
+	assert_int_equal(open_tarball(want, 1, 0, &a, err, sizeof(err)), 0);
 	assert_int_equal(mycl_archive__nr_files(a), 0);
 	assert_int_equal(mycl_archive__nr_skipped(a), 2);
 	mycl_archive__close(a);
-	free(buf);
 }
 
 int main(void)
