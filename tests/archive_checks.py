@@ -203,6 +203,14 @@ def main():
         check(f"{name}: exit {code}, one line naming the file ({words})",
               r.returncode == code and err.count("\n") == 0 and p in err and words in err and
               not r.stdout, f"{r.returncode} {err!r}")
+    # The budget is the user's: --archive-max 1 refuses the 5 GiB claim at 1 MiB; the real
+    # archive's members (770 KB) fit in it.
+    r = run(hot, rec, *only, "--archive", p, "--archive-max", "1")
+    check("--archive-max 1: the claim refused at 1 MiB", r.returncode == 3 and
+          "members inflate past 1 MiB" in r.stderr.decode(), r.stderr.decode())
+    r = run(hot, rec, *only, "--archive", arc, "--archive-max", "1")
+    check("--archive-max 1: the real archive fits", r.returncode == 0 and
+          "100.0% of 536 samples resolved" in r.stdout.decode(), r.stderr.decode())
     for name, p, code in (("missing", os.path.join(work, "nope.tar.bz2"), 2),
                           ("a directory", work, 3)):
         r = run(hot, rec, "--archive", p)

@@ -219,6 +219,27 @@ int cli_choice(const char *prog, const char *opt, const char *arg, const char *c
 }
 
 static struct mycl_archive *archives[4];
+static uint64_t archive_max;	/* --archive-max, bytes; 0: the library's default */
+
+int cli_archive_max(const char *prog, const char *arg)
+{
+	char *end;
+	unsigned long long mib;
+
+	if (archive_max) {
+		fprintf(stderr, "%s: --archive-max given twice\n", prog);
+		return -1;
+	}
+	errno = 0;
+	mib = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || !mib || mib > (1ull << 24) || arg[0] == '-') {
+		fprintf(stderr, "%s: --archive-max wants MiB from 1 to %llu, not '%s'\n", prog,
+			1ull << 24, arg);
+		return -1;
+	}
+	archive_max = (uint64_t)mib << 20;
+	return 0;
+}
 
 static void close_archives(void)
 {
@@ -281,7 +302,7 @@ all:
 int cli_archive(const char *prog, const char *path, const char *const *recs, size_t nr_recs,
 		const struct mycl_archive **out)
 {
-	struct mycl_archive_opts ao = { .sz = sizeof(ao) };
+	struct mycl_archive_opts ao = { .sz = sizeof(ao), .max_bytes = archive_max };
 	size_t slot = 0;
 	char err[1024];
 	int rc;

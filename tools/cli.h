@@ -79,6 +79,8 @@ int cli_check_kallsyms(const char *prog, const char *path);
  * --archive PATH: the perf archive read into memory, closed at exit; 0, or
  * an exit code once the problem is said ("PROG: PATH: what is wrong").
  */
+/* --archive-max MIB: what the archive's members kept may take; -1 (said) when ARG is no size. */
+int cli_archive_max(const char *prog, const char *arg);
 /* Opens the archive PATH, keeping the members of the build-ids the recordings RECS name. */
 int cli_archive(const char *prog, const char *path, const char *const *recs, size_t nr_recs,
 		const struct mycl_archive **out);

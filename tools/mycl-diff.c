@@ -45,6 +45,7 @@ static void usage(FILE *f)
 	      "                         NEW's call paths, coloured by the change from BASE\n"
 	      "      --symfs DIR        look for binaries under DIR\n"
 	      "      --archive A[,B]    perf archives of BASE and NEW (one for both)\n"
+	      "      --archive-max MIB  what each one's members kept may take (default 1024)\n"
 	      "      --kallsyms FILE    kernel symbols of the recorded kernel\n"
 	      "      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
 	      "      --jit-maps         read /tmp/perf-PID.map for recordings from elsewhere\n"
@@ -56,7 +57,7 @@ static void usage(FILE *f)
 }
 
 enum { O_SHARE = 256, O_NOISE, O_EVENT, O_FORMAT, O_MAX, O_WIDE, O_SYMFS, O_KALLSYMS, O_DEBUG,
-       O_VERSION, O_FLAME, O_LOCKS, O_SHARE_BIN, O_ARCHIVE, O_TYPES, O_JITMAPS };
+       O_VERSION, O_FLAME, O_LOCKS, O_SHARE_BIN, O_ARCHIVE, O_ARCHIVEMAX, O_TYPES, O_JITMAPS };
 
 static const struct option long_opts[] = {
 	{ "by-share", no_argument, NULL, O_SHARE },
@@ -71,6 +72,7 @@ static const struct option long_opts[] = {
 	{ "share", required_argument, NULL, O_SHARE_BIN },
 	{ "symfs", required_argument, NULL, O_SYMFS },
 	{ "archive", required_argument, NULL, O_ARCHIVE },
+	{ "archive-max", required_argument, NULL, O_ARCHIVEMAX },
 	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 	{ "debug-dir", required_argument, NULL, O_DEBUG },
 	{ "jit-maps", no_argument, NULL, O_JITMAPS },
@@ -313,6 +315,10 @@ int main(int argc, char **argv)
 		case O_SYMFS: po.symfs = optarg; break;
 		case O_ARCHIVE:
 			if (cli_set_once(P, "--archive", &archives, optarg, " (BASE,NEW for two)"))
+				return EXIT_USAGE;
+			break;
+		case O_ARCHIVEMAX:
+			if (cli_archive_max(P, optarg))
 				return EXIT_USAGE;
 			break;
 		case O_KALLSYMS: po.kallsyms = optarg; break;

@@ -172,6 +172,7 @@ static void usage(FILE *f)
 	      "      --kallsyms FILE     kernel symbols of the recorded kernel\n"
 	      "      --buildid-dir DIR   perf's build-id cache (default ~/.debug; '' for none)\n"
 	      "      --archive FILE      perf archive (perf.data.tar.bz2) from the recorded machine\n"
+	      "      --archive-max MIB   what its members kept may take (default 1024)\n"
 	      "      --debug-dir DIR     separate debug files (default /usr/lib/debug; '' for none)\n"
 	      , f);
 	fputs("      --no-demangle       show C++ names mangled\n"
@@ -189,7 +190,7 @@ static void usage(FILE *f)
 
 enum {
 	OPT_PERCENT = 256, OPT_MAXROWS, OPT_COMM, OPT_PID, OPT_TID, OPT_CPU, OPT_DSO, OPT_EVENT,
-	OPT_FORMAT, OPT_SYMFS, OPT_KALLSYMS, OPT_BUILDID, OPT_ARCHIVE, OPT_NODEMANGLE, OPT_NOHEADER,
+	OPT_FORMAT, OPT_SYMFS, OPT_KALLSYMS, OPT_BUILDID, OPT_ARCHIVE, OPT_ARCHIVEMAX, OPT_NODEMANGLE, OPT_NOHEADER,
 	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE, OPT_CHILDREN, OPT_NOCHILDREN,
 	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE, OPT_NOCALLSITE, OPT_DEBUGDIR, OPT_ANNOTATE,
 	OPT_ACONTEXT, OPT_SRCDIR, OPT_PREFIXMAP, OPT_LOCKS, OPT_LOCKRULES, OPT_CORDER, OPT_GROUP,
@@ -238,6 +239,7 @@ static const struct option long_opts[] = {
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "buildid-dir", required_argument, NULL, OPT_BUILDID },
 	{ "archive", required_argument, NULL, OPT_ARCHIVE },
+	{ "archive-max", required_argument, NULL, OPT_ARCHIVEMAX },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUGDIR },
 	{ "no-demangle", no_argument, NULL, OPT_NODEMANGLE },
 	{ "jit-maps", no_argument, NULL, OPT_JITMAPS },
@@ -635,6 +637,10 @@ int main(int argc, char **argv)
 		case OPT_BUILDID: opts.buildid_dir = optarg; break;
 		case OPT_ARCHIVE:
 			if (cli_set_once(P, "--archive", &archive, optarg, "; one archive a run"))
+				return EXIT_USAGE;
+			break;
+		case OPT_ARCHIVEMAX:
+			if (cli_archive_max(P, optarg))
 				return EXIT_USAGE;
 			break;
 		case OPT_DEBUGDIR: opts.debug_dir = optarg; break;

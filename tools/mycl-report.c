@@ -38,6 +38,7 @@ static void usage(FILE *f)
 	      "      --kallsyms FILE     kernel symbols of the recorded kernel\n"
 	      "      --buildid-dir DIR   perf's build-id cache (default ~/.debug; '' for none)\n"
 	      "      --archive FILE      perf archive (perf.data.tar.bz2) from the recorded machine\n"
+	      "      --archive-max MIB   what its members kept may take (default 1024)\n"
 	      "      --debug-dir DIR     separate debug files (default /usr/lib/debug)\n"
 	      "      --jit-maps          read /tmp/perf-PID.map for a recording from elsewhere\n"
 	      "      --source-dir DIR    where to find source files (repeatable)\n"
@@ -51,7 +52,7 @@ static void usage(FILE *f)
 }
 
 enum { O_FORMAT = 256, O_REDACT, O_COLOR, O_TOP, O_WIDTH, O_NOSHARE, O_SHARETYPES, O_EVENT, O_SYMFS, O_KALLSYMS,
-       O_BUILDID, O_ARCHIVE, O_DEBUG, O_VERSION, O_MAXSTACK, O_SRCDIR, O_PREFIXMAP, O_JITMAPS };
+       O_BUILDID, O_ARCHIVE, O_ARCHIVEMAX, O_DEBUG, O_VERSION, O_MAXSTACK, O_SRCDIR, O_PREFIXMAP, O_JITMAPS };
 
 static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, O_FORMAT },
@@ -68,6 +69,7 @@ static const struct option long_opts[] = {
 	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 	{ "buildid-dir", required_argument, NULL, O_BUILDID },
 	{ "archive", required_argument, NULL, O_ARCHIVE },
+	{ "archive-max", required_argument, NULL, O_ARCHIVEMAX },
 	{ "debug-dir", required_argument, NULL, O_DEBUG },
 	{ "source-dir", required_argument, NULL, O_SRCDIR },
 	{ "jit-maps", no_argument, NULL, O_JITMAPS },
@@ -190,6 +192,10 @@ int main(int argc, char **argv)
 		case O_BUILDID: opts.buildid_dir = optarg; break;
 		case O_ARCHIVE:
 			if (cli_set_once(P, "--archive", &archive, optarg, "; one archive a run"))
+				return EXIT_USAGE;
+			break;
+		case O_ARCHIVEMAX:
+			if (cli_archive_max(P, optarg))
 				return EXIT_USAGE;
 			break;
 		case O_DEBUG: opts.debug_dir = optarg; break;
