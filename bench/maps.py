@@ -33,7 +33,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     print("%-7s %8s %10s %10s %9s %9s %7s" % ("shape", "maps", "mycl s", "perf s", "mycl MB",
                                                "perf MB", "perf/mycl"))
-    for k, shape in enumerate(("up", "down", "random", "same", "fork")):
+    for k, shape in enumerate(("up", "down", "random", "same", "fork", "forks")):
         attr, data, expect = maps_synth.build(shape, n, 51 + k)
         path = os.path.join(work, "maps-%s.data" % shape)
         write_file(path, attr, data)

@@ -6,7 +6,8 @@ Many mappings.  A recording may hold hundreds of thousands of MMAP records
 costs a look-up of its binary by path and an insert into its process's maps.
 This writes recordings of SHAPES of maps (address order up and down, random
 places that overlap earlier maps and trim or split them, the same few paths
-mapped again and again, a fork between that gives the child a copy), with
+mapped again and again, a fork half way, or forty, each child with a copy of
+its parent's maps that both then change), with
 samples between the records, works out in Python which map each sample's
 address is in at its time (the later mmap wins), and checks that mycl-hot
 counts the same samples per binary.  The sizes keep the test quick; with the
@@ -87,12 +88,14 @@ def build(shape, n, seed):
     every = max(1, n // 500)
     for i, (start, pages, name) in enumerate(maps):
         pid = PID
-        if shape == "fork" and i >= n // 2:
-            if i == n // 2:
-                out.append(fork(CHILD, PID, t))
-                spaces[CHILD] = spaces[PID].copy()
+        if shape in ("fork", "forks") and i >= n // 2:
+            # one child at half way, or forty, each forked from the parent as it is then
+            if i == n // 2 or (shape == "forks" and (i - n // 2) % (n // 80 or 1) == 0):
+                child = CHILD + len(spaces) - 1
+                out.append(fork(child, PID, t))
+                spaces[child] = spaces[PID].copy()
                 t += 1
-            pid = CHILD if i % 2 else PID
+            pid = CHILD + len(spaces) - 2 if i % 2 else PID
         out.append(mmap(pid, start, pages * PAGE, (i % 5) * PAGE, name, t))
         spaces[pid].paint(start, start + pages * PAGE, name)
         t += 1
@@ -125,7 +128,7 @@ def main():
     n = int(sys.argv[3]) if len(sys.argv) > 3 else 30000
     os.makedirs(work, exist_ok=True)
     failed = 0
-    for k, shape in enumerate(("up", "down", "random", "same", "fork")):
+    for k, shape in enumerate(("up", "down", "random", "same", "fork", "forks")):
         attr, data, expect = build(shape, n, 51 + k)
         path = os.path.join(work, "maps-%s.data" % shape)
         write_file(path, attr, data)
