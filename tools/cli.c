@@ -218,6 +218,16 @@ int cli_choice(const char *prog, const char *opt, const char *arg, const char *c
 	return -1;
 }
 
+const char *cli_home_debug(void)
+{
+	static char *dir;
+	const char *home = getenv("HOME");
+
+	if (!dir && home && *home && asprintf(&dir, "%s/.debug", home) < 0)
+		dir = NULL;
+	return dir;
+}
+
 static struct mycl_archive *archives[4];
 static uint64_t archive_max;	/* --archive-max, bytes; 0: the library's default */
 

@@ -79,6 +79,8 @@ int cli_check_kallsyms(const char *prog, const char *path);
  * --archive PATH: the perf archive read into memory, closed at exit; 0, or
  * an exit code once the problem is said ("PROG: PATH: what is wrong").
  */
+/* perf's build-id cache, $HOME/.debug: --buildid-dir's default; NULL without $HOME. */
+const char *cli_home_debug(void);
 /* --archive-max MIB: what the archive's members kept may take; -1 (said) when ARG is no size. */
 int cli_archive_max(const char *prog, const char *arg);
 /* Opens the archive PATH, keeping the members of the build-ids the recordings RECS name. */

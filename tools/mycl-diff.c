@@ -259,8 +259,8 @@ int main(int argc, char **argv)
 {
 	static const enum mycl_sort_key keys[] = { MYCL_SORT_DSO, MYCL_SORT_SYM };
 	struct cli_log lg = { .prog = P, .verbose = 0 };
-	MYCL_OPTS(mycl_profile_opts, po, .print = cli_print, .print_ctx = &lg, .sort = keys,
-		  .nr_sort = 2);
+	MYCL_OPTS(mycl_profile_opts, po, .buildid_dir = cli_home_debug(), .print = cli_print,
+		  .print_ctx = &lg, .sort = keys, .nr_sort = 2);
 	MYCL_OPTS(mycl_diff_opts, dopts);
 	MYCL_OPTS(mycl_diff_write_opts, wo);
 	struct mycl_perf_data *pa = NULL, *pb = NULL;

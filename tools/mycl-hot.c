@@ -556,7 +556,8 @@ int main(int argc, char **argv)
 	struct cli_log lg = { .prog = "mycl-hot", .verbose = 0 };
 	struct cli_progress progress;
 	MYCL_OPTS(mycl_perf_data_opts, popts, .print = cli_print, .print_ctx = &lg);
-	MYCL_OPTS(mycl_profile_opts, opts, .print = cli_print, .print_ctx = &lg);
+	MYCL_OPTS(mycl_profile_opts, opts, .buildid_dir = cli_home_debug(), .print = cli_print,
+		  .print_ctx = &lg);
 	MYCL_OPTS(mycl_report_opts, ropts);
 	enum mycl_sort_key keys[MYCL_SORT__MAX];
 	const char *input = NULL, *output = NULL, *format = "text", *archive = NULL;

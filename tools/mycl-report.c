@@ -132,12 +132,12 @@ int main(int argc, char **argv)
 	struct cli_log lg = { .prog = P, .verbose = 0 };
 	struct cli_progress progress;
 	MYCL_OPTS(mycl_perf_data_opts, popts, .print = cli_print, .print_ctx = &lg);
-	MYCL_OPTS(mycl_profile_opts, opts, .print = cli_print, .print_ctx = &lg, .callgraph = true,
-		  .locks = true, .annotate = true);
+	MYCL_OPTS(mycl_profile_opts, opts, .buildid_dir = cli_home_debug(), .print = cli_print,
+		  .print_ctx = &lg, .callgraph = true, .locks = true, .annotate = true);
 	const char *src_dirs[MAX_SRC_DIRS + 1] = { NULL };
 	int nsrc = 0;
 	MYCL_OPTS(mycl_annotate_opts, aopts, .source_dirs = src_dirs);
-	MYCL_OPTS(mycl_ticket_opts, to, .annotate_opts = &aopts);
+	MYCL_OPTS(mycl_ticket_opts, to, .annotate_opts = &aopts, .home = getenv("HOME"));
 	static const int repeatable[] = { O_SRCDIR, 0 };
 	const char *format = "text", *output = NULL, *input, *color = "auto";
 	const char *bins[MAX_BINS + 1] = { NULL };

@@ -40,7 +40,7 @@ struct mycl_profile_opts {
 	size_t nr_sort;
 	const char *symfs;		/* look for binaries under this directory */
 	const char *kallsyms;		/* kernel symbols file */
-	const char *buildid_dir;	/* NULL: $HOME/.debug; "" disables */
+	const char *buildid_dir;	/* perf's build-id cache (~/.debug); NULL or "": none */
 	const char *debug_dir;		/* NULL: /usr/lib/debug; "" disables */
 	bool no_demangle;
 	/*

@@ -145,6 +145,7 @@ struct mycl_ticket_opts {
 	const struct mycl_annotate_opts *annotate_opts;
 	const struct mycl_archive *archive; /* the profile's perf archive, for debug files */
 	bool share_types;		/* the section judges struct members too (mycl-share --types) */
+	const char *home;		/* --redact replaces it too (the user's $HOME); NULL: none */
 };
 
 /*

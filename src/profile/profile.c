@@ -503,13 +503,6 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 		mycl_profile__free(p);
 		return err;
 	}
-	if (!bdir) {
-		const char *home = getenv("HOME");
-
-		if (home && asprintf(&p->buildid_dir, "%s/.debug", home) < 0)
-			p->buildid_dir = NULL;
-		bdir = p->buildid_dir;
-	}
 	so.symfs = OPTS_GET(opts, symfs, NULL);
 	so.kallsyms = OPTS_GET(opts, kallsyms, NULL);
 	so.buildid_dir = bdir && *bdir ? bdir : NULL;
@@ -659,7 +652,6 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	filter_free(&p->f_tid);
 	filter_free(&p->f_cpu);
 	free(p->event_name);
-	free(p->buildid_dir);
 	free(p->known);
 	machine_free(p->m);
 	free(p);

@@ -97,7 +97,6 @@ struct mycl_profile {
 	char **summ_strs;
 	/* Package hints not looked up yet: only when a summary is read (they read dpkg's lists). */
 	bool *summ_hint_pending;
-	char *buildid_dir;
 	struct known_file *known;	/* opts' binaries, with their build-ids */
 	const struct mycl_archive *archive;	/* opts' perf archive, for the summary's fixes */
 };

@@ -27,7 +27,7 @@ struct ticket {
 	unsigned int width;
 	bool md;
 	const char *host;		/* redacted: the recording's host name */
-	const char *home;		/* redacted: $HOME */
+	const char *home;		/* redacted: mycl_ticket_opts.home */
 };
 
 static bool word_char(char c)
@@ -71,11 +71,11 @@ static void redact_to(const struct ticket *t, const char *s, size_t n, FILE *out
 	}
 }
 
-/* What redaction replaces: the recording's host name and $HOME. */
+/* What redaction replaces: the recording's host name and the home directory the caller gave. */
 static void redact_setup(struct ticket *t)
 {
 	t->host = mycl_perf_data__info(mycl_profile__perf_data(t->p))->hostname;
-	t->home = getenv("HOME");
+	t->home = OPTS_GET(t->o, home, NULL);
 }
 
 /* LINE redacted into OUT (LEN bytes; cut short when longer, empty when memory runs out). */
