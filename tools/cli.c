@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -468,17 +469,20 @@ int cli_finish_output(const char *prog, FILE *out, const char *output, int err)
 
 int cli_check_env(const char *prog)
 {
-	/* the knobs and the values each takes (NULL: any number) */
+	/* the knobs, the values each takes (NULL: any number) and the library's switch it sets */
 	static const struct {
 		const char *name, *values[3];
+		size_t sw;
 	} knobs[] = {
-		{ "MYCL_READ_AHEAD", { "on", "off", NULL } },
-		{ "MYCL_DECODE_AHEAD", { "on", "off", NULL } },
-		{ "MYCL_SCAN_THREAD", { "on", "off", NULL } },
-		{ "MYCL_X86_QUICK", { "on", "off", NULL } },
-		{ "MYCL_CHAIN_CACHE", { "on", "off", NULL } },
-		{ "MYCL_PROGRESS_AFTER", { NULL } },
+		{ "MYCL_READ_AHEAD", { "on", "off", NULL }, offsetof(struct mycl_tuning, read_ahead) },
+		{ "MYCL_DECODE_AHEAD", { "on", "off", NULL },
+		  offsetof(struct mycl_tuning, decode_ahead) },
+		{ "MYCL_SCAN_THREAD", { "on", "off", NULL }, offsetof(struct mycl_tuning, scan_thread) },
+		{ "MYCL_X86_QUICK", { "on", "off", NULL }, offsetof(struct mycl_tuning, x86_quick) },
+		{ "MYCL_CHAIN_CACHE", { "on", "off", NULL }, offsetof(struct mycl_tuning, chain_cache) },
+		{ "MYCL_PROGRESS_AFTER", { NULL }, 0 },
 	};
+	struct mycl_tuning tuning = { .sz = sizeof(tuning) };
 
 	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
 		const char *v = getenv(knobs[i].name);
@@ -499,7 +503,11 @@ int cli_check_env(const char *prog)
 				knobs[i].values[0] ? "on or off" : "a number of seconds");
 			return -1;
 		}
+		if (knobs[i].sw)
+			*(int *)((char *)&tuning + knobs[i].sw) = !strcmp(v, "on") ? MYCL_SWITCH_ON :
+								  MYCL_SWITCH_OFF;
 	}
+	mycl_tuning__set(&tuning);
 	return 0;
 }
 

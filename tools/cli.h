@@ -121,7 +121,8 @@ int cli_finish_file(const char *prog, FILE *f, const char *what, const char *pat
 /*
  * The MYCL_* variables of the environment (ENVIRONMENT in the man pages) hold
  * values they take: 0, or -1 once "PROG: NAME=VALUE: it takes ..." is said
- * (a mistyped value would otherwise silently mean the default).
+ * (a mistyped value would otherwise silently mean the default); the on/off
+ * ones set the library's switches (mycl_tuning__set).
  */
 int cli_check_env(const char *prog);
 /* A file a run reads or writes, for cli_check_files: PATH (may be NULL), what it is. */

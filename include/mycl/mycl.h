@@ -14,5 +14,6 @@
 #include "mycl/locks.h"
 #include "mycl/build.h"
 #include "mycl/archive.h"
+#include "mycl/tuning.h"
 
 #endif

@@ -22,8 +22,8 @@ struct mycl_perf_data;
 	struct TYPE NAME = { .sz = sizeof(struct TYPE), __VA_ARGS__ }
 
 /*
- * Who reads the data section from the file.  With AUTO, the environment
- * variable MYCL_READ_AHEAD=on or off decides instead.
+ * Who reads the data section from the file.  With AUTO, the read_ahead
+ * switch (mycl/tuning.h), when set, decides instead.
  */
 enum mycl_read_ahead {
 	MYCL_READ_AHEAD_AUTO = 0,	/* a thread, for regular files of 4 MiB and more on 2+ CPUs */

@@ -5,6 +5,7 @@
  * a code range.  Per architecture: disasm_x86.c (x86_64, i386),
  * disasm_arm64.c, disasm_arm.c, disasm_ppc.c, disasm_s390.c, disasm_riscv.c.
  */
+#include "mycl/tuning.h"
 #include "disasm.h"
 #include "disasm_ahead.h"
 #include "x86len.h"
@@ -179,7 +180,7 @@ int disasm_open(struct disasm **out, uint16_t machine, bool big_endian, uint64_t
 	}
 	d->cs_arch = arch;
 	d->cs_mode = mode;
-	d->no_quick = getenv("MYCL_X86_QUICK") && !strcmp(getenv("MYCL_X86_QUICK"), "off");
+	d->no_quick = tuning_get()->x86_quick == MYCL_SWITCH_OFF;
 	if (d->cs)
 		cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
 	if (d->cs_thumb)

@@ -55,7 +55,7 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 /*
  * disasm_iter with the walk (decoding, the register flow) on a thread of its
  * own and FN on the caller's, when the code is x86_64, at least
- * DIS_PIPE_MIN bytes and a second CPU may run it (MYCL_SCAN_THREAD=off|on
+ * DIS_PIPE_MIN bytes and a second CPU may run it (the scan_thread switch, off|on
  * decides): FN gets the same instructions in the same order.  FN must not
  * use D, and nothing the walk reads may change meanwhile (the image's
  * relocations read first: elf_image_read_relocs).

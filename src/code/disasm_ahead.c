@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "mycl/tuning.h"
 #include "disasm_ahead.h"
 #include "internal.h"
 
@@ -294,14 +295,14 @@ bool dis_ahead_next(struct dis_ahead *a, uint64_t pc, const cs_insn **ci)
 /* Decoding threads besides the caller's: one fewer than the CPUs it may run on (at most 3). */
 static size_t nr_helpers(void)
 {
-	const char *env = getenv("MYCL_DECODE_AHEAD");
+	int sw = tuning_get()->decode_ahead;
 	size_t n = (size_t)cpus_available();
 
-	if (env && !strcmp(env, "off"))
+	if (sw == MYCL_SWITCH_OFF)
 		return 0;
 	n = n > MAX_HELPERS + 1 ? MAX_HELPERS : n - (n > 0);
-	/* MYCL_DECODE_AHEAD=on: a helper even on one CPU (the tests' way to try it anywhere) */
-	return !n && env && !strcmp(env, "on") ? 1 : n;
+	/* on: a helper even on one CPU (the tests' way to try it anywhere) */
+	return !n && sw == MYCL_SWITCH_ON ? 1 : n;
 }
 
 static bool open_worker(struct dis_ahead *a, struct worker *w, cs_arch arch, cs_mode mode, bool att)

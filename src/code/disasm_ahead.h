@@ -34,9 +34,8 @@ struct dis_span {
  * Starts decoding the N spans of V (copied), in the order the caller will
  * walk them, with decoders of ARCH and MODE (details on; AT&T syntax when
  * ATT), SKIP bytes passed over where nothing decodes.  NULL when it would
- * not pay or cannot (one CPU, no memory, no thread, MYCL_DECODE_AHEAD=off in
- * the environment; =on starts a helper even on one CPU): the caller decodes
- * itself.
+ * not pay or cannot (one CPU, no memory, no thread, the decode_ahead switch
+ * off; on starts a helper even on one CPU): the caller decodes itself.
  */
 struct dis_ahead *dis_ahead_start(cs_arch arch, cs_mode mode, bool att, const struct dis_span *v,
 				  size_t n, size_t skip);

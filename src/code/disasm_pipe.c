@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "mycl/tuning.h"
 #include "disasm.h"
 #include "disasm_regs.h"
 
@@ -82,14 +83,13 @@ static void *walk(void *arg)
 	return NULL;
 }
 
-/* Whether a second CPU may run the walk (MYCL_SCAN_THREAD=off|on decides, else 2 CPUs or more). */
+/* Whether a second CPU may run the walk (the scan_thread switch decides, else 2 CPUs or more). */
 static bool worth_a_thread(void)
 {
-	const char *env = getenv("MYCL_SCAN_THREAD");
-	if (env && !strcmp(env, "off"))
-		return false;
-	if (env && !strcmp(env, "on"))
-		return true;
+	int sw = tuning_get()->scan_thread;
+
+	if (sw != MYCL_SWITCH_AUTO)
+		return sw == MYCL_SWITCH_ON;
 	return cpus_available() >= 2;
 }
 

@@ -60,7 +60,7 @@ struct disasm {
 	bool thumb;			/* arm: the code being read is Thumb */
 	uint64_t toc;			/* ppc64: r2; riscv: gp (__global_pointer$) */
 	bool no_text;
-	bool no_quick;			/* MYCL_X86_QUICK=off: capstone decodes everything */
+	bool no_quick;			/* x86_quick switched off: capstone decodes everything */
 	bool lock_facts;		/* fill the fields lockcode.c reads (disasm_set_lock_facts) */
 	bool share_facts;		/* fill the fields mycl-share reads (disasm_set_share_facts) */
 	bool type_facts;		/* fill the ty_ fields (disasm_set_type_facts) */

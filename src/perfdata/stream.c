@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "mycl/tuning.h"
 #include "mycl/perf_data.h"
 #include "internal.h"
 #include "stream.h"
@@ -221,18 +222,15 @@ static bool ahead_pays(const struct stream *st, int mode)
 	return cpus_available() > 1;
 }
 
-/* MYCL_READ_AHEAD=on|off in the environment overrides AUTO (for tests and measurements). */
+/* The read_ahead switch (mycl_tuning__set) decides for AUTO (tests and measurements). */
 static int read_ahead_mode(int asked)
 {
-	const char *env = getenv("MYCL_READ_AHEAD");
+	int sw = tuning_get()->read_ahead;
 
-	if (asked != MYCL_READ_AHEAD_AUTO || !env)
+	if (asked != MYCL_READ_AHEAD_AUTO)
 		return asked;
-	if (!strcmp(env, "on"))
-		return MYCL_READ_AHEAD_ON;
-	if (!strcmp(env, "off"))
-		return MYCL_READ_AHEAD_OFF;
-	return asked;
+	return sw == MYCL_SWITCH_ON ? MYCL_READ_AHEAD_ON :
+	       sw == MYCL_SWITCH_OFF ? MYCL_READ_AHEAD_OFF : asked;
 }
 
 bool stream_reads_ahead(const struct stream *st)

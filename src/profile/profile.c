@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include "mycl/tuning.h"
 #include "perf_abi.h"
 #include "pkghint.h"
 #include "offcpu.h"
@@ -560,8 +561,8 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	}
 	p->inlines = !OPTS_GET(opts, no_inline, false);
 	p->fp_repair = !OPTS_GET(opts, no_call_site_frames, false);
-	/* MYCL_CHAIN_CACHE=off: every chain resolved and walked (the tests' measure of the cache) */
-	p->no_chain_cache = getenv("MYCL_CHAIN_CACHE") && !strcmp(getenv("MYCL_CHAIN_CACHE"), "off");
+	/* chain_cache off: every chain resolved and walked (the tests' measure of the cache) */
+	p->no_chain_cache = tuning_get()->chain_cache == MYCL_SWITCH_OFF;
 	p->max_stack = OPTS_GET(opts, max_stack, 0);
 	if (!p->max_stack)
 		p->max_stack = MAX_STACK_DEFAULT;

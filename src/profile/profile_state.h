@@ -47,7 +47,7 @@ struct mycl_profile {
 	struct wait_state *waits;	/* offcpu.c: tracepoint waits */
 	struct calltree tree;
 	struct chaincache chains;
-	bool no_chain_cache;		/* MYCL_CHAIN_CACHE=off */
+	bool no_chain_cache;		/* the chain_cache switch off (mycl/tuning.h) */
 	struct chain_lanes *ckeys;	/* a chain's suffixes' keys while adding it */
 	uint32_t *cpos;			/* ... and where each index's own frames start */
 	size_t ckeys_cap, cpos_cap;

@@ -31,6 +31,9 @@ void mycl_log(const struct logger *lg, enum mycl_print_level level, const char *
 	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field))
 #define OPTS_GET(opts, field, fallback) (OPTS_HAS(opts, field) ? (opts)->field : (fallback))
 
+/* The switches the caller set (mycl_tuning__set); enum mycl_switch values. */
+const struct mycl_tuning *tuning_get(void);
+
 /* FNV-1a of a NUL-terminated string: the hash tables' keys by name. */
 static inline uint64_t str_hash(const char *s)
 {

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <capstone/capstone.h>
+#include "mycl/tuning.h"
 #include "test_util.h"
 #include "disasm_ahead.h"
 
@@ -253,6 +254,7 @@ int main(void)
 		cmocka_unit_test(spans),
 	};
 
-	setenv("MYCL_DECODE_AHEAD", "on", 1);
+	mycl_tuning__set(&(struct mycl_tuning){ .sz = sizeof(struct mycl_tuning),
+						.decode_ahead = MYCL_SWITCH_ON });
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

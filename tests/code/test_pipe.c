@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "mycl/tuning.h"
 #include "test_util.h"
 #include "disasm.h"
 #include "elfimage.h"
@@ -79,7 +80,8 @@ static void same_as_disasm_iter(void **state)
 	static const char *const files[] = { "share/truth.static", "share/dispatch.static" };
 
 	(void)state;
-	setenv("MYCL_SCAN_THREAD", "on", 1);
+	mycl_tuning__set(&(struct mycl_tuning){ .sz = sizeof(struct mycl_tuning),
+						.scan_thread = MYCL_SWITCH_ON });
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		struct elf_image *img;
 		struct seen plain = { 0 }, piped = { 0 };
@@ -105,7 +107,8 @@ static void error_stops_both(void **state)
 	struct seen all = { 0 };
 
 	(void)state;
-	setenv("MYCL_SCAN_THREAD", "on", 1);
+	mycl_tuning__set(&(struct mycl_tuning){ .sz = sizeof(struct mycl_tuning),
+						.scan_thread = MYCL_SWITCH_ON });
 	assert_int_equal(elf_image_open(fixture("share/truth.static"), &img), 0);
 	assert_int_equal(elf_image_read_relocs(img), 0);
 	assert_int_equal(run(img, false, &all), 0);

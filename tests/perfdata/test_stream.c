@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <cmocka.h>
+#include "mycl/tuning.h"
 #include "mycl/perf_data.h"
 #include "stream.h"
 
@@ -223,13 +224,13 @@ static void auto_skips_small_files(void **state)
 	struct stream st;
 
 	(void)state;
-	unsetenv("MYCL_READ_AHEAD");
+	mycl_tuning__set(NULL);
 	open_stream(&st, fd, 0, UINT64_MAX, MYCL_READ_AHEAD_AUTO);
 	stream_free(&st);
 	close(fd);
 }
 
-/* The forecast follows the environment's word and the file's size under AUTO. */
+/* The forecast follows the read_ahead switch and the file's size under AUTO. */
 static void forecast_follows_environment(void **state)
 {
 	int fd = make_file(6u << 20);
@@ -237,15 +238,17 @@ static void forecast_follows_environment(void **state)
 			     .seekable = true, .read_ahead = MYCL_READ_AHEAD_AUTO };
 
 	(void)state;
-	setenv("MYCL_READ_AHEAD", "off", 1);
+	mycl_tuning__set(&(struct mycl_tuning){ .sz = sizeof(struct mycl_tuning),
+						.read_ahead = MYCL_SWITCH_OFF });
 	assert_false(stream_reads_ahead(&st));
-	setenv("MYCL_READ_AHEAD", "on", 1);
+	mycl_tuning__set(&(struct mycl_tuning){ .sz = sizeof(struct mycl_tuning),
+						.read_ahead = MYCL_SWITCH_ON });
 	assert_true(stream_reads_ahead(&st));
 	st.seekable = false;				/* a pipe: never */
 	assert_false(stream_reads_ahead(&st));
 	st.seekable = true;
 	st.off = 3u << 20;				/* 3 MiB left under AUTO: not worth it */
-	unsetenv("MYCL_READ_AHEAD");
+	mycl_tuning__set(NULL);
 	assert_false(stream_reads_ahead(&st));
 	st.read_ahead = MYCL_READ_AHEAD_ON;		/* asked: even so */
 	assert_true(stream_reads_ahead(&st));
