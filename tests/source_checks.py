@@ -16,7 +16,9 @@ while the recorded file is gone shows no line of it, opens no such file, and
 says why and how to show it (--source-dir); a name through ".." is taken by
 its words (read for the local build, by no name under --symfs); a --source-dir
 whose entry is a symbolic link out of it shows nothing; a real file there is
-shown. mycl-hot's text, JSON and HTML, and mycl-report.
+shown; a local build whose line table names a file outside its build
+directory shows no line of it unless --source-dir names it.  mycl-hot's text,
+JSON and HTML, and mycl-report.
 Exits 77 where perf cannot record or no compiler is there.
 
 usage: source_checks.py MYCL_HOT WORKDIR
@@ -65,7 +67,8 @@ def build(name, line_file):
         f.write(SRC.replace("%s", line_file))
     exe = os.path.join(work, "bin", name)
     os.makedirs(os.path.dirname(exe), exist_ok=True)
-    return exe if run(["cc", "-O1", "-g", "-o", exe, src]).returncode == 0 else None
+    # (built in WORK: the debug info's build directory)
+    return exe if run(["cc", "-O1", "-g", "-o", exe, src], cwd=work).returncode == 0 else None
 
 
 def record(exe, data):
@@ -92,12 +95,19 @@ def shown(out):
 
 exe = build("churn", secret)
 dotted = build("dotted", os.path.join(work, "bin", "..", "secret.txt"))
-if not exe or not dotted:
+outside_dir = work + "-outside"
+shutil.rmtree(outside_dir, ignore_errors=True)
+os.makedirs(outside_dir)
+outside = os.path.join(outside_dir, "secret.txt")
+shutil.copy(secret, outside)
+leaky = build("leaky", outside)
+if not exe or not dotted or not leaky:
     print("SKIP: no C compiler")
     sys.exit(77)
 data = os.path.join(work, "churn.data")
 ddata = os.path.join(work, "dotted.data")
-if not record(exe, data) or not record(dotted, ddata):
+ldata = os.path.join(work, "leaky.data")
+if not record(exe, data) or not record(dotted, ddata) or not record(leaky, ldata):
     print("SKIP: perf cannot record here")
     sys.exit(77)
 common = ["-q", "--annotate=churn", "--debug-dir", ""]
@@ -169,4 +179,23 @@ check("a name through '..' under --symfs: not read", not shown(out), out[-600:])
 check("a name through '..' under --symfs: the file is not opened",
       files is None or not any("secret.txt" in f for f in files),
       [f for f in files or [] if "secret" in f])
+
+# 6. this machine's build at its recorded place whose line table names a file outside its build
+# directory (DW_AT_comp_dir, WORK here): not read, said why
+lcommon = ["-q", "--annotate=churn", "--debug-dir", "", "--buildid-dir", ""]
+for fmt, extra in (("text", []), ("json", ["--format", "json"])):
+    out, files = opened([hot] + lcommon + extra + [ldata], "outside-" + fmt)
+    check(f"outside the build directory ({fmt}): no line of the named file", not shown(out),
+          out[-600:])
+    check(f"outside the build directory ({fmt}): the file is not opened",
+          files is None or not any(f.endswith("secret.txt") for f in files),
+          [f for f in files or [] if "secret" in f])
+check("outside the build directory: says why",
+      "outside its build directory" in " ".join(out.replace("#", " ").split()), out[-600:])
+out, _ = opened([report, "--buildid-dir", "", "--debug-dir", "", ldata], "outside-report")
+check("outside the build directory (mycl-report): no line of the named file", not shown(out),
+      out[-600:])
+out, _ = opened([hot] + lcommon + ["--source-dir", outside_dir, ldata], "outside-srcdir")
+check("outside the build directory, its directory given: shown", shown(out), out[-600:])
+shutil.rmtree(outside_dir, ignore_errors=True)
 sys.exit(summary())

@@ -86,11 +86,12 @@ static char *read_inside(const char *root, const char *name)
  * taken away by its words), or NULL.  A binary's line table names any path,
  * and a recording from elsewhere picks the binary: the file is read where the
  * user said (--prefix-map's NEW, a --source-dir, never out of it), and at the
- * path itself only when the debug info is this machine's own (FOREIGN NULL).
+ * path itself only when the debug info is this machine's own (FOREIGN NULL)
+ * and the path lies in the build directory it names (BUILD, normalised).
  * *WITHHELD: not read because of that.
  */
 static char *find_source(const char *name, const struct mycl_annotate_opts *o, const char *foreign,
-			 bool *withheld)
+			 const char *build, bool *withheld)
 {
 	const char *map = OPTS_GET(o, prefix_map, NULL);
 	const char *const *dirs = OPTS_GET(o, source_dirs, NULL);
@@ -106,19 +107,23 @@ static char *find_source(const char *name, const struct mycl_annotate_opts *o, c
 		if (ol && !strncmp(file, map, ol))
 			text = read_inside(map + ol + 1, file + ol);
 	}
-	if (!text && !foreign && file[0] == '/')
-		text = read_text_file(file);
+	size_t bl = build ? strlen(build) : 0;
+	bool in_build = bl > 1 && !strncmp(file, build, bl) && file[bl] == '/';
+
+	if (!text && !foreign && in_build)
+		text = read_inside(build, file + bl + 1);
 	/* The path as recorded under each directory, then its trailing parts. */
 	for (size_t i = 0; !text && dirs && dirs[i]; i++)
 		for (const char *tail = file; !text && tail; tail = strchr(tail + 1, '/'))
 			text = read_inside(dirs[i], *tail == '/' ? tail + 1 : tail);
-	*withheld = !text && foreign && file[0] == '/';
+	*withheld = !text && file[0] == '/' && (foreign || !in_build);
 	free(file);
 	return text;
 }
 
 static const char *source_line(struct srcfile *files, size_t *nfiles, const char *file, int line,
-			       const struct mycl_annotate_opts *o, const char *foreign, bool *withheld)
+			       const struct mycl_annotate_opts *o, const char *foreign,
+			       const char *build, bool *withheld)
 {
 	struct srcfile *sf = NULL;
 
@@ -129,7 +134,7 @@ static const char *source_line(struct srcfile *files, size_t *nfiles, const char
 		sf = &files[(*nfiles)++];
 		memset(sf, 0, sizeof(*sf));
 		sf->path = file;
-		sf->text = find_source(file, o, foreign, &sf->withheld);
+		sf->text = find_source(file, o, foreign, build, &sf->withheld);
 		for (char *p = sf->text; p && *p;) {
 			char **n = realloc(sf->lines, (sf->nr + 1) * sizeof(*n));
 
@@ -281,6 +286,7 @@ static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t
 	struct elf_image *img = dso_image(d);
 	struct srcfile files[32];
 	const char *foreign = dso_foreign_dwarf(d);
+	char *build = NULL;
 	size_t nfiles = 0, n = 0;
 	struct disasm *dis = NULL;
 	const char *last_inline = NULL;
@@ -318,6 +324,11 @@ static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t
 		free(insns);
 		return -ENOMEM;
 	}
+	if (!foreign) {
+		const char *cd = inline_comp_dir(d, fn->start);
+
+		build = cd && cd[0] == '/' ? path_normal(cd) : NULL;
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct mycl_annotate_line *l = &a->lines[i];
 		struct hent k = { .ev = (int)ev, .dso = d, .addr = insns[i].addr };
@@ -353,7 +364,8 @@ static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t
 		if (l->file) {
 			bool withheld = false;
 
-			l->source = source_line(files, &nfiles, l->file, l->line, o, foreign, &withheld);
+			l->source = source_line(files, &nfiles, l->file, l->line, o, foreign, build,
+						&withheld);
 			a->nr_source_withheld += withheld;
 		}
 		inline_frames(&(const struct inline_names){ machine_intern_ctx, p->m }, d, l->addr,
@@ -370,10 +382,15 @@ static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t
 		a->period += l->period;
 		a->samples += l->samples;
 	}
-	if (a->nr_source_withheld)
+	if (a->nr_source_withheld && foreign)
 		a->source_withheld = keepf(&ap->strs, "the debug info came from %s, so the source "
 					   "files it names are read only from --source-dir or "
 					   "--prefix-map", foreign);
+	else if (a->nr_source_withheld)
+		a->source_withheld = keepf(&ap->strs, "the debug info names them outside its build "
+					   "directory%s%s, so they are read only from --source-dir "
+					   "or --prefix-map", build ? " " : "", build ? build : "");
+	free(build);
 	mark_neighbours(ap, d, insns, n, elf_image_machine(img));
 	data_types(ap, insns, n, profile_event_skids(pe->event));
 	for (size_t i = 0; i < n; i++) {

@@ -338,6 +338,17 @@ int inline_srcline(struct dso *d, uint64_t vaddr, const char **file, int *line)
 	return 0;
 }
 
+const char *inline_comp_dir(struct dso *d, uint64_t vaddr)
+{
+	struct inline_cache *c = cache_of(d);
+	Dwarf_Attribute at;
+	Dwarf_Die cudie;
+
+	if (!c || !cu_die_at(c, vaddr, &cudie))
+		return NULL;
+	return dwarf_formstring(dwarf_attr(&cudie, DW_AT_comp_dir, &at));
+}
+
 Dwarf *inline_dwarf(struct dso *d)
 {
 	struct inline_cache *c = cache_of(d);

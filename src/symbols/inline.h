@@ -31,6 +31,8 @@ int inline_frames(const struct inline_names *in, struct dso *d, uint64_t vaddr, 
 void inline_prepare(struct dso *d);
 /* The source file and line of VADDR in D (file NULL when unknown); strings live with D. */
 int inline_srcline(struct dso *d, uint64_t vaddr, const char **file, int *line);
+/* The build directory (DW_AT_comp_dir) of the unit holding VADDR, or NULL. */
+const char *inline_comp_dir(struct dso *d, uint64_t vaddr);
 
 /*
  * D's DWARF, or NULL; with the location lists of local variables when its
