@@ -82,6 +82,24 @@ static char *read_inside(const char *root, const char *name)
 }
 
 /*
+ * How much of BUILD (the unit's build directory, normalised) is the root its
+ * sources may be read under: up as many directories as NAME climbs with ".."
+ * (a make build's ../../src/include, meson's ../src), never to "/"; 0: none.
+ */
+static size_t build_root(const char *build, const char *name)
+{
+	size_t len = build ? strlen(build) : 0, depth = 0;
+
+	for (const char *p = name; (p = strstr(p, "..")); p += 2)
+		if ((p == name || p[-1] == '/') && (p[2] == '/' || !p[2]))
+			while (len > 1 && build[--len] != '/')
+				;
+	for (size_t i = 0; i < len; i++)
+		depth += build[i] == '/';
+	return depth >= 1 && len > 1 ? len : 0;
+}
+
+/*
  * The text of source file FILE, as the debug info names it ("." and ".."
  * taken away by its words), or NULL.  A binary's line table names any path,
  * and a recording from elsewhere picks the binary: the file is read where the
@@ -95,7 +113,9 @@ static char *find_source(const char *name, const struct mycl_annotate_opts *o, c
 {
 	const char *map = OPTS_GET(o, prefix_map, NULL);
 	const char *const *dirs = OPTS_GET(o, source_dirs, NULL);
-	char *file = path_normal(name), *text = NULL;
+	/* (a relative name is the build directory's: meson's ../src/x.c) */
+	char *joined = name[0] != '/' && build ? str_printf("%s/%s", build, name) : NULL;
+	char *file = path_normal(joined ? joined : name), *text = NULL;
 
 	*withheld = false;
 	if (!file)
@@ -107,11 +127,17 @@ static char *find_source(const char *name, const struct mycl_annotate_opts *o, c
 		if (ol && !strncmp(file, map, ol))
 			text = read_inside(map + ol + 1, file + ol);
 	}
-	size_t bl = build ? strlen(build) : 0;
-	bool in_build = bl > 1 && !strncmp(file, build, bl) && file[bl] == '/';
+	size_t bl = build_root(build, joined ? joined : name);
 
-	if (!text && !foreign && in_build)
-		text = read_inside(build, file + bl + 1);
+	free(joined);
+	bool in_build = bl && !strncmp(file, build, bl) && file[bl] == '/';
+
+	if (!text && !foreign && in_build) {
+		char *root = strndup(build, bl);
+
+		text = root ? read_inside(root, file + bl + 1) : NULL;
+		free(root);
+	}
 	/* The path as recorded under each directory, then its trailing parts. */
 	for (size_t i = 0; !text && dirs && dirs[i]; i++)
 		for (const char *tail = file; !text && tail; tail = strchr(tail + 1, '/'))
