@@ -284,16 +284,22 @@ static char **recorded_build_ids(const char *const *recs, size_t nr_recs, size_t
 			const struct mycl_build_id *b = &info->build_ids[i];
 			char *hex;
 
+			/* (out of memory: every member, never a list cut short) */
 			if (*nr == cap) {
-				char **n = realloc(ids, (cap = cap ? cap * 2 : 64) * sizeof(*ids));
+				char **n = realloc(ids, (cap ? cap * 2 : 64) * sizeof(*ids));
 
-				if (!n)
-					break;
+				if (!n) {
+					mycl_perf_data__close(pd);
+					goto all;
+				}
 				ids = n;
+				cap = cap ? cap * 2 : 64;
 			}
 			hex = malloc(2 * sizeof(b->id) + 1);
-			if (!hex)
-				break;
+			if (!hex) {
+				mycl_perf_data__close(pd);
+				goto all;
+			}
 			for (size_t k = 0; k < b->size && k < sizeof(b->id); k++)
 				sprintf(hex + 2 * k, "%02x", b->id[k]);
 			hex[2 * (b->size < sizeof(b->id) ? b->size : sizeof(b->id))] = '\0';
