@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -131,6 +132,8 @@ int cli_exit_code(int err)
 	case MYCL_ERR_NO_EVENT:
 	case MYCL_ERR_NO_SAMPLES:
 		return EXIT_NOTHING;
+	case MYCL_ERR_NOT_RECORDED:	/* an option asks for what the recording lacks */
+		return EXIT_USAGE;
 	case MYCL_ERR_NOT_PERF_DATA:
 	case MYCL_ERR_LEGACY_FORMAT:
 	case MYCL_ERR_TRUNCATED:
@@ -227,6 +230,35 @@ const char *cli_home_debug(void)
 	if (!dir && home && *home && asprintf(&dir, "%s/.debug", home) < 0)
 		dir = NULL;
 	return dir;
+}
+
+int cli_open_recording(const char *prog, const char *path,
+		       const struct mycl_perf_data_opts *popts, struct mycl_perf_data **pd)
+{
+	char errbuf[1024];
+	int err = mycl_perf_data__open(path, popts, pd, errbuf, sizeof(errbuf));
+
+	if (!err)
+		return EXIT_OK;
+	fprintf(stderr, "%s: %s\n", prog, errbuf);
+	/* the library's -EINVAL at open is the slice's; a file that cannot open is -errno */
+	if (err == -EINVAL && popts->time && *popts->time)
+		return EXIT_USAGE;
+	return cli_exit_code(err);
+}
+
+int cli_time_empty(const char *prog, const struct mycl_perf_data *pd, const char *spec)
+{
+	const struct mycl_perf_stats *st = mycl_perf_data__stats(pd);
+
+	if (!spec || !*spec || st->nr_samples || !st->nr_time_skipped)
+		return EXIT_OK;
+	fprintf(stderr, "%s: %s: none of its %" PRIu64 " samples falls in --time '%s' (they run "
+		"from %" PRIu64 ".%06" PRIu64 " to %" PRIu64 ".%06" PRIu64 ")\n", prog,
+		mycl_perf_data__path(pd), st->nr_time_skipped, spec,
+		st->first_time / 1000000000, st->first_time / 1000 % 1000000,
+		st->last_time / 1000000000, st->last_time / 1000 % 1000000);
+	return EXIT_NOTHING;
 }
 
 static struct mycl_archive *archives[4];

@@ -68,6 +68,21 @@ int cli_source_dir(const char *prog, const char **dirs, int *nr, const char *dir
 /* Whether ARG is OLD=NEW: 0, or -1 once said. */
 int cli_prefix_map(const char *prog, const char *arg);
 
+/*
+ * Opens the recording PATH with POPTS (its --time slice too): EXIT_OK and
+ * *PD, or says why not ("PROG: message") and returns the exit status (a
+ * malformed or empty --time slice: EXIT_USAGE).
+ */
+int cli_open_recording(const char *prog, const char *path,
+		       const struct mycl_perf_data_opts *popts, struct mycl_perf_data **pd);
+
+/*
+ * After reading PD with a --time slice: when the slice kept none of its
+ * samples, says so with the span its samples cover and returns EXIT_NOTHING;
+ * else EXIT_OK.
+ */
+int cli_time_empty(const char *prog, const struct mycl_perf_data *pd, const char *spec);
+
 /* True when PATH is a directory; else says why, naming OPT. */
 bool cli_is_dir(const char *prog, const char *opt, const char *path);
 /*

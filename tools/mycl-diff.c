@@ -38,6 +38,9 @@ static void usage(FILE *f)
 	      "      --share BIN[,NEW_BIN]  compare the samples on each cache line of the binary's\n"
 	      "                         globals (mycl-share weighted by each recording)\n"
 	      "      --event NAME       compare this event (default: the first of each)\n"
+	      "      --time SLICE[:NEW_SLICE]  only samples in this time slice of each (as perf's\n"
+	      "                         --time: START,STOP seconds, 10%/2, 0%-10%); after a ':',\n"
+	      "                         NEW's own\n"
 	      "      --format text|markdown|json\n"
 	      "      --max-rows N       rows shown in text and markdown (default 25)\n"
 	      "      --wide             full names, lines of any length (text: 100 columns)\n"
@@ -57,12 +60,13 @@ static void usage(FILE *f)
 }
 
 enum { O_SHARE = 256, O_NOISE, O_EVENT, O_FORMAT, O_MAX, O_WIDE, O_SYMFS, O_KALLSYMS, O_DEBUG,
-       O_VERSION, O_FLAME, O_LOCKS, O_SHARE_BIN, O_ARCHIVE, O_ARCHIVEMAX, O_TYPES, O_JITMAPS };
+       O_VERSION, O_FLAME, O_LOCKS, O_SHARE_BIN, O_ARCHIVE, O_ARCHIVEMAX, O_TYPES, O_JITMAPS, O_TIME };
 
 static const struct option long_opts[] = {
 	{ "by-share", no_argument, NULL, O_SHARE },
 	{ "noise", required_argument, NULL, O_NOISE },
 	{ "event", required_argument, NULL, O_EVENT },
+	{ "time", required_argument, NULL, O_TIME },
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "max-rows", required_argument, NULL, O_MAX },
 	{ "wide", no_argument, NULL, O_WIDE },
@@ -171,23 +175,25 @@ static bool same_kind(const struct mycl_event *a, const struct mycl_event *b)
 	       !strncmp(a->name, b->name, base_len(a->name));
 }
 
-static int load(const char *path, const struct mycl_profile_opts *po, struct mycl_perf_data **pd,
-		struct mycl_profile **prof, int verbose)
+static int load(const char *path, const char *time, const struct mycl_profile_opts *po,
+		struct mycl_perf_data **pd, struct mycl_profile **prof, int verbose)
 {
-	MYCL_OPTS(mycl_perf_data_opts, popts);
+	MYCL_OPTS(mycl_perf_data_opts, popts, .time = time);
 	struct cli_progress progress;
-	char err[512];
 	int rc;
 
 	cli_progress_setup(&progress, P, path, verbose, &popts);
-	rc = mycl_perf_data__open(path, &popts, pd, err, sizeof(err));
-
-	if (rc) {
-		fprintf(stderr, P ": %s\n", err);
-		return cli_exit_code(rc);
-	}
+	if ((rc = cli_open_recording(P, path, &popts, pd)))
+		return rc;
 	rc = mycl_profile__build(*pd, po, prof);
 	cli_progress_done(&progress);
+	if (!rc && (rc = cli_time_empty(P, *pd, time))) {
+		mycl_profile__free(*prof);
+		*prof = NULL;
+		mycl_perf_data__close(*pd);
+		*pd = NULL;
+		return rc;
+	}
 	if (rc) {
 		const char *msg = mycl_perf_data__errmsg(*pd);
 
@@ -212,8 +218,9 @@ static int load(const char *path, const struct mycl_profile_opts *po, struct myc
  * each binary weighted by its recording, compared line by line.
  */
 static int share_diff(const char *b1, const char *b2, const char *base, const char *new_p,
-		      const struct mycl_diff_opts *dopts, const struct mycl_diff_write_opts *wo,
-		      const char *format, const char *output, struct cli_log *lg)
+		      const char *const times[2], const struct mycl_diff_opts *dopts,
+		      const struct mycl_diff_write_opts *wo, const char *format, const char *output,
+		      struct cli_log *lg)
 {
 	char err[600];
 	struct mycl_share *sa = NULL, *sb = NULL;
@@ -224,18 +231,20 @@ static int share_diff(const char *b1, const char *b2, const char *base, const ch
 
 	name = strrchr(b2, '/') ? strrchr(b2, '/') + 1 : b2;
 	{
-		MYCL_OPTS(mycl_share_opts, so, .print = cli_print, .print_ctx = lg, .perf_data = base);
+		MYCL_OPTS(mycl_share_opts, so, .print = cli_print, .print_ctx = lg, .perf_data = base,
+			  .perf_time = times[0]);
 
 		rc = mycl_share__analyze(b1, &so, &sa, err, sizeof(err));
 		if (!rc) {
 			so.perf_data = new_p;
+			so.perf_time = times[1];
 			rc = mycl_share__analyze(b2, &so, &sb, err, sizeof(err));
 		}
 	}
 	if (rc) {
 		fprintf(stderr, P ": %s\n", err);
 		mycl_share__free(sa);
-		return cli_exit_code(rc);
+		return rc == -EINVAL && (times[0] || times[1]) ? EXIT_USAGE : cli_exit_code(rc);
 	}
 	rc = mycl_diff__build_share(sa, sb, name, dopts, &d) ? EXIT_INTERNAL : EXIT_OK;
 	if (!rc && output && !(out = cli_open_output(output))) {
@@ -268,6 +277,9 @@ int main(int argc, char **argv)
 	struct mycl_diff *d = NULL;
 	const char *format = "text", *output = NULL, *flame = NULL, *share_bins = NULL, *archives = NULL;
 	char sb[4096] = "", ab[4096] = "";	/* --share's and --archive's first parts */
+	char tb[256] = "";			/* --time's first part */
+	const char *times[2] = { NULL, NULL };	/* BASE's and NEW's slices */
+	char names[2][4400];			/* the recordings' names with their slices */
 	bool types = false;			/* --types: per struct member */
 	const char *sb2, *ab2;			/* their second (the first again when alone) */
 	const struct mycl_archive *arch_a = NULL, *arch_b = NULL;
@@ -290,6 +302,21 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case O_EVENT: po.event = optarg; break;
+		case O_TIME:
+			/* perf diff's: one slice for both, or BASE's:NEW's */
+			if (strlen(optarg) >= sizeof(tb) || strchr(strchr(optarg, ':') ?
+								   strchr(optarg, ':') + 1 : "", ':')) {
+				fprintf(stderr, P ": --time takes SLICE or BASE_SLICE:NEW_SLICE, not "
+					"'%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			snprintf(tb, sizeof(tb), "%s", optarg);
+			times[0] = times[1] = tb;
+			if (strchr(tb, ':')) {
+				*strchr(tb, ':') = '\0';
+				times[1] = optarg + strlen(tb) + 1;
+			}
+			break;
 		case O_FORMAT:
 			if (cli_choice(P, "--format", optarg, (const char *const[]){ "text", "markdown",
 									    "json", NULL }))
@@ -369,6 +396,16 @@ int main(int argc, char **argv)
 	}
 	wo.base_name = argv[optind];
 	wo.new_name = argv[optind + 1];
+	for (int i = 0; i < 2; i++) {
+		/* an empty side reads all of its recording */
+		if (times[i] && !*times[i])
+			times[i] = NULL;
+		if (times[i]) {
+			snprintf(names[i], sizeof(names[i]), "%s (--time %s)", argv[optind + i],
+				 times[i]);
+			*(i ? &wo.new_name : &wo.base_name) = names[i];
+		}
+	}
 	if (share_bins) {
 		if (cli_conflict(P, true, "--share", po.locks, "--locks", "one comparison at a time") ||
 		    cli_conflict(P, true, "--share", types, "--types", "one comparison at a time") ||
@@ -378,16 +415,16 @@ int main(int argc, char **argv)
 				 !strcmp(argv[optind + 1], "-"), "standard input",
 				 "each recording is read twice"))
 			return EXIT_USAGE;
-		return share_diff(sb, sb2, argv[optind], argv[optind + 1], &dopts, &wo, format,
-				  output, &lg);
+		return share_diff(sb, sb2, argv[optind], argv[optind + 1], times, &dopts, &wo,
+				  format, output, &lg);
 	}
 	rc = archives ? open_archives(ab, ab2, (const char *const *)argv + optind, &arch_a, &arch_b) : 0;
 	po.archive = arch_a;
 	if (!rc)
-		rc = load(argv[optind], &po, &pa, &a, lg.verbose);
+		rc = load(argv[optind], times[0], &po, &pa, &a, lg.verbose);
 	po.archive = arch_b;
 	if (!rc)
-		rc = load(argv[optind + 1], &po, &pb, &b, lg.verbose);
+		rc = load(argv[optind + 1], times[1], &po, &pb, &b, lg.verbose);
 	if (!rc) {
 		const struct mycl_profile_event *ea = mycl_profile__event(a, 0);
 		const struct mycl_profile_event *eb = mycl_profile__event(b, 0);

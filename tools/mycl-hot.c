@@ -137,6 +137,8 @@ static void usage(FILE *f)
 	      "      --tid LIST          only these threads       --cpu LIST  only these CPUs\n"
 	      "      --dso LIST          only these binaries (short name or path)\n"
 	      "      --event NAME        only this event (default: every event in turn)\n"
+	      "      --time SLICE        only samples in this time slice, as perf's --time:\n"
+	      "                          START,STOP seconds, 10%/2 (the second tenth), 0%-10%\n"
 	      "      --group, --no-group  events read together by leader sampling side by side\n"
 	      "                          (default, as perf) or each in its own table\n"
 	      "  -g, --call-graph        under each row, the tree of its callers\n"
@@ -194,7 +196,7 @@ enum {
 	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE, OPT_CHILDREN, OPT_NOCHILDREN,
 	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE, OPT_NOCALLSITE, OPT_DEBUGDIR, OPT_ANNOTATE,
 	OPT_ACONTEXT, OPT_SRCDIR, OPT_PREFIXMAP, OPT_LOCKS, OPT_LOCKRULES, OPT_CORDER, OPT_GROUP,
-	OPT_NOGROUP, OPT_FLAME, OPT_HTML, OPT_WIDE, OPT_MAXSTACK, OPT_JITMAPS,
+	OPT_NOGROUP, OPT_FLAME, OPT_HTML, OPT_WIDE, OPT_MAXSTACK, OPT_JITMAPS, OPT_TIME,
 };
 
 static const struct option long_opts[] = {
@@ -233,6 +235,7 @@ static const struct option long_opts[] = {
 	{ "dso", required_argument, NULL, OPT_DSO },
 	{ "dsos", required_argument, NULL, OPT_DSO },
 	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "time", required_argument, NULL, OPT_TIME },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
@@ -563,7 +566,6 @@ int main(int argc, char **argv)
 	const char *input = NULL, *output = NULL, *format = "text", *archive = NULL;
 	struct mycl_perf_data *pd = NULL;
 	struct mycl_profile *prof = NULL;
-	char errbuf[600];
 	FILE *out = NULL;
 	const char *graph_sym = NULL, *ann_sym = NULL, *src_dirs[MAX_SRC_DIRS + 1] = { NULL };
 	bool graph_callees = false, folded = false;
@@ -650,6 +652,7 @@ int main(int argc, char **argv)
 		case OPT_NOHEADER: ropts.no_header = true; break;
 		case OPT_NOSUMMARY: ropts.no_summary = true; break;
 		case OPT_FILEORDER: popts.file_order = true; break;
+		case OPT_TIME: popts.time = optarg; break;
 		case 'g':
 			opts.callgraph = true;
 			ropts.graph = true;
@@ -850,13 +853,15 @@ int main(int argc, char **argv)
 		return rc;
 
 	cli_progress_setup(&progress, "mycl-hot", input, lg.verbose, &popts);
-	err = mycl_perf_data__open(input, &popts, &pd, errbuf, sizeof(errbuf));
-	if (err) {
-		fprintf(stderr, "mycl-hot: %s\n", errbuf);
-		return cli_exit_code(err);
-	}
+	if ((rc = cli_open_recording(P, input, &popts, &pd)))
+		return rc;
 	err = mycl_profile__build(pd, &opts, &prof);
 	cli_progress_done(&progress);
+	if (!err && (rc = cli_time_empty(P, pd, popts.time))) {
+		mycl_profile__free(prof);
+		mycl_perf_data__close(pd);
+		return rc;
+	}
 	if (err) {
 		const char *msg = mycl_perf_data__errmsg(pd);
 
@@ -866,7 +871,7 @@ int main(int argc, char **argv)
 			for (size_t i = 0; i < mycl_perf_data__nr_events(pd); i++)
 				fprintf(stderr, "%s '%s'", i ? "," : "", mycl_perf_data__event(pd, i)->name);
 			fputc('\n', stderr);
-		} else if (err == MYCL_ERR_NOT_RECORDED) {
+		} else if (err == MYCL_ERR_NOT_RECORDED && !msg[0]) {
 			fprintf(stderr, "mycl-hot: %s: its samples carry no CPU number (perf record -a, -C "
 				"or --sample-cpu records one): %s cannot use it\n",
 				mycl_perf_data__path(pd), opts.cpus ? "--cpu" : "--sort cpu");

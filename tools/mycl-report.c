@@ -33,6 +33,8 @@ static void usage(FILE *f)
 	      "      --share-types       the false-sharing section judges struct members too\n"
 	      "                          (mycl-share --types: reads every function's debug info)\n"
 	      "      --event NAME        report this event (default: the first with samples)\n"
+	      "      --time SLICE        only samples in this time slice, as perf's --time:\n"
+	      "                          START,STOP seconds, 10%/2 (the second tenth), 0%-10%\n"
 	      "      --max-stack N       frames kept of each call chain (default 127, as perf)\n"
 	      "      --symfs DIR         look for binaries under DIR\n"
 	      "      --kallsyms FILE     kernel symbols of the recorded kernel\n"
@@ -52,7 +54,7 @@ static void usage(FILE *f)
 }
 
 enum { O_FORMAT = 256, O_REDACT, O_COLOR, O_TOP, O_WIDTH, O_NOSHARE, O_SHARETYPES, O_EVENT, O_SYMFS, O_KALLSYMS,
-       O_BUILDID, O_ARCHIVE, O_ARCHIVEMAX, O_DEBUG, O_VERSION, O_MAXSTACK, O_SRCDIR, O_PREFIXMAP, O_JITMAPS };
+       O_BUILDID, O_ARCHIVE, O_ARCHIVEMAX, O_DEBUG, O_VERSION, O_MAXSTACK, O_SRCDIR, O_PREFIXMAP, O_JITMAPS, O_TIME };
 
 static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, O_FORMAT },
@@ -64,6 +66,7 @@ static const struct option long_opts[] = {
 	{ "no-share", no_argument, NULL, O_NOSHARE },
 	{ "share-types", no_argument, NULL, O_SHARETYPES },
 	{ "event", required_argument, NULL, O_EVENT },
+	{ "time", required_argument, NULL, O_TIME },
 	{ "max-stack", required_argument, NULL, O_MAXSTACK },
 	{ "symfs", required_argument, NULL, O_SYMFS },
 	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
@@ -144,7 +147,6 @@ int main(int argc, char **argv)
 	struct mycl_perf_data *pd = NULL;
 	struct mycl_profile *prof = NULL;
 	const char *archive = NULL;
-	char errbuf[600];
 	bool use_colour;
 	size_t ev = SIZE_MAX;
 	FILE *out;
@@ -183,6 +185,7 @@ int main(int argc, char **argv)
 		case O_NOSHARE: to.no_share = true; break;
 		case O_SHARETYPES: to.share_types = true; break;
 		case O_EVENT: opts.event = optarg; break;
+		case O_TIME: popts.time = optarg; break;
 		case O_MAXSTACK:
 			if (cli_uint(P, "--max-stack", optarg, 1, 65535, &opts.max_stack))
 				return EXIT_USAGE;
@@ -265,13 +268,15 @@ int main(int argc, char **argv)
 	to.markdown = !strcmp(format, "markdown");
 
 	cli_progress_setup(&progress, P, input, lg.verbose, &popts);
-	err = mycl_perf_data__open(input, &popts, &pd, errbuf, sizeof(errbuf));
-	if (err) {
-		fprintf(stderr, P ": %s\n", errbuf);
-		return cli_exit_code(err);
-	}
+	if ((rc = cli_open_recording(P, input, &popts, &pd)))
+		return rc;
 	err = mycl_profile__build(pd, &opts, &prof);
 	cli_progress_done(&progress);
+	if (!err && (rc = cli_time_empty(P, pd, popts.time))) {
+		mycl_profile__free(prof);
+		mycl_perf_data__close(pd);
+		return rc;
+	}
 	if (err) {
 		const char *msg = mycl_perf_data__errmsg(pd);
 

@@ -20,6 +20,7 @@ static void usage(FILE *f)
 	      "      --what-if          the flagged lines at 64, 128 and 256 bytes\n"
 	      "      --symbol NAME      NAME's line and its neighbours, at 64, 128 and 256 bytes\n"
 	      "      --perf FILE        weight by a recording (sampled instructions, data addresses)\n"
+	      "      --time SLICE       only its samples in this time slice, as perf's --time\n"
 	      "      --all              every line with a variable, not only flagged ones\n"
 	      "      --max-lines N      flagged lines shown (default 20)\n"
 	      "      --disassemble FUNC FUNC's code with the variables each instruction touches\n"
@@ -39,7 +40,7 @@ static void usage(FILE *f)
 }
 
 enum { O_LINE = 256, O_ARCH, O_WHATIF, O_SYMBOL, O_PERF, O_ALL, O_MAX, O_RO, O_DEBUG, O_FORMAT, O_DIS,
-       O_WIDE, O_VERSION, O_THREADS, O_TYPES, O_TYPE };
+       O_WIDE, O_VERSION, O_THREADS, O_TYPES, O_TYPE, O_TIME };
 
 static const struct option long_opts[] = {
 	{ "line-size", required_argument, NULL, O_LINE },
@@ -47,6 +48,7 @@ static const struct option long_opts[] = {
 	{ "what-if", no_argument, NULL, O_WHATIF },
 	{ "symbol", required_argument, NULL, O_SYMBOL },
 	{ "perf", required_argument, NULL, O_PERF },
+	{ "time", required_argument, NULL, O_TIME },
 	{ "all", no_argument, NULL, O_ALL },
 	{ "max-lines", required_argument, NULL, O_MAX },
 	{ "include-readonly", no_argument, NULL, O_RO },
@@ -99,6 +101,7 @@ int main(int argc, char **argv)
 		case O_WHATIF: what_if = true; break;
 		case O_SYMBOL: wo.symbol = optarg; break;
 		case O_PERF: o.perf_data = optarg; break;
+		case O_TIME: o.perf_time = optarg; break;
 		case O_ALL: wo.all_lines = true; break;
 		case O_MAX:
 			if (cli_size("mycl-share", "--max-lines", optarg, 1, 1000000000, &wo.max_lines))
@@ -136,6 +139,11 @@ int main(int argc, char **argv)
 	    cli_conflict("mycl-share", o.line_size != 0, "--line-size", o.arch != NULL, "--arch",
 			 "both set the line size"))
 		return EXIT_USAGE;
+	if (o.perf_time && !o.perf_data) {
+		fprintf(stderr, "mycl-share: --time picks samples of the --perf recording: give "
+			"--perf FILE too\n");
+		return EXIT_USAGE;
+	}
 	/* options a report would drop without a word */
 	if (what_if || wo.symbol) {
 		const char *rep = what_if ? "--what-if" : "--symbol";

@@ -45,6 +45,24 @@ struct mycl_perf_data_opts {
 	 */
 	void (*progress)(uint64_t done, uint64_t total, void *ctx);
 	void *progress_ctx;
+	/*
+	 * Only the samples in these time ranges, in perf's --time syntax:
+	 * "START,STOP" in seconds of the recording's clock (to 9 decimals,
+	 * inclusive, either side empty for open; several separated by spaces),
+	 * or percentages of the span from the first to the last sample: "a%/n"
+	 * (the nth slice of a%), "a%-b%", "a%"; several comma-separated.  Other
+	 * records are all read.  Percentages need the header's first and last
+	 * sample times; without them the file is read once more to find them
+	 * (a pipe is refused).  NULL or "": every sample.  A malformed or
+	 * empty range fails the open with -EINVAL; __read fails with
+	 * MYCL_ERR_NOT_RECORDED on samples that carry no time.
+	 */
+	const char *time;
+};
+
+/* One range of opts.time, inclusive, in the recording's clock (ns); open sides 0 and ~0. */
+struct mycl_time_range {
+	uint64_t start, end;
 };
 
 /* What the header and feature sections (or pipe-mode header records) say. */
@@ -232,6 +250,7 @@ struct mycl_perf_stats {
 	 * backwards); the first such period.
 	 */
 	uint64_t nr_bad_periods, first_bad_period;
+	uint64_t nr_time_skipped;	/* samples outside opts.time (not delivered) */
 };
 #define MYCL_MAX_PERIOD (1ULL << 44)
 
@@ -284,6 +303,13 @@ size_t mycl_perf_data__nr_events(const struct mycl_perf_data *pd);
 const struct mycl_event *mycl_perf_data__event(const struct mycl_perf_data *pd, size_t idx);
 
 const struct mycl_perf_stats *mycl_perf_data__stats(const struct mycl_perf_data *pd);
+
+/* opts.time as given, or NULL; owned by PD. */
+const char *mycl_perf_data__time(const struct mycl_perf_data *pd);
+
+/* opts.time's ranges, in order (*RANGES owned by PD); 0 when every sample is read. */
+size_t mycl_perf_data__time_ranges(const struct mycl_perf_data *pd,
+				   const struct mycl_time_range **ranges);
 
 /*
  * The recording's tracing data (tracepoint formats, as perf writes them), or

@@ -27,6 +27,7 @@ struct mycl_share_opts {
 	bool include_readonly;		/* also read-only data (.rodata, .data.rel.ro) */
 	const char *debug_dir;		/* NULL: /usr/lib/debug; "" disables */
 	const char *perf_data;		/* weight by this recording's samples */
+	const char *perf_time;		/* only those in this time slice (mycl/perf_data.h's time) */
 	bool no_dwarf;			/* skip DWARF variables without symbols */
 	bool assume_threads;		/* judge a program that starts no thread as if it did */
 	const char *name;		/* how the binary is shown; NULL: its path */

@@ -396,6 +396,8 @@ MYCL_API int mycl_perf_data__open_fd(int fd, const char *name,
 		return -ENOMEM;
 	}
 	err = open_common(pd);
+	if (!err && OPTS_GET(opts, time, NULL) && *OPTS_GET(opts, time, NULL))
+		err = pd_time_parse(pd, OPTS_GET(opts, time, NULL));
 	if (err) {
 		if (errbuf && errbuf_len)
 			snprintf(errbuf, errbuf_len, "%s", pd->errmsg[0] ? pd->errmsg :
@@ -453,6 +455,8 @@ MYCL_API void mycl_perf_data__close(struct mycl_perf_data *pd)
 	ZSTD_freeDCtx(pd->zctx);
 	free(pd->zbuf);
 	free(pd->tracing);
+	free(pd->time_spec);
+	free(pd->times);
 	free(pd->path);
 	free(pd);
 }

@@ -151,6 +151,10 @@ static int deliver_read(struct mycl_perf_data *pd, struct mycl_sample *s)
 			err = err > 0 ? 0 : err;
 			continue;
 		}
+		if (pd->nr_times && pd_time_skip(pd, s->time)) {
+			pd->stats.nr_time_skipped++;
+			continue;
+		}
 		ev->pub.nr_samples++;
 		ev->pub.total_period += s->period;
 		pd->stats.nr_samples++;
@@ -169,6 +173,10 @@ static int deliver_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t 
 	if (pd_decode_sample(pd, rec, len, ev, s))
 		return bad_record(pd, REC_SAMPLE, len);
 	pd->stats.nr_sample_records++;
+	if (pd->nr_times && !(s->sample_type & S_TIME))
+		return pd_error(pd, MYCL_ERR_NOT_RECORDED, "the samples of event '%s' carry no "
+				"time, so a time slice cannot pick among them (perf record "
+				"--sample-time records it)", s->event->name);
 	if (s->sample_type & S_TIME) {
 		if (!pd->stats.first_time || s->time < pd->stats.first_time)
 			pd->stats.first_time = s->time;
@@ -181,6 +189,10 @@ static int deliver_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t 
 	err = period_check(pd, ev, s);
 	if (err)
 		return err > 0 ? 0 : err;
+	if (pd->nr_times && pd_time_skip(pd, s->time)) {
+		pd->stats.nr_time_skipped++;
+		return 0;
+	}
 	ev->pub.nr_samples++;
 	ev->pub.total_period += s->period;
 	pd->stats.nr_samples++;

@@ -110,6 +110,10 @@ struct mycl_perf_data {
 	size_t tracing_len;
 	uint64_t tracing_pending;	/* pipe mode: payload bytes to capture after the record */
 
+	char *time_spec;		/* opts.time as given */
+	struct mycl_time_range *times;	/* its ranges, in order; none: every sample */
+	size_t nr_times;
+
 	struct mycl_sample sample;	/* the one being delivered */
 	bool sample_dirty;		/* it has READ or tail fields set */
 	uint64_t scratch[8192];		/* decoded arrays of one record (< 64 KiB) */
@@ -151,6 +155,10 @@ int pd_deliver(struct mycl_perf_data *pd, const uint8_t *rec, size_t len, struct
 /* perf_sample.c */
 int pd_decode_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
 		     struct event_priv *ev, struct mycl_sample *s);
+
+/* perf_time.c: opts.time into pd->times (0, -EINVAL or -ENOMEM, message set); T outside them. */
+int pd_time_parse(struct mycl_perf_data *pd, const char *spec);
+bool pd_time_skip(const struct mycl_perf_data *pd, uint64_t t);
 
 /* perf_feature.c: decodes feature FEAT from its section bytes. */
 int pd_read_feature(struct mycl_perf_data *pd, unsigned int feat, const uint8_t *p, size_t len,

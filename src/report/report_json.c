@@ -6,6 +6,35 @@
 #include "json.h"
 #include "report_priv.h"
 
+/* "time_slice" when the recording was read through one: its ranges (null: open) and counts. */
+static void time_slice(struct json *j, const struct mycl_perf_data *pd)
+{
+	const struct mycl_time_range *r;
+	const struct mycl_perf_stats *st = mycl_perf_data__stats(pd);
+	size_t n = mycl_perf_data__time_ranges(pd, &r);
+
+	if (!n)
+		return;
+	json_begin_obj(j, "time_slice");
+	json_begin_arr(j, "ranges");
+	for (size_t i = 0; i < n; i++) {
+		json_begin_obj(j, NULL);
+		if (r[i].start)
+			json_u64(j, "start_ns", r[i].start);
+		else
+			json_str(j, "start_ns", NULL);
+		if (r[i].end != UINT64_MAX)
+			json_u64(j, "end_ns", r[i].end);
+		else
+			json_str(j, "end_ns", NULL);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+	json_u64(j, "samples_kept", st->nr_samples);
+	json_u64(j, "samples_outside", st->nr_time_skipped);
+	json_end_obj(j);
+}
+
 static void header_obj(struct json *j, const struct mycl_perf_data *pd)
 {
 	const struct mycl_perf_info *in = mycl_perf_data__info(pd);
@@ -27,6 +56,7 @@ static void header_obj(struct json *j, const struct mycl_perf_data *pd)
 	json_str(j, "cmdline", in->cmdline);
 	json_u64(j, "first_sample_time_ns", in->first_sample_time ? in->first_sample_time : st->first_time);
 	json_u64(j, "last_sample_time_ns", in->last_sample_time ? in->last_sample_time : st->last_time);
+	time_slice(j, pd);
 	json_u64(j, "lost_samples", st->lost_samples);
 	json_u64(j, "lost_events", st->lost_events);
 	json_u64(j, "bad_records", st->nr_bad_samples);

@@ -119,6 +119,35 @@ static void warnings_block(FILE *f, const struct mycl_profile *p)
 	}
 }
 
+/* A time as perf script prints it: seconds and microseconds. */
+static void print_time(FILE *f, uint64_t t, const char *open)
+{
+	if (!t || t == UINT64_MAX)
+		fputs(open, f);
+	else
+		fprintf(f, "%" PRIu64 ".%06" PRIu64, t / 1000000000, t / 1000 % 1000000);
+}
+
+/* "# time slice: A to B, C to D (N of M samples)" when the recording was read through one. */
+static void time_slice(FILE *f, const struct mycl_perf_data *pd)
+{
+	const struct mycl_time_range *r;
+	const struct mycl_perf_stats *st = mycl_perf_data__stats(pd);
+	size_t n = mycl_perf_data__time_ranges(pd, &r);
+
+	if (!n)
+		return;
+	fputs("# time slice: ", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		print_time(f, r[i].start, "the start");
+		fputs(" to ", f);
+		print_time(f, r[i].end, "the end");
+	}
+	fprintf(f, " (%" PRIu64 " of %" PRIu64 " samples)\n", st->nr_samples,
+		st->nr_samples + st->nr_time_skipped);
+}
+
 void report_text_header(FILE *f, const struct mycl_profile *p)
 {
 	const struct mycl_perf_data *pd = mycl_profile__perf_data(p);
@@ -145,6 +174,7 @@ void report_text_header(FILE *f, const struct mycl_profile *p)
 		fprintf(f, "# time span: %.3f s (%" PRIu64 ".%06" PRIu64 " to %" PRIu64 ".%06" PRIu64 ")\n",
 			(double)(last - first) / 1e9, first / 1000000000, first / 1000 % 1000000,
 			last / 1000000000, last / 1000 % 1000000);
+	time_slice(f, pd);
 	fprintf(f, "# lost samples: %" PRIu64 "   lost events: %" PRIu64 "\n", st->lost_samples,
 		st->lost_events);
 	if (st->nr_bad_samples)

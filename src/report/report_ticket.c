@@ -528,6 +528,7 @@ static int for_each_share(struct ticket *t, int (*fn)(const struct mycl_share *s
 
 	for (size_t i = 0; bins ? bins[i] != NULL : i < n; i++) {
 		MYCL_OPTS(mycl_share_opts, so, .perf_data = strcmp(perf, "-") ? perf : NULL,
+			  .perf_time = mycl_perf_data__time(mycl_profile__perf_data(t->p)),
 			  .archive = OPTS_GET(t->o, archive, NULL),
 			  .types = OPTS_GET(t->o, share_types, false));
 		struct mycl_share *s;

@@ -705,7 +705,8 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 	if (!err && s->unnamed_writes && !s->dso->symtab_full)
 		s->debug_hint = share_keep(s, pkg_debug_hint(s->dso->path));
 	if (!err && OPTS_GET(o, perf_data, NULL))
-		err = share_weigh(s, OPTS_GET(o, perf_data, NULL), errbuf, errlen);
+		err = share_weigh(s, OPTS_GET(o, perf_data, NULL), OPTS_GET(o, perf_time, NULL),
+				  errbuf, errlen);
 	if (!err)
 		err = mycl_share__regroup(s, s->line_size);
 	if (err) {

@@ -8,6 +8,7 @@
  * writer that the workload runs, even where no sample hit its store.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,8 +176,10 @@ static int credit_chains(struct mycl_share *s, const struct mycl_profile *p)
 	return err;
 }
 
-int share_weigh(struct mycl_share *s, const char *path, char *errbuf, size_t len)
+int share_weigh(struct mycl_share *s, const char *path, const char *time, char *errbuf,
+		size_t len)
 {
+	MYCL_OPTS(mycl_perf_data_opts, popts, .time = time);
 	const char *self[] = { s->dso->path, NULL };
 	MYCL_OPTS(mycl_profile_opts, po, .annotate = true, .callgraph = true, .binaries = self);
 	struct mycl_perf_data *pd;
@@ -185,7 +188,7 @@ int share_weigh(struct mycl_share *s, const char *path, char *errbuf, size_t len
 	struct mycl_record_ops ops = { .sz = sizeof(ops), .sample = on_sample, .mmap = on_mmap };
 	int err;
 
-	err = mycl_perf_data__open(path, NULL, &pd, errbuf, len);
+	err = mycl_perf_data__open(path, &popts, &pd, errbuf, len);
 	if (err)
 		return err;
 	err = mycl_profile__build(pd, &po, &p);
@@ -203,7 +206,11 @@ int share_weigh(struct mycl_share *s, const char *path, char *errbuf, size_t len
 		snprintf(errbuf, len, "%s: out of memory", path);
 		return err;
 	}
-	if (!s->binary_samples)
+	if (!s->binary_samples && mycl_perf_data__stats(pd)->nr_time_skipped)
+		mycl_log(&s->log, MYCL_WARN, "%s: no sample of time slice '%s' falls in %s (%" PRIu64
+			 " samples outside it): the ranking rests on its code alone", path, time,
+			 s->name, mycl_perf_data__stats(pd)->nr_time_skipped);
+	else if (!s->binary_samples)
 		mycl_log(&s->log, MYCL_WARN, "%s: no sample falls in %s (build-id or name differs, or "
 			 "it did not run): the ranking rests on its code alone; record it running: "
 			 "perf record -g -p <pid of %s>", path, s->name, s->dso->short_name);
@@ -211,7 +218,7 @@ int share_weigh(struct mycl_share *s, const char *path, char *errbuf, size_t len
 	s->weighted = true;
 
 	/* A second pass for data addresses. */
-	err = mycl_perf_data__open(path, NULL, &pd, errbuf, len);
+	err = mycl_perf_data__open(path, &popts, &pd, errbuf, len);
 	if (err)
 		return err;
 	/* The file name the recording knows it by: as shown when read from elsewhere (an archive). */

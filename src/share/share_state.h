@@ -252,8 +252,9 @@ struct callgraph;
 int share_member_writers(struct mycl_share *s, struct callgraph *cg);
 /* share_writers.c: the writer lists and wfuncs, from the writes in wrs (freed). */
 int share_make_writers(struct mycl_share *s, struct callgraph *cg);
-/* share_perf.c */
-int share_weigh(struct mycl_share *s, const char *perf_data, char *errbuf, size_t len);
+/* share_perf.c: weights by the recording PERF_DATA, its samples in TIME (perf's --time; NULL: all). */
+int share_weigh(struct mycl_share *s, const char *perf_data, const char *time, char *errbuf,
+		size_t len);
 /* share_dwarf.c */
 int share_dwarf_vars(struct mycl_share *s, const char *file, bool include_readonly);
 /* After the scan: variables only code without debug info touches are a linked library's. */
