@@ -554,6 +554,63 @@ static int check_modes(const struct mycl_profile_opts *o, bool g, const char *gr
 	return 0;
 }
 
+/*
+ * A perf stat record file: its counts, as perf stat report shows them.  The
+ * options of sample views are refused by name, never dropped.
+ */
+static int stat_view(struct mycl_perf_data *pd, const struct cli_seen *seen, const char *format,
+		     const char *output, bool wide, const struct mycl_report_opts *ropts,
+		     struct cli_log *lg)
+{
+	static const struct { int code; const char *name; } samples_only[] = {
+		{ 's', "--sort" }, { 'g', "-g" }, { OPT_CHILDREN, "--children" },
+		{ OPT_CALLERS, "--callers" }, { OPT_CALLEES, "--callees" },
+		{ OPT_FOLDED, "--folded" }, { OPT_FLAME, "--flamegraph" }, { OPT_HTML, "--html" },
+		{ OPT_ANNOTATE, "--annotate" }, { OPT_LOCKS, "--locks" }, { OPT_COMM, "--comm" },
+		{ OPT_PID, "--pid" }, { OPT_TID, "--tid" }, { OPT_CPU, "--cpu" },
+		{ OPT_DSO, "--dso" }, { OPT_EVENT, "--event" }, { OPT_TIME, "--time" },
+		{ OPT_PERCENT, "--percent-limit" }, { OPT_MAXROWS, "--max-rows" },
+		{ OPT_GLIMIT, "--graph-limit" }, { OPT_MAXSTACK, "--max-stack" },
+	};
+	MYCL_OPTS(mycl_stat_opts, so, .print = cli_print, .print_ctx = lg);
+	struct mycl_stat *st;
+	FILE *out = stdout, *fo = NULL;
+	int err;
+
+	for (size_t i = 0; i < sizeof(samples_only) / sizeof(samples_only[0]); i++)
+		if (cli_given(seen, samples_only[i].code) || (i == 0 && !strcmp(format, "pprof"))) {
+			fprintf(stderr, P ": %s: a perf stat recording holds counts, not samples: %s "
+				"has nothing to show (its counts: mycl-hot %s)\n",
+				mycl_perf_data__path(pd), i == 0 && !cli_given(seen, 's') ?
+				"--format pprof" : samples_only[i].name, mycl_perf_data__path(pd));
+			return EXIT_USAGE;
+		}
+	err = mycl_stat__build(pd, &so, &st);
+	if (err) {
+		const char *msg = mycl_perf_data__errmsg(pd);
+
+		if (err == MYCL_ERR_NO_SAMPLES)
+			fprintf(stderr, P ": %s: a perf stat recording without counter values (perf "
+				"stat was stopped before it wrote them)\n", mycl_perf_data__path(pd));
+		else
+			fprintf(stderr, P ": %s\n", msg[0] ? msg : mycl_strerror(err));
+		return cli_exit_code(err);
+	}
+	if (output && !(out = cli_open_output(output))) {
+		fprintf(stderr, P ": cannot write %s: %s\n", output, strerror(errno));
+		mycl_stat__free(st);
+		return EXIT_INTERNAL;
+	}
+	if (!wide && strcmp(format, "json"))
+		fo = cli_folding(out, 100);
+	err = !strcmp(format, "json") ? mycl_report__stat_json(out, st, ropts) :
+	      mycl_report__stat_text(fo ? fo : out, st, ropts);
+	if (fo && fclose(fo) && !err)
+		err = -EIO;
+	mycl_stat__free(st);
+	return cli_finish_output(P, out, output, err);
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_log lg = { .prog = "mycl-hot", .verbose = 0 };
@@ -855,6 +912,13 @@ int main(int argc, char **argv)
 	cli_progress_setup(&progress, "mycl-hot", input, lg.verbose, &popts);
 	if ((rc = cli_open_recording(P, input, &popts, &pd)))
 		return rc;
+	if (mycl_perf_data__info(pd)->features[0] >> 19 & 1) {
+		/* the STAT feature: perf stat record's file */
+		cli_progress_done(&progress);
+		rc = stat_view(pd, &seen, format, output, wide, &ropts, &lg);
+		mycl_perf_data__close(pd);
+		return rc;
+	}
 	err = mycl_profile__build(pd, &opts, &prof);
 	cli_progress_done(&progress);
 	if (!err && (rc = cli_time_empty(P, pd, popts.time))) {

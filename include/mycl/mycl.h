@@ -15,5 +15,6 @@
 #include "mycl/build.h"
 #include "mycl/archive.h"
 #include "mycl/tuning.h"
+#include "mycl/stat.h"
 
 #endif

@@ -125,6 +125,9 @@ struct mycl_event {
 	 */
 	int group_leader;
 	unsigned int nr_group_members;	/* on a leader: events its samples read, itself first */
+	/* EVENT_UPDATE's unit and scale (perf stat: task-clock counts ns shown as "msec"). */
+	const char *unit;		/* NULL when none */
+	double scale;			/* 0 when none */
 };
 
 enum mycl_cpumode {
@@ -213,6 +216,40 @@ struct mycl_ksymbol {
 };
 
 /*
+ * perf stat record's records.  STAT: one counter's value as read, on CPU
+ * (its number; -1 when counted on any) and thread (an index into the
+ * THREAD_MAP, mycl_perf_data__stat_threads()).  With -I, the values are
+ * cumulative: each interval is the change since the round before.
+ */
+struct mycl_stat_value {
+	const struct mycl_event *event;	/* NULL when the id names no event */
+	uint64_t id;
+	int32_t cpu;
+	uint32_t thread;
+	uint64_t val, ena, run;		/* count, time enabled, time running (ns) */
+};
+
+/* STAT_ROUND: the values before it were read at TIME (ns since the start). */
+struct mycl_stat_round {
+	bool final;			/* the run's end; else an interval (-I) */
+	uint64_t time;
+};
+
+/* STAT_CONFIG, and the thread and CPU maps of a perf stat recording. */
+struct mycl_stat_config {
+	bool present;			/* a STAT_CONFIG record was read */
+	uint32_t aggr_mode;		/* perf's: 0 none (-A), 1 global, 2 socket, 3 die,
+					 * 4 core, 5 thread, 7 node */
+	uint64_t interval_ms;		/* -I; 0: none */
+	bool scale;			/* counts scaled by enabled/running */
+};
+
+struct mycl_stat_thread {
+	int32_t pid;			/* -1: every thread (system-wide) */
+	char comm[16];
+};
+
+/*
  * Callbacks for mycl_perf_data__read().  Any may be NULL.  A non-zero return
  * stops the read and is returned from it.  Records arrive in time order
  * (as perf orders them) unless opts.file_order was set.
@@ -225,6 +262,8 @@ struct mycl_record_ops {
 	int (*fork)(const struct mycl_task *t, void *ctx);
 	int (*exit)(const struct mycl_task *t, void *ctx);
 	int (*ksymbol)(const struct mycl_ksymbol *k, void *ctx);
+	int (*stat)(const struct mycl_stat_value *v, void *ctx);
+	int (*stat_round)(const struct mycl_stat_round *r, void *ctx);
 };
 
 /* Counters kept while reading. */
@@ -303,6 +342,15 @@ size_t mycl_perf_data__nr_events(const struct mycl_perf_data *pd);
 const struct mycl_event *mycl_perf_data__event(const struct mycl_perf_data *pd, size_t idx);
 
 const struct mycl_perf_stats *mycl_perf_data__stats(const struct mycl_perf_data *pd);
+
+/*
+ * perf stat record's configuration, thread map and CPU map (CPU numbers, in
+ * map order); complete after __read.  Owned by PD.
+ */
+const struct mycl_stat_config *mycl_perf_data__stat_config(const struct mycl_perf_data *pd);
+size_t mycl_perf_data__stat_threads(const struct mycl_perf_data *pd,
+				    const struct mycl_stat_thread **threads);
+size_t mycl_perf_data__stat_cpus(const struct mycl_perf_data *pd, const int32_t **cpus);
 
 /* opts.time as given, or NULL; owned by PD. */
 const char *mycl_perf_data__time(const struct mycl_perf_data *pd);

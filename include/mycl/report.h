@@ -43,6 +43,19 @@ struct mycl_report_opts {
 bool mycl_report__in_group_view(const struct mycl_profile *p, size_t ev,
 				const struct mycl_report_opts *opts);
 
+struct mycl_stat;
+/*
+ * Counter statistics (mycl/stat.h): the recording's header, then each
+ * event's count, unit and derived figure (per CPU or thread when recorded
+ * so), each interval's with -I, then the whole run's; a multiplexed
+ * counter with its running share.  opts: no_header.  0 or -EIO.
+ */
+int mycl_report__stat_text(FILE *out, const struct mycl_stat *st,
+			   const struct mycl_report_opts *opts);
+/* The same as JSON, schema "mycl-stat/1" (documented in mycl-hot(1)).  0 or -EIO. */
+int mycl_report__stat_json(FILE *out, const struct mycl_stat *st,
+			   const struct mycl_report_opts *opts);
+
 /* Writes the text report to OUT.  0, or -EIO when writing failed. */
 int mycl_report__text(FILE *out, const struct mycl_profile *p, const struct mycl_report_opts *opts);
 

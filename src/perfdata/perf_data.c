@@ -441,6 +441,7 @@ MYCL_API void mycl_perf_data__close(struct mycl_perf_data *pd)
 	pd_dir_close(pd);
 	for (size_t i = 0; i < pd->nr_events; i++) {
 		free(pd->events[i]->name);
+		free(pd->events[i]->unit);
 		free(pd->events[i]);
 	}
 	free(pd->events);
@@ -456,6 +457,8 @@ MYCL_API void mycl_perf_data__close(struct mycl_perf_data *pd)
 	free(pd->zbuf);
 	free(pd->tracing);
 	free(pd->time_spec);
+	free(pd->stat_threads);
+	free(pd->stat_cpus);
 	free(pd->times);
 	free(pd->path);
 	free(pd);

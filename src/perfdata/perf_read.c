@@ -215,7 +215,10 @@ static int id_index(struct mycl_perf_data *pd, struct cursor *c, size_t len)
 	return 0;
 }
 
-/* EVENT_UPDATE: u64 type, u64 id, payload; type 3 names the event. */
+/*
+ * EVENT_UPDATE: u64 type, u64 id, payload; type 3 names the event, 0 gives
+ * its unit (a string), 1 its scale (a double).
+ */
 static int event_update(struct mycl_perf_data *pd, struct cursor *c, size_t len)
 {
 	uint64_t type = cursor_u64(c), id = cursor_u64(c);
@@ -223,9 +226,32 @@ static int event_update(struct mycl_perf_data *pd, struct cursor *c, size_t len)
 	const char *name;
 	char *dup;
 
-	if (type != 3 || c->bad)
+	if (type > 3 || c->bad)
 		return 0;
 	ev = pd_event_by_id_exact(pd, id);
+	if (ev && type == 1) {
+		uint64_t bits = cursor_u64(c);
+		double d;
+
+		memcpy(&d, &bits, sizeof(d));
+		if (!c->bad && d > 0 && d < 1e30)
+			ev->pub.scale = d;
+		return 0;
+	}
+	if (ev && type == 0) {
+		name = cursor_str(c, cursor_left(c));
+		if (!name || !*name)
+			return 0;
+		dup = strndup(name, 31);
+		if (!dup)
+			return -ENOMEM;
+		free(ev->unit);
+		ev->unit = dup;
+		ev->pub.unit = dup;
+		return 0;
+	}
+	if (type != 3)
+		return 0;
 	name = cursor_str(c, cursor_left(c));
 	if (!ev || !name || !*name)
 		return 0;
@@ -304,6 +330,12 @@ static __attribute__((noinline)) int process_user_record(struct mycl_perf_data *
 		return id_index(pd, &c, len);
 	case REC_EVENT_UPDATE:
 		return event_update(pd, &c, len);
+	case REC_THREAD_MAP:
+	case REC_CPU_MAP:
+	case REC_STAT_CONFIG:
+	case REC_STAT:
+	case REC_STAT_ROUND:
+		return pd_stat_record(pd, type, &c, off);
 	case REC_HEADER_FEATURE: {
 		/* u64 feature id, then the feature's section bytes. */
 		uint64_t feat = cursor_u64(&c);

@@ -13,6 +13,7 @@
 struct event_priv {
 	struct mycl_event pub;
 	char *name;			/* owned; pub.name points here or to a static */
+	char *unit;			/* owned; pub.unit */
 	/* Where the sample-id fields sit, from sample_type. */
 	int time_pos;			/* u64 index of TIME in a sample, or -1 */
 	unsigned int head_words;	/* u64s of a sample's IDENTIFIER..PERIOD fields */
@@ -110,6 +111,12 @@ struct mycl_perf_data {
 	size_t tracing_len;
 	uint64_t tracing_pending;	/* pipe mode: payload bytes to capture after the record */
 
+	struct mycl_stat_config stat_config;	/* perf stat record's records */
+	struct mycl_stat_thread *stat_threads;
+	size_t nr_stat_threads;
+	int32_t *stat_cpus;
+	size_t nr_stat_cpus;
+
 	char *time_spec;		/* opts.time as given */
 	struct mycl_time_range *times;	/* its ranges, in order; none: every sample */
 	size_t nr_times;
@@ -155,6 +162,9 @@ int pd_deliver(struct mycl_perf_data *pd, const uint8_t *rec, size_t len, struct
 /* perf_sample.c */
 int pd_decode_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
 		     struct event_priv *ev, struct mycl_sample *s);
+
+/* perf_stat.c: perf stat record's records (STAT and STAT_ROUND to the callbacks). */
+int pd_stat_record(struct mycl_perf_data *pd, uint32_t type, struct cursor *c, uint64_t off);
 
 /* perf_time.c: opts.time into pd->times (0, -EINVAL or -ENOMEM, message set); T outside them. */
 int pd_time_parse(struct mycl_perf_data *pd, const char *spec);

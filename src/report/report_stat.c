@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Counter statistics (mycl/stat.h) as text and as JSON, schema "mycl-stat/1". */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "mycl/report.h"
+#include "mycl/stat.h"
+#include "internal.h"
+#include "json.h"
+
+/* The column naming a row's CPU or thread, as perf stat's (CPU0, sh-31171); "" when summed. */
+static void who(const struct mycl_stat_row *r, char *buf, size_t len)
+{
+	if (r->pid >= 0)
+		snprintf(buf, len, "%s-%" PRId32, r->comm && *r->comm ? r->comm : "?", r->pid);
+	else if (r->cpu >= 0)
+		snprintf(buf, len, "CPU%" PRId32, r->cpu);
+	else
+		buf[0] = '\0';
+}
+
+static void text_row(FILE *f, const struct mycl_stat_row *r, const char *time)
+{
+	char w[48], count[48];
+
+	who(r, w, sizeof(w));
+	if (!r->supported)
+		snprintf(count, sizeof(count), "<not supported>");
+	else if (!r->counted)
+		snprintf(count, sizeof(count), "<not counted>");
+	else if (r->unit)
+		snprintf(count, sizeof(count), "%.2f", r->count);
+	else
+		snprintf(count, sizeof(count), "%.0f", r->count);
+	fprintf(f, "%s%s%-*s%s%15s %-4s  ", time, time[0] ? " " : "", w[0] ? 21 : 0, w,
+		w[0] ? " " : "", count, r->unit ? r->unit : "");
+	if (r->metric_unit)
+		fprintf(f, "%-24s # %9.3f %s", r->event, r->metric, r->metric_unit);
+	else
+		fputs(r->event, f);
+	if (r->counted && r->running < 100.0)
+		fprintf(f, "  (%.2f%%)", r->running);
+	fputc('\n', f);
+}
+
+static void text_header(FILE *f, const struct mycl_stat *st)
+{
+	const struct mycl_perf_data *pd = mycl_stat__perf_data(st);
+	const struct mycl_perf_info *in = mycl_perf_data__info(pd);
+	const struct mycl_stat_config *sc = mycl_perf_data__stat_config(pd);
+	const char *agg = mycl_stat__aggregation(st);
+	uint64_t t = mycl_stat__total(st)->time;
+
+	fprintf(f, "# mycl-hot: counter statistics of %s (perf stat record)\n",
+		mycl_perf_data__path(pd));
+	fprintf(f, "# host: %s   kernel: %s   arch: %s   CPUs: %" PRIu32 " online of %" PRIu32 "\n",
+		str_or(in->hostname, "?"), str_or(in->os_release, "?"), str_or(in->arch, "?"),
+		in->nr_cpus_online, in->nr_cpus_avail);
+	if (in->perf_version)
+		fprintf(f, "# perf version: %s\n", in->perf_version);
+	if (in->cmdline)
+		fprintf(f, "# command line: %s\n", in->cmdline);
+	fprintf(f, "# %" PRIu64 ".%09" PRIu64 " seconds elapsed; counts %s", t / 1000000000,
+		t % 1000000000, !strcmp(agg, "global") ? "summed over CPUs and threads" :
+		!strcmp(agg, "cpu") ? "per CPU" : "per thread");
+	if (sc->interval_ms)
+		fprintf(f, "; every %" PRIu64 " ms (-I)", sc->interval_ms);
+	fputs("\n#\n", f);
+}
+
+MYCL_API int mycl_report__stat_text(FILE *out, const struct mycl_stat *st,
+				    const struct mycl_report_opts *opts)
+{
+	const struct mycl_stat_interval *tot = mycl_stat__total(st);
+	size_t n = mycl_stat__nr_intervals(st);
+
+	if (!OPTS_GET(opts, no_header, false))
+		text_header(out, st);
+	if (n) {
+		fprintf(out, "# %" PRIu64 " intervals: the change in each\n#          time\n", (uint64_t)n);
+		for (size_t i = 0; i < n; i++) {
+			const struct mycl_stat_interval *iv = mycl_stat__interval(st, i);
+			char time[32];
+
+			snprintf(time, sizeof(time), "%4" PRIu64 ".%09" PRIu64, iv->time / 1000000000,
+				 iv->time % 1000000000);
+			for (size_t k = 0; k < iv->nr_rows; k++)
+				text_row(out, &iv->rows[k], time);
+		}
+		fputs("#\n# The whole run:\n", out);
+	}
+	for (size_t k = 0; k < tot->nr_rows; k++)
+		text_row(out, &tot->rows[k], "");
+	return ferror(out) ? -EIO : 0;
+}
+
+static void json_rows(struct json *j, const char *key, const struct mycl_stat_interval *iv)
+{
+	json_begin_obj(j, key);
+	json_u64(j, "time_ns", iv->time);
+	json_u64(j, "length_ns", iv->length);
+	json_begin_arr(j, "rows");
+	for (size_t i = 0; i < iv->nr_rows; i++) {
+		const struct mycl_stat_row *r = &iv->rows[i];
+
+		json_begin_obj(j, NULL);
+		json_str(j, "event", r->event);
+		json_str(j, "unit", r->unit);
+		if (r->cpu >= 0)
+			json_i64(j, "cpu", r->cpu);
+		if (r->pid >= 0) {
+			json_i64(j, "pid", r->pid);
+			json_str(j, "comm", r->comm);
+		}
+		json_u64(j, "value", r->val);
+		json_u64(j, "enabled_ns", r->ena);
+		json_u64(j, "running_ns", r->run);
+		json_bool(j, "supported", r->supported);
+		json_bool(j, "counted", r->counted);
+		json_dbl(j, "count", r->count, 6);
+		json_dbl(j, "running_percent", r->running, 2);
+		json_str(j, "metric_unit", r->metric_unit);
+		if (r->metric_unit)
+			json_dbl(j, "metric", r->metric, 6);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+	json_end_obj(j);
+}
+
+MYCL_API int mycl_report__stat_json(FILE *out, const struct mycl_stat *st,
+				    const struct mycl_report_opts *opts)
+{
+	const struct mycl_perf_data *pd = mycl_stat__perf_data(st);
+	const struct mycl_perf_info *in = mycl_perf_data__info(pd);
+	struct json j;
+
+	(void)opts;
+	json_init(&j, out);
+	json_begin_obj(&j, NULL);
+	json_str(&j, "schema", "mycl-stat/1");
+	json_begin_obj(&j, "header");
+	json_str(&j, "file", mycl_perf_data__path(pd));
+	json_str(&j, "hostname", in->hostname);
+	json_str(&j, "os_release", in->os_release);
+	json_str(&j, "perf_version", in->perf_version);
+	json_str(&j, "cmdline", in->cmdline);
+	json_end_obj(&j);
+	json_str(&j, "aggregation", mycl_stat__aggregation(st));
+	json_u64(&j, "interval_ms", mycl_perf_data__stat_config(pd)->interval_ms);
+	json_u64(&j, "elapsed_ns", mycl_stat__total(st)->time);
+	json_rows(&j, "total", mycl_stat__total(st));
+	json_begin_arr(&j, "intervals");
+	for (size_t i = 0; i < mycl_stat__nr_intervals(st); i++)
+		json_rows(&j, NULL, mycl_stat__interval(st, i));
+	json_end_arr(&j);
+	json_end_obj(&j);
+	fputc('\n', out);
+	return ferror(out) ? -EIO : 0;
+}
