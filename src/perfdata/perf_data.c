@@ -363,6 +363,60 @@ static int open_common(struct mycl_perf_data *pd)
 	return err;
 }
 
+/* The first and last sample times, read from the file when its header lacks them. */
+static int sample_span(struct mycl_perf_data *pd, uint64_t *first, uint64_t *last)
+{
+	MYCL_OPTS(mycl_perf_data_opts, o, .file_order = true, .read_ahead = MYCL_READ_AHEAD_OFF);
+	const struct mycl_record_ops ops = { .sz = sizeof(ops) };
+	struct mycl_perf_data *again;
+	struct stat a, b;
+	uint64_t again_samples;
+	int err;
+
+	if (pd->info.first_sample_time || pd->info.last_sample_time) {
+		*first = pd->info.first_sample_time;
+		*last = pd->info.last_sample_time;
+		return 0;
+	}
+	if (pd->info.pipe_mode)
+		return pd_error(pd, -EINVAL, "time slice '%s': percentages need the first and last "
+				"sample times, which a pipe gives only at its end; give START,STOP "
+				"in seconds, or record to a file", pd->time_spec);
+	/* The same file once more, without the slice (perf record --no-buildid writes no times). */
+	if (fstat(pd->fd, &a) || mycl_perf_data__open(pd->path, &o, &again, NULL, 0))
+		return pd_error(pd, -EINVAL, "time slice '%s': the header holds no first and last "
+				"sample times, and the file cannot be read twice to find them",
+				pd->time_spec);
+	err = fstat(again->fd, &b) || a.st_dev != b.st_dev || a.st_ino != b.st_ino ? -EINVAL
+		: mycl_perf_data__read(again, &ops, NULL);
+	*first = again->stats.first_time;
+	*last = again->stats.last_time;
+	again_samples = again->stats.nr_sample_records;
+	mycl_perf_data__close(again);
+	if (err)
+		return pd_error(pd, err, "time slice '%s': the file could not be read to find its "
+				"first and last sample times", pd->time_spec);
+	if (!*first && !*last)
+		return pd_error(pd, MYCL_ERR_NOT_RECORDED, "time slice '%s': %s", pd->time_spec,
+				again_samples ? "its samples carry no time (perf record --sample-time)"
+					      : "the recording holds no samples");
+	return 0;
+}
+
+/* opts.time: its ranges, with the span percentages are of. */
+static int time_slice(struct mycl_perf_data *pd, const char *spec)
+{
+	uint64_t first = 0, last = 0;
+	int err = 0;
+
+	pd->time_spec = strdup(spec);
+	if (!pd->time_spec)
+		return -ENOMEM;
+	if (strchr(spec, '%'))
+		err = sample_span(pd, &first, &last);
+	return err ? err : pd_time_parse(pd, spec, first, last);
+}
+
 MYCL_API int mycl_perf_data__open_fd(int fd, const char *name,
 				     const struct mycl_perf_data_opts *opts,
 				     struct mycl_perf_data **out, char *errbuf, size_t errbuf_len)
@@ -397,7 +451,7 @@ MYCL_API int mycl_perf_data__open_fd(int fd, const char *name,
 	}
 	err = open_common(pd);
 	if (!err && OPTS_GET(opts, time, NULL) && *OPTS_GET(opts, time, NULL))
-		err = pd_time_parse(pd, OPTS_GET(opts, time, NULL));
+		err = time_slice(pd, OPTS_GET(opts, time, NULL));
 	if (err) {
 		if (errbuf && errbuf_len)
 			snprintf(errbuf, errbuf_len, "%s", pd->errmsg[0] ? pd->errmsg :

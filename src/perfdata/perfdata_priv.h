@@ -166,8 +166,11 @@ int pd_decode_sample(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
 /* perf_stat.c: perf stat record's records (STAT and STAT_ROUND to the callbacks). */
 int pd_stat_record(struct mycl_perf_data *pd, uint32_t type, struct cursor *c, uint64_t off);
 
-/* perf_time.c: opts.time into pd->times (0, -EINVAL or -ENOMEM, message set); T outside them. */
-int pd_time_parse(struct mycl_perf_data *pd, const char *spec);
+/*
+ * perf_time.c: opts.time into pd->times, percentages of [FIRST, LAST] (0,
+ * -EINVAL or -ENOMEM, message set); whether T is outside them.
+ */
+int pd_time_parse(struct mycl_perf_data *pd, const char *spec, uint64_t first, uint64_t last);
 bool pd_time_skip(const struct mycl_perf_data *pd, uint64_t t);
 
 /* perf_feature.c: decodes feature FEAT from its section bytes. */

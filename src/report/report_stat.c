@@ -35,7 +35,9 @@ static void text_row(FILE *f, const struct mycl_stat_row *r, const char *time)
 		snprintf(count, sizeof(count), "%.0f", r->count);
 	fprintf(f, "%s%s%-*s%s%15s %-4s  ", time, time[0] ? " " : "", w[0] ? 21 : 0, w,
 		w[0] ? " " : "", count, r->unit ? r->unit : "");
-	if (r->metric_unit)
+	if (r->metric_unit && r->metric_unit[0] == '%')	/* "% of all branches": 1.00% of ... */
+		fprintf(f, "%-24s # %8.2f%s", r->event, r->metric, r->metric_unit);
+	else if (r->metric_unit)
 		fprintf(f, "%-24s # %9.3f %s", r->event, r->metric, r->metric_unit);
 	else
 		fputs(r->event, f);

@@ -253,10 +253,16 @@ static int make_rows(struct mycl_stat *st, const struct sv *values, size_t n, ui
 
 		r->counted = r->run > 0 || (!r->ena && r->val);
 		r->count = (double)r->val;
-		if (scale && r->run && r->run < r->ena)
-			r->count *= (double)r->ena / (double)r->run;
+		if (scale && r->run && r->run < r->ena)	/* in whole counts, as perf's u64 */
+			r->count = (double)(uint64_t)((double)r->val * (double)r->ena /
+						       (double)r->run);
 		if (e && e->scale)
 			r->count *= e->scale;
+		else if (is(e, PERF_TYPE_SOFTWARE, 0) || is(e, PERF_TYPE_SOFTWARE, 1)) {
+			/* the clocks count ns, shown in msec as perf does without an EVENT_UPDATE */
+			r->count /= 1e6;
+			r->unit = "msec";
+		}
 		r->running = r->ena ? 100.0 * (double)r->run / (double)r->ena : 100.0;
 	}
 	for (size_t k = 0; unsupported && k < nr_events; k++) {
