@@ -264,6 +264,81 @@ static int share_diff(const char *b1, const char *b2, const char *base, const ch
 	return rc;
 }
 
+/* Whether PATH is a perf stat record file (its STAT feature); false for stdin. */
+static bool is_stat(const char *path)
+{
+	struct mycl_perf_data *pd;
+	bool yes;
+
+	if (!strcmp(path, "-") || mycl_perf_data__open(path, NULL, &pd, NULL, 0))
+		return false;
+	yes = mycl_perf_data__info(pd)->features[0] >> 19 & 1;
+	mycl_perf_data__close(pd);
+	return yes;
+}
+
+static int load_stat(const char *path, struct mycl_perf_data **pd, struct mycl_stat **st,
+		     struct cli_log *lg)
+{
+	MYCL_OPTS(mycl_perf_data_opts, popts, .print = cli_print, .print_ctx = lg);
+	MYCL_OPTS(mycl_stat_opts, so, .print = cli_print, .print_ctx = lg);
+	int rc;
+
+	if ((rc = cli_open_recording(P, path, &popts, pd)))
+		return rc;
+	rc = mycl_stat__build(*pd, &so, st);
+	if (rc) {
+		const char *msg = mycl_perf_data__errmsg(*pd);
+
+		fprintf(stderr, P ": %s: %s\n", path, rc == MYCL_ERR_NO_SAMPLES ?
+			"a perf stat recording without counter values" : msg[0] ? msg :
+			mycl_strerror(rc));
+		return cli_exit_code(rc);
+	}
+	return EXIT_OK;
+}
+
+/* Two perf stat recordings: each event's count and figure, noise from -I intervals. */
+static int stat_diff(const char *base, const char *new_p, const struct mycl_diff_opts *dopts,
+		     const struct mycl_diff_write_opts *wo, const char *format, const char *output,
+		     struct cli_log *lg)
+{
+	struct mycl_perf_data *pa = NULL, *pb = NULL;
+	struct mycl_stat *a = NULL, *b = NULL;
+	struct mycl_stat_diff *d = NULL;
+	FILE *out = stdout, *fo = NULL;
+	int rc = load_stat(base, &pa, &a, lg);
+
+	if (!rc)
+		rc = load_stat(new_p, &pb, &b, lg);
+	if (!rc && mycl_diff__build_stat(a, b, dopts, &d)) {
+		fprintf(stderr, P ": out of memory\n");
+		rc = EXIT_INTERNAL;
+	}
+	if (!rc && output && !(out = cli_open_output(output))) {
+		fprintf(stderr, P ": cannot write %s: %s\n", output, strerror(errno));
+		rc = EXIT_INTERNAL;
+	}
+	if (!rc) {
+		int e;
+
+		if (!strcmp(format, "text") && !wo->wide)
+			fo = cli_folding(out, 100);
+		e = !strcmp(format, "json") ? mycl_diff__write_stat_json(out, d, wo) :
+		    !strcmp(format, "markdown") ? mycl_diff__write_stat_markdown(out, d, wo) :
+		    mycl_diff__write_stat_text(fo ? fo : out, d, wo);
+		if (fo && fclose(fo) && !e)
+			e = -EIO;
+		rc = cli_finish_output(P, out, output, e);
+	}
+	mycl_diff__stat_free(d);
+	mycl_stat__free(a);
+	mycl_stat__free(b);
+	mycl_perf_data__close(pa);
+	mycl_perf_data__close(pb);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const enum mycl_sort_key keys[] = { MYCL_SORT_DSO, MYCL_SORT_SYM };
@@ -404,6 +479,34 @@ int main(int argc, char **argv)
 			snprintf(names[i], sizeof(names[i]), "%s (--time %s)", argv[optind + i],
 				 times[i]);
 			*(i ? &wo.new_name : &wo.base_name) = names[i];
+		}
+	}
+	{
+		bool sa = is_stat(argv[optind]), sb_ = is_stat(argv[optind + 1]);
+
+		if (sa != sb_) {
+			fprintf(stderr, P ": %s is a perf stat recording (counts) and %s a perf record "
+				"one (samples): they do not compare\n", argv[optind + !sa],
+				argv[optind + sa]);
+			return EXIT_USAGE;
+		}
+		if (sa) {
+			static const struct { int code; const char *name; } samples_only[] = {
+				{ O_LOCKS, "--locks" }, { O_TYPES, "--types" },
+				{ O_SHARE_BIN, "--share" }, { O_FLAME, "--flamegraph" },
+				{ O_TIME, "--time" }, { O_EVENT, "--event" },
+				{ O_SHARE, "--by-share" }, { O_MAX, "--max-rows" },
+			};
+
+			for (size_t i = 0; i < sizeof(samples_only) / sizeof(samples_only[0]); i++)
+				if (cli_given(&seen, samples_only[i].code)) {
+					fprintf(stderr, P ": %s compares samples; %s and %s are perf "
+						"stat recordings (counts)\n", samples_only[i].name,
+						argv[optind], argv[optind + 1]);
+					return EXIT_USAGE;
+				}
+			return stat_diff(argv[optind], argv[optind + 1], &dopts, &wo, format, output,
+					 &lg);
 		}
 	}
 	if (share_bins) {

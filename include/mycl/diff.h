@@ -80,6 +80,38 @@ struct mycl_share;
 int mycl_diff__build_share(const struct mycl_share *base, const struct mycl_share *new_s,
 			   const char *binary, const struct mycl_diff_opts *opts,
 			   struct mycl_diff **out);
+struct mycl_stat;
+/*
+ * Two perf stat recordings compared event by event (and CPU by CPU or
+ * thread by thread when both kept them apart): each side's count of the
+ * whole run and its derived figure.  Noise is known when both were recorded
+ * with -I and have two intervals or more: each interval's count per second
+ * is a measurement, and the change of the mean rates is weighed against
+ * their standard errors.
+ */
+struct mycl_stat_diff_row {
+	const char *event;
+	int32_t cpu, pid;		/* -1: summed */
+	const char *comm;
+	const char *unit;		/* "msec" or NULL */
+	bool base_counted, new_counted;
+	const char *base_state, *new_state;	/* NULL, or "absent", "<not supported>",
+						 * "<not counted>" */
+	double base, new_count;		/* the whole run's counts (as perf prints them) */
+	double change;			/* (new - base) / base in percent; 0 when base is 0 */
+	const char *metric_unit;	/* the derived figure, when either side has one */
+	double base_metric, new_metric;
+	bool noise_known;		/* both sides have 2+ intervals */
+	double base_rate, new_rate;	/* with noise: mean count per second over the intervals */
+	double z;			/* the rates' difference over its standard error */
+	bool changed;			/* |z| >= noise (with noise known) */
+};
+struct mycl_stat_diff;
+int mycl_diff__build_stat(const struct mycl_stat *base, const struct mycl_stat *new_s,
+			  const struct mycl_diff_opts *opts, struct mycl_stat_diff **out);
+void mycl_diff__stat_free(struct mycl_stat_diff *d);
+const struct mycl_stat_diff_row *mycl_diff__stat_rows(const struct mycl_stat_diff *d, size_t *n);
+
 void mycl_diff__free(struct mycl_diff *d);
 /* Rows by |delta|, largest first. */
 const struct mycl_diff_row *mycl_diff__rows(const struct mycl_diff *d, size_t *n);
@@ -96,6 +128,13 @@ int mycl_diff__write_text(FILE *f, const struct mycl_diff *d, const struct mycl_
 int mycl_diff__write_markdown(FILE *f, const struct mycl_diff *d,
 			      const struct mycl_diff_write_opts *o);
 int mycl_diff__write_json(FILE *f, const struct mycl_diff *d, const struct mycl_diff_write_opts *o);
+/* The stat comparison: text (within 100 columns), markdown, JSON "mycl-stat-diff/1". */
+int mycl_diff__write_stat_text(FILE *f, const struct mycl_stat_diff *d,
+			       const struct mycl_diff_write_opts *o);
+int mycl_diff__write_stat_markdown(FILE *f, const struct mycl_stat_diff *d,
+				   const struct mycl_diff_write_opts *o);
+int mycl_diff__write_stat_json(FILE *f, const struct mycl_stat_diff *d,
+			       const struct mycl_diff_write_opts *o);
 
 #ifdef __cplusplus
 }

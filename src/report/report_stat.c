@@ -4,10 +4,13 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <math.h>
+#include "mycl/diff.h"
 #include "mycl/report.h"
 #include "mycl/stat.h"
 #include "internal.h"
 #include "json.h"
+#include "report_priv.h"
 
 /* The column naming a row's CPU or thread, as perf stat's (CPU0, sh-31171); "" when summed. */
 static void who(const struct mycl_stat_row *r, char *buf, size_t len)
@@ -160,4 +163,170 @@ MYCL_API int mycl_report__stat_json(FILE *out, const struct mycl_stat *st,
 	json_end_obj(&j);
 	fputc('\n', out);
 	return ferror(out) ? -EIO : 0;
+}
+
+/* A stat diff row's count, "<not counted>" or with its unit. */
+static void count_cell(char *buf, size_t len, const char *state, double v, const char *unit)
+{
+	if (state)
+		snprintf(buf, len, "%s", !strcmp(state, "absent") ? "-" : state);
+	else if (unit)
+		snprintf(buf, len, "%.2f %s", v, unit);
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
+static void metric_cell(char *buf, size_t len, const struct mycl_stat_diff_row *r)
+{
+	if (!r->metric_unit || r->base_state || r->new_state)
+		buf[0] = '\0';
+	else if (r->metric_unit[0] == '%')
+		snprintf(buf, len, "%.2f%% -> %.2f%%%s", r->base_metric, r->new_metric,
+			 r->metric_unit + 1);
+	else
+		snprintf(buf, len, "%.3f -> %.3f %s", r->base_metric, r->new_metric, r->metric_unit);
+}
+
+static void row_label(char *buf, size_t len, const struct mycl_stat_diff_row *r)
+{
+	if (r->pid >= 0)
+		snprintf(buf, len, "%s (%s-%d)", r->event, r->comm ? r->comm : "?", r->pid);
+	else if (r->cpu >= 0)
+		snprintf(buf, len, "%s (CPU%d)", r->event, r->cpu);
+	else
+		snprintf(buf, len, "%s", r->event);
+}
+
+static bool any_noise(const struct mycl_stat_diff_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].noise_known)
+			return true;
+	return false;
+}
+
+static void stat_diff_head(FILE *f, const struct mycl_stat_diff_row *rows, size_t n,
+			   const struct mycl_diff_write_opts *o, const char *lead)
+{
+	fprintf(f, "%sbase: %s\n%snew:  %s\n", lead, str_or(OPTS_GET(o, base_name, NULL), "?"),
+		lead, str_or(OPTS_GET(o, new_name, NULL), "?"));
+	if (any_noise(rows, n))
+		fprintf(f, "%scompared: each event's count over the whole run; changed (*): the "
+			"mean rate of the -I intervals moved by 4 standard errors or more (z)\n", lead);
+	else
+		fprintf(f, "%scompared: each event's count over the whole run; noise unknown: one "
+			"count a side (record both with perf stat record -I 1000 to measure it)\n",
+			lead);
+}
+
+MYCL_API int mycl_diff__write_stat_text(FILE *f, const struct mycl_stat_diff *d,
+					const struct mycl_diff_write_opts *o)
+{
+	size_t n;
+	const struct mycl_stat_diff_row *rows = mycl_diff__stat_rows(d, &n);
+
+	stat_diff_head(f, rows, n, o, "# ");
+	fprintf(f, "#\n#  %17s %17s %8s %6s  %s\n", "base", "new", "change", "z", "event: figure");
+	for (size_t i = 0; i < n; i++) {
+		const struct mycl_stat_diff_row *r = &rows[i];
+		char b[40], nw[40], m[96], l[96], z[16], ch[16];
+
+		count_cell(b, sizeof(b), r->base_state, r->base, r->unit);
+		count_cell(nw, sizeof(nw), r->new_state, r->new_count, r->unit);
+		metric_cell(m, sizeof(m), r);
+		row_label(l, sizeof(l), r);
+		snprintf(z, sizeof(z), r->noise_known ? "%.1f" : "-", r->z);
+		snprintf(ch, sizeof(ch), r->base_counted && r->new_counted && r->base ? "%+.2f%%" : "",
+			 r->change);
+		fprintf(f, "%c %17s %17s %8s %6s  %s%s%s\n", r->changed ? '*' : ' ', b, nw, ch, z, l,
+			m[0] ? ": " : "", m);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+MYCL_API int mycl_diff__write_stat_markdown(FILE *f, const struct mycl_stat_diff *d,
+					    const struct mycl_diff_write_opts *o)
+{
+	size_t n;
+	const struct mycl_stat_diff_row *rows = mycl_diff__stat_rows(d, &n);
+
+	fputs("base: ", f);
+	report_md_text(f, str_or(OPTS_GET(o, base_name, NULL), "?"));
+	fputs("  \nnew: ", f);
+	report_md_text(f, str_or(OPTS_GET(o, new_name, NULL), "?"));
+	fprintf(f, "  \n%s\n\n| | event | base | new | change | z | figure |\n"
+		"|---|---|---:|---:|---:|---:|---|\n", any_noise(rows, n) ?
+		"Changed: the mean rate of the -I intervals moved by 4 standard errors or more." :
+		"Noise unknown: one count a side (record both with `perf stat record -I 1000`).");
+	for (size_t i = 0; i < n; i++) {
+		const struct mycl_stat_diff_row *r = &rows[i];
+		char b[40], nw[40], m[96], l[96];
+
+		count_cell(b, sizeof(b), r->base_state, r->base, r->unit);
+		count_cell(nw, sizeof(nw), r->new_state, r->new_count, r->unit);
+		metric_cell(m, sizeof(m), r);
+		row_label(l, sizeof(l), r);
+		fprintf(f, "| %s | ", r->changed ? "**changed**" : "");
+		report_md_text(f, l);
+		fprintf(f, " | %s | %s | ", b, nw);
+		if (r->base_counted && r->new_counted && r->base)
+			fprintf(f, "%+.2f%%", r->change);
+		fputs(" | ", f);
+		if (r->noise_known)
+			fprintf(f, "%.1f", r->z);
+		fprintf(f, " | %s |\n", m);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+MYCL_API int mycl_diff__write_stat_json(FILE *f, const struct mycl_stat_diff *d,
+					const struct mycl_diff_write_opts *o)
+{
+	size_t n;
+	const struct mycl_stat_diff_row *rows = mycl_diff__stat_rows(d, &n);
+	struct json j;
+
+	json_init(&j, f);
+	json_begin_obj(&j, NULL);
+	json_str(&j, "schema", "mycl-stat-diff/1");
+	json_str(&j, "base", OPTS_GET(o, base_name, NULL));
+	json_str(&j, "new", OPTS_GET(o, new_name, NULL));
+	json_begin_arr(&j, "rows");
+	for (size_t i = 0; i < n; i++) {
+		const struct mycl_stat_diff_row *r = &rows[i];
+
+		json_begin_obj(&j, NULL);
+		json_str(&j, "event", r->event);
+		if (r->cpu >= 0)
+			json_i64(&j, "cpu", r->cpu);
+		if (r->pid >= 0) {
+			json_i64(&j, "pid", r->pid);
+			json_str(&j, "comm", r->comm);
+		}
+		json_str(&j, "unit", r->unit);
+		json_bool(&j, "base_counted", r->base_counted);
+		json_bool(&j, "new_counted", r->new_counted);
+		json_str(&j, "base_state", r->base_state);
+		json_str(&j, "new_state", r->new_state);
+		json_dbl(&j, "base", r->base, 6);
+		json_dbl(&j, "new", r->new_count, 6);
+		json_dbl(&j, "change_percent", r->change, 4);
+		json_str(&j, "metric_unit", r->metric_unit);
+		if (r->metric_unit) {
+			json_dbl(&j, "base_metric", r->base_metric, 6);
+			json_dbl(&j, "new_metric", r->new_metric, 6);
+		}
+		json_bool(&j, "noise_known", r->noise_known);
+		if (r->noise_known) {
+			json_dbl(&j, "base_rate", r->base_rate, 6);
+			json_dbl(&j, "new_rate", r->new_rate, 6);
+			json_dbl(&j, "z", isfinite(r->z) ? r->z : (r->z > 0 ? 1e9 : -1e9), 2);
+		}
+		json_bool(&j, "changed", r->changed);
+		json_end_obj(&j);
+	}
+	json_end_arr(&j);
+	json_end_obj(&j);
+	fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
 }
