@@ -35,6 +35,7 @@ static void usage(FILE *f)
 	      "      --event NAME        report this event (default: the first with samples)\n"
 	      "      --time SLICE        only samples in this time slice, as perf's --time:\n"
 	      "                          START,STOP seconds, 10%/2 (the second tenth), 0%-10%\n"
+	      "      --stat FILE         a perf stat record file run beside it: its counts\n"
 	      "      --max-stack N       frames kept of each call chain (default 127, as perf)\n"
 	      "      --symfs DIR         look for binaries under DIR\n"
 	      "      --kallsyms FILE     kernel symbols of the recorded kernel\n"
@@ -54,7 +55,7 @@ static void usage(FILE *f)
 }
 
 enum { O_FORMAT = 256, O_REDACT, O_COLOR, O_TOP, O_WIDTH, O_NOSHARE, O_SHARETYPES, O_EVENT, O_SYMFS, O_KALLSYMS,
-       O_BUILDID, O_ARCHIVE, O_ARCHIVEMAX, O_DEBUG, O_VERSION, O_MAXSTACK, O_SRCDIR, O_PREFIXMAP, O_JITMAPS, O_TIME };
+       O_BUILDID, O_ARCHIVE, O_ARCHIVEMAX, O_DEBUG, O_VERSION, O_MAXSTACK, O_SRCDIR, O_PREFIXMAP, O_JITMAPS, O_TIME, O_STAT };
 
 static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, O_FORMAT },
@@ -67,6 +68,7 @@ static const struct option long_opts[] = {
 	{ "share-types", no_argument, NULL, O_SHARETYPES },
 	{ "event", required_argument, NULL, O_EVENT },
 	{ "time", required_argument, NULL, O_TIME },
+	{ "stat", required_argument, NULL, O_STAT },
 	{ "max-stack", required_argument, NULL, O_MAXSTACK },
 	{ "symfs", required_argument, NULL, O_SYMFS },
 	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
@@ -130,6 +132,33 @@ static int binary_arg(const char *path)
 	return 0;
 }
 
+/* --stat FILE: a perf stat record file, read whole. */
+static int read_stat(const char *path, struct mycl_perf_data **pd, struct mycl_stat **st,
+		     struct cli_log *lg)
+{
+	MYCL_OPTS(mycl_perf_data_opts, popts, .print = cli_print, .print_ctx = lg);
+	MYCL_OPTS(mycl_stat_opts, so, .print = cli_print, .print_ctx = lg);
+	int rc, err;
+
+	if ((rc = cli_open_recording(P, path, &popts, pd)))
+		return rc;
+	if (!(mycl_perf_data__info(*pd)->features[0] >> 19 & 1)) {
+		fprintf(stderr, P ": --stat %s: not a perf stat record file (perf stat record -o "
+			"FILE -- COMMAND writes one)\n", path);
+		return EXIT_USAGE;
+	}
+	err = mycl_stat__build(*pd, &so, st);
+	if (err) {
+		const char *msg = mycl_perf_data__errmsg(*pd);
+
+		fprintf(stderr, P ": --stat %s: %s\n", path, err == MYCL_ERR_NO_SAMPLES ?
+			"a perf stat recording without counter values" : msg[0] ? msg :
+			mycl_strerror(err));
+		return cli_exit_code(err);
+	}
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_log lg = { .prog = P, .verbose = 0 };
@@ -144,7 +173,9 @@ int main(int argc, char **argv)
 	static const int repeatable[] = { O_SRCDIR, 0 };
 	const char *format = "text", *output = NULL, *input, *color = "auto";
 	const char *bins[MAX_BINS + 1] = { NULL };
-	struct mycl_perf_data *pd = NULL;
+	struct mycl_perf_data *pd = NULL, *stat_pd = NULL;
+	struct mycl_stat *stat = NULL;
+	const char *stat_file = NULL;
 	struct mycl_profile *prof = NULL;
 	const char *archive = NULL;
 	bool use_colour;
@@ -186,6 +217,7 @@ int main(int argc, char **argv)
 		case O_SHARETYPES: to.share_types = true; break;
 		case O_EVENT: opts.event = optarg; break;
 		case O_TIME: popts.time = optarg; break;
+		case O_STAT: stat_file = optarg; break;
 		case O_MAXSTACK:
 			if (cli_uint(P, "--max-stack", optarg, 1, 65535, &opts.max_stack))
 				return EXIT_USAGE;
@@ -245,11 +277,12 @@ int main(int argc, char **argv)
 	    (opts.kallsyms && cli_check_kallsyms(P, opts.kallsyms)))
 		return EXIT_USAGE;
 	{
-		struct cli_file files[MAX_BINS + 4] = {
+		struct cli_file files[MAX_BINS + 5] = {
 			{ input, "the recording", false }, { archive, "the --archive", false },
 			{ opts.kallsyms, "the --kallsyms file", false }, { output, "-o", true },
+			{ stat_file, "the --stat file", false },
 		};
-		size_t n = 4;
+		size_t n = 5;
 
 		for (size_t i = 0; bins[i]; i++)
 			files[n++] = (struct cli_file){ bins[i], "a BINARY", false };
@@ -266,6 +299,9 @@ int main(int argc, char **argv)
 		     (!strcmp(color, "auto") && !output && isatty(1) && !getenv("NO_COLOR") &&
 		      !strcmp(format, "text"));
 	to.markdown = !strcmp(format, "markdown");
+	if (stat_file && (rc = read_stat(stat_file, &stat_pd, &stat, &lg)))
+		return rc;
+	to.stat = stat;
 
 	cli_progress_setup(&progress, P, input, lg.verbose, &popts);
 	if ((rc = cli_open_recording(P, input, &popts, &pd)))
@@ -340,5 +376,7 @@ int main(int argc, char **argv)
 	rc = cli_finish_output(P, out, output, err);
 	mycl_profile__free(prof);
 	mycl_perf_data__close(pd);
+	mycl_stat__free(stat);
+	mycl_perf_data__close(stat_pd);
 	return rc;
 }

@@ -159,6 +159,12 @@ struct mycl_ticket_opts {
 	const struct mycl_archive *archive; /* the profile's perf archive, for debug files */
 	bool share_types;		/* the section judges struct members too (mycl-share --types) */
 	const char *home;		/* --redact replaces it too (the user's $HOME); NULL: none */
+	/*
+	 * A perf stat recording run beside the profile (mycl/stat.h): its counts
+	 * and derived figures in a section after the recording's ("Counters");
+	 * JSON "stat" (mycl-stat/1), null without.
+	 */
+	const struct mycl_stat *stat;
 };
 
 /*

@@ -16,6 +16,7 @@
 #include "mycl/build.h"
 #include "mycl/locks.h"
 #include "mycl/share.h"
+#include "mycl/stat.h"
 #include "json.h"
 #include "report_priv.h"
 
@@ -757,6 +758,23 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 		free(text);
 	}
 
+	if (OPTS_GET(o, stat, NULL)) {
+		const struct mycl_stat *st = OPTS_GET(o, stat, NULL);
+		MYCL_OPTS(mycl_report_opts, so, .no_header = true);
+
+		snprintf(line, sizeof(line), "perf stat's counts beside the recording (%s): each "
+			 "event over the whole run and what perf stat derives from it.",
+			 mycl_perf_data__path(mycl_stat__perf_data(st)));
+		heading(&t, "Counters", line);
+		if (!capture_begin(&c))
+			return -ENOMEM;
+		err = mycl_report__stat_text(c.f, st, &so);
+		if (!err)
+			err = captured(&t, &c);
+		if (err)
+			return err;
+	}
+
 	snprintf(line, sizeof(line), "Self time by command, binary and function: the top %zu of %zu "
 		 "rows.", top < pe->nr_rows ? top : pe->nr_rows, pe->nr_rows);
 	heading(&t, "Where the time goes", line);
@@ -921,6 +939,14 @@ MYCL_API int mycl_report__ticket_json(FILE *f, const struct mycl_profile *p, siz
 	err = mycl_report__json(f, p, &ro);
 	if (err)
 		return err;
+	fputs(",\n\"stat\": ", f);
+	if (OPTS_GET(o, stat, NULL)) {
+		err = mycl_report__stat_json(f, OPTS_GET(o, stat, NULL), NULL);
+		if (err)
+			return err;
+	} else {
+		fputs("null", f);
+	}
 	fputs(",\n\"locks\": ", f);
 	if (!mycl_profile__locks(p, ev, &lr)) {
 		err = mycl_report__locks_json(f, lr, 2.0);
