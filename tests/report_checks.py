@@ -45,8 +45,8 @@ def main():
         again = run(tool, "--symfs", symfs, path)
         check(f"{name}: the same bytes on a second run", again.stdout == r.stdout, "")
         heads = [x[3:-3] for x in lines if x.startswith("== ") and x.endswith(" ==")]
-        want = ["Recording", "Where the time goes", "Call paths", "Lock and spin sites",
-                "Hottest code", "Data types", "False sharing among globals", "Symbols", "Build"]
+        want = ["Recording", "Over time", "Where the time goes", "Call paths",
+                "Lock and spin sites", "Hottest code", "Data types", "False sharing among globals", "Symbols", "Build"]
         # (the data types when the binaries' debug info names any)
         check(f"{name}: sections {heads}", heads in (want, [h for h in want if h != "Data types"]),
               "")

@@ -244,6 +244,36 @@ def synthetic(hot, work):
     return plain
 
 
+def strip(tools, work):
+    """mycl-report's Over time section on samples at known times: 100 a second for 1 s,
+    none for 0.2 s, 500 a second for 0.2 s, 100 a second for 0.6 s."""
+    ns = 1_000_000_000
+    times = [ns + k * ns // 100 for k in range(100)]
+    times += [ns + 12 * ns // 10 + k * ns // 500 for k in range(100)]
+    times += [ns + 14 * ns // 10 + k * ns // 100 for k in range(60)]
+    path = os.path.join(work, "spike.data")
+    write_synth(path, times)
+    out = run([os.path.join(tools, "mycl-report"), "--no-share", "--width", "100", path])
+    text = out.stdout
+    m = re.search(r"Busiest: .*--time (\d+\.\d+),(\d+\.\d+) selects it", text)
+    check(out.returncode == 0 and "== Over time ==" in text and re.search(r"^\|.*\|$", text, re.M),
+          "mycl-report: an Over time section with a strip of the rate")
+    ok = False
+    if m:
+        lo, hi = float(m.group(1)), float(m.group(2))
+        ok = 2.15 <= lo <= 2.21 and 2.39 <= hi <= 2.45
+        got, _ = kept(os.path.join(tools, "mycl-hot"), path, f"{m.group(1)},{m.group(2)}")
+        ok = ok and got is not None and got >= 95
+    check(ok, f"the busiest stretch is the spike (2.2 to 2.4 s) and its --time selects it "
+          f"({m.group(0) if m else text[-300:]})")
+    g = re.search(r"Idle \(no samples\): \+([\d.]+) to \+([\d.]+) s", text)
+    check(g and 0.95 <= float(g.group(1)) <= 1.05 and 1.15 <= float(g.group(2)) <= 1.25,
+          f"the idle gap (+1.0 to +1.2 s) is said ({g.group(0) if g else ''})")
+    out = run([os.path.join(tools, "mycl-report"), "--no-share", "--format", "json", path])
+    ot = json.loads(out.stdout).get("over_time") or {}
+    check(sum(ot.get("samples", [])) == len(times), "JSON over_time: every sample in a column")
+
+
 def messages(hot, path, pipe):
     bad = {"10%/0": "no such slice", "10%/11": "numbered 1 to 10", "0%-110%": "0% to 100%",
            "20%-10%": "ends before", "abc": "START,STOP", "1,2,3": "START,STOP",
@@ -312,6 +342,7 @@ def main():
     tools = os.path.dirname(os.path.abspath(hot))
     os.makedirs(work, exist_ok=True)
     synthetic(hot, work)
+    strip(tools, work)
     messages(hot, os.path.join(data, "hotloop.g.data"), os.path.join(data, "hotloop.pipe.data"))
     other_tools(tools, data, work)
     if subprocess.run(["perf", "version"], capture_output=True).returncode != 0:

@@ -127,6 +127,21 @@ struct mycl_profile_event {
 	const struct mycl_hot_row *rows;	/* by period, largest first */
 };
 
+/*
+ * Event EV's kept samples over time: NR buckets of WIDTH ns from START (the
+ * recording's clock), the first holding the first sample; the width is the
+ * finest (from 1 ms, doubling) that keeps the run within 4,096 buckets.
+ * Arrays owned by the profile.  0, or -ENOENT when the event has no timed
+ * sample.
+ */
+struct mycl_profile;
+struct mycl_timeline {
+	uint64_t start, width;
+	size_t nr;
+	const uint64_t *samples, *period;
+};
+int mycl_profile__timeline(const struct mycl_profile *p, size_t ev, struct mycl_timeline *out);
+
 /* Per binary: how many samples fell in it and how many found no symbol. */
 struct mycl_dso_summary {
 	const char *name, *path;

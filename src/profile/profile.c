@@ -220,6 +220,9 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 		return 0;
 	pe->nr_samples++;
 	pe->total_period += s->period;
+	if ((s->sample_type & S_TIME) && (err = timeline_add(p, (size_t)s->event->idx, s->time,
+							       s->period)))
+		return err;
 	if (r.dso) {
 		dc = dso_count(p, r.dso);
 		if (!dc)
@@ -629,6 +632,7 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	free(p->summ_hint_pending);
 	free(p->summ);
 	free(p->events);
+	timeline_free(p);
 	hist_free(&p->self);
 	hist_free(&p->roots);
 	hist_free(&p->incl);

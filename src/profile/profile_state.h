@@ -24,6 +24,13 @@ struct filter {
 	bool on;
 };
 
+/* timeline.c: one event's kept samples over time. */
+struct timeline {
+	uint64_t start, width;		/* ns: the first bucket's start, each one's width */
+	uint64_t *samples, *period;	/* TL_BUCKETS each */
+	size_t used;			/* buckets up to the last with a sample */
+};
+
 struct mycl_profile {
 	struct mycl_perf_data *pd;
 	struct machine *m;
@@ -91,6 +98,8 @@ struct mycl_profile {
 
 	struct mycl_profile_event *events;
 	size_t nr_events;
+	struct timeline *timelines;	/* per event (timeline.c) */
+	size_t nr_timelines;
 	struct mycl_hot_row **rows;
 	struct mycl_dso_summary *summ;
 	size_t nr_summ;
@@ -193,5 +202,9 @@ struct dt_result;
 struct insn;
 const void *profile_data_credit(const struct dt_result *r, const struct insn *v, size_t i, bool skid);
 bool profile_event_skids(const struct mycl_event *e);
+
+/* timeline.c */
+int timeline_add(struct mycl_profile *p, size_t ev, uint64_t t, uint64_t period);
+void timeline_free(struct mycl_profile *p);
 
 #endif

@@ -163,4 +163,14 @@ int report_hot_annotations(const struct mycl_profile *p, size_t ev, size_t k,
 void report_text_header(FILE *f, const struct mycl_profile *p);
 void report_text_summary(FILE *f, const struct mycl_profile *p);
 
+/*
+ * report_time.c: event EV's samples over time (a strip of the rate, the
+ * busiest stretch with its --time argument, idle gaps); nothing when the
+ * recording is too short.  0 or -EIO.  As a JSON value: {start_ns, column_ns,
+ * samples[]}, or null.
+ */
+int report_over_time(FILE *f, const struct mycl_profile *p, size_t ev);
+struct json;
+void report_over_time_json(struct json *j, const struct mycl_profile *p, size_t ev);
+
 #endif

@@ -167,6 +167,27 @@ static void redact_json(const struct ticket *t, const char *s, size_t n, FILE *o
  * a line (a path to copy) is kept whole on a line of its own.  Tabs are
  * expanded first.
  */
+/* Columns of S: its characters (UTF-8 continuation bytes take none). */
+static size_t ucols(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* The byte offset of column COL of S (its end when shorter). */
+static size_t ubyte(const char *s, size_t col)
+{
+	size_t i = 0;
+
+	for (size_t c = 0; s[i] && c < col; c++)
+		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
+			;
+	return i;
+}
+
 static void fold(struct ticket *t, const char *line)
 {
 	char tabs[4096], red[4096];
@@ -193,7 +214,7 @@ static void fold(struct ticket *t, const char *line)
 	if (ind > w / 2)
 		ind = w / 2;
 	while (*s) {
-		size_t avail = w - (first ? 0 : ind + 4), n = strlen(s), brk = 0;
+		size_t avail = w - (first ? 0 : ind + 4), n = ucols(s), brk = 0;
 
 		if (!first)
 			fprintf(t->f, "%*s", (int)(ind + 4), "");
@@ -201,7 +222,7 @@ static void fold(struct ticket *t, const char *line)
 			fputs(s, t->f);
 			break;
 		}
-		for (size_t i = avail; i > (first ? ind : 0); i--) {
+		for (size_t i = ubyte(s, avail); i > (first ? ind : 0); i--) {
 			if (s[i] == ' ') {
 				brk = i;
 				break;
@@ -758,6 +779,24 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 		free(text);
 	}
 
+	{
+		size_t before;
+
+		if (!capture_begin(&c))
+			return -ENOMEM;
+		err = report_over_time(c.f, p, ev);
+		fflush(c.f);
+		before = ftell(c.f);
+		if (!err && before) {
+			heading(&t, "Over time", "How the samples spread over the recording: spikes, "
+				"idle gaps, and the slice that holds the busiest part.");
+			err = captured(&t, &c);
+		} else {
+			free(capture_end(&c));
+		}
+		if (err)
+			return err;
+	}
 	if (OPTS_GET(o, stat, NULL)) {
 		const struct mycl_stat *st = OPTS_GET(o, stat, NULL);
 		MYCL_OPTS(mycl_report_opts, so, .no_header = true);
@@ -939,6 +978,9 @@ MYCL_API int mycl_report__ticket_json(FILE *f, const struct mycl_profile *p, siz
 	err = mycl_report__json(f, p, &ro);
 	if (err)
 		return err;
+	fputs(",\n\"over_time\": ", f);
+	json_init(&j, f);
+	report_over_time_json(&j, p, ev);
 	fputs(",\n\"stat\": ", f);
 	if (OPTS_GET(o, stat, NULL)) {
 		err = mycl_report__stat_json(f, OPTS_GET(o, stat, NULL), NULL);
