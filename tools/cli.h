@@ -192,4 +192,7 @@ int cli_commit(const char *path, bool ok);
 /* An output F to PATH (NULL: standard output) given up: nothing of it replaces PATH. */
 void cli_abandon(FILE *f, const char *path);
 
+/* S as a JSON string (quotes, backslashes and control bytes escaped) to F. */
+void cli_json_string(FILE *f, const char *s);
+
 #endif

@@ -128,7 +128,10 @@ static void usage(FILE *f)
 	      "\n"
 	      "  -i, --input FILE        recording to read (default perf.data; - or a pipe: stdin)\n"
 	      "  -s, --sort KEYS         comma list of comm,pid,tid,dso,sym,cpu (default comm,dso,sym);\n"
-	      "                          type or typeoff: the data types the samples touch\n"
+	      "                          type or typeoff: the data types the samples touch;\n"
+	      "                          parallelism: samples by the threads running then\n"
+	      "      --latency           wall-clock time beside CPU time (perf's latency): each\n"
+	      "                          sample over the threads running then; rows by it\n"
 	      "      --percent-limit P   hide rows under P percent\n"
 	      "      --max-rows N        show at most N rows per event (0: all)\n"
 	      "      --percentage absolute|relative  overhead of all samples (default, as perf)\n"
@@ -196,7 +199,7 @@ enum {
 	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE, OPT_CHILDREN, OPT_NOCHILDREN,
 	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE, OPT_NOCALLSITE, OPT_DEBUGDIR, OPT_ANNOTATE,
 	OPT_ACONTEXT, OPT_SRCDIR, OPT_PREFIXMAP, OPT_LOCKS, OPT_LOCKRULES, OPT_CORDER, OPT_GROUP,
-	OPT_NOGROUP, OPT_FLAME, OPT_HTML, OPT_WIDE, OPT_MAXSTACK, OPT_JITMAPS, OPT_TIME,
+	OPT_NOGROUP, OPT_FLAME, OPT_HTML, OPT_WIDE, OPT_MAXSTACK, OPT_JITMAPS, OPT_TIME, OPT_LATENCY,
 };
 
 static const struct option long_opts[] = {
@@ -236,6 +239,7 @@ static const struct option long_opts[] = {
 	{ "dsos", required_argument, NULL, OPT_DSO },
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "time", required_argument, NULL, OPT_TIME },
+	{ "latency", no_argument, NULL, OPT_LATENCY },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
@@ -283,6 +287,80 @@ static int parse_sort(const char *list, enum mycl_sort_key *keys, size_t *nr)
  * --sort type, typeoff or both (perf's keys): 1 for types, 2 for their
  * members; 0 for other keys; -1 (said) when mixed with them.
  */
+/* --sort parallelism: 3 alone; -1 (said) mixed with other keys; 0 otherwise. */
+static int parallelism_sort(const char *list)
+{
+	if (!strstr(list, "parallelism"))
+		return 0;
+	if (strcmp(list, "parallelism")) {
+		fprintf(stderr, "mycl-hot: --sort parallelism is a view of its own (samples by the "
+			"threads running at the time): give it without the other keys of %s\n", list);
+		return -1;
+	}
+	return 3;
+}
+
+/* --sort parallelism: each event's samples by the threads running then, by latency. */
+static int parallelism_views(FILE *out, const struct mycl_profile *prof, bool json)
+{
+	const char *how = mycl_profile__latency_method(prof);
+
+	if (json)
+		fprintf(out, "{\"schema\": \"mycl-parallelism/1\", \"method\": \"%s\", \"events\": [",
+			how);
+	for (size_t e = 0, n = 0; e < mycl_profile__nr_events(prof); e++) {
+		const struct mycl_profile_event *pe = mycl_profile__event(prof, e);
+		const struct mycl_parallelism *lv, *order[4097];
+		size_t nl = mycl_profile__parallelism(prof, e, &lv), k = 0;
+		uint64_t lat = 0;
+
+		if (!pe->event || !pe->nr_samples || !nl)
+			continue;
+		for (size_t i = 0; i < nl && i < 4097; i++)
+			if (lv[i].samples) {
+				order[k++] = &lv[i];
+				lat += lv[i].latency;
+			}
+		/* by latency, largest first (a handful of levels: insertion) */
+		for (size_t i = 1; i < k; i++)
+			for (size_t j = i; j > 0 && order[j]->latency > order[j - 1]->latency; j--) {
+				const struct mycl_parallelism *t = order[j];
+
+				order[j] = order[j - 1];
+				order[j - 1] = t;
+			}
+		if (json) {
+			fprintf(out, "%s{\"event\": ", n++ ? ", " : "");
+			cli_json_string(out, pe->event->name);
+			fputs(", \"levels\": [", out);
+			for (size_t i = 0; i < k; i++)
+				fprintf(out, "%s{\"parallelism\": %u, \"samples\": %" PRIu64 ", "
+					"\"overhead\": %.4f, \"latency\": %.4f}", i ? ", " : "",
+					order[i]->parallelism, order[i]->samples,
+					100.0 * (double)order[i]->period / (double)pe->total_period,
+					lat ? 100.0 * (double)order[i]->latency / (double)lat : 0.0);
+			fputs("]}", out);
+			continue;
+		}
+		fprintf(out, "# Event '%s': %" PRIu64 " samples by the threads running at the time "
+			"(perf's parallelism), counted %s\n#\n#  Latency  Overhead   Samples  "
+			"Parallelism\n# ........  ........  ........  ...........\n", pe->event->name,
+			pe->nr_samples, !strcmp(how, "switches") ? "from the context switches" :
+			"from each CPU's latest sample");
+		for (size_t i = 0; i < k; i++)
+			fprintf(out, "  %7.2f%%  %7.2f%%  %8" PRIu64 "  %u%s\n",
+				lat ? 100.0 * (double)order[i]->latency / (double)lat : 0.0,
+				100.0 * (double)order[i]->period / (double)pe->total_period,
+				order[i]->samples, order[i]->parallelism,
+				order[i]->parallelism == 0 ? " (the idle task)" :
+				order[i]->parallelism == 4096 ? " or more" : "");
+		fputc('\n', out);
+	}
+	if (json)
+		fputs("]}\n", out);
+	return ferror(out) ? -EIO : 0;
+}
+
 static int types_sort(const char *list)
 {
 	char buf[256], *tok, *save = NULL;
@@ -650,9 +728,13 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 's':
-			types_view = types_sort(optarg);
+			types_view = parallelism_sort(optarg);
+			if (!types_view)
+				types_view = types_sort(optarg);
 			if (types_view < 0)
 				return EXIT_USAGE;
+			if (types_view == 3)
+				opts.latency = true;
 			if (types_view)
 				break;
 			if (parse_sort(optarg, keys, &opts.nr_sort))
@@ -710,6 +792,7 @@ int main(int argc, char **argv)
 		case OPT_NOSUMMARY: ropts.no_summary = true; break;
 		case OPT_FILEORDER: popts.file_order = true; break;
 		case OPT_TIME: popts.time = optarg; break;
+		case OPT_LATENCY: opts.latency = true; break;
 		case 'g':
 			opts.callgraph = true;
 			ropts.graph = true;
@@ -848,11 +931,26 @@ int main(int argc, char **argv)
 				    "--format pprof" : group == 1 ? "--group" :
 				    ropts.max_rows ? "--max-rows" : NULL;
 
-		if (cli_conflict(P, true, types_view == 2 ? "--sort typeoff" : "--sort type",
-				 other != NULL, other, "the data-type view is a table of its own; "
-				 "run them apart"))
+		if (cli_conflict(P, true, types_view == 3 ? "--sort parallelism" :
+				 types_view == 2 ? "--sort typeoff" : "--sort type",
+				 other != NULL, other, types_view == 3 ? "the parallelism view is a "
+				 "table of its own; run them apart" : "the data-type view is a table of "
+				 "its own; run them apart"))
 			return EXIT_USAGE;
-		opts.annotate = true;
+		opts.annotate = types_view != 3;
+	}
+	if (opts.latency && types_view != 3) {
+		/* the flat profile's column: the other views weigh samples by CPU time */
+		const char *other = want_g ? "-g" : opts.children ? "--children" :
+				    opts.locks ? "--locks" : folded ? "--folded" :
+				    graph_sym ? (graph_callees ? "--callees" : "--callers") :
+				    ann_n ? "--annotate" : html_file ? "--html" :
+				    flame_file ? "--flamegraph" : !strcmp(format, "pprof") ?
+				    "--format pprof" : types_view ? "--sort type" : NULL;
+
+		if (cli_conflict(P, true, "--latency", other != NULL, other, "--latency is a column "
+				 "of the flat profile (and --sort parallelism a view); run them apart"))
+			return EXIT_USAGE;
 	}
 	if (!strcmp(format, "pprof")) {
 		static const enum mycl_sort_key thread_keys[] = { MYCL_SORT_COMM, MYCL_SORT_PID,
@@ -925,6 +1023,15 @@ int main(int argc, char **argv)
 		mycl_profile__free(prof);
 		mycl_perf_data__close(pd);
 		return rc;
+	}
+	if (!err && opts.latency && !mycl_profile__latency_method(prof)) {
+		fprintf(stderr, P ": %s: %s needs the threads running at each sample: the recording "
+			"has no context switches and its samples carry no CPU; record with perf record "
+			"--switch-events (perf 6.15+: --latency), or -a\n", mycl_perf_data__path(pd),
+			types_view == 3 ? "--sort parallelism" : "--latency");
+		mycl_profile__free(prof);
+		mycl_perf_data__close(pd);
+		return EXIT_USAGE;
 	}
 	if (err) {
 		const char *msg = mycl_perf_data__errmsg(pd);
@@ -1014,7 +1121,9 @@ int main(int argc, char **argv)
 		if (fo)
 			out = fo;
 	}
-	if (types_view)
+	if (types_view == 3)
+		err = parallelism_views(out, prof, !strcmp(format, "json"));
+	else if (types_view)
 		err = types_views(out, prof, types_view == 2, !strcmp(format, "json"),
 				  ropts.percent_limit);
 	else if (locks_view)

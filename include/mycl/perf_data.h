@@ -208,6 +208,15 @@ struct mycl_task {
 	uint64_t time;
 };
 
+/* SWITCH and SWITCH_CPU_WIDE (perf record --switch-events, --latency). */
+struct mycl_context_switch {
+	bool out;			/* the task left the CPU; else it came on */
+	bool preempt;			/* out while still runnable */
+	bool cpu_wide;			/* SWITCH_CPU_WIDE: every task of a CPU (-a) */
+	int32_t next_prev_pid, next_prev_tid;	/* CPU_WIDE: the other task; else -1 */
+	uint64_t time;			/* from sample_id_all, else 0 */
+};
+
 struct mycl_ksymbol {
 	uint64_t addr;
 	uint32_t len;
@@ -264,6 +273,7 @@ struct mycl_record_ops {
 	int (*ksymbol)(const struct mycl_ksymbol *k, void *ctx);
 	int (*stat)(const struct mycl_stat_value *v, void *ctx);
 	int (*stat_round)(const struct mycl_stat_round *r, void *ctx);
+	int (*context_switch)(const struct mycl_context_switch *sw, void *ctx);
 };
 
 /* Counters kept while reading. */

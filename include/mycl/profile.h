@@ -96,6 +96,13 @@ struct mycl_profile_opts {
 	 * or from under symfs; true reads it for any recording.
 	 */
 	bool jit_maps;
+	/*
+	 * Wall-clock time beside CPU time, as perf report --latency: each
+	 * sample weighted by 1/(threads running then), counted from the
+	 * recording's context switches (perf record --switch-events), else
+	 * from the samples per CPU (see mycl_profile__latency_method()).
+	 */
+	bool latency;
 };
 
 /* The frame that ends a call chain cut at max_stack frames. */
@@ -117,6 +124,8 @@ struct mycl_hot_row {
 	uint64_t period, samples;	/* self: samples taken in the function */
 	uint64_t total_period, total_samples; /* children: samples under it too */
 	uint32_t id;			/* identifies the row to mycl_profile__row_graph() */
+	uint64_t latency;		/* with opts.latency: period * 1000 / threads running,
+					 * summed (self); 0 otherwise */
 };
 
 struct mycl_profile_event {
@@ -124,8 +133,27 @@ struct mycl_profile_event {
 	uint64_t nr_samples, total_period;	/* kept by the filters */
 	uint64_t nr_samples_all, total_period_all;
 	size_t nr_rows;
-	const struct mycl_hot_row *rows;	/* by period, largest first */
+	const struct mycl_hot_row *rows;	/* by period (latency with opts.latency), largest first */
+	uint64_t total_latency;		/* the rows' latency summed */
 };
+
+struct mycl_profile;
+/*
+ * With opts.latency: how the threads running at each sample were counted,
+ * "switches" (context-switch records) or "samples" (each CPU's latest
+ * sample), or NULL when the recording has neither (no switch records, no
+ * CPU in its samples) or the option was not set.
+ */
+const char *mycl_profile__latency_method(const struct mycl_profile *p);
+/* Event EV's samples by the number of threads running then (perf's parallelism). */
+struct mycl_parallelism {
+	uint32_t parallelism;		/* threads running; 0: the idle task (method samples) */
+	uint64_t samples, period;
+	uint64_t latency;		/* period * 1000 / parallelism, summed */
+};
+/* Levels 0 to 4096 (*LEVELS, owned by the profile; the last holds 4096 and more); 0: none. */
+size_t mycl_profile__parallelism(const struct mycl_profile *p, size_t ev,
+				 const struct mycl_parallelism **levels);
 
 /*
  * Event EV's kept samples over time: NR buckets of WIDTH ns from START (the
@@ -134,7 +162,6 @@ struct mycl_profile_event {
  * Arrays owned by the profile.  0, or -ENOENT when the event has no timed
  * sample.
  */
-struct mycl_profile;
 struct mycl_timeline {
 	uint64_t start, width;
 	size_t nr;

@@ -44,6 +44,8 @@ enum {
 #define MISC_CPUMODE_MASK	0x7
 #define MISC_MMAP_DATA		(1 << 13)
 #define MISC_COMM_EXEC		(1 << 13)
+#define MISC_SWITCH_OUT		(1 << 13)
+#define MISC_SWITCH_OUT_PREEMPT	(1 << 14)
 #define MISC_MMAP_BUILD_ID	(1 << 14)
 #define MISC_BUILD_ID_SIZE	(1 << 15)	/* in BUILD_ID feature entries */
 

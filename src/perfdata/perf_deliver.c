@@ -321,6 +321,26 @@ int pd_deliver(struct mycl_perf_data *pd, const uint8_t *rec, size_t len, struct
 			return bad_record(pd, type, len);
 		return pd->ops->ksymbol(&k, pd->ctx);
 	}
+	case REC_SWITCH:
+	case REC_SWITCH_CPU_WIDE: {
+		/* SWITCH: nothing but the trailer; CPU_WIDE: u32 next_prev_pid, next_prev_tid */
+		struct mycl_context_switch sw = { .next_prev_pid = -1, .next_prev_tid = -1 };
+
+		if (!pd->ops->context_switch)
+			return 0;
+		blen = body_len(pd, rec, len, &sw.time);
+		sw.out = misc & MISC_SWITCH_OUT;
+		sw.preempt = misc & MISC_SWITCH_OUT_PREEMPT;
+		sw.cpu_wide = type == REC_SWITCH_CPU_WIDE;
+		if (sw.cpu_wide) {
+			cursor_init(&c, rec + 8, blen - 8, pd->info.swapped);
+			sw.next_prev_pid = (int32_t)cursor_u32(&c);
+			sw.next_prev_tid = (int32_t)cursor_u32(&c);
+			if (c.bad)
+				return bad_record(pd, type, len);
+		}
+		return pd->ops->context_switch(&sw, pd->ctx);
+	}
 	case REC_LOST:
 		/* u64 id, lost */
 		cursor_u64(&c);

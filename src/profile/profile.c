@@ -251,6 +251,8 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 	f.addr = r.sym ? r.sym->start : r.addr;
 	profile_frame_key(p, &rk, &f, &k);
 	err = hist_add(&p->self, &k, s->period, 1, NULL);
+	if (!err && p->lat)
+		err = latency_sample(p, s, &k);
 	if (!err && p->annotate && r.sym && r.dso && !r.dso->kernel && !r.dso->identity) {
 		struct hent ik = { .ev = s->event->idx, .dso = r.dso,
 				   .addr = dso_offset_to_vaddr(r.dso, r.addr) };
@@ -297,6 +299,19 @@ static int on_fork(const struct mycl_task *t, void *ctx)
 	return machine_fork(((struct mycl_profile *)ctx)->m, t);
 }
 
+static int on_switch(const struct mycl_context_switch *sw, void *ctx)
+{
+	latency_switch(ctx, sw);
+	return 0;
+}
+
+static int on_exit_rec(const struct mycl_task *t, void *ctx)
+{
+	(void)t;
+	latency_exit(ctx);
+	return 0;
+}
+
 static int on_ksymbol(const struct mycl_ksymbol *k, void *ctx)
 {
 	return machine_ksymbol(((struct mycl_profile *)ctx)->m, k);
@@ -306,6 +321,10 @@ static int row_cmp(const void *a, const void *b)
 {
 	const struct mycl_hot_row *x = a, *y = b;
 	int c;
+
+	/* with opts.latency, by wall-clock time first, as perf report --latency */
+	if (x->latency != y->latency)
+		return x->latency > y->latency ? -1 : 1;
 
 	if (x->total_period != y->total_period)
 		return x->total_period > y->total_period ? -1 : 1;
@@ -368,6 +387,8 @@ static int make_rows(struct mycl_profile *p)
 		r->samples = self ? self->samples : 0;
 		r->total_period = p->children ? he->period : r->period;
 		r->total_samples = p->children ? he->samples : r->samples;
+		r->latency = p->children ? 0 : latency_of(p, he);
+		pe->total_latency += r->latency;
 	}
 	for (size_t e = 0; e < p->nr_events; e++)
 		sort_array(p->rows[e], p->events[e].nr_rows, sizeof(**p->rows), row_cmp);
@@ -570,6 +591,15 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	if (!p->max_stack)
 		p->max_stack = MAX_STACK_DEFAULT;
 	p->annotate = OPTS_GET(opts, annotate, false);
+	if (OPTS_GET(opts, latency, false)) {
+		err = latency_init(p);
+		if (err) {
+			mycl_profile__free(p);
+			return err;
+		}
+		ops.context_switch = on_switch;
+		ops.exit = on_exit_rec;
+	}
 	/* Started after every step that can fail: its thread reads the options set up above. */
 	machine_prefetch_kernel(p->m);
 	/*
@@ -604,6 +634,7 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 		if (!found)
 			err = MYCL_ERR_NO_EVENT;
 	}
+	latency_settle(p);
 	if (!err)
 		err = make_rows(p);
 	if (!err)
@@ -633,6 +664,7 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	free(p->summ);
 	free(p->events);
 	timeline_free(p);
+	latency_free(p);
 	hist_free(&p->self);
 	hist_free(&p->roots);
 	hist_free(&p->incl);

@@ -99,6 +99,7 @@ struct mycl_profile {
 	struct mycl_profile_event *events;
 	size_t nr_events;
 	struct timeline *timelines;	/* per event (timeline.c) */
+	struct latency_state *lat;	/* with opts.latency (latency.c) */
 	size_t nr_timelines;
 	struct mycl_hot_row **rows;
 	struct mycl_dso_summary *summ;
@@ -206,5 +207,15 @@ bool profile_event_skids(const struct mycl_event *e);
 /* timeline.c */
 int timeline_add(struct mycl_profile *p, size_t ev, uint64_t t, uint64_t period);
 void timeline_free(struct mycl_profile *p);
+
+/* latency.c: wall-clock time (opts.latency) */
+struct latency_state;
+int latency_init(struct mycl_profile *p);
+void latency_switch(struct mycl_profile *p, const struct mycl_context_switch *sw);
+void latency_exit(struct mycl_profile *p);
+int latency_sample(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *k);
+void latency_settle(struct mycl_profile *p);
+uint64_t latency_of(const struct mycl_profile *p, const struct hent *k);
+void latency_free(struct mycl_profile *p);
 
 #endif

@@ -206,6 +206,7 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 	bool children = mycl_profile__children(p);
 	bool graph = OPTS_GET(o, graph, false) && mycl_profile__has_callgraph(p);
 	double glimit = REPORT_GRAPH_LIMIT(o);
+	const char *lat;
 	struct json j;
 
 	json_init(&j, f);
@@ -213,6 +214,7 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 	json_str(&j, "schema", "mycl-hot/1");
 	json_str(&j, "overhead_base", OPTS_GET(o, relative, false) ? "kept" : "all");
 	json_bool(&j, "children", children);
+	lat = children ? NULL : mycl_profile__latency_method(p);
 	header_obj(&j, mycl_profile__perf_data(p));
 	warnings_arr(&j, p);
 	json_begin_arr(&j, "sort");
@@ -231,6 +233,8 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 		json_u64(&j, "event_count", pe->total_period);
 		json_u64(&j, "samples_unfiltered", pe->nr_samples_all);
 		json_u64(&j, "event_count_unfiltered", pe->total_period_all);
+		if (lat)
+			json_str(&j, "latency_method", lat);
 		json_begin_arr(&j, "rows");
 		for (size_t i = 0; i < pe->nr_rows; i++) {
 			const struct mycl_hot_row *r = &pe->rows[i];
@@ -238,10 +242,15 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 			double pc = base ? 100.0 * (double)r->period / (double)base : 0;
 			double pt = base ? 100.0 * (double)r->total_period / (double)base : 0;
 
-			if ((children ? pt : pc) < limit || (max_rows && i >= max_rows))
+			double pl = lat && pe->total_latency ?
+				    100.0 * (double)r->latency / (double)pe->total_latency : 0;
+
+			if ((children ? pt : lat ? pl : pc) < limit || (max_rows && i >= max_rows))
 				break;
 			json_begin_obj(&j, NULL);
 			json_dbl(&j, "overhead", pc, 4);
+			if (lat)
+				json_dbl(&j, "latency", pl, 4);
 			if (children) {
 				json_dbl(&j, "children", pt, 4);
 				json_u64(&j, "children_samples", r->total_samples);

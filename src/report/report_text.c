@@ -199,6 +199,7 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 	bool children = mycl_profile__children(p);
 	bool graph = OPTS_GET(o, graph, false) && mycl_profile__has_callgraph(p);
 	double glimit = REPORT_GRAPH_LIMIT(o);
+	const char *lat = children ? NULL : mycl_profile__latency_method(p);
 
 	fprintf(f, "# Event '%s': %" PRIu64 " samples, event count %" PRIu64, pe->event->name,
 		pe->nr_samples, pe->total_period);
@@ -206,30 +207,43 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 		fprintf(f, " kept by the filters, of %" PRIu64 " samples (%" PRIu64 "); overhead is "
 			"of the %s", pe->nr_samples_all, pe->total_period_all,
 			OPTS_GET(o, relative, false) ? "samples kept" : "whole event");
-	fprintf(f, "\n#\n");
+	fprintf(f, "\n");
+	if (lat)
+		fprintf(f, "# Latency: each sample's time over the threads running then (perf report "
+			"--latency), counted %s; rows by latency\n", !strcmp(lat, "switches") ?
+			"from the recording's context switches" :
+			"from each CPU's latest sample (no context switches recorded: perf record "
+			"--switch-events)");
+	fprintf(f, "#\n");
 	for (size_t k = 0; k < nk; k++)
 		w[k] = strlen(col_title[keys[k]]);
 	for (size_t i = 0; i < pe->nr_rows; i++) {
 		const struct mycl_hot_row *r = &pe->rows[i];
 
-		if (pct(r->total_period, base) < limit || (max_rows && i >= max_rows))
+		if ((lat ? pct(r->latency, pe->total_latency) : pct(r->total_period, base)) < limit ||
+		    (max_rows && i >= max_rows))
 			break;
 		widen(w, r, keys, nk);
 	}
 	narrow_widths(w, nk, OPTS_GET(o, wide, false));
-	fprintf(f, children ? "# Children      Self   Samples" : "# Overhead   Samples");
+	fprintf(f, children ? "# Children      Self   Samples" : lat ? "#  Latency  Overhead   Samples"
+								: "# Overhead   Samples");
 	key_titles(f, w, keys, nk);
-	fprintf(f, children ? "\n# ........  ........  ........" : "\n# ........  ........");
+	fprintf(f, children || lat ? "\n# ........  ........  ........" : "\n# ........  ........");
 	key_dots(f, w, keys, nk);
 	for (size_t i = 0; i < pe->nr_rows; i++) {
 		const struct mycl_hot_row *r = &pe->rows[i];
 		double pc = pct(r->total_period, base);
 
-		if (pc < limit || (max_rows && i >= max_rows))
+		if ((lat ? pct(r->latency, pe->total_latency) : pc) < limit ||
+		    (max_rows && i >= max_rows))
 			break;
 		if (children)
 			fprintf(f, "  %7.2f%%  %7.2f%%  %8" PRIu64, pc, pct(r->period, base),
 				r->total_samples);
+		else if (lat)
+			fprintf(f, "  %7.2f%%  %7.2f%%  %8" PRIu64, pct(r->latency, pe->total_latency),
+				pc, r->samples);
 		else
 			fprintf(f, "  %7.2f%%  %8" PRIu64, pc, r->samples);
 		key_cells(f, r, w, keys, nk);

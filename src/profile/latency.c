@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Wall-clock time: each sample weighted by 1/(threads running at that
+ * moment), perf report --latency's definition (tools/perf, cpu-and-latency-
+ * overheads.txt): a function that runs alone for 9 s and one that runs on
+ * 128 threads for 1 s take 90% and 10% of the latency, 6.6% and 93.4% of
+ * the CPU time.  How many threads run is known two ways:
+ *   switches  the recording's context-switch records (perf record
+ *             --switch-events, or --latency on perf 6.15+) of the recorded
+ *             tasks: one more on a switch in, one less on a switch out or an
+ *             exit, from 1 (perf's count; kept within 1 and the CPUs);
+ *   samples   without them, per CPU the process of its latest sample: a
+ *             process runs on the CPUs whose latest sample, within two of
+ *             the event's sampling intervals, was its own (a sample of the
+ *             idle task weighs nothing).  This needs the CPU in each sample.
+ * Both are counted while reading; the switches are used when there are any
+ * (and they are not -a's CPU-wide switches, which perf does not use either).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "perf_abi.h"
+#include "profile_state.h"
+
+#define MAX_LEVEL 4096
+#define WINDOW_DEFAULT 10000000ULL	/* 10 ms, for events with no nominal interval */
+
+struct cpu_now {
+	int32_t pid;
+	uint64_t time;
+};
+
+struct latency_state {
+	int64_t running;		/* the switch count */
+	bool switches, cpu_wide, cpus;
+	struct cpu_now *now;		/* per CPU number */
+	size_t nr_now;
+	struct hist by_switch, by_sample;	/* each row's latency (period * 1000 / threads) */
+	struct mycl_parallelism *lv_switch, *lv_sample;	/* per event, MAX_LEVEL + 1 levels */
+	size_t nr_ev;
+	uint32_t nr_cpus;
+	int method;			/* after the read: 0 none, 1 switches, 2 samples */
+};
+
+int latency_init(struct mycl_profile *p)
+{
+	const struct mycl_perf_info *in = mycl_perf_data__info(p->pd);
+
+	p->lat = calloc(1, sizeof(*p->lat));
+	if (!p->lat)
+		return -ENOMEM;
+	p->lat->running = 1;	/* no switch-in comes for the task running at the start */
+	p->lat->nr_cpus = in->nr_cpus_avail ? in->nr_cpus_avail : in->nr_cpus_online;
+	if (!p->lat->nr_cpus)
+		p->lat->nr_cpus = 1;
+	return 0;
+}
+
+void latency_switch(struct mycl_profile *p, const struct mycl_context_switch *sw)
+{
+	if (!p->lat)
+		return;
+	p->lat->switches = true;
+	p->lat->cpu_wide |= sw->cpu_wide;
+	p->lat->running += sw->out ? -1 : 1;
+}
+
+void latency_exit(struct mycl_profile *p)
+{
+	/* no switch out comes before an exit */
+	if (p->lat)
+		p->lat->running--;
+}
+
+/* The event's nominal time between two samples on a CPU, in ns. */
+static uint64_t interval(const struct mycl_event *e)
+{
+	if (e->freq && e->sample_period_or_freq)
+		return 1000000000ULL / e->sample_period_or_freq;
+	if (e->type == 1 && (e->config == 0 || e->config == 1) && e->sample_period_or_freq)
+		return e->sample_period_or_freq;	/* cpu-clock, task-clock: ns */
+	return WINDOW_DEFAULT / 2;
+}
+
+static struct mycl_parallelism *level(struct mycl_parallelism *lv, size_t ev, uint32_t n)
+{
+	return &lv[ev * (MAX_LEVEL + 1) + (n > MAX_LEVEL ? MAX_LEVEL : n)];
+}
+
+static int grow(struct latency_state *l, size_t ev)
+{
+	size_t n = ev + 1, sz = (MAX_LEVEL + 1) * sizeof(struct mycl_parallelism);
+	struct mycl_parallelism *a, *b;
+
+	if (ev < l->nr_ev)
+		return 0;
+	a = realloc(l->lv_switch, n * sz);
+	if (!a)
+		return -ENOMEM;
+	l->lv_switch = a;
+	b = realloc(l->lv_sample, n * sz);
+	if (!b)
+		return -ENOMEM;
+	l->lv_sample = b;
+	memset((char *)a + l->nr_ev * sz, 0, (n - l->nr_ev) * sz);
+	memset((char *)b + l->nr_ev * sz, 0, (n - l->nr_ev) * sz);
+	for (size_t e = l->nr_ev; e < n; e++)
+		for (uint32_t k = 0; k <= MAX_LEVEL; k++) {
+			a[e * (MAX_LEVEL + 1) + k].parallelism = k;
+			b[e * (MAX_LEVEL + 1) + k].parallelism = k;
+		}
+	l->nr_ev = n;
+	return 0;
+}
+
+static void count(struct mycl_parallelism *lv, uint64_t period, uint64_t weight)
+{
+	lv->samples++;
+	lv->period += period;
+	lv->latency += weight;
+}
+
+int latency_sample(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *k)
+{
+	struct latency_state *l = p->lat;
+	size_t ev = (size_t)s->event->idx;
+	uint32_t n;
+	uint64_t w;
+	int err;
+
+	if (!l)
+		return 0;
+	err = grow(l, ev);
+	if (err)
+		return err;
+	/* by the switches */
+	n = l->running < 1 ? 1 : l->running > l->nr_cpus ? l->nr_cpus : (uint32_t)l->running;
+	w = s->period * 1000 / n;
+	err = hist_add(&l->by_switch, k, w, 1, NULL);
+	if (err)
+		return err;
+	count(level(l->lv_switch, ev, n), s->period, w);
+	/* by the samples per CPU */
+	if (!(s->sample_type & S_CPU) || s->cpu >= 65536)
+		return 0;
+	l->cpus = true;
+	if (s->cpu >= l->nr_now) {
+		size_t nn = (size_t)s->cpu + 1;
+		struct cpu_now *now = realloc(l->now, nn * sizeof(*now));
+
+		if (!now)
+			return -ENOMEM;
+		for (size_t i = l->nr_now; i < nn; i++)
+			now[i] = (struct cpu_now){ .pid = -1 };
+		l->now = now;
+		l->nr_now = nn;
+	}
+	l->now[s->cpu] = (struct cpu_now){ .pid = s->pid, .time = s->time };
+	n = 0;
+	if (s->pid > 0) {
+		uint64_t window = 2 * interval(s->event);
+
+		for (size_t c = 0; c < l->nr_now; c++)
+			n += l->now[c].pid == s->pid && s->time - l->now[c].time <= window;
+	}
+	w = n ? s->period * 1000 / n : 0;	/* the idle task: no wall-clock time of its own */
+	err = hist_add(&l->by_sample, k, w, 1, NULL);
+	if (!err)
+		count(level(l->lv_sample, ev, n), s->period, w);
+	return err;
+}
+
+void latency_settle(struct mycl_profile *p)
+{
+	struct latency_state *l = p->lat;
+
+	if (!l)
+		return;
+	l->method = l->switches && !l->cpu_wide ? 1 : l->cpus ? 2 : 0;
+}
+
+uint64_t latency_of(const struct mycl_profile *p, const struct hent *k)
+{
+	const struct latency_state *l = p->lat;
+	const struct hent *e;
+
+	if (!l || !l->method)
+		return 0;
+	e = hist_find(l->method == 1 ? &l->by_switch : &l->by_sample, k);
+	return e ? e->period : 0;
+}
+
+void latency_free(struct mycl_profile *p)
+{
+	if (!p->lat)
+		return;
+	hist_free(&p->lat->by_switch);
+	hist_free(&p->lat->by_sample);
+	free(p->lat->lv_switch);
+	free(p->lat->lv_sample);
+	free(p->lat->now);
+	free(p->lat);
+}
+
+MYCL_API const char *mycl_profile__latency_method(const struct mycl_profile *p)
+{
+	if (!p->lat)
+		return NULL;
+	return p->lat->method == 1 ? "switches" : p->lat->method == 2 ? "samples" : NULL;
+}
+
+MYCL_API size_t mycl_profile__parallelism(const struct mycl_profile *p, size_t ev,
+					  const struct mycl_parallelism **levels)
+{
+	const struct latency_state *l = p->lat;
+
+	*levels = NULL;
+	if (!l || !l->method || ev >= l->nr_ev)
+		return 0;
+	*levels = (l->method == 1 ? l->lv_switch : l->lv_sample) + ev * (MAX_LEVEL + 1);
+	return MAX_LEVEL + 1;
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""
+The wall-clock (latency) view against perf's definition, on a program with
+a serial phase and a parallel one (tests/data/latency/phases.c) recorded
+with context switches: perf report --latency (perf 6.15+) weighs each sample
+by 1/(threads running), counting from 1 up on a switch in and down on a
+switch out or an exit, kept within 1 and the CPUs.  perf 6.1 has no
+--latency, so the model is computed here from perf script's own order of
+the same file's switches, exits and samples, and mycl-hot's latency per
+function must equal it (within 0.02 points); --sort parallelism's levels
+must hold every sample.  How busy the machine is changes how many threads
+ran together, never whether the two agree.  The serial phase's share of
+the wall-clock time is at least its share of the CPU time.
+
+usage: latency_checks.py MYCL_HOT SOURCE_DIR WORKDIR
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+results = []
+
+
+def check(ok, what):
+    results.append(bool(ok))
+    print(f"{'ok  ' if ok else 'FAIL'} {what}")
+    return ok
+
+
+def run(cmd):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+
+def model(path):
+    """perf's latency per symbol, from perf script's records in perf's order."""
+    hdr = run(["perf", "report", "-i", path, "--header-only"]).stdout
+    m = re.search(r"nrcpus avail : (\d+)", hdr)
+    ncpus = int(m.group(1)) if m else 1
+    out = run(["perf", "script", "-i", path, "--show-switch-events", "--show-task-events",
+               "-F", "event,period,ip,sym"]).stdout
+    running, lat, cpu = 1, {}, {}
+    for line in out.splitlines():
+        if "PERF_RECORD_SWITCH" in line:
+            running += -1 if " OUT" in line else 1
+            continue
+        if "PERF_RECORD_EXIT" in line:
+            running -= 1
+            continue
+        m = re.match(r"\s*(\d+)\s+cpu-clock:\s+[0-9a-f]+\s+(\S+)", line)
+        if not m:
+            continue
+        n = max(1, min(running, ncpus))
+        period = int(m.group(1))
+        sym = m.group(2) if not m.group(2).startswith("[unknown]") else "[unknown]"
+        lat[sym] = lat.get(sym, 0) + period * 1000 // n
+        cpu[sym] = cpu.get(sym, 0) + period
+    total = sum(lat.values()) or 1
+    ctot = sum(cpu.values()) or 1
+    return ({k: 100.0 * v / total for k, v in lat.items()},
+            {k: 100.0 * v / ctot for k, v in cpu.items()})
+
+
+def main():
+    hot, src, work = sys.argv[1:4]
+    os.makedirs(work, exist_ok=True)
+    prog = os.path.join(work, "phases")
+    if run(["cc", "-O2", "-g", "-pthread", "-o", prog,
+            os.path.join(src, "tests", "data", "latency", "phases.c")]).returncode != 0:
+        print("no C compiler: skipped")
+        return 77
+    data = os.path.join(work, "phases.data")
+    r = run(["perf", "record", "-q", "-e", "cpu-clock", "-F", "997", "--switch-events", "-o",
+             data, "--", prog, "0.5", "0.4", "2"])
+    if r.returncode != 0:
+        print("perf record -e cpu-clock --switch-events does not work here:", r.stderr[:200])
+        return 77
+    want, cpu = model(data)
+    out = run([hot, "--latency", "--format", "json", "-q", "--sort", "sym", data])
+    check(out.returncode == 0, f"mycl-hot --latency exits 0 ({out.stderr.strip()[:100]})")
+    ev = json.loads(out.stdout)["events"][0] if out.returncode == 0 else {"rows": []}
+    check(ev.get("latency_method") == "switches", "the threads are counted from the switches")
+    mine = {}
+    for row in ev["rows"]:
+        sym = row.get("symbol") or "[unknown]"
+        mine[sym] = mine.get(sym, 0.0) + row["latency"]
+    bad = [f"{s}: perf's definition {want.get(s, 0):.2f}% mycl {mine.get(s, 0):.2f}%"
+           for s in set(want) | set(mine)
+           if max(want.get(s, 0), mine.get(s, 0)) >= 0.5 and abs(want.get(s, 0) - mine.get(s, 0)) > 0.02]
+    check(not bad and "serial_phase" in mine,
+          f"latency per function as perf's definition on the same records "
+          f"(serial_phase {mine.get('serial_phase', 0):.2f}%, parallel_phase "
+          f"{mine.get('parallel_phase', 0):.2f}%)")
+    for b in bad[:5]:
+        print("    ", b)
+    check(mine.get("serial_phase", 0) + 0.02 >= cpu.get("serial_phase", 0),
+          f"the serial phase's wall-clock share ({mine.get('serial_phase', 0):.1f}%) is at least "
+          f"its CPU share ({cpu.get('serial_phase', 0):.1f}%)")
+    out = run([hot, "--sort", "parallelism", "--format", "json", data])
+    doc = json.loads(out.stdout) if out.returncode == 0 else {"events": []}
+    levels = doc["events"][0]["levels"] if doc["events"] else []
+    check(sum(lv["samples"] for lv in levels) == ev.get("samples") and
+          abs(sum(lv["latency"] for lv in levels) - 100) < 0.01,
+          f"--sort parallelism: every sample at a level ({[(lv['parallelism'], round(lv['latency'], 1)) for lv in levels]})")
+    out = run([hot, "--latency", "-g", data])
+    check(out.returncode == 1 and "--latency" in out.stderr, "--latency with -g is refused")
+    print(f"{sum(results)} of {len(results)} checks pass")
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
