@@ -966,8 +966,8 @@ int main(int argc, char **argv)
 		opts.nr_sort = 5;
 	}
 	if (html_file) {
-		/* The page shows call paths, lock sites and annotated code whatever the view. */
-		opts.callgraph = opts.annotate = true;
+		/* The page shows call paths, lock sites, annotated code and a heat map whatever the view. */
+		opts.callgraph = opts.annotate = opts.timed_stacks = true;
 		opts.locks = !opts.children;
 	}
 	/* By default, as perf: groups side by side, unless a view of single events was asked for. */

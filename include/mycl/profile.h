@@ -103,6 +103,12 @@ struct mycl_profile_opts {
 	 * from the samples per CPU (see mycl_profile__latency_method()).
 	 */
 	bool latency;
+	/*
+	 * With callgraph: each call path's samples per bucket of the timeline
+	 * (mycl_profile__timed_stacks()), for a heat map whose slices show
+	 * their own flame graph.
+	 */
+	bool timed_stacks;
 };
 
 /* The frame that ends a call chain cut at max_stack frames. */
@@ -168,6 +174,17 @@ struct mycl_timeline {
 	const uint64_t *samples, *period;
 };
 int mycl_profile__timeline(const struct mycl_profile *p, size_t ev, struct mycl_timeline *out);
+
+/*
+ * With opts.timed_stacks: event EV's samples per (timeline bucket, call path
+ * id of mycl_profile__for_each_stack()); *OUT owned by the profile.
+ */
+struct mycl_timed_stack {
+	uint32_t bucket, stack;
+	uint64_t samples;
+};
+size_t mycl_profile__timed_stacks(const struct mycl_profile *p, size_t ev,
+				  const struct mycl_timed_stack **out);
 
 /* Per binary: how many samples fell in it and how many found no symbol. */
 struct mycl_dso_summary {
@@ -325,6 +342,7 @@ struct mycl_stack {
 	const struct mycl_cg_node *frames;	/* outermost first */
 	size_t nr_frames;
 	uint64_t samples, period;
+	uint32_t id;			/* the path's id (mycl_timed_stack.stack) */
 };
 typedef int (*mycl_stack_fn)(const struct mycl_stack *s, void *ctx);
 int mycl_profile__for_each_stack(const struct mycl_profile *p, size_t ev, mycl_stack_fn fn,

@@ -278,6 +278,8 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 				 (s->user_regs_abi && s->user_stack_size);
 
 		err = profile_add_chain(p, s, &rk, &leaf);
+		if (!err && p->timed_stacks && leaf != UINT32_MAX && (s->sample_type & S_TIME))
+			err = timeline_stack(p, (size_t)s->event->idx, s->time, leaf);
 		if (!err && p->locks && leaf != UINT32_MAX)
 			err = locks_and_waits(p, s, leaf);
 	}
@@ -591,6 +593,7 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	if (!p->max_stack)
 		p->max_stack = MAX_STACK_DEFAULT;
 	p->annotate = OPTS_GET(opts, annotate, false);
+	p->timed_stacks = OPTS_GET(opts, timed_stacks, false) && p->want_tree;
 	if (OPTS_GET(opts, latency, false)) {
 		err = latency_init(p);
 		if (err) {

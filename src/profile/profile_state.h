@@ -29,6 +29,12 @@ struct timeline {
 	uint64_t start, width;		/* ns: the first bucket's start, each one's width */
 	uint64_t *samples, *period;	/* TL_BUCKETS each */
 	size_t used;			/* buckets up to the last with a sample */
+	/* with opts.timed_stacks: samples per (bucket, call path) */
+	struct mycl_timed_stack *stacks;
+	size_t nr_stacks, cap_stacks;
+	uint32_t *st_index;		/* open addressing into stacks */
+	size_t st_cap;
+	uint64_t st_width;		/* the width the stacks' buckets are in */
 };
 
 struct mycl_profile {
@@ -100,6 +106,7 @@ struct mycl_profile {
 	size_t nr_events;
 	struct timeline *timelines;	/* per event (timeline.c) */
 	struct latency_state *lat;	/* with opts.latency (latency.c) */
+	bool timed_stacks;		/* opts.timed_stacks */
 	size_t nr_timelines;
 	struct mycl_hot_row **rows;
 	struct mycl_dso_summary *summ;
@@ -206,6 +213,7 @@ bool profile_event_skids(const struct mycl_event *e);
 
 /* timeline.c */
 int timeline_add(struct mycl_profile *p, size_t ev, uint64_t t, uint64_t period);
+int timeline_stack(struct mycl_profile *p, size_t ev, uint64_t t, uint32_t leaf);
 void timeline_free(struct mycl_profile *p);
 
 /* latency.c: wall-clock time (opts.latency) */

@@ -485,7 +485,7 @@ MYCL_API int mycl_profile__for_each_stack(const struct mycl_profile *p, size_t e
 			.comm = rk->comm, .frames = frames, .nr_frames = depth,
 			.pid = p->use[MYCL_SORT_PID] || p->use[MYCL_SORT_TID] ? rk->pid : -1,
 			.tid = p->use[MYCL_SORT_TID] ? rk->tid : -1,
-			.samples = n->self_samples, .period = n->self_period,
+			.samples = n->self_samples, .period = n->self_period, .id = (uint32_t)i,
 		};
 		err = fn(&st, ctx);
 	}

@@ -61,11 +61,143 @@ int timeline_add(struct mycl_profile *p, size_t ev, uint64_t t, uint64_t period)
 	return 0;
 }
 
+static uint64_t st_hash(uint32_t bucket, uint32_t leaf)
+{
+	uint64_t h = ((uint64_t)bucket << 32 | leaf) * 0x9e3779b97f4a7c15ULL;
+
+	return h ^ (h >> 29);
+}
+
+/* The timed stacks' index rebuilt (after a merge or to grow). */
+static int st_reindex(struct timeline *tl, size_t cap)
+{
+	uint32_t *idx = malloc(cap * sizeof(*idx));
+
+	if (!idx)
+		return -ENOMEM;
+	memset(idx, 0xff, cap * sizeof(*idx));
+	for (size_t i = 0; i < tl->nr_stacks; i++) {
+		size_t h = st_hash(tl->stacks[i].bucket, tl->stacks[i].stack) & (cap - 1);
+
+		while (idx[h] != UINT32_MAX)
+			h = (h + 1) & (cap - 1);
+		idx[h] = (uint32_t)i;
+	}
+	free(tl->st_index);
+	tl->st_index = idx;
+	tl->st_cap = cap;
+	return 0;
+}
+
+/* After the width doubled: each stack's buckets merged pairwise. */
+static int st_merge(struct timeline *tl)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < tl->nr_stacks; i++)
+		tl->stacks[i].bucket /= 2;
+	/* equal (bucket, stack) pairs now: merged through a fresh index */
+	free(tl->st_index);
+	tl->st_index = NULL;
+	tl->st_cap = 0;
+	{
+		size_t cap = 64;
+		uint32_t *idx;
+
+		while (cap < tl->nr_stacks * 2)
+			cap *= 2;
+		idx = malloc(cap * sizeof(*idx));
+		if (!idx)
+			return -ENOMEM;
+		memset(idx, 0xff, cap * sizeof(*idx));
+		for (size_t i = 0; i < tl->nr_stacks; i++) {
+			struct mycl_timed_stack *e = &tl->stacks[i];
+			size_t h = st_hash(e->bucket, e->stack) & (cap - 1);
+
+			while (idx[h] != UINT32_MAX && (tl->stacks[idx[h]].bucket != e->bucket ||
+							tl->stacks[idx[h]].stack != e->stack))
+				h = (h + 1) & (cap - 1);
+			if (idx[h] != UINT32_MAX) {
+				tl->stacks[idx[h]].samples += e->samples;
+				continue;
+			}
+			tl->stacks[k] = *e;
+			idx[h] = (uint32_t)k++;
+		}
+		tl->nr_stacks = k;
+		tl->st_index = idx;
+		tl->st_cap = cap;
+	}
+	return 0;
+}
+
+int timeline_stack(struct mycl_profile *p, size_t ev, uint64_t t, uint32_t leaf)
+{
+	struct timeline *tl;
+	uint32_t bucket;
+	size_t h;
+	int err;
+
+	if (!t || ev >= p->nr_timelines || !p->timelines[ev].samples)
+		return 0;
+	tl = &p->timelines[ev];
+	if (!tl->st_width)
+		tl->st_width = tl->width;
+	while (tl->st_width < tl->width) {
+		/* the timeline doubled its width since: the stacks follow */
+		err = st_merge(tl);
+		if (err)
+			return err;
+		tl->st_width *= 2;
+	}
+	bucket = (uint32_t)(t > tl->start ? (t - tl->start) / tl->width : 0);
+	if (tl->nr_stacks * 2 >= tl->st_cap) {
+		err = st_reindex(tl, tl->st_cap ? tl->st_cap * 2 : 256);
+		if (err)
+			return err;
+	}
+	h = st_hash(bucket, leaf) & (tl->st_cap - 1);
+	while (tl->st_index[h] != UINT32_MAX) {
+		struct mycl_timed_stack *e = &tl->stacks[tl->st_index[h]];
+
+		if (e->bucket == bucket && e->stack == leaf) {
+			e->samples++;
+			return 0;
+		}
+		h = (h + 1) & (tl->st_cap - 1);
+	}
+	if (tl->nr_stacks == tl->cap_stacks) {
+		size_t cap = tl->cap_stacks ? tl->cap_stacks * 2 : 256;
+		struct mycl_timed_stack *n = realloc(tl->stacks, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		tl->stacks = n;
+		tl->cap_stacks = cap;
+	}
+	tl->stacks[tl->nr_stacks] = (struct mycl_timed_stack){ .bucket = bucket, .stack = leaf,
+								.samples = 1 };
+	tl->st_index[h] = (uint32_t)tl->nr_stacks++;
+	return 0;
+}
+
+MYCL_API size_t mycl_profile__timed_stacks(const struct mycl_profile *p, size_t ev,
+					   const struct mycl_timed_stack **out)
+{
+	*out = NULL;
+	if (ev >= p->nr_timelines || !p->timelines[ev].stacks)
+		return 0;
+	*out = p->timelines[ev].stacks;
+	return p->timelines[ev].nr_stacks;
+}
+
 void timeline_free(struct mycl_profile *p)
 {
 	for (size_t i = 0; i < p->nr_timelines; i++) {
 		free(p->timelines[i].samples);
 		free(p->timelines[i].period);
+		free(p->timelines[i].stacks);
+		free(p->timelines[i].st_index);
 	}
 	free(p->timelines);
 }

@@ -175,7 +175,7 @@ MYCL_API int mycl_report__html(FILE *f, const struct mycl_profile *p, size_t ev,
 	fprintf(f, "</title>\n<style>%s</style></head><body>\n<h1>", html_style);
 	xml_escape(f, OPTS_GET(o, title, NULL) ? OPTS_GET(o, title, NULL) : "mycl profile");
 	fputs("</h1>\n<nav><a href=\"#recording\">Recording</a><a href=\"#flame\">Flame graph</a>"
-	      "<a href=\"#flat\">Flat profile</a><a href=\"#locks\">Locks</a><a href=\"#code\">Code</a>"
+	      "<a href=\"#time\">Over time</a><a href=\"#flat\">Flat profile</a><a href=\"#locks\">Locks</a><a href=\"#code\">Code</a>"
 	      "<a href=\"#symbols\">Symbols</a></nav>\n", f);
 
 	fputs("<h2 id=\"recording\">Recording</h2>\n<p class=\"what\">What was recorded, and what "
@@ -196,6 +196,8 @@ MYCL_API int mycl_report__html(FILE *f, const struct mycl_profile *p, size_t ev,
 		      "click a frame to zoom, Search (or Ctrl-F) to highlight functions.</p>\n<div>", f);
 		err = mycl_report__flamegraph(f, p, ev, &fo);
 		fputs("</div>\n", f);
+		if (!err)
+			err = report_heatmap(f, p, ev);
 		if (err)
 			return err;
 	}

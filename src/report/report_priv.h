@@ -173,4 +173,7 @@ int report_over_time(FILE *f, const struct mycl_profile *p, size_t ev);
 struct json;
 void report_over_time_json(struct json *j, const struct mycl_profile *p, size_t ev);
 
+/* report_heatmap.c: the HTML page's heat map section (profiles with timed stacks); 0 or -EIO. */
+int report_heatmap(FILE *f, const struct mycl_profile *p, size_t ev);
+
 #endif

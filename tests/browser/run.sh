@@ -4,6 +4,7 @@
 # fixtures: a frame-pointer profile and a lock-heavy one.  Screenshots are kept
 # in OUTDIR.  Needs Debian's chromium and the npm packages of package.json
 # (.ci/test-setup installs both).
+# The page's heat map (heatmap.mjs): a drag over its cells against mycl-hot --time.
 # Then mycl-diff's differential flame graph of tests/data/diff the same way.
 # usage: run.sh MYCL_HOT MYCL_DIFF DATA_DIR OUTDIR
 set -u
@@ -26,6 +27,9 @@ for spec in "hotloop.g.data mix_hash" "locks/ttas.fp.data relax_for"; do
 	(cd "$here" && node flame.mjs "$out/$name.svg" "$out/$name.folded" "$2" "$out/$name" \
 		"$out/$name.html") || rc=1
 done
+echo "# the heat map of hotloop.g.data's page"
+"$hot" --symfs "$data/symfs" "$data/hotloop.g.data" --html "$out/heat.html" > /dev/null || rc=1
+(cd "$here" && node heatmap.mjs "$hot" "$data/hotloop.g.data" "$out/heat.html" "$out" "$data/symfs") || rc=1
 echo "# diff/base.data -> diff/new.data"
 "$hot" --symfs "$data/symfs" "$data/diff/new.data" --folded > "$out/diff-new.folded" || rc=1
 "$diff" --symfs "$data/symfs" "$data/diff/base.data" "$data/diff/new.data" \
