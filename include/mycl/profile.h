@@ -141,6 +141,7 @@ struct mycl_profile_event {
 	size_t nr_rows;
 	const struct mycl_hot_row *rows;	/* by period (latency with opts.latency), largest first */
 	uint64_t total_latency;		/* the rows' latency summed */
+	uint64_t total_latency_all;	/* every sample's, the filters aside */
 };
 
 struct mycl_profile;

@@ -9,10 +9,12 @@
  *             --switch-events, or --latency on perf 6.15+) of the recorded
  *             tasks: one more on a switch in, one less on a switch out or an
  *             exit, from 1 (perf's count; kept within 1 and the CPUs);
- *   samples   without them, per CPU the process of its latest sample: a
- *             process runs on the CPUs whose latest sample, within two of
- *             the event's sampling intervals, was its own (a sample of the
- *             idle task weighs nothing).  This needs the CPU in each sample.
+ *   samples   without them, per CPU the command of its latest sample: a
+ *             program runs on the CPUs whose latest sample, within two of
+ *             the event's sampling intervals, was of its command (processes
+ *             of one name count together, as PostgreSQL's backends serve one
+ *             server; perf's proposal counts per process); a sample of the
+ *             idle task weighs nothing.  This needs the CPU in each sample.
  * Both are counted while reading; the switches are used when there are any
  * (and they are not -a's CPU-wide switches, which perf does not use either).
  */
@@ -26,8 +28,9 @@
 #define WINDOW_DEFAULT 10000000ULL	/* 10 ms, for events with no nominal interval */
 
 struct cpu_now {
-	int32_t pid;
+	const char *comm;		/* interned: compared by pointer */
 	uint64_t time;
+	bool idle;
 };
 
 struct latency_state {
@@ -40,6 +43,10 @@ struct latency_state {
 	size_t nr_ev;
 	uint32_t nr_cpus;
 	int method;			/* after the read: 0 none, 1 switches, 2 samples */
+	/* the sample being read, by both counts: threads running, weight */
+	uint32_t cur_n[2];
+	uint64_t cur_w[2];
+	uint64_t *all[2];		/* per event: every sample's weight, filtered or not */
 };
 
 int latency_init(struct mycl_profile *p)
@@ -102,6 +109,14 @@ static int grow(struct latency_state *l, size_t ev)
 	if (!b)
 		return -ENOMEM;
 	l->lv_sample = b;
+	for (int m = 0; m < 2; m++) {
+		uint64_t *t = realloc(l->all[m], n * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		memset(t + l->nr_ev, 0, (n - l->nr_ev) * sizeof(*t));
+		l->all[m] = t;
+	}
 	memset((char *)a + l->nr_ev * sz, 0, (n - l->nr_ev) * sz);
 	memset((char *)b + l->nr_ev * sz, 0, (n - l->nr_ev) * sz);
 	for (size_t e = l->nr_ev; e < n; e++)
@@ -120,12 +135,16 @@ static void count(struct mycl_parallelism *lv, uint64_t period, uint64_t weight)
 	lv->latency += weight;
 }
 
-int latency_sample(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *k)
+/*
+ * Every sample, kept by the filters or not: the threads running now by
+ * both counts, its weights, and the event's totals (the base of absolute
+ * shares); latency_sample() then files a kept sample under its row.
+ */
+int latency_observe(struct mycl_profile *p, const struct mycl_sample *s, const char *comm)
 {
 	struct latency_state *l = p->lat;
 	size_t ev = (size_t)s->event->idx;
 	uint32_t n;
-	uint64_t w;
 	int err;
 
 	if (!l)
@@ -135,12 +154,11 @@ int latency_sample(struct mycl_profile *p, const struct mycl_sample *s, const st
 		return err;
 	/* by the switches */
 	n = l->running < 1 ? 1 : l->running > l->nr_cpus ? l->nr_cpus : (uint32_t)l->running;
-	w = s->period * 1000 / n;
-	err = hist_add(&l->by_switch, k, w, 1, NULL);
-	if (err)
-		return err;
-	count(level(l->lv_switch, ev, n), s->period, w);
+	l->cur_n[0] = n;
+	l->cur_w[0] = s->period * 1000 / n;
+	l->all[0][ev] += l->cur_w[0];
 	/* by the samples per CPU */
+	l->cur_n[1] = UINT32_MAX;
 	if (!(s->sample_type & S_CPU) || s->cpu >= 65536)
 		return 0;
 	l->cpus = true;
@@ -151,22 +169,42 @@ int latency_sample(struct mycl_profile *p, const struct mycl_sample *s, const st
 		if (!now)
 			return -ENOMEM;
 		for (size_t i = l->nr_now; i < nn; i++)
-			now[i] = (struct cpu_now){ .pid = -1 };
+			now[i] = (struct cpu_now){ .idle = true };
 		l->now = now;
 		l->nr_now = nn;
 	}
-	l->now[s->cpu] = (struct cpu_now){ .pid = s->pid, .time = s->time };
+	l->now[s->cpu] = (struct cpu_now){ .comm = comm, .time = s->time, .idle = s->pid <= 0 };
 	n = 0;
 	if (s->pid > 0) {
 		uint64_t window = 2 * interval(s->event);
 
 		for (size_t c = 0; c < l->nr_now; c++)
-			n += l->now[c].pid == s->pid && s->time - l->now[c].time <= window;
+			n += !l->now[c].idle && l->now[c].comm == comm &&
+			     s->time - l->now[c].time <= window;
 	}
-	w = n ? s->period * 1000 / n : 0;	/* the idle task: no wall-clock time of its own */
-	err = hist_add(&l->by_sample, k, w, 1, NULL);
+	l->cur_n[1] = n;
+	l->cur_w[1] = n ? s->period * 1000 / n : 0;	/* the idle task: no wall-clock time of its own */
+	l->all[1][ev] += l->cur_w[1];
+	return 0;
+}
+
+int latency_sample(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *k)
+{
+	struct latency_state *l = p->lat;
+	size_t ev = (size_t)s->event->idx;
+	int err;
+
+	if (!l)
+		return 0;
+	err = hist_add(&l->by_switch, k, l->cur_w[0], 1, NULL);
+	if (err)
+		return err;
+	count(level(l->lv_switch, ev, l->cur_n[0]), s->period, l->cur_w[0]);
+	if (l->cur_n[1] == UINT32_MAX)
+		return 0;
+	err = hist_add(&l->by_sample, k, l->cur_w[1], 1, NULL);
 	if (!err)
-		count(level(l->lv_sample, ev, n), s->period, w);
+		count(level(l->lv_sample, ev, l->cur_n[1]), s->period, l->cur_w[1]);
 	return err;
 }
 
@@ -199,6 +237,8 @@ void latency_free(struct mycl_profile *p)
 	free(p->lat->lv_switch);
 	free(p->lat->lv_sample);
 	free(p->lat->now);
+	free(p->lat->all[0]);
+	free(p->lat->all[1]);
 	free(p->lat);
 }
 
@@ -207,6 +247,13 @@ MYCL_API const char *mycl_profile__latency_method(const struct mycl_profile *p)
 	if (!p->lat)
 		return NULL;
 	return p->lat->method == 1 ? "switches" : p->lat->method == 2 ? "samples" : NULL;
+}
+
+uint64_t latency_all(const struct mycl_profile *p, size_t ev)
+{
+	const struct latency_state *l = p->lat;
+
+	return l && l->method && ev < l->nr_ev ? l->all[l->method - 1][ev] : 0;
 }
 
 MYCL_API size_t mycl_profile__parallelism(const struct mycl_profile *p, size_t ev,

@@ -208,6 +208,14 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 	pe->total_period_all += s->period;
 	if (p->event_name && strcmp(p->event_name, s->event->name))
 		return 0;
+	if (p->lat) {
+		/* every sample tells which threads run now, kept by the filters or not */
+		struct thread *t = machine_thread(p->m, s->pid, s->tid);
+
+		err = latency_observe(p, s, t ? t->comm : NULL);
+		if (err)
+			return err;
+	}
 	if (p->filtered && (!filter_num(&p->f_pid, s->pid) || !filter_num(&p->f_tid, s->tid) ||
 			    !filter_num(&p->f_cpu, (long)s->cpu)))
 		return 0;
@@ -392,6 +400,8 @@ static int make_rows(struct mycl_profile *p)
 		r->latency = p->children ? 0 : latency_of(p, he);
 		pe->total_latency += r->latency;
 	}
+	for (size_t e = 0; e < p->nr_events; e++)
+		p->events[e].total_latency_all = latency_all(p, e);
 	for (size_t e = 0; e < p->nr_events; e++)
 		sort_array(p->rows[e], p->events[e].nr_rows, sizeof(**p->rows), row_cmp);
 	free(counts);

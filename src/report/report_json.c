@@ -242,8 +242,9 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 			double pc = base ? 100.0 * (double)r->period / (double)base : 0;
 			double pt = base ? 100.0 * (double)r->total_period / (double)base : 0;
 
-			double pl = lat && pe->total_latency ?
-				    100.0 * (double)r->latency / (double)pe->total_latency : 0;
+			uint64_t lb = OPTS_GET(o, relative, false) ? pe->total_latency :
+				      pe->total_latency_all;
+			double pl = lat && lb ? 100.0 * (double)r->latency / (double)lb : 0;
 
 			if ((children ? pt : lat ? pl : pc) < limit || (max_rows && i >= max_rows))
 				break;

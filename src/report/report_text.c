@@ -200,6 +200,7 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 	bool graph = OPTS_GET(o, graph, false) && mycl_profile__has_callgraph(p);
 	double glimit = REPORT_GRAPH_LIMIT(o);
 	const char *lat = children ? NULL : mycl_profile__latency_method(p);
+	uint64_t lbase = OPTS_GET(o, relative, false) ? pe->total_latency : pe->total_latency_all;
 
 	fprintf(f, "# Event '%s': %" PRIu64 " samples, event count %" PRIu64, pe->event->name,
 		pe->nr_samples, pe->total_period);
@@ -212,15 +213,15 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 		fprintf(f, "# Latency: each sample's time over the threads running then (perf report "
 			"--latency), counted %s; rows by latency\n", !strcmp(lat, "switches") ?
 			"from the recording's context switches" :
-			"from each CPU's latest sample (no context switches recorded: perf record "
-			"--switch-events)");
+			"from each CPU's latest sample, by command (no context switches recorded: "
+			"perf record --switch-events)");
 	fprintf(f, "#\n");
 	for (size_t k = 0; k < nk; k++)
 		w[k] = strlen(col_title[keys[k]]);
 	for (size_t i = 0; i < pe->nr_rows; i++) {
 		const struct mycl_hot_row *r = &pe->rows[i];
 
-		if ((lat ? pct(r->latency, pe->total_latency) : pct(r->total_period, base)) < limit ||
+		if ((lat ? pct(r->latency, lbase) : pct(r->total_period, base)) < limit ||
 		    (max_rows && i >= max_rows))
 			break;
 		widen(w, r, keys, nk);
@@ -235,14 +236,14 @@ static void event_block(FILE *f, const struct mycl_profile *p, const struct mycl
 		const struct mycl_hot_row *r = &pe->rows[i];
 		double pc = pct(r->total_period, base);
 
-		if ((lat ? pct(r->latency, pe->total_latency) : pc) < limit ||
+		if ((lat ? pct(r->latency, lbase) : pc) < limit ||
 		    (max_rows && i >= max_rows))
 			break;
 		if (children)
 			fprintf(f, "  %7.2f%%  %7.2f%%  %8" PRIu64, pc, pct(r->period, base),
 				r->total_samples);
 		else if (lat)
-			fprintf(f, "  %7.2f%%  %7.2f%%  %8" PRIu64, pct(r->latency, pe->total_latency),
+			fprintf(f, "  %7.2f%%  %7.2f%%  %8" PRIu64, pct(r->latency, lbase),
 				pc, r->samples);
 		else
 			fprintf(f, "  %7.2f%%  %8" PRIu64, pc, r->samples);
