@@ -196,16 +196,54 @@ static const char heat_script[] =
 	"'</td></tr>';}).join('');}"
 	"show(0,D.n-1);})();";
 
+#define MAX_CELLS 1024
+
+static int cell_cmp(const void *a, const void *b)
+{
+	const struct mycl_timed_stack *x = a, *y = b;
+
+	if (x->bucket != y->bucket)
+		return x->bucket < y->bucket ? -1 : 1;
+	return x->stack < y->stack ? -1 : x->stack > y->stack;
+}
+
 int report_heatmap(FILE *f, const struct mycl_profile *p, size_t ev)
 {
 	struct mycl_timeline tl;
 	const struct mycl_timed_stack *ts;
-	size_t nts = mycl_profile__timed_stacks(p, ev, &ts);
+	size_t nts = mycl_profile__timed_stacks(p, ev, &ts), k, nr, ncells = 0;
 	struct emit e = { .f = f, .first = true };
+	struct mycl_timed_stack *cells;
+	uint64_t *counts;
 	int err;
 
 	if (mycl_profile__timeline(p, ev, &tl) || !nts || tl.nr < 2)
 		return 0;
+	/* at most MAX_CELLS cells: the timeline's buckets merged K by K (a page stays small) */
+	k = (tl.nr + MAX_CELLS - 1) / MAX_CELLS;
+	nr = (tl.nr + k - 1) / k;
+	cells = malloc(nts * sizeof(*cells));
+	counts = calloc(nr, sizeof(*counts));
+	if (!cells || !counts) {
+		free(cells);
+		free(counts);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < tl.nr; i++)
+		counts[i / k] += tl.samples[i];
+	for (size_t i = 0; i < nts; i++) {
+		cells[i] = ts[i];
+		cells[i].bucket = (uint32_t)(ts[i].bucket / k);
+	}
+	qsort(cells, nts, sizeof(*cells), cell_cmp);
+	for (size_t i = 0; i < nts; i++) {
+		if (ncells && !cell_cmp(&cells[ncells - 1], &cells[i]))
+			cells[ncells - 1].samples += cells[i].samples;
+		else
+			cells[ncells++] = cells[i];
+	}
+	tl.width *= k;
+	tl.nr = nr;
 	fprintf(f, "<h2 id=\"time\">Over time</h2>\n<p class=\"what\">Samples over time, as "
 		"FlameScope shows them: each column %.3g s, cut into rows of %.3g s from the top, "
 		"the darker the more samples. Drag over cells to see that slice's flame graph and "
@@ -217,13 +255,15 @@ int report_heatmap(FILE *f, const struct mycl_profile *p, size_t ev)
 		(double)tl.width * (double)(tl.nr < 50 ? tl.nr : 50) / 1e9, (double)tl.width / 1e9,
 		heat_style, tl.start, tl.width, tl.nr);
 	for (size_t i = 0; i < tl.nr; i++)
-		fprintf(f, "%s%" PRIu64, i ? "," : "", tl.samples[i]);
+		fprintf(f, "%s%" PRIu64, i ? "," : "", counts[i]);
 	fputs("],\"paths\":{", f);
 	err = mycl_profile__for_each_stack(p, ev, emit_stack, &e);
 	fputs("},\"cells\":[", f);
-	for (size_t i = 0; i < nts; i++)
-		fprintf(f, "%s[%" PRIu32 ",%" PRIu32 ",%" PRIu64 "]", i ? "," : "", ts[i].bucket,
-			ts[i].stack, ts[i].samples);
+	for (size_t i = 0; i < ncells; i++)
+		fprintf(f, "%s[%" PRIu32 ",%" PRIu32 ",%" PRIu64 "]", i ? "," : "", cells[i].bucket,
+			cells[i].stack, cells[i].samples);
+	free(cells);
+	free(counts);
 	fputs("],\"names\":[", f);
 	for (size_t i = 0; i < e.names.nr; i++) {
 		if (i)
