@@ -13,7 +13,7 @@ perf stat report's on the same file.
 3. Bad input: no counter values, no STAT_ROUND, a file cut short, options of
    sample views refused.
 
-usage: stat_checks.py MYCL_HOT WORKDIR
+usage: stat_checks.py MYCL_HOT WORKDIR DATA_DIR
 """
 import json
 import os
@@ -231,6 +231,40 @@ def synthetic(hot, work):
               f"{' '.join(opt)} on a perf stat recording: refused ({out.returncode})")
 
 
+def other_tools(hot, work, data):
+    tools = os.path.dirname(os.path.abspath(hot))
+    hw = os.path.join(work, "hw.data")
+    hw2 = os.path.join(work, "hw2.data")
+    ms = 500_000_000
+    write_stat(hw2, HW, [(0, -1, 0, ms, ms, ms), (1, -1, 0, 1_800_000_000, ms, ms // 2),
+                         (2, -1, 0, 2_000_000_000, ms, ms // 2), (3, -1, 0, 300_000_000, ms, ms // 3),
+                         (4, -1, 0, 3_000_000, ms, ms // 3), (5, -1, 0, 70_000_000, ms, ms // 4),
+                         (6, -1, 0, 1_234_567, ms, ms // 4), (7, -1, 0, 12, ms, 0),
+                         (8, -1, 0, 400_000_000, ms, ms // 2)], 600_000_000)
+    out = run([os.path.join(tools, "mycl-diff"), "--format", "json", hw, hw2])
+    doc = json.loads(out.stdout) if out.returncode == 0 else {"rows": []}
+    rows = {r["event"]: r for r in doc["rows"]}
+    cyc = rows.get("cycles:HG", {})
+    check(doc.get("schema") == "mycl-stat-diff/1" and abs(cyc.get("change_percent", 0) - 50) < 1e-6
+          and abs(cyc.get("new_metric", 0) - 7.2) < 1e-6 and not cyc.get("noise_known"),
+          f"mycl-diff of two stat recordings: cycles +50%, GHz 4.8 -> 7.2, noise unknown ({out.stderr.strip()[:80]})")
+    out = run([os.path.join(tools, "mycl-diff"), hw, os.path.join(data, "hotloop.data")])
+    check(out.returncode == 1 and "do not compare" in out.stderr,
+          "mycl-diff of a stat and a sample recording: refused")
+    out = run([os.path.join(tools, "mycl-report"), "--no-share", "--stat", hw,
+               os.path.join(data, "hotloop.g.data")])
+    check(out.returncode == 0 and "== Counters ==" in out.stdout and "4.800 GHz" in out.stdout,
+          "mycl-report --stat: a Counters section with the derived figures")
+    out = run([os.path.join(tools, "mycl-report"), "--no-share", "--format", "json", "--stat", hw,
+               os.path.join(data, "hotloop.g.data")])
+    check(out.returncode == 0 and json.loads(out.stdout)["stat"]["schema"] == "mycl-stat/1",
+          "mycl-report --stat as JSON: stat is mycl-stat/1")
+    out = run([os.path.join(tools, "mycl-report"), "--stat", os.path.join(data, "hotloop.data"),
+               os.path.join(data, "hotloop.g.data")])
+    check(out.returncode == 1 and "not a perf stat record file" in out.stderr,
+          "mycl-report --stat of a sample recording: refused")
+
+
 def live(hot, work):
     if run(["perf", "stat", "record", "-o", os.path.join(work, "probe.data"), "-e",
             "task-clock", "--", "true"]).returncode != 0:
@@ -259,15 +293,22 @@ def live(hot, work):
             check(False, f"perf stat record {name}: {r.stderr.strip()[:200]}")
             continue
         compare(hot, path, f"perf stat record {name}")
+        if name == "-I 100":
+            out = run([os.path.join(os.path.dirname(os.path.abspath(hot)), "mycl-diff"),
+                       "--format", "json", path, path])
+            rows = json.loads(out.stdout)["rows"] if out.returncode == 0 else []
+            check(rows and all(r["noise_known"] and not r["changed"] for r in rows if r["base_counted"]),
+                  "mycl-diff of an -I recording with itself: noise known, nothing changed")
 
 
 def main():
-    hot, work = sys.argv[1:3]
+    hot, work, data = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
     if run(["perf", "version"]).returncode != 0:
         print("perf is not installed")
         return 77
     synthetic(hot, work)
+    other_tools(hot, work, data)
     live(hot, work)
     print(f"{sum(results)} of {len(results)} checks pass")
     return 0 if all(results) else 1

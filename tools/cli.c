@@ -748,3 +748,30 @@ void cli_json_string(FILE *f, const char *s)
 	}
 	fputc('"', f);
 }
+
+int cli_read_stat(const char *prog, const char *path, const char *what, struct cli_log *lg,
+		  struct mycl_perf_data **pd, struct mycl_stat **st)
+{
+	MYCL_OPTS(mycl_perf_data_opts, popts, .print = cli_print, .print_ctx = lg);
+	MYCL_OPTS(mycl_stat_opts, so, .print = cli_print, .print_ctx = lg);
+	int rc;
+
+	*st = NULL;
+	if ((rc = cli_open_recording(prog, path, &popts, pd)))
+		return rc;
+	if (!mycl_perf_data__is_stat(*pd)) {
+		fprintf(stderr, "%s: %s%s: not a perf stat record file (perf stat record -o FILE -- "
+			"COMMAND writes one)\n", prog, what, path);
+		return EXIT_USAGE;
+	}
+	rc = mycl_stat__build(*pd, &so, st);
+	if (rc) {
+		const char *msg = mycl_perf_data__errmsg(*pd);
+
+		fprintf(stderr, "%s: %s%s: %s\n", prog, what, path, rc == MYCL_ERR_NO_SAMPLES ?
+			"a perf stat recording without counter values (perf stat was stopped before "
+			"it wrote them)" : msg[0] ? msg : mycl_strerror(rc));
+		return cli_exit_code(rc);
+	}
+	return EXIT_OK;
+}

@@ -195,4 +195,13 @@ void cli_abandon(FILE *f, const char *path);
 /* S as a JSON string (quotes, backslashes and control bytes escaped) to F. */
 void cli_json_string(FILE *f, const char *s);
 
+/*
+ * Opens PATH and reads it as a perf stat recording into *PD and *ST; says why
+ * not ("PROG: WHAT PATH: ...", WHAT such as "--stat " or "") and returns the
+ * exit status: EXIT_USAGE when it is not one.
+ */
+struct mycl_stat;
+int cli_read_stat(const char *prog, const char *path, const char *what, struct cli_log *lg,
+		  struct mycl_perf_data **pd, struct mycl_stat **st);
+
 #endif

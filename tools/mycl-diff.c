@@ -272,30 +272,9 @@ static bool is_stat(const char *path)
 
 	if (!strcmp(path, "-") || mycl_perf_data__open(path, NULL, &pd, NULL, 0))
 		return false;
-	yes = mycl_perf_data__info(pd)->features[0] >> 19 & 1;
+	yes = mycl_perf_data__is_stat(pd);
 	mycl_perf_data__close(pd);
 	return yes;
-}
-
-static int load_stat(const char *path, struct mycl_perf_data **pd, struct mycl_stat **st,
-		     struct cli_log *lg)
-{
-	MYCL_OPTS(mycl_perf_data_opts, popts, .print = cli_print, .print_ctx = lg);
-	MYCL_OPTS(mycl_stat_opts, so, .print = cli_print, .print_ctx = lg);
-	int rc;
-
-	if ((rc = cli_open_recording(P, path, &popts, pd)))
-		return rc;
-	rc = mycl_stat__build(*pd, &so, st);
-	if (rc) {
-		const char *msg = mycl_perf_data__errmsg(*pd);
-
-		fprintf(stderr, P ": %s: %s\n", path, rc == MYCL_ERR_NO_SAMPLES ?
-			"a perf stat recording without counter values" : msg[0] ? msg :
-			mycl_strerror(rc));
-		return cli_exit_code(rc);
-	}
-	return EXIT_OK;
 }
 
 /* Two perf stat recordings: each event's count and figure, noise from -I intervals. */
@@ -307,10 +286,10 @@ static int stat_diff(const char *base, const char *new_p, const struct mycl_diff
 	struct mycl_stat *a = NULL, *b = NULL;
 	struct mycl_stat_diff *d = NULL;
 	FILE *out = stdout, *fo = NULL;
-	int rc = load_stat(base, &pa, &a, lg);
+	int rc = cli_read_stat(P, base, "", lg, &pa, &a);
 
 	if (!rc)
-		rc = load_stat(new_p, &pb, &b, lg);
+		rc = cli_read_stat(P, new_p, "", lg, &pb, &b);
 	if (!rc && mycl_diff__build_stat(a, b, dopts, &d)) {
 		fprintf(stderr, P ": out of memory\n");
 		rc = EXIT_INTERNAL;

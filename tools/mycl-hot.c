@@ -1010,8 +1010,7 @@ int main(int argc, char **argv)
 	cli_progress_setup(&progress, "mycl-hot", input, lg.verbose, &popts);
 	if ((rc = cli_open_recording(P, input, &popts, &pd)))
 		return rc;
-	if (mycl_perf_data__info(pd)->features[0] >> 19 & 1) {
-		/* the STAT feature: perf stat record's file */
+	if (mycl_perf_data__is_stat(pd)) {
 		cli_progress_done(&progress);
 		rc = stat_view(pd, &seen, format, output, wide, &ropts, &lg);
 		mycl_perf_data__close(pd);

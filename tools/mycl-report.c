@@ -132,33 +132,6 @@ static int binary_arg(const char *path)
 	return 0;
 }
 
-/* --stat FILE: a perf stat record file, read whole. */
-static int read_stat(const char *path, struct mycl_perf_data **pd, struct mycl_stat **st,
-		     struct cli_log *lg)
-{
-	MYCL_OPTS(mycl_perf_data_opts, popts, .print = cli_print, .print_ctx = lg);
-	MYCL_OPTS(mycl_stat_opts, so, .print = cli_print, .print_ctx = lg);
-	int rc, err;
-
-	if ((rc = cli_open_recording(P, path, &popts, pd)))
-		return rc;
-	if (!(mycl_perf_data__info(*pd)->features[0] >> 19 & 1)) {
-		fprintf(stderr, P ": --stat %s: not a perf stat record file (perf stat record -o "
-			"FILE -- COMMAND writes one)\n", path);
-		return EXIT_USAGE;
-	}
-	err = mycl_stat__build(*pd, &so, st);
-	if (err) {
-		const char *msg = mycl_perf_data__errmsg(*pd);
-
-		fprintf(stderr, P ": --stat %s: %s\n", path, err == MYCL_ERR_NO_SAMPLES ?
-			"a perf stat recording without counter values" : msg[0] ? msg :
-			mycl_strerror(err));
-		return cli_exit_code(err);
-	}
-	return EXIT_OK;
-}
-
 int main(int argc, char **argv)
 {
 	struct cli_log lg = { .prog = P, .verbose = 0 };
@@ -299,7 +272,7 @@ int main(int argc, char **argv)
 		     (!strcmp(color, "auto") && !output && isatty(1) && !getenv("NO_COLOR") &&
 		      !strcmp(format, "text"));
 	to.markdown = !strcmp(format, "markdown");
-	if (stat_file && (rc = read_stat(stat_file, &stat_pd, &stat, &lg)))
+	if (stat_file && (rc = cli_read_stat(P, stat_file, "--stat ", &lg, &stat_pd, &stat)))
 		return rc;
 	to.stat = stat;
 

@@ -358,6 +358,8 @@ const struct mycl_perf_stats *mycl_perf_data__stats(const struct mycl_perf_data 
  * map order); complete after __read.  Owned by PD.
  */
 const struct mycl_stat_config *mycl_perf_data__stat_config(const struct mycl_perf_data *pd);
+/* Whether PD was written by perf stat record (its header's STAT feature). */
+bool mycl_perf_data__is_stat(const struct mycl_perf_data *pd);
 size_t mycl_perf_data__stat_threads(const struct mycl_perf_data *pd,
 				    const struct mycl_stat_thread **threads);
 size_t mycl_perf_data__stat_cpus(const struct mycl_perf_data *pd, const int32_t **cpus);

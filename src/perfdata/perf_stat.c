@@ -199,3 +199,8 @@ MYCL_API size_t mycl_perf_data__stat_cpus(const struct mycl_perf_data *pd, const
 	*cpus = pd->stat_cpus;
 	return pd->nr_stat_cpus;
 }
+
+MYCL_API bool mycl_perf_data__is_stat(const struct mycl_perf_data *pd)
+{
+	return pd->info.features[FEAT_STAT / 64] >> (FEAT_STAT % 64) & 1;
+}
