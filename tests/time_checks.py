@@ -63,13 +63,13 @@ def secs(ns):
 
 
 def slices_of(path):
-    s = ["10%/2", "0%-10%,30%-40%", "25%", "50%-100%", "33%/3", "20%/1,20%/5"]
+    # (the synthetic recordings check every form's arithmetic; here each form once)
+    s = ["10%/2", "0%-10%,30%-40%", "33%/3"]
     span = header_span(path)
     if span and span[1] > span[0]:
         a, b = span
         third = (b - a) // 3
-        s += [f"{secs(a + third)},{secs(b - third)}", f",{secs(a + third)}",
-              f"{secs(b - third)},", f"{secs(a)},{secs(a + third)} {secs(b - third)},"]
+        s += [f",{secs(a + third)}", f"{secs(a)},{secs(a + third)} {secs(b - third)},"]
     return s
 
 
