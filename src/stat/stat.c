@@ -307,7 +307,8 @@ static int settle(struct mycl_stat *st)
 
 	if (!m)
 		return -ENOMEM;
-	qsort(st->cur, st->nr_cur, sizeof(*st->cur), sv_cmp);
+	if (st->nr_cur)
+		qsort(st->cur, st->nr_cur, sizeof(*st->cur), sv_cmp);
 	while (i < st->nr_prev || j < st->nr_cur) {
 		int c = i == st->nr_prev ? 1 : j == st->nr_cur ? -1 : sv_cmp(&st->prev[i], &st->cur[j]);
 
@@ -346,13 +347,14 @@ static int on_round(const struct mycl_stat_round *r, void *ctx)
 		return err;
 	}
 	/* an interval: each counter's change since the round before */
-	qsort(st->cur, st->nr_cur, sizeof(*st->cur), sv_cmp);
+	if (st->nr_cur)
+		qsort(st->cur, st->nr_cur, sizeof(*st->cur), sv_cmp);
 	d = malloc((st->nr_cur + 1) * sizeof(*d));
 	if (!d)
 		return -ENOMEM;
 	for (size_t i = 0; i < st->nr_cur; i++) {
-		const struct sv *b = bsearch(&st->cur[i], st->prev, st->nr_prev, sizeof(*st->prev),
-					     sv_cmp);
+		const struct sv *b = st->nr_prev ? bsearch(&st->cur[i], st->prev, st->nr_prev,
+							   sizeof(*st->prev), sv_cmp) : NULL;
 
 		if (n && !sv_cmp(&d[n - 1], &st->cur[i]))
 			n--;
