@@ -4,8 +4,9 @@
 The wall-clock (latency) view against perf's definition, on a program with
 a serial phase and a parallel one (tests/data/latency/phases.c) recorded
 with context switches: perf report --latency (perf 6.15+) weighs each sample
-by 1/(threads running), counting from 1 up on a switch in and down on a
-switch out or an exit, kept within 1 and the CPUs.  perf 6.1 has no
+by 1/(threads running), one more on a switch in and one less on a switch out
+or an exit, kept within 1 and the CPUs (mycl counts each thread from its first
+record or sample where perf starts at 1: the same here, see model()).  perf 6.1 has no
 --latency, so the model is computed here from perf script's own order of
 the same file's switches, exits and samples, and mycl-hot's latency per
 function must equal it (within 0.02 points); --sort parallelism's levels
@@ -35,26 +36,38 @@ def run(cmd):
 
 
 def model(path):
-    """perf's latency per symbol, from perf script's records in perf's order."""
+    """The latency per symbol from perf script's records in perf's order, counting the
+    threads running as perf does (one more on a switch in, one less on a switch out or an
+    exit, within 1 and the CPUs), each thread from its first record or sample (perf starts
+    at 1 instead: the same for a command perf launched, whose first thread's first sample
+    comes before its first switch; one too many for a server recorded with -p)."""
     hdr = run(["perf", "report", "-i", path, "--header-only"]).stdout
     m = re.search(r"nrcpus avail : (\d+)", hdr)
     ncpus = int(m.group(1)) if m else 1
-    out = run(["perf", "script", "-i", path, "--show-switch-events", "--show-task-events",
-               "-F", "event,period,ip,sym"]).stdout
-    running, lat, cpu = 1, {}, {}
+    out = run(["perf", "script", "-i", path, "--show-switch-events", "--show-task-events", "-G",
+               "-F", "tid,event,period,ip,sym"]).stdout
+    on, lat, cpu = {}, {}, {}
+
+    def set_on(tid, state):
+        on[tid] = state
+
     for line in out.splitlines():
-        if "PERF_RECORD_SWITCH" in line:
-            running += -1 if " OUT" in line else 1
+        m = re.match(r"\s*(\d+)\s+PERF_RECORD_(SWITCH|EXIT)", line)
+        if m:
+            set_on(int(m.group(1)), m.group(2) == "SWITCH" and " OUT" not in line)
             continue
         if "PERF_RECORD_EXIT" in line:
-            running -= 1
+            m = re.search(r"\((\d+):(\d+)\)", line)
+            if m:
+                set_on(int(m.group(2)), False)
             continue
-        m = re.match(r"\s*(\d+)\s+cpu-clock:\s+[0-9a-f]+\s+(\S+)", line)
+        m = re.match(r"\s*(\d+)\s+(\d+)\s+cpu-clock[^:]*:\s+[0-9a-f]+\s+(\S+)", line)
         if not m:
             continue
-        n = max(1, min(running, ncpus))
-        period = int(m.group(1))
-        sym = m.group(2) if not m.group(2).startswith("[unknown]") else "[unknown]"
+        on[int(m.group(1))] = True
+        n = max(1, min(sum(on.values()), ncpus))
+        period = int(m.group(2))
+        sym = m.group(3) if not m.group(3).startswith("[unknown]") else "[unknown]"
         lat[sym] = lat.get(sym, 0) + period * 1000 // n
         cpu[sym] = cpu.get(sym, 0) + period
     total = sum(lat.values()) or 1

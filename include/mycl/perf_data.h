@@ -214,6 +214,7 @@ struct mycl_context_switch {
 	bool preempt;			/* out while still runnable */
 	bool cpu_wide;			/* SWITCH_CPU_WIDE: every task of a CPU (-a) */
 	int32_t next_prev_pid, next_prev_tid;	/* CPU_WIDE: the other task; else -1 */
+	int32_t pid, tid;		/* the task switched (sample_id_all), else -1 */
 	uint64_t time;			/* from sample_id_all, else 0 */
 };
 

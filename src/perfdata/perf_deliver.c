@@ -324,11 +324,13 @@ int pd_deliver(struct mycl_perf_data *pd, const uint8_t *rec, size_t len, struct
 	case REC_SWITCH:
 	case REC_SWITCH_CPU_WIDE: {
 		/* SWITCH: nothing but the trailer; CPU_WIDE: u32 next_prev_pid, next_prev_tid */
-		struct mycl_context_switch sw = { .next_prev_pid = -1, .next_prev_tid = -1 };
+		struct mycl_context_switch sw = { .next_prev_pid = -1, .next_prev_tid = -1,
+						   .pid = -1, .tid = -1 };
 
 		if (!pd->ops->context_switch)
 			return 0;
 		blen = body_len(pd, rec, len, &sw.time);
+		pd_record_tid(pd, rec, len, pd_record_event(pd, rec, len), &sw.pid, &sw.tid);
 		sw.out = misc & MISC_SWITCH_OUT;
 		sw.preempt = misc & MISC_SWITCH_OUT_PREEMPT;
 		sw.cpu_wide = type == REC_SWITCH_CPU_WIDE;

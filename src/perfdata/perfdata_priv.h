@@ -193,6 +193,9 @@ char *pd_strdup_owned(struct mycl_perf_data *pd, int slot, const char *s, size_t
 struct event_priv *pd_record_event(struct mycl_perf_data *pd, const uint8_t *rec, size_t len);
 uint64_t pd_record_time(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
 			struct event_priv *ev);
+/* A non-sample record's sample_id_all pid and tid; false when it carries none. */
+bool pd_record_tid(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
+		   struct event_priv *ev, int32_t *pid, int32_t *tid);
 
 /* A record header perf could have written: a known type, 8 bytes or more in steps of 8. */
 static inline bool pd_plausible_record(uint32_t type, uint16_t size)

@@ -8,7 +8,8 @@
  *   switches  the recording's context-switch records (perf record
  *             --switch-events, or --latency on perf 6.15+) of the recorded
  *             tasks: one more on a switch in, one less on a switch out or an
- *             exit, from 1 (perf's count; kept within 1 and the CPUs);
+ *             exit (perf's count; kept within 1 and the CPUs), each thread
+ *             counted from its first record or sample (set_on());
  *   samples   without them, per CPU the command of its latest sample: a
  *             program runs on the CPUs whose latest sample, within two of
  *             the event's sampling intervals, was of its command (processes
@@ -33,8 +34,16 @@ struct cpu_now {
 	bool idle;
 };
 
+/* A thread's state by its switch records and samples: on a CPU or not. */
+struct tstate {
+	int32_t tid;			/* -1: empty slot */
+	bool on;
+};
+
 struct latency_state {
 	int64_t running;		/* the switch count */
+	struct tstate *threads;		/* open addressing by tid */
+	size_t nr_threads, cap_threads;
 	bool switches, cpu_wide, cpus;
 	struct cpu_now *now;		/* per CPU number */
 	size_t nr_now;
@@ -56,11 +65,69 @@ int latency_init(struct mycl_profile *p)
 	p->lat = calloc(1, sizeof(*p->lat));
 	if (!p->lat)
 		return -ENOMEM;
-	p->lat->running = 1;	/* no switch-in comes for the task running at the start */
+	p->lat->running = 0;	/* each thread counted from its first switch or sample */
 	p->lat->nr_cpus = in->nr_cpus_avail ? in->nr_cpus_avail : in->nr_cpus_online;
 	if (!p->lat->nr_cpus)
 		p->lat->nr_cpus = 1;
 	return 0;
+}
+
+/* TID's state, made (off) on first use; NULL without memory or for tid < 0. */
+static struct tstate *thread_state(struct latency_state *l, int32_t tid)
+{
+	size_t h;
+
+	if (tid < 0)
+		return NULL;
+	if (l->nr_threads * 2 >= l->cap_threads) {
+		size_t cap = l->cap_threads ? l->cap_threads * 2 : 256;
+		struct tstate *t = malloc(cap * sizeof(*t));
+
+		if (!t)
+			return NULL;
+		for (size_t i = 0; i < cap; i++)
+			t[i].tid = -1;
+		for (size_t i = 0; i < l->cap_threads; i++) {
+			if (l->threads[i].tid < 0)
+				continue;
+			h = (size_t)l->threads[i].tid * 2654435761u & (cap - 1);
+			while (t[h].tid >= 0)
+				h = (h + 1) & (cap - 1);
+			t[h] = l->threads[i];
+		}
+		free(l->threads);
+		l->threads = t;
+		l->cap_threads = cap;
+	}
+	h = (size_t)tid * 2654435761u & (l->cap_threads - 1);
+	while (l->threads[h].tid >= 0 && l->threads[h].tid != tid)
+		h = (h + 1) & (l->cap_threads - 1);
+	if (l->threads[h].tid < 0) {
+		l->threads[h] = (struct tstate){ .tid = tid };
+		l->nr_threads++;
+	}
+	return &l->threads[h];
+}
+
+/*
+ * A thread counts from its first record: on a switch in, or a sample (it
+ * runs); a switch out or an exit of a counted thread ends it.  perf starts
+ * its count at 1 (the command it launched), which a server recorded with -p
+ * whose threads sleep at the start makes one too high all along; counted per
+ * thread, a launched command's first thread is counted by its first sample.
+ */
+static void set_on(struct latency_state *l, int32_t tid, bool on)
+{
+	struct tstate *t = thread_state(l, tid);
+
+	if (!t) {
+		/* no tid (or memory): perf's count */
+		l->running += on ? 1 : -1;
+		return;
+	}
+	if (t->on != on)
+		l->running += on ? 1 : -1;
+	t->on = on;
 }
 
 void latency_switch(struct mycl_profile *p, const struct mycl_context_switch *sw)
@@ -69,14 +136,14 @@ void latency_switch(struct mycl_profile *p, const struct mycl_context_switch *sw
 		return;
 	p->lat->switches = true;
 	p->lat->cpu_wide |= sw->cpu_wide;
-	p->lat->running += sw->out ? -1 : 1;
+	set_on(p->lat, sw->tid, !sw->out);
 }
 
-void latency_exit(struct mycl_profile *p)
+void latency_exit(struct mycl_profile *p, int32_t tid)
 {
 	/* no switch out comes before an exit */
 	if (p->lat)
-		p->lat->running--;
+		set_on(p->lat, tid, false);
 }
 
 /* The event's nominal time between two samples on a CPU, in ns. */
@@ -152,7 +219,15 @@ int latency_observe(struct mycl_profile *p, const struct mycl_sample *s, const c
 	err = grow(l, ev);
 	if (err)
 		return err;
-	/* by the switches */
+	/* by the switches: the sampled thread runs */
+	if (s->tid >= 0) {
+		struct tstate *t = thread_state(l, s->tid);
+
+		if (t && !t->on) {
+			t->on = true;
+			l->running++;
+		}
+	}
 	n = l->running < 1 ? 1 : l->running > l->nr_cpus ? l->nr_cpus : (uint32_t)l->running;
 	l->cur_n[0] = n;
 	l->cur_w[0] = s->period * 1000 / n;
@@ -237,6 +312,7 @@ void latency_free(struct mycl_profile *p)
 	free(p->lat->lv_switch);
 	free(p->lat->lv_sample);
 	free(p->lat->now);
+	free(p->lat->threads);
 	free(p->lat->all[0]);
 	free(p->lat->all[1]);
 	free(p->lat);

@@ -317,8 +317,7 @@ static int on_switch(const struct mycl_context_switch *sw, void *ctx)
 
 static int on_exit_rec(const struct mycl_task *t, void *ctx)
 {
-	(void)t;
-	latency_exit(ctx);
+	latency_exit(ctx, t->tid);
 	return 0;
 }
 

@@ -220,7 +220,7 @@ void timeline_free(struct mycl_profile *p);
 struct latency_state;
 int latency_init(struct mycl_profile *p);
 void latency_switch(struct mycl_profile *p, const struct mycl_context_switch *sw);
-void latency_exit(struct mycl_profile *p);
+void latency_exit(struct mycl_profile *p, int32_t tid);
 int latency_observe(struct mycl_profile *p, const struct mycl_sample *s, const char *comm);
 int latency_sample(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *k);
 uint64_t latency_all(const struct mycl_profile *p, size_t ev);
