@@ -9,7 +9,7 @@ or an exit, kept within 1 and the CPUs (mycl counts each thread from its first
 record or sample where perf starts at 1: the same here, see model()).  perf 6.1 has no
 --latency, so the model is computed here from perf script's own order of
 the same file's switches, exits and samples, and mycl-hot's latency per
-function must equal it (within 0.02 points); --sort parallelism's levels
+function must equal it (within two samples' worth); --sort parallelism's levels
 must hold every sample.  How busy the machine is changes how many threads
 ran together, never whether the two agree.  The serial phase's share of
 the wall-clock time is at least its share of the CPU time.
@@ -22,12 +22,12 @@ import re
 import subprocess
 import sys
 
-results = []
+import checks
+
 
 
 def check(ok, what):
-    results.append(bool(ok))
-    print(f"{'ok  ' if ok else 'FAIL'} {what}")
+    checks.check(what, ok)
     return ok
 
 
@@ -99,9 +99,13 @@ def main():
     for row in ev["rows"]:
         sym = row.get("symbol") or "[unknown]"
         mine[sym] = mine.get(sym, 0.0) + row["latency"]
+    # two records of one nanosecond on two CPUs (a switch and a sample) may come in either
+    # order: perf script's and mycl's may then count one sample at another level; two
+    # samples' worth of slack (the latency and CPU shares differ by tens of points)
+    tol = max(0.02, 200.0 / max(1, ev.get("samples", 1)))
     bad = [f"{s}: perf's definition {want.get(s, 0):.2f}% mycl {mine.get(s, 0):.2f}%"
            for s in set(want) | set(mine)
-           if max(want.get(s, 0), mine.get(s, 0)) >= 0.5 and abs(want.get(s, 0) - mine.get(s, 0)) > 0.02]
+           if max(want.get(s, 0), mine.get(s, 0)) >= 0.5 and abs(want.get(s, 0) - mine.get(s, 0)) > tol]
     check(not bad and "serial_phase" in mine,
           f"latency per function as perf's definition on the same records "
           f"(serial_phase {mine.get('serial_phase', 0):.2f}%, parallel_phase "
@@ -119,8 +123,7 @@ def main():
           f"--sort parallelism: every sample at a level ({[(lv['parallelism'], round(lv['latency'], 1)) for lv in levels]})")
     out = run([hot, "--latency", "-g", data])
     check(out.returncode == 1 and "--latency" in out.stderr, "--latency with -g is refused")
-    print(f"{sum(results)} of {len(results)} checks pass")
-    return 0 if all(results) else 1
+    return checks.summary()
 
 
 if __name__ == "__main__":

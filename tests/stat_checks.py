@@ -22,12 +22,12 @@ import struct
 import subprocess
 import sys
 
-results = []
+import checks
+
 
 
 def check(ok, what):
-    results.append(bool(ok))
-    print(f"{'ok  ' if ok else 'FAIL'} {what}")
+    checks.check(what, ok)
     return ok
 
 
@@ -310,8 +310,7 @@ def main():
     synthetic(hot, work)
     other_tools(hot, work, data)
     live(hot, work)
-    print(f"{sum(results)} of {len(results)} checks pass")
-    return 0 if all(results) else 1
+    return checks.summary()
 
 
 if __name__ == "__main__":

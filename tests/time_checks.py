@@ -28,6 +28,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "scripts"))
+import checks  # noqa: E402
 from perfreport import perf_rows, mycl_rows  # noqa: E402
 from lbr_synth import pad8, rec, trailer  # noqa: E402
 from compare_perf import compare_children as children_as_perf  # noqa: E402
@@ -35,12 +36,10 @@ from compare_perf import compare_children as children_as_perf  # noqa: E402
 MIN_PCT, TOL = 0.5, 0.05
 S_IP, S_TID, S_TIME, S_PERIOD = 1, 2, 4, 256
 FEAT_SAMPLE_TIME = 21
-results = []
 
 
 def check(ok, what):
-    results.append(bool(ok))
-    print(f"{'ok  ' if ok else 'FAIL'} {what}")
+    checks.check(what, ok)
     return ok
 
 
@@ -366,8 +365,7 @@ def main():
                 if name.endswith(".g.data"):
                     compare_children(hot, path, s, name)
                     same_in_views(hot, path, s, name, n)
-    print(f"{sum(results)} of {len(results)} checks pass")
-    return 0 if all(results) else 1
+    return checks.summary()
 
 
 if __name__ == "__main__":
