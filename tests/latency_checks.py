@@ -127,6 +127,11 @@ def main():
     check(sum(lv["samples"] for lv in levels) == ev.get("samples") and
           abs(sum(lv["latency"] for lv in levels) - 100) < 0.01,
           f"--sort parallelism: every sample at a level ({[(lv['parallelism'], round(lv['latency'], 1)) for lv in levels]})")
+    page = os.path.join(work, "latency.html")
+    out = run([hot, "-q", "--latency", "--html", page, data])
+    text = open(page, encoding="utf-8").read() if os.path.exists(page) else ""
+    check(out.returncode == 0 and "<th>Latency</th>" in text and "from the context switches" in text,
+          "the HTML page's flat profile has the Latency column")
     out = run([hot, "--latency", "-g", data])
     check(out.returncode == 1 and "--latency" in out.stderr, "--latency with -g is refused")
     return checks.summary()

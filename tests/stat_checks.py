@@ -259,6 +259,11 @@ def other_tools(hot, work, data):
                os.path.join(data, "hotloop.g.data")])
     check(out.returncode == 0 and json.loads(out.stdout)["stat"]["schema"] == "mycl-stat/1",
           "mycl-report --stat as JSON: stat is mycl-stat/1")
+    page = os.path.join(work, "stat.html")
+    out = run([hot, "--html", page, hw])
+    text = open(page, encoding="utf-8").read() if os.path.exists(page) else ""
+    check(out.returncode == 0 and "4.800 GHz" in text and "<script" not in text,
+          "mycl-hot --html of a stat recording: a page of its counts (no script)")
     out = run([os.path.join(tools, "mycl-report"), "--stat", os.path.join(data, "hotloop.data"),
                os.path.join(data, "hotloop.g.data")])
     check(out.returncode == 1 and "not a perf stat record file" in out.stderr,

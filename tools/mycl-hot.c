@@ -638,12 +638,12 @@ static int check_modes(const struct mycl_profile_opts *o, bool g, const char *gr
  */
 static int stat_view(struct mycl_perf_data *pd, const struct cli_seen *seen, const char *format,
 		     const char *output, bool wide, const struct mycl_report_opts *ropts,
-		     struct cli_log *lg)
+		     struct cli_log *lg, const char *html_file)
 {
 	static const struct { int code; const char *name; } samples_only[] = {
 		{ 's', "--sort" }, { 'g', "-g" }, { OPT_CHILDREN, "--children" },
 		{ OPT_CALLERS, "--callers" }, { OPT_CALLEES, "--callees" },
-		{ OPT_FOLDED, "--folded" }, { OPT_FLAME, "--flamegraph" }, { OPT_HTML, "--html" },
+		{ OPT_FOLDED, "--folded" }, { OPT_FLAME, "--flamegraph" },
 		{ OPT_ANNOTATE, "--annotate" }, { OPT_LOCKS, "--locks" }, { OPT_COMM, "--comm" },
 		{ OPT_PID, "--pid" }, { OPT_TID, "--tid" }, { OPT_CPU, "--cpu" },
 		{ OPT_DSO, "--dso" }, { OPT_EVENT, "--event" }, { OPT_TIME, "--time" },
@@ -673,6 +673,21 @@ static int stat_view(struct mycl_perf_data *pd, const struct cli_seen *seen, con
 		else
 			fprintf(stderr, P ": %s\n", msg[0] ? msg : mycl_strerror(err));
 		return cli_exit_code(err);
+	}
+	if (html_file) {
+		/* the page beside the report, as for a profile */
+		FILE *h = cli_open_output(html_file);
+
+		if (!h) {
+			fprintf(stderr, P ": cannot write %s: %s\n", html_file, strerror(errno));
+			mycl_stat__free(st);
+			return EXIT_INTERNAL;
+		}
+		if ((err = cli_finish_output(P, h, html_file, mycl_report__stat_html(h, st,
+				mycl_perf_data__path(pd))))) {
+			mycl_stat__free(st);
+			return err;
+		}
 	}
 	if (output && !(out = cli_open_output(output))) {
 		fprintf(stderr, P ": cannot write %s: %s\n", output, strerror(errno));
@@ -944,7 +959,7 @@ int main(int argc, char **argv)
 		const char *other = want_g ? "-g" : opts.children ? "--children" :
 				    opts.locks ? "--locks" : folded ? "--folded" :
 				    graph_sym ? (graph_callees ? "--callees" : "--callers") :
-				    ann_n ? "--annotate" : html_file ? "--html" :
+				    ann_n ? "--annotate" :
 				    flame_file ? "--flamegraph" : !strcmp(format, "pprof") ?
 				    "--format pprof" : types_view ? "--sort type" : NULL;
 
@@ -1012,7 +1027,7 @@ int main(int argc, char **argv)
 		return rc;
 	if (mycl_perf_data__is_stat(pd)) {
 		cli_progress_done(&progress);
-		rc = stat_view(pd, &seen, format, output, wide, &ropts, &lg);
+		rc = stat_view(pd, &seen, format, output, wide, &ropts, &lg, html_file);
 		mycl_perf_data__close(pd);
 		return rc;
 	}

@@ -52,6 +52,8 @@ struct mycl_stat;
  */
 int mycl_report__stat_text(FILE *out, const struct mycl_stat *st,
 			   const struct mycl_report_opts *opts);
+/* The same as one self-contained HTML page (no script, fetches nothing).  0, -ENOMEM, -EIO. */
+int mycl_report__stat_html(FILE *out, const struct mycl_stat *st, const char *title);
 /* The same as JSON, schema "mycl-stat/1" (documented in mycl-hot(1)).  0 or -EIO. */
 int mycl_report__stat_json(FILE *out, const struct mycl_stat *st,
 			   const struct mycl_report_opts *opts);

@@ -49,12 +49,13 @@ static void pre_block(FILE *f, const char *text, bool strip_hash)
 	fputs("</pre>\n", f);
 }
 
-static void flat_table(FILE *f, const struct mycl_profile_event *pe, size_t max_rows)
+static void flat_table(FILE *f, const struct mycl_profile_event *pe, size_t max_rows, bool lat)
 {
 	double top = 0;
 
-	fputs("<table class=\"mycl-flat\"><thead><tr><th>Self</th><th></th><th>Samples</th>"
-	      "<th>Command</th><th>Binary</th><th>Symbol</th></tr></thead><tbody>\n", f);
+	fprintf(f, "<table class=\"mycl-flat\"><thead><tr>%s<th>Self</th><th></th><th>Samples</th>"
+		"<th>Command</th><th>Binary</th><th>Symbol</th></tr></thead><tbody>\n",
+		lat ? "<th>Latency</th>" : "");
 	if (pe->nr_rows)
 		top = pct(pe->rows[0].period, pe->total_period_all);
 	for (size_t i = 0; i < pe->nr_rows && i < max_rows; i++) {
@@ -62,7 +63,10 @@ static void flat_table(FILE *f, const struct mycl_profile_event *pe, size_t max_
 		double share = pct(r->period, pe->total_period_all);
 		char sym[64];
 
-		fprintf(f, "<tr><td class=\"num\">%.2f%%</td><td><div class=\"bar\" style=\"width:%.0fpx\">"
+		fputs("<tr>", f);
+		if (lat)
+			fprintf(f, "<td class=\"num\">%.2f%%</td>", pct(r->latency, pe->total_latency_all));
+		fprintf(f, "<td class=\"num\">%.2f%%</td><td><div class=\"bar\" style=\"width:%.0fpx\">"
 			"</div></td><td class=\"num\">%" PRIu64 "</td><td>", share,
 			top > 0 ? 120.0 * share / top : 0, r->samples);
 		xml_escape(f, str_or(r->comm, ""));
@@ -207,7 +211,12 @@ MYCL_API int mycl_report__html(FILE *f, const struct mycl_profile *p, size_t ev,
 	xml_escape(f, pe->event ? pe->event->name : "?");
 	fprintf(f, "', the top %zu of %zu rows.</p>\n", max_rows < pe->nr_rows ? max_rows : pe->nr_rows,
 		pe->nr_rows);
-	flat_table(f, pe, max_rows);
+	if (mycl_profile__latency_method(p))
+		fprintf(f, "<p class=\"what\">Latency: each sample's time over the threads running "
+			"then (perf report --latency), counted from %s; rows by latency.</p>\n",
+			!strcmp(mycl_profile__latency_method(p), "switches") ? "the context switches" :
+			"each CPU's latest sample, by command");
+	flat_table(f, pe, max_rows, mycl_profile__latency_method(p) != NULL);
 
 	err = locks_section(f, p, ev);
 	if (!err)

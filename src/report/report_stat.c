@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Counter statistics (mycl/stat.h) as text and as JSON, schema "mycl-stat/1". */
 #include <errno.h>
+#include <stdlib.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "internal.h"
 #include "json.h"
 #include "report_priv.h"
+#include "flame.h"
 
 /* The column naming a row's CPU or thread, as perf stat's (CPU0, sh-31171); "" when summed. */
 static void who(const struct mycl_stat_row *r, char *buf, size_t len)
@@ -329,4 +331,36 @@ MYCL_API int mycl_diff__write_stat_json(FILE *f, const struct mycl_stat_diff *d,
 	json_end_obj(&j);
 	fputc('\n', f);
 	return ferror(f) ? -EIO : 0;
+}
+
+MYCL_API int mycl_report__stat_html(FILE *out, const struct mycl_stat *st, const char *title)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int err;
+
+	if (!m)
+		return -ENOMEM;
+	err = mycl_report__stat_text(m, st, NULL);
+	if (fclose(m) && !err)
+		err = -ENOMEM;
+	if (err) {
+		free(text);
+		return err;
+	}
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'\">\n<title>", out);
+	xml_escape(out, title ? title : "mycl counters");
+	fputs("</title>\n<style>body{font-family:'DejaVu Sans',sans-serif;margin:16px 24px}"
+	      "pre{font-family:'DejaVu Sans Mono',monospace;font-size:12px;background:#f6f6f0;"
+	      "padding:8px;overflow-x:auto}</style></head><body>\n<h1>", out);
+	xml_escape(out, title ? title : "mycl counters");
+	fputs("</h1>\n<p>Counter statistics of a perf stat recording, as perf stat report shows "
+	      "them, with the figures it derives.</p>\n<pre>", out);
+	xml_escape(out, text);
+	fputs("</pre>\n</body></html>\n", out);
+	free(text);
+	return ferror(out) ? -EIO : 0;
 }
