@@ -310,24 +310,14 @@ uint64_t pd_record_time(struct mycl_perf_data *pd, const uint8_t *rec, size_t le
 bool pd_record_tid(struct mycl_perf_data *pd, const uint8_t *rec, size_t len,
 		   struct event_priv *ev, int32_t *pid, int32_t *tid)
 {
-	size_t pos;
+	struct cursor c;
 
 	if (!ev || !ev->sample_id_all || !(ev->pub.sample_type & S_TID) ||
 	    (size_t)ev->trailer_words * 8 + 8 > len)
 		return false;
-	pos = len - ev->trailer_words * 8;
-	/* u32 pid, tid in one u64 as written: read as two u32s of the file's order */
-	{
-		uint32_t a, b;
-
-		memcpy(&a, rec + pos, 4);
-		memcpy(&b, rec + pos + 4, 4);
-		if (pd->info.swapped) {
-			a = bswap_32(a);
-			b = bswap_32(b);
-		}
-		*pid = (int32_t)a;
-		*tid = (int32_t)b;
-	}
+	/* the trailer starts with TID: u32 pid, tid */
+	cursor_init(&c, rec + len - ev->trailer_words * 8, 8, pd->info.swapped);
+	*pid = (int32_t)cursor_u32(&c);
+	*tid = (int32_t)cursor_u32(&c);
 	return true;
 }
