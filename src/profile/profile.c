@@ -187,6 +187,12 @@ static int locks_and_waits(struct mycl_profile *p, const struct mycl_sample *s, 
 }
 
 
+/* cpu-clock or task-clock: a timer's samples, taken when its interrupt is let in. */
+static bool software_clock(const struct mycl_event *e)
+{
+	return e && e->type == 1 /* PERF_TYPE_SOFTWARE */ && e->config <= 1;
+}
+
 static int on_sample(const struct mycl_sample *s, void *ctx)
 {
 	struct mycl_profile *p = ctx;
@@ -266,6 +272,13 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 				   .addr = dso_offset_to_vaddr(r.dso, r.addr) };
 
 		err = hist_add(&p->insns, &ik, s->period, 1, NULL);
+	}
+	/* (the idle task's samples pile on its halt: said as idle, not here) */
+	if (!err && r.level == 'k' && r.sym && r.dso && s->pid != 0 && software_clock(s->event)) {
+		struct hent ik = { .ev = s->event->idx, .dso = r.dso, .sym = r.sym->name,
+				   .addr = r.addr - r.sym->start, .level = 'k' };
+
+		err = hist_add(&p->kinsns, &ik, s->period, 1, NULL);
 	}
 	/* The idle task; pid is -1 when the event does not sample it. */
 	if (s->pid == 0)
@@ -681,6 +694,7 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	hist_free(&p->roots);
 	hist_free(&p->incl);
 	hist_free(&p->insns);
+	hist_free(&p->kinsns);
 	calltree_free(&p->tree);
 	chaincache_free(&p->chains);
 	free(p->ckeys);

@@ -23,14 +23,17 @@
 #define FP_SHORT_MIN_PCT	20.0
 #define IDLE_MIN_PCT		30.0
 #define ARTEFACT_MIN_PCT	20.0
+#define PILE_MIN_SAMPLES	10	/* a kernel function's samples, to tell a pile */
+#define PILE_MIN_PCT		90	/* ... and the share of them on one instruction */
 #define FEW_SAMPLES		1000
 #define PERF_MAX_STACK_COPY	65528
 
 /*
- * Kernel functions where a timer-based event (cpu-clock) piles up samples
- * that belong elsewhere: the points where interrupts are enabled again
- * (samples taken while they were off land here, common in VMs), and idle
- * or halt loops.  Names only tell what is known; the share decides.
+ * Kernel functions known as places where a timer-based event (cpu-clock)
+ * piles up samples that belong elsewhere: the points where interrupts are
+ * enabled again (samples taken while they were off land here, common in
+ * VMs), and idle or halt loops.  The samples' behaviour decides the rest
+ * (kernel_piles); names only tell what is known.
  */
 static const char *const artefact_syms[] = {
 	"pvm_irq_enable", "__raw_callee_save_pvm_irq_enable", "native_irq_enable",
@@ -235,40 +238,145 @@ static bool is_artefact(const char *sym)
 	return false;
 }
 
+/* One kernel function's samples of a software clock, and its most sampled instruction. */
+struct kfn {
+	const struct dso *dso;
+	const char *sym;
+	uint64_t samples, period, top_samples, top_off;
+	bool piled;
+};
+
+static int kfn_cmp(const void *a, const void *b)
+{
+	const struct hent *x = *(const struct hent *const *)a, *y = *(const struct hent *const *)b;
+
+	if (x->dso != y->dso)
+		return (uintptr_t)x->dso < (uintptr_t)y->dso ? -1 : 1;
+	if (x->sym != y->sym)
+		return (uintptr_t)x->sym < (uintptr_t)y->sym ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int kfn_period_cmp(const void *a, const void *b)
+{
+	const struct kfn *x = a, *y = b;
+
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	return strcmp(x->sym, y->sym);
+}
+
+/*
+ * The kernel functions of event EV that hold samples a software clock could
+ * not take where they belong: a function whose samples pile on one
+ * instruction (a timer sample that falls while interrupts are off is taken
+ * where they come back on; a long instruction such as a string copy or an
+ * I/O write that exits to the hypervisor holds them too), and the idle and
+ * interrupt-enable points known by name.  *OUT sorted by period, most first.
+ */
+static int kernel_piles(const struct mycl_profile *p, int ev, struct kfn **out, size_t *nout)
+{
+	const struct hent **e;
+	struct kfn *v = NULL;
+	size_t n = 0, nv = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (!p->kinsns.nr)
+		return 0;
+	e = malloc(p->kinsns.nr * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->kinsns.nr; i++)
+		if (p->kinsns.ents[i].ev == ev)
+			e[n++] = &p->kinsns.ents[i];
+	sort_array(e, n, sizeof(*e), kfn_cmp);
+	v = calloc(n ? n : 1, sizeof(*v));
+	if (!v) {
+		free(e);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n;) {
+		struct kfn f = { .dso = e[i]->dso, .sym = e[i]->sym };
+		size_t k = i;
+
+		for (; k < n && e[k]->dso == f.dso && e[k]->sym == f.sym; k++) {
+			f.samples += e[k]->samples;
+			f.period += e[k]->period;
+			if (e[k]->samples > f.top_samples) {
+				f.top_samples = e[k]->samples;
+				f.top_off = e[k]->addr;
+			}
+		}
+		f.piled = f.samples >= PILE_MIN_SAMPLES &&
+			  f.top_samples * 100 >= f.samples * PILE_MIN_PCT;
+		if (f.piled || is_artefact(f.sym))
+			v[nv++] = f;
+		i = k;
+	}
+	free(e);
+	sort_array(v, nv, sizeof(*v), kfn_period_cmp);
+	*out = v;
+	*nout = nv;
+	return 0;
+}
+
+static int artefact(struct mycl_profile *p, const struct mycl_profile_event *pe)
+{
+	struct kfn *v;
+	size_t nv, len;
+	uint64_t art = 0;
+	double share;
+	struct mycl_warning *w;
+	int err = kernel_piles(p, (int)(pe - p->events), &v, &nv);
+
+	if (err)
+		return err;
+	for (size_t i = 0; i < nv; i++)
+		art += v[i].period;
+	share = pe->total_period ? 100.0 * (double)art / (double)pe->total_period : 0;
+	if (!nv || share < ARTEFACT_MIN_PCT) {
+		free(v);
+		return 0;
+	}
+	w = add(p, "artefact", share);
+	if (!w) {
+		free(v);
+		return -ENOMEM;
+	}
+	len = (size_t)snprintf(w->message, sizeof(w->message), "%.0f%% of '%s' sits on single "
+			       "kernel instructions or idle points (", share, pe->event->name);
+	for (size_t i = 0; i < nv && i < 2 && len < sizeof(w->message); i++) {
+		len += (size_t)snprintf(w->message + len, sizeof(w->message) - len, "%s%.40s",
+					i ? ", " : "", v[i].sym);
+		if (v[i].piled && len < sizeof(w->message))
+			len += (size_t)snprintf(w->message + len, sizeof(w->message) - len,
+						"+0x%" PRIx64, v[i].top_off);
+		if (len < sizeof(w->message))
+			len += (size_t)snprintf(w->message + len, sizeof(w->message) - len,
+						" %.0f%%", 100.0 * (double)v[i].period /
+							   (double)pe->total_period);
+	}
+	if (len < sizeof(w->message))
+		snprintf(w->message + len, sizeof(w->message) - len, "%s): time with interrupts off, "
+			 "idle, or one long instruction; not code that ran there",
+			 nv > 2 ? ", ..." : "");
+	snprintf(w->fix, sizeof(w->fix), "use a hardware event (-e cycles) where there is a PMU; "
+		 "else read them as interrupts-off time (perf annotate -s SYM where recorded: "
+		 "an sti, popf or irq-enable call before the hot one)");
+	free(v);
+	return 0;
+}
+
 static int per_event(struct mycl_profile *p, const struct mycl_profile_event *pe)
 {
-	uint64_t art = 0, top = 0;
-	const char *top_sym = NULL;
 	struct mycl_warning *w;
+	int err;
 
 	if (!pe->event || !pe->nr_samples)
 		return 0;
-	for (size_t i = 0; i < pe->nr_rows; i++) {
-		const struct mycl_hot_row *r = &pe->rows[i];
-
-		if (r->level != 'k' || !r->sym || !is_artefact(r->sym))
-			continue;
-		art += r->period;
-		if (r->period > top) {
-			top = r->period;
-			top_sym = r->sym;
-		}
-	}
-	if (top_sym && pe->total_period &&
-	    100.0 * (double)art / (double)pe->total_period >= ARTEFACT_MIN_PCT) {
-		double share = 100.0 * (double)art / (double)pe->total_period;
-
-		w = add(p, "artefact", share);
-		if (!w)
-			return -ENOMEM;
-		snprintf(w->message, sizeof(w->message),
-			 "%.0f%% of '%s' lands in kernel idle or interrupt-enable points (%s...): "
-			 "time with interrupts off or idle, not code that ran there",
-			 share, pe->event->name, top_sym);
-		snprintf(w->fix, sizeof(w->fix),
-			 "read the user-space rows (--dso, or record with :u), or use a hardware event "
-			 "(-e cycles) where the machine has a PMU");
-	}
+	if ((err = artefact(p, pe)))
+		return err;
 	if (pe->nr_samples < FEW_SAMPLES) {
 		double lo, hi, half;
 		uint64_t first = pe->nr_rows ? pe->rows[0].total_samples : 0;

@@ -54,6 +54,8 @@ struct mycl_profile {
 	struct hist roots;		/* call-tree roots: the row key without dso/sym */
 	struct hist incl;		/* rows: period under the function (children) */
 	struct hist insns;		/* per instruction: ev, dso, addr (binary address) */
+	struct hist kinsns;		/* a software clock's samples in named kernel functions,
+					 * per instruction: ev, dso, sym, addr (offset in sym) */
 	bool annotate;
 	struct lock_state *locks;	/* profile_locks.c, with opts.locks */
 	struct lock_rules *rules;	/* without opts.locks: opts.lock_rules read, for summaries */
