@@ -22,7 +22,9 @@ static void usage(FILE *f)
 	      "given, else the recording's own), symbols, and how the main binaries were built.\n"
 	      "Every line within 100 columns.\n"
 	      "\n"
-	      "      --format text|markdown|json  (default text; markdown renders in Jira, GitHub)\n"
+	      "      --format text|markdown|jira|json  (default text, for mailing lists and\n"
+	      "                          bugs.mysql.com; markdown for GitHub, GitLab; jira: Jira's\n"
+	      "                          wiki markup, for MariaDB's and MySQL's Jira)\n"
 	      "      --redact            drop host name, command line, the recording's directory,\n"
 	      "                          home directories and user names\n"
 	      "      --color auto|always|never  headings and warnings in colour (text; auto: on a\n"
@@ -167,7 +169,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case O_FORMAT:
 			if (cli_choice(P, "--format", optarg, (const char *const[]){ "text", "markdown",
-									    "json", NULL }))
+									    "jira", "json", NULL }))
 				return EXIT_USAGE;
 			format = optarg;
 			break;
@@ -272,6 +274,7 @@ int main(int argc, char **argv)
 		     (!strcmp(color, "auto") && !output && isatty(1) && !getenv("NO_COLOR") &&
 		      !strcmp(format, "text"));
 	to.markdown = !strcmp(format, "markdown");
+	to.jira = !strcmp(format, "jira");
 	if (stat_file && (rc = cli_read_stat(P, stat_file, "--stat ", &lg, &stat_pd, &stat)))
 		return rc;
 	to.stat = stat;

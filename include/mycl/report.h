@@ -143,7 +143,7 @@ int mycl_report__html(FILE *out, const struct mycl_profile *p, size_t ev,
 
 struct mycl_ticket_opts {
 	size_t sz;			/* sizeof(struct mycl_ticket_opts) */
-	bool markdown;			/* markdown (Jira, GitHub) instead of plain text */
+	bool markdown;			/* markdown (GitHub, GitLab) instead of plain text */
 	unsigned int width;		/* columns; 0: 100 (at least 60) */
 	size_t top;			/* rows of the flat profile; 0: 20 */
 	size_t paths;			/* top functions whose callers are shown; 0: 3 */
@@ -167,6 +167,8 @@ struct mycl_ticket_opts {
 	 * JSON "stat" (mycl-stat/1), null without.
 	 */
 	const struct mycl_stat *stat;
+	bool jira;			/* Jira wiki markup (h2., ||head||, {noformat}) instead of
+					 * plain text; with markdown: -EINVAL */
 };
 
 /*

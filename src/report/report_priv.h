@@ -149,6 +149,38 @@ static inline void report_md_code(FILE *f, const char *s)
 	fprintf(f, "%s%s", pad, q);
 }
 
+/*
+ * S as plain words in Jira wiki markup (a table cell, a line of prose): what
+ * could open markup as its HTML entity, which Jira renders as the character:
+ * always a table cell's bar, a macro's braces, a link's brackets, an image's
+ * bang, a list's hash, an emoticon's parentheses (and its colon or
+ * semicolon, before anything but a space), the backslash, & < >; the text effects' marks (* _ - + ^ ~ ?) where a word
+ * does not hold them on both sides (Jira opens and closes effects only at a
+ * word's edge, so trx_assign_read_view and ld-linux-x86-64 stay as they
+ * are).  Newline, tab and carriage return as a visible \xNN (the tools'
+ * output streams escape the other control bytes).
+ */
+static inline bool report_jira_word(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (unsigned char)c >= 0x80;
+}
+
+static inline void report_jira_text(FILE *f, const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		bool inner = p > s && report_jira_word(p[-1]) && report_jira_word(p[1]);
+
+		if (*p == '\n' || *p == '\t' || *p == '\r')
+			fprintf(f, "&#92;x%02x", (unsigned char)*p);
+		else if (strchr("|{}[]!#()\\&<>", *p) || (strchr("*_-+^~?", *p) && !inner) ||
+			 ((*p == ':' || *p == ';') && p[1] && p[1] != ' '))
+			fprintf(f, "&#%d;", (unsigned char)*p);
+		else
+			fputc(*p, f);
+	}
+}
+
 struct mycl_annotation;
 struct mycl_annotate_opts;
 /*

@@ -4,12 +4,14 @@
  * recording, sections chosen by what it holds, each opened by one line that
  * says what it shows, every line within the width asked (100 columns): long
  * names are shortened in the middle, long lines folded under their indent.
- * Text or markdown; JSON puts the tools' own documents side by side.
+ * Text, markdown or Jira wiki markup; JSON puts the tools' own documents side
+ * by side.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include "internal.h"
 #include "mycl/annotate.h"
@@ -26,7 +28,8 @@ struct ticket {
 	const struct mycl_ticket_opts *o;
 	size_t ev;
 	unsigned int width;
-	bool md;
+	bool md;			/* markdown */
+	bool jira;			/* Jira wiki markup */
 	const char *host;		/* redacted: the recording's host name */
 	const char *home;		/* redacted: mycl_ticket_opts.home */
 };
@@ -248,8 +251,83 @@ static void fold(struct ticket *t, const char *line)
 }
 
 /*
+ * The LEN bytes of L for a Jira {noformat} block, which nothing escapes and
+ * the first "{noformat}" closes: each one inside (any case) written as
+ * "{noformat\\}", so that the block holds all of L.  NULL without memory.
+ */
+static char *unclose(const char *l, size_t len)
+{
+	static const char tag[] = "{noformat}";
+	const size_t tl = sizeof(tag) - 1;
+	char *out = malloc(2 * len + 1);
+	size_t o = 0;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < len; i++) {
+		if (len - i >= tl && !strncasecmp(l + i, tag, tl)) {
+			memcpy(out + o, l + i, tl - 1);
+			o += tl - 1;
+			i += tl - 1;
+			out[o++] = '\\';
+		}
+		out[o++] = l[i];
+	}
+	out[o] = 0;
+	return out;
+}
+
+/*
+ * A line of prose between PRE and POST (markup of our own): folded in text
+ * and markdown (markdown's inline markup escaped when it holds NAMES from
+ * the input), one line in Jira (whose paragraphs keep their line breaks)
+ * with its markup escaped.
+ */
+static void prose_in(struct ticket *t, const char *pre, const char *line, const char *post,
+		     bool names)
+{
+	char *buf = NULL, red[4096];
+	size_t bl = 0;
+	FILE *m;
+
+	if (!t->jira && (!t->md || !names)) {
+		fold(t, line);
+		return;
+	}
+	/* (redacted before the escapes, which would hide a user name from it) */
+	if (t->o && OPTS_GET(t->o, redact, false)) {
+		redact_line(t, line, red, sizeof(red));
+		line = red;
+	}
+	m = open_memstream(&buf, &bl);
+	if (!m)
+		return;
+	fputs(pre, m);
+	if (t->jira)
+		report_jira_text(m, line);
+	else
+		report_md_text(m, line);
+	fputs(post, m);
+	if (!fclose(m)) {
+		unsigned int w = t->width;
+
+		if (t->jira)
+			t->width = 1u << 30;
+		fold(t, buf);
+		t->width = w;
+	}
+	free(buf);
+}
+
+static void prose(struct ticket *t, const char *line, bool names)
+{
+	prose_in(t, "", line, "", names);
+}
+
+/*
  * TEXT (lines of the tools' reports) folded, their "# " prefixes dropped and
- * blank lines at the end left out; in markdown inside a code block.
+ * blank lines at the end left out; in markdown inside a code block, in Jira
+ * inside a {noformat} block.
  */
 static void block(struct ticket *t, const char *text)
 {
@@ -264,6 +342,8 @@ static void block(struct ticket *t, const char *text)
 	}
 	for (size_t i = 0; t->md && i <= fence; i++)
 		fputc(i < fence ? '`' : '\n', t->f);
+	if (t->jira)
+		fputs("{noformat}\n", t->f);
 	for (const char *l = text; l < text + end;) {
 		const char *nl = memchr(l, '\n', (size_t)(text + end - l));
 		size_t len = nl ? (size_t)(nl - l) : (size_t)(text + end - l);
@@ -275,7 +355,7 @@ static void block(struct ticket *t, const char *text)
 			l += cut;
 			len -= cut;
 		}
-		line = strndup(l, len);
+		line = t->jira ? unclose(l, len) : strndup(l, len);
 		if (line) {
 			fold(t, line);
 			free(line);
@@ -284,6 +364,8 @@ static void block(struct ticket *t, const char *text)
 	}
 	for (size_t i = 0; t->md && i <= fence; i++)
 		fputc(i < fence ? '`' : '\n', t->f);
+	if (t->jira)
+		fputs("{noformat}\n", t->f);
 }
 
 static void heading(struct ticket *t, const char *title, const char *what)
@@ -294,6 +376,10 @@ static void heading(struct ticket *t, const char *title, const char *what)
 		fprintf(t->f, "\n## %s\n\n", title);
 		snprintf(line, sizeof(line), "_%.590s_", what);
 		fold(t, line);
+		fputc('\n', t->f);
+	} else if (t->jira) {
+		fprintf(t->f, "\nh2. %s\n\n", title);
+		prose_in(t, "_", what, "_", true);
 		fputc('\n', t->f);
 	} else {
 		fprintf(t->f, "\n== %s ==\n", title);
@@ -320,12 +406,42 @@ static const char *row_name(const struct mycl_hot_row *r, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * S as a Jira table cell's text, the cell's end written after.  (Not in
+ * {{monospace}}: entities are not read there by every reader.)
+ */
+static void jira_cell(FILE *f, const char *s)
+{
+	if (!*s) {
+		fputs(" |", f);		/* (an empty cell needs a space) */
+		return;
+	}
+	report_jira_text(f, s);
+	fputc('|', f);
+}
+
 static void flat(struct ticket *t, const struct mycl_profile_event *pe, size_t top)
 {
 	size_t n = pe->nr_rows < top ? pe->nr_rows : top;
 	char b1[256], b2[256], b3[256], nm[256];
 
-	if (t->md) {
+	if (t->jira) {
+		fputs("||overhead||samples||command||binary||symbol||\n", t->f);
+		for (size_t i = 0; i < n; i++) {
+			const struct mycl_hot_row *r = &pe->rows[i];
+			char sym[300];
+
+			fprintf(t->f, "|%.2f%%|%" PRIu64 "|", pct(r->period, pe->total_period_all),
+				r->samples);
+			jira_cell(t->f, report_mid_short(str_or(r->comm, ""), 20, b1, sizeof(b1)));
+			jira_cell(t->f, report_mid_short(str_or(r->dso, ""), 28, b2, sizeof(b2)));
+			snprintf(sym, sizeof(sym), "%s%s",
+				 report_mid_short(row_name(r, nm, sizeof(nm)), 60, b3, sizeof(b3)),
+				 r->level == 'k' ? " [k]" : "");
+			jira_cell(t->f, sym);
+			fputc('\n', t->f);
+		}
+	} else if (t->md) {
 		fputs("| overhead | samples | command | binary | symbol |\n|---:|---:|---|---|---|\n", t->f);
 		for (size_t i = 0; i < n; i++) {
 			const struct mycl_hot_row *r = &pe->rows[i];
@@ -365,7 +481,7 @@ static void flat(struct ticket *t, const struct mycl_profile_event *pe, size_t t
 		for (size_t i = 0; i < n; i++)
 			shown += pct(pe->rows[i].period, pe->total_period_all);
 		fprintf(t->f, "%s%zu more rows, together %.2f%%: mycl-hot shows them all\n",
-			t->md ? "\n" : "", pe->nr_rows - n, 100.0 - shown);
+			t->md || t->jira ? "\n" : "", pe->nr_rows - n, 100.0 - shown);
 	}
 }
 
@@ -599,7 +715,7 @@ static int share_text(const struct mycl_share *s, void *ctx)
 
 static void share_error(const char *msg, void *ctx)
 {
-	fold(ctx, msg);
+	prose(ctx, msg, true);
 }
 
 static int share_section(struct ticket *t)
@@ -629,15 +745,39 @@ static const char *tri(int v, const char *yes, const char *no)
 	return v > 0 ? yes : v == 0 ? no : "unknown";
 }
 
+static void build_lines(struct ticket *t, const size_t *idx, size_t n);
+
 static void build_section(struct ticket *t)
 {
 	size_t idx[3], n = main_binaries(t->p, idx, 3);
-	char line[1200], path[4096], sym[4096];
 
 	heading(t, "Build", "How the main binaries were built: compiler, flags, frame pointers "
 		"(which decide what perf record -g shows), PIE or static, LTO, debug info.");
 	if (t->md)
 		fputs("```\n", t->f);
+	if (t->jira) {
+		/* (in a block of its own, built first: a name may hold what would close it) */
+		struct capture c;
+		struct ticket plain = *t;
+
+		if (!capture_begin(&c))
+			return;
+		plain.f = c.f;
+		plain.jira = false;
+		build_lines(&plain, idx, n);
+		(void)captured(t, &c);
+		return;
+	}
+	build_lines(t, idx, n);
+	if (t->md)
+		fputs("```\n", t->f);
+}
+
+/* The build facts of the binaries IDX[0..N), a few lines each. */
+static void build_lines(struct ticket *t, const size_t *idx, size_t n)
+{
+	char line[1200], path[4096], sym[4096];
+
 	for (size_t i = 0; i < n; i++) {
 		const struct mycl_dso_summary *d = mycl_profile__dso(t->p, idx[i]);
 		struct mycl_build_facts bf;
@@ -680,8 +820,6 @@ static void build_section(struct ticket *t)
 	}
 	if (!n)
 		fputs("No user binary with samples.\n", t->f);
-	if (t->md)
-		fputs("```\n", t->f);
 }
 
 /* Whether the profile says none of its samples had a call chain. */
@@ -709,21 +847,25 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 	pe = mycl_profile__event(p, ev);
 	t.width = OPTS_GET(o, width, 0) >= 60 ? (unsigned int)OPTS_GET(o, width, 0) : 100;
 	t.md = OPTS_GET(o, markdown, false);
+	t.jira = OPTS_GET(o, jira, false);
+	if (t.md && t.jira)
+		return -EINVAL;
 	if (OPTS_GET(o, redact, false))
 		redact_setup(&t);
 	path = mycl_perf_data__path(mycl_profile__perf_data(p));
 	if (OPTS_GET(o, redact, false) && strrchr(path, '/'))
 		path = strrchr(path, '/') + 1;
-	if (t.md) {
-		/* (the recording's file and event names as words, not markdown) */
+	if (t.md || t.jira) {
+		/* (the recording's file and event names as words, not markup) */
 		FILE *m = fmemopen(line, sizeof(line), "w");
+		void (*esc)(FILE *, const char *) = t.md ? report_md_text : report_jira_text;
 
 		if (!m)
 			return -ENOMEM;
-		fputs("# mycl-report of ", m);
-		report_md_text(m, path);
+		fputs(t.md ? "# mycl-report of " : "h1. mycl-report of ", m);
+		esc(m, path);
 		fprintf(m, ": %" PRIu64 " samples of '", pe->nr_samples);
-		report_md_text(m, pe->event ? pe->event->name : "?");
+		esc(m, pe->event ? pe->event->name : "?");
 		fputc('\'', m);
 		fputc('\0', m);
 		fclose(m);
@@ -732,7 +874,7 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 		snprintf(line, sizeof(line), "mycl-report of %s: %" PRIu64 " samples of '%s'", path,
 			 pe->nr_samples, pe->event ? pe->event->name : "?");
 	}
-	if (t.md) {
+	if (t.md || t.jira) {
 		/* a heading is one line, however long the path */
 		unsigned int w = t.width;
 
@@ -817,7 +959,7 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 	snprintf(line, sizeof(line), "Self time by command, binary and function: the top %zu of %zu "
 		 "rows.", top < pe->nr_rows ? top : pe->nr_rows, pe->nr_rows);
 	heading(&t, "Where the time goes", line);
-	if (t.md)
+	if (t.md || t.jira)
 		flat(&t, pe, top);
 	else {
 		if (!capture_begin(&c))
@@ -833,8 +975,8 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 	if (mycl_profile__has_callgraph(p) && no_chains(p)) {
 		/* one-frame trees say nothing: what would show the callers instead */
 		heading(&t, "Call paths", "Who calls the top functions.");
-		fold(&t, "None: the recording has no call chains (perf record without -g). Record "
-		     "with -g (frame pointers) or --call-graph dwarf (any build) to see them.");
+		prose(&t, "None: the recording has no call chains (perf record without -g). Record "
+		      "with -g (frame pointers) or --call-graph dwarf (any build) to see them.", false);
 	} else if (mycl_profile__has_callgraph(p)) {
 		size_t k = OPTS_GET(o, paths, 0) ? OPTS_GET(o, paths, 0) : 3;
 
