@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-from checks import check, over_width, summary
+from checks import check, over_width, summary, unfold
 
 
 def run(*args, env=None):
@@ -115,6 +115,39 @@ def main():
         b = doc["build"][0]
         check("json: build facts", b["binary"] == "zoo" and b["static"] is True and
               b["frame_pointers"] is True and b["compiler"].startswith("GCC 12.2.0"), str(b))
+
+    # The programs' own binaries first, libraries on request: yielder spends 29% in libc's
+    # __sched_yield, hotloop 10% in libc's msort; the annotation, false sharing and build facts
+    # are of the program, with a line naming what was left out, unless --libraries.
+    art = os.path.join(data, "artefact.data")
+    r = run(tool, "--symfs", symfs, "--no-share", art)
+    ann = [x for x in r.stdout.splitlines() if x.startswith("Annotation of ")]
+    check("yielder: the program's function annotated, not libc's hotter __sched_yield",
+          ann and " in yielder " in ann[0] and not any(" in libc.so.6 " in a for a in ann), ann)
+    check("yielder: a line names the libraries left out and --libraries",
+          "leaves out the shared libraries with samples: libc.so.6 (88)" in unfold(r.stdout)
+          and "--libraries" in r.stdout, "")
+    r = run(tool, "--symfs", symfs, "--no-share", "--libraries", art)
+    ann = [x for x in r.stdout.splitlines() if x.startswith("Annotation of ")]
+    check("yielder --libraries: libc's __sched_yield annotated first",
+          ann and ann[0].startswith("Annotation of __sched_yield in libc.so.6"), ann)
+    hl = os.path.join(data, "hotloop.g.data")
+    r = run(tool, "--symfs", symfs, hl)
+    build = r.stdout.split("== Build ==")[1]
+    share = r.stdout.split("== False sharing among globals ==")[1].split("== Symbols ==")[0]
+    check("hotloop: build facts and false sharing of hotloop alone",
+          "hotloop: GCC" in build and "libc.so.6" not in build and
+          "mycl-share: /usr/lib/x86_64-linux-gnu/libc.so.6" not in share and
+          "libc.so.6 (48); --libraries" in share, build + share)
+    r = run(tool, "--symfs", symfs, "--libraries", hl)
+    check("hotloop --libraries: libc's build facts and false sharing too",
+          "libc.so.6: GCC" in r.stdout.split("== Build ==")[1] and
+          "mycl-share: /usr/lib/x86_64-linux-gnu/libc.so.6" in
+          r.stdout.split("== False sharing among globals ==")[1], "")
+    jd = json.loads(run(tool, "--symfs", symfs, "--no-share", "--format", "json", art).stdout)
+    check("yielder json: the annotations of the program",
+          [a.get("dso") for a in jd["annotations"]] == ["yielder"],
+          [a.get("dso") for a in jd["annotations"]])
 
     # Redaction: no host, no command line, no recording directory, home as ~.
     host = json.loads(run(hot, "--symfs", symfs, ttas, "--format", "json").stdout)["header"]["hostname"]

@@ -32,6 +32,8 @@ static void usage(FILE *f)
 	      "      --top N             rows of the flat profile (default 20)\n"
 	      "      --width N           columns (60 or more; default 100)\n"
 	      "      --no-share          no false-sharing section (it reads the binaries' code)\n"
+	      "      --libraries         the hottest code, false sharing and build facts of shared\n"
+	      "                          libraries too (default: the programs' own binaries)\n"
 	      "      --share-types       the false-sharing section judges struct members too\n"
 	      "                          (mycl-share --types: reads every function's debug info)\n"
 	      "      --event NAME        report this event (default: the first with samples)\n"
@@ -57,7 +59,8 @@ static void usage(FILE *f)
 }
 
 enum { O_FORMAT = 256, O_REDACT, O_COLOR, O_TOP, O_WIDTH, O_NOSHARE, O_SHARETYPES, O_EVENT, O_SYMFS, O_KALLSYMS,
-       O_BUILDID, O_ARCHIVE, O_ARCHIVEMAX, O_DEBUG, O_VERSION, O_MAXSTACK, O_SRCDIR, O_PREFIXMAP, O_JITMAPS, O_TIME, O_STAT };
+       O_BUILDID, O_ARCHIVE, O_ARCHIVEMAX, O_DEBUG, O_VERSION, O_MAXSTACK, O_SRCDIR, O_PREFIXMAP, O_JITMAPS, O_TIME, O_STAT,
+       O_LIBRARIES };
 
 static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, O_FORMAT },
@@ -68,6 +71,7 @@ static const struct option long_opts[] = {
 	{ "width", required_argument, NULL, O_WIDTH },
 	{ "no-share", no_argument, NULL, O_NOSHARE },
 	{ "share-types", no_argument, NULL, O_SHARETYPES },
+	{ "libraries", no_argument, NULL, O_LIBRARIES },
 	{ "event", required_argument, NULL, O_EVENT },
 	{ "time", required_argument, NULL, O_TIME },
 	{ "stat", required_argument, NULL, O_STAT },
@@ -189,6 +193,7 @@ int main(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case O_NOSHARE: to.no_share = true; break;
+		case O_LIBRARIES: to.libraries = true; break;
 		case O_SHARETYPES: to.share_types = true; break;
 		case O_EVENT: opts.event = optarg; break;
 		case O_TIME: popts.time = optarg; break;

@@ -169,6 +169,12 @@ struct mycl_ticket_opts {
 	const struct mycl_stat *stat;
 	bool jira;			/* Jira wiki markup (h2., ||head||, {noformat}) instead of
 					 * plain text; with markdown: -EINVAL */
+	/*
+	 * The hottest code, false sharing and build facts of shared libraries
+	 * too; without, the programs' own binaries (libraries when no program
+	 * has samples or functions to annotate).
+	 */
+	bool libraries;
 };
 
 /*

@@ -240,6 +240,7 @@ MYCL_API int mycl_report__annotation_json(FILE *f, const struct mycl_annotation 
 
 int report_hot_annotations(const struct mycl_profile *p, size_t ev, size_t k,
 			   const struct mycl_annotate_opts *ao,
+			   bool (*skip)(const struct mycl_hot_row *r, void *skip_ctx), void *skip_ctx,
 			   int (*fn)(const struct mycl_annotation *a, void *ctx), void *ctx)
 {
 	const struct mycl_profile_event *pe = mycl_profile__event(p, ev);
@@ -250,7 +251,7 @@ int report_hot_annotations(const struct mycl_profile *p, size_t ev, size_t k,
 		struct mycl_annotation *a;
 		int err;
 
-		if (!r->sym || r->level != '.' || !r->samples ||
+		if (!r->sym || r->level != '.' || !r->samples || (skip && skip(r, skip_ctx)) ||
 		    mycl_profile__annotate(p, ev, r, ao, &a))
 			continue;
 		err = fn(a, ctx);

@@ -152,7 +152,7 @@ static int code_section(FILE *f, const struct mycl_profile *p, size_t ev,
 	      "disassembled, samples per instruction, with source lines and the globals each "
 	      "instruction touches.</p>\n", f);
 	n = report_hot_annotations(p, ev, OPTS_GET(o, annotate, 0), OPTS_GET(o, annotate_opts, NULL),
-				   html_annotation, f);
+				   NULL, NULL, html_annotation, f);
 	if (!n)
 		fputs("<p>No user-space function with samples could be disassembled (see the "
 		      "symbolization summary).</p>\n", f);

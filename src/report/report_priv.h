@@ -184,11 +184,13 @@ static inline void report_jira_text(FILE *f, const char *s)
 struct mycl_annotation;
 struct mycl_annotate_opts;
 /*
- * The K hottest user functions of event EV that disassemble, hottest first:
+ * The K hottest user functions of event EV that disassemble, hottest first,
+ * but those of rows SKIP(row, SKIP_CTX) leaves out (NULL: none):
  * FN(annotation, CTX) for each.  How many, or FN's negative code.
  */
 int report_hot_annotations(const struct mycl_profile *p, size_t ev, size_t k,
 			   const struct mycl_annotate_opts *ao,
+			   bool (*skip)(const struct mycl_hot_row *r, void *skip_ctx), void *skip_ctx,
 			   int (*fn)(const struct mycl_annotation *a, void *ctx), void *ctx);
 
 /* The text report's header (recording, quality warnings) and symbolization summary. */

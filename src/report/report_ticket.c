@@ -30,6 +30,9 @@ struct ticket {
 	unsigned int width;
 	bool md;			/* markdown */
 	bool jira;			/* Jira wiki markup */
+	int8_t *library;		/* per summary index: 1 a shared library, 0 not, -1 not
+					 * looked at yet (library()) */
+	bool libraries;			/* libraries on request (mycl_ticket_opts.libraries) */
 	const char *host;		/* redacted: the recording's host name */
 	const char *home;		/* redacted: mycl_ticket_opts.home */
 };
@@ -571,14 +574,23 @@ static int ticket_annotation(const struct mycl_annotation *a, void *ctx)
 	return captured(t, &c);
 }
 
+static bool left_out(const struct mycl_hot_row *r, void *ctx);
+
+static void libraries_note(struct ticket *t, const char *what);
+
 static int code(struct ticket *t, size_t k)
 {
 	int n;
 
 	heading(t, "Hottest code", "The hottest user functions, disassembled: samples per "
 		"instruction, source lines, and the globals each instruction touches.");
-	n = report_hot_annotations(t->p, t->ev, k, OPTS_GET(t->o, annotate_opts, NULL),
+	n = report_hot_annotations(t->p, t->ev, k, OPTS_GET(t->o, annotate_opts, NULL), left_out, t,
 				   ticket_annotation, t);
+	if (n > 0)
+		libraries_note(t, "The annotation");
+	else if (!n && !t->libraries)	/* (no function of the programs': the libraries') */
+		n = report_hot_annotations(t->p, t->ev, k, OPTS_GET(t->o, annotate_opts, NULL), NULL,
+					   NULL, ticket_annotation, t);
 	if (!n)
 		fprintf(t->f, "No user function with samples could be disassembled (see Symbols).\n");
 	return n < 0 ? n : 0;
@@ -609,29 +621,6 @@ static int types_section(struct ticket *t)
 	return err ? (free(capture_end(&c)), err) : captured(t, &c);
 }
 
-/* The user binaries with the most samples, up to K, by their summary index. */
-static size_t main_binaries(const struct mycl_profile *p, size_t *idx, size_t k)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < mycl_profile__nr_dsos(p); i++) {
-		const struct mycl_dso_summary *d = mycl_profile__dso(p, i);
-		size_t j;
-
-		if (d->kernel || !d->samples || !d->path || d->path[0] != '/')
-			continue;
-		for (j = n; j > 0 && mycl_profile__dso(p, idx[j - 1])->samples < d->samples; j--)
-			if (j < k)
-				idx[j] = idx[j - 1];
-		if (j < k) {
-			idx[j] = i;
-			if (n < k)
-				n++;
-		}
-	}
-	return n;
-}
-
 /* Where a recorded binary is on this machine: under the symfs when one was given. */
 /*
  * Where binary D is read here: the file its symbols were loaded with, else
@@ -650,6 +639,105 @@ static bool local_path(const struct ticket *t, const struct mycl_dso_summary *d,
 }
 
 /*
+ * Whether binary I of the summary is a shared library (an ET_DYN object with
+ * a soname, or without an interpreter, not marked PIE: libc.so.6 has an
+ * interpreter and a soname), from the file; a binary not readable here counts
+ * as the program's.
+ */
+static bool library(struct ticket *t, size_t i)
+{
+	const struct mycl_dso_summary *d = mycl_profile__dso(t->p, i);
+	struct mycl_build_facts bf;
+	char path[4096], sym[4096];
+
+	if (t->library[i] < 0) {
+		local_path(t, d, path, sizeof(path));
+		snprintf(sym, sizeof(sym), "%s", d->read_sym_file ? d->read_sym_file : path);
+		t->library[i] = !mycl_build_facts(path, sym, &bf) && bf.pie < 0;
+	}
+	return t->library[i] > 0;
+}
+
+/*
+ * The user binaries with the most samples, up to K, by their summary index:
+ * the programs' own (shared libraries only on request, or when no program
+ * has samples).
+ */
+static size_t main_binaries(struct ticket *t, size_t *idx, size_t k)
+{
+	const struct mycl_profile *p = t->p;
+	size_t n = 0;
+
+	for (int pass = t->libraries; pass < 2 && !n; pass++) {
+		for (size_t i = 0; i < mycl_profile__nr_dsos(p); i++) {
+			const struct mycl_dso_summary *d = mycl_profile__dso(p, i);
+			size_t j;
+
+			if (d->kernel || !d->samples || !d->path || d->path[0] != '/' ||
+			    (!pass && library(t, i)))
+				continue;
+			for (j = n; j > 0 && mycl_profile__dso(p, idx[j - 1])->samples < d->samples;
+			     j--)
+				if (j < k)
+					idx[j] = idx[j - 1];
+			if (j < k) {
+				idx[j] = i;
+				if (n < k)
+					n++;
+			}
+		}
+	}
+	return n;
+}
+
+/*
+ * One line naming the shared libraries with samples that WHAT leaves out,
+ * and the option that takes them in; nothing when none is left out.
+ */
+static void libraries_note(struct ticket *t, const char *what)
+{
+	size_t idx[1], nlib = 0;
+	char line[600];
+	int len;
+
+	if (t->libraries || !main_binaries(t, idx, 1) || library(t, idx[0]))
+		return;
+	len = snprintf(line, sizeof(line), "%s leaves out the shared libraries with samples: ",
+		       what);
+	for (size_t i = 0; i < mycl_profile__nr_dsos(t->p); i++) {
+		const struct mycl_dso_summary *d = mycl_profile__dso(t->p, i);
+
+		if (d->kernel || !d->samples || !d->path || d->path[0] != '/' || !library(t, i))
+			continue;
+		if (nlib < 3 && len > 0 && (size_t)len < sizeof(line))
+			len += snprintf(line + len, sizeof(line) - (size_t)len, "%s%s (%" PRIu64 ")",
+					nlib ? ", " : "", d->name, d->samples);
+		nlib++;
+	}
+	if (!nlib || len < 0 || (size_t)len >= sizeof(line))
+		return;
+	snprintf(line + len, sizeof(line) - (size_t)len, "%s; --libraries takes them in.",
+		 nlib > 3 ? ", ..." : "");
+	prose(t, line, true);
+}
+
+/* Whether row R of the flat profile is in a shared library the report leaves out. */
+static bool left_out(const struct mycl_hot_row *r, void *ctx)
+{
+	struct ticket *t = ctx;
+
+	if (t->libraries || !r->dso_path)
+		return false;
+	for (size_t i = 0; i < mycl_profile__nr_dsos(t->p); i++) {
+		const struct mycl_dso_summary *d = mycl_profile__dso(t->p, i);
+
+		if (d->path && !strcmp(d->path, r->dso_path) && !d->kernel)
+			return library(t, i);
+	}
+	return false;
+}
+
+/*
  * mycl-share of the binaries given, or of the recording's two user binaries
  * with the most samples, each weighted by the recording: FN(analysis, CTX),
  * or ON_ERR(message, CTX) for a binary that cannot be analysed.  How many
@@ -660,7 +748,7 @@ static int for_each_share(struct ticket *t, int (*fn)(const struct mycl_share *s
 {
 	const char *const *bins = OPTS_GET(t->o, binaries, NULL);
 	const char *perf = mycl_perf_data__path(mycl_profile__perf_data(t->p));
-	size_t idx[2], n = bins ? 0 : main_binaries(t->p, idx, 2);
+	size_t idx[2], n = bins ? 0 : main_binaries(t, idx, 2);
 	int shown = 0;
 	char path[4096];
 
@@ -735,8 +823,10 @@ static int share_section(struct ticket *t)
 	shown = for_each_share(t, share_text, share_error, t);
 	if (shown < 0)
 		return shown;
-	if (!shown && !OPTS_GET(t->o, binaries, NULL) && !main_binaries(t->p, idx, 2))
+	if (!shown && !OPTS_GET(t->o, binaries, NULL) && !main_binaries(t, idx, 2))
 		fprintf(t->f, "No user binary with samples to look at (mycl-report perf.data BINARY).\n");
+	if (shown > 0 && !OPTS_GET(t->o, binaries, NULL))
+		libraries_note(t, "The analysis");
 	return 0;
 }
 
@@ -749,7 +839,7 @@ static void build_lines(struct ticket *t, const size_t *idx, size_t n);
 
 static void build_section(struct ticket *t)
 {
-	size_t idx[3], n = main_binaries(t->p, idx, 3);
+	size_t idx[3], n = main_binaries(t, idx, 3);
 
 	heading(t, "Build", "How the main binaries were built: compiler, flags, frame pointers "
 		"(which decide what perf record -g shows), PIE or static, LTO, debug info.");
@@ -831,11 +921,12 @@ static bool no_chains(const struct mycl_profile *p)
 	return false;
 }
 
-MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t ev,
-				 const struct mycl_ticket_opts *o)
+static int ticket_text(FILE *f, const struct mycl_profile *p, size_t ev,
+		       const struct mycl_ticket_opts *o, int8_t *lib)
 {
 	const struct mycl_profile_event *pe;
-	struct ticket t = { .f = f, .p = p, .o = o, .ev = ev };
+	struct ticket t = { .f = f, .p = p, .o = o, .ev = ev, .library = lib,
+			    .libraries = OPTS_GET(o, libraries, false) };
 	size_t top = OPTS_GET(o, top, 0) ? OPTS_GET(o, top, 0) : 20;
 	struct capture c;
 	const char *path;
@@ -1011,7 +1102,7 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 
 static void json_build(struct json *j, struct ticket *t)
 {
-	size_t idx[3], n = main_binaries(t->p, idx, 3);
+	size_t idx[3], n = main_binaries(t, idx, 3);
 	char path[4096], sym[4096];
 
 	json_begin_arr(j, NULL);
@@ -1080,10 +1171,11 @@ static int json_share(const struct mycl_share *s, void *ctx)
  * "annotations", "types" (mycl-types/1, by member), "share" (mycl-share/2 per
  * binary), and "build".
  */
-MYCL_API int mycl_report__ticket_json(FILE *f, const struct mycl_profile *p, size_t ev,
-				      const struct mycl_ticket_opts *o)
+static int ticket_json(FILE *f, const struct mycl_profile *p, size_t ev,
+		       const struct mycl_ticket_opts *o, int8_t *lib)
 {
-	struct ticket t = { .f = f, .p = p, .o = o, .ev = ev, .width = 100 };
+	struct ticket t = { .f = f, .p = p, .o = o, .ev = ev, .width = 100, .library = lib,
+			    .libraries = OPTS_GET(o, libraries, false) };
 	MYCL_OPTS(mycl_report_opts, ro, .max_rows = OPTS_GET(o, top, 0) ? OPTS_GET(o, top, 0) : 20,
 		  .graph = mycl_profile__has_callgraph(p), .graph_limit = 2.0);
 	struct mycl_lock_report *lr;
@@ -1141,7 +1233,11 @@ MYCL_API int mycl_report__ticket_json(FILE *f, const struct mycl_profile *p, siz
 		fputs("null", f);
 	}
 	fputs(",\n\"annotations\": [", f);
-	rc = report_hot_annotations(p, ev, k, OPTS_GET(o, annotate_opts, NULL), json_annotation, &jl);
+	rc = report_hot_annotations(p, ev, k, OPTS_GET(o, annotate_opts, NULL), left_out, &t,
+				    json_annotation, &jl);
+	if (!rc && !t.libraries)	/* (no function of the programs': the libraries') */
+		rc = report_hot_annotations(p, ev, k, OPTS_GET(o, annotate_opts, NULL), NULL, NULL,
+					    json_annotation, &jl);
 	if (rc < 0)
 		return rc;
 	fputs("],\n\"types\": ", f);
@@ -1170,4 +1266,35 @@ MYCL_API int mycl_report__ticket_json(FILE *f, const struct mycl_profile *p, siz
 	err = json_finish(&j);
 	fputs("}\n", f);
 	return err ? err : ferror(f) ? -EIO : 0;
+}
+
+/* Whether each binary is a shared library, looked up once per report (library()). */
+static int8_t *library_memo(const struct mycl_profile *p)
+{
+	size_t n = mycl_profile__nr_dsos(p) ? mycl_profile__nr_dsos(p) : 1;
+	int8_t *lib = malloc(n);
+
+	if (lib)
+		memset(lib, -1, n);
+	return lib;
+}
+
+MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t ev,
+				 const struct mycl_ticket_opts *o)
+{
+	int8_t *lib = library_memo(p);
+	int err = lib ? ticket_text(f, p, ev, o, lib) : -ENOMEM;
+
+	free(lib);
+	return err;
+}
+
+MYCL_API int mycl_report__ticket_json(FILE *f, const struct mycl_profile *p, size_t ev,
+				      const struct mycl_ticket_opts *o)
+{
+	int8_t *lib = library_memo(p);
+	int err = lib ? ticket_json(f, p, ev, o, lib) : -ENOMEM;
+
+	free(lib);
+	return err;
 }
