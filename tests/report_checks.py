@@ -47,7 +47,10 @@ def main():
         heads = [x[3:-3] for x in lines if x.startswith("== ") and x.endswith(" ==")]
         want = ["Recording", "Over time", "Where the time goes", "Call paths",
                 "Lock and spin sites", "Hottest code", "Data types", "False sharing among globals", "Symbols", "Build"]
-        # (the data types when the binaries' debug info names any)
+        # (the data types when the binaries' debug info names any; the off-CPU waits of a
+        # recording with sched_switch or futex tracepoints)
+        if name == "waits.data":
+            want.insert(want.index("Hottest code"), "Off-CPU waits")
         check(f"{name}: sections {heads}", heads in (want, [h for h in want if h != "Data types"]),
               "")
         # Each section opens with one line that says what it shows.
@@ -115,6 +118,25 @@ def main():
         b = doc["build"][0]
         check("json: build facts", b["binary"] == "zoo" and b["static"] is True and
               b["frame_pointers"] is True and b["compiler"].startswith("GCC 12.2.0"), str(b))
+
+    # The off-CPU waits of a tracepoint recording: the lock sites and the futex word, as
+    # mycl-hot --locks finds them; the symbolization summary says it counts every event.
+    r = run(tool, "--symfs", symfs, os.path.join(data, "waits.data"))
+    offcpu = r.stdout.split("== Off-CPU waits ==")[-1].split("== Hottest code ==")[0]
+    hot_w = run(hot, "--symfs", symfs, "--locks", os.path.join(data, "waits.data")).stdout
+    check("waits: the off-CPU section has mycl-hot's lock sites and futex word",
+          "open_table (mutex_wait) via __pthread_mutex_lock" in offcpu and
+          "table_lock (mutex_wait)" in offcpu and
+          all(x.strip().lstrip("# ") in offcpu for x in hot_w.splitlines()
+              if "waits  " in x and "%" in x), offcpu[:300])
+    check("waits: the symbolization summary says it counts all 3 events",
+          "samples (of all 3 events) resolved" in r.stdout, "")
+    jw = json.loads(run(tool, "--symfs", symfs, "--format", "json",
+                        os.path.join(data, "waits.data")).stdout)["waits"]
+    check("waits json: the waits document", jw and jw["schema"] == "mycl-waits/1" and
+          jw["sites"][0]["site"] == "open_table", str(jw)[:200])
+    jw = json.loads(run(tool, "--symfs", symfs, "--format", "json", ttas).stdout)["waits"]
+    check("ttas json: no tracepoints, waits null", jw is None, str(jw)[:100])
 
     # The programs' own binaries first, libraries on request: yielder spends 29% in libc's
     # __sched_yield, hotloop 10% in libc's msort; the annotation, false sharing and build facts

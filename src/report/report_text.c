@@ -363,7 +363,7 @@ MYCL_API bool mycl_report__in_group_view(const struct mycl_profile *p, size_t ev
 void report_text_summary(FILE *f, const struct mycl_profile *p)
 {
 	uint64_t total = mycl_profile__unmapped(p), unresolved = mycl_profile__unmapped(p);
-	size_t n = mycl_profile__nr_dsos(p);
+	size_t n = mycl_profile__nr_dsos(p), events = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		total += mycl_profile__dso(p, i)->samples;
@@ -371,8 +371,15 @@ void report_text_summary(FILE *f, const struct mycl_profile *p)
 	}
 	if (!total)
 		return;
-	fprintf(f, "# Symbolization: %.1f%% of %" PRIu64 " samples resolved to a symbol\n",
-		pct(total - unresolved, total), total);
+	for (size_t e = 0; e < mycl_profile__nr_events(p); e++)
+		events += mycl_profile__event(p, e)->nr_samples > 0;
+	/* (the binaries' counts take every event's samples: said so when there are several) */
+	if (events > 1)
+		fprintf(f, "# Symbolization: %.1f%% of %" PRIu64 " samples (of all %zu events) "
+			"resolved to a symbol\n", pct(total - unresolved, total), total, events);
+	else
+		fprintf(f, "# Symbolization: %.1f%% of %" PRIu64 " samples resolved to a symbol\n",
+			pct(total - unresolved, total), total);
 	fprintf(f, "#\n#  Samples  No symbol  Binary\n");
 	if (mycl_profile__unmapped(p))
 		fprintf(f, "#  %6.2f%%    %6.2f%%  [unknown]: the address is in no known mapping\n",

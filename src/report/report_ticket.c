@@ -575,6 +575,31 @@ static int ticket_annotation(const struct mycl_annotation *a, void *ctx)
 }
 
 static bool left_out(const struct mycl_hot_row *r, void *ctx);
+/* Where threads waited off-CPU, from the recording's tracepoints; nothing without them. */
+static int waits(struct ticket *t)
+{
+	struct mycl_wait_report *w;
+	struct capture c;
+	int err = mycl_profile__waits(t->p, &w);
+
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	if (!w->total_wait_ns && !w->nr_futexes && !w->nr_locks) {
+		mycl_wait_report__free(w);
+		return 0;
+	}
+	heading(t, "Off-CPU waits", "Where threads slept, from the recording's tracepoints "
+		"(sched_switch, futex system calls, lock contention): waits for a lock by the code "
+		"that took it, then I/O, poll and idle waits, and the futex words waited on.");
+	if (!capture_begin(&c)) {
+		mycl_wait_report__free(w);
+		return -ENOMEM;
+	}
+	err = mycl_report__waits_text(c.f, w, 2.0);
+	mycl_wait_report__free(w);
+	return err ? (free(capture_end(&c)), err) : captured(t, &c);
+}
+
 
 static void libraries_note(struct ticket *t, const char *what);
 
@@ -1080,6 +1105,8 @@ static int ticket_text(FILE *f, const struct mycl_profile *p, size_t ev,
 	}
 	err = locks(&t);
 	if (!err)
+		err = waits(&t);
+	if (!err)
 		err = code(&t, OPTS_GET(o, annotate, 0) ? OPTS_GET(o, annotate, 0) : 2);
 	if (!err)
 		err = types_section(&t);
@@ -1231,6 +1258,19 @@ static int ticket_json(FILE *f, const struct mycl_profile *p, size_t ev,
 			return err;
 	} else {
 		fputs("null", f);
+	}
+	fputs(",\n\"waits\": ", f);
+	{
+		struct mycl_wait_report *w;
+
+		if (!mycl_profile__waits(p, &w)) {
+			err = mycl_report__waits_json(f, w, 2.0);
+			mycl_wait_report__free(w);
+			if (err)
+				return err;
+		} else {
+			fputs("null", f);
+		}
 	}
 	fputs(",\n\"annotations\": [", f);
 	rc = report_hot_annotations(p, ev, k, OPTS_GET(o, annotate_opts, NULL), left_out, &t,
