@@ -116,10 +116,15 @@ def mariadb(hot, work, seconds):
             report(hot, out, f"MariaDB {test}, 16 threads")
 
 
-def postgres(hot, work, seconds):
+@contextlib.contextmanager
+def postgres_server(work):
+    """Debian's PostgreSQL 15 on a private datadir and socket (in WORK) with pgbench's tables
+    at scale 10, stopped at the end: yields pgbench's command line (without the database)
+    or None when it cannot."""
     bindir = "/usr/lib/postgresql/15/bin"
     if not os.path.exists(bindir) and not install(["postgresql-15"]):
         print("skip PostgreSQL: not installed")
+        yield None
         return
     data = os.path.join(work, "pgdata")
     shutil.rmtree(data, ignore_errors=True)
@@ -131,23 +136,32 @@ def postgres(hot, work, seconds):
     r = sh(user + [f"{bindir}/initdb", "-D", data, "-A", "trust"])
     if r.returncode:
         print("skip PostgreSQL:", r.stderr[-300:])
+        yield None
         return
     opts = f"-k {work} -c listen_addresses='' -c max_connections=100 -c shared_buffers=128MB"
     r = sh(user + [f"{bindir}/pg_ctl", "-D", data, "-o", opts, "-l", f"{work}/pg.log", "-w", "start"])
     if r.returncode:
         print("skip PostgreSQL:", r.stderr[-300:])
+        yield None
         return
     try:
         pg = user + ["pgbench", "-h", work, "-U", "postgres"]
         sh(pg + ["-i", "-s", "10", "postgres"], timeout=600)
+        yield pg
+    finally:
+        sh(user + [f"{bindir}/pg_ctl", "-D", data, "-m", "fast", "stop"])
+
+
+def postgres(hot, work, seconds):
+    with postgres_server(work) as pg:
+        if not pg:
+            return
         for name, extra in (("select-only", ["-S"]), ("tpcb-like", [])):
             out = os.path.join(work, f"postgres-{name}.data")
             record(out, seconds, lambda e=extra: subprocess.Popen(
                 pg + ["-c", "16", "-j", "4", "-T", str(seconds + 30), *e, "postgres"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
             report(hot, out, f"PostgreSQL pgbench {name}, 16 clients")
-    finally:
-        sh(user + [f"{bindir}/pg_ctl", "-D", data, "-m", "fast", "stop"])
 
 
 def main():

@@ -346,7 +346,9 @@ static int artefact(struct mycl_profile *p, const struct mycl_profile_event *pe)
 	}
 	len = (size_t)snprintf(w->message, sizeof(w->message), "%.0f%% of '%s' sits on single "
 			       "kernel instructions or idle points (", share, pe->event->name);
-	for (size_t i = 0; i < nv && i < 2 && len < sizeof(w->message); i++) {
+	/* (the two largest named, when they hold 1% of the event or more) */
+	for (size_t i = 0; i < nv && i < 2 && len < sizeof(w->message) &&
+	     (!i || v[i].period * 100 >= pe->total_period); i++) {
 		len += (size_t)snprintf(w->message + len, sizeof(w->message) - len, "%s%.40s",
 					i ? ", " : "", v[i].sym);
 		if (v[i].piled && len < sizeof(w->message))
@@ -360,7 +362,7 @@ static int artefact(struct mycl_profile *p, const struct mycl_profile_event *pe)
 	if (len < sizeof(w->message))
 		snprintf(w->message + len, sizeof(w->message) - len, "%s): time with interrupts off, "
 			 "idle, or one long instruction; not code that ran there",
-			 nv > 2 ? ", ..." : "");
+			 nv > 2 || (nv > 1 && v[1].period * 100 < pe->total_period) ? ", ..." : "");
 	snprintf(w->fix, sizeof(w->fix), "use a hardware event (-e cycles) where there is a PMU; "
 		 "else read them as interrupts-off time (perf annotate -s SYM where recorded: "
 		 "an sti, popf or irq-enable call before the hot one)");

@@ -325,6 +325,8 @@ static void prose_in(struct ticket *t, const char *pre, const char *line, const 
 static void prose(struct ticket *t, const char *line, bool names)
 {
 	prose_in(t, "", line, "", names);
+	if (t->jira)
+		fputc('\n', t->f);	/* (a paragraph each: Jira breaks the line of a newline) */
 }
 
 /*
