@@ -265,6 +265,23 @@ def waits(hot, fx, data, expected):
           (fut.get("symbol") or "").startswith("table_lock") and
           abs(fut.get("wait_ns", 0) / 1e9 - total) <= 0.25 * total, fut)
 
+    # A wait is as long whatever the filters keep: its thread sleeps on one CPU and is switched
+    # in on another, by a sample the filter drops.  The waits that start on each CPU add up to
+    # all of them, count and time; a filter on the command changes nothing.
+    def by_site(*args):
+        r = [x for x in run_json(hot, "-q", "--locks", "--format", "json", *fx, *args, data)
+             if x.get("schema") == "mycl-waits/1"]
+        return {(s["site"], s["via"]): (s["waits"], s["wait_ns"]) for s in r[0]["sites"]} \
+            if r else {}
+    whole = by_site()
+    parts = [by_site("--cpu", c) for c in ("0", "1")]
+    summed = {k: tuple(sum(p.get(k, (0, 0))[i] for p in parts) for i in (0, 1)) for k in whole}
+    check(f"waits: per CPU they add up to the whole ({len(whole)} sites, count and ns)",
+          whole and summed == whole, [(k, whole[k], summed[k]) for k in whole
+                                      if summed[k] != whole[k]][:3])
+    check("waits: --comm mutex_wait gives the same waits", by_site("--comm", "mutex_wait") == whole,
+          "")
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -101,22 +101,54 @@ static int wait_end(struct wait_state *w, int32_t tid, uint64_t time)
 	return err;
 }
 
-/*
- * A sample of another event: its thread runs, so a wait it was in is over.
- * Recordings of one program see its threads leave the CPU, but not the
- * idle task switching them back in: then the wait ends at the thread's next
- * sample, an upper bound.
- */
-int offcpu_running(struct mycl_profile *p, const struct mycl_sample *s)
-{
-	struct wait_state *w = p->waits;
-
-	return w && w->sched.nr ? wait_end(w, s->tid, s->time) : 0;
-}
-
 static bool field(struct wait_state *w, const struct mycl_sample *s, const char *name, uint64_t *v)
 {
 	return tracepoints_field(w->tp, s->event->config, name, s->raw, s->raw_size, v);
+}
+
+/*
+ * Where waits end, from every sample the filters keep or not (a thread that
+ * slept on one CPU is switched in on another, by a sample of another
+ * command): a sched_switch ends the wait of the thread switched in (and of
+ * the one leaving, seen running); a futex system call's exit and a lock
+ * contention's end end their thread's; a sample of any other event has its
+ * thread running, so a wait it was in is over.  Recordings of one program
+ * see its threads leave the CPU, but not the idle task switching them back
+ * in: then the wait ends at the thread's next sample, an upper bound.
+ */
+int offcpu_observe(struct mycl_profile *p, const struct mycl_sample *s)
+{
+	struct wait_state *w = p->waits;
+	const char *name;
+	struct pending *e;
+	uint64_t prev = 0, next = 0;
+	int err;
+
+	if (!w || (!w->sched.nr && !w->futex.nr && !w->lock.nr))
+		return 0;
+	if (s->event->type != PERF_TYPE_TRACEPOINT || !s->raw || !w->tp ||
+	    !(name = tracepoints_name(w->tp, s->event->config)))
+		return w->sched.nr ? wait_end(w, s->tid, s->time) : 0;
+	if (!strcmp(name, "sched:sched_switch")) {
+		if (!field(w, s, "prev_pid", &prev) || !field(w, s, "next_pid", &next))
+			return 0;
+		err = wait_end(w, (int32_t)next, s->time);
+		return err ? err : wait_end(w, (int32_t)prev, s->time);
+	}
+	err = w->sched.nr ? wait_end(w, s->tid, s->time) : 0;
+	if (!err && !strcmp(name, "syscalls:sys_exit_futex") && (e = pend_find(&w->futex, s->tid))) {
+		struct hent k = { .addr = e->addr, .pid = s->pid };
+
+		err = hist_add(&w->futexes, &k, s->time > e->time ? s->time - e->time : 0, 0, NULL);
+		pend_drop(&w->futex, e);
+	} else if (!err && !strcmp(name, "lock:contention_end") &&
+		   (e = pend_find(&w->lock, s->tid))) {
+		struct hent k = { .addr = e->addr };
+
+		err = hist_add(&w->locks, &k, s->time > e->time ? s->time - e->time : 0, 1, NULL);
+		pend_drop(&w->lock, e);
+	}
+	return err;
 }
 
 int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf)
@@ -142,12 +174,7 @@ int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t 
 	}
 	if (!w->tp || !(name = tracepoints_name(w->tp, s->event->config)))
 		return 0;
-	if (strcmp(name, "sched:sched_switch")) {
-		err = offcpu_running(p, s);
-		if (err)
-			return err;
-	}
-
+	/* (the waits it ends were ended by offcpu_observe(), which saw it first) */
 	if (!strcmp(name, "sched:sched_switch")) {
 		uint64_t prev = 0, next = 0, state = 0;
 
@@ -155,12 +182,8 @@ int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t 
 		if (!field(w, s, "prev_pid", &prev) || !field(w, s, "next_pid", &next))
 			return 0;
 		field(w, s, "prev_state", &state);
-		/* The thread switched in ends its wait; so does one seen running again. */
-		err = wait_end(w, (int32_t)next, s->time);
-		if (!err)
-			err = wait_end(w, (int32_t)prev, s->time);
 		/* A thread leaving the CPU asleep (not preempted) starts one. */
-		if (!err && (state & 0xff) && prev && leaf != UINT32_MAX) {
+		if ((state & 0xff) && prev && leaf != UINT32_MAX) {
 			struct pending n = { .tid = (int32_t)prev, .time = s->time };
 
 			n.node = profile_wait_site(p, s, leaf, &n.via, &n.lock);
@@ -179,30 +202,12 @@ int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t 
 			if (!err)
 				err = pend_put(&w->futex, &n);
 		}
-	} else if (!strcmp(name, "syscalls:sys_exit_futex")) {
-		struct pending *e = pend_find(&w->futex, s->tid);
-
-		if (e) {
-			struct hent k = { .addr = e->addr, .pid = s->pid };
-
-			err = hist_add(&w->futexes, &k, s->time > e->time ? s->time - e->time : 0, 0, NULL);
-			pend_drop(&w->futex, e);
-		}
 	} else if (!strcmp(name, "lock:contention_begin")) {
 		w->have_lock = true;
 		if (field(w, s, "lock_addr", &v)) {
 			struct pending n = { .tid = s->tid, .time = s->time, .addr = v };
 
 			err = pend_put(&w->lock, &n);
-		}
-	} else if (!strcmp(name, "lock:contention_end")) {
-		struct pending *e = pend_find(&w->lock, s->tid);
-
-		if (e) {
-			struct hent k = { .addr = e->addr };
-
-			err = hist_add(&w->locks, &k, s->time > e->time ? s->time - e->time : 0, 1, NULL);
-			pend_drop(&w->lock, e);
 		}
 	}
 	return err;

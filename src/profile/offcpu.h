@@ -12,8 +12,8 @@ struct mycl_profile;
  * its call-tree node.  Waits are credited where profile_wait_site() says.
  */
 int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf);
-/* Any other sample: its thread is running, so a wait it was in has ended. */
-int offcpu_running(struct mycl_profile *p, const struct mycl_sample *s);
+/* Every sample, kept by the filters or not, first: the waits it ends (see offcpu.c). */
+int offcpu_observe(struct mycl_profile *p, const struct mycl_sample *s);
 void offcpu_free(struct mycl_profile *p);
 
 #endif

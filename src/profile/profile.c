@@ -178,12 +178,9 @@ static const char *match_event(struct mycl_perf_data *pd, const char *name)
 /* Tracepoints are waits; other samples may be lock time, and end their thread's wait. */
 static int locks_and_waits(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf)
 {
-	int err;
-
 	if (s->event->type == 2 /* PERF_TYPE_TRACEPOINT */)
 		return offcpu_sample(p, s, leaf);
-	err = offcpu_running(p, s);
-	return err ? err : profile_locks_sample(p, s, leaf);
+	return profile_locks_sample(p, s, leaf);
 }
 
 
@@ -212,6 +209,9 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 	pe->event = s->event;
 	pe->nr_samples_all++;
 	pe->total_period_all += s->period;
+	/* (the waits a sample ends, whatever the filters keep: a wait is as long either way) */
+	if (p->locks && (err = offcpu_observe(p, s)))
+		return err;
 	if (p->event_name && strcmp(p->event_name, s->event->name))
 		return 0;
 	if (p->lat) {

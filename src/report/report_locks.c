@@ -148,6 +148,8 @@ static void waits_section(FILE *f, const struct mycl_wait_report *w, bool lock, 
 {
 	uint64_t total = lock ? w->lock_wait_ns : w->total_wait_ns - w->lock_wait_ns;
 	size_t shown = 0;
+	char row[1024];
+	int len;
 
 	if (!total) {
 		fprintf(f, "# %s\n#\n", lock ? "No wait for a lock." : "No other wait.");
@@ -164,11 +166,21 @@ static void waits_section(FILE *f, const struct mycl_wait_report *w, bool lock, 
 		if (pct(s->wait_ns, w->total_wait_ns) < limit)
 			break;
 		shown++;
-		fprintf(f, "  %7.2f%%  %11.3f ms  %6" PRIu64 " waits  %s (%s)%s%s\n",
-			pct(s->wait_ns, w->total_wait_ns), (double)s->wait_ns / 1e6, s->waits,
-			str_or(s->sym, "[unknown]"), s->dso, s->via ? " via " : "", str_or(s->via, ""));
+		len = snprintf(row, sizeof(row), "  %7.2f%%  %11.3f ms  %6" PRIu64 " waits  %s (%s)",
+			       pct(s->wait_ns, w->total_wait_ns), (double)s->wait_ns / 1e6, s->waits,
+			       str_or(s->sym, "[unknown]"), str_or(s->dso, "?"));
+		/* (the primitive under the site on a line of its own when the row would pass 100) */
+		if (s->via && len > 0 && (size_t)len + 5 + strlen(s->via) > 100)
+			fprintf(f, "%s\n              via %s\n", row, s->via);
+		else
+			fprintf(f, "%s%s%s\n", row, s->via ? " via " : "", str_or(s->via, ""));
 		if (lock && s->callers && s->callers->nr_children)
 			report_tree_text(f, s->callers, s->callers->period, limit, 12);
+		else if (lock && (!s->sym || (s->via && !strcmp(s->sym, s->via))))
+			/* the chains stopped in the primitive's library: who waited is not known */
+			fprintf(f, "# %12s(no caller: the call chains end in %s; perf record "
+				"--call-graph dwarf shows the code that waited)\n", "",
+				str_or(s->dso, "?"));
 	}
 	fprintf(f, "#\n");
 }
