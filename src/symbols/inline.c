@@ -598,10 +598,20 @@ static int member_path_of(struct dso *d, const char *var, uint64_t start, uint64
 	if (deref) {
 		/* var->member: the type var points to. */
 		Dwarf_Die pointee;
+		Dwarf_Word esize;
 		size_t at = used;
 
 		if (dwarf_tag(&type) != DW_TAG_pointer_type || !type_of(&type, &pointee))
 			return -ENOENT;
+		if (dwarf_aggregate_size(&pointee, &esize) == 0 && esize && off >= esize) {
+			/* past the first element: var points into an array of them, var[i] */
+			char tmp[32];
+
+			snprintf(tmp, sizeof(tmp), "[%" PRIu64 "]", (uint64_t)(off / esize));
+			put(buf, len, &used, tmp);
+			member_path(&pointee, off % esize, buf, len, &used, 0);
+			return 0;
+		}
 		put(buf, len, &used, "->");
 		member_path(&pointee, off, buf, len, &used, 0);
 		/* "->.mutex" reads "->mutex". */

@@ -54,7 +54,11 @@ int inline_global_at(struct dso *d, Dwarf_Die *cu, uint64_t start, Dwarf_Die *ou
  */
 int inline_member_path(struct dso *d, const char *var, uint64_t start, uint64_t off, char *buf,
 		       size_t len);
-/* The same inside what the global pointer VAR points to: "buf_pool->mutex". */
+/*
+ * The same inside what the global pointer VAR points to: "buf_pool->mutex";
+ * past the first object, an element of the array it points into:
+ * "MainLWLockArray[8]", "slots[4].note".
+ */
 int inline_pointee_path(struct dso *d, const char *var, uint64_t start, uint64_t off, char *buf,
 			size_t len);
 

@@ -86,11 +86,43 @@ static void clang_no_aranges(void **state)
 	check_binary("locks/queue.clang");
 }
 
+/*
+ * What a global pointer points to, by offset: its object's members, then
+ * elements of the array it points into (inventory.c's struct tally_slot
+ * *slots, 16 bytes: an unsigned long, then char note[8]).
+ */
+static void pointee_elements(void **state)
+{
+	struct sym_opts o = { .debug_dir = "" };
+	struct dso *d = dso_new(fixture("types/inventory.gcc-O2"), false);
+	const struct sym *v = NULL;
+	char buf[128];
+
+	(void)state;
+	assert_non_null(d);
+	dso_load(d, &o);
+	for (size_t i = 0; i < d->data_syms.nr && !v; i++)
+		if (d->data_syms.syms[i].name && !strncmp(d->data_syms.syms[i].name, "slots", 5) &&
+		    (d->data_syms.syms[i].name[5] < ' '))
+			v = &d->data_syms.syms[i];
+	assert_non_null(v);
+	assert_int_equal(inline_pointee_path(d, "slots", v->start, 0, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "slots->served");
+	assert_int_equal(inline_pointee_path(d, "slots", v->start, 8, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "slots->note");
+	assert_int_equal(inline_pointee_path(d, "slots", v->start, 0x40, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "slots[4].served");
+	assert_int_equal(inline_pointee_path(d, "slots", v->start, 0x4a, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "slots[4].note[2]");
+	dso_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(gcc_static),
 		cmocka_unit_test(clang_no_aranges),
+		cmocka_unit_test(pointee_elements),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
