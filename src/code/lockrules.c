@@ -95,6 +95,22 @@ int lock_rules_parse(struct lock_rules *r, const char *text, int *bad_line)
 		/* Trailing blanks of the pattern go. */
 		for (size_t k = strlen(f[2]); k && (f[2][k - 1] == ' ' || f[2][k - 1] == '\t'); k--)
 			f[2][k - 1] = '\0';
+		if (!strcmp(f[0], "names")) {
+			/* names ARRAY TABLE: two identifiers */
+			if (strpbrk(f[2], " \t") || !f[1][0] || !f[2][0]) {
+				if (bad_line)
+					*bad_line = lineno;
+				return -EINVAL;
+			}
+			if (ARRAY_GROW(r->names, r->cap_names, r->nr_names + 1))
+				return -ENOMEM;
+			r->names[r->nr_names] = (struct lock_names){ .array = strdup(f[1]),
+								   .table = strdup(f[2]) };
+			if (!r->names[r->nr_names].array || !r->names[r->nr_names].table)
+				return -ENOMEM;
+			r->nr_names++;
+			continue;
+		}
 		if (ARRAY_GROW(r->v, r->cap, r->nr + 1))
 			return -ENOMEM;
 		r->v[r->nr] = (struct lock_rule){ .layer = strdup(f[0]), .kind = strdup(f[1]),
@@ -154,7 +170,14 @@ void lock_rules_free(struct lock_rules *r)
 	}
 	free(r->v);
 	free(r->by_first);
+	for (size_t i = 0; i < r->nr_names; i++) {
+		free(r->names[i].array);
+		free(r->names[i].table);
+	}
+	free(r->names);
 	r->v = NULL;
 	r->by_first = NULL;
+	r->names = NULL;
 	r->nr = r->cap = 0;
+	r->nr_names = r->cap_names = 0;
 }

@@ -30,9 +30,24 @@ struct lock_rules {
 	unsigned int *by_first;
 	unsigned int first[258];
 	size_t indexed;			/* the rules by_first holds (a failed parse added more) */
+	/*
+	 * "names ARRAY TABLE" lines: the elements of the global ARRAY (or of
+	 * the array the global pointer ARRAY points into) named by the strings
+	 * of the binary's TABLE (const char *const TABLE[]), as PostgreSQL
+	 * names its individual LWLocks.
+	 */
+	struct lock_names {
+		char *array, *table;
+		const void *dso;	/* the binary TABLE was last looked up in, */
+		uint64_t start, end;	/* ... and where it is there (0, 0: not there) */
+	} *names;
+	size_t nr_names, cap_names;
 };
 
-/* Adds the rules in TEXT ("LAYER KIND PATTERN" lines).  0, -ENOMEM, or -EINVAL with *BAD_LINE. */
+/*
+ * Adds the rules in TEXT ("LAYER KIND PATTERN" lines, and "names ARRAY
+ * TABLE").  0, -ENOMEM, or -EINVAL with *BAD_LINE.
+ */
 int lock_rules_parse(struct lock_rules *r, const char *text, int *bad_line);
 /* The rule NAME matches, or -1.  Later rules win (a rules file overrides the defaults). */
 int lock_rules_match(const struct lock_rules *r, const char *name);

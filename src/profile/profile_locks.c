@@ -10,6 +10,7 @@
 #include "apinames.h"
 #include "lockcode.h"
 #include "inline.h"
+#include "elfimage.h"
 #include <inttypes.h>
 
 #define INLINE_SPIN "(inlined spin loop)"
@@ -345,6 +346,52 @@ static uint64_t code_at(struct mycl_profile *p, const struct mycl_sample *s, uin
 	return dso_offset_to_vaddr(r.dso, r.addr);
 }
 
+/*
+ * BUF ("ARRAY[i]...", LEN bytes) with the program's own name of element i
+ * where a "names ARRAY TABLE" rule says which table of strings in D names
+ * them: "WALWriteLock (MainLWLockArray[8])".  Unchanged otherwise.
+ */
+static void element_name(struct mycl_profile *p, struct dso *d, char *buf, size_t len)
+{
+	struct lock_rules *r = &p->locks->rules;
+	struct elf_image *img;
+
+	for (size_t k = 0; k < r->nr_names; k++) {
+		struct lock_names *n = &r->names[k];
+		size_t al = strlen(n->array), tl = strlen(n->table), ps;
+		char *end, name[128], out[512];
+		unsigned long i;
+
+		if (strncmp(buf, n->array, al) || buf[al] != '[')
+			continue;
+		i = strtoul(buf + al + 1, &end, 10);
+		if (*end != ']' || !(img = dso_image(d)))
+			continue;
+		if (n->dso != d) {
+			/* (a symbol's name ends at its first byte below 0x20: see symtab.h) */
+			n->dso = d;
+			n->start = n->end = 0;
+			for (size_t j = 0; j < d->data_syms.nr; j++) {
+				const struct sym *v = &d->data_syms.syms[j];
+
+				if (v->name && !strncmp(v->name, n->table, tl) &&
+				    (unsigned char)v->name[tl] < 0x20) {
+					n->start = v->start;
+					n->end = v->end;
+					break;
+				}
+			}
+		}
+		ps = elf_image_ptr_size(img);
+		if (!n->start || !ps || (n->end > n->start && i >= (n->end - n->start) / ps) ||
+		    elf_image_string_at(img, n->start + i * ps, name, sizeof(name)))
+			continue;
+		snprintf(out, sizeof(out), "%s (%s)", name, buf);
+		snprintf(buf, len, "%s", out);
+		return;
+	}
+}
+
 /* "var", "var.member" or "var+0x10": the global ADDR (a binary address of D) is in. */
 static const char *object_name(struct mycl_profile *p, struct dso *d, uint64_t addr)
 {
@@ -365,6 +412,7 @@ static const char *object_name(struct mycl_profile *p, struct dso *d, uint64_t a
 		else
 			snprintf(buf, sizeof(buf), "%s+%#" PRIx64, v->name, addr - v->start);
 	}
+	element_name(p, d, buf, sizeof(buf));
 	if (!e)
 		return machine_intern(p->m, buf);
 	return e->name = machine_intern(p->m, buf);
@@ -380,6 +428,7 @@ static const char *pointee_name(struct mycl_profile *p, struct dso *d, uint64_t 
 		return NULL;
 	if (inline_pointee_path(d, v->name, v->start, (uint64_t)off, buf, sizeof(buf)))
 		snprintf(buf, sizeof(buf), off ? "*%s+%#" PRIx64 : "*%s", v->name, (uint64_t)off);
+	element_name(p, d, buf, sizeof(buf));
 	return machine_intern(p->m, buf);
 }
 

@@ -630,6 +630,24 @@ uint64_t elf_image_any_pointer(const struct elf_image *img, uint64_t vaddr)
 	       sec->write && !sec->tls ? t : 0;
 }
 
+int elf_image_string_at(const struct elf_image *img, uint64_t vaddr, char *buf, size_t len)
+{
+	uint64_t t = data_word_target(img, vaddr);
+	const struct elf_section *sec = t ? elf_image_section_at(img, t) : NULL;
+	size_t n = 0;
+
+	if (!len || !sec || sec->write || sec->exec || sec->nobits)
+		return -ENOENT;
+	/* (byte by byte: the string may end where its section does) */
+	for (const uint8_t *c; n + 1 < len && (c = elf_image_rodata(img, t + n, 1)) && *c; n++) {
+		if (*c < 0x20 || *c >= 0x7f)
+			return -ENOENT;	/* not a name */
+		buf[n] = (char)*c;
+	}
+	buf[n] = '\0';
+	return n ? 0 : -ENOENT;
+}
+
 uint64_t elf_image_code_pointer(const struct elf_image *img, uint64_t vaddr)
 {
 	uint64_t t = data_word_target(img, vaddr);

@@ -85,6 +85,12 @@ const uint8_t *elf_image_rodata(const struct elf_image *img, uint64_t vaddr, siz
 uint64_t elf_image_data_pointer(const struct elf_image *img, uint64_t vaddr);
 /* The same for a word pointing into the image's code (a vtable's slot): the address, or 0. */
 uint64_t elf_image_code_pointer(const struct elf_image *img, uint64_t vaddr);
+/*
+ * The string the pointer-sized word at VADDR points to in read-only data (a
+ * table of names: const char *const names[]), printable ASCII, in BUF (LEN
+ * bytes, cut short there).  0, or -ENOENT.
+ */
+int elf_image_string_at(const struct elf_image *img, uint64_t vaddr, char *buf, size_t len);
 /* Either: what the word points to in writable data or in code, or 0. */
 uint64_t elf_image_any_pointer(const struct elf_image *img, uint64_t vaddr);
 bool elf_image_thumb(const struct elf_image *img, uint64_t addr);

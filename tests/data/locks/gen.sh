@@ -18,7 +18,8 @@ clang -O0 -g -fno-omit-frame-pointer -static -pthread -o "$dir/zoo-clang-O0" "$h
 g++ -O2 -g -fno-omit-frame-pointer -static -pthread -Wl,--gc-sections -o "$dir/members" \
 	"$here/members.cc"
 gcc -O2 -g -fno-omit-frame-pointer -static -pthread -o "$dir/queue" "$here/queue.c"
-cp "$dir/zoo" "$dir/zoo-clang-O0" "$dir/members" "$dir/queue" "$symfs/"
+gcc -O2 -g -fno-omit-frame-pointer -static -pthread -o "$dir/tranche" "$here/tranche.c"
+cp "$dir/zoo" "$dir/zoo-clang-O0" "$dir/members" "$dir/queue" "$dir/tranche" "$symfs/"
 # queue.c's code for the lock kinds read without a recording (tests/code/test_lockkinds.c):
 # clang, and aarch64 with outline atomics (Debian's default) and with LSE instructions.
 clang -O2 -g -pthread -o "$here/queue.clang" "$here/queue.c"
@@ -36,6 +37,8 @@ for m in tas ttas pmutex cas; do
 	fp "$m.O0.fp.data" "$dir/zoo-clang-O0" $m 1 4
 done
 fp members.fp.data "$dir/members" 1 4
+# A lock in an array a global pointer points into, named by a table of strings.
+fp tranche.fp.data "$dir/tranche" 1 4
 dw members.dwarf.data "$dir/members" 1 4
 # Locks that take turns, user space only (their kernel part, sched_yield's, is not asked about).
 for m in ticket tkcall turn mcs barrier maxcas door; do
