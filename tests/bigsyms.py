@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, summary  # noqa: E402
+from checks import check, perf_spelling, summary  # noqa: E402
 
 hot, share, data, work = sys.argv[1:5]
 measure_rss = (sys.argv[5] if len(sys.argv) > 5 else "rss") == "rss"
@@ -99,7 +99,7 @@ def rows(text):
     for line in text.splitlines():
         parts = line.split()
         if len(parts) >= 5 and parts[0].endswith("%") and not line.startswith("#"):
-            out.append((parts[0], parts[-1]))
+            out.append((parts[0], perf_spelling(parts[-3], parts[-1])))
     return out
 
 

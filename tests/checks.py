@@ -16,6 +16,17 @@ def summary():
     return 1 if failed else 0
 
 
+def perf_spelling(dso, sym):
+    """An unresolved address as perf report spells it (0x%016x), from mycl's spelling
+    (BINARY+0xADDR, the same in every view) when BINARY is the row's: for comparing rows."""
+    if dso and sym.startswith(dso + "+0x"):
+        try:
+            return "0x%016x" % int(sym[len(dso) + 1:], 16)
+        except ValueError:
+            pass
+    return sym
+
+
 def over_width(text, width=100):
     """The lines of a text report longer than WIDTH columns, but for a line that holds one word
     alone (a path to copy, which a report never shortens: it has a line of its own)."""

@@ -59,6 +59,30 @@ def main():
     r = run(tool, "--symfs", symfs, "--format", "markdown", base, new)
     check("markdown: a table with the change",
           "| base | new | delta |" in r.stdout and "**changed**" in r.stdout, r.stdout[:300])
+    # (read back by pandoc's GitHub markdown: the header's four lines a list, not one paragraph)
+    doc = json.loads(subprocess.run(["pandoc", "-f", "gfm", "-t", "json"], input=r.stdout,
+                                    capture_output=True, text=True, check=True).stdout)["blocks"]
+    check("markdown: the header a list of its 4 lines, then the table",
+          [b["t"] for b in doc][:2] == ["BulletList", "Table"] and len(doc[0]["c"]) == 4,
+          [b["t"] for b in doc])
+
+    # Kernel rows name their binary in one pair of brackets; code without a symbol is
+    # compared address by address, spelled as every view spells it (binary+0xoffset).
+    r = run(tool, "--by-share", "--kallsyms", os.path.join(data, "artefact.kallsyms"),
+            os.path.join(data, "artefact.data"), os.path.join(data, "idle.data"))
+    check("kernel rows: '[kernel.kallsyms]' in one pair of brackets",
+          r.returncode == 0 and "pvm_irq_enable [kernel.kallsyms]" in r.stdout and
+          "[[" not in r.stdout, r.stdout[:400])
+    r = run(tool, "--by-share", "--format", "json", os.path.join(data, "hotloop.g.data"),
+            os.path.join(data, "hotloop.data"))
+    rows = json.loads(r.stdout)["rows"] if r.returncode == 0 else []
+    unres = [x for x in rows if x["dso"] == "hotloop" and not x["symbol"]]
+    check("unresolved code: one row per address of the binary, with its address",
+          len(unres) > 3 and all(x.get("address", "0x0") != "0x0" for x in unres),
+          [(x.get("address"), x["base_samples"], x["new_samples"]) for x in unres][:4])
+    r = run(tool, "--by-share", os.path.join(data, "hotloop.g.data"), os.path.join(data, "hotloop.data"))
+    check("unresolved code spelled hotloop+0x...", re.search(r" hotloop\+0x[0-9a-f]+\n", r.stdout),
+          r.stdout[:400])
 
     # Per lock site: two lock patterns of tests/data/locks (a TTAS lock taken in
     # reserve_seat, a TAS latch in pin_buffer_slot) and a recording against itself.

@@ -18,6 +18,7 @@ import struct
 import subprocess
 import sys
 
+from checks import perf_spelling
 from lbr_synth import pad8, rec, trailer, write_file
 
 JIT = 0x7f0000100000
@@ -77,8 +78,9 @@ def rows(cmd, counts=False):
             n += 1
         if counts and n < len(f) and f[n].isdigit():
             n += 1      # the sample count
-        got[(" ".join(f[n:]), sym.strip())] = tuple(round(float(x.rstrip("%")), 2)
-                                                    for x in f[:n] if x.endswith("%"))
+        dso = " ".join(f[n:])
+        got[(dso, perf_spelling(dso, sym.strip()))] = tuple(round(float(x.rstrip("%")), 2)
+                                                            for x in f[:n] if x.endswith("%"))
     return got
 
 

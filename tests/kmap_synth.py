@@ -24,6 +24,7 @@ import struct
 import subprocess
 import sys
 
+from checks import perf_spelling
 from lbr_synth import pad8, rec, trailer, write_file
 
 KBASE = 0xffffffff81000000
@@ -106,7 +107,7 @@ def rows(cmd):
         # percentages, then (mycl) a sample count, then dso, [k], symbol
         i = f.index("[k]")
         pcts = tuple(round(float(x.rstrip("%")), 2) for x in f if x.endswith("%"))
-        got[(f[i - 1], f[i + 1])] = pcts
+        got[(f[i - 1], perf_spelling(f[i - 1], f[i + 1]))] = pcts
     return got
 
 

@@ -31,7 +31,9 @@ struct mycl_diff_opts {
 
 struct mycl_diff_row {
 	const char *dso;		/* short name */
-	const char *sym;		/* NULL: the dso's samples without a symbol */
+	const char *sym;		/* NULL: samples without a symbol, at addr */
+	uint64_t addr;			/* sym NULL: the address in the binary (0: the binary's
+					 * samples without a symbol merged) */
 	uint64_t base_samples, new_samples;
 	uint64_t base_period, new_period;	/* the event's amount (ns for cpu-clock) */
 	double base_share, new_share;	/* % of each run's total */

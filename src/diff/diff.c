@@ -19,6 +19,7 @@
 struct side {
 	const char *dso, *sym;
 	uint64_t samples, period;
+	uint64_t addr;			/* sym NULL: the address in the binary (0: all merged) */
 };
 
 static int key_cmp(const char *a, const char *b)
@@ -33,7 +34,9 @@ static int side_cmp(const void *x, const void *y)
 	const struct side *a = x, *b = y;
 	int c = key_cmp(a->dso, b->dso);
 
-	return c ? c : key_cmp(a->sym, b->sym);
+	if (c || (c = key_cmp(a->sym, b->sym)))
+		return c;
+	return a->sym ? 0 : a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
 /* V (N entries) sorted by (dso, name), equal keys merged; the count left. */
@@ -53,7 +56,11 @@ static size_t merge_sides(struct side *v, size_t n)
 	return k;
 }
 
-/* One row per (dso, symbol), the unresolved samples of a dso merged. */
+/*
+ * One row per (dso, symbol); the samples without a symbol per address in
+ * their binary, as the flat profile has them (the same binary on both sides
+ * has them at the same addresses).
+ */
 static int collect(const struct mycl_profile_event *ev, struct side **out, size_t *n)
 {
 	struct side *v = calloc(ev->nr_rows ? ev->nr_rows : 1, sizeof(*v));
@@ -62,7 +69,8 @@ static int collect(const struct mycl_profile_event *ev, struct side **out, size_
 		return -ENOMEM;
 	for (size_t i = 0; i < ev->nr_rows; i++)
 		v[i] = (struct side){ ev->rows[i].dso ? ev->rows[i].dso : "[unknown]", ev->rows[i].sym,
-				      ev->rows[i].samples, ev->rows[i].period };
+				      ev->rows[i].samples, ev->rows[i].period,
+				      ev->rows[i].sym ? 0 : ev->rows[i].addr };
 	*out = v;
 	*n = merge_sides(v, ev->nr_rows);
 	return 0;
@@ -78,7 +86,7 @@ static int collect_sites(const void *rep, struct side **out, size_t *n)
 		return -ENOMEM;
 	for (size_t i = 0; i < r->nr_sites; i++)
 		v[i] = (struct side){ r->sites[i].dso ? r->sites[i].dso : "[unknown]", r->sites[i].sym,
-				      r->sites[i].samples, r->sites[i].period };
+				      r->sites[i].samples, r->sites[i].period, 0 };
 	*out = v;
 	*n = merge_sides(v, r->nr_sites);
 	return 0;
@@ -97,7 +105,7 @@ static int collect_types(const void *rep, struct side **out, size_t *n)
 
 		v[i] = (struct side){ r->type ? r->type : "(not named)",
 				      r->type ? (r->member ? r->member : "(the whole object)") :
-				      r->unknown, r->samples, r->period };
+				      r->unknown, r->samples, r->period, 0 };
 	}
 	*out = v;
 	*n = merge_sides(v, t->nr_rows);
@@ -121,7 +129,8 @@ static int row_cmp(const void *x, const void *y)
 		return da < db ? 1 : -1;
 	if (a->changed != b->changed)
 		return a->changed ? -1 : 1;
-	return side_cmp(&(struct side){ a->dso, a->sym, 0, 0 }, &(struct side){ b->dso, b->sym, 0, 0 });
+	return side_cmp(&(struct side){ a->dso, a->sym, 0, 0, a->addr },
+			&(struct side){ b->dso, b->sym, 0, 0, b->addr });
 }
 
 static void weigh(struct mycl_diff *d, struct mycl_diff_row *r)
@@ -188,7 +197,8 @@ static int diff_rows(struct mycl_diff *d, const char *base_event, const char *ne
 		struct mycl_diff_row *r = &d->rows[d->nr_rows++];
 		const struct side *s = c <= 0 ? &a[i] : &b[j];
 
-		*r = (struct mycl_diff_row){ .dso = keep(d, &off, s->dso), .sym = keep(d, &off, s->sym) };
+		*r = (struct mycl_diff_row){ .dso = keep(d, &off, s->dso), .sym = keep(d, &off, s->sym),
+					     .addr = s->sym ? 0 : s->addr };
 		if (c <= 0) {
 			r->base_samples = a[i].samples;
 			r->base_period = a[i++].period;
@@ -390,7 +400,7 @@ static int collect_lines(const struct mycl_share *sh, const char *bin, struct si
 		if (ARRAY_GROW(buf, cap, len + 1))
 			goto nomem;
 		buf[len++] = 0;
-		v[k++] = (struct side){ bin, NULL, l->samples, l->samples };
+		v[k++] = (struct side){ bin, NULL, l->samples, l->samples, 0 };
 	}
 	for (size_t i = 0; i < k; i++)
 		v[i].sym = buf + offs[i];

@@ -42,9 +42,13 @@ static void cell(char *buf, size_t len, const struct mycl_diff *d, const struct 
 			  which == 1 ? (double)r->new_period : r->delta, which == 2);
 }
 
+/* "symbol [binary]" ("[kernel.kallsyms]" in its own brackets), or the address's name. */
 static const char *label(const struct mycl_diff_row *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s [%s]", r->sym ? r->sym : "[unknown]", r->dso);
+	if (!r->sym && r->addr)
+		return report_addr_name(buf, len, r->dso, r->addr);
+	snprintf(buf, len, r->dso[0] == '[' ? "%s %s" : "%s [%s]", r->sym ? r->sym : "[unknown]",
+		 r->dso);
 	return buf;
 }
 
@@ -129,18 +133,19 @@ MYCL_API int mycl_diff__write_markdown(FILE *f, const struct mycl_diff *d,
 {
 	size_t max = OPTS_GET(o, max_rows, 0) ? OPTS_GET(o, max_rows, 0) : 25;
 
-	header(f, d, o, "", true);
+	header(f, d, o, "- ", true);	/* (a list: its lines would run together as one paragraph) */
 	fprintf(f, "\n| | base | new | delta | z | %s | %s |\n|---|---:|---:|---:|---:|---|---|\n",
 		d->what, !strcmp(d->what, "struct member") ? "type" : "dso");
 	for (size_t i = 0; i < d->nr_rows && i < max; i++) {
 		const struct mycl_diff_row *r = &d->rows[i];
-		char c[3][32];
+		char c[3][32], a[300];
 
 		for (int k = 0; k < 3; k++)
 			cell(c[k], sizeof(c[k]), d, r, k);
 		fprintf(f, "| %s | %s | %s | %s | %.1f | ", r->changed ? "**changed**" : "", c[0], c[1],
 			c[2], r->z);
-		report_md_text(f, r->sym ? r->sym : "[unknown]");
+		report_md_text(f, r->sym ? r->sym : r->addr ? report_addr_name(a, sizeof(a), r->dso,
+									       r->addr) : "[unknown]");
 		fputs(" | ", f);
 		report_md_text(f, r->dso);
 		fputs(" |\n", f);
@@ -184,6 +189,8 @@ MYCL_API int mycl_diff__write_json(FILE *f, const struct mycl_diff *d,
 
 		json_begin_obj(&j, NULL);
 		json_str(&j, "symbol", r->sym);
+		if (!r->sym && r->addr)
+			json_hex(&j, "address", r->addr);
 		json_str(&j, "dso", r->dso);
 		json_u64(&j, "base_samples", r->base_samples);
 		json_u64(&j, "new_samples", r->new_samples);

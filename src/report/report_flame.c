@@ -186,7 +186,15 @@ struct layout {
 	int w;			/* the count that sets widths */
 	uint32_t max_depth;
 	uint64_t total[2];
-	double max_delta;	/* diff: largest |share change| of a frame, in points */
+	double max_delta;	/* diff: largest |change| of a function */
+	/*
+	 * diff: per name id, the function's samples and counts in and under it
+	 * over the whole run (each sample once, however deep it recurses): a
+	 * frame is coloured by its function's change, as the table compares
+	 * functions, not by its path's (a path that moved under a new caller is
+	 * all new, its functions unchanged).
+	 */
+	struct fnode *func;
 	uint32_t *order;	/* children, sorted: scratch */
 	size_t omitted;
 };
@@ -233,16 +241,51 @@ static bool beyond_noise(const struct layout *l, const struct fnode *n)
 	return z >= 4 || z <= -4;
 }
 
+/* The whole run's counts of N's function (N itself without them). */
+static const struct fnode *func_of(const struct layout *l, const struct fnode *n)
+{
+	return l->func ? &l->func[n->name] : n;
+}
+
+/*
+ * Each function's counts over the run: a node's counts go to its name unless
+ * a caller above it on its path has that name (recursion counted once).
+ */
+static int func_totals(struct layout *l)
+{
+	const struct flame *fl = l->fl;
+
+	l->func = calloc(fl->names.nr + 1, sizeof(*l->func));
+	if (!l->func)
+		return -ENOMEM;
+	for (size_t i = 0; i < fl->nr; i++) {
+		const struct fnode *n = &fl->nodes[i];
+		struct fnode *f = &l->func[n->name];
+		bool above = false;
+
+		for (uint32_t p = n->parent; p != FLAME_NONE && !above; p = fl->nodes[p].parent)
+			above = fl->nodes[p].name == n->name;
+		if (above)
+			continue;
+		for (int w = 0; w < 2; w++) {
+			f->v[w] += n->v[w];
+			f->n[w] += n->n[w];
+		}
+	}
+	return 0;
+}
+
 static void colour(const struct layout *l, const struct fnode *n, char *buf, size_t len)
 {
 	uint64_t h = str_hash(name_of(l->fl, n));
 
 	if (l->o->diff) {
-		double d = change(l, n);
+		const struct fnode *f = func_of(l, n);
+		double d = change(l, f);
 		double s = l->max_delta > 0 ? d / l->max_delta : 0;
 		int c;
 
-		if (!beyond_noise(l, n))
+		if (!beyond_noise(l, f))
 			s = 0;
 
 		if (s > 1)
@@ -299,11 +342,15 @@ static void frame(struct layout *l, uint32_t id, double x)
 	xml_escape(l->f, name);
 	fputs("\"><title>", l->f);
 	xml_escape(l->f, name);
-	if (l->o->diff)
-		fprintf(l->f, " (base %" PRIu64 ", new %" PRIu64 " %s: %+.0f; share %.2f%% to %.2f%%%s)",
-			n->v[0], n->v[1], l->o->unit, (double)n->v[1] - (double)n->v[0],
-			share(l, n, 0), share(l, n, 1),
-			beyond_noise(l, n) ? "; beyond sampling noise" : "; within sampling noise");
+	if (l->o->diff) {
+		const struct fnode *f = func_of(l, n);
+
+		fprintf(l->f, " (the function: base %" PRIu64 ", new %" PRIu64 " %s: %+.0f; share "
+			"%.2f%% to %.2f%%%s. This path: base %" PRIu64 ", new %" PRIu64 ")", f->v[0],
+			f->v[1], l->o->unit, (double)f->v[1] - (double)f->v[0], share(l, f, 0),
+			share(l, f, 1), beyond_noise(l, f) ? "; beyond sampling noise" :
+			"; within sampling noise", n->v[0], n->v[1]);
+	}
 	else
 		fprintf(l->f, " (%" PRIu64 " %s, %.2f%%)", n->v[0], l->o->unit, share(l, n, 0));
 	fprintf(l->f, "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
@@ -414,7 +461,7 @@ static const char flame_script[] =
 static void max_delta(struct layout *l)
 {
 	for (size_t i = 1; i < l->fl->nr; i++) {
-		const struct fnode *n = &l->fl->nodes[i];
+		const struct fnode *n = func_of(l, &l->fl->nodes[i]);
 		double d = change(l, n);
 
 		if (d < 0)
@@ -440,8 +487,11 @@ int flame_write_svg(FILE *f, const struct flame *fl, const struct flame_svg *o)
 	for (size_t i = 0; i < fl->nr; i++)
 		if ((double)fl->nodes[i].v[l.w] >= l.min_units && fl->nodes[i].depth > l.max_depth)
 			l.max_depth = fl->nodes[i].depth;
-	if (o->diff)
+	if (o->diff) {
+		if (func_totals(&l))
+			return -ENOMEM;
 		max_delta(&l);
+	}
 	height = TOP + (l.max_depth + 1) * FRAME_H + BOTTOM;
 	if (!o->inline_svg)
 		fputs("<?xml version=\"1.0\" standalone=\"no\"?>\n", f);
@@ -474,6 +524,7 @@ int flame_write_svg(FILE *f, const struct flame *fl, const struct flame_svg *o)
 	fputs("<script type=\"text/ecmascript\"><![CDATA[\n", f);
 	fprintf(f, flame_script, PAD, CHAR_W);
 	fputs("]]></script>\n</svg>\n", f);
+	free(l.func);
 	if (err)
 		return err;
 	return ferror(f) ? -EIO : 0;
@@ -536,8 +587,9 @@ MYCL_API int mycl_report__flamegraph_diff(FILE *f, const struct mycl_profile *ba
 	if (!err) {
 		snprintf(title, sizeof(title), "%s", OPTS_GET(opts, title, NULL) ?
 			 OPTS_GET(opts, title, NULL) : "Differential flame graph");
-		snprintf(sub, sizeof(sub), "widths: %s of %s; colour: change of each frame's %s "
-			 "from %s (red grew, blue shrank; white: within sampling noise)",
+		snprintf(sub, sizeof(sub), "widths: %s of %s; colour: change of each function's %s "
+			 "in and under it, all its paths, from %s (red grew, blue shrank; white: "
+			 "within sampling noise)",
 			 by_period ? "period" : "samples",
 			 OPTS_GET(opts, by_share, false) ? "share" : "amount",
 			 mycl_perf_data__path(mycl_profile__perf_data(new_p)),

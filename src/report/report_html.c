@@ -78,8 +78,7 @@ static void flat_table(FILE *f, const struct mycl_profile_event *pe, size_t max_
 			if (r->level == 'k')
 				fputs(" [k]", f);
 		} else {
-			snprintf(sym, sizeof(sym), "0x%" PRIx64, r->addr);
-			fputs(sym, f);
+			xml_escape(f, report_addr_name(sym, sizeof(sym), r->dso, r->addr));
 		}
 		fputs("</td></tr>\n", f);
 	}

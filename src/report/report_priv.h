@@ -2,6 +2,7 @@
 #ifndef MYCL_REPORT_PRIV_H
 #define MYCL_REPORT_PRIV_H
 
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -105,6 +106,17 @@ static inline const char *report_mid_short(const char *s, size_t max, char *buf,
 	head = (max - 3) / 2;
 	tail = max - 3 - head;
 	snprintf(buf, len, "%.*s...%s", (int)head, s, s + n - tail);
+	return buf;
+}
+
+/*
+ * An address no symbol covers, spelled one way in every view: the binary's
+ * name and the address in it ("mariadbd+0xd93e0f", what addr2line -e takes),
+ * "[unknown]+0x7f..." outside any mapping.
+ */
+static inline const char *report_addr_name(char *buf, size_t len, const char *dso, uint64_t addr)
+{
+	snprintf(buf, len, "%s+0x%" PRIx64, dso ? dso : "[unknown]", addr);
 	return buf;
 }
 

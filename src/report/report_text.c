@@ -36,7 +36,12 @@ static void cell(const struct mycl_hot_row *r, enum mycl_sort_key k, char *buf, 
 		if (r->sym)
 			snprintf(buf, len, "[%c] %s", r->level, r->sym);
 		else
-			snprintf(buf, len, "[%c] 0x%016" PRIx64, r->level, r->addr);
+		{
+			char a[300];
+
+			snprintf(buf, len, "[%c] %s", r->level,
+				 report_addr_name(a, sizeof(a), r->dso, r->addr));
+		}
 		break;
 	default:
 		buf[0] = '\0';

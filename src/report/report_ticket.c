@@ -407,8 +407,7 @@ static const char *row_name(const struct mycl_hot_row *r, char *buf, size_t len)
 {
 	if (r->sym)
 		return r->sym;
-	snprintf(buf, len, "%s+0x%" PRIx64, r->dso ? r->dso : "[unknown]", r->addr);
-	return buf;
+	return report_addr_name(buf, len, r->dso, r->addr);
 }
 
 /*

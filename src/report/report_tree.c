@@ -14,7 +14,7 @@ void report_node_name(const struct mycl_cg_node *n, char *buf, size_t len)
 	else if (n->addr == MYCL_CG_ADDR_MERGED)
 		snprintf(buf, len, "%s+[unresolved]", n->dso ? n->dso : "[unknown]");
 	else
-		snprintf(buf, len, "%s+0x%" PRIx64, n->dso ? n->dso : "[unknown]", n->addr);
+		report_addr_name(buf, len, n->dso, n->addr);
 }
 
 static size_t kept(const struct mycl_cg_node *n, uint64_t total, double limit)
