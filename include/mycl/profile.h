@@ -315,8 +315,9 @@ void mycl_group_view__free(struct mycl_group_view *g);
  * one, the perf record command (or option) that would do better.
  */
 struct mycl_warning {
-	const char *kind;	/* "lost", "unordered", "stack_copy", "fp_chains", "no_chains", "idle", "artefact",
-				 * "few_samples", "merged_unresolved", "paths_cut", "max_stack" */
+	const char *kind;	/* "lost", "unordered", "stack_copy", "fp_chains", "binaries",
+				 * "no_chains", "idle", "artefact", "few_samples",
+				 * "merged_unresolved", "paths_cut", "max_stack" */
 	double share;		/* percent of the samples concerned */
 	char message[256];
 	char fix[192];		/* "" when there is nothing to do */

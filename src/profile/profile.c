@@ -472,6 +472,10 @@ static int make_summary(struct mycl_profile *p)
 				p->summ_strs[p->nr_dcounts + i] = NULL;
 			free(lacks);
 			s->fix = p->summ_strs[p->nr_dcounts + i];
+		} else if (s->unresolved && !d->kernel && d->status == DSO_BUILD_ID_MISMATCH) {
+			/* The file here was rebuilt: only the build that ran has those addresses. */
+			s->fix = "the build that ran is needed: point --symfs at it, or 'perf archive' "
+				 "where it was recorded and pass --archive";
 		} else if (s->unresolved && !d->kernel && (!s->ok || !d->symtab_full)) {
 			p->summ_hint_pending[i] = true;	/* see mycl_profile__dso() */
 		}

@@ -26,6 +26,7 @@
 #define PILE_MIN_SAMPLES	10	/* a kernel function's samples, to tell a pile */
 #define PILE_MIN_PCT		90	/* ... and the share of them on one instruction */
 #define FEW_SAMPLES		1000
+#define UNREAD_MIN_PCT		10.0	/* samples in binaries not read here, to warn up front */
 #define PERF_MAX_STACK_COPY	65528
 
 /*
@@ -430,6 +431,51 @@ static uint64_t kept_samples(const struct mycl_profile *p)
 	return n;
 }
 
+/*
+ * The binaries whose samples stay addresses because the file is not here or
+ * is another build: said in the header when they hold a large share, with
+ * the fix, not only in the summary at the bottom.
+ */
+static int unread_binaries(struct mycl_profile *p)
+{
+	uint64_t total = p->unmapped, missing = 0, other = 0;
+	const struct dso_count *top = NULL;
+	struct mycl_warning *w;
+	double share;
+
+	for (size_t i = 0; i < p->nr_dcounts; i++) {
+		const struct dso_count *c = &p->dcounts[i];
+
+		total += c->samples;
+		if (c->dso->kernel || c->dso->identity || !c->unresolved)
+			continue;
+		if (c->dso->status == DSO_BUILD_ID_MISMATCH)
+			other += c->unresolved;
+		else if (c->dso->status == DSO_MISSING)
+			missing += c->unresolved;
+		else
+			continue;
+		if (!top || c->unresolved > top->unresolved)
+			top = c;
+	}
+	share = total ? 100.0 * (double)(missing + other) / (double)total : 0;
+	if (!top || share < UNREAD_MIN_PCT)
+		return 0;
+	w = add(p, "binaries", share);
+	if (!w)
+		return -ENOMEM;
+	snprintf(w->message, sizeof(w->message), "%.0f%% of samples are in binaries not read here, "
+		 "so their rows are addresses: %.60s %s (%.0f%%)%s", share, top->dso->short_name,
+		 top->dso->status == DSO_BUILD_ID_MISMATCH ? "has another build-id than the "
+		 "recording's (rebuilt since)" : "was not found", 100.0 * (double)top->unresolved /
+		 (double)total, missing && other ? "; others too (see the summary)" : "");
+	snprintf(w->fix, sizeof(w->fix), other ? "the build that ran is needed: point --symfs at "
+		 "it, or 'perf archive' where it was recorded and pass --archive" :
+		 "'perf archive' where it was recorded and pass --archive, or copy the binaries under "
+		 "--symfs");
+	return 0;
+}
+
 int profile_quality(struct mycl_profile *p)
 {
 	const struct mycl_perf_stats *st = mycl_perf_data__stats(p->pd);
@@ -441,6 +487,8 @@ int profile_quality(struct mycl_profile *p)
 		err = stack_copy(p);
 	if (!err)
 		err = fp_chains(p);
+	if (!err)
+		err = unread_binaries(p);
 	if (!err && p->want_tree && kept_samples(p) && !p->nr_chained) {
 		struct mycl_warning *w = add(p, "no_chains", 100);
 

@@ -21,15 +21,20 @@ static const char html_style[] =
 	"p.what{color:#444;margin:4px 0 8px}"
 	"pre{font-family:'DejaVu Sans Mono',monospace;font-size:12px;background:#f6f6f0;"
 	"padding:8px;overflow-x:auto}"
+	"pre.wrap{white-space:pre-wrap;overflow-wrap:anywhere}"
 	"table.mycl-flat{border-collapse:collapse;font-size:12px;font-family:'DejaVu Sans Mono',monospace}"
 	"table.mycl-flat th,table.mycl-flat td{padding:2px 8px;text-align:left;border-bottom:1px solid #eee}"
 	"td.num{text-align:right}div.bar{height:10px;background:#e07020}"
 	"nav a{margin-right:14px}";
 
-/* TEXT (lines of a text report) in a <pre>, the leading "# " of each line dropped. */
+/*
+ * TEXT (lines of a text report) in a <pre>; with STRIP_HASH (the header and
+ * the summary: prose) the leading "# " of each line dropped and long lines
+ * wrapped where the page ends, not hidden past a scroll bar.
+ */
 static void pre_block(FILE *f, const char *text, bool strip_hash)
 {
-	fputs("<pre>", f);
+	fputs(strip_hash ? "<pre class=\"wrap\">" : "<pre>", f);
 	for (const char *l = text; *l;) {
 		const char *nl = strchr(l, '\n');
 		size_t len = nl ? (size_t)(nl - l) : strlen(l);

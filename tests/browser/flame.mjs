@@ -124,6 +124,12 @@ try {
 		const rows = await hp.evaluate(() => document.querySelectorAll('table.mycl-flat tbody tr').length);
 		check(rows > 0, `html: the flat profile table has ${rows} rows`);
 		check(fetched.length === 0, `html: no fetch beyond the page (${fetched.join(', ')})`);
+		// the header's warnings wrap at the page's edge: nothing hidden past a scroll bar
+		const clipped = await hp.evaluate(() => [...document.querySelectorAll('pre.wrap')]
+			.filter(p => p.scrollWidth > p.clientWidth + 1).length);
+		const warned = await hp.evaluate(() => [...document.querySelectorAll('pre.wrap')]
+			.some(p => p.textContent.includes('WARNING')));
+		check(warned && clipped === 0, `html: header and summary wrap (${clipped} clipped; warnings ${warned})`);
 		check(herr.length === 0, `html: no script error (${herr.join('; ')})`);
 		await hp.screenshot({ path: path.join(outDir, 'html-page.png'), fullPage: true });
 	}
