@@ -10,10 +10,18 @@ the Recording section's warnings (the timer artefact of a VM without a PMU),
 its sections, the off-CPU waits, which functions the hottest code annotates
 and what it leaves out, the symbolization line; and it reads the markdown and
 Jira forms back with pandoc (tests/ticket_formats.py's checks).  With --base
-OLD_MYCL_REPORT, the same lines from an older build beside them.  Not a test:
-what a recording holds depends on the machine and the load.
+OLD_MYCL_REPORT, the same lines from an older build beside them.  Then, on the
+same recordings: mycl-hot --locks's lock waits with and without --comm (a
+wait is as long either way), and mycl-diff of the recording's first half
+against its second (kernel rows, code without a symbol by address).  With
+--pg-prefix DIR (a PostgreSQL built with debug info, bench/build_postgres.sh),
+a pgbench tpcb-like run on it recorded with futex tracepoints, and the lock
+objects mycl-hot --locks names (MainLWLockArray's elements by PostgreSQL's
+own names).  Not a test: what a recording holds depends on the machine and
+the load.
 
-usage: report_servers.py MYCL_REPORT MYCL_HOT [WORKDIR] [SECONDS] [--base OLD] [mariadb|postgres]
+usage: report_servers.py MYCL_REPORT MYCL_HOT [WORKDIR] [SECONDS] [--base OLD] [--pg-prefix DIR]
+                         [mariadb|postgres|pgdebug]
 """
 import os
 import signal
@@ -78,6 +86,59 @@ def glance(label, text):
             print(f"  [{label}]   {x}")
 
 
+def waits_and_diff(hot, data, comm):
+    """Lock waits with and without --comm; the first half against the second."""
+    for extra in ([], ["--comm", comm]):
+        r = sh([hot, "-q", "--locks", *extra, data])
+        rows = [x for x in r.stdout.splitlines() if " waits  " in x][:4]
+        print(f"  [waits{' ' + ' '.join(extra) if extra else ''}]")
+        for x in rows:
+            print(f"    {x.strip()}")
+    diff = os.path.join(os.path.dirname(HERE), "build", "tools", "mycl-diff")
+    diff = diff if os.path.exists(diff) else os.path.join(os.path.dirname(hot), "mycl-diff")
+    r = sh([diff, "--by-share", "--time", "0%-50%:50%-100%", data, data])
+    print("  [mycl-diff --by-share --time 0%-50%:50%-100%]")
+    for x in r.stdout.splitlines()[5:16]:
+        print(f"    {x}")
+
+
+def pgdebug(hot, prefix, work, seconds):
+    """pgbench tpcb-like on a PostgreSQL with debug info: the lock objects named."""
+    db = os.path.join(work, "pgdebug")
+    subprocess.run(["rm", "-rf", db])
+    os.makedirs(db)
+    subprocess.run(["chown", "-R", "nobody", work])
+    as_ = ["su", "-s", "/bin/sh", "nobody", "-c"]
+    if sh(as_ + [f"'{prefix}/bin/initdb' -D '{db}/d' -A trust -U postgres"]).returncode:
+        print("skip: initdb failed")
+        return
+    opts = f"-k '{db}' -p 54332 -c listen_addresses='' -c shared_buffers=128MB"
+    if sh(as_ + [f"'{prefix}/bin/pg_ctl' -D '{db}/d' -o \"{opts}\" -l '{db}/pg.log' -w start"]
+          ).returncode:
+        print("skip: the server did not start")
+        return
+    try:
+        pg = ["pgbench", "-h", db, "-p", "54332", "-U", "postgres"]
+        sh(pg + ["-i", "-s", "4", "postgres"], timeout=600)
+        out = os.path.join(work, "pgdebug.data")
+        rec = subprocess.Popen(["perf", "record", "-q", "-a", "-g", "-e", "cpu-clock", "-e",
+                                "sched:sched_switch", "-e", "syscalls:sys_enter_futex", "-e",
+                                "syscalls:sys_exit_futex", "-o", out, "--", "sleep", str(seconds)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        sh(pg + ["-T", str(seconds), "-c", "16", "-j", "2", "postgres"], timeout=seconds + 120)
+        rec.wait()
+        print(f"\n==== PostgreSQL with debug info, pgbench tpcb-like, 16 clients: {out}")
+        r = sh([hot, "-q", "--locks", "--comm", "postgres", out])
+        objs = {}
+        for x in r.stdout.splitlines():
+            if "lock: " in x:
+                objs[x.strip()] = objs.get(x.strip(), 0) + 1
+        for k, n in sorted(objs.items(), key=lambda kv: -kv[1])[:8]:
+            print(f"  {n:3d} site(s)  {k}")
+    finally:
+        sh(as_ + [f"'{prefix}/bin/pg_ctl' -D '{db}/d' -m fast stop"])
+
+
 def report(tool, hot, base, data, title):
     print(f"\n==== {title}: {data} ({os.path.getsize(data) >> 20} MB)")
     r = sh([tool, "-q", data])
@@ -98,19 +159,24 @@ def report(tool, hot, base, data, title):
             ticket_formats.check_doc(title.split(",")[0], fmt, m.stdout, r.stdout, rows)
     except (ImportError, OSError, ValueError, subprocess.CalledProcessError) as e:
         print("  (markup not read back:", e, ")")
+    waits_and_diff(hot, data, "mariadbd" if title.startswith("MariaDB") else "postgres")
 
 
 def main():
     args = sys.argv[1:]
-    base = None
+    base = prefix = None
     if "--base" in args:
         i = args.index("--base")
         base = args[i + 1]
         del args[i:i + 2]
+    if "--pg-prefix" in args:
+        i = args.index("--pg-prefix")
+        prefix = args[i + 1]
+        del args[i:i + 2]
     tool, hot = args[0], args[1]
     work = args[2] if len(args) > 2 else "/tmp/mycl-report-servers"
     seconds = int(args[3]) if len(args) > 3 else 8
-    which = args[4:] or ["mariadb", "postgres"]
+    which = args[4:] or ["mariadb", "postgres"] + (["pgdebug"] if prefix else [])
     os.makedirs(work, exist_ok=True)
     os.chmod(work, 0o777)
     if "mariadb" in which:
@@ -130,6 +196,9 @@ def main():
                     pg + ["-c", "8", "-j", "2", "-T", str(seconds + 30), "-S", "postgres"],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
                 report(tool, hot, base, out, "PostgreSQL, pgbench -S, 8 clients")
+
+    if "pgdebug" in which and prefix:
+        pgdebug(hot, prefix, work, seconds)
 
 
 if __name__ == "__main__":
