@@ -34,11 +34,13 @@ def install(pkgs):
     return r.returncode == 0
 
 
-def record(out, seconds, load):
-    """perf record -a while LOAD (a Popen factory) runs SECONDS."""
-    rec = subprocess.Popen(["perf", "record", "-q", "-a", "--call-graph", "dwarf,8192", "-z",
-                            "-e", "cpu-clock", "-F", "199", "-o", out, "--", "sleep", str(seconds)],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+DWARF_CLOCK = ["--call-graph", "dwarf,8192", "-z", "-e", "cpu-clock", "-F", "199"]
+
+
+def record(out, seconds, load, how=DWARF_CLOCK):
+    """perf record -a HOW (its options) while LOAD (a Popen factory) runs SECONDS."""
+    rec = subprocess.Popen(["perf", "record", "-q", "-a", *how, "-o", out, "--", "sleep",
+                            str(seconds)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     p = load()
     rec.wait()
     p.send_signal(signal.SIGINT)

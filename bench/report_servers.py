@@ -24,39 +24,18 @@ usage: report_servers.py MYCL_REPORT MYCL_HOT [WORKDIR] [SECONDS] [--base OLD] [
                          [mariadb|postgres|pgdebug]
 """
 import os
-import signal
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from locks_servers import mariadb_server, postgres_server, sh  # noqa: E402
+from locks_servers import mariadb_server, postgres_server, record, sh  # noqa: E402
+from ticket_formats import text_sections as sections  # noqa: E402
 
 
-def record(out, seconds, load):
-    """perf record -a -g of cpu-clock and sched_switch while LOAD (a Popen factory) runs."""
-    rec = subprocess.Popen(["perf", "record", "-q", "-a", "-g", "-e", "cpu-clock", "-e",
-                            "sched:sched_switch", "-o", out, "--", "sleep", str(seconds)],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    p = load()
-    rec.wait()
-    p.send_signal(signal.SIGINT)
-    try:
-        p.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        p.kill()
-
-
-def sections(text):
-    secs, cur = {}, None
-    for line in text.splitlines():
-        if line.startswith("== ") and line.endswith(" =="):
-            cur = line[3:-3]
-            secs[cur] = []
-        elif cur is not None:
-            secs[cur].append(line)
-    return secs
+# frame-pointer chains, the timer and the scheduler's switches
+FP_SWITCH = ["-g", "-e", "cpu-clock", "-e", "sched:sched_switch"]
 
 
 def glance(label, text):
@@ -150,8 +129,8 @@ def report(tool, hot, base, data, title):
         b = sh([base, "-q", data])
         glance("before", b.stdout)
     try:
-        import ticket_formats
         import json
+        import ticket_formats
         j = json.loads(sh([hot, "-q", "--format", "json", data]).stdout)
         rows = next(e for e in j["events"] if e["samples"])["rows"]
         for fmt in ("markdown", "jira"):
@@ -186,7 +165,7 @@ def main():
                 out = os.path.join(work, "mariadb.data")
                 record(out, seconds, lambda: subprocess.Popen(
                     sb + ["--threads=8", f"--time={seconds + 30}", "oltp_read_only", "run"],
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), FP_SWITCH)
                 report(tool, hot, base, out, "MariaDB, sysbench oltp_read_only, 8 threads")
     if "postgres" in which:
         with postgres_server(work) as pg:
@@ -194,7 +173,7 @@ def main():
                 out = os.path.join(work, "postgres.data")
                 record(out, seconds, lambda: subprocess.Popen(
                     pg + ["-c", "8", "-j", "2", "-T", str(seconds + 30), "-S", "postgres"],
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), FP_SWITCH)
                 report(tool, hot, base, out, "PostgreSQL, pgbench -S, 8 clients")
 
     if "pgdebug" in which and prefix:

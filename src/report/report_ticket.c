@@ -601,7 +601,6 @@ static int waits(struct ticket *t)
 	return err ? (free(capture_end(&c)), err) : captured(t, &c);
 }
 
-
 static void libraries_note(struct ticket *t, const char *what);
 
 static int code(struct ticket *t, size_t k)
