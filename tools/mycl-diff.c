@@ -51,6 +51,7 @@ static void usage(FILE *f)
 	      "      --archive-max MIB  what each one's members kept may take (default 1024)\n"
 	      "      --kallsyms FILE    kernel symbols of the recorded kernel\n"
 	      "      --buildid-dir DIR  perf's build-id cache (default ~/.debug; '' for none)\n"
+	      "      --no-demangle      show C++ names mangled\n"
 	      "      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
 	      "      --jit-maps         read /tmp/perf-PID.map for recordings from elsewhere\n"
 	      "  -o, --output FILE      write the report to FILE\n"
@@ -62,7 +63,7 @@ static void usage(FILE *f)
 
 enum { O_SHARE = 256, O_NOISE, O_EVENT, O_FORMAT, O_MAX, O_WIDE, O_SYMFS, O_KALLSYMS, O_DEBUG,
        O_VERSION, O_FLAME, O_LOCKS, O_SHARE_BIN, O_ARCHIVE, O_ARCHIVEMAX, O_TYPES, O_JITMAPS, O_TIME,
-       O_BUILDID };
+       O_BUILDID, O_NODEMANGLE };
 
 static const struct option long_opts[] = {
 	{ "by-share", no_argument, NULL, O_SHARE },
@@ -82,6 +83,7 @@ static const struct option long_opts[] = {
 	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 	{ "debug-dir", required_argument, NULL, O_DEBUG },
 	{ "buildid-dir", required_argument, NULL, O_BUILDID },
+	{ "no-demangle", no_argument, NULL, O_NODEMANGLE },
 	{ "jit-maps", no_argument, NULL, O_JITMAPS },
 	{ "output", required_argument, NULL, 'o' },
 	{ "version", no_argument, NULL, O_VERSION },
@@ -408,6 +410,7 @@ int main(int argc, char **argv)
 		case O_KALLSYMS: po.kallsyms = optarg; break;
 		case O_DEBUG: po.debug_dir = optarg; break;
 		case O_BUILDID: po.buildid_dir = optarg; break;
+		case O_NODEMANGLE: po.no_demangle = true; break;
 		case O_JITMAPS: po.jit_maps = true; break;
 		case 'o': output = optarg; break;
 		case 'q': lg.verbose = -1; break;

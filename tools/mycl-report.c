@@ -43,6 +43,7 @@ static void usage(FILE *f)
 	      "      --max-stack N       frames kept of each call chain (default 127, as perf)\n"
 	      "      --symfs DIR         look for binaries under DIR\n"
 	      "      --kallsyms FILE     kernel symbols of the recorded kernel\n"
+	      "      --no-demangle       show C++ names mangled\n"
 	      "      --buildid-dir DIR   perf's build-id cache (default ~/.debug; '' for none)\n"
 	      "      --archive FILE      perf archive (perf.data.tar.bz2) from the recorded machine\n"
 	      "      --archive-max MIB   what its members kept may take (default 1024)\n"
@@ -60,7 +61,7 @@ static void usage(FILE *f)
 
 enum { O_FORMAT = 256, O_REDACT, O_COLOR, O_TOP, O_WIDTH, O_NOSHARE, O_SHARETYPES, O_EVENT, O_SYMFS, O_KALLSYMS,
        O_BUILDID, O_ARCHIVE, O_ARCHIVEMAX, O_DEBUG, O_VERSION, O_MAXSTACK, O_SRCDIR, O_PREFIXMAP, O_JITMAPS, O_TIME, O_STAT,
-       O_LIBRARIES };
+       O_LIBRARIES, O_NODEMANGLE };
 
 static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, O_FORMAT },
@@ -72,6 +73,7 @@ static const struct option long_opts[] = {
 	{ "no-share", no_argument, NULL, O_NOSHARE },
 	{ "share-types", no_argument, NULL, O_SHARETYPES },
 	{ "libraries", no_argument, NULL, O_LIBRARIES },
+	{ "no-demangle", no_argument, NULL, O_NODEMANGLE },
 	{ "event", required_argument, NULL, O_EVENT },
 	{ "time", required_argument, NULL, O_TIME },
 	{ "stat", required_argument, NULL, O_STAT },
@@ -194,6 +196,7 @@ int main(int argc, char **argv)
 			break;
 		case O_NOSHARE: to.no_share = true; break;
 		case O_LIBRARIES: to.libraries = true; break;
+		case O_NODEMANGLE: opts.no_demangle = true; break;
 		case O_SHARETYPES: to.share_types = true; break;
 		case O_EVENT: opts.event = optarg; break;
 		case O_TIME: popts.time = optarg; break;
