@@ -112,10 +112,9 @@ int main(int argc, char **argv)
 		case O_DIS: dis = optarg; break;
 		case O_DEBUG: o.debug_dir = optarg; break;
 		case O_FORMAT:
-			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
-				fprintf(stderr, "mycl-share: --format is text or json\n");
+			if (cli_choice("mycl-share", "--format", optarg,
+				       (const char *const[]){ "text", "json", NULL }))
 				return EXIT_USAGE;
-			}
 			json = !strcmp(optarg, "json");
 			break;
 		case 'q': lg.verbose = -1; break;
