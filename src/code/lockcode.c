@@ -210,6 +210,30 @@ static bool xchg_result_used(const struct insn *v, size_t n, size_t i)
 }
 
 /*
+ * Whether the loop V[..END] reads what the call V[K] returns (x86_64's rax,
+ * family 1) before it is written again: a back-off count drawn from a
+ * generator, a test of what a helper said.  Without register facts (other
+ * architectures) a call in the loop is taken to feed it.
+ */
+static bool call_result_used(const struct insn *v, size_t n, size_t k, size_t end)
+{
+	const uint32_t rax = 1u << 1;
+	bool facts = false;
+
+	for (size_t i = k + 1; i <= end && i < n; i++)
+		facts |= v[i].regs_read || v[i].regs_written;
+	if (!facts)
+		return true;
+	for (size_t i = k + 1; i <= end && i < n; i++) {
+		if (v[i].regs_read & rax)
+			return true;
+		if ((v[i].regs_written & rax) || v[i].call || v[i].ret)
+			return false;
+	}
+	return false;
+}
+
+/*
  * Whether the backward branch V[B] closes a cycle: from its target, staying
  * inside [target, V[B]], control can come back to it.  A jump back to code
  * shared by two paths (a compiler's layout) is no loop.  SEEN: scratch, N.
@@ -394,6 +418,8 @@ struct loop_acc {
 	struct word_ref wref;		/* the first word it reads */
 	int other_calls;		/* indirect, or to what is no primitive */
 	const char *word, *seed;
+	const char *fed;		/* a global a function it calls writes, whose result the
+					 * loop reads: a back-off drawn from a generator */
 	size_t b;			/* the index of its closing branch */
 };
 
@@ -629,8 +655,12 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 			}
 			if (in->call && ck[k] == LK_TAS)
 				a.atom = a.konst = true;
-			if (in->call && !lock_kind_primitive(ck[k]))
+			if (in->call && !lock_kind_primitive(ck[k])) {
 				a.other_calls += in->target ? 1 : 100;
+				/* a generator the loop draws from: the global it writes */
+				if (cseed[k] && !a.fed && call_result_used(v, n, k, i))
+					a.fed = cseed[k];
+			}
 			a.hint |= in->spin_hint;
 			if (in->call && (ck[k] == LK_DELAY || lock_kind_strong(ck[k]))) {
 				a.wait = true;
@@ -653,6 +683,8 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 					a.seed = s;
 			}
 		}
+		if (!a.seed)
+			a.seed = a.fed;
 		if (a.hint && a.reads)
 			hint_reads = true;
 		if (a.atom && !a.konst && !a.wait)

@@ -109,6 +109,51 @@ static void aarch64_lse(void **state)
 	check_binary("locks/queue.aarch64-lse");
 }
 
+/*
+ * backoff.c: the spin-delay seed is the global the spin loop's back-off is
+ * drawn from, written by an inlined generator (InnoDB's ut_rnd_ulint_counter)
+ * or by a generator function the loop calls (backoff_state), not a delay.
+ */
+static void check_seeds(const char *name)
+{
+	struct sym_opts o = { .debug_dir = "" };
+	struct dso *d = dso_new(fixture(name), false);
+	const struct lock_code *c;
+
+	assert_non_null(d);
+	dso_load(d, &o);
+	assert_int_equal(d->status, DSO_OK);
+	c = code_of(d, "mutex_enter");
+	assert_non_null(c);
+	print_message("%s: mutex_enter seed %s, ", name, c->seed ? c->seed : "(none)");
+	assert_non_null(c->seed);
+	assert_string_equal(c->seed, "ut_rnd_ulint_counter");
+	c = code_of(d, "latch_acquire");
+	assert_non_null(c);
+	print_message("latch_acquire seed %s\n", c->seed ? c->seed : "(none)");
+	assert_non_null(c->seed);
+	assert_string_equal(c->seed, "backoff_state");
+	dso_free(d);
+}
+
+static void seeds_x86_64_gcc(void **state)
+{
+	(void)state;
+	check_seeds("locks/backoff.gcc");
+}
+
+static void seeds_x86_64_clang(void **state)
+{
+	(void)state;
+	check_seeds("locks/backoff.clang");
+}
+
+static void seeds_aarch64(void **state)
+{
+	(void)state;
+	check_seeds("locks/backoff.aarch64");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -116,6 +161,9 @@ int main(void)
 		cmocka_unit_test(x86_64_clang),
 		cmocka_unit_test(aarch64_outline_atomics),
 		cmocka_unit_test(aarch64_lse),
+		cmocka_unit_test(seeds_x86_64_gcc),
+		cmocka_unit_test(seeds_x86_64_clang),
+		cmocka_unit_test(seeds_aarch64),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,6 +25,10 @@ cp "$dir/zoo" "$dir/zoo-clang-O0" "$dir/members" "$dir/queue" "$dir/tranche" "$s
 clang -O2 -g -pthread -o "$here/queue.clang" "$here/queue.c"
 aarch64-linux-gnu-gcc -O2 -g -pthread -o "$here/queue.aarch64" "$here/queue.c"
 aarch64-linux-gnu-gcc -O2 -g -march=armv8.1-a -pthread -o "$here/queue.aarch64-lse" "$here/queue.c"
+# backoff.c's spin-delay seeds from code alone, the same three ways (dynamic: no recording).
+gcc -O2 -g -pthread -o "$here/backoff.gcc" "$here/backoff.c"
+clang -O2 -g -pthread -o "$here/backoff.clang" "$here/backoff.c"
+aarch64-linux-gnu-gcc -O2 -g -pthread -o "$here/backoff.aarch64" "$here/backoff.c"
 cd "$here"
 rm -f ./*.data
 fp() { out=$1; shift; perf record -q -g -e cpu-clock -F 499 -o "$out" -- "$@" >/dev/null; rm -f "$out.old"; }
