@@ -209,6 +209,15 @@ static bool xchg_result_used(const struct insn *v, size_t n, size_t i)
 	return false;
 }
 
+/* Whether an instruction of the loop from FROM to V[END] loads the global at DATA. */
+static bool loop_reads(const struct insn *v, size_t end, uint64_t from, uint64_t data)
+{
+	for (size_t i = end + 1; i-- > 0 && v[i].addr >= from;)
+		if (v[i].data == data && v[i].mem && !v[i].plain_store && v[i].access != ACC_ADDR)
+			return true;
+	return false;
+}
+
 /*
  * Whether the loop V[..END] reads what the call V[K] returns (x86_64's rax,
  * family 1) before it is written again: a back-off count drawn from a
@@ -676,7 +685,9 @@ static void analyse(struct ctx *x, const struct sym *fn, struct fn_entry *e)
 				a.reads = true;
 			}
 			a.stores |= in->mem && !in->stack_mem && (in->plain_store || in->atomic);
-			if (in->plain_store && !in->stack_mem && in->data && !a.seed) {
+			/* a generator's state: read and written back in the loop (not a cursor set) */
+			if (in->plain_store && !in->stack_mem && in->data && !a.seed &&
+			    loop_reads(v, i, a.from, in->data)) {
 				const char *s = var_name(d, in->data);
 
 				if (s != a.word)
