@@ -178,20 +178,6 @@ def copied(tool, data):
               "no sample falls" not in r.stderr, r.stderr[:300] + str(doc.get("binary_samples")))
 
 
-def spin_seeds(tool, data):
-    """The globals a spin loop's back-off is drawn from, marked spin: InnoDB's inlined
-    generator, a generator function the loop calls, a delay's generator two calls deep (zoo's
-    jitter_state under relax_for), on x86_64 with gcc and clang and on aarch64 (outline
-    atomics); no other global of the binaries."""
-    cases = [(os.path.join(data, "locks", "backoff." + c), {"ut_rnd_ulint_counter", "backoff_state"})
-             for c in ("gcc", "clang", "aarch64")]
-    cases.append((os.path.join(data, "symfs", "mycl-fixtures", "locks", "zoo"), {"jitter_state"}))
-    for path, want in cases:
-        doc = share_json(tool, "--all", path)
-        got = {m["name"] for ln in doc["lines"] for m in ln["members"] if m.get("spin_seed")}
-        check(f"{os.path.basename(path)}: spin seeds {sorted(got)}", got == want, sorted(want))
-
-
 TRUTH = ["truth.gcc-O0", "truth.gcc-O2", "truth.clang-O0", "truth.clang-O2", "truth.nopie",
          "truth.static", "truth.aarch64", "truth.ppc64le", "truth.s390x", "truth.i386", "truth.armhf",
          "truth.riscv64", "truth.aarch64-O0", "truth.armhf-O0", "truth.ppc64le-O0",
@@ -1388,7 +1374,6 @@ def chains(tool, hot, data):
 def main():
     tool, data, ttas_bin, corpus, hot = sys.argv[1:6]
     stripped(tool, data)
-    spin_seeds(tool, data)
     truth(tool, data)
     server(tool, data)
     pool(tool, data)

@@ -104,12 +104,6 @@ struct mycl_share_var {
 	/* The functions that write it, hottest first (at most MYCL_SHARE_MAX_WRITERS). */
 	const struct mycl_share_writer *writers;
 	size_t nr_writers;
-	/*
-	 * Written in a spin loop: the seed a lock's back-off is drawn from (the
-	 * lock analysis's spin-delay seed: written in the acquire's loop or by a
-	 * generator or delay it calls, InnoDB's ut_rnd_ulint_counter).
-	 */
-	bool spin_seed;
 };
 
 #define MYCL_SHARE_MAX_WRITERS 8

@@ -73,8 +73,6 @@ static void member_text(FILE *f, const struct mycl_share *s, const struct mycl_s
 					      v->startup_writes },
 		     (const uint64_t[2]){ v->hot_reads, v->runtime_reads }, v->counter_writes,
 		     v->indexed_writes, v->atomics);
-	if (v->spin_seed)
-		fputs(" spin", f);
 	if (s->weighted && v->samples)
 		fprintf(f, " smp %" PRIu64 "w/%" PRIu64 "r", v->sampled_writes, v->sampled_reads);
 	if (wide && v->type)
@@ -294,8 +292,7 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 	fprintf(f, "# Per variable: W written in hot code (while threads run, in a loop here or up the\n"
 		   "# call chain), w written while threads run, s written at start-up only, R read,\n"
 		   "# M declared read-mostly, L a library's; w hot/runtime/start-up writes, r hot/all\n"
-		   "# runtime reads; ctr increments, idx at a computed index, spin the seed a spin\n"
-		   "# loop's back-off is drawn from%s.\n\n",
+		   "# runtime reads; ctr increments, idx at a computed index%s.\n\n",
 		   s->weighted ? ", smp sampled writes/reads" : "");
 	for (size_t k = 0; k < n && k < max; k++)
 		line_text(f, s, &s->lines[idx[k]], k + 1, wide);
@@ -356,7 +353,6 @@ static void member_json(struct json *j, const struct mycl_share_line *l, const s
 	json_u64(j, "elem_size", v->elem_size);
 	json_u64(j, "stride", v->stride);
 	json_u64(j, "callee_writes", v->callee_writes);
-	json_bool(j, "spin_seed", v->spin_seed);
 	json_str(j, "hot_path", v->hot_path);
 	json_u64(j, "address_taken", v->addr_taken);
 	json_u64(j, "samples", v->samples);

@@ -267,13 +267,6 @@ static int scan_insn(const struct insn *in, void *arg)
 				fn, in->indexed || in->stored_indexed };
 		}
 	}
-	/* Where atomic instructions are: a spin loop's acquire (share_spin.c). */
-	if (in->atomic && (!sc->nr_atomic_fns || sc->atomic_fns[sc->nr_atomic_fns - 1] !=
-				callgraph_func_start(sc->cg, in->addr))) {
-		if (ARRAY_GROW(sc->atomic_fns, sc->atomic_fns_cap, sc->nr_atomic_fns + 1))
-			return -ENOMEM;
-		sc->atomic_fns[sc->nr_atomic_fns++] = callgraph_func_start(sc->cg, in->addr);
-	}
 	/* The function's own argument stored (a lambda capturing this). */
 	if (in->stored_prm || in->stored_prm_stack) {
 		if (ARRAY_GROW(sc->prmstores, sc->prmstores_cap, sc->nr_prmstores + 1))
@@ -572,8 +565,6 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	if (!err)
 		err = share_make_writers(s, sc.cg);
 	if (!err)
-		err = share_spin_seeds(s, sc.cg, sc.atomic_fns, sc.nr_atomic_fns);
-	if (!err)
 		share_mark_linked(s);
 	if (!err)
 		share_one_thread(s, sc.cg);
@@ -601,7 +592,6 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	free(sc.argstores);
 	free(sc.apcalls);
 	free(sc.prmstores);
-	free(sc.atomic_fns);
 	free(sc.capfwds);
 	free(sc.dstores);
 	free(sc.fntakes);

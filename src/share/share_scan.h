@@ -79,8 +79,6 @@ struct scan {
 	/* A function's own argument PRM stored into memory (a lambda's [this]), by function. */
 	struct prmstore { uint64_t fn, at; uint8_t prm; } *prmstores;
 	size_t nr_prmstores, prmstores_cap;
-	uint64_t *atomic_fns;		/* functions with an atomic instruction (their starts) */
-	size_t nr_atomic_fns, atomic_fns_cap;
 	/*
 	 * What FN is handed as its argument PRM is what function TO (a callable's
 	 * _M_run or operator()) loads from its object, or with AS_ARG what TO is

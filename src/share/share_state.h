@@ -252,8 +252,6 @@ struct callgraph;
 int share_member_writers(struct mycl_share *s, struct callgraph *cg);
 /* share_writers.c: the writer lists and wfuncs, from the writes in wrs (freed). */
 int share_make_writers(struct mycl_share *s, struct callgraph *cg);
-/* share_spin.c: the globals spin loops draw their back-off from (mycl_share_var.spin_seed). */
-int share_spin_seeds(struct mycl_share *s, struct callgraph *cg, uint64_t *atomic_fns, size_t n);
 /* share_perf.c: weights by the recording PERF_DATA, its samples in TIME (perf's --time; NULL: all). */
 int share_weigh(struct mycl_share *s, const char *perf_data, const char *time, char *errbuf,
 		size_t len);
