@@ -178,6 +178,18 @@ def copied(tool, data):
               "no sample falls" not in r.stderr, r.stderr[:300] + str(doc.get("binary_samples")))
 
 
+def why_words(tool, data):
+    """Why a write runs, in words: "it is itself a callback", "from main" (not "itself
+    callback", "from main main")."""
+    zoo = os.path.join(data, "symfs", "mycl-fixtures", "locks", "zoo")
+    whys = {w.get("why", "") for ln in share_json(tool, "--all", zoo)["lines"]
+            for m in ln["members"] for w in m.get("writers", [])}
+    bad = [w for w in whys if "; itself " in w or "main main" in w]
+    check("zoo: writers' why in words (it is itself a ..., from main)",
+          not bad and any("; it is itself a " in w for w in whys) and
+          any(w.endswith("; from main") or "; from main;" in w for w in whys), bad[:3])
+
+
 TRUTH = ["truth.gcc-O0", "truth.gcc-O2", "truth.clang-O0", "truth.clang-O2", "truth.nopie",
          "truth.static", "truth.aarch64", "truth.ppc64le", "truth.s390x", "truth.i386", "truth.armhf",
          "truth.riscv64", "truth.aarch64-O0", "truth.armhf-O0", "truth.ppc64le-O0",
@@ -1374,6 +1386,7 @@ def chains(tool, hot, data):
 def main():
     tool, data, ttas_bin, corpus, hot = sys.argv[1:6]
     stripped(tool, data)
+    why_words(tool, data)
     truth(tool, data)
     server(tool, data)
     pool(tool, data)

@@ -848,6 +848,22 @@ static const char *why_word(uint8_t w)
 	}
 }
 
+/* WHY with its article, for "it is itself ...": "a thread entry", "an exported function". */
+static const char *why_phrase(uint8_t w)
+{
+	switch (w) {
+	case W_THREAD: return "a thread entry";
+	case W_CALLBACK: return "a callback (its address is handed on)";
+	case W_MAIN: return "main";
+	case W_API: return "an exported function";
+	case W_CTOR: return "a constructor";
+	case W_DTOR: return "a destructor";
+	case W_ONCE: return "an initialiser run once (pthread_once)";
+	case W_SIGNAL: return "a signal handler";
+	default: return "";
+	}
+}
+
 const char *callgraph_why(const struct callgraph *cg, uint64_t addr, char *buf, size_t len)
 {
 	uint32_t i = cg_func_at(cg, addr), r;
@@ -889,6 +905,10 @@ const char *callgraph_why(const struct callgraph *cg, uint64_t addr, char *buf, 
 			off += (size_t)snprintf(buf + off, len - off, rec ? "in %s, under the recursion of %s" :
 						"in %s, under a loop of %s", f->name, cg->f[lp].name);
 	}
+	else if (f->name >= cg->names && f->name < cg->names + 20 * cg->nr_names)
+		/* (a start the unwind tables give and no symbol names) */
+		off += (size_t)snprintf(buf + off, len - off, "in the function at %s (no symbol "
+					"names it)", f->name);
 	else
 		off += (size_t)snprintf(buf + off, len - off, "in %s", f->name);
 	if (off < len && f->once_parent && f->parent != NONE && !f->looped)
@@ -898,10 +918,12 @@ const char *callgraph_why(const struct callgraph *cg, uint64_t addr, char *buf, 
 	/* Up to the root that makes it run at runtime. */
 	for (r = i; off < len && cg->f[r].parent != NONE && hops < 64; hops++)
 		r = cg->f[r].parent;
-	if (off < len && cg->f[r].why && r != i)
+	if (off < len && cg->f[r].why == W_MAIN && r != i)
+		snprintf(buf + off, len - off, "; from %s", cg->f[r].name);
+	else if (off < len && cg->f[r].why && r != i)
 		snprintf(buf + off, len - off, "; from %s %s", why_word(cg->f[r].why), cg->f[r].name);
 	else if (off < len && cg->f[r].why)
-		snprintf(buf + off, len - off, "; itself %s", why_word(cg->f[r].why));
+		snprintf(buf + off, len - off, "; it is itself %s", why_phrase(cg->f[r].why));
 	return buf;
 }
 
