@@ -42,11 +42,17 @@ static void cell(char *buf, size_t len, const struct mycl_diff *d, const struct 
 			  which == 1 ? (double)r->new_period : r->delta, which == 2);
 }
 
+/* The row's symbol, else its address's name (binary+0xoffset), else "[unknown]". */
+static const char *sym_name(const struct mycl_diff_row *r, char *buf, size_t len)
+{
+	return r->sym ? r->sym : r->addr ? report_addr_name(buf, len, r->dso, r->addr) : "[unknown]";
+}
+
 /* "symbol [binary]" ("[kernel.kallsyms]" in its own brackets), or the address's name. */
 static const char *label(const struct mycl_diff_row *r, char *buf, size_t len)
 {
 	if (!r->sym && r->addr)
-		return report_addr_name(buf, len, r->dso, r->addr);
+		return sym_name(r, buf, len);
 	snprintf(buf, len, r->dso[0] == '[' ? "%s %s" : "%s [%s]", r->sym ? r->sym : "[unknown]",
 		 r->dso);
 	return buf;
@@ -144,8 +150,7 @@ MYCL_API int mycl_diff__write_markdown(FILE *f, const struct mycl_diff *d,
 			cell(c[k], sizeof(c[k]), d, r, k);
 		fprintf(f, "| %s | %s | %s | %s | %.1f | ", r->changed ? "**changed**" : "", c[0], c[1],
 			c[2], r->z);
-		report_md_text(f, r->sym ? r->sym : r->addr ? report_addr_name(a, sizeof(a), r->dso,
-									       r->addr) : "[unknown]");
+		report_md_text(f, sym_name(r, a, sizeof(a)));
 		fputs(" | ", f);
 		report_md_text(f, r->dso);
 		fputs(" |\n", f);

@@ -22,6 +22,12 @@
 #include "json.h"
 #include "report_priv.h"
 
+/* A binary's build facts, read on first use. */
+struct bin_facts {
+	bool looked, ok;
+	struct mycl_build_facts bf;
+};
+
 struct ticket {
 	FILE *f;
 	const struct mycl_profile *p;
@@ -30,8 +36,8 @@ struct ticket {
 	unsigned int width;
 	bool md;			/* markdown */
 	bool jira;			/* Jira wiki markup */
-	int8_t *library;		/* per summary index: 1 a shared library, 0 not, -1 not
-					 * looked at yet (library()) */
+	struct bin_facts *facts;	/* per summary index: each binary's build facts, read
+					 * once (facts_of()) */
 	bool libraries;			/* libraries on request (mycl_ticket_opts.libraries) */
 	const char *host;		/* redacted: the recording's host name */
 	const char *home;		/* redacted: mycl_ticket_opts.home */
@@ -663,6 +669,23 @@ static bool local_path(const struct ticket *t, const struct mycl_dso_summary *d,
 	return true;
 }
 
+/* The build facts of binary I of the summary, read once per report; NULL when not readable. */
+static const struct mycl_build_facts *facts_of(const struct ticket *t, size_t i)
+{
+	struct bin_facts *b = &t->facts[i];
+
+	if (!b->looked) {
+		const struct mycl_dso_summary *d = mycl_profile__dso(t->p, i);
+		char path[4096], sym[4096];
+
+		local_path(t, d, path, sizeof(path));
+		snprintf(sym, sizeof(sym), "%s", d->read_sym_file ? d->read_sym_file : path);
+		b->looked = true;
+		b->ok = !mycl_build_facts(path, sym, &b->bf);
+	}
+	return b->ok ? &b->bf : NULL;
+}
+
 /*
  * Whether binary I of the summary is a shared library (an ET_DYN object with
  * a soname, or without an interpreter, not marked PIE: libc.so.6 has an
@@ -671,16 +694,9 @@ static bool local_path(const struct ticket *t, const struct mycl_dso_summary *d,
  */
 static bool library(struct ticket *t, size_t i)
 {
-	const struct mycl_dso_summary *d = mycl_profile__dso(t->p, i);
-	struct mycl_build_facts bf;
-	char path[4096], sym[4096];
+	const struct mycl_build_facts *bf = facts_of(t, i);
 
-	if (t->library[i] < 0) {
-		local_path(t, d, path, sizeof(path));
-		snprintf(sym, sizeof(sym), "%s", d->read_sym_file ? d->read_sym_file : path);
-		t->library[i] = !mycl_build_facts(path, sym, &bf) && bf.pie < 0;
-	}
-	return t->library[i] > 0;
+	return bf && bf->pie < 0;
 }
 
 /*
@@ -891,44 +907,42 @@ static void build_section(struct ticket *t)
 /* The build facts of the binaries IDX[0..N), a few lines each. */
 static void build_lines(struct ticket *t, const size_t *idx, size_t n)
 {
-	char line[1200], path[4096], sym[4096];
+	char line[1200];
 
 	for (size_t i = 0; i < n; i++) {
 		const struct mycl_dso_summary *d = mycl_profile__dso(t->p, idx[i]);
-		struct mycl_build_facts bf;
+		const struct mycl_build_facts *f = facts_of(t, idx[i]);
 
-		local_path(t, d, path, sizeof(path));
-		snprintf(sym, sizeof(sym), "%s", d->read_sym_file ? d->read_sym_file : path);
-		if (mycl_build_facts(path, sym, &bf)) {
+		if (!f) {
 			snprintf(line, sizeof(line), "%s: not readable here (%s)", d->name,
 				 d->ok ? "no binary" : d->status);
 			fold(t, line);
 			continue;
 		}
 		snprintf(line, sizeof(line), "%s: %s", d->name,
-			 bf.compiler[0] ? bf.compiler : "compiler unknown (no DWARF, no .comment)");
+			 f->compiler[0] ? f->compiler : "compiler unknown (no DWARF, no .comment)");
 		fold(t, line);
-		if (bf.flags[0]) {
-			snprintf(line, sizeof(line), "    flags: %s", bf.flags);
+		if (f->flags[0]) {
+			snprintf(line, sizeof(line), "    flags: %s", f->flags);
 			fold(t, line);
 		}
-		if (bf.fp_from_code)
+		if (f->fp_from_code)
 			snprintf(line, sizeof(line), "    frame pointers: %s (%.0f%% of %zu functions "
-				 "of its symbol table set one up)", bf.fp_share >= 0.8 ? "yes" :
-				 bf.fp_share <= 0.2 ? "no" : "partly", 100 * bf.fp_share,
-				 bf.fp_functions);
+				 "of its symbol table set one up)", f->fp_share >= 0.8 ? "yes" :
+				 f->fp_share <= 0.2 ? "no" : "partly", 100 * f->fp_share,
+				 f->fp_functions);
 		else
 			snprintf(line, sizeof(line), "    frame pointers: %s%s",
-				 tri(bf.frame_pointers, "yes", "no"),
-				 bf.frame_pointers >= 0 ? " (from the flags)" : "");
+				 tri(f->frame_pointers, "yes", "no"),
+				 f->frame_pointers >= 0 ? " (from the flags)" : "");
 		fold(t, line);
 		snprintf(line, sizeof(line), "    %s, %s, LTO %s, -march %s, debug info %s",
-			 bf.pie > 0 ? "PIE" : bf.pie == 0 ? "not PIE" : "shared object",
-			 bf.static_linked > 0 ? "static" : bf.static_linked == 0 ? "dynamic" : "linking unknown",
-			 tri(bf.lto, "yes", "no"), bf.march[0] ? bf.march : "not given",
-			 bf.debug_info ? "present" : "missing");
+			 f->pie > 0 ? "PIE" : f->pie == 0 ? "not PIE" : "shared object",
+			 f->static_linked > 0 ? "static" : f->static_linked == 0 ? "dynamic" : "linking unknown",
+			 tri(f->lto, "yes", "no"), f->march[0] ? f->march : "not given",
+			 f->debug_info ? "present" : "missing");
 		fold(t, line);
-		if (!bf.debug_info && d->fix) {
+		if (!f->debug_info && d->fix) {
 			snprintf(line, sizeof(line), "    for flags and source lines: %s", d->fix);
 			fold(t, line);
 		}
@@ -947,10 +961,10 @@ static bool no_chains(const struct mycl_profile *p)
 }
 
 static int ticket_text(FILE *f, const struct mycl_profile *p, size_t ev,
-		       const struct mycl_ticket_opts *o, int8_t *lib)
+		       const struct mycl_ticket_opts *o, struct bin_facts *facts)
 {
 	const struct mycl_profile_event *pe;
-	struct ticket t = { .f = f, .p = p, .o = o, .ev = ev, .library = lib,
+	struct ticket t = { .f = f, .p = p, .o = o, .ev = ev, .facts = facts,
 			    .libraries = OPTS_GET(o, libraries, false) };
 	size_t top = OPTS_GET(o, top, 0) ? OPTS_GET(o, top, 0) : 20;
 	struct capture c;
@@ -1130,35 +1144,32 @@ static int ticket_text(FILE *f, const struct mycl_profile *p, size_t ev,
 static void json_build(struct json *j, struct ticket *t)
 {
 	size_t idx[3], n = main_binaries(t, idx, 3);
-	char path[4096], sym[4096];
 
 	json_begin_arr(j, NULL);
 	for (size_t i = 0; i < n; i++) {
 		const struct mycl_dso_summary *d = mycl_profile__dso(t->p, idx[i]);
-		struct mycl_build_facts bf;
+		const struct mycl_build_facts *f = facts_of(t, idx[i]);
 
-		local_path(t, d, path, sizeof(path));
-		snprintf(sym, sizeof(sym), "%s", d->read_sym_file ? d->read_sym_file : path);
 		json_begin_obj(j, NULL);
 		json_str(j, "binary", d->name);
-		if (!mycl_build_facts(path, sym, &bf)) {
-			json_str(j, "compiler", bf.compiler[0] ? bf.compiler : NULL);
-			json_str(j, "producer", bf.producer[0] ? bf.producer : NULL);
-			json_str(j, "flags", bf.flags[0] ? bf.flags : NULL);
-			json_str(j, "march", bf.march[0] ? bf.march : NULL);
-			if (bf.pie >= 0)
-				json_bool(j, "pie", bf.pie > 0);
-			if (bf.static_linked >= 0)
-				json_bool(j, "static", bf.static_linked > 0);
-			if (bf.lto >= 0)
-				json_bool(j, "lto", bf.lto > 0);
-			json_bool(j, "debug_info", bf.debug_info);
-			if (bf.fp_from_code) {
-				json_dbl(j, "frame_pointer_share", bf.fp_share, 3);
-				json_u64(j, "functions_looked_at", bf.fp_functions);
+		if (f) {
+				json_str(j, "compiler", f->compiler[0] ? f->compiler : NULL);
+			json_str(j, "producer", f->producer[0] ? f->producer : NULL);
+			json_str(j, "flags", f->flags[0] ? f->flags : NULL);
+			json_str(j, "march", f->march[0] ? f->march : NULL);
+			if (f->pie >= 0)
+				json_bool(j, "pie", f->pie > 0);
+			if (f->static_linked >= 0)
+				json_bool(j, "static", f->static_linked > 0);
+			if (f->lto >= 0)
+				json_bool(j, "lto", f->lto > 0);
+			json_bool(j, "debug_info", f->debug_info);
+			if (f->fp_from_code) {
+				json_dbl(j, "frame_pointer_share", f->fp_share, 3);
+				json_u64(j, "functions_looked_at", f->fp_functions);
 			}
-			else if (bf.frame_pointers >= 0)
-				json_bool(j, "frame_pointers", bf.frame_pointers > 0);
+			else if (f->frame_pointers >= 0)
+				json_bool(j, "frame_pointers", f->frame_pointers > 0);
 		}
 		json_end_obj(j);
 	}
@@ -1199,9 +1210,9 @@ static int json_share(const struct mycl_share *s, void *ctx)
  * binary), and "build".
  */
 static int ticket_json(FILE *f, const struct mycl_profile *p, size_t ev,
-		       const struct mycl_ticket_opts *o, int8_t *lib)
+		       const struct mycl_ticket_opts *o, struct bin_facts *facts)
 {
-	struct ticket t = { .f = f, .p = p, .o = o, .ev = ev, .width = 100, .library = lib,
+	struct ticket t = { .f = f, .p = p, .o = o, .ev = ev, .width = 100, .facts = facts,
 			    .libraries = OPTS_GET(o, libraries, false) };
 	MYCL_OPTS(mycl_report_opts, ro, .max_rows = OPTS_GET(o, top, 0) ? OPTS_GET(o, top, 0) : 20,
 		  .graph = mycl_profile__has_callgraph(p), .graph_limit = 2.0);
@@ -1308,33 +1319,29 @@ static int ticket_json(FILE *f, const struct mycl_profile *p, size_t ev,
 	return err ? err : ferror(f) ? -EIO : 0;
 }
 
-/* Whether each binary is a shared library, looked up once per report (library()). */
-static int8_t *library_memo(const struct mycl_profile *p)
+/* Each binary's build facts, read once per report (facts_of()). */
+static struct bin_facts *facts_memo(const struct mycl_profile *p)
 {
-	size_t n = mycl_profile__nr_dsos(p) ? mycl_profile__nr_dsos(p) : 1;
-	int8_t *lib = malloc(n);
-
-	if (lib)
-		memset(lib, -1, n);
-	return lib;
+	return calloc(mycl_profile__nr_dsos(p) ? mycl_profile__nr_dsos(p) : 1,
+		      sizeof(struct bin_facts));
 }
 
 MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t ev,
 				 const struct mycl_ticket_opts *o)
 {
-	int8_t *lib = library_memo(p);
-	int err = lib ? ticket_text(f, p, ev, o, lib) : -ENOMEM;
+	struct bin_facts *facts = facts_memo(p);
+	int err = facts ? ticket_text(f, p, ev, o, facts) : -ENOMEM;
 
-	free(lib);
+	free(facts);
 	return err;
 }
 
 MYCL_API int mycl_report__ticket_json(FILE *f, const struct mycl_profile *p, size_t ev,
 				      const struct mycl_ticket_opts *o)
 {
-	int8_t *lib = library_memo(p);
-	int err = lib ? ticket_json(f, p, ev, o, lib) : -ENOMEM;
+	struct bin_facts *facts = facts_memo(p);
+	int err = facts ? ticket_json(f, p, ev, o, facts) : -ENOMEM;
 
-	free(lib);
+	free(facts);
 	return err;
 }
