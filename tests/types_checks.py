@@ -15,6 +15,9 @@ Data types: the object behind each memory operand, from DWARF and the code.
     instruction and says how much of the function's time it names.
 
   - mycl-diff --types: the recording against itself compares struct members, none changed.
+  - faults.data, page faults of faults.c with data addresses (perf record -d): each sample
+    named by the variable its address falls in (what the code cannot name: an embedded
+    link's container), checked against the code's naming; heap addresses keep it.
 
 usage: types_checks.py MYCL_HOT MYCL_SHARE DATA_DIR WORKDIR
 """
@@ -195,7 +198,52 @@ def main():
           r.stderr or rows[:3])
     r = run(diff, "--types", "--locks", rec, rec)
     check("mycl-diff --types with --locks: refused", r.returncode == 1, r.stderr)
+    data_addresses(hot, types, symfs)
     return summary()
+
+
+def data_addresses(hot, types, symfs):
+    """faults.data: page faults with their data addresses (perf record -d)."""
+    rec = os.path.join(types, "faults.data")
+    base = [hot, "--symfs", symfs, "--buildid-dir", "", "--debug-dir", "", "--dso", "faults", rec]
+    r = run(*base, "--sort", "typeoff", "--format", "json")
+    check("data addresses: --sort typeoff --format json exits 0", r.returncode == 0, r.stderr)
+    doc = json.loads(r.stdout)[0] if r.returncode == 0 else {"rows": []}
+    rows = {(x.get("type"), x.get("member")): x for x in doc["rows"] if "type" in x}
+    da = doc.get("data_addresses", {})
+    check("data addresses: every sample of the program carries one, and each is accounted for",
+          da.get("samples") == doc.get("samples") and da.get("samples", 0) > 0 and
+          da["agree"] + da["differ"] + da["address_only"] + da["undescribed"] +
+          da["elsewhere"] == da["samples"], da)
+    # the stations are reached from their embedded link (container_of): the code cannot
+    # name them, each fault's address can: the global array's element and its member
+    st = rows.get(("struct station", "visits"), {})
+    check("data addresses: what the code cannot name (container_of) named by the address",
+          st.get("samples", 0) >= 40 and st.get("address_samples") == st.get("samples") and
+          st.get("offset") == 24 and st.get("example") == "stations[i].visits" and
+          not any(x.get("unknown", "").startswith("an offset past") for x in doc["rows"]),
+          st or doc["rows"][:4])
+    # the ledger written directly: the code's name and the address's agree, one row for
+    # every element, the member at its offset in the type (as pahole gives it)
+    lg = rows.get(("struct ledger", "entries[i].count"), {})
+    sp = rows.get(("struct ledger", "entries[i].sum"), {})
+    check("data addresses: the code's naming and the address's agree on the ledger",
+          lg.get("samples", 0) >= 40 and lg.get("offset") == 8 and da.get("agree", 0) >=
+          lg.get("samples", 0) and sp.get("samples", 0) >= 40 and sp.get("offset") == 16,
+          (lg, sp, da))
+    # the heap: the address names no variable; the code's naming stands
+    cl = rows.get(("struct cell", "hits"), {})
+    check("data addresses: heap accesses keep the code's naming",
+          cl.get("samples", 0) >= 40 and cl.get("where") == "heap" and
+          cl.get("address_samples") == 0 and da.get("elsewhere", 0) >= cl.get("samples", 0) and
+          da.get("differ") == 0, (cl, da))
+    r = run(*base, "--sort", "typeoff")
+    check("data addresses: the text says how the addresses bear out the code, and no skid",
+          r.returncode == 0 and "# Data addresses: " in r.stdout and
+          "taken at the instruction" in r.stdout and "a timer's" not in r.stdout, r.stdout[:900])
+    r = run(*base, "--annotate=book", "--no-header", "--no-summary")
+    check("data addresses: a fault counts for its own instruction in the annotation",
+          "(taken at the instruction)" in r.stdout and "after" not in r.stdout, r.stdout[-600:])
 
 
 if __name__ == "__main__":

@@ -95,6 +95,7 @@ struct mycl_annotation {
 	 */
 	size_t nr_source_withheld;
 	const char *source_withheld;
+	bool data_skid;			/* the event is a timer: its samples skid (above) */
 };
 
 /*
@@ -128,8 +129,16 @@ struct mycl_data_type_row {
 	const char *example;		/* an access of it as the source writes it ("c->hits") */
 	uint64_t samples, period;
 	double pct;
+	uint64_t address_samples;	/* of SAMPLES, named by their sampled data address */
 };
 
+/*
+ * Samples that carry a data address (perf mem, IBS, SPE, page faults) are
+ * named from it where it falls in a variable of a binary (the variable's
+ * member at that offset), and the code's naming of their instruction is
+ * checked against it: the same type and member, another, or none.  The
+ * rest (heap, stack, shared memory) keep the code's naming.
+ */
 struct mycl_data_types {
 	const char *event;
 	bool by_member;
@@ -137,6 +146,15 @@ struct mycl_data_types {
 	uint64_t known_samples;		/* of them on memory accesses whose type is known */
 	size_t nr_rows;
 	struct mycl_data_type_row *rows;
+	bool skid;			/* a sample counts for the instruction before it (a timer) */
+	uint64_t addr_samples;		/* samples on named code with a data address */
+	uint64_t addr_agree;		/* ... in a variable, which the code names the same */
+	uint64_t addr_differ;		/* ... the code names another object */
+	uint64_t addr_only;		/* ... in a variable the code could not name */
+	uint64_t addr_undescribed;	/* ... in a variable the debug info does not describe */
+	uint64_t addr_elsewhere;	/* ... outside the binaries' variables: heap, stack,
+					 * shared memory */
+	uint64_t addr_outside;		/* ... of them, the code names a global there */
 };
 
 /* The data types of event EV of a profile built with annotate set. 0, -EINVAL, -ENOMEM. */

@@ -503,15 +503,17 @@ static void path_at(Dwarf_Die *type, int64_t off, uint64_t size, bool *indexed, 
 
 		if (!es || off < 0)
 			goto rest;
+		*moff = base + off / (int64_t)es * (int64_t)es;
 		if (*indexed) {
+			/* any element: the member's offset is the first's */
 			put(buf, len, used, "[i]");
 			*indexed = false;
+			*moff = base;
 		} else {
 			snprintf(tmp, sizeof(tmp), "[%" PRId64 "]", off / (int64_t)es);
 			put(buf, len, used, tmp);
 		}
 		*mt = ct;
-		*moff = base + off / (int64_t)es * (int64_t)es;
 		*msize = es;
 		path_at(&ct, off % (int64_t)es, size, indexed, buf, len, used, mt, *moff, moff, msize,
 			depth + 1);
@@ -1860,6 +1862,43 @@ out:
 	if (err)
 		datatype_free(out);
 	return err;
+}
+
+int datatype_name_data(struct dso *d, uint64_t vaddr, const struct insn *in, struct dt_result *out,
+		       struct dt_memo *memo)
+{
+	struct walk w = { .d = d, .out = out, .memo = memo, .naming = true };
+	struct insn at = *in;
+	struct rv dst;
+
+	memset(out, 0, sizeof(*out));
+	out->v = calloc(1, sizeof(*out->v));
+	if (!out->v)
+		return -ENOMEM;
+	out->n = 1;
+	w.dw = inline_dwarf(d);
+	if (!w.dw) {
+		out->v[0] = (struct dt_access){ .where = DT_GLOBAL,
+						 .unknown = "no debug info for the binary" };
+		return 0;
+	}
+	/* (the instruction's width and what it does, at the sampled address) */
+	at.data = vaddr;
+	at.indexed = false;
+	at.ty_index = 0;
+	if (at.access == ACC_NONE || at.access == ACC_ADDR)
+		at.access = ACC_READ;
+	name_global(&w, &at, &out->v[0], &dst);
+	if (out->v[0].element || (out->v[0].member && strchr(out->v[0].member, '['))) {
+		/* an element: named as the code names it, every element one member ("[i]") */
+		at.indexed = true;
+		out->v[0] = (struct dt_access){ 0 };
+		name_global(&w, &at, &out->v[0], &dst);
+	}
+	for (size_t i = 0; i < w.nr_names; i++)
+		free(w.names[i]);
+	free(w.names);
+	return 0;
 }
 
 void datatype_free(struct dt_result *r)

@@ -70,4 +70,12 @@ void datatype_memo_free(struct dt_memo *m);
 int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, size_t n,
 		       struct dt_result *out, struct dt_memo *memo);
 
+/*
+ * The variable of D at VADDR as instruction IN (decoded with
+ * disasm_set_type_facts) touches it there: a sampled data address named
+ * into OUT->v[0] (one access), strings owned by OUT.  0, or -ENOMEM.
+ */
+int datatype_name_data(struct dso *d, uint64_t vaddr, const struct insn *in, struct dt_result *out,
+		       struct dt_memo *memo);
+
 #endif

@@ -253,6 +253,7 @@ static void data_types(struct annotation_priv *ap, const struct insn *v, size_t 
 {
 	struct mycl_annotation *a = &ap->pub;
 
+	a->data_skid = skid;
 	for (size_t i = 0; i < n && i < ap->types.n; i++) {
 		struct mycl_annotate_line *l = &a->lines[i];
 		const struct dt_access *t = &ap->types.v[i];
@@ -418,7 +419,7 @@ static int fill(struct annotation_priv *ap, const struct mycl_profile *p, size_t
 					   "or --prefix-map", build ? " " : "", build ? build : "");
 	free(build);
 	mark_neighbours(ap, d, insns, n, elf_image_machine(img));
-	data_types(ap, insns, n, profile_event_skids(pe->event));
+	data_types(ap, insns, n, profile_event_skids(p, ev));
 	for (size_t i = 0; i < n; i++) {
 		a->lines[i].pct = a->period ? 100.0 * (double)a->lines[i].period / (double)a->period : 0;
 		a->lines[i].pct_total = pe->total_period_all ?

@@ -21,6 +21,7 @@ struct item {
 	const char *type, *member, *where, *unknown, *example;
 	int64_t offset;
 	uint64_t size, samples, period;
+	bool by_address;		/* named by a sampled data address */
 };
 
 struct types_priv {
@@ -82,10 +83,22 @@ static size_t insn_at(const struct insn *v, size_t n, uint64_t addr)
 	return lo < n && v[lo].addr == addr ? lo : SIZE_MAX;
 }
 
-bool profile_event_skids(const struct mycl_event *e)
+bool profile_event_skids(const struct mycl_profile *p, size_t ev)
 {
-	/* (perf_event_attr: type 1 software, precise_ip in bits 15-16 of the flags) */
-	return !e || e->type == 1 || !((e->flags >> 15) & 3);
+	const struct mycl_event *e = ev < p->nr_events ? p->events[ev].event : NULL;
+
+	/* a group member read by its leader's samples ('{a,b}:S'): taken where the leader's are */
+	if (e && e->group_leader >= 0 && (size_t)e->group_leader != ev &&
+	    (size_t)e->group_leader < p->nr_events && p->events[e->group_leader].event)
+		e = p->events[e->group_leader].event;
+	/*
+	 * (perf_event_attr: type 1 software, precise_ip in bits 15-16 of the
+	 * flags.)  Of the software events the clocks (cpu-clock 0, task-clock
+	 * 1) interrupt the code; the faults are taken at the instruction.
+	 */
+	if (e && e->type == 1)
+		return e->config <= 1;
+	return !e || !((e->flags >> 15) & 3);
 }
 
 const void *profile_data_credit(const struct dt_result *r, const struct insn *v, size_t i, bool skid)
@@ -97,9 +110,129 @@ const void *profile_data_credit(const struct dt_result *r, const struct insn *v,
 	return r->v[i].where ? &r->v[i] : NULL;
 }
 
+#define NO_CODE "the binary's code is not available"
+#define NOT_INSN "not an instruction of the function's code"
+
+/* *IT named by access A of an instruction (NULL: none), or UNKNOWN. */
+static int code_item(struct types_priv *t, const char *unknown, const struct dt_access *a,
+		     struct item *it)
+{
+	if (unknown)
+		it->unknown = unknown;
+	else if (!a)
+		it->unknown = NOT_MEMORY;
+	else if (a->unknown)
+		it->unknown = keep(t, a->unknown);
+	else {
+		it->type = keep(t, a->type);
+		it->member = keep(t, a->member);
+		it->offset = a->offset;
+		it->size = a->size;
+		it->where = where_names[a->where];
+		it->example = keep(t, a->expr);
+		if (!it->type)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The sampled data addresses of each instruction row (profile_state.h's daddrs), by row. */
+struct addrs {
+	const struct hent **v;
+	size_t n;
+	const struct hent *rows;	/* the profile's insns rows */
+};
+
+static int by_row(const void *a, const void *b)
+{
+	const struct hent *x = *(const struct hent *const *)a, *y = *(const struct hent *const *)b;
+
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* Instruction row E's data addresses: *N of them from the returned one. */
+static const struct hent *const *addrs_of(const struct addrs *ad, const struct hent *e, size_t *n)
+{
+	int32_t row = (int32_t)(e - ad->rows);
+	size_t lo = 0, hi = ad->n, k;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ad->v[mid]->tid < row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < ad->n && ad->v[k]->tid == row; k++)
+		;
+	*n = k - lo;
+	return ad->v + lo;
+}
+
+static bool same_object(const struct item *x, const struct dt_access *a)
+{
+	return x->type && a->type && !strcmp(x->type, a->type) &&
+	       (x->member && a->member ? !strcmp(x->member, a->member) : x->member == a->member);
+}
+
+/*
+ * The samples X of instruction IN (NULL: not decoded) that carry a data
+ * address, into *IT: named by the variable the address falls in, which
+ * the code's naming A (or NULL) is checked against; else the code's.
+ */
+static int address_item(struct types_priv *t, const struct hent *x, const struct insn *in,
+			const struct dt_access *a, struct dso *d, struct dt_memo *memo, struct item *it)
+{
+	struct mycl_data_types *pub = &t->pub;
+	const struct insn none = { .access = ACC_READ };
+	struct dt_result dr;
+	const struct dt_access *da;
+	bool code_knows = a && !a->unknown && a->type;
+	int err;
+
+	pub->addr_samples += x->samples;
+	it->samples = x->samples;
+	it->period = x->period;
+	if (!x->dso) {
+		/* heap, stack, shared memory: the code's naming stands; not a global */
+		pub->addr_elsewhere += x->samples;
+		if (code_knows && a->where == DT_GLOBAL)
+			pub->addr_outside += x->samples;
+		return 0;
+	}
+	err = datatype_name_data(x->dso, x->addr, in ? in : &none, &dr, x->dso == d ? memo : NULL);
+	if (err)
+		return err;
+	da = &dr.v[0];
+	if (da->unknown || !da->type) {
+		pub->addr_undescribed += x->samples;
+		datatype_free(&dr);
+		return 0;
+	}
+	if (code_knows && same_object(&(struct item){ .type = da->type, .member = da->member }, a)) {
+		/* (the code's words: "table[i].key" for every element the addresses hit) */
+		pub->addr_agree += x->samples;
+		it->by_address = true;
+		datatype_free(&dr);
+		return 0;
+	}
+	if (code_knows)
+		pub->addr_differ += x->samples;
+	else
+		pub->addr_only += x->samples;
+	*it = (struct item){ .type = keep(t, da->type), .member = keep(t, da->member),
+			     .offset = da->offset, .size = da->size, .where = where_names[DT_GLOBAL],
+			     .example = keep(t, da->expr), .samples = x->samples, .period = x->period,
+			     .by_address = true };
+	datatype_free(&dr);
+	return it->type ? 0 : -ENOMEM;
+}
+
 /* The items of the sampled instructions E[0..N) of function FN of D. */
 static int function_items(struct types_priv *t, struct dso *d, const struct sym *fn,
-			  const struct hent *const *e, size_t n, bool skid, struct dt_memo *memo)
+			  const struct hent *const *e, size_t n, bool skid, struct dt_memo *memo,
+			  const struct addrs *ad)
 {
 	struct elf_image *img = dso_image(d);
 	const uint8_t *code = img ? elf_image_code(img, fn->start, fn->end - fn->start) : NULL;
@@ -124,26 +257,26 @@ static int function_items(struct types_priv *t, struct dso *d, const struct sym 
 		size_t i = nv ? insn_at(v, nv, e[k]->addr) : SIZE_MAX;
 		const struct dt_access *a = i != SIZE_MAX ? profile_data_credit(&r, v, i, skid) : NULL;
 		struct item it = { .samples = e[k]->samples, .period = e[k]->period };
+		const struct hent *const *x;
+		size_t nx = 0;
 
-		if (!code)
-			it.unknown = "the binary's code is not available";
-		else if (i == SIZE_MAX)
-			it.unknown = "not an instruction of the function's code";
-		else if (!a)
-			it.unknown = NOT_MEMORY;
-		else if (a->unknown)
-			it.unknown = keep(t, a->unknown);
-		else {
-			it.type = keep(t, a->type);
-			it.member = keep(t, a->member);
-			it.offset = a->offset;
-			it.size = a->size;
-			it.where = where_names[a->where];
-			it.example = keep(t, a->expr);
-			if (!it.type)
-				err = -ENOMEM;
+		err = code_item(t, code ? (i == SIZE_MAX ? NOT_INSN : NULL) : NO_CODE, a, &it);
+		/* Samples with a data address: the instruction's own access, where it was taken. */
+		x = ad->n ? addrs_of(ad, e[k], &nx) : NULL;
+		for (size_t j = 0; j < nx && !err; j++) {
+			const struct dt_access *own = i != SIZE_MAX && r.v[i].where ? &r.v[i] : NULL;
+			struct item ai = { 0 };
+
+			err = code_item(t, code ? (i == SIZE_MAX ? NOT_INSN : NULL) : NO_CODE, own, &ai);
+			if (!err)
+				err = address_item(t, x[j], i != SIZE_MAX ? &v[i] : NULL, own, d, memo,
+						   &ai);
+			if (!err)
+				err = add(t, &ai);
+			it.samples -= x[j]->samples < it.samples ? x[j]->samples : it.samples;
+			it.period -= x[j]->period < it.period ? x[j]->period : it.period;
 		}
-		if (!err)
+		if (!err && (it.samples || it.period || !nx))
 			err = add(t, &it);
 	}
 	free(v);
@@ -213,6 +346,8 @@ static int sum_rows(struct types_priv *t)
 		r = &pub->rows[pub->nr_rows - 1];
 		r->samples += it->samples;
 		r->period += it->period;
+		if (it->by_address)
+			r->address_samples += it->samples;
 		if (!it->unknown)
 			pub->known_samples += it->samples;
 		/* the example of the most samples; the place of the first */
@@ -235,6 +370,7 @@ MYCL_API int mycl_profile__data_types(const struct mycl_profile *p, size_t ev, b
 	struct types_priv *t;
 	struct dt_memo *memo = NULL;
 	const struct dso *memo_dso = NULL;
+	struct addrs ad = { 0 };
 	uint64_t in_items = 0, in_samples = 0;
 	size_t n = 0;
 	bool skid;
@@ -248,15 +384,23 @@ MYCL_API int mycl_profile__data_types(const struct mycl_profile *p, size_t ev, b
 	if (!t)
 		return -ENOMEM;
 	t->pub.event = pe->event ? pe->event->name : NULL;
-	skid = profile_event_skids(pe->event);
+	skid = profile_event_skids(p, ev);
 	t->pub.by_member = member;
+	t->pub.skid = skid;
 	t->pub.samples = pe->nr_samples;
 	t->pub.period = pe->total_period;
 	e = malloc((p->insns.nr ? p->insns.nr : 1) * sizeof(*e));
-	if (!e) {
+	ad.rows = p->insns.ents;
+	ad.v = malloc((p->daddrs.nr ? p->daddrs.nr : 1) * sizeof(*ad.v));
+	if (!e || !ad.v) {
 		err = -ENOMEM;
 		goto out;
 	}
+	for (size_t i = 0; i < p->daddrs.nr; i++)
+		if (p->daddrs.ents[i].ev == (int)ev)
+			ad.v[ad.n++] = &p->daddrs.ents[i];
+	if (ad.n)
+		qsort(ad.v, ad.n, sizeof(*ad.v), by_row);
 	for (size_t i = 0; i < p->insns.nr; i++)
 		if (p->insns.ents[i].ev == (int)ev)
 			e[n++] = &p->insns.ents[i];
@@ -276,7 +420,7 @@ MYCL_API int mycl_profile__data_types(const struct mycl_profile *p, size_t ev, b
 			memo_dso = d;
 		}
 		if (fn) {
-			err = function_items(t, d, fn, e + i, k - i, skid, memo);
+			err = function_items(t, d, fn, e + i, k - i, skid, memo, &ad);
 		} else {
 			for (size_t j = i; j < k && !err; j++)
 				err = add(t, &(struct item){ .unknown = NOT_FOLLOWED,
@@ -299,6 +443,7 @@ MYCL_API int mycl_profile__data_types(const struct mycl_profile *p, size_t ev, b
 		err = sum_rows(t);
 out:
 	datatype_memo_free(memo);
+	free(ad.v);
 	free(e);
 	free(t->items);
 	t->items = NULL;

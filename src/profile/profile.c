@@ -271,7 +271,16 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 		struct hent ik = { .ev = s->event->idx, .dso = r.dso,
 				   .addr = dso_offset_to_vaddr(r.dso, r.addr) };
 
-		err = hist_add(&p->insns, &ik, s->period, 1, NULL);
+		uint32_t row;
+
+		err = hist_add(&p->insns, &ik, s->period, 1, &row);
+		if (!err && (s->sample_type & S_ADDR) && s->addr) {
+			struct hent dk = { .ev = s->event->idx, .tid = (int32_t)row };
+
+			if (machine_data_at(p->m, s->pid, s->tid, s->addr, &dk.dso, &dk.addr))
+				dk.dso = NULL;
+			err = hist_add(&p->daddrs, &dk, s->period, 1, NULL);
+		}
 	}
 	/* (the idle task's samples pile on its halt: said as idle, not here) */
 	if (!err && r.level == 'k' && r.sym && r.dso && s->pid != 0 && software_clock(s->event)) {
@@ -699,6 +708,7 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	hist_free(&p->incl);
 	hist_free(&p->insns);
 	hist_free(&p->kinsns);
+	hist_free(&p->daddrs);
 	calltree_free(&p->tree);
 	chaincache_free(&p->chains);
 	free(p->ckeys);

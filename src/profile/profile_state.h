@@ -56,6 +56,13 @@ struct mycl_profile {
 	struct hist insns;		/* per instruction: ev, dso, addr (binary address) */
 	struct hist kinsns;		/* a software clock's samples in named kernel functions,
 					 * per instruction: ev, dso, sym, addr (offset in sym) */
+	/*
+	 * Samples with a data address (perf mem, IBS, SPE, page faults), per
+	 * instruction and place: ev; tid the instruction's row in insns; dso
+	 * and addr the binary and its address of a variable the address falls
+	 * in, or NULL and 0 (heap, stack, shared memory).
+	 */
+	struct hist daddrs;
 	bool annotate;
 	struct lock_state *locks;	/* profile_locks.c, with opts.locks */
 	struct lock_rules *rules;	/* without opts.locks: opts.lock_rules read, for summaries */
@@ -203,15 +210,17 @@ bool profile_frameless(struct dso *d, const struct sym *sym);
 
 /*
  * datatypes.c: the access a sample at instruction I of V (R: their data
- * types) counts for, or NULL.  A timer's sample (a software event, or a
- * hardware one without precise_ip: SKID) lands after the instruction that
- * waited, so it counts for the one before when that one falls through to I
- * and touches memory; else for I's own access.
+ * types) counts for, or NULL.  A timer's sample (a software clock, a
+ * hardware event without precise_ip, or an event its group's leader of that
+ * kind reads: profile_event_skids) lands after the instruction that waited,
+ * so it counts for the one before when that one falls through to I and
+ * touches memory (SKID); else for I's own access.  Faults are taken at the
+ * instruction.
  */
 struct dt_result;
 struct insn;
 const void *profile_data_credit(const struct dt_result *r, const struct insn *v, size_t i, bool skid);
-bool profile_event_skids(const struct mycl_event *e);
+bool profile_event_skids(const struct mycl_profile *p, size_t ev);
 
 /* timeline.c */
 int timeline_add(struct mycl_profile *p, size_t ev, uint64_t t, uint64_t period);

@@ -73,9 +73,9 @@ static void data_summary(FILE *f, const struct mycl_annotation *a)
 {
 	if (!a->samples || !a->data_samples)
 		return;
-	fprintf(f, "# Data: %.1f%% of the samples count for a memory access (a timer's for the "
-		"instruction before), the object named for %.1f%%\n",
-		100.0 * (double)a->data_samples / (double)a->samples,
+	fprintf(f, "# Data: %.1f%% of the samples count for a memory access (%s), the object named "
+		"for %.1f%%\n", 100.0 * (double)a->data_samples / (double)a->samples,
+		a->data_skid ? "a timer's for the instruction before" : "taken at the instruction",
 		100.0 * (double)a->data_known_samples / (double)a->data_samples);
 	for (size_t k = 0; k < a->nr_data_unknown; k++)
 		fprintf(f, "#   not named, %.1f%%: %s\n",

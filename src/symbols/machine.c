@@ -843,6 +843,32 @@ int machine_for_each_map(struct machine *m, int32_t pid, int32_t tid,
 	return 0;
 }
 
+int machine_data_at(struct machine *m, int32_t pid, int32_t tid, uint64_t addr, struct dso **dso,
+		    uint64_t *vaddr)
+{
+	struct thread *t = machine_thread(m, pid, tid);
+	const struct map *mp = t ? maps_below(t->maps, addr) : NULL;
+	struct dso *d = mp ? mp->dso : NULL;
+	uint64_t v;
+
+	/*
+	 * Only code is mapped here (perf's data mappings are left out): a
+	 * binary's data and bss lie above its code, nearer than any other
+	 * binary's.
+	 */
+	if (!d || d->kernel || d->identity)
+		return -ENOENT;
+	load_dso(m, d);
+	if (!d->data_syms.nr)
+		return -ENOENT;
+	v = addr - dso_map_bias(d, mp->start, mp->pgoff);
+	if (!symtab_find(&d->data_syms, v))
+		return -ENOENT;
+	*dso = d;
+	*vaddr = v;
+	return 0;
+}
+
 char *machine_data_symbol(struct machine *m, int32_t pid, int32_t tid, uint64_t addr)
 {
 	struct thread *t = machine_thread(m, pid, tid);

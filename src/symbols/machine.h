@@ -62,6 +62,13 @@ struct thread *machine_thread(struct machine *m, int32_t pid, int32_t tid);
 int machine_resolve(struct machine *m, int32_t pid, int32_t tid, uint64_t ip,
 		    enum mycl_cpumode cpumode, struct resolved *r);
 
+/*
+ * The binary and its address of a data address in (PID, TID)'s space that a
+ * variable of the binary holds.  0, or -ENOENT (heap, stack, shared memory,
+ * data no symbol covers).
+ */
+int machine_data_at(struct machine *m, int32_t pid, int32_t tid, uint64_t addr, struct dso **dso,
+		    uint64_t *vaddr);
 /* "var+0x8" for a data address in (PID, TID)'s binaries, or NULL (caller frees). */
 char *machine_data_symbol(struct machine *m, int32_t pid, int32_t tid, uint64_t addr);
 

@@ -6,7 +6,8 @@
 # aarch64, each with full debug info (the tests read their code and DWARF, no
 # recording needed); and inventory.data, a recording of the gcc -O2 build at
 # /mycl-fixtures/inventory (copied under ../symfs so the tests find it
-# wherever the checkout is).
+# wherever the checkout is); faults.data, the page faults of faults.c (gcc
+# -O2) with their data addresses (perf record -d), the same way.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
@@ -22,3 +23,7 @@ mkdir -p /mycl-fixtures ../symfs/mycl-fixtures
 cp inventory.gcc-O2 /mycl-fixtures/inventory
 cp inventory.gcc-O2 ../symfs/mycl-fixtures/inventory
 perf record -q -e cpu-clock:u -F 2000 -o inventory.data -- /mycl-fixtures/inventory > /dev/null
+gcc -O2 $fp -o faults.gcc-O2 faults.c
+cp faults.gcc-O2 /mycl-fixtures/faults
+cp faults.gcc-O2 ../symfs/mycl-fixtures/faults
+perf record -q -d -e page-faults:u -c 1 -o faults.data -- /mycl-fixtures/faults
