@@ -6,8 +6,11 @@
 # of the hottest function with its members, and the time each view takes
 # beside the flat profile.  The server runs on a private socket and data
 # directory and is stopped at the end.  Prints; asserts nothing (load decides
-# what a recording holds).  Never run by CI.
-# usage: types_postgres.sh MYCL_HOT [PREFIX] [WORKDIR] [SECONDS] [pgbench args...]
+# what a recording holds).  Never run by CI.  RECORD replaces the recording's
+# event options: RECORD="-d -e page-faults -c 1" with pgbench -C (a backend
+# per transaction, each faulting on its globals and the shared memory) gives
+# samples with data addresses, which --sort typeoff checks the code against.
+# usage: [RECORD=...] types_postgres.sh MYCL_HOT [PREFIX] [WORKDIR] [SECONDS] [pgbench args...]
 set -eu
 hot=$1
 prefix=${2:-/tmp/mycl-pg}
@@ -23,7 +26,7 @@ as "'$prefix/bin/initdb' -D '$work/db' -A trust -U postgres" > "$work/initdb.log
 as "'$prefix/bin/pg_ctl' -D '$work/db' -o \"-k '$work' -p 54329 -c listen_addresses='' -c shared_buffers=128MB\" -l '$work/pg.log' -w start" > /dev/null
 trap 'as "\"$prefix/bin/pg_ctl\" -D \"$work/db\" -m fast stop" > /dev/null 2>&1 || true' EXIT
 pgbench -h "$work" -p 54329 -U postgres -i -s 10 postgres > "$work/init.log" 2>&1
-perf record -q -a -g -e cpu-clock -F 999 -o "$work/pg.data" -- sleep "$secs" &
+perf record -q -a ${RECORD:--g -e cpu-clock -F 999} -o "$work/pg.data" -- sleep "$secs" &
 rec=$!
 pgbench -h "$work" -p 54329 -U postgres -T "$secs" $load postgres > "$work/pgbench.log" 2>&1 || true
 wait $rec

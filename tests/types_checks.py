@@ -214,7 +214,7 @@ def data_addresses(hot, types, symfs):
     check("data addresses: every sample of the program carries one, and each is accounted for",
           da.get("samples") == doc.get("samples") and da.get("samples", 0) > 0 and
           da["agree"] + da["differ"] + da["address_only"] + da["undescribed"] +
-          da["elsewhere"] == da["samples"], da)
+          da["elsewhere"] + da["code"] == da["samples"], da)
     # the stations are reached from their embedded link (container_of): the code cannot
     # name them, each fault's address can: the global array's element and its member
     st = rows.get(("struct station", "visits"), {})

@@ -155,6 +155,8 @@ struct mycl_data_types {
 	uint64_t addr_elsewhere;	/* ... outside the binaries' variables: heap, stack,
 					 * shared memory */
 	uint64_t addr_outside;		/* ... of them, the code names a global there */
+	uint64_t addr_code;		/* ... in a binary's code: a fault fetching instructions
+					 * (a row of its own, not a data access) */
 };
 
 /* The data types of event EV of a profile built with annotate set. 0, -EINVAL, -ENOMEM. */

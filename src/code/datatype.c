@@ -1780,12 +1780,22 @@ int datatype_walk(struct dso *d, uint16_t e_machine, const struct insn *v, size_
 	return datatype_walk_memo(d, e_machine, v, n, out, NULL);
 }
 
+/* Whether CU is C++ (its types are named without "struct"). */
+static bool cu_is_cxx(Dwarf_Die *cu)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word lang;
+
+	return dwarf_attr(cu, DW_AT_language, &at) && dwarf_formudata(&at, &lang) == 0 &&
+	       (lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_11 ||
+		lang == DW_LANG_C_plus_plus_14 || lang == 0x21 /* C++17 */ ||
+		lang == 0x2a /* C++20 */);
+}
+
 int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, size_t n,
 		       struct dt_result *out, struct dt_memo *memo)
 {
 	struct walk w = { .d = d, .machine = e_machine, .v = v, .n = n, .out = out, .memo = memo };
-	Dwarf_Attribute at;
-	Dwarf_Word lang;
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -1811,10 +1821,7 @@ int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, 
 	w.have_fn = inline_function_at(d, v[0].addr, &w.cu, &w.fn) == 0;
 	if (!w.have_fn)
 		memset(&w.cu, 0, sizeof(w.cu));
-	w.cxx = w.have_fn && dwarf_attr(&w.cu, DW_AT_language, &at) && dwarf_formudata(&at, &lang) == 0 &&
-		(lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_11 ||
-		 lang == DW_LANG_C_plus_plus_14 || lang == 0x21 /* C++17 */ ||
-		 lang == 0x2a /* C++20 */);
+	w.cxx = w.have_fn && cu_is_cxx(&w.cu);
 	w.facts = calloc(n, sizeof(*w.facts));
 	w.vars = w.have_fn ? calloc(MAX_VARS, sizeof(*w.vars)) : NULL;
 	if (!w.facts || (w.have_fn && !w.vars)) {
@@ -1869,6 +1876,8 @@ int datatype_name_data(struct dso *d, uint64_t vaddr, const struct insn *in, str
 {
 	struct walk w = { .d = d, .out = out, .memo = memo, .naming = true };
 	struct insn at = *in;
+	const struct sym *sym;
+	Dwarf_Die g, cu;
 	struct rv dst;
 
 	memset(out, 0, sizeof(*out));
@@ -1882,6 +1891,10 @@ int datatype_name_data(struct dso *d, uint64_t vaddr, const struct insn *in, str
 						 .unknown = "no debug info for the binary" };
 		return 0;
 	}
+	/* named as the variable's own unit names its types (C++: without "struct") */
+	sym = symtab_find(&d->data_syms, vaddr);
+	if (sym && !inline_global_at(d, NULL, sym->start, &g) && dwarf_diecu(&g, &cu, NULL, NULL))
+		w.cxx = cu_is_cxx(&cu);
 	/* (the instruction's width and what it does, at the sampled address) */
 	at.data = vaddr;
 	at.indexed = false;

@@ -110,6 +110,7 @@ const void *profile_data_credit(const struct dt_result *r, const struct insn *v,
 	return r->v[i].where ? &r->v[i] : NULL;
 }
 
+#define CODE_FETCH "its data address is code: a fault fetching instructions"
 #define NO_CODE "the binary's code is not available"
 #define NOT_INSN "not an instruction of the function's code"
 
@@ -170,10 +171,55 @@ static const struct hent *const *addrs_of(const struct addrs *ad, const struct h
 	return ad->v + lo;
 }
 
-static bool same_object(const struct item *x, const struct dt_access *a)
+/* S with every index written "[i]" ("bins[0]" and "bins[i]" are one member), in BUF. */
+static const char *any_index(const char *s, char *buf, size_t len)
 {
-	return x->type && a->type && !strcmp(x->type, a->type) &&
-	       (x->member && a->member ? !strcmp(x->member, a->member) : x->member == a->member);
+	size_t n = 0;
+
+	for (; s && *s && n + 4 < len; s++) {
+		if (*s == '[' && s[1] >= '0' && s[1] <= '9') {
+			const char *e = s + 1;
+
+			while (*e >= '0' && *e <= '9')
+				e++;
+			if (*e == ']') {
+				memcpy(buf + n, "[i]", 3);
+				n += 3;
+				s = e;
+				continue;
+			}
+		}
+		buf[n++] = *s;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * Whether the code's access A and the address's DA name one object, seen
+ * from different depths: the code's pointer may point into the variable
+ * (a list head inside a struct: "prev" of struct list_head where the
+ * address gives _dl_stack_user.prev of struct rtld_global), or its type
+ * may be the member's own (an int through a pointer to the int member).
+ */
+static bool same_object(const struct dt_access *da, const struct dt_access *a)
+{
+	char x[256], y[256];
+	size_t lx, ly;
+
+	if (!a->member)
+		return (!da->member && !strcmp(a->type, da->type)) ||
+		       (da->member_type && !strcmp(a->type, da->member_type));
+	if (!da->member)
+		return false;
+	any_index(da->member, x, sizeof(x));
+	any_index(a->member, y, sizeof(y));
+	if (!strcmp(x, y))
+		return !strcmp(a->type, da->type);
+	lx = strlen(x);
+	ly = strlen(y);
+	return lx > ly && x[lx - ly - 1] == '.' && !strcmp(x + lx - ly, y) && a->member_type &&
+	       da->member_type && !strcmp(a->member_type, da->member_type);
 }
 
 /*
@@ -194,6 +240,13 @@ static int address_item(struct types_priv *t, const struct hent *x, const struct
 	pub->addr_samples += x->samples;
 	it->samples = x->samples;
 	it->period = x->period;
+	if (!x->dso && x->level == 'x') {
+		/* a page fault on the instruction's own page: no data was touched */
+		pub->addr_code += x->samples;
+		*it = (struct item){ .unknown = CODE_FETCH, .samples = x->samples,
+				     .period = x->period };
+		return 0;
+	}
 	if (!x->dso) {
 		/* heap, stack, shared memory: the code's naming stands; not a global */
 		pub->addr_elsewhere += x->samples;
@@ -210,7 +263,7 @@ static int address_item(struct types_priv *t, const struct hent *x, const struct
 		datatype_free(&dr);
 		return 0;
 	}
-	if (code_knows && same_object(&(struct item){ .type = da->type, .member = da->member }, a)) {
+	if (code_knows && same_object(da, a)) {
 		/* (the code's words: "table[i].key" for every element the addresses hit) */
 		pub->addr_agree += x->samples;
 		it->by_address = true;

@@ -276,9 +276,12 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 		err = hist_add(&p->insns, &ik, s->period, 1, &row);
 		if (!err && (s->sample_type & S_ADDR) && s->addr) {
 			struct hent dk = { .ev = s->event->idx, .tid = (int32_t)row };
+			int at = machine_data_at(p->m, s->pid, s->tid, s->addr, &dk.dso, &dk.addr);
 
-			if (machine_data_at(p->m, s->pid, s->tid, s->addr, &dk.dso, &dk.addr))
+			if (at) {
 				dk.dso = NULL;
+				dk.level = at == 1 ? 'x' : 0;	/* x: code */
+			}
 			err = hist_add(&p->daddrs, &dk, s->period, 1, NULL);
 		}
 	}

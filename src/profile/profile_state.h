@@ -60,7 +60,8 @@ struct mycl_profile {
 	 * Samples with a data address (perf mem, IBS, SPE, page faults), per
 	 * instruction and place: ev; tid the instruction's row in insns; dso
 	 * and addr the binary and its address of a variable the address falls
-	 * in, or NULL and 0 (heap, stack, shared memory).
+	 * in, or NULL and 0 (heap, stack, shared memory; level 'x': code, a
+	 * fault fetching instructions).
 	 */
 	struct hist daddrs;
 	bool annotate;

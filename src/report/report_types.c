@@ -32,6 +32,9 @@ static void data_addresses(FILE *f, const struct mycl_data_types *t)
 		"code\n", t->addr_samples, t->addr_agree + t->addr_differ + t->addr_only +
 		t->addr_undescribed, t->addr_agree, t->addr_differ, t->addr_only, t->addr_undescribed,
 		t->addr_elsewhere);
+	if (t->addr_code)
+		fprintf(f, "#     %" PRIu64 " samples' addresses are code (a fault fetching "
+			"instructions): a row of their own\n", t->addr_code);
 	if (t->addr_outside)
 		fprintf(f, "# WARNING: %" PRIu64 " samples whose code names a global have their data "
 			"address outside every variable\n", t->addr_outside);
@@ -101,6 +104,7 @@ MYCL_API int mycl_report__data_types_json(FILE *f, const struct mycl_data_types 
 		json_u64(&j, "undescribed", t->addr_undescribed);
 		json_u64(&j, "elsewhere", t->addr_elsewhere);
 		json_u64(&j, "outside_global", t->addr_outside);
+		json_u64(&j, "code", t->addr_code);
 		json_end_obj(&j);
 	}
 	json_begin_arr(&j, "rows");

@@ -561,8 +561,21 @@ const struct elf_section *elf_image_section_at(const struct elf_image *img, uint
 uint64_t elf_image_got_target(void *arg, uint64_t slot)
 {
 	const struct got_slot *g = elf_image_got(arg, slot);
+	const struct elf_section *sec;
 
-	return g ? g->target : 0;
+	if (!g)
+		return 0;
+	/*
+	 * A slot the program never writes: the GOT, the TOC, relocated
+	 * constants (RELRO).  A pointer variable initialised to an address
+	 * (dlist_head list = { &list.head, ... } in .data) holds it only until
+	 * the program changes it.  (No section headers: taken as a slot.)
+	 */
+	sec = elf_image_section_at(arg, slot);
+	if (sec && sec->name && strncmp(sec->name, ".got", 4) && strncmp(sec->name, ".toc", 4) &&
+	    strncmp(sec->name, ".data.rel.ro", 12))
+		return 0;
+	return g->target;
 }
 
 uint64_t elf_image_entry(const struct elf_image *img)
@@ -608,7 +621,9 @@ static uint64_t data_word_target(const struct elf_image *img, uint64_t vaddr)
 
 	if (vaddr & (w - 1))
 		return 0;
-	if ((t = elf_image_got_target((void *)img, vaddr)))
+	const struct got_slot *g = elf_image_got(img, vaddr);
+
+	if (g && (t = g->target))
 		return t;
 	for (size_t i = 0; i < img->nr_data; i++) {
 		const struct code_sec *c = &img->data[i];

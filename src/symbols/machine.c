@@ -858,6 +858,8 @@ int machine_data_at(struct machine *m, int32_t pid, int32_t tid, uint64_t addr, 
 	 */
 	if (!d || d->kernel || d->identity)
 		return -ENOENT;
+	if (addr < mp->end)
+		return 1;	/* code: a fault fetching the instruction */
 	load_dso(m, d);
 	if (!d->data_syms.nr)
 		return -ENOENT;

@@ -64,7 +64,8 @@ int machine_resolve(struct machine *m, int32_t pid, int32_t tid, uint64_t ip,
 
 /*
  * The binary and its address of a data address in (PID, TID)'s space that a
- * variable of the binary holds.  0, or -ENOENT (heap, stack, shared memory,
+ * variable of the binary holds.  0; 1 when ADDR is a binary's code (a
+ * page fault fetching instructions); -ENOENT (heap, stack, shared memory,
  * data no symbol covers).
  */
 int machine_data_at(struct machine *m, int32_t pid, int32_t tid, uint64_t addr, struct dso **dso,
