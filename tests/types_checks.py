@@ -17,7 +17,8 @@ Data types: the object behind each memory operand, from DWARF and the code.
   - mycl-diff --types: the recording against itself compares struct members, none changed.
   - faults.data, page faults of faults.c with data addresses (perf record -d): each sample
     named by the variable its address falls in (what the code cannot name: an embedded
-    link's container), checked against the code's naming; heap addresses keep it.
+    link's container), checked against the code's naming; heap addresses keep it; a list
+    head initialised in .data to point at itself is read as what it points to then.
 
 usage: types_checks.py MYCL_HOT MYCL_SHARE DATA_DIR WORKDIR
 """
@@ -237,6 +238,12 @@ def data_addresses(hot, types, symfs):
           cl.get("samples", 0) >= 40 and cl.get("where") == "heap" and
           cl.get("address_samples") == 0 and da.get("elsewhere", 0) >= cl.get("samples", 0) and
           da.get("differ") == 0, (cl, da))
+    # a list head in .data initialised to point at itself: what it points to is what the
+    # program stored last (heap nodes), not its value in the file
+    nd = rows.get(("struct node", "seen"), {})
+    check("data addresses: a pointer variable's load is not its initial value",
+          nd.get("samples", 0) >= 40 and nd.get("example") == "head.next->seen" and
+          nd.get("where") == "heap" and da.get("outside_global") == 0, (nd, da))
     r = run(*base, "--sort", "typeoff")
     check("data addresses: the text says how the addresses bear out the code, and no skid",
           r.returncode == 0 and "# Data addresses: " in r.stdout and
