@@ -85,7 +85,8 @@ struct walk {
 	size_t n;
 	struct dt_result *out;
 	struct var *vars;
-	size_t nr_vars;
+	size_t nr_vars, cap_vars;
+	bool oom;			/* collect_vars ran out of memory */
 	struct fact **facts;		/* per instruction, ending with var UINT32_MAX; or NULL */
 	struct fact *fact_pool;		/* ... where they are */
 	char **names;
@@ -540,9 +541,16 @@ static void collect_vars(struct walk *w, Dwarf_Die *scope, int depth)
 
 		if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
 		    dwarf_hasattr(&c, DW_AT_location) && w->nr_vars < MAX_VARS) {
-			struct var *v = &w->vars[w->nr_vars];
+			struct var *v;
 			Dwarf_Attribute at;
 			Dwarf_Die t;
+
+			/* (grown as found: most functions have a few, a calloc of all is a page fault each) */
+			if (ARRAY_GROW_ZERO(w->vars, w->cap_vars, w->nr_vars + 1)) {
+				w->oom = true;
+				return;
+			}
+			v = &w->vars[w->nr_vars];
 
 			v->die = c;
 			v->scope = *scope;
@@ -1823,13 +1831,16 @@ int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, 
 		memset(&w.cu, 0, sizeof(w.cu));
 	w.cxx = w.have_fn && cu_is_cxx(&w.cu);
 	w.facts = calloc(n, sizeof(*w.facts));
-	w.vars = w.have_fn ? calloc(MAX_VARS, sizeof(*w.vars)) : NULL;
-	if (!w.facts || (w.have_fn && !w.vars)) {
+	if (!w.facts) {
 		err = -ENOMEM;
 		goto out;
 	}
 	if (w.have_fn)
 		collect_vars(&w, &w.fn, 0);
+	if (w.oom) {
+		err = -ENOMEM;
+		goto out;
+	}
 	err = build_facts(&w);
 	if (!err)
 		err = blocks(&w);
