@@ -653,6 +653,26 @@ def inner(tool, data):
             check(f"{name}: {v}: no read-mostly member ({what})", not bad, str(bad))
 
 
+def picker(tool, data):
+    """tests/data/share/picker.c: counters chosen by address (one of two), written through it."""
+    names = ("served_even", "served_odd", "spills_even", "spills_odd")
+    for name in ("picker.gcc-O2", "picker.gcc-O0", "picker.clang-O2", "picker.clang-O0",
+                 "picker.aarch64-O0"):
+        doc = share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name))
+        m = members(doc)
+        for v in names:
+            hot_writes(name, m, v, "through the address a worker picked (one of two)")
+        never_written(name, m, "limit", "read in the loop")
+        # counters on one line, written by different threads: writer/writer sharing
+        lines = {}
+        for v in names:
+            lines.setdefault(m[v][1]["start"], []).append(v)
+        shared = [vs for vs in lines.values() if len(vs) > 1]
+        check(f"{name}: counters sharing a line are flagged as several hot writers",
+              shared and all(m[vs[0]][1]["verdict"] == "writers" for vs in shared),
+              str({k: (vs, m[vs[0]][1]["verdict"]) for k, vs in lines.items()}))
+
+
 def lse(tool, data):
     """tests/data/share/lse.c: atomics as LSE instructions capstone 4 cannot decode, or helpers."""
     for name in ("lse.gcc", "lse.aarch64", "lse.aarch64-lse"):
@@ -1406,6 +1426,7 @@ def main():
     sigact(tool, data)
     perreq(tool, data)
     inner(tool, data)
+    picker(tool, data)
     lse(tool, data)
     spsc(tool, data)
     pooled(tool, data)

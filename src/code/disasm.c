@@ -418,6 +418,43 @@ static unsigned int snap_reg(const struct disasm *d, unsigned int i)
 	return i < d->abi.nr_kept ? d->abi.kept[i] : d->abi.scratch[i - d->abi.nr_kept];
 }
 
+/* mycl-share: a forward jump: the addresses the registers hold where it goes. */
+static void join_jump(struct disasm *d, const struct insn *in)
+{
+	unsigned int k = d->nr_join++ % NR_JOIN;
+
+	d->join[k].target = in->target;
+	d->join[k].known = 0;
+	for (unsigned int i = 0; i < d->abi.nr_kept + d->abi.nr_scratch && i < 48; i++) {
+		const struct regval *r = &d->regs[snap_reg(d, i)];
+
+		if (r->known && !r->indexed && !r->alt) {
+			d->join[k].known |= 1ULL << i;
+			d->join[k].v[i] = r->v;
+		}
+	}
+}
+
+/*
+ * Falling into PC where a forward jump goes: a register holding an address
+ * here and another there holds one of the two (p = c ? &b : &a at -O0).
+ */
+static void join_fall(struct disasm *d, uint64_t pc)
+{
+	for (unsigned int k = 0; k < NR_JOIN && k < d->nr_join; k++) {
+		if (d->join[k].target != pc)
+			continue;
+		for (unsigned int i = 0; i < d->abi.nr_kept + d->abi.nr_scratch && i < 48; i++) {
+			struct regval *r = &d->regs[snap_reg(d, i)];
+
+			if ((d->join[k].known >> i & 1) && r->known && !r->indexed && !r->alt &&
+			    r->v != d->join[k].v[i])
+				r->alt = d->join[k].v[i];
+		}
+		d->join[k].target = 0;
+	}
+}
+
 /* A forward conditional branch: what the kept and scratch registers hold where it goes. */
 static void snap_branch(struct disasm *d, const struct insn *in)
 {
@@ -471,7 +508,7 @@ static bool padding(const struct disasm *d, const uint8_t *p, size_t len)
 static bool same_regval(const struct regval *a, const struct regval *b)
 {
 	return a->known == b->known && (!a->known || (a->v == b->v && a->indexed == b->indexed &&
-						       a->idx == b->idx));
+						       a->idx == b->idx && a->alt == b->alt));
 }
 
 /* R keeps only what it held at the function's first branch (FIRST: its regs, imm, prm then). */
@@ -592,6 +629,7 @@ static void reset_state(struct disasm *d, uint64_t pc)
 	d->fslot_reg = 0;
 	d->cnt_any = false;
 	d->nr_snap = 0;
+	d->nr_join = 0;
 	memset(d->snap_gone, 0, sizeof(d->snap_gone));
 	d->first_seen = false;
 	d->no_fallthrough = false;
@@ -724,6 +762,8 @@ static void after(struct disasm *d, struct insn *in)
 		save_first(d);
 	if (in->branch && !in->jump && !in->call && in->target > in->addr)
 		snap_branch(d, in);
+	if (d->share_facts && in->jump && !in->call && in->target > in->addr)
+		join_jump(d, in);
 	if (d->pad) {
 		d->pad = false;		/* still after the jump */
 		return;
@@ -862,6 +902,8 @@ int disasm_iter(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr
 		} else if (d->no_fallthrough) {
 			snap_restore(d, pc);
 			d->no_fallthrough = false;
+		} else if (d->nr_join) {
+			join_fall(d, pc);
 		}
 		/*
 		 * Decoded here, not by capstone: riscv64 (capstone 4 has none),

@@ -379,6 +379,8 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 			uint64_t t;
 
 			in->data = d->regs[base].v + (uint64_t)(int64_t)op->mem.disp;
+			if (d->regs[base].alt && op->mem.index == ARM64_REG_INVALID)
+				in->data_alt = d->regs[base].alt + (uint64_t)(int64_t)op->mem.disp;
 			in->access = acc ? acc : ACC_READ;
 			in->indexed = op->mem.index != ARM64_REG_INVALID || d->regs[base].indexed;
 			/* [xBase, xIdx, lsl #k], or a base built of one: the elements' distance */
@@ -606,6 +608,7 @@ size_t arm64_lse(struct disasm *d, const uint8_t *p, size_t len, uint64_t pc, st
 	}
 	if (d->regs[base].known) {
 		in->data = d->regs[base].v;
+		in->data_alt = d->regs[base].alt;
 		in->access = ACC_RMW;
 		in->indexed = d->regs[base].indexed;
 		in->scale = d->regs[base].scale;

@@ -31,6 +31,11 @@
 /* What a register is known to hold, from the instructions just before. */
 struct regval {
 	uint64_t v;
+	/*
+	 * regs (x86_64, aarch64, mycl-share): a second address the register
+	 * may hold instead of V (a conditional move or select between two), or 0
+	 */
+	uint64_t alt;
 	bool known;
 	bool indexed;			/* v is the start of an object indexed by a register */
 	uint16_t scale;			/* ... x86: by a register times this (0: unknown) */
@@ -94,6 +99,15 @@ struct disasm {
 	 */
 	struct regval first[24 + 24][3];	/* abi.kept's, then abi.scratch's */
 	bool first_seen;
+	/*
+	 * mycl-share: the addresses the kept and scratch registers held at the
+	 * last few forward jumps (the end of an if's arm): where the code falls
+	 * into their target, a register holding another address holds one of
+	 * the two (regval.alt).
+	 */
+#define NR_JOIN 4
+	struct { uint64_t target; uint64_t known; uint64_t v[24 + 24]; } join[NR_JOIN];
+	unsigned int nr_join;
 	bool no_fallthrough;		/* the previous instruction returned or jumped */
 	bool out_of_line;		/* ... returned or jumped back: what follows is reached from elsewhere */
 	bool pad;			/* the instruction is padding after such a jump */

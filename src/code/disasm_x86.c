@@ -544,6 +544,7 @@ static void x86_call_args(struct disasm *d, struct insn *in)
 		const unsigned int r = x86_args[k];
 
 		in->call_arg[k] = d->regs[r].known ? d->regs[r].v : d->imm[r].known ? d->imm[r].v : 0;
+		in->call_arg_alt[k] = d->regs[r].known ? d->regs[r].alt : 0;
 		if (d->regs[r].known && d->regs[r].indexed)
 			in->call_arg_indexed |= (uint8_t)(1u << k);
 		if (d->prm[r].known && !d->prm[r].v)
@@ -687,7 +688,7 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	cs_regs rd, wr;
 	uint8_t nrd = 0, nwr = 0;
 	int set_reg = -1;
-	uint64_t set_val = 0;
+	uint64_t set_val = 0, set_alt = 0;
 	bool set_indexed = false;
 	uint16_t set_scale = 0, mult = 0;
 	unsigned int mult_dst = 0;
@@ -804,8 +805,11 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 			in->access = x86_access(ci, op, in->atomic);
 			in->indexed = d->regs[fam].indexed;
 			in->scale = d->regs[fam].scale;
+			if (d->regs[fam].alt && ci->id != X86_INS_LEA)
+				in->data_alt = d->regs[fam].alt + (uint64_t)op->mem.disp;
 			if (ci->id == X86_INS_LEA) {
 				set_val = in->data;
+				set_alt = d->regs[fam].alt ? d->regs[fam].alt + (uint64_t)op->mem.disp : 0;
 				set_indexed = in->indexed;
 				set_scale = in->scale;
 			} else if (d->machine == EM_386 && ci->id == X86_INS_MOV &&
@@ -938,9 +942,28 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	    x->operands[1].type == X86_OP_REG && x86_fam(d, x->operands[0].reg) &&
 	    d->regs[x86_fam(d, x->operands[0].reg)].known && x->operands[1].reg < NREGS) {
 		set_val = d->regs[x86_fam(d, x->operands[0].reg)].v;
+		set_alt = d->regs[x86_fam(d, x->operands[0].reg)].alt;
 		set_indexed = d->regs[x86_fam(d, x->operands[0].reg)].indexed;
 		set_scale = d->regs[x86_fam(d, x->operands[0].reg)].scale;
 		set_reg = d->x86_family[x->operands[1].reg];
+	}
+	/*
+	 * cmovCC %reg, %reg2 with an address in each: reg2 holds one of the
+	 * two (mine = id & 1 ? &hits_b : &hits_a).
+	 */
+	if (d->share_facts && starts(ci->mnemonic, "cmov") && x->op_count == 2 &&
+	    x->operands[0].type == X86_OP_REG && x->operands[1].type == X86_OP_REG &&
+	    x->operands[1].size == d->ptr_size && x86_fam(d, x->operands[0].reg) &&
+	    x86_fam(d, x->operands[1].reg)) {
+		const struct regval *src = &d->regs[x86_fam(d, x->operands[0].reg)];
+		const struct regval *dst = &d->regs[x86_fam(d, x->operands[1].reg)];
+
+		if (src->known && dst->known && !src->indexed && !dst->indexed && !src->alt &&
+		    !dst->alt && src->v != dst->v) {
+			set_val = dst->v;
+			set_alt = src->v;
+			set_reg = d->x86_family[x->operands[1].reg];
+		}
 	}
 	/* add %idx, %reg with an address in one of them: somewhere in that object. */
 	if (d->share_facts && ci->id == X86_INS_ADD && x->op_count == 2 &&
@@ -999,6 +1022,7 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	}
 	if (set_reg > 0) {
 		d->regs[set_reg].v = set_val;
+		d->regs[set_reg].alt = set_alt;
 		d->regs[set_reg].known = true;
 		d->regs[set_reg].indexed = set_indexed;
 		d->regs[set_reg].scale = set_indexed ? set_scale : 0;

@@ -196,6 +196,8 @@ static int note_tests(struct scan *sc, const struct insn *in, long v)
 	return err;
 }
 
+static int note_access(struct scan *sc, const struct insn *in, uint64_t data, long v);
+
 static int scan_insn(const struct insn *in, void *arg)
 {
 	struct scan *sc = arg;
@@ -222,8 +224,12 @@ static int scan_insn(const struct insn *in, void *arg)
 		uint64_t callees[MAX_TABLE_TARGETS];
 		size_t nr_callees = 0;
 
-		for (int k = 0; k < 6; k++) {
-			if (!in->call_arg[k] || share_find_var(s, in->call_arg[k]) < 0)
+		/* (an argument that is one of two addresses: each) */
+		for (int j = 0; j < 12; j++) {
+			int k = j % 6;
+			uint64_t a = j < 6 ? in->call_arg[k] : in->call_arg_alt[k];
+
+			if (!a || share_find_var(s, a) < 0)
 				continue;
 			/* (a call through a table of functions: to any function it holds) */
 			if (!nr_callees)
@@ -233,7 +239,7 @@ static int scan_insn(const struct insn *in, void *arg)
 				if (ARRAY_GROW(sc->args, sc->args_cap, sc->nr_args + 1))
 					return -ENOMEM;
 				sc->args[sc->nr_args++] = (struct argref){
-					in->addr, callees[c], in->call_arg[k], (uint8_t)k,
+					in->addr, callees[c], a, (uint8_t)k,
 					(in->call_arg_indexed >> k) & 1, 0, false,
 					k ? in->call_arg[k - 1] : 0, false };
 			}
@@ -306,11 +312,22 @@ static int scan_insn(const struct insn *in, void *arg)
 		return err;
 	if (!in->data)
 		return 0;
+	err = note_access(sc, in, in->data, v);
+	if (!err && in->data_alt && (v = share_find_var(s, in->data_alt)) >= 0)
+		err = note_access(sc, in, in->data_alt, v);	/* (one of two addresses: each) */
+	return err;
+}
+
+/* IN's access of DATA, in variable V (or none: < 0). */
+static int note_access(struct scan *sc, const struct insn *in, uint64_t data, long v)
+{
+	struct mycl_share *s = sc->s;
+
 	if (v < 0) {
 		const struct elf_section *sec;
 
 		if ((in->access == ACC_WRITE || in->access == ACC_RMW) &&
-		    (sec = elf_image_section_at(sc->img, in->data)) && sec->write && !sec->exec &&
+		    (sec = elf_image_section_at(sc->img, data)) && sec->write && !sec->exec &&
 		    !sec->tls && strcmp(sec->name, ".got") && strcmp(sec->name, ".got.plt"))
 			s->unnamed_writes++;
 		return 0;
@@ -328,7 +345,7 @@ static int scan_insn(const struct insn *in, void *arg)
 		return -ENOMEM;
 	s->refs[s->nr_refs++] = (struct share_ref){
 		.addr = in->addr, .end = in->addr + in->size, .var = (uint32_t)v,
-		.off = (uint32_t)(in->data - s->vars[v].addr),
+		.off = (uint32_t)(data - s->vars[v].addr),
 		.access = in->access, .atomic = in->atomic, .counter = in->counter_op,
 		.self = in->store_self, .indexed = in->indexed, .scale = in->scale,
 		.konst = in->store_const && in->access == ACC_WRITE, .val = in->store_val,
