@@ -109,6 +109,13 @@ struct mycl_profile_opts {
 	 * their own flame graph.
 	 */
 	bool timed_stacks;
+	/*
+	 * With callgraph: the samples per place the call chains pass in the
+	 * binaries (the sampled instruction, and the call each return address
+	 * comes back from), for analyses that ask where in a function a chain
+	 * runs (mycl-share: inside the loop that holds a write, or not).
+	 */
+	bool call_sites;
 };
 
 /* The frame that ends a call chain cut at max_stack frames. */

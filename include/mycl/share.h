@@ -96,14 +96,23 @@ struct mycl_share_var {
 	uint64_t sampled_writes, sampled_reads;	/* ... of them on writes and on reads */
 	uint64_t skid_samples;		/* ... samples on the next instruction, credited back */
 	/*
-	 * With a recording with call chains: the samples on whose chain the
-	 * busiest function writing it while threads run is (inclusive), and which.
+	 * With a recording with call chains: the samples whose chains show that
+	 * the busiest function writing it while threads run makes the write
+	 * (they pass it in a loop that holds the write, or where it runs
+	 * straight through to it), and which function.
 	 */
 	uint64_t chain_samples;
 	const char *chain_writer;
 	/* The functions that write it, hottest first (at most MYCL_SHARE_MAX_WRITERS). */
 	const struct mycl_share_writer *writers;
 	size_t nr_writers;
+	/*
+	 * With such a recording: written on hot paths by the code, but no
+	 * sample shows a write run (none sampled, no chain through it): not a
+	 * hot writer in this workload (a write once per connection beside the
+	 * per-query loop the chains pass).
+	 */
+	bool chain_unseen;
 };
 
 #define MYCL_SHARE_MAX_WRITERS 8

@@ -157,6 +157,7 @@ void callgraph_free(struct callgraph *cg)
 	free(cg->t);
 	free(cg->l);
 	free(cg->maxend);
+	free(cg->back);
 	free(cg->entries);
 	free(cg->joined);
 	free(cg->sleepers);
@@ -498,6 +499,27 @@ static void drop_loops(struct callgraph *cg, uint32_t fn)
 		if (cg->l[i].func != fn)
 			cg->l[w++] = cg->l[i];
 	cg->nr_l = w;
+	w = 0;
+	for (size_t i = 0; i < cg->nr_back; i++)
+		if (cg->back[i].func != fn)
+			cg->back[w++] = cg->back[i];
+	cg->nr_back = w;
+}
+
+/* The function's backward branches on a cycle (the N instructions in buf, IN: on one). */
+static int back_edges(struct callgraph *cg, size_t n, const bool *in)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct cfg_node *v = &cg->buf[i];
+
+		if (!in[i] || !v->target || v->call || v->target > v->addr ||
+		    v->target < cg->buf[0].addr)
+			continue;
+		if (ARRAY_GROW(cg->back, cg->back_cap, cg->nr_back + 1))
+			return -ENOMEM;
+		cg->back[cg->nr_back++] = (struct cg_back){ cg->buf_func, v->target, v->addr };
+	}
+	return 0;
 }
 
 /*
@@ -529,6 +551,8 @@ static int function_loops(struct callgraph *cg)
 	in = (bool *)(cycle + n);
 	/* Loops matter to calls and to the accesses the analyses count: none, no loops needed. */
 	err = cg->buf_used ? cfg_cycles(cg->buf, n, cg->x, cg->nr_x, in, cycle) : 0;
+	if (!err && cg->buf_used)
+		err = back_edges(cg, n, in);
 	if (!err && !cg->revisit)
 		on_the_way_out(cg, n);
 	if (!err && !cg->revisit)
@@ -637,6 +661,30 @@ static int loop_cmp(const void *a, const void *b)
 	return x->from < y->from ? -1 : x->from > y->from;
 }
 
+static int back_cmp(const void *a, const void *b)
+{
+	const struct cg_back *x = a, *y = b;
+
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+int callgraph_for_each_loop(const struct callgraph *cg, uint64_t fn,
+			    int (*cb)(uint64_t from, uint64_t to, void *arg), void *arg)
+{
+	uint32_t f = cg_func_at(cg, fn);
+	size_t lo;
+	int err = 0;
+
+	if (f == NONE)
+		return 0;
+	lo = PARTITION_POINT(0, cg->nr_back, mid, cg->back[mid].func < f);
+	for (size_t i = lo; i < cg->nr_back && cg->back[i].func == f && !err; i++)
+		err = cb(cg->back[i].from, cg->back[i].to, arg);
+	return err;
+}
+
 bool cg_in_loop(const struct callgraph *cg, uint32_t f, uint64_t addr)
 {
 	const struct cg_func *fn = &cg->f[f];
@@ -730,6 +778,7 @@ int cg_index_loops(struct callgraph *cg)
 	if (err)
 		return err;
 	sort_array(cg->l, cg->nr_l, sizeof(*cg->l), loop_cmp);
+	sort_array(cg->back, cg->nr_back, sizeof(*cg->back), back_cmp);
 	sort_array(cg->guarded, cg->nr_guarded, sizeof(*cg->guarded), u64_cmp);
 	cg->maxend = malloc((cg->nr_l ? cg->nr_l : 1) * sizeof(*cg->maxend));
 	if (!cg->maxend)

@@ -77,6 +77,13 @@ enum cg_heat callgraph_heat(const struct callgraph *cg, uint64_t addr);
 /* The function holding ADDR (its start), or 0; whether ADDR is in one of its loops. */
 uint64_t callgraph_func_start(const struct callgraph *cg, uint64_t addr);
 bool callgraph_in_loop(const struct callgraph *cg, uint64_t addr);
+/*
+ * Each loop of the function starting at FN, as the code it spans: from a
+ * backward branch's target to the branch (blocks a compiler moved out of
+ * line are not in it; nested loops nest).  0 or CB's.
+ */
+int callgraph_for_each_loop(const struct callgraph *cg, uint64_t fn,
+			    int (*cb)(uint64_t from, uint64_t to, void *arg), void *arg);
 /* The end of the function holding ADDR (0: none), and its name. */
 uint64_t callgraph_func_end(const struct callgraph *cg, uint64_t addr, const char **name);
 /*

@@ -105,6 +105,13 @@ struct callgraph {
 	struct cg_loop *l;
 	size_t nr_l, l_cap;
 	uint64_t *maxend;		/* per loop: the largest end among its function's loops so far */
+	/*
+	 * The backward branches on a cycle, per function (sorted by function
+	 * after callgraph_finish): [from, to] the code a branch at TO back to
+	 * FROM goes round, for the innermost loop around an address.
+	 */
+	struct cg_back { uint32_t func; uint64_t from, to; } *back;
+	size_t nr_back, back_cap;
 	uint32_t cur;			/* the function of the last instruction */
 	uint32_t *entries;
 	size_t nr_entries, entries_cap;

@@ -506,3 +506,14 @@ int mycl_profile_for_each_insn(const struct mycl_profile *p,
 		err = fn(p->insns.ents[i].dso, p->insns.ents[i].addr, p->insns.ents[i].samples, ctx);
 	return err;
 }
+
+int mycl_profile_for_each_site(const struct mycl_profile *p,
+			       int (*fn)(struct dso *d, uint64_t vaddr, uint64_t samples, void *ctx),
+			       void *ctx)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < p->sites.nr && !err; i++)
+		err = fn(p->sites.ents[i].dso, p->sites.ents[i].addr, p->sites.ents[i].samples, ctx);
+	return err;
+}

@@ -632,6 +632,7 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 		p->max_stack = MAX_STACK_DEFAULT;
 	p->annotate = OPTS_GET(opts, annotate, false);
 	p->timed_stacks = OPTS_GET(opts, timed_stacks, false) && p->want_tree;
+	p->call_sites = OPTS_GET(opts, call_sites, false) && p->want_tree;
 	if (OPTS_GET(opts, latency, false)) {
 		err = latency_init(p);
 		if (err) {
@@ -712,6 +713,7 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	hist_free(&p->insns);
 	hist_free(&p->kinsns);
 	hist_free(&p->daddrs);
+	hist_free(&p->sites);
 	calltree_free(&p->tree);
 	chaincache_free(&p->chains);
 	free(p->ckeys);

@@ -462,6 +462,60 @@ static int cache_put(struct mycl_profile *p, size_t i, uint32_t node)
 	return p->no_chain_cache ? 0 : chaincache_put(&p->chains, &k, node);
 }
 
+/* Adds the place VADDR of D to the sample's sites. */
+static int add_site(struct mycl_profile *p, const struct mycl_sample *s, struct dso *d,
+		    uint64_t vaddr)
+{
+	struct hent k = { .ev = s->event->idx, .dso = d, .addr = vaddr };
+
+	return hist_add(&p->sites, &k, s->period, 1, NULL);
+}
+
+/*
+ * The places the user-mode frames of IDS pass in the binaries: the first
+ * the sampled instruction, the others the calls their return addresses
+ * come back from (UNWOUND: the addresses are inside the calls already); a
+ * frame the chain lost (lost_caller) by its function's start, where in it
+ * not known.  A recursion's place once.
+ */
+static int chain_sites(struct mycl_profile *p, const struct mycl_sample *s, const uint64_t *ids,
+		       size_t n, bool unwound)
+{
+	enum mycl_cpumode mode = s->cpumode;
+	struct resolved below = { 0 };
+	bool first = true;
+
+	for (size_t i = 0; i < n; i++) {
+		struct resolved r;
+		uint64_t start = 0;
+		bool again = false;
+		int err;
+
+		if (ids[i] >= CTX_MAX) {
+			mode = marker_mode(ids[i], mode);
+			continue;
+		}
+		if (mode != MYCL_CPUMODE_USER)
+			continue;
+		err = machine_resolve(p->m, s->pid, s->tid, first || unwound ? ids[i] : ids[i] - 1,
+				      mode, &r);
+		if (err)
+			return err;
+		if (!first && p->fp_repair && lost_caller(p, &below, &r, true, &start) &&
+		    (err = add_site(p, s, r.dso, start)))
+			return err;
+		first = false;
+		below = r;
+		if (!r.dso || r.dso->kernel || r.dso->identity)
+			continue;
+		for (size_t j = 0; j < i && !again; j++)
+			again = ids[j] == ids[i];
+		if (!again && (err = add_site(p, s, r.dso, dso_offset_to_vaddr(r.dso, r.addr))))
+			return err;
+	}
+	return 0;
+}
+
 int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const struct hent *rk,
 		      uint32_t *leaf)
 {
@@ -495,6 +549,8 @@ int profile_add_chain(struct mycl_profile *p, const struct mycl_sample *s, const
 		ids = single;
 		n = 2;
 	}
+	if (p->call_sites && (err = chain_sites(p, s, ids, n, unwound)))
+		return err;
 	p->cur_ids = ids;
 	p->cur_n = n;
 	p->cur_unwound = unwound;

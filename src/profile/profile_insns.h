@@ -17,4 +17,13 @@ int mycl_profile_for_each_insn(const struct mycl_profile *p,
 			       int (*fn)(struct dso *d, uint64_t vaddr, uint64_t samples, void *ctx),
 			       void *ctx);
 
+/*
+ * With opts.call_sites: calls FN for each place of a binary the samples'
+ * user-mode call chains pass (the sampled instruction; the call a return
+ * address comes back from), with the samples passing it.
+ */
+int mycl_profile_for_each_site(const struct mycl_profile *p,
+			       int (*fn)(struct dso *d, uint64_t vaddr, uint64_t samples, void *ctx),
+			       void *ctx);
+
 #endif

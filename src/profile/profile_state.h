@@ -117,6 +117,13 @@ struct mycl_profile {
 	struct timeline *timelines;	/* per event (timeline.c) */
 	struct latency_state *lat;	/* with opts.latency (latency.c) */
 	bool timed_stacks;		/* opts.timed_stacks */
+	bool call_sites;		/* opts.call_sites: sites (below) */
+	/*
+	 * With call_sites, per place a user-mode chain passes in a binary:
+	 * ev, dso, addr (the binary's address: the sampled instruction, or the
+	 * call before a return address).
+	 */
+	struct hist sites;
 	size_t nr_timelines;
 	struct mycl_hot_row **rows;
 	struct mycl_dso_summary *summ;

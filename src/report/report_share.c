@@ -51,8 +51,10 @@ static char flag_of(const struct mycl_share_var *v)
 {
 	if (v->kind != MYCL_SHARE_VAR_PLAIN)
 		return v->kind == MYCL_SHARE_VAR_READ_MOSTLY ? 'M' : 'L';
-	if (v->hot_writes + v->sampled_writes)
+	if ((v->hot_writes && !v->chain_unseen) || v->sampled_writes)
 		return 'W';
+	if (v->chain_unseen)
+		return 'w';
 	if (v->warm_writes + v->unknown_writes)
 		return 'w';
 	if (v->startup_writes)
@@ -75,6 +77,8 @@ static void member_text(FILE *f, const struct mycl_share *s, const struct mycl_s
 		     v->indexed_writes, v->atomics);
 	if (s->weighted && v->samples)
 		fprintf(f, " smp %" PRIu64 "w/%" PRIu64 "r", v->sampled_writes, v->sampled_reads);
+	if (v->chain_unseen)
+		fputs(" unrun", f);
 	if (wide && v->type)
 		fprintf(f, "  [%s]", v->type);
 	fputc('\n', f);
@@ -293,7 +297,9 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 		   "# call chain), w written while threads run, s written at start-up only, R read,\n"
 		   "# M declared read-mostly, L a library's; w hot/runtime/start-up writes, r hot/all\n"
 		   "# runtime reads; ctr increments, idx at a computed index%s.\n\n",
-		   s->weighted ? ", smp sampled writes/reads" : "");
+		   s->weighted ? (s->chains ? ", smp sampled writes/reads;\n# unrun hot by the "
+				  "code, but no sample or call chain shows the write run" :
+				  ", smp sampled writes/reads") : "");
 	for (size_t k = 0; k < n && k < max; k++)
 		line_text(f, s, &s->lines[idx[k]], k + 1, wide);
 	if (n > max)
@@ -361,6 +367,8 @@ static void member_json(struct json *j, const struct mycl_share_line *l, const s
 	json_u64(j, "skid_samples", v->skid_samples);
 	json_u64(j, "chain_samples", v->chain_samples);
 	json_str(j, "chain_writer", v->chain_writer);
+	if (v->chain_unseen)
+		json_bool(j, "chain_unseen", true);
 	json_begin_arr(j, "writers");
 	for (size_t i = 0; i < v->nr_writers; i++) {
 		json_begin_obj(j, NULL);

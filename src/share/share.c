@@ -746,7 +746,11 @@ MYCL_API void mycl_share__free(struct mycl_share *s)
 	free(s->refs);
 	free(s->wrs);
 	free(s->writers);
+	for (size_t i = 0; i < s->nr_wfuncs; i++)
+		free(s->wfuncs[i].loops);
 	free(s->wfuncs);
+	free(s->wsites);
+	free(s->wspans);
 	free(s->lines);
 	free(s->members);
 	free(s->buckets);

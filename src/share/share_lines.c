@@ -32,9 +32,11 @@ static bool runtime_written(const struct mycl_share_var *v)
 	       (v->hot_writes + v->warm_writes + v->unknown_writes + v->sampled_writes > 0);
 }
 
+/* Written on hot paths: by the samples, or by the code where the recording does not say otherwise. */
 static bool hot_written(const struct mycl_share_var *v)
 {
-	return v->kind == MYCL_SHARE_VAR_PLAIN && (v->hot_writes + v->sampled_writes > 0);
+	return v->kind == MYCL_SHARE_VAR_PLAIN && !v->chain_unseen &&
+	       (v->hot_writes + v->sampled_writes > 0);
 }
 
 static bool read_at_runtime(const struct mycl_share_var *v)

@@ -121,57 +121,127 @@ static struct share_wfunc *wfunc_at(const struct mycl_share *s, uint64_t addr)
 	return k && addr < s->wfuncs[k - 1].end ? &s->wfuncs[k - 1] : NULL;
 }
 
-/*
- * One call path: each writing function on it (by the address of its frame,
- * named or not, put back from a call site or not) counts its samples once.
- */
+/* The innermost loop of W around ADDR: its span in *FROM, *TO; 0, 0 when none. */
+static void loop_around(const struct mycl_share *s, const struct share_wfunc *w, uint64_t addr,
+			uint64_t *from, uint64_t *to)
+{
+	*from = *to = 0;
+	for (uint32_t k = w->first_span; k < w->first_span + w->nr_spans; k++)
+		if (s->wspans[k].from <= addr && addr <= s->wspans[k].to &&
+		    (!*to || s->wspans[k].to - s->wspans[k].from < *to - *from)) {
+			*from = s->wspans[k].from;
+			*to = s->wspans[k].to;
+		}
+}
+
+/* One call path: whether it passes this binary (the samples with it on their chains). */
 static int on_path(const char *comm, const struct mycl_cg_node *frames, size_t n, uint64_t samples,
 		   uint64_t period, void *arg)
 {
 	struct mycl_share *s = arg;
 	const char *self = s->recorded_name ? s->recorded_name : s->dso->short_name;
-	bool mine = false;
 
 	(void)comm;
 	(void)period;
-	s->chain_paths++;
 	for (size_t i = 0; i < n; i++) {
-		const struct mycl_cg_node *f = &frames[i];
-		const char *b = f->dso ? strrchr(f->dso, '/') : NULL;
-		struct share_wfunc *w;
+		const char *b = frames[i].dso ? strrchr(frames[i].dso, '/') : NULL;
 
-		if (f->inlined || !f->dso || strcmp(b ? b + 1 : f->dso, self))
-			continue;
-		mine = true;
-		if (f->addr == MYCL_CG_ADDR_MERGED || !(w = wfunc_at(s, f->addr)) ||
-		    w->stamp == s->chain_paths)
-			continue;
-		w->stamp = s->chain_paths;
-		w->samples += samples;
+		if (!frames[i].inlined && frames[i].dso && !strcmp(b ? b + 1 : frames[i].dso, self)) {
+			s->chain_total += samples;
+			break;
+		}
 	}
-	if (mine)
-		s->chain_total += samples;
 	s->chains |= n > 1;
 	return 0;
 }
 
-/* Each variable's busiest writer while threads run, by the samples on whose chain it is. */
+/*
+ * A place the chains pass in this binary: the writing function holding
+ * it, by the innermost loop of that function around it.
+ */
+static int credit_site(struct dso *d, uint64_t vaddr, uint64_t samples, void *ctx)
+{
+	struct mycl_share *s = ctx;
+	struct share_wfunc *w;
+	struct share_wloop *l = NULL;
+	uint64_t from, to;
+
+	if (!same_binary(d, s->dso) || !(w = wfunc_at(s, vaddr)))
+		return 0;
+	loop_around(s, w, vaddr, &from, &to);
+	for (size_t k = 0; k < w->nr_loops && !l; k++)
+		if (w->loops[k].from == from && w->loops[k].to == to)
+			l = &w->loops[k];
+	if (!l) {
+		if (ARRAY_GROW(w->loops, w->loops_cap, w->nr_loops + 1))
+			return -ENOMEM;
+		l = &w->loops[w->nr_loops++];
+		*l = (struct share_wloop){ .from = from, .to = to };
+	}
+	l->samples += samples;
+	return 0;
+}
+
+/*
+ * The samples whose chains show that W's writes of variable VAR run: those
+ * passing W in a loop that holds one of the writes, or outside W's loops
+ * (W's code runs straight through), or anywhere in W for a write outside
+ * its loops (made once a call of W, as often as W is called): the most of
+ * any such place.  A chain in a loop of W that holds none of the writes (a
+ * per-query loop beside a write made once per connection) shows nothing
+ * about them.
+ */
+static uint64_t write_evidence(const struct mycl_share *s, const struct share_wfunc *w, uint32_t var)
+{
+	size_t lo = PARTITION_POINT(0, s->nr_wsites, mid, s->wsites[mid].var < var ||
+				    (s->wsites[mid].var == var && s->wsites[mid].func < w->start));
+	uint64_t best = 0;
+
+	for (size_t k = 0; k < w->nr_loops; k++) {
+		const struct share_wloop *l = &w->loops[k];
+		bool holds = !l->to;
+
+		for (size_t i = lo; !holds && i < s->nr_wsites && s->wsites[i].var == var &&
+		     s->wsites[i].func == w->start; i++) {
+			uint64_t at = s->wsites[i].at, from, to;
+
+			loop_around(s, w, at, &from, &to);
+			holds = !to || (l->from <= at && at <= l->to);
+		}
+		if (holds && l->samples > best)
+			best = l->samples;
+	}
+	return best;
+}
+
+/* Each variable's busiest writer while threads run, by the samples whose chains show it runs. */
 static int credit_chains(struct mycl_share *s, const struct mycl_profile *p)
 {
 	int err = mycl_profile__for_each_path(p, 0, on_path, s);
 
+	if (!err)
+		err = mycl_profile_for_each_site(p, credit_site, s);
+
 	for (size_t i = 0; !err && i < s->nr_vars; i++) {
 		struct mycl_share_var *v = &s->vars[i];
+		bool checked = false;
 
 		for (size_t k = 0; k < v->nr_writers; k++) {
 			const struct share_wfunc *w = wfunc_at(s, v->writers[k].addr);
+			uint64_t ev;
 
-			if (w && w->start == v->writers[k].addr && w->samples > v->chain_samples &&
-			    share_runtime_writer(&v->writers[k])) {
-				v->chain_samples = w->samples;
+			if (!w || w->start != v->writers[k].addr || !share_runtime_writer(&v->writers[k]))
+				continue;
+			checked = true;
+			ev = write_evidence(s, w, (uint32_t)i);
+			if (ev > v->chain_samples) {
+				v->chain_samples = ev;
 				v->chain_writer = v->writers[k].function;
 			}
 		}
+		/* every writer was looked for on chains that pass this binary, and none ran */
+		v->chain_unseen = checked && s->chains && s->chain_total && v->hot_writes &&
+				  !v->chain_samples && !v->sampled_writes;
 	}
 	return err;
 }
@@ -181,7 +251,8 @@ int share_weigh(struct mycl_share *s, const char *path, const char *time, char *
 {
 	MYCL_OPTS(mycl_perf_data_opts, popts, .time = time);
 	const char *self[] = { s->dso->path, NULL };
-	MYCL_OPTS(mycl_profile_opts, po, .annotate = true, .callgraph = true, .binaries = self);
+	MYCL_OPTS(mycl_profile_opts, po, .annotate = true, .callgraph = true, .binaries = self,
+		  .call_sites = true);
 	struct mycl_perf_data *pd;
 	struct mycl_profile *p;
 	struct addr_ctx ac = { .s = s };

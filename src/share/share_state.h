@@ -73,10 +73,27 @@ enum share_once {
 	SHARE_ONCE_TESTED,		/* a value stored only on one side of a test of the variable */
 };
 
-/* A function that writes a listed variable while threads run, [start, end): its samples. */
+/*
+ * A function that writes a listed variable while threads run, [start, end):
+ * the samples on whose call chain it is, by the innermost loop of the code
+ * the chain passes in it (from, to: the loop's span; 0, 0: outside any), and
+ * the loops of the function (SPANS: its backward branches' spans).
+ */
+struct share_wloop {
+	uint64_t from, to;
+	uint64_t samples;
+};
 struct share_wfunc {
 	uint64_t start, end;
-	uint64_t samples, stamp;	/* on whose call chain it is; the last path counted */
+	struct share_wloop *loops;
+	size_t nr_loops, loops_cap;
+	uint32_t first_span, nr_spans;	/* in mycl_share.wspans */
+};
+
+/* A write of VAR while threads run, in function FUNC, at AT (or the call handing it on). */
+struct share_wsite {
+	uint32_t var;
+	uint64_t func, at;
 };
 
 /* An access of a struct, class or union type's member, from the data-type walk (share_types.c). */
@@ -131,8 +148,11 @@ struct mycl_share {
 	struct mycl_share_writer *writers;	/* the variables' writer lists */
 	struct share_wfunc *wfuncs;	/* their functions that run while threads run, by start */
 	size_t nr_wfuncs;
+	struct share_wsite *wsites;	/* their writes, by variable, function and address */
+	size_t nr_wsites;
+	struct { uint64_t from, to; } *wspans;	/* the wfuncs' loops (callgraph_loop_around) */
+	size_t nr_wspans, wspans_cap;
 	uint64_t chain_total;		/* samples with this binary on their call chain (with --perf) */
-	uint64_t chain_paths;		/* call paths read so far (the wfuncs' stamps) */
 	bool chains;			/* ... and the recording has call chains (else: leaves only) */
 	const char *recorded_name;	/* while weighing: the binary's short name in the recording */
 	struct mycl_share_line *lines;

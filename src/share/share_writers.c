@@ -84,11 +84,54 @@ static size_t sum_writes(struct share_wr *v, size_t n)
  * MYCL_SHARE_MAX_WRITERS; and the functions among them that write while
  * threads run, for a recording's call chains (share_perf.c).
  */
+static int wsite_cmp(const void *a, const void *b)
+{
+	const struct share_wsite *x = a, *y = b;
+
+	if (x->var != y->var)
+		return x->var < y->var ? -1 : 1;
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Every write while threads run, by variable, function and address (before they are summed). */
+static int write_sites(struct mycl_share *s)
+{
+	size_t n = 0;
+
+	s->wsites = malloc((s->nr_wrs ? s->nr_wrs : 1) * sizeof(*s->wsites));
+	if (!s->wsites)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nr_wrs; i++)
+		if (s->wrs[i].heat >= HEAT_WARM && s->wrs[i].func)
+			s->wsites[n++] = (struct share_wsite){ s->wrs[i].var, s->wrs[i].func,
+							       s->wrs[i].at };
+	sort_array(s->wsites, n, sizeof(*s->wsites), wsite_cmp);
+	s->nr_wsites = n;
+	return 0;
+}
+
+static int add_span(uint64_t from, uint64_t to, void *arg)
+{
+	struct mycl_share *s = arg;
+
+	if (ARRAY_GROW(s->wspans, s->wspans_cap, s->nr_wspans + 1))
+		return -ENOMEM;
+	s->wspans[s->nr_wspans].from = from;
+	s->wspans[s->nr_wspans++].to = to;
+	return 0;
+}
+
 int share_make_writers(struct mycl_share *s, struct callgraph *cg)
 {
-	size_t n = sum_writes(s->wrs, s->nr_wrs), kept = 0, nw = 0;
+	size_t n, kept = 0, nw = 0;
 	struct mycl_share_writer *w;
-	int err = 0;
+	int err = write_sites(s);
+
+	if (err)
+		return err;
+	n = sum_writes(s->wrs, s->nr_wrs);
 
 	sort_array(s->wrs, n, sizeof(*s->wrs), writer_rank_cmp);
 	/* Keep the first few of each variable, in place. */
@@ -134,6 +177,12 @@ int share_make_writers(struct mycl_share *s, struct callgraph *cg)
 	for (size_t i = 0; i < nw; i++)
 		if (!s->nr_wfuncs || s->wfuncs[s->nr_wfuncs - 1].start != s->wfuncs[i].start)
 			s->wfuncs[s->nr_wfuncs++] = s->wfuncs[i];
+	/* their loops, for a chain's place in them (share_perf.c) */
+	for (size_t i = 0; i < s->nr_wfuncs && !err; i++) {
+		s->wfuncs[i].first_span = (uint32_t)s->nr_wspans;
+		err = callgraph_for_each_loop(cg, s->wfuncs[i].start, add_span, s);
+		s->wfuncs[i].nr_spans = (uint32_t)(s->nr_wspans - s->wfuncs[i].first_span);
+	}
 	free(s->wrs);
 	s->wrs = NULL;
 	s->nr_wrs = s->wrs_cap = 0;

@@ -221,6 +221,12 @@ perf record -q -e cpu-clock -F 999 -g -o chains.fp.data ./chains.gcc > /dev/null
 ls -l chains.*
 # The same without call chains: a writer then counts by its own samples only.
 perf record -q -e cpu-clock -F 999 -o chains.leaf.data ./chains.gcc > /dev/null
+# Writes once per connection beside the per-query loop the chains pass (perconn.c),
+# with frame-pointer chains and with DWARF's (the reference).
+gcc -O2 -g -pthread -fno-omit-frame-pointer -o perconn.gcc perconn.c
+perf record -q -e cpu-clock -F 999 -g -o perconn.fp.data ./perconn.gcc 600000 > /dev/null
+perf record -q -e cpu-clock -F 499 --call-graph dwarf,1024 -o perconn.dwarf.data \
+	./perconn.gcc 600000 > /dev/null
 # Threads handed a struct (heap or stack) holding the address of their slot.
 four heaparg
 aarch64-linux-gnu-gcc -O2 -g -pthread -o heaparg.aarch64 heaparg.c
