@@ -55,8 +55,39 @@ def main():
     spin(hot, fx, os.path.join(data_dir, "ttas.g.data"))
     waits(hot, fx, os.path.join(data_dir, "waits.data"), os.path.join(data_dir, "waits.expected"))
     patterns(hot, fx, os.path.join(data_dir, "locks"))
+    by_object(hot, fx, os.path.join(data_dir, "locks"))
     live(hot, ttas, work)
     return summary()
+
+
+def by_object(hot, fx, ldir):
+    """pmutex.futex.data: the futex words beside the clock give the lock of stacks that lost
+    their site (glibc without frame pointers); its time goes to the sites that take it (the
+    site DWARF's chains show: pmutex.dwarf.data)."""
+    rec = os.path.join(ldir, "pmutex.futex.data")
+    fx = fx + ["--kallsyms", os.path.join(ldir, "kallsyms.futex")]
+    for ev in ([], ["--event", "cpu-clock"]):
+        doc = run_json(hot, *fx, "--locks", *ev, "--format", "json", rec)
+        rep = [x for x in doc if x.get("event") == "cpu-clock"][0] if isinstance(doc, list) else doc
+        sites = {x["site"]: x for x in rep["sites"]}
+        post = sites.get("post_ledger_entry", {})
+        how = " (--event cpu-clock: the futex events filtered out, their words still read)" if ev else ""
+        check("by object: the ledger's site gets the time of stacks that lost it, through the "
+              "futex word of its lock" + how,
+              post.get("by_object", 0) > 0 and post.get("lock_word") == "ledger_mutex", post)
+        check("by object: every lock sample counted once" + how,
+              sum(x["samples"] for x in rep["sites"]) == rep["samples"],
+              (sum(x["samples"] for x in rep["sites"]), rep["samples"]))
+        lost = sites.get("start_thread", {})
+        check("by object: what no futex word names keeps its site and its message" + how,
+              not lost or (lost.get("lost_frames", 0) > 0 and not lost.get("by_object")), lost)
+    dw = run_json(hot, *fixture_args(os.path.dirname(ldir)), "--kallsyms",
+                  os.path.join(ldir, "kallsyms"), "--locks", "--format", "json",
+                  os.path.join(ldir, "pmutex.dwarf.data"))
+    dw = dw[0] if isinstance(dw, list) else dw
+    check("by object: DWARF's chains put the futex wake at the same site",
+          dw["sites"] and dw["sites"][0]["site"] == "post_ledger_entry" and
+          any(v["primitive"] == "__lll_lock_wake" for v in dw["sites"][0]["via"]), dw["sites"][:1])
 
 
 def live(hot, ttas, work):

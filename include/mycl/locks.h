@@ -56,6 +56,13 @@ struct mycl_lock_site {
 	 */
 	uint64_t lost_frames_period;
 	struct mycl_cg_node *callers;	/* who called the site, weighted by lock samples */
+	/*
+	 * Of its period, time whose call chains lost their site but not their
+	 * lock: the futex word the thread was on (syscalls:sys_enter_futex
+	 * recorded) is this site's lock object, and the time is shared among
+	 * the sites that take that object, by their own time (no callers).
+	 */
+	uint64_t by_object_period;
 };
 
 struct mycl_lock_report {

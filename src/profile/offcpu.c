@@ -33,6 +33,7 @@ struct wait_state {
 	struct tracepoints *tp;
 	bool tried;
 	struct pend_set sched, futex, lock;
+	struct pend_set infutex;	/* threads inside a futex system call: its word */
 	struct hist sites;		/* key: addr = call-tree node, sym = via */
 	struct hist futexes;		/* key: addr = futex word, pid = a process using it */
 	struct hist locks;		/* key: addr = kernel lock */
@@ -75,6 +76,7 @@ void offcpu_free(struct mycl_profile *p)
 	tracepoints_close(w->tp);
 	free(w->sched.v);
 	free(w->futex.v);
+	free(w->infutex.v);
 	free(w->lock.v);
 	hist_free(&w->sites);
 	hist_free(&w->futexes);
@@ -106,6 +108,23 @@ static bool field(struct wait_state *w, const struct mycl_sample *s, const char 
 	return tracepoints_field(w->tp, s->event->config, name, s->raw, s->raw_size, v);
 }
 
+/* The waits' state, made at the first tracepoint sample; NULL when out of memory. */
+static struct wait_state *wait_state(struct mycl_profile *p)
+{
+	struct wait_state *w = p->waits;
+
+	if (!w && !(w = p->waits = calloc(1, sizeof(*w))))
+		return NULL;
+	if (!w->tried) {
+		size_t len;
+		const void *data = mycl_perf_data__tracing_data(p->pd, &len);
+
+		w->tried = true;
+		w->tp = tracepoints_open(data, len);
+	}
+	return w;
+}
+
 /*
  * Where waits end, from every sample the filters keep or not (a thread that
  * slept on one CPU is switched in on another, by a sample of another
@@ -121,14 +140,25 @@ int offcpu_observe(struct mycl_profile *p, const struct mycl_sample *s)
 	struct wait_state *w = p->waits;
 	const char *name;
 	struct pending *e;
-	uint64_t prev = 0, next = 0;
+	uint64_t prev = 0, next = 0, uaddr;
 	int err;
 
-	if (!w || (!w->sched.nr && !w->futex.nr && !w->lock.nr))
+	/* (the futex word each thread is on, whatever the filters keep: profile_locks.c asks) */
+	if (s->event->type == PERF_TYPE_TRACEPOINT && s->raw && !(w = wait_state(p)))
+		return -ENOMEM;
+	if (!w || (!w->sched.nr && !w->futex.nr && !w->lock.nr && !w->infutex.nr &&
+		   s->event->type != PERF_TYPE_TRACEPOINT))
 		return 0;
 	if (s->event->type != PERF_TYPE_TRACEPOINT || !s->raw || !w->tp ||
 	    !(name = tracepoints_name(w->tp, s->event->config)))
 		return w->sched.nr ? wait_end(w, s->tid, s->time) : 0;
+	if (!strcmp(name, "syscalls:sys_enter_futex") && field(w, s, "uaddr", &uaddr)) {
+		/* (any operation: a wake names its lock word as a wait does) */
+		struct pending n = { .tid = s->tid, .time = s->time, .addr = uaddr };
+
+		if ((err = pend_put(&w->infutex, &n)))
+			return err;
+	}
 	if (!strcmp(name, "sched:sched_switch")) {
 		if (!field(w, s, "prev_pid", &prev) || !field(w, s, "next_pid", &next))
 			return 0;
@@ -136,6 +166,8 @@ int offcpu_observe(struct mycl_profile *p, const struct mycl_sample *s)
 		return err ? err : wait_end(w, (int32_t)prev, s->time);
 	}
 	err = w->sched.nr ? wait_end(w, s->tid, s->time) : 0;
+	if (!strcmp(name, "syscalls:sys_exit_futex") && (e = pend_find(&w->infutex, s->tid)))
+		pend_drop(&w->infutex, e);
 	if (!err && !strcmp(name, "syscalls:sys_exit_futex") && (e = pend_find(&w->futex, s->tid))) {
 		struct hent k = { .addr = e->addr, .pid = s->pid };
 
@@ -153,25 +185,15 @@ int offcpu_observe(struct mycl_profile *p, const struct mycl_sample *s)
 
 int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t leaf)
 {
-	struct wait_state *w = p->waits;
+	struct wait_state *w;
 	const char *name;
 	uint64_t v;
 	int err = 0;
 
 	if (s->event->type != PERF_TYPE_TRACEPOINT || !s->raw)
 		return 0;
-	if (!w) {
-		w = p->waits = calloc(1, sizeof(*w));
-		if (!w)
-			return -ENOMEM;
-	}
-	if (!w->tried) {
-		size_t len;
-		const void *data = mycl_perf_data__tracing_data(p->pd, &len);
-
-		w->tried = true;
-		w->tp = tracepoints_open(data, len);
-	}
+	if (!(w = wait_state(p)))
+		return -ENOMEM;
 	if (!w->tp || !(name = tracepoints_name(w->tp, s->event->config)))
 		return 0;
 	/* (the waits it ends were ended by offcpu_observe(), which saw it first) */
@@ -338,4 +360,12 @@ MYCL_API void mycl_wait_report__free(struct mycl_wait_report *r)
 	free(r->futexes);
 	free(r->locks);
 	free(r);
+}
+
+uint64_t offcpu_futex_word(struct mycl_profile *p, int32_t tid)
+{
+	struct wait_state *w = p->waits;
+	const struct pending *e = w ? pend_find(&w->infutex, tid) : NULL;
+
+	return e ? e->addr : 0;
 }

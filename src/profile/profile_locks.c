@@ -6,6 +6,7 @@
 #include <string.h>
 #include "mycl/locks.h"
 #include "lockrules.h"
+#include "offcpu.h"
 #include "profile_state.h"
 #include "apinames.h"
 #include "lockcode.h"
@@ -21,6 +22,7 @@ struct site_aux {
 	const char *seed;
 	bool cut;			/* primitives up to the end of the stack: site unknown */
 	uint64_t gap_period;		/* reached through frames the chain lost */
+	bool by_word;			/* OBJECT from the futex word the thread was on */
 };
 
 /* Answers remembered by key (a pointer and a number), open addressing. */
@@ -780,6 +782,17 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 	site = lock_site(p, s, leaf, &w, &aux);
 	if (site == CT_NONE)
 		return 0;
+	if ((aux.cut || aux.gap_period) && !aux.object) {
+		/* the site lost, the lock known: the futex word the thread is on (recorded) */
+		uint64_t word = offcpu_futex_word(p, s->tid), v;
+		struct dso *d;
+
+		if (word && !machine_data_at(p->m, s->pid, s->tid, word, &d, &v) &&
+		    (aux.object = object_name(p, d, v))) {
+			aux.object_from = "futex word (sys_enter_futex)";
+			aux.by_word = true;
+		}
+	}
 	if (w.inline_spin) {
 		err = count_prim(p, s, INLINE_SPIN, -1, LK_ACQUIRE);
 		if (err)
@@ -791,7 +804,9 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 			return err;
 	}
 	{
-		struct hent k = { .ev = s->event->idx, .addr = site, .sym = w.innermost };
+		/* (a lost site's samples apart by the word they were on) */
+		struct hent k = { .ev = s->event->idx, .addr = site, .sym = w.innermost,
+				  .comm = aux.by_word ? aux.object : NULL };
 
 		err = hist_add(&ls->sites, &k, s->period, 1, &idx);
 	}
@@ -802,6 +817,7 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 	if (!ls->aux[idx].object && aux.object) {
 		ls->aux[idx].object = aux.object;
 		ls->aux[idx].object_from = aux.object_from;
+		ls->aux[idx].by_word = aux.by_word;
 	}
 	if (!ls->aux[idx].seed)
 		ls->aux[idx].seed = aux.seed;
@@ -822,6 +838,7 @@ struct site_acc {
 	bool inl;
 	struct site_aux aux;
 	uint64_t from_call_site;
+	uint64_t by_object;		/* period credited through the lock word (by_object()) */
 };
 
 static int prim_cmp(const void *a, const void *b)
@@ -853,6 +870,110 @@ static void site_vias(const struct site_acc *sa, struct mycl_lock_site *st)
 		st->vias[k].name = sa->via[i];
 		st->vias[k].period = sa->via_period[i];
 	}
+}
+
+/* Primitive VIA's PERIOD at site SA. */
+static void via_add(struct site_acc *sa, const char *via, uint64_t period)
+{
+	size_t k;
+
+	if (!via)
+		return;
+	for (k = 0; k < sa->nvia && sa->via[k] != via; k++)
+		;
+	if (k == sa->nvia && k < MYCL_LOCK_MAX_VIA)
+		sa->via[sa->nvia++] = via;
+	if (k < MYCL_LOCK_MAX_VIA)
+		sa->via_period[k] += period;
+}
+
+/* Lock-site row I of LS into its site's accumulator (a function's frames are one site). */
+static int site_add(const struct mycl_profile *p, const struct lock_state *ls, size_t i,
+		    struct site_acc **accp, size_t *nacc, size_t *cap)
+{
+	const struct hent *h = &ls->sites.ents[i];
+	const struct ct_frame *f = &p->tree.nodes[h->addr].f;
+	struct site_acc *acc = *accp, *sa = NULL;
+	struct ct_frame sf;
+	int err;
+
+	/* A function's frame and its frame put back from a call are one site. */
+	profile_site_frame((struct mycl_profile *)p, f, &sf);
+	for (size_t k = 0; k < *nacc && !sa; k++)
+		if (acc[k].f.dso == sf.dso && acc[k].f.addr == sf.addr &&
+		    acc[k].f.level == sf.level && (acc[k].f.sym == sf.sym ||
+		    (acc[k].f.sym && sf.sym && !strcmp(acc[k].f.sym, sf.sym))))
+			sa = &acc[k];
+	if (!sa) {
+		if (ARRAY_GROW(*accp, *cap, *nacc + 1))
+			return -ENOMEM;
+		acc = *accp;
+		sa = &acc[(*nacc)++];
+		memset(sa, 0, sizeof(*sa));
+		sa->f = sf;
+		err = vtree_root(&sa->callers, &sf);
+		if (err)
+			return err;
+	}
+	sa->period += h->period;
+	sa->samples += h->samples;
+	sa->from_call_site += f->repaired ? h->period : 0;
+	sa->inl |= h->sym && !strcmp(h->sym, INLINE_SPIN);
+	if (i < ls->aux_cap) {
+		const struct site_aux *x = &ls->aux[i];
+
+		if (!sa->aux.object && x->object) {
+			sa->aux.object = x->object;
+			sa->aux.object_from = x->object_from;
+		}
+		if (!sa->aux.seed)
+			sa->aux.seed = x->seed;
+		sa->aux.cut |= x->cut;
+		sa->aux.gap_period += x->gap_period;
+	}
+	via_add(sa, h->sym, h->period);
+	return vtree_add_callers(p, &sa->callers, (uint32_t)h->addr, h->period, h->samples);
+}
+
+/*
+ * Row H, whose chains lost the site, held its lock word (H->comm, from the
+ * futex word): to the known sites that take that object, in proportion to
+ * their own time.  False when no site takes it.
+ */
+static bool by_object(struct site_acc *acc, size_t nacc, const struct hent *h)
+{
+	uint64_t own = 0, given = 0, given_s = 0;
+	struct site_acc *last = NULL;
+
+	for (size_t k = 0; k < nacc; k++)
+		if (!acc[k].aux.cut && acc[k].aux.gap_period < acc[k].period && acc[k].aux.object &&
+		    !strcmp(acc[k].aux.object, h->comm))
+			own += acc[k].period - acc[k].by_object;
+	if (!own)
+		return false;
+	for (size_t k = 0; k < nacc; k++) {
+		struct site_acc *sa = &acc[k];
+		uint64_t mine, share, share_s;
+
+		if (sa->aux.cut || sa->aux.gap_period >= sa->period || !sa->aux.object ||
+		    strcmp(sa->aux.object, h->comm))
+			continue;
+		mine = sa->period - sa->by_object;
+		share = (uint64_t)((double)h->period * (double)mine / (double)own);
+		share_s = (uint64_t)((double)h->samples * (double)mine / (double)own);
+		sa->period += share;
+		sa->samples += share_s;
+		sa->by_object += share;
+		via_add(sa, h->sym, share);
+		given += share;
+		given_s += share_s;
+		last = sa;
+	}
+	/* (what the rounding left: to the last) */
+	last->period += h->period - given;
+	last->by_object += h->period - given;
+	last->samples += h->samples - given_s;
+	return true;
 }
 
 MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct mycl_lock_report **out)
@@ -901,61 +1022,23 @@ MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct
 	sort_array(r->primitives, r->nr_primitives, sizeof(*r->primitives), prim_cmp);
 	for (size_t i = 0; i < ls->sites.nr && !err; i++) {
 		const struct hent *h = &ls->sites.ents[i];
-		const struct ct_frame *f;
-		struct ct_frame sf;
-		struct site_acc *sa = NULL;
 
 		if ((size_t)h->ev != ev)
 			continue;
 		r->period += h->period;
 		r->samples += h->samples;
-		f = &p->tree.nodes[h->addr].f;
-		/* A function's frame and its frame put back from a call are one site. */
-		profile_site_frame((struct mycl_profile *)p, f, &sf);
-		for (size_t k = 0; k < nacc && !sa; k++)
-			if (acc[k].f.dso == sf.dso && acc[k].f.addr == sf.addr &&
-			    acc[k].f.level == sf.level && (acc[k].f.sym == sf.sym ||
-			    (acc[k].f.sym && sf.sym && !strcmp(acc[k].f.sym, sf.sym))))
-				sa = &acc[k];
-		if (!sa) {
-			if (ARRAY_GROW(acc, cap, nacc + 1)) {
-				err = -ENOMEM;
-				break;
-			}
-			sa = &acc[nacc++];
-			memset(sa, 0, sizeof(*sa));
-			sa->f = sf;
-			err = vtree_root(&sa->callers, &sf);
-			if (err)
-				break;
-		}
-		sa->period += h->period;
-		sa->samples += h->samples;
-		sa->from_call_site += f->repaired ? h->period : 0;
-		sa->inl |= h->sym && !strcmp(h->sym, INLINE_SPIN);
-		if (i < ls->aux_cap) {
-			const struct site_aux *x = &ls->aux[i];
+		if (h->comm)
+			continue;	/* a lost site by its futex word: below */
+		err = site_add(p, ls, i, &acc, &nacc, &cap);
+	}
+	/* Samples whose site the chain lost, by the futex word: to the sites that take it. */
+	for (size_t i = 0; i < ls->sites.nr && !err; i++) {
+		const struct hent *h = &ls->sites.ents[i];
 
-			if (!sa->aux.object && x->object) {
-				sa->aux.object = x->object;
-				sa->aux.object_from = x->object_from;
-			}
-			if (!sa->aux.seed)
-				sa->aux.seed = x->seed;
-			sa->aux.cut |= x->cut;
-			sa->aux.gap_period += x->gap_period;
-		}
-		if (h->sym) {
-			size_t k;
-
-			for (k = 0; k < sa->nvia && sa->via[k] != h->sym; k++)
-				;
-			if (k == sa->nvia && k < MYCL_LOCK_MAX_VIA)
-				sa->via[sa->nvia++] = h->sym;
-			if (k < MYCL_LOCK_MAX_VIA)
-				sa->via_period[k] += h->period;
-		}
-		err = vtree_add_callers(p, &sa->callers, (uint32_t)h->addr, h->period, h->samples);
+		if ((size_t)h->ev != ev || !h->comm)
+			continue;
+		if (!by_object(acc, nacc, h))
+			err = site_add(p, ls, i, &acc, &nacc, &cap);
 	}
 	r->sites = calloc(nacc ? nacc : 1, sizeof(*r->sites));
 	if (!r->sites)
@@ -981,6 +1064,7 @@ MYCL_API int mycl_profile__locks(const struct mycl_profile *p, size_t ev, struct
 		st->stack_cut = sa->aux.cut;
 		st->lost_frames_period = sa->aux.gap_period;
 		st->from_call_site_period = sa->from_call_site;
+		st->by_object_period = sa->by_object;
 		err = vtree_finish(&sa->callers, &st->callers);
 	}
 	free(acc);

@@ -57,6 +57,9 @@ MYCL_API int mycl_report__locks_text(FILE *f, const struct mycl_lock_report *r, 
 			fprintf(f, "            %.0f%% of it with the site's frame put back from the call "
 				"instruction (the chain had lost it)\n",
 				pct(s->from_call_site_period, s->period));
+		if (s->by_object_period)
+			fprintf(f, "            %.0f%% of it by object: stacks that lost their site were on "
+				"this lock's futex word\n", pct(s->by_object_period, s->period));
 		if (s->lost_frames_period * 5 >= s->period)
 			fprintf(f, "            %.0f%% of it came through frames the frame-pointer chains lost "
 				"(code without frame pointers): the true site is below; %s\n",
@@ -120,6 +123,7 @@ MYCL_API int mycl_report__locks_json(FILE *f, const struct mycl_lock_report *r, 
 		json_str(&j, "lock_word_from", s->lock_word_from);
 		json_str(&j, "seed", s->seed);
 		json_dbl(&j, "from_call_site", pct(s->from_call_site_period, s->period), 2);
+		json_dbl(&j, "by_object", pct(s->by_object_period, s->period), 2);
 		json_bool(&j, "stack_cut", s->stack_cut);
 		json_dbl(&j, "lost_frames", pct(s->lost_frames_period, s->period), 2);
 		json_bool(&j, "inlined_spin", s->inlined_spin);

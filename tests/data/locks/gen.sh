@@ -57,6 +57,12 @@ perf record -q -z --call-graph dwarf,4096 -e sched:sched_switch -c 1 -o condq.wa
 	"$dir/zoo" condq 0.5 4 >/dev/null
 perf record -q -g -e sched:sched_switch -c 1 -o pmutex.waits.data -- "$dir/zoo" pmutex 0.3 4 >/dev/null
 perf record -q -g -e sched:sched_switch -c 1 -o mmap.waits.data -- "$dir/zoo" mmap 0.3 4 >/dev/null
+# The mutex with the futex calls' words beside the clock (the lock of time whose
+# chains lost their site); its kernel symbols apart, as it may be made on another kernel.
+perf record -q -g -e cpu-clock -e syscalls:sys_enter_futex -e syscalls:sys_exit_futex -F 499 \
+	-o pmutex.futex.data -- "$dir/zoo" pmutex 1 4 >/dev/null
+perf script -i pmutex.futex.data -F ip 2>/dev/null | grep -o "^[[:space:]]*[0-9a-f]\+" |
+	python3 "$here/../kallsyms_subset.py" > kallsyms.futex
 for f in ./*.data; do perf script -i "$f" -F ip 2>/dev/null; done | grep -o "^[[:space:]]*[0-9a-f]\+" |
 	python3 "$here/../kallsyms_subset.py" > kallsyms
 chmod 644 ./*.data
