@@ -653,6 +653,23 @@ def inner(tool, data):
             check(f"{name}: {v}: no read-mostly member ({what})", not bad, str(bad))
 
 
+def spin_seed(tool, data):
+    """tests/data/locks/backoff.c: the globals a spin-wait writes (InnoDB's inlined
+    ut_rnd_ulint_counter; a back-off generator's state in a function the loop calls)."""
+    for name in ("backoff.gcc", "backoff.clang"):
+        path = os.path.join(data, "locks", name)
+        m = members(share_json(tool, "--all", path))
+        for v in ("ut_rnd_ulint_counter", "backoff_state"):
+            check(f"{name}: {v} written while spinning", m[v][0]["spin_writes"] >= 1, str(m[v][0]))
+        others = [k for k, (x, _) in m.items() if x["spin_writes"] and x["kind"] == "plain" and
+                  k not in ("ut_rnd_ulint_counter", "backoff_state")]
+        check(f"{name}: nothing else the program writes is marked written while spinning",
+              not others, str(others))
+        text = share(tool, "--all", path).stdout
+        row = [ln for ln in text.splitlines() if " ut_rnd_ulint_counter " in ln]
+        check(f"{name}: the seed's row says spin", row and row[0].rstrip().endswith(" spin"), row)
+
+
 def picker(tool, data):
     """tests/data/share/picker.c: counters chosen by address (one of two), written through it."""
     names = ("served_even", "served_odd", "spills_even", "spills_odd")
@@ -1447,6 +1464,7 @@ def main():
     perreq(tool, data)
     inner(tool, data)
     picker(tool, data)
+    spin_seed(tool, data)
     lse(tool, data)
     spsc(tool, data)
     pooled(tool, data)

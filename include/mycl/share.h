@@ -91,6 +91,13 @@ struct mycl_share_var {
 	uint32_t elem_size;		/* ... their width: the element written */
 	uint32_t stride;		/* an array's element size, from DWARF (0: unknown) */
 	uint64_t callee_writes;		/* writes by a callee handed its address (one call deep) */
+	/*
+	 * Of the hot and runtime writes, those made while spinning: in a loop
+	 * that pauses or yields (a spin-wait), or in a function it calls, or
+	 * one that one calls (a delay, a back-off generator): a spin delay's
+	 * seed (InnoDB's ut_rnd_ulint_counter), or a lock word.
+	 */
+	uint64_t spin_writes;
 	const char *hot_path;		/* where its hottest write runs, in words */
 	uint64_t samples;		/* sampled instructions touching it (with perf_data) */
 	uint64_t sampled_writes, sampled_reads;	/* ... of them on writes and on reads */

@@ -355,6 +355,7 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 		.ret = in->ret || (in->call && callee != NONE && cg->f[callee].noreturn),
 		.dies = (in->call || in->jump) && callee != NONE && cg->f[callee].noreturn,
 		.indirect = in->jump && !in->target, .call = in->call, .atomic = in->may_fail,
+		.takes = in->atomic && in->exchange, .on_zero = in->on_zero,
 		.spin = in->spin_hint, .sleeps = sleeps, .cond_ret = in->cond_ret,
 		.store = (in->access == ACC_WRITE || in->access == ACC_RMW ||
 			  in->via_access == ACC_WRITE || in->via_access == ACC_RMW ||
@@ -506,9 +507,19 @@ static void drop_loops(struct callgraph *cg, uint32_t fn)
 	cg->nr_back = w;
 }
 
-/* The function's backward branches on a cycle (the N instructions in buf, IN: on one). */
+/*
+ * The function's backward branches on a cycle (the N instructions in buf,
+ * IN: on one), each the span of code it goes round.  Spin-waits among them:
+ * the spans an atomic exchange is retried in (its success, the way of the
+ * test after it taken when the old value is zero, leaves them), the innermost span
+ * around a pause or yield, and the spans inside such one (the wait for the
+ * word to clear before the next exchange, with its delay).  A worker's loop
+ * around an inlined lock is no spin-wait: its exchange's success stays in it.
+ */
 static int back_edges(struct callgraph *cg, size_t n, const bool *in)
 {
+	size_t first = cg->nr_back;
+
 	for (size_t i = 0; i < n; i++) {
 		const struct cfg_node *v = &cg->buf[i];
 
@@ -517,8 +528,41 @@ static int back_edges(struct callgraph *cg, size_t n, const bool *in)
 			continue;
 		if (ARRAY_GROW(cg->back, cg->back_cap, cg->nr_back + 1))
 			return -ENOMEM;
-		cg->back[cg->nr_back++] = (struct cg_back){ cg->buf_func, v->target, v->addr };
+		cg->back[cg->nr_back++] = (struct cg_back){ cg->buf_func, v->target, v->addr, false };
 	}
+	for (size_t i = 0; i < n && cg->nr_back > first; i++) {
+		const struct cfg_node *v = &cg->buf[i];
+		struct cg_back *inner = NULL;
+		uint64_t won = 0;		/* where the exchange's success goes */
+
+		if (!in[i] || !(v->takes || v->spin))
+			continue;
+		/* the test of the old value after the exchange: zero, the word was free */
+		for (size_t j = i + 1; v->takes && j < n && j <= i + 4 && !won; j++)
+			if (cg->buf[j].branch && !cg->buf[j].jump && cg->buf[j].target &&
+			    cg->buf[j].on_zero)
+				won = cg->buf[j].on_zero == 1 ? cg->buf[j].target :
+				      j + 1 < n ? cg->buf[j + 1].addr : UINT64_MAX;
+		for (size_t k = first; k < cg->nr_back; k++) {
+			struct cg_back *b = &cg->back[k];
+
+			if (b->from > v->addr || v->addr > b->to)
+				continue;
+			/* the loops the success leaves: the exchange's retries */
+			if (won && (won < b->from || won > b->to))
+				b->spins = true;
+			if (!inner || b->to - b->from < inner->to - inner->from)
+				inner = b;
+		}
+		/* a pause's loop */
+		if (inner && v->spin)
+			inner->spins = true;
+	}
+	for (size_t k = first; k < cg->nr_back; k++)
+		for (size_t j = first; j < cg->nr_back && !cg->back[k].spins; j++)
+			if (cg->back[j].spins && j != k && cg->back[j].from <= cg->back[k].from &&
+			    cg->back[k].to <= cg->back[j].to)
+				cg->back[k].spins = true;
 	return 0;
 }
 
@@ -685,6 +729,24 @@ int callgraph_for_each_loop(const struct callgraph *cg, uint64_t fn,
 	return err;
 }
 
+/* ADDR is in a spin-wait of F's (back_edges()). */
+static bool cg_in_spin(const struct callgraph *cg, uint32_t f, uint64_t addr)
+{
+	size_t lo = PARTITION_POINT(0, cg->nr_back, mid, cg->back[mid].func < f);
+
+	for (size_t k = lo; k < cg->nr_back && cg->back[k].func == f && cg->back[k].from <= addr; k++)
+		if (cg->back[k].spins && addr <= cg->back[k].to)
+			return true;
+	return false;
+}
+
+bool callgraph_spinning(const struct callgraph *cg, uint64_t addr)
+{
+	uint32_t f = cg_func_at(cg, addr);
+
+	return f != NONE && (cg->f[f].spun || cg_in_spin(cg, f, addr));
+}
+
 bool cg_in_loop(const struct callgraph *cg, uint32_t f, uint64_t addr)
 {
 	const struct cg_func *fn = &cg->f[f];
@@ -795,8 +857,12 @@ int cg_index_loops(struct callgraph *cg)
 		f->nr_loops++;
 	}
 	sort_array(cg->e, cg->nr_e, sizeof(*cg->e), edge_callee_cmp);
-	for (size_t k = 0; k < cg->nr_e; k++)
+	for (size_t k = 0; k < cg->nr_e; k++) {
 		cg->e[k].in_loop = cg_in_loop(cg, cg->e[k].caller, cg->e[k].at);
+		cg->e[k].in_spin = cg->e[k].in_loop && cg_in_spin(cg, cg->e[k].caller, cg->e[k].at);
+		if (cg->e[k].in_spin && cg->e[k].callee != cg->e[k].caller)
+			cg->f[cg->e[k].callee].spun = true;
+	}
 	return mark_recursion(cg);
 }
 

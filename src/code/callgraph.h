@@ -78,6 +78,12 @@ enum cg_heat callgraph_heat(const struct callgraph *cg, uint64_t addr);
 uint64_t callgraph_func_start(const struct callgraph *cg, uint64_t addr);
 bool callgraph_in_loop(const struct callgraph *cg, uint64_t addr);
 /*
+ * ADDR runs while spinning: in a loop of its function that pauses or yields
+ * (a spin-wait), or in a function such a loop calls, or one that one calls
+ * (a delay, a back-off generator).  After callgraph_finish.
+ */
+bool callgraph_spinning(const struct callgraph *cg, uint64_t addr);
+/*
  * Each loop of the function starting at FN, as the code it spans: from a
  * backward branch's target to the branch (blocks a compiler moved out of
  * line are not in it; nested loops nest).  0 or CB's.

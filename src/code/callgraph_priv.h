@@ -18,6 +18,7 @@
 #define MAX_THREAD_DEPTH 3		/* calls down to pthread_create that count as starting threads */
 
 struct cg_func {
+	bool spun;			/* called by a spin-wait (a delay, a back-off generator) */
 	uint64_t start, end;
 	const char *name;
 	uint8_t ctx;			/* enum cg_ctx */
@@ -67,6 +68,7 @@ struct cg_edge {
 	uint64_t at;
 	uint8_t ctx;			/* spine edges: when the call runs */
 	bool in_loop;
+	bool in_spin;			/* in a spin-wait of the caller's (back_edges()) */
 	bool recursive;			/* caller and callee call each other, through others perhaps */
 	bool on_exit;			/* straight on from it, a call that ends the process */
 	bool sleeps;			/* the call waits a time, not for work (select(0, ...)) */
@@ -110,7 +112,11 @@ struct callgraph {
 	 * after callgraph_finish): [from, to] the code a branch at TO back to
 	 * FROM goes round, for the innermost loop around an address.
 	 */
-	struct cg_back { uint32_t func; uint64_t from, to; } *back;
+	struct cg_back {
+		uint32_t func;
+		uint64_t from, to;
+		bool spins;		/* a spin-wait: see back_edges() */
+	} *back;
 	size_t nr_back, back_cap;
 	uint32_t cur;			/* the function of the last instruction */
 	uint32_t *entries;

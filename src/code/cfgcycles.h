@@ -15,6 +15,8 @@ struct cfg_node {
 	bool indirect;			/* a jump through a register (a switch) */
 	bool dies;			/* a call that never returns and ends the process */
 	bool call, atomic, spin;	/* a call; a CAS or store-conditional; pause/yield: callers' use */
+	bool takes;			/* an atomic exchange (a test-and-set's): a lock's */
+	uint8_t on_zero;		/* insn.on_zero: a branch on a zero test, which way */
 	/*
 	 * A call that waits a time whatever happens (sleep): the control flow
 	 * does not go round through it, as a loop paced by a sleep repeats at

@@ -287,6 +287,9 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	in->spin_hint = ci->id == ARM64_INS_YIELD || ci->id == ARM64_INS_ISB ||
 			ci->id == ARM64_INS_WFE;
 	in->atomic = atomic;
+	in->exchange = atomic && starts(ci->mnemonic, "swp");
+	in->on_zero = !strcmp(ci->mnemonic, "cbz") || !strcmp(ci->mnemonic, "b.eq") ? 1 :
+		      !strcmp(ci->mnemonic, "cbnz") || !strcmp(ci->mnemonic, "b.ne") ? 2 : 0;
 	/* blr xN with a function's address in xN (a vtable's slot loaded): direct. */
 	if (in->call && !in->target && d->share_facts && ci->id == ARM64_INS_BLR && dst > 0 &&
 	    dst < NREGS && d->regs[dst].known && d->img && elf_image_code(d->img, d->regs[dst].v, 1))

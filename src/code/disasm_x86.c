@@ -702,6 +702,8 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	in->atomic = x->prefix[0] == X86_PREFIX_LOCK ||
 		     (ci->id == X86_INS_XCHG && x->op_count == 2 &&
 		      (x->operands[0].type == X86_OP_MEM || x->operands[1].type == X86_OP_MEM));
+	in->exchange = in->atomic && ci->id == X86_INS_XCHG;
+	in->on_zero = ci->id == X86_INS_JE ? 1 : ci->id == X86_INS_JNE ? 2 : 0;
 	in->spin_hint = ci->id == X86_INS_PAUSE;
 	in->jump = ci->id == X86_INS_JMP;
 	if (d->type_facts && d->machine == EM_X86_64)

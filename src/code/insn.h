@@ -33,6 +33,10 @@ struct insn {
 	uint8_t access;			/* enum insn_access, for data */
 	bool atomic;			/* lock prefix, ldxr/stxr, larx/stcx, CAS... */
 	bool may_fail;			/* ... a CAS or store-conditional: retried when it fails */
+	bool exchange;			/* ... an unconditional exchange: a test-and-set (x86 xchg,
+					 * aarch64 swp) */
+	uint8_t on_zero;		/* a conditional branch taken when zero (1: je, cbz, b.eq)
+					 * or when not (2: jne, cbnz, b.ne); else 0 */
 	bool spin_hint;			/* pause, yield, isb, wfe, or 27,27,27... */
 	/* x86_64 and aarch64 only, with disasm_set_lock_facts (lockcode.c); jump always: */
 	uint8_t atomic_op;		/* enum atomic_op, when atomic */

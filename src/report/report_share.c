@@ -79,6 +79,8 @@ static void member_text(FILE *f, const struct mycl_share *s, const struct mycl_s
 		fprintf(f, " smp %" PRIu64 "w/%" PRIu64 "r", v->sampled_writes, v->sampled_reads);
 	if (v->chain_unseen)
 		fputs(" unrun", f);
+	if (v->spin_writes && !v->atomics)
+		fputs(" spin", f);
 	if (wide && v->type)
 		fprintf(f, "  [%s]", v->type);
 	fputc('\n', f);
@@ -296,10 +298,11 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 	fprintf(f, "# Per variable: W written in hot code (while threads run, in a loop here or up the\n"
 		   "# call chain), w written while threads run, s written at start-up only, R read,\n"
 		   "# M declared read-mostly, L a library's; w hot/runtime/start-up writes, r hot/all\n"
-		   "# runtime reads; ctr increments, idx at a computed index%s.\n\n",
-		   s->weighted ? (s->chains ? ", smp sampled writes/reads;\n# unrun hot by the "
-				  "code, but no sample or call chain shows the write run" :
-				  ", smp sampled writes/reads") : "");
+		   "# runtime reads; ctr increments, idx at a computed index, spin written while\n"
+		   "# spinning (in a spin-wait or what it calls: its delay's seed, or a lock word)%s.\n\n",
+		   s->weighted ? (s->chains ? ";\n# smp sampled writes/reads; unrun hot by the code, "
+				  "but no sample or call chain shows the write run" :
+				  ";\n# smp sampled writes/reads") : "");
 	for (size_t k = 0; k < n && k < max; k++)
 		line_text(f, s, &s->lines[idx[k]], k + 1, wide);
 	if (n > max)
@@ -365,6 +368,7 @@ static void member_json(struct json *j, const struct mycl_share_line *l, const s
 	json_u64(j, "sampled_writes", v->sampled_writes);
 	json_u64(j, "sampled_reads", v->sampled_reads);
 	json_u64(j, "skid_samples", v->skid_samples);
+	json_u64(j, "spin_writes", v->spin_writes);
 	json_u64(j, "chain_samples", v->chain_samples);
 	json_str(j, "chain_writer", v->chain_writer);
 	if (v->chain_unseen)

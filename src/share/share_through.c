@@ -80,6 +80,8 @@ void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_s
 	case HEAT_STARTUP: case HEAT_EXIT: v->startup_writes++; break;
 	default: v->unknown_writes++; break;
 	}
+	if ((heat == HEAT_HOT || heat == HEAT_WARM) && callgraph_spinning(cg, at))
+		v->spin_writes++;
 	if (heat == HEAT_HOT || heat == HEAT_WARM) {
 		/* (an add to a pointer moves it: a cursor, not a count) */
 		v->counter_writes += counter && !share_pointer_at(s, v, where - v->addr);
