@@ -519,10 +519,12 @@ static void drop_loops(struct callgraph *cg, uint32_t fn)
 static int back_edges(struct callgraph *cg, size_t n, const bool *in)
 {
 	size_t first = cg->nr_back;
+	bool any = false, spinny = false;	/* a span spins; an exchange or pause seen */
 
 	for (size_t i = 0; i < n; i++) {
 		const struct cfg_node *v = &cg->buf[i];
 
+		spinny |= in[i] && (v->takes || v->spin);
 		if (!in[i] || !v->target || v->call || v->target > v->addr ||
 		    v->target < cg->buf[0].addr)
 			continue;
@@ -530,7 +532,7 @@ static int back_edges(struct callgraph *cg, size_t n, const bool *in)
 			return -ENOMEM;
 		cg->back[cg->nr_back++] = (struct cg_back){ cg->buf_func, v->target, v->addr, false };
 	}
-	for (size_t i = 0; i < n && cg->nr_back > first; i++) {
+	for (size_t i = 0; i < n && cg->nr_back > first && spinny; i++) {
 		const struct cfg_node *v = &cg->buf[i];
 		struct cg_back *inner = NULL;
 		uint64_t won = 0;		/* where the exchange's success goes */
@@ -558,7 +560,10 @@ static int back_edges(struct callgraph *cg, size_t n, const bool *in)
 		if (inner && v->spin)
 			inner->spins = true;
 	}
-	for (size_t k = first; k < cg->nr_back; k++)
+	for (size_t k = first; k < cg->nr_back && !any; k++)
+		any = cg->back[k].spins;
+	cg->f[cg->buf_func].spins = any;
+	for (size_t k = first; k < cg->nr_back && any; k++)
 		for (size_t j = first; j < cg->nr_back && !cg->back[k].spins; j++)
 			if (cg->back[j].spins && j != k && cg->back[j].from <= cg->back[k].from &&
 			    cg->back[k].to <= cg->back[j].to)
@@ -732,7 +737,11 @@ int callgraph_for_each_loop(const struct callgraph *cg, uint64_t fn,
 /* ADDR is in a spin-wait of F's (back_edges()). */
 static bool cg_in_spin(const struct callgraph *cg, uint32_t f, uint64_t addr)
 {
-	size_t lo = PARTITION_POINT(0, cg->nr_back, mid, cg->back[mid].func < f);
+	size_t lo;
+
+	if (!cg->f[f].spins)
+		return false;
+	lo = PARTITION_POINT(0, cg->nr_back, mid, cg->back[mid].func < f);
 
 	for (size_t k = lo; k < cg->nr_back && cg->back[k].func == f && cg->back[k].from <= addr; k++)
 		if (cg->back[k].spins && addr <= cg->back[k].to)

@@ -19,6 +19,7 @@
 
 struct cg_func {
 	bool spun;			/* called by a spin-wait (a delay, a back-off generator) */
+	bool spins;			/* it has a spin-wait (back_edges()) */
 	uint64_t start, end;
 	const char *name;
 	uint8_t ctx;			/* enum cg_ctx */

@@ -121,7 +121,10 @@ void dis_call_args(struct disasm *d, struct insn *in)
 		const unsigned int r = d->abi.args[k];
 
 		in->call_arg[k] = d->regs[r].known ? d->regs[r].v : d->imm[r].known ? d->imm[r].v : 0;
-		in->call_arg_alt[k] = d->regs[r].known ? d->regs[r].alt : 0;
+		if (d->regs[r].known && d->regs[r].alt && !in->call_alt) {
+			in->call_alt = d->regs[r].alt;
+			in->call_alt_arg = (uint8_t)k;
+		}
 		if (d->regs[r].known && d->regs[r].indexed)
 			in->call_arg_indexed |= (uint8_t)(1u << k);
 		if (d->prm[r].known && !d->prm[r].v)

@@ -537,6 +537,20 @@ static void x86_zero_args(struct disasm *d, struct insn *in)
 			in->call_arg_zero |= (uint8_t)(1u << k);
 }
 
+/* A conditional move (cmovCC). */
+static bool x86_cmov(unsigned int id)
+{
+	switch (id) {
+	case X86_INS_CMOVA: case X86_INS_CMOVAE: case X86_INS_CMOVB: case X86_INS_CMOVBE:
+	case X86_INS_CMOVE: case X86_INS_CMOVG: case X86_INS_CMOVGE: case X86_INS_CMOVL:
+	case X86_INS_CMOVLE: case X86_INS_CMOVNE: case X86_INS_CMOVNO: case X86_INS_CMOVNP:
+	case X86_INS_CMOVNS: case X86_INS_CMOVO: case X86_INS_CMOVP: case X86_INS_CMOVS:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* mycl-share: what each argument register holds at a call. */
 static void x86_call_args(struct disasm *d, struct insn *in)
 {
@@ -544,7 +558,10 @@ static void x86_call_args(struct disasm *d, struct insn *in)
 		const unsigned int r = x86_args[k];
 
 		in->call_arg[k] = d->regs[r].known ? d->regs[r].v : d->imm[r].known ? d->imm[r].v : 0;
-		in->call_arg_alt[k] = d->regs[r].known ? d->regs[r].alt : 0;
+		if (d->regs[r].known && d->regs[r].alt && !in->call_alt) {
+			in->call_alt = d->regs[r].alt;
+			in->call_alt_arg = (uint8_t)k;
+		}
 		if (d->regs[r].known && d->regs[r].indexed)
 			in->call_arg_indexed |= (uint8_t)(1u << k);
 		if (d->prm[r].known && !d->prm[r].v)
@@ -953,7 +970,7 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	 * cmovCC %reg, %reg2 with an address in each: reg2 holds one of the
 	 * two (mine = id & 1 ? &hits_b : &hits_a).
 	 */
-	if (d->share_facts && starts(ci->mnemonic, "cmov") && x->op_count == 2 &&
+	if (d->share_facts && x86_cmov(ci->id) && x->op_count == 2 &&
 	    x->operands[0].type == X86_OP_REG && x->operands[1].type == X86_OP_REG &&
 	    x->operands[1].size == d->ptr_size && x86_fam(d, x->operands[0].reg) &&
 	    x86_fam(d, x->operands[1].reg)) {

@@ -95,11 +95,12 @@ struct insn {
 	uint64_t tls;			/* a %fs:off operand (local-exec TLS): INSN_TLS_KEY(off) */
 	uint64_t call_arg[6];		/* call: the address or constant each argument register holds */
 	/*
-	 * mycl-share (x86_64, aarch64): a second address an argument register
-	 * may hold (one of two a conditional move or select chose), or 0; and
-	 * the same for a memory operand's address (data)
+	 * mycl-share (x86_64, aarch64): a second address argument CALL_ALT_ARG
+	 * may hold (one of two the code chose: a conditional move, an if's two
+	 * arms), or 0; and the same for a memory operand's address (data)
 	 */
-	uint64_t call_arg_alt[6];
+	uint64_t call_alt;
+	uint8_t call_alt_arg;
 	uint64_t data_alt;
 	uint8_t call_arg_prm[6];	/* call: 1 + the function's own argument each one passes on */
 	uint8_t call_arg_indexed;	/* call: bit k: argument k points somewhere in an array */

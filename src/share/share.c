@@ -225,9 +225,9 @@ static int scan_insn(const struct insn *in, void *arg)
 		size_t nr_callees = 0;
 
 		/* (an argument that is one of two addresses: each) */
-		for (int j = 0; j < 12; j++) {
-			int k = j % 6;
-			uint64_t a = j < 6 ? in->call_arg[k] : in->call_arg_alt[k];
+		for (int j = 0; j < 7; j++) {
+			int k = j < 6 ? j : in->call_alt_arg;
+			uint64_t a = j < 6 ? in->call_arg[k] : in->call_alt;
 
 			if (!a || share_find_var(s, a) < 0)
 				continue;

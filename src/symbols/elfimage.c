@@ -558,6 +558,14 @@ const struct elf_section *elf_image_section_at(const struct elf_image *img, uint
 	return NULL;
 }
 
+/* A section whose words the program never writes once relocated: GOT, TOC, RELRO data. */
+static bool constant_slots(const char *name)
+{
+	return name[0] == '.' && ((name[1] == 'g' && !strncmp(name, ".got", 4)) ||
+				  (name[1] == 't' && !strncmp(name, ".toc", 4)) ||
+				  (name[1] == 'd' && !strncmp(name, ".data.rel.ro", 12)));
+}
+
 uint64_t elf_image_got_target(void *arg, uint64_t slot)
 {
 	const struct got_slot *g = elf_image_got(arg, slot);
@@ -572,8 +580,7 @@ uint64_t elf_image_got_target(void *arg, uint64_t slot)
 	 * the program changes it.  (No section headers: taken as a slot.)
 	 */
 	sec = elf_image_section_at(arg, slot);
-	if (sec && sec->name && strncmp(sec->name, ".got", 4) && strncmp(sec->name, ".toc", 4) &&
-	    strncmp(sec->name, ".data.rel.ro", 12))
+	if (sec && sec->name && !constant_slots(sec->name))
 		return 0;
 	return g->target;
 }
