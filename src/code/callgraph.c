@@ -342,6 +342,8 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 	}
 	if (c == NONE)
 		return 0;
+	cg->f[c].pauses |= in->spin_hint;
+	cg->f[c].atomics |= in->atomic;
 	if (in->target && (in->call || in->jump))
 		callee = cg_func_starting(cg, in->target);
 	sleeps = (in->call || in->jump) && callee != NONE && call_sleeps(&cg->f[callee], in);
@@ -516,6 +518,18 @@ static void drop_loops(struct callgraph *cg, uint32_t fn)
  * word to clear before the next exchange, with its delay).  A worker's loop
  * around an inlined lock is no spin-wait: its exchange's success stays in it.
  */
+/* The spans of F's [lo, hi) inside a spin-wait spin too (its wait for the word, with its delay). */
+static void spin_nested(struct callgraph *cg, size_t lo, size_t hi)
+{
+	for (size_t k = lo; k < hi; k++)
+		for (size_t j = lo; j < hi && !cg->back[k].spins; j++)
+			if (cg->back[j].spins && j != k && cg->back[j].from <= cg->back[k].from &&
+			    cg->back[k].to <= cg->back[j].to)
+				cg->back[k].spins = true;
+}
+
+#define SPIN_INSNS 48			/* a spin-wait's own loop is no longer */
+
 static int back_edges(struct callgraph *cg, size_t n, const bool *in)
 {
 	size_t first = cg->nr_back;
@@ -550,8 +564,13 @@ static int back_edges(struct callgraph *cg, size_t n, const bool *in)
 
 			if (b->from > v->addr || v->addr > b->to)
 				continue;
-			/* the loops the success leaves: the exchange's retries */
-			if (won && (won < b->from || won > b->to))
+			/*
+			 * The loops the success leaves: the exchange's retries, a lock's own
+			 * loop, a few instructions (not a server's main loop that takes a
+			 * spinlock inline and finds its critical section placed before it).
+			 */
+			if (won && (won < b->from || won > b->to) &&
+			    cfg_node_at(cg->buf, n, b->to) - cfg_node_at(cg->buf, n, b->from) <= SPIN_INSNS)
 				b->spins = true;
 			if (!inner || b->to - b->from < inner->to - inner->from)
 				inner = b;
@@ -563,11 +582,8 @@ static int back_edges(struct callgraph *cg, size_t n, const bool *in)
 	for (size_t k = first; k < cg->nr_back && !any; k++)
 		any = cg->back[k].spins;
 	cg->f[cg->buf_func].spins = any;
-	for (size_t k = first; k < cg->nr_back && any; k++)
-		for (size_t j = first; j < cg->nr_back && !cg->back[k].spins; j++)
-			if (cg->back[j].spins && j != k && cg->back[j].from <= cg->back[k].from &&
-			    cg->back[k].to <= cg->back[j].to)
-				cg->back[k].spins = true;
+	if (any)
+		spin_nested(cg, first, cg->nr_back);
 	return 0;
 }
 
@@ -734,6 +750,51 @@ int callgraph_for_each_loop(const struct callgraph *cg, uint64_t fn,
 	return err;
 }
 
+/*
+ * Loops that call a function that pauses and makes no atomic access (a spin
+ * delay: ut_delay, perform_spin_delay; not a lock's acquire that pauses)
+ * wait by spinning too, whatever word they test: the
+ * innermost loop around each such call, and the loops inside it.  After
+ * every function is read (the callee's pause may come later).
+ */
+/* F pauses and makes no atomic access, itself or in what it calls (aarch64's outline atomics). */
+static bool delay_fn(const struct callgraph *cg, uint32_t f)
+{
+	size_t lo;
+
+	if (!cg->f[f].pauses || cg->f[f].atomics)
+		return false;
+	lo = PARTITION_POINT(0, cg->nr_e, mid, cg->e[mid].caller < f);
+	for (size_t k = lo; k < cg->nr_e && cg->e[k].caller == f; k++)
+		if (cg->f[cg->e[k].callee].atomics)
+			return false;
+	return true;
+}
+
+static void delay_calls(struct callgraph *cg)
+{
+	for (size_t k = 0; k < cg->nr_e; k++) {
+		const struct cg_edge *e = &cg->e[k];
+		struct cg_back *inner = NULL;
+		size_t lo, hi;
+
+		/* (a delay pauses and takes nothing; a lock's acquire that pauses is no delay) */
+		if (e->callee == e->caller || !delay_fn(cg, e->callee))
+			continue;
+		lo = PARTITION_POINT(0, cg->nr_back, mid, cg->back[mid].func < e->caller);
+		hi = PARTITION_POINT(lo, cg->nr_back, mid, cg->back[mid].func <= e->caller);
+		for (size_t j = lo; j < hi && cg->back[j].from <= e->at; j++)
+			if (e->at <= cg->back[j].to &&
+			    (!inner || cg->back[j].to - cg->back[j].from < inner->to - inner->from))
+				inner = &cg->back[j];
+		if (!inner || inner->spins)
+			continue;
+		inner->spins = true;
+		cg->f[e->caller].spins = true;
+		spin_nested(cg, lo, hi);
+	}
+}
+
 /* ADDR is in a spin-wait of F's (back_edges()). */
 static bool cg_in_spin(const struct callgraph *cg, uint32_t f, uint64_t addr)
 {
@@ -866,12 +927,17 @@ int cg_index_loops(struct callgraph *cg)
 		f->nr_loops++;
 	}
 	sort_array(cg->e, cg->nr_e, sizeof(*cg->e), edge_callee_cmp);
+	delay_calls(cg);
 	for (size_t k = 0; k < cg->nr_e; k++) {
 		cg->e[k].in_loop = cg_in_loop(cg, cg->e[k].caller, cg->e[k].at);
 		cg->e[k].in_spin = cg->e[k].in_loop && cg_in_spin(cg, cg->e[k].caller, cg->e[k].at);
 		if (cg->e[k].in_spin && cg->e[k].callee != cg->e[k].caller)
 			cg->f[cg->e[k].callee].spun = true;
 	}
+	/* a function only spin-waits call (a delay, a back-off generator), not one they share */
+	for (size_t k = 0; k < cg->nr_e; k++)
+		if (!cg->e[k].in_spin && cg->e[k].callee != cg->e[k].caller)
+			cg->f[cg->e[k].callee].spun = false;
 	return mark_recursion(cg);
 }
 

@@ -78,9 +78,9 @@ enum cg_heat callgraph_heat(const struct callgraph *cg, uint64_t addr);
 uint64_t callgraph_func_start(const struct callgraph *cg, uint64_t addr);
 bool callgraph_in_loop(const struct callgraph *cg, uint64_t addr);
 /*
- * ADDR runs while spinning: in a loop of its function that pauses or yields
- * (a spin-wait), or in a function such a loop calls, or one that one calls
- * (a delay, a back-off generator).  After callgraph_finish.
+ * ADDR runs while spinning: in a spin-wait of its function (a loop an atomic
+ * exchange is retried in, or that pauses or yields), or in a function only
+ * spin-waits call (a delay, a back-off generator).  After callgraph_finish.
  */
 bool callgraph_spinning(const struct callgraph *cg, uint64_t addr);
 /*

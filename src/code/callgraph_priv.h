@@ -18,8 +18,10 @@
 #define MAX_THREAD_DEPTH 3		/* calls down to pthread_create that count as starting threads */
 
 struct cg_func {
-	bool spun;			/* called by a spin-wait (a delay, a back-off generator) */
+	bool spun;			/* called by spin-waits only (a delay, a back-off generator) */
 	bool spins;			/* it has a spin-wait (back_edges()) */
+	bool pauses;			/* it pauses or yields (a spin delay) */
+	bool atomics;			/* it makes an atomic access */
 	uint64_t start, end;
 	const char *name;
 	uint8_t ctx;			/* enum cg_ctx */
