@@ -10,7 +10,15 @@ lines with sampled writes or reads come before all others, and the samples
 credited back from skid.  Not a test: what a recording holds depends on the
 machine and the load.
 
-usage: share_servers.py MYCL_SHARE [WORKDIR] [SECONDS]
+With per-query (a fourth argument), the load is the issue of one-line queries
+over persistent connections (sysbench running "select now()" from a script of
+its own), recorded with call chains (-g): then the writes each connection makes
+once (thread_created, slow_launch_threads, CONNECT::count) are no hot writers,
+whatever the chains pass in do_handle_one_connection's query loop, and the lines
+whose only runtime writers are per-connection are not flagged as several hot
+writers.
+
+usage: share_servers.py MYCL_SHARE [WORKDIR] [SECONDS] [per-query]
 """
 import json
 import os
@@ -47,16 +55,22 @@ def main():
     work = sys.argv[2] if len(sys.argv) > 2 else "/tmp/mycl-share-servers"
     seconds = int(sys.argv[3]) if len(sys.argv) > 3 else 15
     os.makedirs(work, exist_ok=True)
-    rec = os.path.join(work, "mariadbd-update.data")
+    per_query = len(sys.argv) > 4 and sys.argv[4] == "per-query"
+    rec = os.path.join(work, "mariadbd-perquery.data" if per_query else "mariadbd-update.data")
+    script = os.path.join(work, "now.lua")
+    with open(script, "w") as f:
+        f.write("function thread_init() drv = sysbench.sql.driver(); con = drv:connect() end\n"
+                "function event() con:query('select now()') end\n")
     with mariadb_server(work, "oltp_update_index") as started:
         if not started:
             return
         srv, sb = started
-        load = subprocess.Popen(sb + [f"--time={seconds + 10}", "oltp_update_index", "run"],
+        run = [script] if per_query else ["oltp_update_index"]
+        load = subprocess.Popen(sb + [f"--time={seconds + 10}", *run, "run"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(3)
-        sh(["perf", "record", "-q", "-e", "cpu-clock", "-F", "999", "-p", str(srv.pid), "-o", rec,
-            "--", "sleep", str(seconds)])
+        sh(["perf", "record", "-q", "-e", "cpu-clock", "-F", "999", *(["-g"] if per_query else []),
+            "-p", str(srv.pid), "-o", rec, "--", "sleep", str(seconds)])
         load.wait(timeout=seconds + 120)
     plain = share(tool, "/usr/sbin/mariadbd")
     weighed = share(tool, "--perf", rec, "/usr/sbin/mariadbd")
@@ -68,6 +82,15 @@ def main():
     first_unsampled = sampled.index(False) if False in sampled else len(sampled)
     print(f"\nflagged lines with samples: {sum(sampled)}; all of them before any without: "
           f"{'yes' if all(sampled[:first_unsampled]) and not any(sampled[first_unsampled:]) else 'no'}")
+    if per_query:
+        unrun = sorted(m["name"] for ln in weighed["lines"] for m in ln["members"]
+                       if m.get("chain_unseen"))
+        print(f"\nhot by the code, no sample or chain shows the write run ({len(unrun)}): "
+              f"{', '.join(unrun[:12])}{' ...' if len(unrun) > 12 else ''}")
+        for ln in flagged:
+            if ln["verdict"] == "writers" and "do_handle_one_connection" in ln["evidence"]:
+                print("  still several hot writers on do_handle_one_connection's chains:",
+                      ln["start"], ln["evidence"][:160])
     skid = sum(m["skid_samples"] for ln in weighed["lines"] for m in ln["members"])
     print(f"samples credited back from skid to the access before them: {skid}")
     print(f"recording: {rec}, {os.path.getsize(rec) >> 10} KB")

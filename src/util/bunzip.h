@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * A bzip2 decoder (what `perf archive` writes), written from the format:
- * streams of blocks, each Huffman-coded move-to-front indices of a
- * Burrows-Wheeler transform of run-length-coded bytes, with a CRC per block
- * and per stream.  Concatenated streams (pbzip2, `cat a.bz2 b.bz2`) are read
- * in turn.
+ * bzip2 (what `perf archive` writes), decoded by libbz2 into pieces for a
+ * consumer.  Concatenated streams (pbzip2, `cat a.bz2 b.bz2`) are read in
+ * turn.
  */
 #ifndef MYCL_BUNZIP_H
 #define MYCL_BUNZIP_H
