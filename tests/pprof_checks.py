@@ -85,6 +85,11 @@ for case in CASES:
         pids[row['pid']] = pids.get(row['pid'], 0) + row['samples']
     bids = {d['build_id'] for d in j['symbolization'] if d['build_id'] and d['samples']}
     totals, by_pid, multi, build_ids = protoc_decode(out)
+    raw = subprocess.run(['gzip', '-dc', out], check=True, capture_output=True).stdout
+    check(subprocess.run(['gzip', '-t', out]).returncode == 0 and
+          os.path.getsize(out) < len(raw) * 0.8,
+          f'{case}: gzip -t passes and the file is compressed ({os.path.getsize(out)} bytes '
+          f'of {len(raw)})')
     check(totals == want, f'{case}: protoc totals {totals} = mycl {want}')
     check(by_pid == pids, f'{case}: protoc samples per pid label = mycl -s pid ({len(pids)} pids)')
     check(bids <= build_ids, f'{case}: every sampled binary\'s build-id in a mapping')

@@ -7,10 +7,11 @@
  * first); a Mapping per binary with its path and build-id; labels comm, pid
  * and tid when the profile is sorted on them.
  *
- * The protobuf encoding is written here (varints, length-delimited fields);
- * the gzip member holds stored deflate blocks, so no compressor is needed.
+ * The protobuf encoding is written here (varints, length-delimited fields),
+ * gzipped with zlib.
  */
 #include <errno.h>
+#include <zlib.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,52 +299,37 @@ static void value_type(struct pprof *pp, unsigned int field, const char *type, c
 	pb_msg(&pp->out, field, &pp->sub);
 }
 
-/* ---- gzip of stored deflate blocks ------------------------------------- */
+/* ---- gzip, with zlib ---------------------------------------------------- */
 
-static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
-{
-	static uint32_t table[256];
-
-	if (!table[1]) {
-		for (uint32_t i = 0; i < 256; i++) {
-			uint32_t c = i;
-
-			for (int k = 0; k < 8; k++)
-				c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-			table[i] = c;
-		}
-	}
-	crc = ~crc;
-	for (size_t i = 0; i < n; i++)
-		crc = table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
-	return ~crc;
-}
-
-static void put_le32(FILE *f, uint32_t v)
-{
-	uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
-
-	fwrite(b, 1, 4, f);
-}
-
+/* DATA gzip-compressed into F (zlib's gzip wrapper: no name, no time, so the same bytes each run). */
 static int write_gzip(FILE *f, const uint8_t *data, size_t n)
 {
-	static const uint8_t head[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255 };
-	size_t pos = 0;
+	z_stream z = { 0 };
+	unsigned char buf[64 << 10];
+	int st, err = 0;
 
-	fwrite(head, 1, sizeof(head), f);
+	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return -ENOMEM;
+	z.next_in = (unsigned char *)(uintptr_t)data;
 	do {
-		size_t chunk = n - pos > 65535 ? 65535 : n - pos;
-		uint8_t bh[5] = { pos + chunk == n ? 1 : 0, (uint8_t)chunk, (uint8_t)(chunk >> 8),
-				  (uint8_t)~chunk, (uint8_t)(~chunk >> 8) };
+		/* (fed in pieces of at most 1 GiB: avail_in is an unsigned int) */
+		size_t used = (size_t)(z.next_in - data);
 
-		fwrite(bh, 1, sizeof(bh), f);
-		fwrite(data + pos, 1, chunk, f);
-		pos += chunk;
-	} while (pos < n);
-	put_le32(f, crc32_update(0, data, n));
-	put_le32(f, (uint32_t)n);
-	return ferror(f) ? -EIO : 0;
+		z.avail_in = n - used > (1u << 30) ? 1u << 30 : (unsigned int)(n - used);
+		do {
+			z.next_out = buf;
+			z.avail_out = sizeof(buf);
+			st = deflate(&z, used + z.avail_in == n ? Z_FINISH : Z_NO_FLUSH);
+			if (st == Z_STREAM_ERROR) {
+				err = -EINVAL;
+				break;
+			}
+			if (fwrite(buf, 1, sizeof(buf) - z.avail_out, f) != sizeof(buf) - z.avail_out)
+				err = -EIO;
+		} while (!err && z.avail_out == 0);
+	} while (!err && st != Z_STREAM_END);
+	deflateEnd(&z);
+	return err ? err : ferror(f) ? -EIO : 0;
 }
 
 MYCL_API int mycl_report__pprof(FILE *f, const struct mycl_profile *p, size_t ev,
