@@ -1319,7 +1319,6 @@ static bool rv_eq(const struct rv *a, const struct rv *b)
 		a->groot == b->groot && a->elem == b->elem));
 }
 
-static uint64_t inner_array_size(Dwarf_Die *type, int64_t off);
 
 /* Whether bytes A and B of TYPE are elements of one array member (a flexible one too). */
 static bool same_array_es(Dwarf_Die *type, int64_t a, int64_t b, uint64_t *esize)
@@ -1372,17 +1371,13 @@ static bool same_array(Dwarf_Die *type, int64_t a, int64_t b)
 	return same_array_es(type, a, b, &es);
 }
 
-static uint64_t inner_array_size(Dwarf_Die *type, int64_t off)
-{
-	uint64_t es = 0;
-
-	return same_array_es(type, off, off, &es) ? es : 0;
-}
-
 /* Whether byte OFF of TYPE is in an array member (a flexible one too): its element size. */
 static uint64_t array_at(Dwarf_Die *type, int64_t off)
 {
-	return same_array(type, off, off) ? inner_array_size(type, off) : 0;
+	uint64_t es = 0;
+
+	/* (one walk of the members: whether, and the element's size) */
+	return same_array_es(type, off, off, &es) ? es : 0;
 }
 
 /* What A and B agree on. */
