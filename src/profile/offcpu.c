@@ -33,7 +33,6 @@ struct wait_state {
 	struct tracepoints *tp;
 	bool tried;
 	struct pend_set sched, futex, lock;
-	struct pend_set infutex;	/* threads inside a futex system call: its word */
 	struct hist sites;		/* key: addr = call-tree node, sym = via */
 	struct hist futexes;		/* key: addr = futex word, pid = a process using it */
 	struct hist locks;		/* key: addr = kernel lock */
@@ -71,12 +70,14 @@ void offcpu_free(struct mycl_profile *p)
 {
 	struct wait_state *w = p->waits;
 
+	free(p->futex_words);
+	p->futex_words = NULL;
+	p->nr_futex_words = p->cap_futex_words = 0;
 	if (!w)
 		return;
 	tracepoints_close(w->tp);
 	free(w->sched.v);
 	free(w->futex.v);
-	free(w->infutex.v);
 	free(w->lock.v);
 	hist_free(&w->sites);
 	hist_free(&w->futexes);
@@ -125,6 +126,29 @@ static struct wait_state *wait_state(struct mycl_profile *p)
 	return w;
 }
 
+/* Thread TID entered a futex system call on word ADDR (any operation: a wake names its lock too). */
+static int futex_enter(struct mycl_profile *p, int32_t tid, uint64_t addr)
+{
+	for (size_t i = 0; i < p->nr_futex_words; i++)
+		if (p->futex_words[i].tid == tid) {
+			p->futex_words[i].addr = addr;
+			return 0;
+		}
+	if (ARRAY_GROW(p->futex_words, p->cap_futex_words, p->nr_futex_words + 1))
+		return -ENOMEM;
+	p->futex_words[p->nr_futex_words++] = (struct futex_word){ tid, addr };
+	return 0;
+}
+
+static void futex_exit(struct mycl_profile *p, int32_t tid)
+{
+	for (size_t i = 0; i < p->nr_futex_words; i++)
+		if (p->futex_words[i].tid == tid) {
+			p->futex_words[i] = p->futex_words[--p->nr_futex_words];
+			return;
+		}
+}
+
 /*
  * Where waits end, from every sample the filters keep or not (a thread that
  * slept on one CPU is switched in on another, by a sample of another
@@ -146,19 +170,15 @@ int offcpu_observe(struct mycl_profile *p, const struct mycl_sample *s)
 	/* (the futex word each thread is on, whatever the filters keep: profile_locks.c asks) */
 	if (s->event->type == PERF_TYPE_TRACEPOINT && s->raw && !(w = wait_state(p)))
 		return -ENOMEM;
-	if (!w || (!w->sched.nr && !w->futex.nr && !w->lock.nr && !w->infutex.nr &&
+	if (!w || (!w->sched.nr && !w->futex.nr && !w->lock.nr && !p->nr_futex_words &&
 		   s->event->type != PERF_TYPE_TRACEPOINT))
 		return 0;
 	if (s->event->type != PERF_TYPE_TRACEPOINT || !s->raw || !w->tp ||
 	    !(name = tracepoints_name(w->tp, s->event->config)))
 		return w->sched.nr ? wait_end(w, s->tid, s->time) : 0;
-	if (!strcmp(name, "syscalls:sys_enter_futex") && field(w, s, "uaddr", &uaddr)) {
-		/* (any operation: a wake names its lock word as a wait does) */
-		struct pending n = { .tid = s->tid, .time = s->time, .addr = uaddr };
-
-		if ((err = pend_put(&w->infutex, &n)))
-			return err;
-	}
+	if (!strcmp(name, "syscalls:sys_enter_futex") && field(w, s, "uaddr", &uaddr) &&
+	    (err = futex_enter(p, s->tid, uaddr)))
+		return err;
 	if (!strcmp(name, "sched:sched_switch")) {
 		if (!field(w, s, "prev_pid", &prev) || !field(w, s, "next_pid", &next))
 			return 0;
@@ -166,8 +186,8 @@ int offcpu_observe(struct mycl_profile *p, const struct mycl_sample *s)
 		return err ? err : wait_end(w, (int32_t)prev, s->time);
 	}
 	err = w->sched.nr ? wait_end(w, s->tid, s->time) : 0;
-	if (!strcmp(name, "syscalls:sys_exit_futex") && (e = pend_find(&w->infutex, s->tid)))
-		pend_drop(&w->infutex, e);
+	if (!strcmp(name, "syscalls:sys_exit_futex"))
+		futex_exit(p, s->tid);
 	if (!err && !strcmp(name, "syscalls:sys_exit_futex") && (e = pend_find(&w->futex, s->tid))) {
 		struct hent k = { .addr = e->addr, .pid = s->pid };
 
@@ -362,10 +382,3 @@ MYCL_API void mycl_wait_report__free(struct mycl_wait_report *r)
 	free(r);
 }
 
-uint64_t offcpu_futex_word(struct mycl_profile *p, int32_t tid)
-{
-	struct wait_state *w = p->waits;
-	const struct pending *e = w ? pend_find(&w->infutex, tid) : NULL;
-
-	return e ? e->addr : 0;
-}

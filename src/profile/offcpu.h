@@ -15,10 +15,5 @@ int offcpu_sample(struct mycl_profile *p, const struct mycl_sample *s, uint32_t 
 /* Every sample, kept by the filters or not, first: the waits it ends (see offcpu.c). */
 int offcpu_observe(struct mycl_profile *p, const struct mycl_sample *s);
 void offcpu_free(struct mycl_profile *p);
-/*
- * The futex word thread TID's futex system call is on (syscalls:sys_enter_futex
- * recorded, its exit not yet seen), or 0.
- */
-uint64_t offcpu_futex_word(struct mycl_profile *p, int32_t tid);
 
 #endif

@@ -6,7 +6,6 @@
 #include <string.h>
 #include "mycl/locks.h"
 #include "lockrules.h"
-#include "offcpu.h"
 #include "profile_state.h"
 #include "apinames.h"
 #include "lockcode.h"
@@ -784,7 +783,7 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 		return 0;
 	if ((aux.cut || aux.gap_period) && !aux.object) {
 		/* the site lost, the lock known: the futex word the thread is on (recorded) */
-		uint64_t word = offcpu_futex_word(p, s->tid), v;
+		uint64_t word = profile_futex_word(p, s->tid), v;
 		struct dso *d;
 
 		if (word && !machine_data_at(p->m, s->pid, s->tid, word, &d, &v) &&

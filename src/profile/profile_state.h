@@ -68,6 +68,12 @@ struct mycl_profile {
 	struct lock_state *locks;	/* profile_locks.c, with opts.locks */
 	struct lock_rules *rules;	/* without opts.locks: opts.lock_rules read, for summaries */
 	struct wait_state *waits;	/* offcpu.c: tracepoint waits */
+	/*
+	 * offcpu.c: the threads inside a futex system call and the word it is
+	 * on (syscalls:sys_enter_futex seen, its exit not yet); profile_futex_word()
+	 */
+	struct futex_word { int32_t tid; uint64_t addr; } *futex_words;
+	size_t nr_futex_words, cap_futex_words;
 	struct calltree tree;
 	struct chaincache chains;
 	bool no_chain_cache;		/* the chain_cache switch off (mycl/tuning.h) */
@@ -246,5 +252,14 @@ uint64_t latency_all(const struct mycl_profile *p, size_t ev);
 void latency_settle(struct mycl_profile *p);
 uint64_t latency_of(const struct mycl_profile *p, const struct hent *k);
 void latency_free(struct mycl_profile *p);
+
+/* The futex word thread TID's futex system call is on (recorded), or 0. */
+static inline uint64_t profile_futex_word(const struct mycl_profile *p, int32_t tid)
+{
+	for (size_t i = 0; i < p->nr_futex_words; i++)
+		if (p->futex_words[i].tid == tid)
+			return p->futex_words[i].addr;
+	return 0;
+}
 
 #endif
