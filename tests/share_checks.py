@@ -653,6 +653,17 @@ def inner(tool, data):
             check(f"{name}: {v}: no read-mostly member ({what})", not bad, str(bad))
 
 
+def sides(tool, data):
+    """tests/data/share/sides.c: a counter returned as one of two addresses, written through
+    the result and through a struct it is stored in."""
+    for name in ("sides.gcc-O2", "sides.gcc-O0", "sides.clang-O2", "sides.clang-O0",
+                 "sides.aarch64", "sides.aarch64-O0"):
+        m = members(share_json(tool, "--all", os.path.join(data, "share", name)))
+        for v in ("tally_left", "tally_right"):
+            hot_writes(name, m, v, "through the address side() returns (one of two)")
+        never_written(name, m, "step", "read in the loop")
+
+
 def spin_seed(tool, data):
     """tests/data/locks/backoff.c: the globals a spin-wait writes (InnoDB's inlined
     ut_rnd_ulint_counter; a back-off generator's state in a function the loop calls)."""
@@ -1465,6 +1476,7 @@ def main():
     inner(tool, data)
     picker(tool, data)
     spin_seed(tool, data)
+    sides(tool, data)
     lse(tool, data)
     spsc(tool, data)
     pooled(tool, data)

@@ -752,12 +752,15 @@ static void after(struct disasm *d, struct insn *in)
 
 	if (in->ret && r && r->known) {
 		in->ret_value = r->v;
+		in->ret_alt = r->alt;
 		in->ret_indexed = r->indexed;
 	}
 	const struct call_result *c;
 
-	if (in->call && d->nr_cr && d->abi.ret && (c = call_result_at(d, in->addr)))
+	if (in->call && d->nr_cr && d->abi.ret && (c = call_result_at(d, in->addr))) {
 		dis_set_addr(d, d->abi.ret, c->value, c->indexed);
+		d->regs[d->abi.ret].alt = c->alt;
+	}
 	if (!d->first_seen && (in->branch || in->jump || in->ret) && !in->call)
 		save_first(d);
 	if (in->branch && !in->jump && !in->call && in->target > in->addr)

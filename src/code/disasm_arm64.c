@@ -491,6 +491,18 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 		dis_copy(d, (unsigned int)dst, arm64_xreg(o1->reg));
 		return;
 	}
+	/* csel xD, xA, xB, cond with an address in each: xD holds one of the two (mycl-share). */
+	if (d->share_facts && ci->id == ARM64_INS_CSEL && a->op_count == 3 &&
+	    o1->type == ARM64_OP_REG && o2->type == ARM64_OP_REG &&
+	    arm64_xreg(o1->reg) < NREGS && arm64_xreg(o2->reg) < NREGS) {
+		struct regval x = d->regs[arm64_xreg(o1->reg)], y = d->regs[arm64_xreg(o2->reg)];
+
+		if (x.known && y.known && !x.indexed && !y.indexed && !x.alt && !y.alt && x.v != y.v) {
+			dis_set_addr(d, (unsigned int)dst, x.v, false);
+			d->regs[dst].alt = y.v;
+			return;
+		}
+	}
 	if ((ci->id == ARM64_INS_MOV || ci->id == ARM64_INS_MOVZ) && a->op_count == 2 &&
 	    o1->type == ARM64_OP_IMM) {
 		dis_set_imm(d, (unsigned int)dst, (uint64_t)o1->imm);

@@ -116,6 +116,7 @@ struct insn {
 	int32_t call_arg_pass_off[6];	/* ... that offset (this->member handed on) */
 	/* ret: the address the result register holds, when known (a function returning &g[i]). */
 	uint64_t ret_value;
+	uint64_t ret_alt;		/* ... or this one (one of two the code chose), or 0 */
 	bool ret_indexed;
 	/* x86 indirect jumps through a switch's table: its address, entries relative or not. */
 	uint64_t table;
@@ -194,6 +195,7 @@ enum atomic_op {
 struct call_result {
 	uint64_t at, value;
 	bool indexed;
+	uint64_t alt;			/* ... or this address (one of two the callee returns), or 0 */
 };
 
 #endif

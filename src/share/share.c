@@ -213,8 +213,10 @@ static int scan_insn(const struct insn *in, void *arg)
 	if (in->ret && in->ret_value && share_find_var(s, in->ret_value) >= 0) {
 		if (ARRAY_GROW(sc->rets, sc->rets_cap, sc->nr_rets + 1))
 			return -ENOMEM;
-		sc->rets[sc->nr_rets++] = (struct retref){ callgraph_func_start(sc->cg, in->addr),
-							   in->ret_value, in->ret_indexed };
+		sc->rets[sc->nr_rets++] = (struct retref){
+			callgraph_func_start(sc->cg, in->addr), in->ret_value,
+			in->ret_alt && share_find_var(s, in->ret_alt) >= 0 ? in->ret_alt : 0,
+			in->ret_indexed };
 	}
 	/* (a jump to another function's start: a tail call, handing its arguments as a call) */
 	tail = in->jump && in->target && !in->call &&

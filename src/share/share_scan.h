@@ -51,9 +51,9 @@ struct scan {
 	struct { uint64_t key; unsigned int age; uint32_t regs; bool flags; } tested[4];
 	bool flags_known;		/* x86: what each instruction reads and whether it sets flags */
 	/* Functions returning a variable's address (&stats[id]), and every direct call. */
-	struct retref { uint64_t fn, value; bool indexed; } *rets;
+	struct retref { uint64_t fn, value, alt; bool indexed; } *rets;	/* alt: or this */
 	size_t nr_rets, rets_cap;
-	struct callref { uint64_t caller, at, value; bool indexed; } *calls;
+	struct callref { uint64_t caller, at, value, alt; bool indexed; } *calls;
 	size_t nr_calls, calls_cap;
 	/* Writes through what a pointer variable holds, and what is stored in such variables. */
 	struct ptrw { uint64_t at, ptr; int64_t off; bool counter; } *ptrws;

@@ -691,7 +691,7 @@ static int returning_call(uint64_t at, uint64_t caller, uint64_t callee, void *a
 		return 0;
 	if (ARRAY_GROW(sc->calls, sc->calls_cap, sc->nr_calls + 1))
 		return -ENOMEM;
-	sc->calls[sc->nr_calls++] = (struct callref){ caller, at, r->value, r->indexed };
+	sc->calls[sc->nr_calls++] = (struct callref){ caller, at, r->value, r->alt, r->indexed };
 	return 0;
 }
 
@@ -749,11 +749,22 @@ int share_returned_writes(struct scan *sc)
 	if (!sc->nr_rets)
 		return 0;
 	sort_array(sc->rets, sc->nr_rets, sizeof(*sc->rets), retref_cmp);
-	/* One address per function; a function returning two different ones is left out. */
+	/*
+	 * One address per function, or one of two (its returns give two, or one
+	 * that holds either); a function returning more is left out.
+	 */
 	for (size_t i = 0; i < sc->nr_rets; i++) {
-		if (k && sc->rets[k - 1].fn == sc->rets[i].fn) {
-			if (sc->rets[k - 1].value != sc->rets[i].value)
-				sc->rets[k - 1].value = 0;
+		struct retref *o = k ? &sc->rets[k - 1] : NULL;
+
+		if (o && o->fn == sc->rets[i].fn) {
+			uint64_t a = sc->rets[i].value, b = sc->rets[i].alt;
+
+			if (!o->value)
+				continue;
+			if (a != o->value && a != o->alt && !o->alt && !b)
+				o->alt = a;
+			else if ((a != o->value && a != o->alt) || (b && b != o->value && b != o->alt))
+				o->value = o->alt = 0;
 			continue;
 		}
 		sc->rets[k++] = sc->rets[i];
@@ -787,7 +798,7 @@ int share_returned_writes(struct scan *sc)
 			return -ENOMEM;
 		for (size_t q = i; q < j; q++)
 			cr[q - i] = (struct call_result){ sc->calls[q].at, sc->calls[q].value,
-							  sc->calls[q].indexed };
+							  sc->calls[q].indexed, sc->calls[q].alt };
 		disasm_set_call_results(sc->d, cr, j - i);
 		err = disasm_range(sc->d, span.code, span.len, span.addr, &v, &n);
 		disasm_set_call_results(sc->d, NULL, 0);
@@ -815,18 +826,29 @@ int share_returned_writes(struct scan *sc)
 					a ? v[q].call_arg[a - 1] : 0, false };
 			}
 			if (!v[q].data || (v[q].access != ACC_WRITE && v[q].access != ACC_RMW) ||
-			    (var = share_find_var(s, v[q].data)) < 0 || share_ref_at(s, v[q].addr, false))
+			    share_ref_at(s, v[q].addr, false))
 				continue;
-			/* Credited to the latest call before it whose result is this variable. */
-			for (size_t p = 0; p < j - i; p++)
-				if (cr[p].at < v[q].addr && share_find_var(s, cr[p].value) == var)
-					c = &cr[p];
-			if (!c)
-				continue;
-			s->vars[var].callee_writes++;
-			share_count_write_at(s, sc->cg, &s->vars[var], callgraph_heat(sc->cg, v[q].addr),
-					     v[q].addr, v[q].data, v[q].counter_op,
-					     c->indexed || v[q].indexed, c->indexed ? 0 : v[q].scale);
+			/* (a result that is one of two addresses: the write to each) */
+			for (int w = 0; w < 2; w++) {
+				uint64_t at = w ? v[q].data_alt : v[q].data;
+
+				c = NULL;
+				if (!at || (var = share_find_var(s, at)) < 0)
+					continue;
+				/* Credited to the latest call before it whose result is this variable. */
+				for (size_t p = 0; p < j - i; p++)
+					if (cr[p].at < v[q].addr &&
+					    (share_find_var(s, cr[p].value) == var ||
+					     (cr[p].alt && share_find_var(s, cr[p].alt) == var)))
+						c = &cr[p];
+				if (!c)
+					continue;
+				s->vars[var].callee_writes++;
+				share_count_write_at(s, sc->cg, &s->vars[var],
+						     callgraph_heat(sc->cg, v[q].addr), v[q].addr, at,
+						     v[q].counter_op, c->indexed || v[q].indexed,
+						     c->indexed ? 0 : v[q].scale);
+			}
 		}
 		free(v);
 		free(cr);

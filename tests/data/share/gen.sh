@@ -155,6 +155,14 @@ for cc in gcc clang; do
 	done
 done
 aarch64-linux-gnu-gcc -O0 -g -pthread -o picker.aarch64-O0 picker.c
+# ... and returned by a function that picks one of two, and stored in a struct handed down.
+for cc in gcc clang; do
+	for o in -O0 -O2; do
+		"$cc" "$o" -g -pthread -o "sides.$cc$o" sides.c
+	done
+done
+aarch64-linux-gnu-gcc -O2 -g -pthread -o sides.aarch64 sides.c
+aarch64-linux-gnu-gcc -O0 -g -pthread -o sides.aarch64-O0 sides.c
 # Sequentially consistent atomics: x86_64, aarch64's outline helpers, aarch64's LSE instructions.
 gcc -O2 -g -pthread -o lse.gcc lse.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o lse.aarch64 lse.c
