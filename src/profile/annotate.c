@@ -496,24 +496,28 @@ MYCL_API void mycl_annotation__free(struct mycl_annotation *a)
 	free(ap);
 }
 
+/* FN for each row of H: its binary, its address there, its samples. */
+static int for_each_place(const struct hist *h,
+			  int (*fn)(struct dso *d, uint64_t vaddr, uint64_t samples, void *ctx),
+			  void *ctx)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < h->nr && !err; i++)
+		err = fn(h->ents[i].dso, h->ents[i].addr, h->ents[i].samples, ctx);
+	return err;
+}
+
 int mycl_profile_for_each_insn(const struct mycl_profile *p,
 			       int (*fn)(struct dso *d, uint64_t vaddr, uint64_t samples, void *ctx),
 			       void *ctx)
 {
-	int err = 0;
-
-	for (size_t i = 0; i < p->insns.nr && !err; i++)
-		err = fn(p->insns.ents[i].dso, p->insns.ents[i].addr, p->insns.ents[i].samples, ctx);
-	return err;
+	return for_each_place(&p->insns, fn, ctx);
 }
 
 int mycl_profile_for_each_site(const struct mycl_profile *p,
 			       int (*fn)(struct dso *d, uint64_t vaddr, uint64_t samples, void *ctx),
 			       void *ctx)
 {
-	int err = 0;
-
-	for (size_t i = 0; i < p->sites.nr && !err; i++)
-		err = fn(p->sites.ents[i].dso, p->sites.ents[i].addr, p->sites.ents[i].samples, ctx);
-	return err;
+	return for_each_place(&p->sites, fn, ctx);
 }
