@@ -685,7 +685,7 @@ def picker(tool, data):
     """tests/data/share/picker.c: counters chosen by address (one of two), written through it."""
     names = ("served_even", "served_odd", "spills_even", "spills_odd")
     for name in ("picker.gcc-O2", "picker.gcc-O0", "picker.clang-O2", "picker.clang-O0",
-                 "picker.aarch64-O0"):
+                 "picker.aarch64-O0", "picker.aarch64"):
         doc = share_json(tool, "--all", "--line-size", "64", os.path.join(data, "share", name))
         m = members(doc)
         for v in names:

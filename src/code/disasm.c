@@ -436,6 +436,82 @@ static void join_jump(struct disasm *d, const struct insn *in)
 }
 
 /*
+ * aarch64: a forward conditional branch to a block placed out of line that
+ * only sets addresses (adrp, add, mov) and jumps back to code after the
+ * branch (gcc -O2 moves an if's other arm past the return so): what the
+ * block sets is what the registers hold there on that way, a join for
+ * join_fall() where the jump goes.  Read from the bytes, nothing decoded.
+ */
+static void join_ahead(struct disasm *d, const struct insn *in)
+{
+	uint64_t val[29];
+	uint32_t set = 0;
+
+	for (unsigned int k = 0; k < 8; k++) {
+		uint64_t pc = in->target + 4 * k;
+		const uint8_t *b = code_at(d, pc, 4);
+		uint32_t w, rd, rn;
+
+		if (!b)
+			return;
+		w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+		rd = w & 31;
+		rn = (w >> 5) & 31;
+		if ((w & 0x9f000000u) == 0x90000000u && rd < 29) {		/* adrp xD, page */
+			int64_t imm = (int64_t)(((w >> 5) & 0x7ffff) << 2 | ((w >> 29) & 3));
+
+			imm = (imm << 43) >> 43;	/* 21 bits, signed */
+			val[rd] = (pc & ~(uint64_t)0xfff) + (uint64_t)(imm * 4096);
+			set |= 1u << rd;
+		} else if ((w & 0xff800000u) == 0x91000000u && rd < 29 && rn < 29) {	/* add xD, xN, #i */
+			uint64_t base, imm = ((w >> 10) & 0xfff) << ((w >> 22) & 1 ? 12 : 0);
+			const struct regval *r = &d->regs[ARM64_REG_X0 + rn];
+
+			if (set & 1u << rn)
+				base = val[rn];
+			else if (r->known && !r->indexed && !r->alt)
+				base = r->v;
+			else
+				return;
+			val[rd] = base + imm;
+			set |= 1u << rd;
+		} else if ((w & 0xffe0ffe0u) == 0xaa0003e0u && rd < 29 && ((w >> 16) & 31) < 29) {
+			uint32_t rm = (w >> 16) & 31;		/* mov xD, xM */
+			const struct regval *r = &d->regs[ARM64_REG_X0 + rm];
+
+			if (set & 1u << rm)
+				val[rd] = val[rm];
+			else if (r->known && !r->indexed && !r->alt)
+				val[rd] = r->v;
+			else
+				return;
+			set |= 1u << rd;
+		} else if ((w & 0xfc000000u) == 0x14000000u) {		/* b back */
+			int64_t off = (int64_t)((uint64_t)(w & 0x3ffffff) << 38) >> 36;
+			uint64_t to = pc + (uint64_t)off;
+			unsigned int j = d->nr_join++ % NR_JOIN;
+
+			if (!set || to <= in->addr || to >= in->target)
+				return;
+			d->join[j].target = to;
+			d->join[j].known = 0;
+			for (unsigned int i = 0; i < d->abi.nr_kept + d->abi.nr_scratch && i < 48; i++) {
+				unsigned int r = snap_reg(d, i);
+
+				if (r >= ARM64_REG_X0 && r <= ARM64_REG_X28 &&
+				    (set >> (r - ARM64_REG_X0) & 1)) {
+					d->join[j].known |= 1ULL << i;
+					d->join[j].v[i] = val[r - ARM64_REG_X0];
+				}
+			}
+			return;
+		} else {
+			return;
+		}
+	}
+}
+
+/*
  * Falling into PC where a forward jump goes: a register holding an address
  * here and another there holds one of the two (p = c ? &b : &a at -O0).
  */
@@ -767,6 +843,9 @@ static void after(struct disasm *d, struct insn *in)
 		snap_branch(d, in);
 	if (d->share_facts && in->jump && !in->call && in->target > in->addr)
 		join_jump(d, in);
+	if (d->share_facts && d->machine == EM_AARCH64 && !d->big_endian && in->branch && !in->jump &&
+	    !in->call && in->target > in->addr)
+		join_ahead(d, in);
 	if (d->pad) {
 		d->pad = false;		/* still after the jump */
 		return;

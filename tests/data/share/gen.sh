@@ -155,6 +155,7 @@ for cc in gcc clang; do
 	done
 done
 aarch64-linux-gnu-gcc -O0 -g -pthread -o picker.aarch64-O0 picker.c
+aarch64-linux-gnu-gcc -O2 -g -pthread -o picker.aarch64 picker.c
 # ... and returned by a function that picks one of two, and stored in a struct handed down.
 for cc in gcc clang; do
 	for o in -O0 -O2; do
