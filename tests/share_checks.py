@@ -667,7 +667,7 @@ def sides(tool, data):
 def spin_seed(tool, data):
     """tests/data/locks/backoff.c: the globals a spin-wait writes (InnoDB's inlined
     ut_rnd_ulint_counter; a back-off generator's state in a function the loop calls)."""
-    for name in ("backoff.gcc", "backoff.clang"):
+    for name in ("backoff.gcc", "backoff.clang", "backoff.clang-O0"):
         path = os.path.join(data, "locks", name)
         m = members(share_json(tool, "--all", path))
         for v in ("ut_rnd_ulint_counter", "backoff_state"):

@@ -530,6 +530,28 @@ static void spin_nested(struct callgraph *cg, size_t lo, size_t hi)
 
 #define SPIN_INSNS 48			/* a spin-wait's own loop is no longer */
 
+/*
+ * Whether the way from AT leaves span B: it starts outside, or returns or
+ * jumps out within a few instructions without a branch (-O0 places the
+ * success's return inside the loop's span).
+ */
+static bool leaves(const struct cfg_node *v, size_t n, uint64_t at, const struct cg_back *b)
+{
+	size_t i = cfg_node_at(v, n, at);
+
+	for (int k = 0; k < 6 && i < n; k++, i++) {
+		if (v[i].addr < b->from || v[i].addr > b->to)
+			return true;
+		if (v[i].ret)
+			return true;
+		if (v[i].jump && v[i].target)
+			return v[i].target < b->from || v[i].target > b->to;
+		if (v[i].branch || v[i].call || v[i].jump)
+			return false;
+	}
+	return false;
+}
+
 static int back_edges(struct callgraph *cg, size_t n, const bool *in)
 {
 	size_t first = cg->nr_back;
@@ -569,7 +591,7 @@ static int back_edges(struct callgraph *cg, size_t n, const bool *in)
 			 * loop, a few instructions (not a server's main loop that takes a
 			 * spinlock inline and finds its critical section placed before it).
 			 */
-			if (won && (won < b->from || won > b->to) &&
+			if (won && leaves(cg->buf, n, won, b) &&
 			    cfg_node_at(cg->buf, n, b->to) - cfg_node_at(cg->buf, n, b->from) <= SPIN_INSNS)
 				b->spins = true;
 			if (!inner || b->to - b->from < inner->to - inner->from)
@@ -932,12 +954,20 @@ int cg_index_loops(struct callgraph *cg)
 		cg->e[k].in_loop = cg_in_loop(cg, cg->e[k].caller, cg->e[k].at);
 		cg->e[k].in_spin = cg->e[k].in_loop && cg_in_spin(cg, cg->e[k].caller, cg->e[k].at);
 		if (cg->e[k].in_spin && cg->e[k].callee != cg->e[k].caller)
-			cg->f[cg->e[k].callee].spun = true;
+			cg->f[cg->e[k].callee].spun = 1;
 	}
 	/* a function only spin-waits call (a delay, a back-off generator), not one they share */
 	for (size_t k = 0; k < cg->nr_e; k++)
 		if (!cg->e[k].in_spin && cg->e[k].callee != cg->e[k].caller)
-			cg->f[cg->e[k].callee].spun = false;
+			cg->f[cg->e[k].callee].spun = 0;
+	/* ... and what only those call (a generator not inlined into the draw of the delay: -O0) */
+	for (size_t k = 0; k < cg->nr_e; k++)
+		if (cg->f[cg->e[k].caller].spun == 1 && !cg->f[cg->e[k].callee].spun)
+			cg->f[cg->e[k].callee].spun = 2;
+	for (size_t k = 0; k < cg->nr_e; k++)
+		if (cg->f[cg->e[k].callee].spun == 2 && !cg->e[k].in_spin &&
+		    !cg->f[cg->e[k].caller].spun && cg->e[k].callee != cg->e[k].caller)
+			cg->f[cg->e[k].callee].spun = 0;
 	return mark_recursion(cg);
 }
 

@@ -18,7 +18,8 @@
 #define MAX_THREAD_DEPTH 3		/* calls down to pthread_create that count as starting threads */
 
 struct cg_func {
-	bool spun;			/* called by spin-waits only (a delay, a back-off generator) */
+	uint8_t spun;			/* called by spin-waits only (1: a delay, a back-off
+					 * generator), or only by such a function (2) */
 	bool spins;			/* it has a spin-wait (back_edges()) */
 	bool pauses;			/* it pauses or yields (a spin delay) */
 	bool atomics;			/* it makes an atomic access */

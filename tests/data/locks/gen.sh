@@ -28,6 +28,7 @@ aarch64-linux-gnu-gcc -O2 -g -march=armv8.1-a -pthread -o "$here/queue.aarch64-l
 # backoff.c's spin-delay seeds from code alone, the same three ways (dynamic: no recording).
 gcc -O2 -g -pthread -o "$here/backoff.gcc" "$here/backoff.c"
 clang -O2 -g -pthread -o "$here/backoff.clang" "$here/backoff.c"
+clang -O0 -g -pthread -o "$here/backoff.clang-O0" "$here/backoff.c"
 aarch64-linux-gnu-gcc -O2 -g -pthread -o "$here/backoff.aarch64" "$here/backoff.c"
 cd "$here"
 rm -f ./*.data
