@@ -357,7 +357,7 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 		.ret = in->ret || (in->call && callee != NONE && cg->f[callee].noreturn),
 		.dies = (in->call || in->jump) && callee != NONE && cg->f[callee].noreturn,
 		.indirect = in->jump && !in->target, .call = in->call, .atomic = in->may_fail,
-		.takes = in->atomic && in->exchange, .on_zero = in->on_zero,
+		.takes = in->exchange, .on_zero = in->on_zero,
 		.spin = in->spin_hint, .sleeps = sleeps, .cond_ret = in->cond_ret,
 		.store = (in->access == ACC_WRITE || in->access == ACC_RMW ||
 			  in->via_access == ACC_WRITE || in->via_access == ACC_RMW ||

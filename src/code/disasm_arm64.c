@@ -253,6 +253,28 @@ static void arm64_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *i
 		d->imm[vals[0]].known = false;
 }
 
+/*
+ * A call to a small function that swaps (an LSE swp in its first words: the
+ * outline atomics gcc calls, __aarch64_swp4_acq) is an exchange: its result
+ * the old value.  Read from the bytes.
+ */
+static bool swap_helper(const struct disasm *d, uint64_t fn)
+{
+	for (unsigned int k = 0; k < 8; k++) {
+		const uint8_t *b = code_at(d, fn + 4 * k, 4);
+		uint32_t w;
+
+		if (!b || d->big_endian)
+			return false;
+		w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+		if ((w & 0x3f20fc00u) == 0x38208000u)	/* swp{a,l,al}{b,h,} */
+			return true;
+		if (w == 0xd65f03c0u)			/* ret */
+			return false;
+	}
+	return false;
+}
+
 void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 {
 	const cs_arm64 *a = &ci->detail->arm64;
@@ -287,7 +309,10 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	in->spin_hint = ci->id == ARM64_INS_YIELD || ci->id == ARM64_INS_ISB ||
 			ci->id == ARM64_INS_WFE;
 	in->atomic = atomic;
-	in->exchange = atomic && starts(ci->mnemonic, "swp");
+	in->exchange = (atomic && starts(ci->mnemonic, "swp")) ||
+		       (d->share_facts && ci->id == ARM64_INS_BL && a->op_count == 1 &&
+			a->operands[0].type == ARM64_OP_IMM &&
+			swap_helper(d, (uint64_t)a->operands[0].imm));
 	in->on_zero = !strcmp(ci->mnemonic, "cbz") || !strcmp(ci->mnemonic, "b.eq") ? 1 :
 		      !strcmp(ci->mnemonic, "cbnz") || !strcmp(ci->mnemonic, "b.ne") ? 2 : 0;
 	/* blr xN with a function's address in xN (a vtable's slot loaded): direct. */

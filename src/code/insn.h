@@ -33,8 +33,8 @@ struct insn {
 	uint8_t access;			/* enum insn_access, for data */
 	bool atomic;			/* lock prefix, ldxr/stxr, larx/stcx, CAS... */
 	bool may_fail;			/* ... a CAS or store-conditional: retried when it fails */
-	bool exchange;			/* ... an unconditional exchange: a test-and-set (x86 xchg,
-					 * aarch64 swp) */
+	bool exchange;			/* an unconditional exchange: a test-and-set (x86 xchg,
+					 * aarch64 swp, or a call of an outline helper that swaps) */
 	uint8_t on_zero;		/* a conditional branch taken when zero (1: je, cbz, b.eq)
 					 * or when not (2: jne, cbnz, b.ne); else 0 */
 	bool spin_hint;			/* pause, yield, isb, wfe, or 27,27,27... */
