@@ -148,22 +148,14 @@ gcc -O2 -g -pthread -o inner.gcc-O2 inner.c
 gcc -O0 -g -pthread -o inner.gcc-O0 inner.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o inner.aarch64 inner.c
 powerpc64le-linux-gnu-gcc -O2 -g -pthread -o inner.ppc64le inner.c
-# Counters chosen by address (a conditional move, an if's two arms) and written through it.
-for cc in gcc clang; do
-	for o in -O0 -O2; do
-		"$cc" "$o" -g -pthread -o "picker.$cc$o" picker.c
-	done
+# Counters chosen by address (a conditional move, an if's two arms) and written through it
+# (picker.c); returned by a function that picks one of two, and stored in a struct handed
+# down (sides.c).
+for p in picker sides; do
+	four $p
+	aarch64-linux-gnu-gcc -O0 -g -pthread -o $p.aarch64-O0 $p.c
+	aarch64-linux-gnu-gcc -O2 -g -pthread -o $p.aarch64 $p.c
 done
-aarch64-linux-gnu-gcc -O0 -g -pthread -o picker.aarch64-O0 picker.c
-aarch64-linux-gnu-gcc -O2 -g -pthread -o picker.aarch64 picker.c
-# ... and returned by a function that picks one of two, and stored in a struct handed down.
-for cc in gcc clang; do
-	for o in -O0 -O2; do
-		"$cc" "$o" -g -pthread -o "sides.$cc$o" sides.c
-	done
-done
-aarch64-linux-gnu-gcc -O2 -g -pthread -o sides.aarch64 sides.c
-aarch64-linux-gnu-gcc -O0 -g -pthread -o sides.aarch64-O0 sides.c
 # Sequentially consistent atomics: x86_64, aarch64's outline helpers, aarch64's LSE instructions.
 gcc -O2 -g -pthread -o lse.gcc lse.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o lse.aarch64 lse.c
