@@ -509,16 +509,7 @@ static void drop_loops(struct callgraph *cg, uint32_t fn)
 	cg->nr_back = w;
 }
 
-/*
- * The function's backward branches on a cycle (the N instructions in buf,
- * IN: on one), each the span of code it goes round.  Spin-waits among them:
- * the spans an atomic exchange is retried in (its success, the way of the
- * test after it taken when the old value is zero, leaves them), the innermost span
- * around a pause or yield, and the spans inside such one (the wait for the
- * word to clear before the next exchange, with its delay).  A worker's loop
- * around an inlined lock is no spin-wait: its exchange's success stays in it.
- */
-/* The spans of F's [lo, hi) inside a spin-wait spin too (its wait for the word, with its delay). */
+/* The spans [lo, hi) of one function inside a spin-wait spin too (its wait for the word, with its delay). */
 static void spin_nested(struct callgraph *cg, size_t lo, size_t hi)
 {
 	for (size_t k = lo; k < hi; k++)
@@ -526,6 +517,18 @@ static void spin_nested(struct callgraph *cg, size_t lo, size_t hi)
 			if (cg->back[j].spins && j != k && cg->back[j].from <= cg->back[k].from &&
 			    cg->back[k].to <= cg->back[j].to)
 				cg->back[k].spins = true;
+}
+
+/* The innermost of one function's spans [lo, hi) around ADDR, or NULL. */
+static struct cg_back *innermost(struct callgraph *cg, size_t lo, size_t hi, uint64_t addr)
+{
+	struct cg_back *in = NULL;
+
+	for (size_t k = lo; k < hi; k++)
+		if (cg->back[k].from <= addr && addr <= cg->back[k].to &&
+		    (!in || cg->back[k].to - cg->back[k].from < in->to - in->from))
+			in = &cg->back[k];
+	return in;
 }
 
 #define SPIN_INSNS 48			/* a spin-wait's own loop is no longer */
@@ -552,6 +555,16 @@ static bool leaves(const struct cfg_node *v, size_t n, uint64_t at, const struct
 	return false;
 }
 
+/*
+ * The function's backward branches on a cycle (the N instructions in buf,
+ * IN: on one), each the span of code it goes round.  Spin-waits among them:
+ * the spans an atomic exchange is retried in (its success, the way of the
+ * test after it taken when the old value is zero, leaves them), the
+ * innermost span around a pause or yield, and the spans inside such one (the
+ * wait for the word to clear before the next exchange, with its delay).  A
+ * worker's loop around an inlined lock is no spin-wait: its exchange's
+ * success stays in it.
+ */
 static int back_edges(struct callgraph *cg, size_t n, const bool *in)
 {
 	size_t first = cg->nr_back;
@@ -570,7 +583,7 @@ static int back_edges(struct callgraph *cg, size_t n, const bool *in)
 	}
 	for (size_t i = 0; i < n && cg->nr_back > first && spinny; i++) {
 		const struct cfg_node *v = &cg->buf[i];
-		struct cg_back *inner = NULL;
+		struct cg_back *inner;
 		uint64_t won = 0;		/* where the exchange's success goes */
 
 		if (!in[i] || !(v->takes || v->spin))
@@ -594,11 +607,9 @@ static int back_edges(struct callgraph *cg, size_t n, const bool *in)
 			if (won && leaves(cg->buf, n, won, b) &&
 			    cfg_node_at(cg->buf, n, b->to) - cfg_node_at(cg->buf, n, b->from) <= SPIN_INSNS)
 				b->spins = true;
-			if (!inner || b->to - b->from < inner->to - inner->from)
-				inner = b;
 		}
 		/* a pause's loop */
-		if (inner && v->spin)
+		if (v->spin && (inner = innermost(cg, first, cg->nr_back, v->addr)))
 			inner->spins = true;
 	}
 	for (size_t k = first; k < cg->nr_back && !any; k++)
@@ -772,13 +783,6 @@ int callgraph_for_each_loop(const struct callgraph *cg, uint64_t fn,
 	return err;
 }
 
-/*
- * Loops that call a function that pauses and makes no atomic access (a spin
- * delay: ut_delay, perform_spin_delay; not a lock's acquire that pauses)
- * wait by spinning too, whatever word they test: the
- * innermost loop around each such call, and the loops inside it.  After
- * every function is read (the callee's pause may come later).
- */
 /* F pauses and makes no atomic access, itself or in what it calls (aarch64's outline atomics). */
 static bool delay_fn(const struct callgraph *cg, uint32_t f)
 {
@@ -793,11 +797,18 @@ static bool delay_fn(const struct callgraph *cg, uint32_t f)
 	return true;
 }
 
+/*
+ * Loops that call a function that pauses and makes no atomic access (a spin
+ * delay: ut_delay, perform_spin_delay; not a lock's acquire that pauses)
+ * wait by spinning too, whatever word they test: the innermost loop around
+ * each such call, and the loops inside it.  After every function is read
+ * (the callee's pause may come later).
+ */
 static void delay_calls(struct callgraph *cg)
 {
 	for (size_t k = 0; k < cg->nr_e; k++) {
 		const struct cg_edge *e = &cg->e[k];
-		struct cg_back *inner = NULL;
+		struct cg_back *inner;
 		size_t lo, hi;
 
 		/* (a delay pauses and takes nothing; a lock's acquire that pauses is no delay) */
@@ -805,10 +816,7 @@ static void delay_calls(struct callgraph *cg)
 			continue;
 		lo = PARTITION_POINT(0, cg->nr_back, mid, cg->back[mid].func < e->caller);
 		hi = PARTITION_POINT(lo, cg->nr_back, mid, cg->back[mid].func <= e->caller);
-		for (size_t j = lo; j < hi && cg->back[j].from <= e->at; j++)
-			if (e->at <= cg->back[j].to &&
-			    (!inner || cg->back[j].to - cg->back[j].from < inner->to - inner->from))
-				inner = &cg->back[j];
+		inner = innermost(cg, lo, hi, e->at);
 		if (!inner || inner->spins)
 			continue;
 		inner->spins = true;

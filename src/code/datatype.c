@@ -1319,7 +1319,6 @@ static bool rv_eq(const struct rv *a, const struct rv *b)
 		a->groot == b->groot && a->elem == b->elem));
 }
 
-
 /* Whether bytes A and B of TYPE are elements of one array member (a flexible one too). */
 static bool same_array_es(Dwarf_Die *type, int64_t a, int64_t b, uint64_t *esize)
 {

@@ -418,19 +418,35 @@ static unsigned int snap_reg(const struct disasm *d, unsigned int i)
 	return i < d->abi.nr_kept ? d->abi.kept[i] : d->abi.scratch[i - d->abi.nr_kept];
 }
 
+/* The join ring's next entry, for code where TARGET is reached another way (nothing known yet). */
+static struct dis_join *join_new(struct disasm *d, uint64_t target)
+{
+	struct dis_join *j = &d->join[d->nr_join++ % NR_JOIN];
+
+	j->target = target;
+	j->known = 0;
+	return j;
+}
+
+/* The registers of the join ring's order (the kept, then the scratch ones; at most 48). */
+static unsigned int join_regs(const struct disasm *d)
+{
+	unsigned int n = d->abi.nr_kept + d->abi.nr_scratch;
+
+	return n < 48 ? n : 48;
+}
+
 /* mycl-share: a forward jump: the addresses the registers hold where it goes. */
 static void join_jump(struct disasm *d, const struct insn *in)
 {
-	unsigned int k = d->nr_join++ % NR_JOIN;
+	struct dis_join *j = join_new(d, in->target);
 
-	d->join[k].target = in->target;
-	d->join[k].known = 0;
-	for (unsigned int i = 0; i < d->abi.nr_kept + d->abi.nr_scratch && i < 48; i++) {
+	for (unsigned int i = 0; i < join_regs(d); i++) {
 		const struct regval *r = &d->regs[snap_reg(d, i)];
 
-		if (r->known && !r->indexed && !r->alt) {
-			d->join[k].known |= 1ULL << i;
-			d->join[k].v[i] = r->v;
+		if (plain_addr(r)) {
+			j->known |= 1ULL << i;
+			j->v[i] = r->v;
 		}
 	}
 }
@@ -449,12 +465,10 @@ static void join_ahead(struct disasm *d, const struct insn *in)
 
 	for (unsigned int k = 0; k < 8; k++) {
 		uint64_t pc = in->target + 4 * k;
-		const uint8_t *b = code_at(d, pc, 4);
 		uint32_t w, rd, rn;
 
-		if (!b)
+		if (!code_word(d, pc, &w))
 			return;
-		w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 		rd = w & 31;
 		rn = (w >> 5) & 31;
 		if ((w & 0x9f000000u) == 0x90000000u && rd < 29) {		/* adrp xD, page */
@@ -469,7 +483,7 @@ static void join_ahead(struct disasm *d, const struct insn *in)
 
 			if (set & 1u << rn)
 				base = val[rn];
-			else if (r->known && !r->indexed && !r->alt)
+			else if (plain_addr(r))
 				base = r->v;
 			else
 				return;
@@ -481,7 +495,7 @@ static void join_ahead(struct disasm *d, const struct insn *in)
 
 			if (set & 1u << rm)
 				val[rd] = val[rm];
-			else if (r->known && !r->indexed && !r->alt)
+			else if (plain_addr(r))
 				val[rd] = r->v;
 			else
 				return;
@@ -489,19 +503,18 @@ static void join_ahead(struct disasm *d, const struct insn *in)
 		} else if ((w & 0xfc000000u) == 0x14000000u) {		/* b back */
 			int64_t off = (int64_t)((uint64_t)(w & 0x3ffffff) << 38) >> 36;
 			uint64_t to = pc + (uint64_t)off;
-			unsigned int j = d->nr_join++ % NR_JOIN;
+			struct dis_join *j;
 
 			if (!set || to <= in->addr || to >= in->target)
 				return;
-			d->join[j].target = to;
-			d->join[j].known = 0;
-			for (unsigned int i = 0; i < d->abi.nr_kept + d->abi.nr_scratch && i < 48; i++) {
+			j = join_new(d, to);
+			for (unsigned int i = 0; i < join_regs(d); i++) {
 				unsigned int r = snap_reg(d, i);
 
 				if (r >= ARM64_REG_X0 && r <= ARM64_REG_X28 &&
 				    (set >> (r - ARM64_REG_X0) & 1)) {
-					d->join[j].known |= 1ULL << i;
-					d->join[j].v[i] = val[r - ARM64_REG_X0];
+					j->known |= 1ULL << i;
+					j->v[i] = val[r - ARM64_REG_X0];
 				}
 			}
 			return;
@@ -520,11 +533,10 @@ static void join_fall(struct disasm *d, uint64_t pc)
 	for (unsigned int k = 0; k < NR_JOIN && k < d->nr_join; k++) {
 		if (d->join[k].target != pc)
 			continue;
-		for (unsigned int i = 0; i < d->abi.nr_kept + d->abi.nr_scratch && i < 48; i++) {
+		for (unsigned int i = 0; i < join_regs(d); i++) {
 			struct regval *r = &d->regs[snap_reg(d, i)];
 
-			if ((d->join[k].known >> i & 1) && r->known && !r->indexed && !r->alt &&
-			    r->v != d->join[k].v[i])
+			if ((d->join[k].known >> i & 1) && plain_addr(r) && r->v != d->join[k].v[i])
 				r->alt = d->join[k].v[i];
 		}
 		d->join[k].target = 0;

@@ -260,13 +260,9 @@ static void arm64_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *i
  */
 static bool swap_helper(const struct disasm *d, uint64_t fn)
 {
-	for (unsigned int k = 0; k < 8; k++) {
-		const uint8_t *b = code_at(d, fn + 4 * k, 4);
-		uint32_t w;
+	uint32_t w;
 
-		if (!b || d->big_endian)
-			return false;
-		w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+	for (unsigned int k = 0; k < 8 && code_word(d, fn + 4 * k, &w); k++) {
 		if ((w & 0x3f20fc00u) == 0x38208000u)	/* swp{a,l,al}{b,h,} */
 			return true;
 		if (w == 0xd65f03c0u)			/* ret */
@@ -522,7 +518,7 @@ void arm64(struct disasm *d, const cs_insn *ci, struct insn *in)
 	    arm64_xreg(o1->reg) < NREGS && arm64_xreg(o2->reg) < NREGS) {
 		struct regval x = d->regs[arm64_xreg(o1->reg)], y = d->regs[arm64_xreg(o2->reg)];
 
-		if (x.known && y.known && !x.indexed && !y.indexed && !x.alt && !y.alt && x.v != y.v) {
+		if (plain_addr(&x) && plain_addr(&y) && x.v != y.v) {
 			dis_set_addr(d, (unsigned int)dst, x.v, false);
 			d->regs[dst].alt = y.v;
 			return;

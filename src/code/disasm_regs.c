@@ -9,6 +9,16 @@
 #include "disasm_regs.h"
 #include "elfimage.h"
 
+bool code_word(const struct disasm *d, uint64_t addr, uint32_t *w)
+{
+	const uint8_t *b = d->big_endian ? NULL : code_at(d, addr, 4);
+
+	if (!b)
+		return false;
+	*w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+	return true;
+}
+
 const uint8_t *code_at(const struct disasm *d, uint64_t addr, size_t len)
 {
 	if (addr >= d->code_addr && addr - d->code_addr <= d->code_len &&

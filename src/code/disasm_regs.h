@@ -106,7 +106,7 @@ struct disasm {
 	 * the two (regval.alt).
 	 */
 #define NR_JOIN 4
-	struct { uint64_t target; uint64_t known; uint64_t v[24 + 24]; } join[NR_JOIN];
+	struct dis_join { uint64_t target; uint64_t known; uint64_t v[24 + 24]; } join[NR_JOIN];
 	unsigned int nr_join;
 	bool no_fallthrough;		/* the previous instruction returned or jumped */
 	bool out_of_line;		/* ... returned or jumped back: what follows is reached from elsewhere */
@@ -223,6 +223,14 @@ void dis_stored(struct disasm *d, struct insn *in, unsigned int src, bool stack)
 
 /* The LEN bytes at ADDR of the code being read or the image's, or NULL (literal pools, thunks). */
 const uint8_t *code_at(const struct disasm *d, uint64_t addr, size_t len);
+/* The little-endian 32-bit instruction word at ADDR into *W (aarch64), false when not there. */
+bool code_word(const struct disasm *d, uint64_t addr, uint32_t *w);
+
+/* R holds one address, exactly (no index added, not one of two): what a join or a select compares. */
+static inline bool plain_addr(const struct regval *r)
+{
+	return r->known && !r->indexed && !r->alt;
+}
 /* ... or in read-only data (constant pools). */
 const uint8_t *const_at(const struct disasm *d, uint64_t addr, size_t len);
 

@@ -977,8 +977,7 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 		const struct regval *src = &d->regs[x86_fam(d, x->operands[0].reg)];
 		const struct regval *dst = &d->regs[x86_fam(d, x->operands[1].reg)];
 
-		if (src->known && dst->known && !src->indexed && !dst->indexed && !src->alt &&
-		    !dst->alt && src->v != dst->v) {
+		if (plain_addr(src) && plain_addr(dst) && src->v != dst->v) {
 			set_val = dst->v;
 			set_alt = src->v;
 			set_reg = d->x86_family[x->operands[1].reg];

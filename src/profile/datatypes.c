@@ -155,19 +155,9 @@ static int by_row(const void *a, const void *b)
 static const struct hent *const *addrs_of(const struct addrs *ad, const struct hent *e, size_t *n)
 {
 	int32_t row = (int32_t)(e - ad->rows);
-	size_t lo = 0, hi = ad->n, k;
+	size_t lo = PARTITION_POINT(0, ad->n, mid, ad->v[mid]->tid < row);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ad->v[mid]->tid < row)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (k = lo; k < ad->n && ad->v[k]->tid == row; k++)
-		;
-	*n = k - lo;
+	*n = PARTITION_POINT(lo, ad->n, mid, ad->v[mid]->tid <= row) - lo;
 	return ad->v + lo;
 }
 

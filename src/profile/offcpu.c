@@ -165,6 +165,7 @@ int offcpu_observe(struct mycl_profile *p, const struct mycl_sample *s)
 	const char *name;
 	struct pending *e;
 	uint64_t prev = 0, next = 0, uaddr;
+	bool exit_futex;
 	int err;
 
 	/* (the futex word each thread is on, whatever the filters keep: profile_locks.c asks) */
@@ -186,9 +187,10 @@ int offcpu_observe(struct mycl_profile *p, const struct mycl_sample *s)
 		return err ? err : wait_end(w, (int32_t)prev, s->time);
 	}
 	err = w->sched.nr ? wait_end(w, s->tid, s->time) : 0;
-	if (!strcmp(name, "syscalls:sys_exit_futex"))
+	exit_futex = !strcmp(name, "syscalls:sys_exit_futex");
+	if (exit_futex)
 		futex_exit(p, s->tid);
-	if (!err && !strcmp(name, "syscalls:sys_exit_futex") && (e = pend_find(&w->futex, s->tid))) {
+	if (!err && exit_futex && (e = pend_find(&w->futex, s->tid))) {
 		struct hent k = { .addr = e->addr, .pid = s->pid };
 
 		err = hist_add(&w->futexes, &k, s->time > e->time ? s->time - e->time : 0, 0, NULL);
@@ -381,4 +383,3 @@ MYCL_API void mycl_wait_report__free(struct mycl_wait_report *r)
 	free(r->locks);
 	free(r);
 }
-

@@ -89,12 +89,12 @@ static const struct sym *called_before(struct dso *d, uint64_t ret)
  * put back as a frame of its own, marked as such.  BELOW is the frame under
  * RET (resolved; the sampled one or a return address).  ADJUSTED: RET is one
  * byte before the return address, as unwound frames are (inside the call).
+ * X's symbol, or NULL.
  */
-static const char *lost_caller(struct mycl_profile *p, const struct resolved *below,
-			       const struct resolved *ret, bool adjusted, uint64_t *start)
+static const struct sym *lost_fn(const struct resolved *below, const struct resolved *ret,
+				 bool adjusted)
 {
 	const struct sym *f;
-	char buf[1024];
 	size_t n;
 
 	if (!below->sym || !below->dso || !ret->dso || !ret->sym)
@@ -105,6 +105,18 @@ static const char *lost_caller(struct mycl_profile *p, const struct resolved *be
 	/* foo calling into foo.cold, its own split-off part: no lost frame. */
 	n = strlen(f->name);
 	if (below->sym->name && !strncmp(below->sym->name, f->name, n) && below->sym->name[n] == '.')
+		return NULL;
+	return f;
+}
+
+/* The frame lost_fn() finds, named as put back ("NAME [from call site]"), its start in *START. */
+static const char *lost_caller(struct mycl_profile *p, const struct resolved *below,
+			       const struct resolved *ret, bool adjusted, uint64_t *start)
+{
+	const struct sym *f = lost_fn(below, ret, adjusted);
+	char buf[1024];
+
+	if (!f)
 		return NULL;
 	*start = f->start;
 	snprintf(buf, sizeof(buf), "%s " MYCL_FROM_CALL_SITE, f->name);
@@ -487,7 +499,7 @@ static int chain_sites(struct mycl_profile *p, const struct mycl_sample *s, cons
 
 	for (size_t i = 0; i < n; i++) {
 		struct resolved r;
-		uint64_t start = 0;
+		const struct sym *lost;
 		bool again = false;
 		int err;
 
@@ -501,8 +513,8 @@ static int chain_sites(struct mycl_profile *p, const struct mycl_sample *s, cons
 				      mode, &r);
 		if (err)
 			return err;
-		if (!first && p->fp_repair && lost_caller(p, &below, &r, true, &start) &&
-		    (err = add_site(p, s, r.dso, start)))
+		if (!first && p->fp_repair && (lost = lost_fn(&below, &r, true)) &&
+		    (err = add_site(p, s, r.dso, lost->start)))
 			return err;
 		first = false;
 		below = r;

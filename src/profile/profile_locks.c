@@ -816,7 +816,6 @@ int profile_locks_sample(struct mycl_profile *p, const struct mycl_sample *s, ui
 	if (!ls->aux[idx].object && aux.object) {
 		ls->aux[idx].object = aux.object;
 		ls->aux[idx].object_from = aux.object_from;
-		ls->aux[idx].by_word = aux.by_word;
 	}
 	if (!ls->aux[idx].seed)
 		ls->aux[idx].seed = aux.seed;
@@ -934,6 +933,13 @@ static int site_add(const struct mycl_profile *p, const struct lock_state *ls, s
 	return vtree_add_callers(p, &sa->callers, (uint32_t)h->addr, h->period, h->samples);
 }
 
+/* SA is a site the chains showed (not cut, not mostly through lost frames) taking OBJECT. */
+static bool takes_object(const struct site_acc *sa, const char *object)
+{
+	return !sa->aux.cut && sa->aux.gap_period < sa->period && sa->aux.object &&
+	       !strcmp(sa->aux.object, object);
+}
+
 /*
  * Row H, whose chains lost the site, held its lock word (H->comm, from the
  * futex word): to the known sites that take that object, in proportion to
@@ -945,8 +951,7 @@ static bool by_object(struct site_acc *acc, size_t nacc, const struct hent *h)
 	struct site_acc *last = NULL;
 
 	for (size_t k = 0; k < nacc; k++)
-		if (!acc[k].aux.cut && acc[k].aux.gap_period < acc[k].period && acc[k].aux.object &&
-		    !strcmp(acc[k].aux.object, h->comm))
+		if (takes_object(&acc[k], h->comm))
 			own += acc[k].period - acc[k].by_object;
 	if (!own)
 		return false;
@@ -954,8 +959,7 @@ static bool by_object(struct site_acc *acc, size_t nacc, const struct hent *h)
 		struct site_acc *sa = &acc[k];
 		uint64_t mine, share, share_s;
 
-		if (sa->aux.cut || sa->aux.gap_period >= sa->period || !sa->aux.object ||
-		    strcmp(sa->aux.object, h->comm))
+		if (!takes_object(sa, h->comm))
 			continue;
 		mine = sa->period - sa->by_object;
 		share = (uint64_t)((double)h->period * (double)mine / (double)own);

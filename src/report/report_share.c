@@ -51,10 +51,11 @@ static char flag_of(const struct mycl_share_var *v)
 {
 	if (v->kind != MYCL_SHARE_VAR_PLAIN)
 		return v->kind == MYCL_SHARE_VAR_READ_MOSTLY ? 'M' : 'L';
-	if ((v->hot_writes && !v->chain_unseen) || v->sampled_writes)
-		return 'W';
+	/* (unrun: written hot by the code, but no sample shows it: runtime, not hot) */
 	if (v->chain_unseen)
 		return 'w';
+	if (v->hot_writes + v->sampled_writes)
+		return 'W';
 	if (v->warm_writes + v->unknown_writes)
 		return 'w';
 	if (v->startup_writes)

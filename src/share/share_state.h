@@ -150,7 +150,7 @@ struct mycl_share {
 	size_t nr_wfuncs;
 	struct share_wsite *wsites;	/* their writes, by variable, function and address */
 	size_t nr_wsites;
-	struct { uint64_t from, to; } *wspans;	/* the wfuncs' loops (callgraph_loop_around) */
+	struct { uint64_t from, to; } *wspans;	/* the wfuncs' loops (callgraph_for_each_loop) */
 	size_t nr_wspans, wspans_cap;
 	uint64_t chain_total;		/* samples with this binary on their call chain (with --perf) */
 	bool chains;			/* ... and the recording has call chains (else: leaves only) */

@@ -79,11 +79,6 @@ static size_t sum_writes(struct share_wr *v, size_t n)
 	return out;
 }
 
-/*
- * Each variable's writers by function, hottest first, at most
- * MYCL_SHARE_MAX_WRITERS; and the functions among them that write while
- * threads run, for a recording's call chains (share_perf.c).
- */
 static int wsite_cmp(const void *a, const void *b)
 {
 	const struct share_wsite *x = a, *y = b;
@@ -123,6 +118,11 @@ static int add_span(uint64_t from, uint64_t to, void *arg)
 	return 0;
 }
 
+/*
+ * Each variable's writers by function, hottest first, at most
+ * MYCL_SHARE_MAX_WRITERS; and the functions among them that write while
+ * threads run, for a recording's call chains (share_perf.c).
+ */
 int share_make_writers(struct mycl_share *s, struct callgraph *cg)
 {
 	size_t n, kept = 0, nw = 0;

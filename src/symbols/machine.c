@@ -873,29 +873,15 @@ int machine_data_at(struct machine *m, int32_t pid, int32_t tid, uint64_t addr, 
 
 char *machine_data_symbol(struct machine *m, int32_t pid, int32_t tid, uint64_t addr)
 {
-	struct thread *t = machine_thread(m, pid, tid);
-	struct maps_iter it = { 0 };
-	const struct map *mp;
+	struct dso *d;
+	const struct sym *s;
+	uint64_t v;
 	char *out = NULL;
 
-	while (t && !out && (mp = maps_next(t->maps, &it))) {
-		struct dso *d = mp->dso;
-		const struct sym *s;
-		uint64_t bias, v;
-
-		if (!d || d->kernel || d->identity)
-			continue;
-		load_dso(m, d);
-		if (!d->data_syms.nr)
-			continue;
-		bias = dso_map_bias(d, mp->start, mp->pgoff);
-		v = addr - bias;
-		s = symtab_find(&d->data_syms, v);
-		if (!s)
-			continue;
-		if ((v == s->start ? asprintf(&out, "%s (%s)", s->name, d->short_name) :
-		     asprintf(&out, "%s+0x%" PRIx64 " (%s)", s->name, v - s->start, d->short_name)) < 0)
-			out = NULL;
-	}
+	if (machine_data_at(m, pid, tid, addr, &d, &v) || !(s = symtab_find(&d->data_syms, v)))
+		return NULL;
+	if ((v == s->start ? asprintf(&out, "%s (%s)", s->name, d->short_name) :
+	     asprintf(&out, "%s+0x%" PRIx64 " (%s)", s->name, v - s->start, d->short_name)) < 0)
+		out = NULL;
 	return out;
 }
