@@ -197,6 +197,14 @@ int cg_on_pointer(uint64_t slot, uint64_t target, void *arg);
 int cg_index_loops(struct callgraph *cg);
 /* ADDR is in one of F's loops; in one that waits for work. */
 bool cg_in_loop(const struct callgraph *cg, uint32_t f, uint64_t addr);
+/* callgraph_spin.c: the function just read's loop spans (buf's N nodes, IN: on a cycle). */
+int cg_back_edges(struct callgraph *cg, size_t n, const bool *in);
+/* callgraph_spin.c: spans sorted, spin-waits and the functions only they call (cg_index_loops). */
+void cg_index_spins(struct callgraph *cg);
+/* callgraph_spin.c: whether ADDR is in a spin-wait of F's; F's loop spans in turn. */
+bool cg_in_spin(const struct callgraph *cg, uint32_t f, uint64_t addr);
+int cg_for_each_loop(const struct callgraph *cg, uint32_t f,
+		     int (*cb)(uint64_t from, uint64_t to, void *arg), void *arg);
 bool cg_serving_loop(const struct callgraph *cg, uint32_t f, uint64_t addr);
 /* F's outgoing edges [*FROM, *TO) (edges sorted by caller). */
 void cg_out_edges(const struct callgraph *cg, uint32_t f, size_t *from, size_t *to);
