@@ -24,7 +24,8 @@ extern "C" {
 	X(MYCL_ERR_SIMPLEPERF, -4106, "file written by Android simpleperf, not Linux perf") \
 	X(MYCL_ERR_BAD_RULES, -4107, "a rules file given as an option is not in its format") \
 	X(MYCL_ERR_ARCHIVE, -4108, "not a perf archive, or a corrupt one")          \
-	X(MYCL_ERR_NOT_RECORDED, -4109, "the recording does not hold what an option asks for")
+	X(MYCL_ERR_NOT_RECORDED, -4109, "the recording does not hold what an option asks for") \
+	X(MYCL_ERR_OPTS, -4110, "an options struct's sz is too small, or it sets fields this library does not know")
 
 enum mycl_error {
 #define MYCL_ERR_ENUM(name, value, msg) name = value,

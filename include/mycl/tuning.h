@@ -32,9 +32,10 @@ struct mycl_tuning {
 
 /*
  * Sets the switches for the whole process (NULL: every one AUTO).  Call it
- * before any other function of the library, from one thread.
+ * before any other function of the library, from one thread.  0, or
+ * MYCL_ERR_OPTS (nothing set) when T sets fields this library does not know.
  */
-void mycl_tuning__set(const struct mycl_tuning *t);
+int mycl_tuning__set(const struct mycl_tuning *t);
 
 #ifdef __cplusplus
 }

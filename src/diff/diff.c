@@ -244,6 +244,8 @@ MYCL_API int mycl_diff__build(const struct mycl_profile *base, size_t base_ev,
 	struct mycl_diff *d;
 	int err;
 
+	if (!OPTS_VALID(o, mycl_diff_opts))
+		return MYCL_ERR_OPTS;
 	*out = NULL;
 	if (base_ev >= mycl_profile__nr_events(base) || new_ev >= mycl_profile__nr_events(new_p) ||
 	    !sorted_by_dso_sym(base) || !sorted_by_dso_sym(new_p))
@@ -350,6 +352,8 @@ MYCL_API int mycl_diff__build_locks(const struct mycl_profile *base, size_t base
 {
 	static const struct rows_of by = { "lock site", read_locks, collect_sites, free_locks };
 
+	if (!OPTS_VALID(o, mycl_diff_opts))
+		return MYCL_ERR_OPTS;
 	return build_rows(base, base_ev, new_p, new_ev, o, &by, out);
 }
 
@@ -360,6 +364,8 @@ MYCL_API int mycl_diff__build_types(const struct mycl_profile *base, size_t base
 	static const struct rows_of by = { "struct member", read_types, collect_types,
 					   free_types };
 
+	if (!OPTS_VALID(o, mycl_diff_opts))
+		return MYCL_ERR_OPTS;
 	return build_rows(base, base_ev, new_p, new_ev, o, &by, out);
 }
 
@@ -426,6 +432,8 @@ MYCL_API int mycl_diff__build_share(const struct mycl_share *base, const struct 
 	struct mycl_diff *d = calloc(1, sizeof(*d));
 	int err;
 
+	if (!OPTS_VALID(o, mycl_diff_opts))
+		return MYCL_ERR_OPTS;
 	*out = NULL;
 	if (!d)
 		return -ENOMEM;

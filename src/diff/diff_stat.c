@@ -78,6 +78,8 @@ MYCL_API int mycl_diff__build_stat(const struct mycl_stat *base, const struct my
 	double noise = OPTS_GET(opts, noise, 0.0) > 0 ? OPTS_GET(opts, noise, 0.0) : 4.0;
 	struct mycl_stat_diff *d = calloc(1, sizeof(*d));
 
+	if (!OPTS_VALID(opts, mycl_diff_opts))
+		return MYCL_ERR_OPTS;
 	*out = NULL;
 	if (!d)
 		return -ENOMEM;

@@ -425,6 +425,11 @@ MYCL_API int mycl_perf_data__open_fd(int fd, const char *name,
 	int err;
 
 	*out = NULL;
+	if (!OPTS_VALID(opts, mycl_perf_data_opts)) {
+		snprintf(errbuf, errbuf_len, "%s", mycl_strerror(MYCL_ERR_OPTS));
+		close(fd);
+		return MYCL_ERR_OPTS;
+	}
 	pd = calloc(1, sizeof(*pd));
 	if (!pd) {
 		close(fd);
@@ -468,6 +473,10 @@ MYCL_API int mycl_perf_data__open(const char *path, const struct mycl_perf_data_
 {
 	int fd;
 
+	if (!OPTS_VALID(opts, mycl_perf_data_opts)) {
+		snprintf(errbuf, errbuf_len, "%s", mycl_strerror(MYCL_ERR_OPTS));
+		return MYCL_ERR_OPTS;
+	}
 	if (!strcmp(path, "-")) {
 		fd = dup(0);
 		path = "<stdin>";

@@ -37,7 +37,7 @@ static long data_file_number(const char *name)
 	return n;
 }
 
-bool mycl_perf_data__dir_member(const char *name)
+MYCL_API bool mycl_perf_data__dir_member(const char *name)
 {
 	return name && (!strcmp(name, "data") || data_file_number(name) >= 0);
 }

@@ -447,6 +447,8 @@ MYCL_API int mycl_profile__annotate(const struct mycl_profile *p, size_t ev,
 	struct dso *d;
 	int err;
 
+	if (!OPTS_VALID(o, mycl_annotate_opts))
+		return MYCL_ERR_OPTS;
 	*out = NULL;
 	if (!p->annotate || ev >= p->nr_events || row->id >= h->nr)
 		return -EINVAL;

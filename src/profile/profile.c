@@ -521,6 +521,8 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	const char *ev;
 	int err;
 
+	if (!OPTS_VALID(opts, mycl_profile_opts))
+		return MYCL_ERR_OPTS;
 	*out = NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)

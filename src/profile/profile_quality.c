@@ -43,7 +43,7 @@ static const char *const artefact_syms[] = {
 	"mwait_idle", "poll_idle", "cpu_idle_poll", "xen_hypercall_sched_op", "hv_idle",
 };
 
-void mycl_share_ci95(uint64_t part, uint64_t total, double *lo, double *hi)
+MYCL_API void mycl_share_ci95(uint64_t part, uint64_t total, double *lo, double *hi)
 {
 	const double z = 1.959964;
 	double n = (double)total, ph, den, mid, half;

@@ -111,9 +111,10 @@ MYCL_API int mycl_diff__write_text(FILE *f, const struct mycl_diff *d,
 {
 	size_t max = OPTS_GET(o, max_rows, 0) ? OPTS_GET(o, max_rows, 0) : 25;
 	bool wide = OPTS_GET(o, wide, false);
-
 	char title[64];
 
+	if (!OPTS_VALID(o, mycl_diff_write_opts))
+		return MYCL_ERR_OPTS;
 	header(f, d, o, "# ", false);
 	/* (a struct member's "dso" is its type) */
 	snprintf(title, sizeof(title), "%s [%s]", d->what,
@@ -139,6 +140,8 @@ MYCL_API int mycl_diff__write_markdown(FILE *f, const struct mycl_diff *d,
 {
 	size_t max = OPTS_GET(o, max_rows, 0) ? OPTS_GET(o, max_rows, 0) : 25;
 
+	if (!OPTS_VALID(o, mycl_diff_write_opts))
+		return MYCL_ERR_OPTS;
 	header(f, d, o, "- ", true);	/* (a list: its lines would run together as one paragraph) */
 	fprintf(f, "\n| | base | new | delta | z | %s | %s |\n|---|---:|---:|---:|---:|---|---|\n",
 		d->what, !strcmp(d->what, "struct member") ? "type" : "dso");
@@ -177,6 +180,8 @@ MYCL_API int mycl_diff__write_json(FILE *f, const struct mycl_diff *d,
 {
 	struct json j;
 
+	if (!OPTS_VALID(o, mycl_diff_write_opts))
+		return MYCL_ERR_OPTS;
 	json_init(&j, f);
 	json_begin_obj(&j, NULL);
 	json_str(&j, "schema", "mycl-diff/1");

@@ -540,6 +540,8 @@ MYCL_API int mycl_report__flamegraph(FILE *f, const struct mycl_profile *p, size
 	bool by_period = OPTS_GET(opts, by_period, false);
 	int err;
 
+	if (!OPTS_VALID(opts, mycl_flame_opts))
+		return MYCL_ERR_OPTS;
 	if (ev >= mycl_profile__nr_events(p) || !mycl_profile__has_callgraph(p))
 		return -EINVAL;
 	pe = mycl_profile__event(p, ev);
@@ -575,6 +577,8 @@ MYCL_API int mycl_report__flamegraph_diff(FILE *f, const struct mycl_profile *ba
 	struct flame *fl;
 	int err;
 
+	if (!OPTS_VALID(opts, mycl_flame_opts))
+		return MYCL_ERR_OPTS;
 	if (base_ev >= mycl_profile__nr_events(base) || new_ev >= mycl_profile__nr_events(new_p) ||
 	    !mycl_profile__has_callgraph(base) || !mycl_profile__has_callgraph(new_p))
 		return -EINVAL;

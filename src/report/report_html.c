@@ -173,6 +173,9 @@ MYCL_API int mycl_report__html(FILE *f, const struct mycl_profile *p, size_t ev,
 	char *text;
 	int err;
 
+	if (!OPTS_VALID(o, mycl_html_opts) ||
+	    !OPTS_VALID(OPTS_GET(o, annotate_opts, NULL), mycl_annotate_opts))
+		return MYCL_ERR_OPTS;
 	if (ev >= mycl_profile__nr_events(p))
 		return -EINVAL;
 	pe = mycl_profile__event(p, ev);

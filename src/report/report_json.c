@@ -209,6 +209,8 @@ MYCL_API int mycl_report__json(FILE *f, const struct mycl_profile *p, const stru
 	const char *lat;
 	struct json j;
 
+	if (!OPTS_VALID(o, mycl_report_opts))
+		return MYCL_ERR_OPTS;
 	json_init(&j, f);
 	json_begin_obj(&j, NULL);
 	json_str(&j, "schema", "mycl-hot/1");

@@ -345,6 +345,8 @@ MYCL_API int mycl_report__pprof(FILE *f, const struct mycl_profile *p, size_t ev
 	char comment[600];
 	int err;
 
+	if (!OPTS_VALID(o, mycl_pprof_opts))
+		return MYCL_ERR_OPTS;
 	if (ev >= mycl_profile__nr_events(p) || !mycl_profile__has_callgraph(p))
 		return -EINVAL;
 	pe = mycl_profile__event(p, ev);

@@ -213,6 +213,8 @@ MYCL_API int mycl_share__write_text(FILE *f, const struct mycl_share *s,
 	size_t *idx;
 	char *head = NULL;
 
+	if (!OPTS_VALID(o, mycl_share_write_opts))
+		return MYCL_ERR_OPTS;
 	if (OPTS_GET(o, type, NULL))
 		return s->types_done ? share_type_layout(f, s, o->type, wide) : -EINVAL;
 	if (sym) {
@@ -394,9 +396,12 @@ MYCL_API int mycl_share__write_json(FILE *f, const struct mycl_share *s,
 	static const char *const verdicts[] = { "ok", "writer_with_readers", "writers",
 						 "hot_counter", "slots" };
 	size_t max = OPTS_GET(o, max_lines, 0), n;
-	size_t *idx = ranked(s, &n, OPTS_GET(o, all_lines, false));
+	size_t *idx;
 	struct json j;
 
+	if (!OPTS_VALID(o, mycl_share_write_opts))
+		return MYCL_ERR_OPTS;
+	idx = ranked(s, &n, OPTS_GET(o, all_lines, false));
 	if (!idx)
 		return -ENOMEM;
 	json_init(&j, f);

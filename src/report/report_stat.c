@@ -82,6 +82,8 @@ MYCL_API int mycl_report__stat_text(FILE *out, const struct mycl_stat *st,
 	const struct mycl_stat_interval *tot = mycl_stat__total(st);
 	size_t n = mycl_stat__nr_intervals(st);
 
+	if (!OPTS_VALID(opts, mycl_report_opts))
+		return MYCL_ERR_OPTS;
 	if (!OPTS_GET(opts, no_header, false))
 		text_header(out, st);
 	if (n) {
@@ -143,6 +145,8 @@ MYCL_API int mycl_report__stat_json(FILE *out, const struct mycl_stat *st,
 	const struct mycl_perf_info *in = mycl_perf_data__info(pd);
 	struct json j;
 
+	if (!OPTS_VALID(opts, mycl_report_opts))
+		return MYCL_ERR_OPTS;
 	(void)opts;
 	json_init(&j, out);
 	json_begin_obj(&j, NULL);
@@ -227,6 +231,8 @@ MYCL_API int mycl_diff__write_stat_text(FILE *f, const struct mycl_stat_diff *d,
 	size_t n;
 	const struct mycl_stat_diff_row *rows = mycl_diff__stat_rows(d, &n);
 
+	if (!OPTS_VALID(o, mycl_diff_write_opts))
+		return MYCL_ERR_OPTS;
 	stat_diff_head(f, rows, n, o, "# ");
 	fprintf(f, "#\n#  %17s %17s %8s %6s  %s\n", "base", "new", "change", "z", "event: figure");
 	for (size_t i = 0; i < n; i++) {
@@ -252,6 +258,8 @@ MYCL_API int mycl_diff__write_stat_markdown(FILE *f, const struct mycl_stat_diff
 	size_t n;
 	const struct mycl_stat_diff_row *rows = mycl_diff__stat_rows(d, &n);
 
+	if (!OPTS_VALID(o, mycl_diff_write_opts))
+		return MYCL_ERR_OPTS;
 	fputs("base: ", f);
 	report_md_text(f, str_or(OPTS_GET(o, base_name, NULL), "?"));
 	fputs("  \nnew: ", f);
@@ -288,6 +296,8 @@ MYCL_API int mycl_diff__write_stat_json(FILE *f, const struct mycl_stat_diff *d,
 	const struct mycl_stat_diff_row *rows = mycl_diff__stat_rows(d, &n);
 	struct json j;
 
+	if (!OPTS_VALID(o, mycl_diff_write_opts))
+		return MYCL_ERR_OPTS;
 	json_init(&j, f);
 	json_begin_obj(&j, NULL);
 	json_str(&j, "schema", "mycl-stat-diff/1");

@@ -414,6 +414,8 @@ MYCL_API int mycl_report__text(FILE *f, const struct mycl_profile *p, const stru
 {
 	size_t shown = 0;
 
+	if (!OPTS_VALID(o, mycl_report_opts))
+		return MYCL_ERR_OPTS;
 	if (!OPTS_GET(o, no_header, false))
 		report_text_header(f, p);
 	for (size_t e = 0; e < mycl_profile__nr_events(p); e++) {

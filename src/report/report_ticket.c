@@ -1329,9 +1329,14 @@ static struct bin_facts *facts_memo(const struct mycl_profile *p)
 MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t ev,
 				 const struct mycl_ticket_opts *o)
 {
-	struct bin_facts *facts = facts_memo(p);
-	int err = facts ? ticket_text(f, p, ev, o, facts) : -ENOMEM;
+	struct bin_facts *facts;
+	int err;
 
+	if (!OPTS_VALID(o, mycl_ticket_opts) || !OPTS_VALID(OPTS_GET(o, annotate_opts, NULL),
+							     mycl_annotate_opts))
+		return MYCL_ERR_OPTS;
+	facts = facts_memo(p);
+	err = facts ? ticket_text(f, p, ev, o, facts) : -ENOMEM;
 	free(facts);
 	return err;
 }
@@ -1339,9 +1344,14 @@ MYCL_API int mycl_report__ticket(FILE *f, const struct mycl_profile *p, size_t e
 MYCL_API int mycl_report__ticket_json(FILE *f, const struct mycl_profile *p, size_t ev,
 				      const struct mycl_ticket_opts *o)
 {
-	struct bin_facts *facts = facts_memo(p);
-	int err = facts ? ticket_json(f, p, ev, o, facts) : -ENOMEM;
+	struct bin_facts *facts;
+	int err;
 
+	if (!OPTS_VALID(o, mycl_ticket_opts) || !OPTS_VALID(OPTS_GET(o, annotate_opts, NULL),
+							     mycl_annotate_opts))
+		return MYCL_ERR_OPTS;
+	facts = facts_memo(p);
+	err = facts ? ticket_json(f, p, ev, o, facts) : -ENOMEM;
 	free(facts);
 	return err;
 }

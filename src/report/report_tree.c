@@ -97,6 +97,8 @@ MYCL_API int mycl_report__graph_text(FILE *f, const struct mycl_profile *p, size
 	double limit = REPORT_GRAPH_LIMIT(o);
 	char name[512];
 
+	if (!OPTS_VALID(o, mycl_report_opts))
+		return MYCL_ERR_OPTS;
 	report_node_name(root, name, sizeof(name));
 	fprintf(f, "# %s of %s in event '%s': %.2f%% of all samples (%" PRIu64 " samples)\n",
 		callees ? "Callees" : "Callers", name, pe && pe->event ? pe->event->name : "?",
@@ -116,6 +118,8 @@ MYCL_API int mycl_report__graph_json(FILE *f, const struct mycl_profile *p, size
 	double limit = REPORT_GRAPH_LIMIT(o);
 	struct json j;
 
+	if (!OPTS_VALID(o, mycl_report_opts))
+		return MYCL_ERR_OPTS;
 	json_init(&j, f);
 	json_begin_obj(&j, NULL);
 	json_str(&j, "schema", "mycl-hot-graph/1");

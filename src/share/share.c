@@ -628,6 +628,10 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 	char *abs, why[200];
 	int err, kind;
 
+	if (!OPTS_VALID(o, mycl_share_opts)) {
+		snprintf(errbuf, errlen, "%s", mycl_strerror(MYCL_ERR_OPTS));
+		return MYCL_ERR_OPTS;
+	}
 	*out = NULL;
 	so.debug_dir = dso_debug_dir(OPTS_GET(o, debug_dir, NULL));
 	so.archive = OPTS_GET(o, archive, NULL);

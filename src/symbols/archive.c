@@ -494,6 +494,10 @@ MYCL_API int mycl_archive__open_mem(const void *buf, size_t len, const char *nam
 	char detail[256] = "";
 	int rc;
 
+	if (!OPTS_VALID(opts, mycl_archive_opts)) {
+		snprintf(errbuf, errbuf_len, "%s", mycl_strerror(MYCL_ERR_OPTS));
+		return MYCL_ERR_OPTS;
+	}
 	*out = NULL;
 	errbuf[0] = '\0';
 	t.max = OPTS_GET(opts, max_bytes, 0);
@@ -549,11 +553,16 @@ MYCL_API int mycl_archive__open_mem(const void *buf, size_t len, const char *nam
 MYCL_API int mycl_archive__open(const char *path, const struct mycl_archive_opts *opts,
 				struct mycl_archive **out, char *errbuf, size_t errbuf_len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
 	struct stat st;
 	void *map;
+	int fd, rc;
 
+	if (!OPTS_VALID(opts, mycl_archive_opts)) {
+		snprintf(errbuf, errbuf_len, "%s", mycl_strerror(MYCL_ERR_OPTS));
+		return MYCL_ERR_OPTS;
+	}
 	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st)) {
 		rc = -errno;
 		snprintf(errbuf, errbuf_len, "%s: %s", path, strerror(errno));

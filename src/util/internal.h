@@ -30,6 +30,13 @@ void mycl_log(const struct logger *lg, enum mycl_print_level level, const char *
 #define OPTS_HAS(opts, field) \
 	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field))
 #define OPTS_GET(opts, field, fallback) (OPTS_HAS(opts, field) ? (opts)->field : (fallback))
+/*
+ * libbpf's rule for a caller's opts struct (its sz first): NULL, or sz at
+ * least sz's own size, and every byte past the struct this library knows zero
+ * (a newer caller's field set would otherwise be silently ignored).
+ */
+bool opts_valid(const void *opts, size_t known);
+#define OPTS_VALID(opts, type) opts_valid(opts, sizeof(struct type))
 
 /* The switches the caller set (mycl_tuning__set); enum mycl_switch values. */
 const struct mycl_tuning *tuning_get(void);

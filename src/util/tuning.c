@@ -6,16 +6,19 @@
 
 static struct mycl_tuning tuning;
 
-MYCL_API void mycl_tuning__set(const struct mycl_tuning *t)
+MYCL_API int mycl_tuning__set(const struct mycl_tuning *t)
 {
+	if (!OPTS_VALID(t, mycl_tuning))
+		return MYCL_ERR_OPTS;
 	memset(&tuning, 0, sizeof(tuning));
 	if (!t)
-		return;
+		return 0;
 	tuning.read_ahead = OPTS_GET(t, read_ahead, MYCL_SWITCH_AUTO);
 	tuning.decode_ahead = OPTS_GET(t, decode_ahead, MYCL_SWITCH_AUTO);
 	tuning.scan_thread = OPTS_GET(t, scan_thread, MYCL_SWITCH_AUTO);
 	tuning.x86_quick = OPTS_GET(t, x86_quick, MYCL_SWITCH_AUTO);
 	tuning.chain_cache = OPTS_GET(t, chain_cache, MYCL_SWITCH_AUTO);
+	return 0;
 }
 
 const struct mycl_tuning *tuning_get(void)

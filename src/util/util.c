@@ -26,6 +26,21 @@ void mycl_log(const struct logger *lg, enum mycl_print_level level, const char *
 
 #define HUGE_PAGE (2u << 20)
 
+bool opts_valid(const void *opts, size_t known)
+{
+	size_t sz;
+
+	if (!opts)
+		return true;
+	memcpy(&sz, opts, sizeof(sz));
+	if (sz < sizeof(sz))
+		return false;
+	for (size_t i = known; i < sz; i++)
+		if (((const unsigned char *)opts)[i])
+			return false;
+	return true;
+}
+
 void mem_hint_large(void *p, size_t len)
 {
 	uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
