@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* mycl-diff: two recordings compared symbol by symbol (a thin CLI over libmycl). */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli.h"
+#include "opts.h"
 #include "mycl/mycl.h"
 
 #define P "mycl-diff"
@@ -22,75 +22,6 @@ static int write_text(FILE *out, const struct mycl_diff *d, const struct mycl_di
 		err = errno ? -errno : -EIO;	/* (the full disk's reason, from the flush under it) */
 	return err;
 }
-
-static void usage(FILE *f)
-{
-	fputs("usage: mycl-diff [OPTIONS] BASE.data NEW.data\n"
-	      "Compares two recordings per symbol, matched by name (two builds of one program\n"
-	      "compare), and marks the differences larger than sampling noise.\n"
-	      "      --by-share         compare each symbol's share of its run (runs of the same\n"
-	      "                         length); default: its amount (runs that did the same work)\n"
-	      "      --noise Z          a change is |z| >= Z standard errors (default 4)\n"
-	      "      --locks            compare the lock time of each lock site (the function\n"
-	      "                         that takes the lock) instead of each symbol's time\n"
-	      "      --types            compare the samples on each struct member (data types, as\n"
-	      "                         mycl-hot --sort typeoff)\n"
-	      "      --share BIN[,NEW_BIN]  compare the samples on each cache line of the binary's\n"
-	      "                         globals (mycl-share weighted by each recording)\n"
-	      "      --event NAME       compare this event (default: the first of each)\n"
-	      "      --time SLICE[:NEW_SLICE]  only samples in this time slice of each (as perf's\n"
-	      "                         --time: START,STOP seconds, 10%/2, 0%-10%); after a ':',\n"
-	      "                         NEW's own\n"
-	      "      --format text|markdown|json\n"
-	      "      --max-rows N       rows shown in text and markdown (default 25)\n"
-	      "      --wide             full names, lines of any length (text: 100 columns)\n"
-	      "      --flamegraph FILE  also write a differential flame graph (SVG) to FILE:\n"
-	      "                         NEW's call paths, coloured by the change from BASE\n"
-	      "      --symfs DIR        look for binaries under DIR\n"
-	      "      --archive A[,B]    perf archives of BASE and NEW (one for both)\n"
-	      "      --archive-max MIB  what each one's members kept may take (default 1024)\n"
-	      "      --kallsyms FILE    kernel symbols of the recorded kernel\n"
-	      "      --buildid-dir DIR  perf's build-id cache (default ~/.debug; '' for none)\n"
-	      "      --no-demangle      show C++ names mangled\n"
-	      "      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
-	      "      --jit-maps         read /tmp/perf-PID.map for recordings from elsewhere\n"
-	      "  -o, --output FILE      write the report to FILE\n"
-	      "  -q, --quiet  -h, --help  --version\n"
-	      "\n"
-	      "Exit status: 0 ok, 1 usage, 2 cannot read, 3 not a perf.data or corrupt,\n"
-	      "4 no such event, 5 internal error.\n", f);
-}
-
-enum { O_SHARE = 256, O_NOISE, O_EVENT, O_FORMAT, O_MAX, O_WIDE, O_SYMFS, O_KALLSYMS, O_DEBUG,
-       O_VERSION, O_FLAME, O_LOCKS, O_SHARE_BIN, O_ARCHIVE, O_ARCHIVEMAX, O_TYPES, O_JITMAPS, O_TIME,
-       O_BUILDID, O_NODEMANGLE };
-
-static const struct option long_opts[] = {
-	{ "by-share", no_argument, NULL, O_SHARE },
-	{ "noise", required_argument, NULL, O_NOISE },
-	{ "event", required_argument, NULL, O_EVENT },
-	{ "time", required_argument, NULL, O_TIME },
-	{ "format", required_argument, NULL, O_FORMAT },
-	{ "max-rows", required_argument, NULL, O_MAX },
-	{ "wide", no_argument, NULL, O_WIDE },
-	{ "flamegraph", required_argument, NULL, O_FLAME },
-	{ "locks", no_argument, NULL, O_LOCKS },
-	{ "types", no_argument, NULL, O_TYPES },
-	{ "share", required_argument, NULL, O_SHARE_BIN },
-	{ "symfs", required_argument, NULL, O_SYMFS },
-	{ "archive", required_argument, NULL, O_ARCHIVE },
-	{ "archive-max", required_argument, NULL, O_ARCHIVEMAX },
-	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
-	{ "debug-dir", required_argument, NULL, O_DEBUG },
-	{ "buildid-dir", required_argument, NULL, O_BUILDID },
-	{ "no-demangle", no_argument, NULL, O_NODEMANGLE },
-	{ "jit-maps", no_argument, NULL, O_JITMAPS },
-	{ "output", required_argument, NULL, 'o' },
-	{ "version", no_argument, NULL, O_VERSION },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /*
  * "A[,B]" copied into FIRST (A there): B, or FIRST when there is no comma;
@@ -323,105 +254,175 @@ static int stat_diff(const char *base, const char *new_p, const struct mycl_diff
 	return rc;
 }
 
+struct diff_args {
+	struct cli_common c;
+	struct mycl_profile_opts po;
+	struct mycl_diff_opts dopts;
+	struct mycl_diff_write_opts wo;
+	const char *flame, *share_bins, *archives;
+	char tb[256];			/* --time's first part */
+	const char *times[2];		/* BASE's and NEW's slices */
+	bool types;			/* --types: per struct member */
+};
+
+#define AT(f) offsetof(struct diff_args, f)
+
+static int set_types(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	struct diff_args *a = (struct diff_args *)s;
+
+	a->po.annotate = a->types = true;
+	return 0;
+}
+
+/* perf diff's --time: one slice for both, or BASE's:NEW's */
+static int set_time(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	struct diff_args *a = (struct diff_args *)s;
+
+	if (strlen(arg) >= sizeof(a->tb) || strchr(strchr(arg, ':') ? strchr(arg, ':') + 1 : "", ':')) {
+		fprintf(stderr, P ": --time takes SLICE or BASE_SLICE:NEW_SLICE, not '%s'\n", arg);
+		return -1;
+	}
+	snprintf(a->tb, sizeof(a->tb), "%s", arg);
+	a->times[0] = a->times[1] = a->tb;
+	if (strchr(a->tb, ':')) {
+		*strchr(a->tb, ':') = '\0';
+		a->times[1] = arg + strlen(a->tb) + 1;
+	}
+	return 0;
+}
+
+static int set_flame(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	struct diff_args *a = (struct diff_args *)s;
+
+	a->flame = arg;
+	a->po.callgraph = true;
+	return 0;
+}
+
+static int set_archives(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	return cli_set_once(P, "--archive", &((struct diff_args *)s)->archives, arg,
+			    " (BASE,NEW for two)");
+}
+
+static const struct cli_opt diff_opts[] = {
+	{ .name = "by-share", .set = cli_set_flag, .off = AT(dopts.by_share),
+	  .help = "compare each symbol's share of its run (runs of the same\n"
+		  "length); default: its amount (runs that did the same work)" },
+	{ .name = "noise", .arg = "Z", .set = cli_set_double, .off = AT(dopts.noise), .min = 0.5,
+	  .max = 100,
+	  .help = "a change is |z| >= Z standard errors (default 4)" },
+	{ .name = "locks", .set = cli_set_flag, .off = AT(po.locks),
+	  .help = "compare the lock time of each lock site (the function\n"
+		  "that takes the lock) instead of each symbol's time" },
+	{ .name = "types", .set = set_types,
+	  .help = "compare the samples on each struct member (data types, as\n"
+		  "mycl-hot --sort typeoff)" },
+	{ .name = "share", .arg = "BIN[,NEW_BIN]", .set = cli_set_str, .off = AT(share_bins),
+	  .help = "compare the samples on each cache line of the binary's\n"
+		  "globals (mycl-share weighted by each recording)" },
+	{ .name = "event", .arg = "NAME", .set = cli_set_str, .off = AT(po.event),
+	  .help = "compare this event (default: the first of each)" },
+	{ .name = "time", .arg = "SLICE[:NEW_SLICE]", .set = set_time,
+	  .help = "only samples in this time slice of each (as perf's\n"
+		  "--time: START,STOP seconds, 10%/2, 0%-10%); after a ':',\nNEW's own" },
+	{ .name = "format", .arg = "text|markdown|json", .set = cli_set_choice,
+	  .off = AT(c.format),
+	  .choices = (const char *const[]){ "text", "markdown", "json", NULL },
+	  .help = "output format (default text)" },
+	{ .name = "max-rows", .arg = "N", .set = cli_set_size, .off = AT(wo.max_rows), .min = 1,
+	  .max = 1000000000,
+	  .help = "rows shown in text and markdown (default 25)" },
+	{ .name = "flamegraph", .arg = "FILE", .set = set_flame,
+	  .help = "also write a differential flame graph (SVG) to FILE:\n"
+		  "NEW's call paths, coloured by the change from BASE" },
+	{ .name = NULL },
+};
+
+static const struct cli_opt diff_archives[] = {
+	{ .name = "archive", .arg = "A[,B]", .set = set_archives,
+	  .help = "perf archives of BASE and NEW (one for both)" },
+	{ .name = NULL },
+};
+
+static const struct cli_group diff_groups[] = {
+	{ NULL, diff_opts },
+	{ "Symbol sources", cli_opts_symbols },
+	{ NULL, diff_archives },
+	{ NULL, cli_opts_archive_max },
+	{ NULL, cli_opts_debug },
+	{ "Output", cli_opts_wide },
+	{ NULL, cli_opts_output },
+	{ NULL, NULL },
+};
+
+static const struct cli_tool diff_tool = {
+	.prog = P,
+	.version = MYCL_VERSION,
+	.synopsis = "[options] BASE.data NEW.data",
+	.about = "Compares two recordings per symbol, matched by name (two builds of one program\n"
+		 "compare), and marks the differences larger than sampling noise.",
+	.groups = diff_groups,
+	.exit_status = "Exit status: 0 ok, 1 usage, 2 cannot read, 3 not a perf.data or corrupt,\n"
+		       "4 no such event, 5 internal error.\n",
+};
+
 int main(int argc, char **argv)
 {
 	static const enum mycl_sort_key keys[] = { MYCL_SORT_DSO, MYCL_SORT_SYM };
-	struct cli_log lg = { .prog = P, .verbose = 0 };
-	MYCL_OPTS(mycl_profile_opts, po, .buildid_dir = cli_home_debug(), .print = cli_print,
-		  .print_ctx = &lg, .sort = keys, .nr_sort = 2);
-	MYCL_OPTS(mycl_diff_opts, dopts);
-	MYCL_OPTS(mycl_diff_write_opts, wo);
+	struct diff_args args = {
+		.c = { .lg = { .prog = P }, .format = "text", .buildid_dir = cli_home_debug() },
+		.po = { .sz = sizeof(args.po), .print = cli_print, .print_ctx = &args.c.lg,
+			.sort = keys, .nr_sort = 2 },
+		.dopts = { .sz = sizeof(args.dopts) },
+		.wo = { .sz = sizeof(args.wo) },
+	};
+	struct cli_log *lg = &args.c.lg;
+	struct mycl_profile_opts po;
+	struct mycl_diff_opts dopts;
+	struct mycl_diff_write_opts wo;
 	struct mycl_perf_data *pa = NULL, *pb = NULL;
 	struct mycl_profile *a = NULL, *b = NULL;
 	struct mycl_diff *d = NULL;
-	const char *format = "text", *output = NULL, *flame = NULL, *share_bins = NULL, *archives = NULL;
+	const char *format, *output, *flame, *share_bins, *archives;
 	char sb[4096] = "", ab[4096] = "";	/* --share's and --archive's first parts */
-	char tb[256] = "";			/* --time's first part */
-	const char *times[2] = { NULL, NULL };	/* BASE's and NEW's slices */
+	const char **times = args.times;
 	char names[2][4400];			/* the recordings' names with their slices */
-	bool types = false;			/* --types: per struct member */
+	bool types;
 	const char *sb2, *ab2;			/* their second (the first again when alone) */
 	const struct mycl_archive *arch_a = NULL, *arch_b = NULL;
 	FILE *out = NULL;
-	struct cli_seen seen = { .nr = 0 };
-	int c, rc;
+	struct cli_args opts;
+	int rc;
 
 	cli_escape_std();
 	if (cli_check_env(P))
 		return EXIT_USAGE;
 	out = stdout;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "qho:", long_opts, NULL)) != -1) {
-		if (cli_once(P, long_opts, &seen, c, optarg, NULL))
-			return EXIT_USAGE;
-		switch (c) {
-		case O_SHARE: dopts.by_share = true; break;
-		case O_NOISE:
-			if (cli_double(P, "--noise", optarg, 0.5, 100, &dopts.noise))
-				return EXIT_USAGE;
-			break;
-		case O_EVENT: po.event = optarg; break;
-		case O_TIME:
-			/* perf diff's: one slice for both, or BASE's:NEW's */
-			if (strlen(optarg) >= sizeof(tb) || strchr(strchr(optarg, ':') ?
-								   strchr(optarg, ':') + 1 : "", ':')) {
-				fprintf(stderr, P ": --time takes SLICE or BASE_SLICE:NEW_SLICE, not "
-					"'%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			snprintf(tb, sizeof(tb), "%s", optarg);
-			times[0] = times[1] = tb;
-			if (strchr(tb, ':')) {
-				*strchr(tb, ':') = '\0';
-				times[1] = optarg + strlen(tb) + 1;
-			}
-			break;
-		case O_FORMAT:
-			if (cli_choice(P, "--format", optarg, (const char *const[]){ "text", "markdown",
-									    "json", NULL }))
-				return EXIT_USAGE;
-			format = optarg;
-			break;
-		case O_MAX:
-			if (cli_size(P, "--max-rows", optarg, 1, 1000000000, &wo.max_rows))
-				return EXIT_USAGE;
-			break;
-		case O_WIDE: wo.wide = true; break;
-		case O_LOCKS: po.locks = true; break;
-		case O_TYPES: po.annotate = true; types = true; break;
-		case O_SHARE_BIN: share_bins = optarg; break;
-		case O_FLAME:
-			if (!*optarg) {
-				fprintf(stderr, P ": --flamegraph needs a file name\n");
-				return EXIT_USAGE;
-			}
-			flame = optarg;
-			po.callgraph = true;
-			break;
-		case O_SYMFS: po.symfs = optarg; break;
-		case O_ARCHIVE:
-			if (cli_set_once(P, "--archive", &archives, optarg, " (BASE,NEW for two)"))
-				return EXIT_USAGE;
-			break;
-		case O_ARCHIVEMAX:
-			if (cli_archive_max(P, optarg))
-				return EXIT_USAGE;
-			break;
-		case O_KALLSYMS: po.kallsyms = optarg; break;
-		case O_DEBUG: po.debug_dir = optarg; break;
-		case O_BUILDID: po.buildid_dir = optarg; break;
-		case O_NODEMANGLE: po.no_demangle = true; break;
-		case O_JITMAPS: po.jit_maps = true; break;
-		case 'o': output = optarg; break;
-		case 'q': lg.verbose = -1; break;
-		case O_VERSION: puts(P " " MYCL_VERSION); return EXIT_OK;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: return cli_bad_option(P, argv, long_opts);
-		}
-	}
+	if (!cli_parse(&opts, &diff_tool, &args.c, argc, argv, &rc))
+		return rc;
+	args.po.symfs = args.c.symfs;
+	args.po.kallsyms = args.c.kallsyms;
+	args.po.buildid_dir = args.c.buildid_dir;
+	args.po.debug_dir = args.c.debug_dir;
+	args.po.no_demangle = args.c.no_demangle;
+	args.po.jit_maps = args.c.jit_maps;
+	args.wo.wide = args.c.wide;
+	po = args.po;
+	dopts = args.dopts;
+	wo = args.wo;
+	format = args.c.format;
+	output = args.c.output;
+	flame = args.flame;
+	share_bins = args.share_bins;
+	archives = args.archives;
+	types = args.types;
 	if (optind + 2 != argc) {
 		fprintf(stderr, P ": two recordings, BASE and NEW\n");
-		usage(stderr);
+		cli_usage(&diff_tool, stderr);
 		return EXIT_USAGE;
 	}
 	if (cli_conflict(P, wo.wide, "--wide", strcmp(format, "text") != 0, "--format",
@@ -477,22 +478,20 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		if (sa) {
-			static const struct { int code; const char *name; } samples_only[] = {
-				{ O_LOCKS, "--locks" }, { O_TYPES, "--types" },
-				{ O_SHARE_BIN, "--share" }, { O_FLAME, "--flamegraph" },
-				{ O_TIME, "--time" }, { O_EVENT, "--event" },
-				{ O_SHARE, "--by-share" }, { O_MAX, "--max-rows" },
+			static const char *const samples_only[] = {
+				"locks", "types", "share", "flamegraph", "time", "event", "by-share",
+				"max-rows",
 			};
 
 			for (size_t i = 0; i < sizeof(samples_only) / sizeof(samples_only[0]); i++)
-				if (cli_given(&seen, samples_only[i].code)) {
-					fprintf(stderr, P ": %s compares samples; %s and %s are perf "
-						"stat recordings (counts)\n", samples_only[i].name,
+				if (cli_opt_given(&opts, samples_only[i])) {
+					fprintf(stderr, P ": --%s compares samples; %s and %s are perf "
+						"stat recordings (counts)\n", samples_only[i],
 						argv[optind], argv[optind + 1]);
 					return EXIT_USAGE;
 				}
 			return stat_diff(argv[optind], argv[optind + 1], &dopts, &wo, format, output,
-					 &lg);
+					 lg);
 		}
 	}
 	if (share_bins) {
@@ -505,15 +504,15 @@ int main(int argc, char **argv)
 				 "each recording is read twice"))
 			return EXIT_USAGE;
 		return share_diff(sb, sb2, argv[optind], argv[optind + 1], times, &dopts, &wo,
-				  format, output, &lg);
+				  format, output, lg);
 	}
 	rc = archives ? open_archives(ab, ab2, (const char *const *)argv + optind, &arch_a, &arch_b) : 0;
 	po.archive = arch_a;
 	if (!rc)
-		rc = load(argv[optind], times[0], &po, &pa, &a, lg.verbose);
+		rc = load(argv[optind], times[0], &po, &pa, &a, lg->verbose);
 	po.archive = arch_b;
 	if (!rc)
-		rc = load(argv[optind + 1], times[1], &po, &pb, &b, lg.verbose);
+		rc = load(argv[optind + 1], times[1], &po, &pb, &b, lg->verbose);
 	if (!rc) {
 		const struct mycl_profile_event *ea = mycl_profile__event(a, 0);
 		const struct mycl_profile_event *eb = mycl_profile__event(b, 0);

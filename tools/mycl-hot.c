@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cli.h"
+#include "opts.h"
 
 /* Built with AddressSanitizer (gcc says so by a macro, clang by a feature). */
 #if defined(__SANITIZE_ADDRESS__)
@@ -119,146 +119,6 @@ static int annotations(FILE *out, const struct mycl_profile *prof, int n, const 
 		fputs("]\n", out);
 	return err ? err : (sym && !found ? -ENOENT : 0);
 }
-
-static void usage(FILE *f)
-{
-	fputs("usage: mycl-hot [options] [perf.data | -]\n"
-	      "\n"
-	      "Flat profile of a perf recording: overhead by command, binary and symbol.\n"
-	      "\n"
-	      "  -i, --input FILE        recording to read (default perf.data; - or a pipe: stdin)\n"
-	      "  -s, --sort KEYS         comma list of comm,pid,tid,dso,sym,cpu (default comm,dso,sym);\n"
-	      "                          type or typeoff: the data types the samples touch;\n"
-	      "                          parallelism: samples by the threads running then\n"
-	      "      --latency           wall-clock time beside CPU time (perf's latency): each\n"
-	      "                          sample over the threads running then; rows by it\n"
-	      "      --percent-limit P   hide rows under P percent\n"
-	      "      --max-rows N        show at most N rows per event (0: all)\n"
-	      "      --percentage absolute|relative  overhead of all samples (default, as perf)\n"
-	      "                          or of the samples the filters keep\n"
-	      "      --comm LIST         only these commands      --pid LIST  only these pids\n"
-	      "      --tid LIST          only these threads       --cpu LIST  only these CPUs\n"
-	      "      --dso LIST          only these binaries (short name or path)\n"
-	      "      --event NAME        only this event (default: every event in turn)\n"
-	      "      --time SLICE        only samples in this time slice, as perf's --time:\n"
-	      "                          START,STOP seconds, 10%/2 (the second tenth), 0%-10%\n"
-	      "      --group, --no-group  events read together by leader sampling side by side\n"
-	      "                          (default, as perf) or each in its own table\n"
-	      "  -g, --call-graph        under each row, the tree of its callers\n"
-	      "      --call-order callee|caller  callers below the function (default) or\n"
-	      "                          paths from the outermost caller down to it\n"
-	      "      --children          rows by inclusive time (self and children), as perf's default\n"
-	      "      --graph-limit P     hide call-graph branches (--locks: sites) under P percent\n"
-	      "                          (default 0.5)\n"
-	      "      --callers SYM       every call path into SYM, merged into one tree\n"
-	      "      --callees SYM       everything SYM calls, merged into one tree\n"
-	      "      --folded            folded stacks (flamegraph.pl, speedscope, inferno)\n"
-	      "      --flamegraph FILE   also write an interactive flame graph (SVG) to FILE\n"
-	      "      --html FILE         also write one self-contained page: flame graph, flat\n"
-	      "                          profile, lock sites, hottest code, symbolization\n"
-	      "      --max-stack N       keep at most N frames of each call chain (default 127,\n"
-	      "                          as perf report); a longer one ends in a marked frame\n"
-	      "      --no-inline         no inlined-function frames in DWARF-unwound stacks\n"
-	      "      --no-call-site-frames  call chains exactly as recorded: no frame put back\n"
-	      "                          from the call before a return address (perf's view)\n"
-	      "      --annotate[=SYM|N]  disassemble the N hottest functions (default 3) or SYM\n"
-	      "      --annotate-context=N  only N instructions around the hot ones\n"
-	      "      --source-dir DIR    where to find source files (repeatable; for\n"
-	      "                          --annotate and --html)\n"
-	      "      --prefix-map OLD=NEW  rewrite build paths of source files\n"
-	      "      --locks             lock and spin time by primitive and by lock site\n"
-	      "      --lock-rules FILE   more lock primitives (LAYER KIND PATTERN lines)\n"
-	      "      --wide              text lines of any length (default: 100 columns, names\n"
-	      "                          shortened in the middle, comments folded)\n"
-	      "      --format text|json|pprof  output format (default text); pprof: gzipped\n"
-	      "                          profile.proto of every call path (Pyroscope, Parca, pprof)\n"
-	      "  -o, --output FILE       write the report to FILE\n"
-	      "      --symfs DIR         look for binaries under DIR\n"
-	      "      --kallsyms FILE     kernel symbols of the recorded kernel\n"
-	      "      --buildid-dir DIR   perf's build-id cache (default ~/.debug; '' for none)\n"
-	      "      --archive FILE      perf archive (perf.data.tar.bz2) from the recorded machine\n"
-	      "      --archive-max MIB   what its members kept may take (default 1024)\n"
-	      "      --debug-dir DIR     separate debug files (default /usr/lib/debug; '' for none)\n"
-	      , f);
-	fputs("      --no-demangle       show C++ names mangled\n"
-	      "      --jit-maps          read /tmp/perf-PID.map for a recording from elsewhere\n"
-	      "                          (by default only for one made on this machine)\n"
-	      "      --no-header         omit the recording's header block\n"
-	      "      --no-summary        omit the symbolization summary\n"
-	      "      --file-order        do not sort records by time\n"
-	      "  -q, --quiet             no warnings, no progress line   -v, --verbose  more\n"
-	      "  -h, --help              this help          --version      print the version\n"
-	      "\n"
-	      "Exit status: 0 ok, 1 usage, 2 cannot read input, 3 invalid or corrupt input,\n"
-	      "4 nothing to report, 5 internal error.\n", f);
-}
-
-enum {
-	OPT_PERCENT = 256, OPT_MAXROWS, OPT_COMM, OPT_PID, OPT_TID, OPT_CPU, OPT_DSO, OPT_EVENT,
-	OPT_FORMAT, OPT_SYMFS, OPT_KALLSYMS, OPT_BUILDID, OPT_ARCHIVE, OPT_ARCHIVEMAX, OPT_NODEMANGLE, OPT_NOHEADER,
-	OPT_NOSUMMARY, OPT_FILEORDER, OPT_VERSION, OPT_PERCENTAGE, OPT_CHILDREN, OPT_NOCHILDREN,
-	OPT_GLIMIT, OPT_CALLERS, OPT_CALLEES, OPT_FOLDED, OPT_NOINLINE, OPT_NOCALLSITE, OPT_DEBUGDIR, OPT_ANNOTATE,
-	OPT_ACONTEXT, OPT_SRCDIR, OPT_PREFIXMAP, OPT_LOCKS, OPT_LOCKRULES, OPT_CORDER, OPT_GROUP,
-	OPT_NOGROUP, OPT_FLAME, OPT_HTML, OPT_WIDE, OPT_MAXSTACK, OPT_JITMAPS, OPT_TIME, OPT_LATENCY,
-};
-
-static const struct option long_opts[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "sort", required_argument, NULL, 's' },
-	{ "percent-limit", required_argument, NULL, OPT_PERCENT },
-	{ "max-rows", required_argument, NULL, OPT_MAXROWS },
-	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
-	{ "call-graph", no_argument, NULL, 'g' },
-	{ "children", no_argument, NULL, OPT_CHILDREN },
-	{ "no-children", no_argument, NULL, OPT_NOCHILDREN },
-	{ "graph-limit", required_argument, NULL, OPT_GLIMIT },
-	{ "callers", required_argument, NULL, OPT_CALLERS },
-	{ "callees", required_argument, NULL, OPT_CALLEES },
-	{ "folded", no_argument, NULL, OPT_FOLDED },
-	{ "max-stack", required_argument, NULL, OPT_MAXSTACK },
-	{ "flamegraph", required_argument, NULL, OPT_FLAME },
-	{ "html", required_argument, NULL, OPT_HTML },
-	{ "wide", no_argument, NULL, OPT_WIDE },
-	{ "no-inline", no_argument, NULL, OPT_NOINLINE },
-	{ "no-call-site-frames", no_argument, NULL, OPT_NOCALLSITE },
-	{ "annotate", optional_argument, NULL, OPT_ANNOTATE },
-	{ "annotate-context", required_argument, NULL, OPT_ACONTEXT },
-	{ "source-dir", required_argument, NULL, OPT_SRCDIR },
-	{ "prefix-map", required_argument, NULL, OPT_PREFIXMAP },
-	{ "locks", no_argument, NULL, OPT_LOCKS },
-	{ "group", no_argument, NULL, OPT_GROUP },
-	{ "no-group", no_argument, NULL, OPT_NOGROUP },
-	{ "call-order", required_argument, NULL, OPT_CORDER },
-	{ "lock-rules", required_argument, NULL, OPT_LOCKRULES },
-	{ "comm", required_argument, NULL, OPT_COMM },
-	{ "comms", required_argument, NULL, OPT_COMM },
-	{ "pid", required_argument, NULL, OPT_PID },
-	{ "tid", required_argument, NULL, OPT_TID },
-	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "dso", required_argument, NULL, OPT_DSO },
-	{ "dsos", required_argument, NULL, OPT_DSO },
-	{ "event", required_argument, NULL, OPT_EVENT },
-	{ "time", required_argument, NULL, OPT_TIME },
-	{ "latency", no_argument, NULL, OPT_LATENCY },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "output", required_argument, NULL, 'o' },
-	{ "symfs", required_argument, NULL, OPT_SYMFS },
-	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-	{ "buildid-dir", required_argument, NULL, OPT_BUILDID },
-	{ "archive", required_argument, NULL, OPT_ARCHIVE },
-	{ "archive-max", required_argument, NULL, OPT_ARCHIVEMAX },
-	{ "debug-dir", required_argument, NULL, OPT_DEBUGDIR },
-	{ "no-demangle", no_argument, NULL, OPT_NODEMANGLE },
-	{ "jit-maps", no_argument, NULL, OPT_JITMAPS },
-	{ "no-header", no_argument, NULL, OPT_NOHEADER },
-	{ "no-summary", no_argument, NULL, OPT_NOSUMMARY },
-	{ "file-order", no_argument, NULL, OPT_FILEORDER },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
 
 static int parse_sort(const char *list, enum mycl_sort_key *keys, size_t *nr)
 {
@@ -636,19 +496,19 @@ static int check_modes(const struct mycl_profile_opts *o, bool g, const char *gr
  * A perf stat record file: its counts, as perf stat report shows them.  The
  * options of sample views are refused by name, never dropped.
  */
-static int stat_view(struct mycl_perf_data *pd, const struct cli_seen *seen, const char *format,
+static int stat_view(struct mycl_perf_data *pd, const struct cli_args *given, const char *format,
 		     const char *output, bool wide, const struct mycl_report_opts *ropts,
 		     struct cli_log *lg, const char *html_file)
 {
-	static const struct { int code; const char *name; } samples_only[] = {
-		{ 's', "--sort" }, { 'g', "-g" }, { OPT_CHILDREN, "--children" },
-		{ OPT_CALLERS, "--callers" }, { OPT_CALLEES, "--callees" },
-		{ OPT_FOLDED, "--folded" }, { OPT_FLAME, "--flamegraph" },
-		{ OPT_ANNOTATE, "--annotate" }, { OPT_LOCKS, "--locks" }, { OPT_COMM, "--comm" },
-		{ OPT_PID, "--pid" }, { OPT_TID, "--tid" }, { OPT_CPU, "--cpu" },
-		{ OPT_DSO, "--dso" }, { OPT_EVENT, "--event" }, { OPT_TIME, "--time" },
-		{ OPT_PERCENT, "--percent-limit" }, { OPT_MAXROWS, "--max-rows" },
-		{ OPT_GLIMIT, "--graph-limit" }, { OPT_MAXSTACK, "--max-stack" },
+	static const struct { const char *opt, *name; } samples_only[] = {
+		{ "sort", "--sort" }, { "call-graph", "-g" }, { "children", "--children" },
+		{ "callers", "--callers" }, { "callees", "--callees" },
+		{ "folded", "--folded" }, { "flamegraph", "--flamegraph" },
+		{ "annotate", "--annotate" }, { "locks", "--locks" }, { "comm", "--comm" },
+		{ "pid", "--pid" }, { "tid", "--tid" }, { "cpu", "--cpu" },
+		{ "dso", "--dso" }, { "event", "--event" }, { "time", "--time" },
+		{ "percent-limit", "--percent-limit" }, { "max-rows", "--max-rows" },
+		{ "graph-limit", "--graph-limit" }, { "max-stack", "--max-stack" },
 	};
 	MYCL_OPTS(mycl_stat_opts, so, .print = cli_print, .print_ctx = lg);
 	struct mycl_stat *st;
@@ -656,10 +516,10 @@ static int stat_view(struct mycl_perf_data *pd, const struct cli_seen *seen, con
 	int err;
 
 	for (size_t i = 0; i < sizeof(samples_only) / sizeof(samples_only[0]); i++)
-		if (cli_given(seen, samples_only[i].code) || (i == 0 && !strcmp(format, "pprof"))) {
+		if (cli_opt_given(given, samples_only[i].opt) || (i == 0 && !strcmp(format, "pprof"))) {
 			fprintf(stderr, P ": %s: a perf stat recording holds counts, not samples: %s "
 				"has nothing to show (its counts: mycl-hot %s)\n",
-				mycl_perf_data__path(pd), i == 0 && !cli_given(seen, 's') ?
+				mycl_perf_data__path(pd), i == 0 && !cli_opt_given(given, "sort") ?
 				"--format pprof" : samples_only[i].name, mycl_perf_data__path(pd));
 			return EXIT_USAGE;
 		}
@@ -704,345 +564,475 @@ static int stat_view(struct mycl_perf_data *pd, const struct cli_seen *seen, con
 	return cli_finish_output(P, out, output, err);
 }
 
-int main(int argc, char **argv)
-{
-	struct cli_log lg = { .prog = "mycl-hot", .verbose = 0 };
-	struct cli_progress progress;
-	MYCL_OPTS(mycl_perf_data_opts, popts, .print = cli_print, .print_ctx = &lg);
-	MYCL_OPTS(mycl_profile_opts, opts, .buildid_dir = cli_home_debug(), .print = cli_print,
-		  .print_ctx = &lg);
-	MYCL_OPTS(mycl_report_opts, ropts);
+struct hot_args {
+	struct cli_common c;
+	struct mycl_perf_data_opts popts;
+	struct mycl_profile_opts opts;
+	struct mycl_report_opts ropts;
 	enum mycl_sort_key keys[MYCL_SORT__MAX];
-	const char *input = NULL, *output = NULL, *format = "text", *archive = NULL;
-	struct mycl_perf_data *pd = NULL;
-	struct mycl_profile *prof = NULL;
-	FILE *out = NULL;
-	const char *graph_sym = NULL, *ann_sym = NULL, *src_dirs[MAX_SRC_DIRS + 1] = { NULL };
-	bool graph_callees = false, folded = false;
-	const char *flame_file = NULL, *html_file = NULL;
-	bool wide = false;
-	FILE *base_out;
-	bool locks_view;
-	int types_view = 0;		/* --sort type: 1, typeoff: 2 */
-	int ann_n = 0, ann_context = 0, nsrc = 0, group = -1;
-	bool want_g = false, ann_context_set = false, glimit_set = false;
-	MYCL_OPTS(mycl_annotate_opts, aopts, .source_dirs = src_dirs);
-	/* --source-dir adds a directory, -v more words: the options given more than once */
-	static const int repeatable[] = { OPT_SRCDIR, 'v', 0 };
-	struct cli_seen seen = { .nr = 0 };
-	int c, err, rc;
+	const char *input, *graph_sym, *ann_sym, *flame_file, *html_file;
+	bool graph_callees, folded, want_g, ann_context_set, glimit_set;
+	bool locks_view;		/* --locks asked for (not implied by --html) */
+	int types_view;			/* --sort type: 1, typeoff: 2, parallelism: 3 */
+	int ann_n, ann_context, group;
+};
 
-	cli_escape_std();
-	if (cli_check_env(P))
-		return EXIT_USAGE;
-	out = stdout;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:s:o:gqvh", long_opts, NULL)) != -1) {
-		if (cli_once(P, long_opts, &seen, c, optarg, repeatable))
-			return EXIT_USAGE;
-		switch (c) {
-		case 'i': input = optarg; break;
-		case 's':
-			types_view = parallelism_sort(optarg);
-			if (!types_view)
-				types_view = types_sort(optarg);
-			if (types_view < 0)
-				return EXIT_USAGE;
-			if (types_view == 3)
-				opts.latency = true;
-			if (types_view)
-				break;
-			if (parse_sort(optarg, keys, &opts.nr_sort))
-				return EXIT_USAGE;
-			opts.sort = keys;
-			break;
-		case OPT_PERCENT:
-			if (cli_double(P, "--percent-limit", optarg, 0, 100, &ropts.percent_limit))
-				return EXIT_USAGE;
-			break;
-		case OPT_MAXROWS:
-			if (cli_size(P, "--max-rows", optarg, 0, 1000000000, &ropts.max_rows))
-				return EXIT_USAGE;
-			break;
-		case OPT_PERCENTAGE:
-			if (strcmp(optarg, "absolute") && strcmp(optarg, "relative")) {
-				fprintf(stderr, "mycl-hot: --percentage is absolute or relative\n");
-				return EXIT_USAGE;
-			}
-			ropts.relative = !strcmp(optarg, "relative");
-			break;
-		case OPT_COMM: opts.comms = optarg; break;
-		case OPT_PID:
-		case OPT_TID:
-		case OPT_CPU:
-			if (cli_id_list(P, c == OPT_PID ? "--pid" : c == OPT_TID ? "--tid" : "--cpu",
-					optarg))
-				return EXIT_USAGE;
-			*(c == OPT_PID ? &opts.pids : c == OPT_TID ? &opts.tids : &opts.cpus) = optarg;
-			break;
-		case OPT_DSO: opts.dsos = optarg; break;
-		case OPT_EVENT: opts.event = optarg; break;
-		case OPT_FORMAT:
-			if (cli_choice(P, "--format", optarg, (const char *const[]){ "text", "json",
-									    "pprof", NULL }))
-				return EXIT_USAGE;
-			format = optarg;
-			break;
-		case 'o': output = optarg; break;
-		case OPT_SYMFS: opts.symfs = optarg; break;
-		case OPT_KALLSYMS: opts.kallsyms = optarg; break;
-		case OPT_BUILDID: opts.buildid_dir = optarg; break;
-		case OPT_ARCHIVE:
-			if (cli_set_once(P, "--archive", &archive, optarg, "; one archive a run"))
-				return EXIT_USAGE;
-			break;
-		case OPT_ARCHIVEMAX:
-			if (cli_archive_max(P, optarg))
-				return EXIT_USAGE;
-			break;
-		case OPT_DEBUGDIR: opts.debug_dir = optarg; break;
-		case OPT_NODEMANGLE: opts.no_demangle = true; break;
-		case OPT_JITMAPS: opts.jit_maps = true; break;
-		case OPT_NOHEADER: ropts.no_header = true; break;
-		case OPT_NOSUMMARY: ropts.no_summary = true; break;
-		case OPT_FILEORDER: popts.file_order = true; break;
-		case OPT_TIME: popts.time = optarg; break;
-		case OPT_LATENCY: opts.latency = true; break;
-		case 'g':
-			opts.callgraph = true;
-			ropts.graph = true;
-			want_g = true;
-			break;
-		case OPT_CHILDREN: opts.children = true; break;
-		case OPT_NOCHILDREN: opts.children = false; break;
-		case OPT_NOINLINE: opts.no_inline = true; break;
-		case OPT_NOCALLSITE: opts.no_call_site_frames = true; break;
-		case OPT_ANNOTATE:
-			opts.annotate = true;
-			ann_n = 3;
-			ann_sym = NULL;
-			if (optarg && strspn(optarg, "0123456789+-") == strlen(optarg)) {
-				size_t v;
+#define AT(f) offsetof(struct hot_args, f)
+#define HOT(s) ((struct hot_args *)(s))
 
-				if (cli_size(P, "--annotate=N", optarg, 1, 100000, &v))
-					return EXIT_USAGE;
-				ann_n = (int)v;
-			} else if (optarg) {
-				if (!*optarg) {
-					fprintf(stderr, "mycl-hot: --annotate= needs a symbol or a count\n");
-					return EXIT_USAGE;
-				}
-				ann_sym = optarg;
-			}
-			break;
-		case OPT_ACONTEXT: {
-			size_t v;
+static int set_sort(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	struct hot_args *a = HOT(s);
 
-			if (cli_size(P, "--annotate-context", optarg, 0, 100000, &v))
-				return EXIT_USAGE;
-			ann_context = (int)v;
-			ann_context_set = true;
-			break;
-		}
-		case OPT_SRCDIR:
-			if (cli_source_dir(P, src_dirs, &nsrc, optarg))
-				return EXIT_USAGE;
-			break;
-		case OPT_PREFIXMAP:
-			if (cli_prefix_map(P, optarg))
-				return EXIT_USAGE;
-			aopts.prefix_map = optarg;
-			break;
-		case OPT_LOCKS: opts.locks = true; break;
-		case OPT_CORDER:
-			if (strcmp(optarg, "caller") && strcmp(optarg, "callee")) {
-				fprintf(stderr, "mycl-hot: --call-order is caller or callee\n");
-				return EXIT_USAGE;
-			}
-			ropts.caller_order = !strcmp(optarg, "caller");
-			opts.callgraph = ropts.graph = want_g = true;
-			break;
-		case OPT_LOCKRULES: opts.lock_rules = optarg; break;
-		case OPT_GLIMIT:
-			if (cli_double(P, "--graph-limit", optarg, 0, 100, &ropts.graph_limit))
-				return EXIT_USAGE;
-			glimit_set = true;
-			break;
-		case OPT_CALLERS:
-		case OPT_CALLEES:
-			if (graph_sym && graph_callees != (c == OPT_CALLEES)) {
-				fprintf(stderr, "mycl-hot: --callers and --callees do not go together: "
-					"one tree at a time\n");
-				return EXIT_USAGE;
-			}
-			graph_sym = optarg;
-			graph_callees = c == OPT_CALLEES;
-			opts.callgraph = true;
-			break;
-		case OPT_FOLDED:
-			folded = true;
-			opts.callgraph = true;
-			break;
-		case OPT_MAXSTACK:
-			if (cli_uint(P, "--max-stack", optarg, 1, 65535, &opts.max_stack))
-				return EXIT_USAGE;
-			break;
-		case OPT_FLAME:
-			if (!*optarg) {
-				fprintf(stderr, "mycl-hot: --flamegraph needs a file name\n");
-				return EXIT_USAGE;
-			}
-			flame_file = optarg;
-			opts.callgraph = true;
-			break;
-		case OPT_WIDE: wide = ropts.wide = true; break;
-		case OPT_HTML:
-			if (!*optarg) {
-				fprintf(stderr, "mycl-hot: --html needs a file name\n");
-				return EXIT_USAGE;
-			}
-			html_file = optarg;
-			break;
-		case OPT_GROUP: group = 1; break;
-		case OPT_NOGROUP: group = 0; break;
-		case 'q': lg.verbose = -1; break;
-		case 'v': lg.verbose++; break;
-		case 'h': usage(stdout); return EXIT_OK;
-		case OPT_VERSION: puts("mycl-hot " MYCL_VERSION); return EXIT_OK;
-		default: return cli_bad_option(P, argv, long_opts);
-		}
+	a->types_view = parallelism_sort(arg);
+	if (!a->types_view)
+		a->types_view = types_sort(arg);
+	if (a->types_view < 0)
+		return -1;
+	if (a->types_view == 3)
+		a->opts.latency = true;
+	if (a->types_view)
+		return 0;
+	if (parse_sort(arg, a->keys, &a->opts.nr_sort))
+		return -1;
+	a->opts.sort = a->keys;
+	return 0;
+}
+
+static int set_percentage(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	if (strcmp(arg, "absolute") && strcmp(arg, "relative")) {
+		fprintf(stderr, "mycl-hot: --percentage is absolute or relative\n");
+		return -1;
 	}
-	if (cli_conflict(P, cli_given(&seen, 'q'), "-q", cli_given(&seen, 'v'), "-v",
-			 "quiet or verbose?") ||
-	    cli_conflict(P, cli_given(&seen, OPT_GROUP), "--group", cli_given(&seen, OPT_NOGROUP),
-			 "--no-group", "events side by side or each in its own table?") ||
-	    cli_conflict(P, cli_given(&seen, OPT_CHILDREN), "--children",
-			 cli_given(&seen, OPT_NOCHILDREN), "--no-children",
-			 "rows by inclusive or by self time?"))
-		return EXIT_USAGE;
-	if (check_modes(&opts, want_g, graph_sym, graph_callees, folded, ann_n > 0, ann_context_set,
-			glimit_set, group, !strcmp(format, "json"), &ropts, flame_file, html_file, output,
-			!strcmp(format, "pprof")))
+	HOT(s)->ropts.relative = !strcmp(arg, "relative");
+	return 0;
+}
+
+/* --pid, --tid, --cpu: a list of numbers and ranges */
+static int set_ids(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	char n[16];
+
+	snprintf(n, sizeof(n), "--%s", o->name);
+	if (cli_id_list(P, n, arg))
+		return -1;
+	*(const char **)((char *)s + o->off) = arg;
+	return 0;
+}
+
+static int set_group(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	HOT(s)->group = strcmp(o->name, "no-group") != 0;
+	return 0;
+}
+
+static int set_g(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	struct hot_args *a = HOT(s);
+
+	a->opts.callgraph = a->ropts.graph = a->want_g = true;
+	return 0;
+}
+
+static int set_call_order(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	if (strcmp(arg, "caller") && strcmp(arg, "callee")) {
+		fprintf(stderr, "mycl-hot: --call-order is caller or callee\n");
+		return -1;
+	}
+	HOT(s)->ropts.caller_order = !strcmp(arg, "caller");
+	return set_g(s, o, arg);
+}
+
+static int set_children(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	HOT(s)->opts.children = strcmp(o->name, "no-children") != 0;
+	return 0;
+}
+
+static int set_graph_limit(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	HOT(s)->glimit_set = true;
+	return cli_set_double(s, o, arg);
+}
+
+/* --callers SYM, --callees SYM: one tree */
+static int set_tree(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	struct hot_args *a = HOT(s);
+	bool callees = !strcmp(o->name, "callees");
+
+	if (a->graph_sym && a->graph_callees != callees) {
+		fprintf(stderr, "mycl-hot: --callers and --callees do not go together: "
+			"one tree at a time\n");
+		return -1;
+	}
+	a->graph_sym = arg;
+	a->graph_callees = callees;
+	a->opts.callgraph = true;
+	return 0;
+}
+
+static int set_folded(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	HOT(s)->folded = HOT(s)->opts.callgraph = true;
+	return 0;
+}
+
+static int set_flame(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	HOT(s)->flame_file = arg;
+	HOT(s)->opts.callgraph = true;
+	return 0;
+}
+
+static int set_annotate(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	struct hot_args *a = HOT(s);
+
+	a->opts.annotate = true;
+	a->ann_n = 3;
+	a->ann_sym = NULL;
+	if (arg && strspn(arg, "0123456789+-") == strlen(arg)) {
+		size_t v;
+
+		if (cli_size(P, "--annotate=N", arg, 1, 100000, &v))
+			return -1;
+		a->ann_n = (int)v;
+	} else if (arg) {
+		a->ann_sym = arg;
+	}
+	return 0;
+}
+
+static int set_annotate_context(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	size_t v;
+
+	if (cli_size(P, "--annotate-context", arg, 0, 100000, &v))
+		return -1;
+	HOT(s)->ann_context = (int)v;
+	HOT(s)->ann_context_set = true;
+	return 0;
+}
+
+static const struct cli_opt hot_opts[] = {
+	{ .name = "input", .letter = 'i', .arg = "FILE", .set = cli_set_str, .off = AT(input),
+	  .help = "recording to read (default perf.data; - or a pipe: stdin)" },
+	{ .name = "sort", .letter = 's', .arg = "KEYS", .set = set_sort,
+	  .help = "comma list of comm,pid,tid,dso,sym,cpu (default comm,dso,sym);\n"
+		  "type or typeoff: the data types the samples touch;\n"
+		  "parallelism: samples by the threads running then" },
+	{ .name = "latency", .set = cli_set_flag, .off = AT(opts.latency),
+	  .help = "wall-clock time beside CPU time (perf's latency): each\n"
+		  "sample over the threads running then; rows by it" },
+	{ .name = "percent-limit", .arg = "P", .set = cli_set_double,
+	  .off = AT(ropts.percent_limit), .min = 0, .max = 100,
+	  .help = "hide rows under P percent" },
+	{ .name = "max-rows", .arg = "N", .set = cli_set_size, .off = AT(ropts.max_rows),
+	  .min = 0, .max = 1000000000,
+	  .help = "show at most N rows per event (0: all)" },
+	{ .name = "percentage", .arg = "absolute|relative", .set = set_percentage,
+	  .help = "overhead of all samples (default, as perf)\n"
+		  "or of the samples the filters keep" },
+	{ .name = "file-order", .set = cli_set_flag, .off = AT(popts.file_order),
+	  .help = "do not sort records by time" },
+	{ .name = NULL },
+};
+
+static const struct cli_opt hot_filters[] = {
+	{ .name = "comm", .arg = "LIST", .set = cli_set_str, .off = AT(opts.comms),
+	  .help = "only these commands" },
+	{ .name = "comms", .arg = "LIST", .alias = "comm", .help = NULL },
+	{ .name = "pid", .arg = "LIST", .set = set_ids, .off = AT(opts.pids),
+	  .help = "only these pids" },
+	{ .name = "tid", .arg = "LIST", .set = set_ids, .off = AT(opts.tids),
+	  .help = "only these threads" },
+	{ .name = "cpu", .arg = "LIST", .set = set_ids, .off = AT(opts.cpus),
+	  .help = "only these CPUs" },
+	{ .name = "dso", .arg = "LIST", .set = cli_set_str, .off = AT(opts.dsos),
+	  .help = "only these binaries (short name or path)" },
+	{ .name = "dsos", .arg = "LIST", .alias = "dso", .help = NULL },
+	{ .name = "event", .arg = "NAME", .set = cli_set_str, .off = AT(opts.event),
+	  .help = "only this event (default: every event in turn)" },
+	{ .name = "time", .arg = "SLICE", .set = cli_set_str, .off = AT(popts.time),
+	  .help = "only samples in this time slice, as perf's --time:\n"
+		  "START,STOP seconds, 10%/2 (the second tenth), 0%-10%" },
+	{ .name = "group", .set = set_group,
+	  .help = "events read together by leader sampling side by side\n"
+		  "(default, as perf)" },
+	{ .name = "no-group", .set = set_group,
+	  .help = "each event in its own table" },
+	{ .name = NULL },
+};
+
+static const struct cli_opt hot_graphs[] = {
+	{ .name = "call-graph", .letter = 'g', .set = set_g,
+	  .help = "under each row, the tree of its callers" },
+	{ .name = "call-order", .arg = "callee|caller", .set = set_call_order,
+	  .help = "callers below the function (default) or\n"
+		  "paths from the outermost caller down to it" },
+	{ .name = "children", .set = set_children,
+	  .help = "rows by inclusive time (self and children), as perf's default" },
+	{ .name = "no-children", .set = set_children,
+	  .help = "rows by self time (the default)" },
+	{ .name = "graph-limit", .arg = "P", .set = set_graph_limit, .off = AT(ropts.graph_limit),
+	  .min = 0, .max = 100,
+	  .help = "hide call-graph branches (--locks: sites) under P percent\n"
+		  "(default 0.5)" },
+	{ .name = "callers", .arg = "SYM", .set = set_tree,
+	  .help = "every call path into SYM, merged into one tree" },
+	{ .name = "callees", .arg = "SYM", .set = set_tree,
+	  .help = "everything SYM calls, merged into one tree" },
+	{ .name = "folded", .set = set_folded,
+	  .help = "folded stacks (flamegraph.pl, speedscope, inferno)" },
+	{ .name = "flamegraph", .arg = "FILE", .set = set_flame,
+	  .help = "also write an interactive flame graph (SVG) to FILE" },
+	{ .name = "html", .arg = "FILE", .set = cli_set_str, .off = AT(html_file),
+	  .help = "also write one self-contained page: flame graph, flat\n"
+		  "profile, lock sites, hottest code, symbolization" },
+	{ .name = "max-stack", .arg = "N", .set = cli_set_uint, .off = AT(opts.max_stack),
+	  .min = 1, .max = 65535,
+	  .help = "keep at most N frames of each call chain (default 127,\n"
+		  "as perf report); a longer one ends in a marked frame" },
+	{ .name = "no-inline", .set = cli_set_flag, .off = AT(opts.no_inline),
+	  .help = "no inlined-function frames in DWARF-unwound stacks" },
+	{ .name = "no-call-site-frames", .set = cli_set_flag, .off = AT(opts.no_call_site_frames),
+	  .help = "call chains exactly as recorded: no frame put back\n"
+		  "from the call before a return address (perf's view)" },
+	{ .name = NULL },
+};
+
+static const struct cli_opt hot_code[] = {
+	{ .name = "annotate", .arg = "SYM|N", .set = set_annotate, .optional = true,
+	  .help = "disassemble the N hottest functions (default 3) or SYM" },
+	{ .name = "annotate-context", .arg = "N", .set = set_annotate_context,
+	  .help = "only N instructions around the hot ones" },
+	{ .name = "locks", .set = cli_set_flag, .off = AT(opts.locks),
+	  .help = "lock and spin time by primitive and by lock site" },
+	{ .name = "lock-rules", .arg = "FILE", .set = cli_set_str, .off = AT(opts.lock_rules),
+	  .help = "more lock primitives (LAYER KIND PATTERN lines)" },
+	{ .name = NULL },
+};
+
+static const struct cli_opt hot_output[] = {
+	{ .name = "format", .arg = "text|json|pprof", .set = cli_set_choice, .off = AT(c.format),
+	  .choices = (const char *const[]){ "text", "json", "pprof", NULL },
+	  .help = "output format (default text); pprof: gzipped\n"
+		  "profile.proto of every call path (Pyroscope, Parca, pprof)" },
+	{ .name = "no-header", .set = cli_set_flag, .off = AT(ropts.no_header),
+	  .help = "omit the recording's header block" },
+	{ .name = "no-summary", .set = cli_set_flag, .off = AT(ropts.no_summary),
+	  .help = "omit the symbolization summary" },
+	{ .name = NULL },
+};
+
+static const struct cli_group hot_groups[] = {
+	{ NULL, hot_opts },
+	{ "Filters", hot_filters },
+	{ "Call graphs", hot_graphs },
+	{ "Code and locks", hot_code },
+	{ NULL, cli_opts_sources },
+	{ "Symbol sources", cli_opts_symbols },
+	{ NULL, cli_opts_archive },
+	{ NULL, cli_opts_archive_max },
+	{ NULL, cli_opts_debug },
+	{ "Output", hot_output },
+	{ NULL, cli_opts_wide },
+	{ NULL, cli_opts_output },
+	{ NULL, NULL },
+};
+
+static const struct cli_tool hot_tool = {
+	.prog = P,
+	.version = MYCL_VERSION,
+	.synopsis = "[options] [perf.data | -]",
+	.about = "Flat profile of a perf recording: overhead by command, binary and symbol.",
+	.groups = hot_groups,
+	.exit_status = "Exit status: 0 ok, 1 usage, 2 cannot read input, 3 invalid or corrupt input,\n"
+		       "4 nothing to report, 5 internal error.\n",
+};
+
+/*
+ * The options taken together, after parsing: views that do not go together
+ * refused, the settings one view implies made, the recording named (ARGV's
+ * operand, standard input's pipe or perf.data).  EXIT_OK, or the exit status
+ * once the mistake is said.
+ */
+static int settle(struct hot_args *a, int argc, char **argv,
+		  const struct mycl_annotate_opts *aopts)
+{
+	if (check_modes(&a->opts, a->want_g, a->graph_sym, a->graph_callees, a->folded, a->ann_n > 0,
+			a->ann_context_set, a->glimit_set, a->group, !strcmp(a->c.format, "json"),
+			&a->ropts, a->flame_file, a->html_file, a->c.output,
+			!strcmp(a->c.format, "pprof")))
 		return EXIT_USAGE;
 	/* options only some views read, refused where they would be dropped without a word */
-	if (opts.lock_rules && !opts.locks && !html_file &&
-	    (strcmp(format, "text") || folded || graph_sym || ann_n > 0)) {
+	if (a->opts.lock_rules && !a->opts.locks && !a->html_file &&
+	    (strcmp(a->c.format, "text") || a->folded || a->graph_sym || a->ann_n > 0)) {
 		fprintf(stderr, P ": --lock-rules goes with --locks, --html or the text report "
 			"(whose lock summary it names)\n");
 		return EXIT_USAGE;
 	}
-	if ((nsrc || aopts.prefix_map) && !ann_n && !html_file) {
+	if ((a->c.nsrc || aopts->prefix_map) && !a->ann_n && !a->html_file) {
 		fprintf(stderr, P ": %s goes with --annotate or --html (the source lines beside "
-			"the code)\n", nsrc ? "--source-dir" : "--prefix-map");
+			"the code)\n", a->c.nsrc ? "--source-dir" : "--prefix-map");
 		return EXIT_USAGE;
 	}
-	locks_view = opts.locks;
-	if (types_view) {
-		const char *other = want_g ? "-g" : opts.children ? "--children" :
-				    opts.locks ? "--locks" : folded ? "--folded" :
-				    graph_sym ? (graph_callees ? "--callees" : "--callers") :
-				    ann_n ? "--annotate" : html_file ? "--html" :
-				    flame_file ? "--flamegraph" : !strcmp(format, "pprof") ?
-				    "--format pprof" : group == 1 ? "--group" :
-				    ropts.max_rows ? "--max-rows" : NULL;
+	a->locks_view = a->opts.locks;
+	if (a->types_view) {
+		const char *other = a->want_g ? "-g" : a->opts.children ? "--children" :
+				    a->opts.locks ? "--locks" : a->folded ? "--folded" :
+				    a->graph_sym ? (a->graph_callees ? "--callees" : "--callers") :
+				    a->ann_n ? "--annotate" : a->html_file ? "--html" :
+				    a->flame_file ? "--flamegraph" : !strcmp(a->c.format, "pprof") ?
+				    "--format pprof" : a->group == 1 ? "--group" :
+				    a->ropts.max_rows ? "--max-rows" : NULL;
 
-		if (cli_conflict(P, true, types_view == 3 ? "--sort parallelism" :
-				 types_view == 2 ? "--sort typeoff" : "--sort type",
-				 other != NULL, other, types_view == 3 ? "the parallelism view is a "
+		if (cli_conflict(P, true, a->types_view == 3 ? "--sort parallelism" :
+				 a->types_view == 2 ? "--sort typeoff" : "--sort type",
+				 other != NULL, other, a->types_view == 3 ? "the parallelism view is a "
 				 "table of its own; run them apart" : "the data-type view is a table of "
 				 "its own; run them apart"))
 			return EXIT_USAGE;
-		opts.annotate = types_view != 3;
+		a->opts.annotate = a->types_view != 3;
 	}
-	if (opts.latency && types_view != 3) {
+	if (a->opts.latency && a->types_view != 3) {
 		/* the flat profile's column: the other views weigh samples by CPU time */
-		const char *other = want_g ? "-g" : opts.children ? "--children" :
-				    opts.locks ? "--locks" : folded ? "--folded" :
-				    graph_sym ? (graph_callees ? "--callees" : "--callers") :
-				    ann_n ? "--annotate" :
-				    flame_file ? "--flamegraph" : !strcmp(format, "pprof") ?
-				    "--format pprof" : types_view ? "--sort type" : NULL;
+		const char *other = a->want_g ? "-g" : a->opts.children ? "--children" :
+				    a->opts.locks ? "--locks" : a->folded ? "--folded" :
+				    a->graph_sym ? (a->graph_callees ? "--callees" : "--callers") :
+				    a->ann_n ? "--annotate" :
+				    a->flame_file ? "--flamegraph" : !strcmp(a->c.format, "pprof") ?
+				    "--format pprof" : a->types_view ? "--sort type" : NULL;
 
 		if (cli_conflict(P, true, "--latency", other != NULL, other, "--latency is a column "
 				 "of the flat profile (and --sort parallelism a view); run them apart"))
 			return EXIT_USAGE;
 	}
-	if (!strcmp(format, "pprof")) {
+	if (!strcmp(a->c.format, "pprof")) {
 		static const enum mycl_sort_key thread_keys[] = { MYCL_SORT_COMM, MYCL_SORT_PID,
 								  MYCL_SORT_TID, MYCL_SORT_DSO,
 								  MYCL_SORT_SYM };
 
-		if (!output && isatty(1)) {
+		if (!a->c.output && isatty(1)) {
 			fprintf(stderr, P ": --format pprof is binary: give -o FILE or a pipe\n");
 			return EXIT_USAGE;
 		}
-		opts.callgraph = true;
-		opts.sort = thread_keys;
-		opts.nr_sort = 5;
+		a->opts.callgraph = true;
+		a->opts.sort = thread_keys;
+		a->opts.nr_sort = 5;
 	}
-	if (html_file) {
+	if (a->html_file) {
 		/* The page shows call paths, lock sites, annotated code and a heat map whatever the view. */
-		opts.callgraph = opts.annotate = opts.timed_stacks = true;
-		opts.locks = !opts.children;
+		a->opts.callgraph = a->opts.annotate = a->opts.timed_stacks = true;
+		a->opts.locks = !a->opts.children;
 	}
 	/* By default, as perf: groups side by side, unless a view of single events was asked for. */
-	ropts.no_group = group == 0 || (group < 0 && (want_g || opts.event));
-	if (opts.lock_rules && access(opts.lock_rules, R_OK)) {
-		fprintf(stderr, P ": --lock-rules %s: %s\n", opts.lock_rules, strerror(errno));
+	a->ropts.no_group = a->group == 0 || (a->group < 0 && (a->want_g || a->opts.event));
+	if (a->opts.lock_rules && access(a->opts.lock_rules, R_OK)) {
+		fprintf(stderr, P ": --lock-rules %s: %s\n", a->opts.lock_rules, strerror(errno));
 		return EXIT_USAGE;
 	}
-	if (opts.symfs && !cli_is_dir(P, "--symfs", opts.symfs))
+	if (a->opts.symfs && !cli_is_dir(P, "--symfs", a->opts.symfs))
 		return EXIT_USAGE;
-	if (opts.kallsyms && cli_check_kallsyms(P, opts.kallsyms))
+	if (a->opts.kallsyms && cli_check_kallsyms(P, a->opts.kallsyms))
 		return EXIT_USAGE;
 	if (optind < argc) {
-		if (input || optind + 1 < argc) {
+		if (a->input || optind + 1 < argc) {
 			fprintf(stderr, "mycl-hot: one recording at a time\n");
 			return EXIT_USAGE;
 		}
-		input = argv[optind];
+		a->input = argv[optind];
 	}
-	if (!input) {
+	if (!a->input) {
 		struct stat sb;
 
-		input = !fstat(0, &sb) && S_ISFIFO(sb.st_mode) ? "-" : "perf.data";
+		a->input = !fstat(0, &sb) && S_ISFIFO(sb.st_mode) ? "-" : "perf.data";
 	}
 	{
 		const struct cli_file files[] = {
-			{ input, "the recording", false }, { archive, "the --archive", false },
-			{ opts.kallsyms, "the --kallsyms file", false },
-			{ opts.lock_rules, "the --lock-rules file", false },
-			{ output, "-o", true }, { html_file, "--html", true },
-			{ flame_file, "--flamegraph", true },
+			{ a->input, "the recording", false }, { a->c.archive, "the --archive", false },
+			{ a->opts.kallsyms, "the --kallsyms file", false },
+			{ a->opts.lock_rules, "the --lock-rules file", false },
+			{ a->c.output, "-o", true }, { a->html_file, "--html", true },
+			{ a->flame_file, "--flamegraph", true },
 		};
 
 		if (cli_check_files(P, files, sizeof(files) / sizeof(files[0])))
 			return EXIT_USAGE;
 	}
-	if (archive && (rc = cli_archive(P, archive, &input, 1, &opts.archive)))
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct hot_args args = {
+		.c = { .lg = { .prog = P }, .format = "text", .buildid_dir = cli_home_debug() },
+		.popts = { .sz = sizeof(args.popts), .print = cli_print, .print_ctx = &args.c.lg },
+		.opts = { .sz = sizeof(args.opts), .print = cli_print, .print_ctx = &args.c.lg },
+		.ropts = { .sz = sizeof(args.ropts) },
+		.group = -1,
+	};
+	struct hot_args *a = &args;
+	struct cli_log *lg = &args.c.lg;
+	struct cli_progress progress;
+	struct mycl_perf_data *pd = NULL;
+	struct mycl_profile *prof = NULL;
+	FILE *out = NULL;
+	FILE *base_out;
+	MYCL_OPTS(mycl_annotate_opts, aopts, .source_dirs = args.c.src_dirs);
+	struct cli_args given;
+	int err, rc;
+
+	cli_escape_std();
+	if (cli_check_env(P))
+		return EXIT_USAGE;
+	out = stdout;
+	if (!cli_parse(&given, &hot_tool, &args.c, argc, argv, &rc))
+		return rc;
+	if (cli_conflict(P, cli_opt_given(&given, "group"), "--group",
+			 cli_opt_given(&given, "no-group"), "--no-group",
+			 "events side by side or each in its own table?") ||
+	    cli_conflict(P, cli_opt_given(&given, "children"), "--children",
+			 cli_opt_given(&given, "no-children"), "--no-children",
+			 "rows by inclusive or by self time?"))
+		return EXIT_USAGE;
+	a->opts.symfs = a->c.symfs;
+	a->opts.kallsyms = a->c.kallsyms;
+	a->opts.buildid_dir = a->c.buildid_dir;
+	a->opts.debug_dir = a->c.debug_dir;
+	a->opts.no_demangle = a->c.no_demangle;
+	a->opts.jit_maps = a->c.jit_maps;
+	a->ropts.wide = a->c.wide;
+	aopts.prefix_map = a->c.prefix_map;
+	if ((rc = settle(a, argc, argv, &aopts)))
+		return rc;
+	if (a->c.archive && (rc = cli_archive(P, a->c.archive, &a->input, 1, &a->opts.archive)))
 		return rc;
 
-	cli_progress_setup(&progress, "mycl-hot", input, lg.verbose, &popts);
-	if ((rc = cli_open_recording(P, input, &popts, &pd)))
+	cli_progress_setup(&progress, "mycl-hot", a->input, lg->verbose, &a->popts);
+	if ((rc = cli_open_recording(P, a->input, &a->popts, &pd)))
 		return rc;
 	if (mycl_perf_data__is_stat(pd)) {
 		cli_progress_done(&progress);
-		rc = stat_view(pd, &seen, format, output, wide, &ropts, &lg, html_file);
+		rc = stat_view(pd, &given, a->c.format, a->c.output, a->c.wide, &a->ropts, lg, a->html_file);
 		mycl_perf_data__close(pd);
 		return rc;
 	}
-	err = mycl_profile__build(pd, &opts, &prof);
+	err = mycl_profile__build(pd, &a->opts, &prof);
 	cli_progress_done(&progress);
-	if (!err && (rc = cli_time_empty(P, pd, popts.time))) {
+	if (!err && (rc = cli_time_empty(P, pd, a->popts.time))) {
 		mycl_profile__free(prof);
 		mycl_perf_data__close(pd);
 		return rc;
 	}
-	if (!err && opts.latency && !mycl_profile__latency_method(prof)) {
+	if (!err && a->opts.latency && !mycl_profile__latency_method(prof)) {
 		fprintf(stderr, P ": %s: %s needs the threads running at each sample: the recording "
 			"has no context switches and its samples carry no CPU; record with perf record "
 			"--switch-events (perf 6.15+: --latency), or -a\n", mycl_perf_data__path(pd),
-			types_view == 3 ? "--sort parallelism" : "--latency");
+			a->types_view == 3 ? "--sort parallelism" : "--latency");
 		mycl_profile__free(prof);
 		mycl_perf_data__close(pd);
 		return EXIT_USAGE;
@@ -1052,17 +1042,17 @@ int main(int argc, char **argv)
 
 		if (err == MYCL_ERR_NO_EVENT) {
 			fprintf(stderr, "mycl-hot: %s: no event named '%s' in the recording; it has",
-				mycl_perf_data__path(pd), opts.event);
+				mycl_perf_data__path(pd), a->opts.event);
 			for (size_t i = 0; i < mycl_perf_data__nr_events(pd); i++)
 				fprintf(stderr, "%s '%s'", i ? "," : "", mycl_perf_data__event(pd, i)->name);
 			fputc('\n', stderr);
 		} else if (err == MYCL_ERR_NOT_RECORDED && !msg[0]) {
 			fprintf(stderr, "mycl-hot: %s: its samples carry no CPU number (perf record -a, -C "
 				"or --sample-cpu records one): %s cannot use it\n",
-				mycl_perf_data__path(pd), opts.cpus ? "--cpu" : "--sort cpu");
+				mycl_perf_data__path(pd), a->opts.cpus ? "--cpu" : "--sort cpu");
 			err = -EINVAL;
 		} else if (err == MYCL_ERR_BAD_RULES) {
-			fprintf(stderr, "mycl-hot: --lock-rules %s refused\n", opts.lock_rules);
+			fprintf(stderr, "mycl-hot: --lock-rules %s refused\n", a->opts.lock_rules);
 			err = -EINVAL;
 		} else if (err == -EINVAL)
 			fprintf(stderr, "mycl-hot: --pid, --tid and --cpu take comma lists of numbers\n");
@@ -1072,7 +1062,7 @@ int main(int argc, char **argv)
 		mycl_perf_data__close(pd);
 		return rc;
 	}
-	if (opts.comms || opts.dsos || opts.pids || opts.tids || opts.cpus) {
+	if (a->opts.comms || a->opts.dsos || a->opts.pids || a->opts.tids || a->opts.cpus) {
 		/* filters that keep nothing: said with what they were, not an empty table */
 		uint64_t kept = 0, all = 0;
 
@@ -1084,11 +1074,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "mycl-hot: %s: none of its %" PRIu64 " samples passes%s%s%s%s%s%s%s"
 				"%s%s%s (--sort comm,pid,dso shows what it holds)\n",
 				mycl_perf_data__path(pd), all,
-				opts.comms ? " --comm " : "", opts.comms ? opts.comms : "",
-				opts.pids ? " --pid " : "", opts.pids ? opts.pids : "",
-				opts.tids ? " --tid " : "", opts.tids ? opts.tids : "",
-				opts.cpus ? " --cpu " : "", opts.cpus ? opts.cpus : "",
-				opts.dsos ? " --dso " : "", opts.dsos ? opts.dsos : "");
+				a->opts.comms ? " --comm " : "", a->opts.comms ? a->opts.comms : "",
+				a->opts.pids ? " --pid " : "", a->opts.pids ? a->opts.pids : "",
+				a->opts.tids ? " --tid " : "", a->opts.tids ? a->opts.tids : "",
+				a->opts.cpus ? " --cpu " : "", a->opts.cpus ? a->opts.cpus : "",
+				a->opts.dsos ? " --dso " : "", a->opts.dsos ? a->opts.dsos : "");
 			mycl_profile__free(prof);
 			mycl_perf_data__close(pd);
 			return EXIT_NOTHING;
@@ -1098,8 +1088,8 @@ int main(int argc, char **argv)
 	 * Views that print no header (folded stacks, --callers/--callees, --locks, pprof, the
 	 * pictures) say on stderr that the recording has no call chains; the others in it.
 	 */
-	if (lg.verbose >= 0 && (folded || graph_sym || locks_view || flame_file || html_file ||
-				!strcmp(format, "pprof"))) {
+	if (lg->verbose >= 0 && (a->folded || a->graph_sym || a->locks_view || a->flame_file ||
+				 a->html_file || !strcmp(a->c.format, "pprof"))) {
 		for (size_t i = 0; i < mycl_profile__nr_warnings(prof); i++) {
 			const struct mycl_warning *w = mycl_profile__warning(prof, i);
 
@@ -1109,55 +1099,55 @@ int main(int argc, char **argv)
 		}
 	}
 	/* The pictures asked for beside the report, then the report. */
-	if ((flame_file && (rc = write_flame(flame_file, prof))) ||
-	    (html_file && (rc = write_html(html_file, prof, &aopts)))) {
+	if ((a->flame_file && (rc = write_flame(a->flame_file, prof))) ||
+	    (a->html_file && (rc = write_html(a->html_file, prof, &aopts)))) {
 		mycl_profile__free(prof);
 		mycl_perf_data__close(pd);
 		return rc;
 	}
-	if (!strcmp(format, "pprof")) {
-		rc = write_pprof(output, prof);
+	if (!strcmp(a->c.format, "pprof")) {
+		rc = write_pprof(a->c.output, prof);
 		mycl_profile__free(prof);
 		mycl_perf_data__close(pd);
 		return rc;
 	}
-	if (output && !(out = cli_open_output(output))) {
-		fprintf(stderr, "mycl-hot: cannot write %s: %s\n", output, strerror(errno));
+	if (a->c.output && !(out = cli_open_output(a->c.output))) {
+		fprintf(stderr, "mycl-hot: cannot write %s: %s\n", a->c.output, strerror(errno));
 		mycl_profile__free(prof);
 		mycl_perf_data__close(pd);
 		return EXIT_INTERNAL;
 	}
 	/* Text within 100 columns unless --wide; JSON and folded stacks as they are. */
 	base_out = out;
-	if (!wide && strcmp(format, "json") && !folded) {
+	if (!a->c.wide && strcmp(a->c.format, "json") && !a->folded) {
 		FILE *fo = cli_folding(out, 100);
 
 		if (fo)
 			out = fo;
 	}
-	if (types_view == 3)
-		err = parallelism_views(out, prof, !strcmp(format, "json"));
-	else if (types_view)
-		err = types_views(out, prof, types_view == 2, !strcmp(format, "json"),
-				  ropts.percent_limit);
-	else if (locks_view)
-		err = lock_reports(out, prof, true, !strcmp(format, "json"), ropts.graph_limit);
-	else if (graph_sym || folded)
-		err = special_views(out, prof, graph_sym, graph_callees, folded,
-				    !strcmp(format, "json"), &ropts);
-	else if (ann_n && !strcmp(format, "json"))
-		err = annotations(out, prof, ann_n, ann_sym, ann_context, true, &aopts);
-	else if (ann_n) {
+	if (a->types_view == 3)
+		err = parallelism_views(out, prof, !strcmp(a->c.format, "json"));
+	else if (a->types_view)
+		err = types_views(out, prof, a->types_view == 2, !strcmp(a->c.format, "json"),
+				  a->ropts.percent_limit);
+	else if (a->locks_view)
+		err = lock_reports(out, prof, true, !strcmp(a->c.format, "json"), a->ropts.graph_limit);
+	else if (a->graph_sym || a->folded)
+		err = special_views(out, prof, a->graph_sym, a->graph_callees, a->folded,
+				    !strcmp(a->c.format, "json"), &a->ropts);
+	else if (a->ann_n && !strcmp(a->c.format, "json"))
+		err = annotations(out, prof, a->ann_n, a->ann_sym, a->ann_context, true, &aopts);
+	else if (a->ann_n) {
 		/* --annotate=SYM: that function alone, as perf annotate SYM; N: after the profile */
-		err = ann_sym ? 0 : mycl_report__text(out, prof, &ropts);
+		err = a->ann_sym ? 0 : mycl_report__text(out, prof, &a->ropts);
 		if (!err)
-			err = annotations(out, prof, ann_n, ann_sym, ann_context, false, &aopts);
+			err = annotations(out, prof, a->ann_n, a->ann_sym, a->ann_context, false, &aopts);
 		if (err == -ENOENT)
-			graph_sym = ann_sym;
-	} else if (!strcmp(format, "json")) {
-		err = mycl_report__json(out, prof, &ropts);
+			a->graph_sym = a->ann_sym;
+	} else if (!strcmp(a->c.format, "json")) {
+		err = mycl_report__json(out, prof, &a->ropts);
 	} else {
-		err = mycl_report__text(out, prof, &ropts);
+		err = mycl_report__text(out, prof, &a->ropts);
 		if (!err)
 			err = lock_reports(out, prof, false, false, 0);
 	}
@@ -1172,7 +1162,7 @@ int main(int argc, char **argv)
 			lost += d->ok ? 0 : d->unresolved;
 		}
 		fprintf(stderr, "mycl-hot: %s: no sample went through '%s'", mycl_perf_data__path(pd),
-			graph_sym);
+			a->graph_sym);
 		if (lost)
 			fprintf(stderr, "; %.1f%% of the samples are in code with no symbols (see the "
 				"symbolization summary), which may hold it", 100.0 * (double)lost /
@@ -1191,7 +1181,7 @@ int main(int argc, char **argv)
 	if (out != base_out && fclose(out) && !err)
 		err = errno ? -errno : -EIO;
 	out = base_out;
-	err = cli_finish_output(P, out, output, err) != EXIT_OK;
+	err = cli_finish_output(P, out, a->c.output, err) != EXIT_OK;
 #ifndef TOOL_ASAN
 	/*
 	 * The process ends here: tearing the profile down (libdw's trees of

@@ -1,98 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* mycl-report: one attachment for a bug ticket from a perf recording (a thin CLI over libmycl). */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cli.h"
+#include "opts.h"
 
 #define P "mycl-report"
 #define MAX_BINS 16
-
-static void usage(FILE *f)
-{
-	fputs("usage: mycl-report [options] perf.data [BINARY...]\n"
-	      "\n"
-	      "One report of a recording to paste into a bug ticket: what was recorded and its\n"
-	      "warnings, the flat profile, the callers of the top functions, lock and spin sites,\n"
-	      "the hottest code annotated, false sharing among the globals of the binaries (those\n"
-	      "given, else the recording's own), symbols, and how the main binaries were built.\n"
-	      "Every line within 100 columns.\n"
-	      "\n"
-	      "      --format text|markdown|jira|json  (default text, for mailing lists and\n"
-	      "                          bugs.mysql.com; markdown for GitHub, GitLab; jira: Jira's\n"
-	      "                          wiki markup, for MariaDB's and MySQL's Jira)\n"
-	      "      --redact            drop host name, command line, the recording's directory,\n"
-	      "                          home directories and user names\n"
-	      "      --color auto|always|never  headings and warnings in colour (text; auto: on a\n"
-	      "                          terminal, unless NO_COLOR is set)\n"
-	      "      --top N             rows of the flat profile (default 20)\n"
-	      "      --width N           columns (60 or more; default 100)\n"
-	      "      --no-share          no false-sharing section (it reads the binaries' code)\n"
-	      "      --libraries         the hottest code, false sharing and build facts of shared\n"
-	      "                          libraries too (default: the programs' own binaries)\n"
-	      "      --share-types       the false-sharing section judges struct members too\n"
-	      "                          (mycl-share --types: reads every function's debug info)\n"
-	      "      --event NAME        report this event (default: the first with samples)\n"
-	      "      --time SLICE        only samples in this time slice, as perf's --time:\n"
-	      "                          START,STOP seconds, 10%/2 (the second tenth), 0%-10%\n"
-	      "      --stat FILE         a perf stat record file run beside it: its counts\n"
-	      "      --max-stack N       frames kept of each call chain (default 127, as perf)\n"
-	      "      --symfs DIR         look for binaries under DIR\n"
-	      "      --kallsyms FILE     kernel symbols of the recorded kernel\n"
-	      "      --no-demangle       show C++ names mangled\n"
-	      "      --buildid-dir DIR   perf's build-id cache (default ~/.debug; '' for none)\n"
-	      "      --archive FILE      perf archive (perf.data.tar.bz2) from the recorded machine\n"
-	      "      --archive-max MIB   what its members kept may take (default 1024)\n"
-	      "      --debug-dir DIR     separate debug files (default /usr/lib/debug)\n"
-	      "      --jit-maps          read /tmp/perf-PID.map for a recording from elsewhere\n"
-	      "      --source-dir DIR    where to find source files (repeatable)\n"
-	      "      --prefix-map OLD=NEW  rewrite build paths of source files\n"
-	      "  -o, --output FILE       write the report to FILE\n"
-	      "  -q, --quiet             no warnings, no progress line\n"
-	      "  -h, --help              this help          --version      print the version\n"
-	      "\n"
-	      "Exit status: 0 ok, 1 usage, 2 cannot read input, 3 invalid or corrupt input,\n"
-	      "4 nothing to report, 5 internal error.\n", f);
-}
-
-enum { O_FORMAT = 256, O_REDACT, O_COLOR, O_TOP, O_WIDTH, O_NOSHARE, O_SHARETYPES, O_EVENT, O_SYMFS, O_KALLSYMS,
-       O_BUILDID, O_ARCHIVE, O_ARCHIVEMAX, O_DEBUG, O_VERSION, O_MAXSTACK, O_SRCDIR, O_PREFIXMAP, O_JITMAPS, O_TIME, O_STAT,
-       O_LIBRARIES, O_NODEMANGLE };
-
-static const struct option long_opts[] = {
-	{ "format", required_argument, NULL, O_FORMAT },
-	{ "redact", no_argument, NULL, O_REDACT },
-	{ "color", required_argument, NULL, O_COLOR },
-	{ "colour", required_argument, NULL, O_COLOR },
-	{ "top", required_argument, NULL, O_TOP },
-	{ "width", required_argument, NULL, O_WIDTH },
-	{ "no-share", no_argument, NULL, O_NOSHARE },
-	{ "share-types", no_argument, NULL, O_SHARETYPES },
-	{ "libraries", no_argument, NULL, O_LIBRARIES },
-	{ "no-demangle", no_argument, NULL, O_NODEMANGLE },
-	{ "event", required_argument, NULL, O_EVENT },
-	{ "time", required_argument, NULL, O_TIME },
-	{ "stat", required_argument, NULL, O_STAT },
-	{ "max-stack", required_argument, NULL, O_MAXSTACK },
-	{ "symfs", required_argument, NULL, O_SYMFS },
-	{ "kallsyms", required_argument, NULL, O_KALLSYMS },
-	{ "buildid-dir", required_argument, NULL, O_BUILDID },
-	{ "archive", required_argument, NULL, O_ARCHIVE },
-	{ "archive-max", required_argument, NULL, O_ARCHIVEMAX },
-	{ "debug-dir", required_argument, NULL, O_DEBUG },
-	{ "source-dir", required_argument, NULL, O_SRCDIR },
-	{ "jit-maps", no_argument, NULL, O_JITMAPS },
-	{ "prefix-map", required_argument, NULL, O_PREFIXMAP },
-	{ "output", required_argument, NULL, 'o' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, O_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* TEXT (already escaped) to F with headings and warnings in colour. */
 static void colour_lines(FILE *f, const char *text)
@@ -140,100 +58,137 @@ static int binary_arg(const char *path)
 	return 0;
 }
 
+struct report_args {
+	struct cli_common c;
+	struct mycl_perf_data_opts popts;
+	struct mycl_profile_opts opts;
+	struct mycl_ticket_opts to;
+	const char *color, *stat_file;
+};
+
+#define AT(f) offsetof(struct report_args, f)
+
+static const struct cli_opt report_opts[] = {
+	{ .name = "format", .arg = "text|markdown|jira|json", .set = cli_set_choice,
+	  .off = AT(c.format),
+	  .choices = (const char *const[]){ "text", "markdown", "jira", "json", NULL },
+	  .help = "(default text, for mailing lists and\n"
+		  "bugs.mysql.com; markdown for GitHub, GitLab; jira: Jira's\n"
+		  "wiki markup, for MariaDB's and MySQL's Jira)" },
+	{ .name = "redact", .set = cli_set_flag, .off = AT(to.redact),
+	  .help = "drop host name, command line, the recording's directory,\n"
+		  "home directories and user names" },
+	{ .name = "color", .arg = "auto|always|never", .set = cli_set_choice, .off = AT(color),
+	  .choices = (const char *const[]){ "auto", "always", "never", NULL },
+	  .help = "headings and warnings in colour (text; auto: on a\n"
+		  "terminal, unless NO_COLOR is set)" },
+	{ .name = "colour", .arg = "auto|always|never", .alias = "color", .help = NULL },
+	{ .name = "top", .arg = "N", .set = cli_set_size, .off = AT(to.top), .min = 1,
+	  .max = 100000,
+	  .help = "rows of the flat profile (default 20)" },
+	{ .name = "width", .arg = "N", .set = cli_set_uint, .off = AT(to.width), .min = 60,
+	  .max = 10000,
+	  .help = "columns (60 or more; default 100)" },
+	{ .name = "no-share", .set = cli_set_flag, .off = AT(to.no_share),
+	  .help = "no false-sharing section (it reads the binaries' code)" },
+	{ .name = "libraries", .set = cli_set_flag, .off = AT(to.libraries),
+	  .help = "the hottest code, false sharing and build facts of shared\n"
+		  "libraries too (default: the programs' own binaries)" },
+	{ .name = "share-types", .set = cli_set_flag, .off = AT(to.share_types),
+	  .help = "the false-sharing section judges struct members too\n"
+		  "(mycl-share --types: reads every function's debug info)" },
+	{ .name = "event", .arg = "NAME", .set = cli_set_str, .off = AT(opts.event),
+	  .help = "report this event (default: the first with samples)" },
+	{ .name = "time", .arg = "SLICE", .set = cli_set_str, .off = AT(popts.time),
+	  .help = "only samples in this time slice, as perf's --time:\n"
+		  "START,STOP seconds, 10%/2 (the second tenth), 0%-10%" },
+	{ .name = "stat", .arg = "FILE", .set = cli_set_str, .off = AT(stat_file),
+	  .help = "a perf stat record file run beside it: its counts" },
+	{ .name = "max-stack", .arg = "N", .set = cli_set_uint, .off = AT(opts.max_stack),
+	  .min = 1, .max = 65535,
+	  .help = "frames kept of each call chain (default 127, as perf)" },
+	{ .name = NULL },
+};
+
+static const struct cli_group report_groups[] = {
+	{ NULL, report_opts },
+	{ "Symbol sources", cli_opts_symbols },
+	{ NULL, cli_opts_archive },
+	{ NULL, cli_opts_archive_max },
+	{ NULL, cli_opts_debug },
+	{ "Source files", cli_opts_sources },
+	{ "Output", cli_opts_output },
+	{ NULL, NULL },
+};
+
+static const struct cli_tool report_tool = {
+	.prog = P,
+	.version = MYCL_VERSION,
+	.synopsis = "[options] perf.data [BINARY...]",
+	.about = "One report of a recording to paste into a bug ticket: what was recorded and its\n"
+		 "warnings, the flat profile, the callers of the top functions, lock and spin sites,\n"
+		 "the hottest code annotated, false sharing among the globals of the binaries (those\n"
+		 "given, else the recording's own), symbols, and how the main binaries were built.\n"
+		 "Every line within 100 columns.",
+	.groups = report_groups,
+	.exit_status = "Exit status: 0 ok, 1 usage, 2 cannot read input, 3 invalid or corrupt input,\n"
+		       "4 nothing to report, 5 internal error.\n",
+};
+
 int main(int argc, char **argv)
 {
-	struct cli_log lg = { .prog = P, .verbose = 0 };
+	struct report_args args = {
+		.c = { .lg = { .prog = P }, .format = "text", .buildid_dir = cli_home_debug() },
+		.popts = { .sz = sizeof(args.popts), .print = cli_print, .print_ctx = &args.c.lg },
+		.opts = { .sz = sizeof(args.opts), .print = cli_print, .print_ctx = &args.c.lg,
+			  .callgraph = true, .locks = true, .annotate = true },
+		.to = { .sz = sizeof(args.to), .home = getenv("HOME") },
+		.color = "auto",
+	};
+	struct cli_log lg;
 	struct cli_progress progress;
-	MYCL_OPTS(mycl_perf_data_opts, popts, .print = cli_print, .print_ctx = &lg);
-	MYCL_OPTS(mycl_profile_opts, opts, .buildid_dir = cli_home_debug(), .print = cli_print,
-		  .print_ctx = &lg, .callgraph = true, .locks = true, .annotate = true);
-	const char *src_dirs[MAX_SRC_DIRS + 1] = { NULL };
-	int nsrc = 0;
-	MYCL_OPTS(mycl_annotate_opts, aopts, .source_dirs = src_dirs);
-	MYCL_OPTS(mycl_ticket_opts, to, .annotate_opts = &aopts, .home = getenv("HOME"));
-	static const int repeatable[] = { O_SRCDIR, 0 };
-	const char *format = "text", *output = NULL, *input, *color = "auto";
+	struct mycl_perf_data_opts popts;
+	struct mycl_profile_opts opts;
+	MYCL_OPTS(mycl_annotate_opts, aopts, .source_dirs = args.c.src_dirs,
+		  .prefix_map = args.c.prefix_map);
+	struct mycl_ticket_opts to;
+	const char *format, *output, *input, *color;
 	const char *bins[MAX_BINS + 1] = { NULL };
 	struct mycl_perf_data *pd = NULL, *stat_pd = NULL;
 	struct mycl_stat *stat = NULL;
-	const char *stat_file = NULL;
+	const char *stat_file;
 	struct mycl_profile *prof = NULL;
-	const char *archive = NULL;
+	const char *archive;
 	bool use_colour;
 	size_t ev = SIZE_MAX;
 	FILE *out;
-	struct cli_seen seen = { .nr = 0 };
-	int c, err, rc;
+	struct cli_args cargs;
+	int err, rc;
 
 	cli_escape_std();
 	if (cli_check_env(P))
 		return EXIT_USAGE;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:qh", long_opts, NULL)) != -1) {
-		if (cli_once(P, long_opts, &seen, c, optarg, repeatable))
-			return EXIT_USAGE;
-		switch (c) {
-		case O_FORMAT:
-			if (cli_choice(P, "--format", optarg, (const char *const[]){ "text", "markdown",
-									    "jira", "json", NULL }))
-				return EXIT_USAGE;
-			format = optarg;
-			break;
-		case O_REDACT: to.redact = true; break;
-		case O_COLOR:
-			if (cli_choice(P, "--color", optarg, (const char *const[]){ "auto", "always",
-									   "never", NULL }))
-				return EXIT_USAGE;
-			color = optarg;
-			break;
-		case O_TOP:
-			if (cli_size(P, "--top", optarg, 1, 100000, &to.top))
-				return EXIT_USAGE;
-			break;
-		case O_WIDTH:
-			if (cli_uint(P, "--width", optarg, 60, 10000, &to.width))
-				return EXIT_USAGE;
-			break;
-		case O_NOSHARE: to.no_share = true; break;
-		case O_LIBRARIES: to.libraries = true; break;
-		case O_NODEMANGLE: opts.no_demangle = true; break;
-		case O_SHARETYPES: to.share_types = true; break;
-		case O_EVENT: opts.event = optarg; break;
-		case O_TIME: popts.time = optarg; break;
-		case O_STAT: stat_file = optarg; break;
-		case O_MAXSTACK:
-			if (cli_uint(P, "--max-stack", optarg, 1, 65535, &opts.max_stack))
-				return EXIT_USAGE;
-			break;
-		case O_SYMFS: opts.symfs = to.symfs = optarg; break;
-		case O_KALLSYMS: opts.kallsyms = optarg; break;
-		case O_BUILDID: opts.buildid_dir = optarg; break;
-		case O_ARCHIVE:
-			if (cli_set_once(P, "--archive", &archive, optarg, "; one archive a run"))
-				return EXIT_USAGE;
-			break;
-		case O_ARCHIVEMAX:
-			if (cli_archive_max(P, optarg))
-				return EXIT_USAGE;
-			break;
-		case O_DEBUG: opts.debug_dir = optarg; break;
-		case O_JITMAPS: opts.jit_maps = true; break;
-		case O_SRCDIR:
-			if (cli_source_dir(P, src_dirs, &nsrc, optarg))
-				return EXIT_USAGE;
-			break;
-		case O_PREFIXMAP:
-			if (cli_prefix_map(P, optarg))
-				return EXIT_USAGE;
-			aopts.prefix_map = optarg;
-			break;
-		case 'o': output = optarg; break;
-		case 'q': lg.verbose = -1; break;
-		case 'h': usage(stdout); return EXIT_OK;
-		case O_VERSION: puts(P " " MYCL_VERSION); return EXIT_OK;
-		default: return cli_bad_option(P, argv, long_opts);
-		}
-	}
+	if (!cli_parse(&cargs, &report_tool, &args.c, argc, argv, &rc))
+		return rc;
+	args.opts.symfs = args.to.symfs = args.c.symfs;
+	args.opts.kallsyms = args.c.kallsyms;
+	args.opts.buildid_dir = args.c.buildid_dir;
+	args.opts.debug_dir = args.c.debug_dir;
+	args.opts.no_demangle = args.c.no_demangle;
+	args.opts.jit_maps = args.c.jit_maps;
+	aopts.prefix_map = args.c.prefix_map;
+	lg = args.c.lg;
+	popts = args.popts;
+	popts.print_ctx = &lg;
+	opts = args.opts;
+	opts.print_ctx = &lg;
+	to = args.to;
+	to.annotate_opts = &aopts;
+	format = args.c.format;
+	output = args.c.output;
+	color = args.color;
+	stat_file = args.stat_file;
+	archive = args.c.archive;
 	if (optind >= argc) {
 		fprintf(stderr, P ": which recording? (mycl-report perf.data [BINARY...])\n");
 		return EXIT_USAGE;

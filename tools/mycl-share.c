@@ -1,134 +1,133 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* mycl-share: which global variables share a cache line, who writes them. */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
+#include "opts.h"
 
-static void usage(FILE *f)
+struct share_args {
+	struct cli_common c;
+	struct mycl_share_opts o;
+	struct mycl_share_write_opts wo;
+	bool what_if;
+	const char *dis;
+};
+
+#define AT(f) offsetof(struct share_args, f)
+
+static int set_line_size(struct cli_common *s, const struct cli_opt *o, const char *arg)
 {
-	fputs("usage: mycl-share [options] BINARY\n"
-	      "\n"
-	      "Global variables on the cache lines of BINARY's architecture, the code that\n"
-	      "writes and reads each, and the lines where written data sits beside other data.\n"
-	      "\n"
-	      "      --line-size N      line size in bytes (default: x86_64 64, aarch64 and\n"
-	      "                         ppc64 128, s390x 256)\n"
-	      "      --arch NAME        line size of NAME (x86_64 i386 aarch64 arm ppc64 s390x riscv64)\n"
-	      "      --what-if          the flagged lines at 64, 128 and 256 bytes\n"
-	      "      --symbol NAME      NAME's line and its neighbours, at 64, 128 and 256 bytes\n"
-	      "      --perf FILE        weight by a recording (sampled instructions, data addresses)\n"
-	      "      --time SLICE       only its samples in this time slice, as perf's --time\n"
-	      "      --all              every line with a variable, not only flagged ones\n"
-	      "      --max-lines N      flagged lines shown (default 20)\n"
-	      "      --disassemble FUNC FUNC's code with the variables each instruction touches\n"
-	      "      --types            also the struct, class and union types the code reaches\n"
-	      "                         through pointers, member by member (walks every function)\n"
-	      "      --type NAME        NAME's layout on the lines, each member's role (pahole-like)\n"
-	      "      --include-readonly also read-only data\n"
-	      "      --assume-threads   judge a program that starts no thread as if it did\n"
-	      "      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
-	      "      --format text|json\n"
-	      "      --wide             full names and lines of any length (text: 100 columns)\n"
-	      "  -o, --output FILE      write the report to FILE\n"
-	      "  -q, --quiet  -h, --help  --version\n"
-	      "\n"
-	      "Exit status: 0 ok, 1 usage, 2 cannot read, 3 not an ELF file with code,\n"
-	      "4 symbol, function or type not found, 5 internal error.\n", f);
+	unsigned int *v = &((struct share_args *)s)->o.line_size;
+
+	if (cli_uint(s->lg.prog, "--line-size", arg, 8, 4096, v))
+		return -1;
+	if (*v & (*v - 1)) {
+		fprintf(stderr, "mycl-share: --line-size takes a power of two, not '%s'\n", arg);
+		return -1;
+	}
+	return 0;
 }
 
-enum { O_LINE = 256, O_ARCH, O_WHATIF, O_SYMBOL, O_PERF, O_ALL, O_MAX, O_RO, O_DEBUG, O_FORMAT, O_DIS,
-       O_WIDE, O_VERSION, O_THREADS, O_TYPES, O_TYPE, O_TIME };
+static int set_type(struct cli_common *s, const struct cli_opt *o, const char *arg)
+{
+	struct share_args *a = (struct share_args *)s;
 
-static const struct option long_opts[] = {
-	{ "line-size", required_argument, NULL, O_LINE },
-	{ "arch", required_argument, NULL, O_ARCH },
-	{ "what-if", no_argument, NULL, O_WHATIF },
-	{ "symbol", required_argument, NULL, O_SYMBOL },
-	{ "perf", required_argument, NULL, O_PERF },
-	{ "time", required_argument, NULL, O_TIME },
-	{ "all", no_argument, NULL, O_ALL },
-	{ "max-lines", required_argument, NULL, O_MAX },
-	{ "include-readonly", no_argument, NULL, O_RO },
-	{ "assume-threads", no_argument, NULL, O_THREADS },
-	{ "debug-dir", required_argument, NULL, O_DEBUG },
-	{ "format", required_argument, NULL, O_FORMAT },
-	{ "disassemble", required_argument, NULL, O_DIS },
-	{ "wide", no_argument, NULL, O_WIDE },
-	{ "types", no_argument, NULL, O_TYPES },
-	{ "type", required_argument, NULL, O_TYPE },
-	{ "output", required_argument, NULL, 'o' },
-	{ "version", no_argument, NULL, O_VERSION },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	a->wo.type = arg;
+	a->o.types = true;
+	return 0;
+}
+
+static const struct cli_opt share_opts[] = {
+	{ .name = "line-size", .arg = "N", .set = set_line_size,
+	  .help = "line size in bytes (default: x86_64 64, aarch64 and\n"
+		  "ppc64 128, s390x 256)" },
+	{ .name = "arch", .arg = "NAME", .set = cli_set_str, .off = AT(o.arch),
+	  .help = "line size of NAME (x86_64 i386 aarch64 arm ppc64 s390x\n"
+		  "riscv64)" },
+	{ .name = "what-if", .set = cli_set_flag, .off = AT(what_if),
+	  .help = "the flagged lines at 64, 128 and 256 bytes" },
+	{ .name = "symbol", .arg = "NAME", .set = cli_set_str, .off = AT(wo.symbol),
+	  .help = "NAME's line and its neighbours, at 64, 128 and 256 bytes" },
+	{ .name = "perf", .arg = "FILE", .set = cli_set_str, .off = AT(o.perf_data),
+	  .help = "weight by a recording (sampled instructions, data addresses)" },
+	{ .name = "time", .arg = "SLICE", .set = cli_set_str, .off = AT(o.perf_time),
+	  .help = "only its samples in this time slice, as perf's --time" },
+	{ .name = "all", .set = cli_set_flag, .off = AT(wo.all_lines),
+	  .help = "every line with a variable, not only flagged ones" },
+	{ .name = "max-lines", .arg = "N", .set = cli_set_size, .off = AT(wo.max_lines), .min = 1,
+	  .max = 1000000000,
+	  .help = "flagged lines shown (default 20)" },
+	{ .name = "disassemble", .arg = "FUNC", .set = cli_set_str, .off = AT(dis),
+	  .help = "FUNC's code with the variables each instruction touches" },
+	{ .name = "types", .set = cli_set_flag, .off = AT(o.types),
+	  .help = "also the struct, class and union types the code reaches\n"
+		  "through pointers, member by member (walks every function)" },
+	{ .name = "type", .arg = "NAME", .set = set_type,
+	  .help = "NAME's layout on the lines, each member's role (pahole-like)" },
+	{ .name = "include-readonly", .set = cli_set_flag, .off = AT(o.include_readonly),
+	  .help = "also read-only data" },
+	{ .name = "assume-threads", .set = cli_set_flag, .off = AT(o.assume_threads),
+	  .help = "judge a program that starts no thread as if it did" },
+	{ .name = "format", .arg = "text|json", .set = cli_set_choice, .off = AT(c.format),
+	  .choices = (const char *const[]){ "text", "json", NULL },
+	  .help = "output format (default text)" },
+	{ .name = NULL },
+};
+
+static const struct cli_group share_groups[] = {
+	{ NULL, share_opts },
+	{ "Symbol sources", cli_opts_debug },
+	{ "Output", cli_opts_wide },
+	{ NULL, cli_opts_output },
+	{ NULL, NULL },
+};
+
+static const struct cli_tool share_tool = {
+	.prog = "mycl-share",
+	.version = MYCL_VERSION,
+	.synopsis = "[options] BINARY",
+	.about = "Global variables on the cache lines of BINARY's architecture, the code that\n"
+		 "writes and reads each, and the lines where written data sits beside other data.",
+	.groups = share_groups,
+	.exit_status = "Exit status: 0 ok, 1 usage, 2 cannot read, 3 not an ELF file with code,\n"
+		       "4 symbol, function or type not found, 5 internal error.\n",
 };
 
 int main(int argc, char **argv)
 {
-	struct cli_log lg = { .prog = "mycl-share", .verbose = 0 };
-	MYCL_OPTS(mycl_share_opts, o, .print = cli_print, .print_ctx = &lg);
-	MYCL_OPTS(mycl_share_write_opts, wo);
+	struct share_args a = {
+		.c = { .lg = { .prog = "mycl-share" }, .format = "text" },
+		.o = { .sz = sizeof(a.o), .print = cli_print, .print_ctx = &a.c.lg },
+		.wo = { .sz = sizeof(a.wo) },
+	};
+	struct mycl_share_opts o;
+	struct mycl_share_write_opts wo;
+	struct cli_args args;
 	struct mycl_share *s;
-	bool what_if = false, json = false;
-	const char *dis = NULL, *output = NULL;
+	bool what_if, json;
+	const char *dis, *output;
 	FILE *out = NULL;
 	char err[600] = "";
-	struct cli_seen seen = { .nr = 0 };
-	int c, rc;
+	int rc;
 
 	cli_escape_std();
 	if (cli_check_env("mycl-share"))
 		return EXIT_USAGE;
 	out = stdout;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "qho:", long_opts, NULL)) != -1) {
-		if (cli_once("mycl-share", long_opts, &seen, c, optarg, NULL))
-			return EXIT_USAGE;
-		switch (c) {
-		case O_LINE:
-			if (cli_uint("mycl-share", "--line-size", optarg, 8, 4096, &o.line_size))
-				return EXIT_USAGE;
-			if (o.line_size & (o.line_size - 1)) {
-				fprintf(stderr, "mycl-share: --line-size takes a power of two, not '%s'\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_ARCH: o.arch = optarg; break;
-		case O_WHATIF: what_if = true; break;
-		case O_SYMBOL: wo.symbol = optarg; break;
-		case O_PERF: o.perf_data = optarg; break;
-		case O_TIME: o.perf_time = optarg; break;
-		case O_ALL: wo.all_lines = true; break;
-		case O_MAX:
-			if (cli_size("mycl-share", "--max-lines", optarg, 1, 1000000000, &wo.max_lines))
-				return EXIT_USAGE;
-			break;
-		case O_RO: o.include_readonly = true; break;
-		case O_THREADS: o.assume_threads = true; break;
-		case O_DIS: dis = optarg; break;
-		case O_DEBUG: o.debug_dir = optarg; break;
-		case O_FORMAT:
-			if (cli_choice("mycl-share", "--format", optarg,
-				       (const char *const[]){ "text", "json", NULL }))
-				return EXIT_USAGE;
-			json = !strcmp(optarg, "json");
-			break;
-		case 'q': lg.verbose = -1; break;
-		case 'o': output = optarg; break;
-		case O_WIDE: wo.wide = true; break;
-		case O_TYPES: o.types = true; break;
-		case O_TYPE: wo.type = optarg; o.types = true; break;
-		case O_VERSION: puts("mycl-share " MYCL_VERSION); return EXIT_OK;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: return cli_bad_option("mycl-share", argv, long_opts);
-		}
-	}
+	if (!cli_parse(&args, &share_tool, &a.c, argc, argv, &rc))
+		return rc;
+	a.o.debug_dir = a.c.debug_dir;
+	a.wo.wide = a.c.wide;
+	o = a.o;
+	wo = a.wo;
+	what_if = a.what_if;
+	dis = a.dis;
+	output = a.c.output;
+	json = !strcmp(a.c.format, "json");
 	if (optind + 1 != argc) {
-		usage(stderr);
+		cli_usage(&share_tool, stderr);
 		return EXIT_USAGE;
 	}
 	if (cli_conflict("mycl-share", dis, "--disassemble", what_if || wo.symbol,
