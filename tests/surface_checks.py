@@ -78,7 +78,7 @@ libs = subprocess.run(['pkg-config', '--libs', 'libdw', 'libelf', 'libzstd', 'ca
                        'libtraceevent', 'zlib'], capture_output=True, text=True).stdout.split()
 exe = os.path.join(work, 'collide')
 r = subprocess.run(['cc', '-I', os.path.join(src, 'include'), prog, ar] + libs +
-                   ['-lbz2', '-lstdc++', '-lm', '-pthread', '-o', exe],
+                   ['-lbz2', '-liberty', '-lstdc++', '-lm', '-pthread', '-o', exe],
                    capture_output=True, text=True)
 if r.returncode:
     fail('a program defining bunzip, str_printf and x86 does not link the static '

@@ -81,7 +81,7 @@ fuzz_build() {
 	cat "$out"/obj/*.log >> "$out/build.log" 2>/dev/null
 	for target in $fuzz_targets; do
 		if ! (cd "$out" && clang $flags -fsanitize=fuzzer "$top/tests/fuzz/$target.c" $objs \
-			-lelf -ldw -lzstd -lbz2 -lz -lstdc++ -lcapstone -ltraceevent -lm -o "$target") \
+			-lelf -ldw -lzstd -lbz2 -lz -liberty -lstdc++ -lcapstone -ltraceevent -lm -o "$target") \
 			2>> "$out/build.log"; then
 			echo "fuzz: clang cannot build $target:"; tail -3 "$out/build.log"
 			return 1
