@@ -8,6 +8,7 @@ surface_checks.py SRCDIR LIBMYCL.so LIBMYCL.a WORKDIR [--write]
 - the shared library defines exactly those (version MYCL_0.1) and the static
   library defines no other global symbol (internal ones are local there:
   a program's own `bunzip`, `str_printf` or `x86` links beside it);
+- the static library links with what `pkg-config --static --libs mycl` adds;
 - the public structs and enums have the layouts of
   tests/data/surface/types.txt (pahole, x86_64), so a change to a public
   struct is a change to that file in the same commit.  --write rewrites it.
@@ -74,11 +75,15 @@ with open(prog, 'w') as f:
             '\t\t(void *)mycl_profile__build, (void *)mycl_report__html };\n'
             '\treturn !keep[3] || puts(mycl_strerror(MYCL_ERR_ELF)) < 0 ||\n'
             '\t       bunzip() + str_printf() + x86 != 6;\n}\n')
-libs = subprocess.run(['pkg-config', '--libs', 'libdw', 'libelf', 'libzstd', 'capstone',
-                       'libtraceevent', 'zlib'], capture_output=True, text=True).stdout.split()
+# the link line the installed mycl.pc gives a static link (its Libs.private, Requires.private)
+pcdir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(ar))), 'meson-private')
+r = subprocess.run(['pkg-config', '--static', '--libs', 'mycl'], capture_output=True, text=True,
+                   env=dict(os.environ, PKG_CONFIG_PATH=pcdir))
+if r.returncode:
+    fail('pkg-config --static --libs mycl (%s): %s' % (pcdir, r.stderr.strip()))
+libs = [w for w in r.stdout.split() if w != '-lmycl' and not w.startswith('-L')]
 exe = os.path.join(work, 'collide')
-r = subprocess.run(['cc', '-I', os.path.join(src, 'include'), prog, ar] + libs +
-                   ['-lbz2', '-liberty', '-lstdc++', '-lm', '-pthread', '-o', exe],
+r = subprocess.run(['cc', '-I', os.path.join(src, 'include'), prog, ar] + libs + ['-o', exe],
                    capture_output=True, text=True)
 if r.returncode:
     fail('a program defining bunzip, str_printf and x86 does not link the static '
