@@ -141,7 +141,9 @@ int main(int argc, char **argv)
 		.c = { .lg = { .prog = P }, .format = "text", .buildid_dir = cli_home_debug() },
 		.popts = { .sz = sizeof(args.popts), .print = cli_print, .print_ctx = &args.c.lg },
 		.opts = { .sz = sizeof(args.opts), .print = cli_print, .print_ctx = &args.c.lg,
-			  .callgraph = true, .locks = true, .annotate = true },
+			  .callgraph = true, .locks = true, .annotate = true,
+			  /* what the false-sharing section weighs by, from this one read */
+			  .call_sites = true, .data_addresses = true },
 		.to = { .sz = sizeof(args.to), .home = getenv("HOME") },
 		.color = "auto",
 	};

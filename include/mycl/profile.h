@@ -116,6 +116,14 @@ struct mycl_profile_opts {
 	 * runs (mycl-share: inside the loop that holds a write, or not).
 	 */
 	bool call_sites;
+	/*
+	 * Every sample's data address (perf mem, perf c2c, page faults), of
+	 * every event and whatever the filters keep, and each file's first
+	 * executable mapping: what mycl-share weighs cache lines by, so that an
+	 * analysis handed this profile (mycl_share_opts.profile) need not read
+	 * the recording again.
+	 */
+	bool data_addresses;
 };
 
 /* The frame that ends a call chain cut at max_stack frames. */

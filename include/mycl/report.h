@@ -183,7 +183,10 @@ struct mycl_ticket_opts {
  * hottest code annotated, false sharing weighted by the samples, the
  * symbolization summary and the main binaries' build.  Every line within the
  * width: names shortened in the middle, long lines folded.  Deterministic.
- * 0, -EINVAL, -ENOMEM or -EIO.
+ * P built with callgraph, locks and annotate; the false sharing is weighed by
+ * P itself (mycl_share_opts.profile), so with call_sites and data_addresses
+ * too it weighs as mycl-share --perf does, and the recording is not read
+ * again.  0, -EINVAL, -ENOMEM or -EIO.
  */
 int mycl_report__ticket(FILE *out, const struct mycl_profile *p, size_t ev,
 			const struct mycl_ticket_opts *opts);

@@ -38,6 +38,14 @@ struct mycl_share_opts {
 	 * function the debug info describes (slower).
 	 */
 	bool types;
+	/*
+	 * Weight by a profile already built (instead of perf_data, which reads
+	 * the recording again): as perf_data weighs when it was built with
+	 * annotate, callgraph, call_sites and data_addresses (what it lacks
+	 * weighs nothing), with its own time slice and filters.  It must stay
+	 * open while the analysis is made; not with perf_data.
+	 */
+	const struct mycl_profile *profile;
 };
 
 enum mycl_share_verdict {

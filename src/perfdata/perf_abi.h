@@ -70,6 +70,8 @@ enum {
 #define S_TRANSACTION	(1ULL << 17)
 #define S_REGS_INTR	(1ULL << 18)
 #define S_PHYS_ADDR	(1ULL << 19)
+/* data_src: the load hit a modified line in another core's cache (PERF_MEM_SNOOP_HITM) */
+#define MEM_SNOOP_HITM	(1ULL << 23)
 #define S_AUX		(1ULL << 20)
 #define S_CGROUP	(1ULL << 21)
 #define S_DATA_PAGE_SIZE (1ULL << 22)

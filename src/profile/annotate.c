@@ -517,6 +517,32 @@ int mycl_profile_for_each_insn(const struct mycl_profile *p,
 	return for_each_place(&p->insns, fn, ctx);
 }
 
+int mycl_profile_for_each_data_addr(const struct mycl_profile *p,
+				    int (*fn)(uint64_t addr, uint64_t samples, bool hitm, void *ctx),
+				    void *ctx)
+{
+	for (size_t i = 0; i < p->data_addrs.nr; i++) {
+		const struct hent *e = &p->data_addrs.ents[i];
+		int err = fn(e->addr, e->samples, e->ev != 0, ctx);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+bool mycl_profile_first_map(const struct mycl_profile *p, const char *base, uint64_t *start,
+			    uint64_t *pgoff)
+{
+	for (size_t i = 0; i < p->maps_seen.nr; i++)
+		if (!strcmp(p->maps_seen.ents[i].sym, base)) {
+			*start = p->first_maps[i].start;
+			*pgoff = p->first_maps[i].pgoff;
+			return true;
+		}
+	return false;
+}
+
 int mycl_profile_for_each_site(const struct mycl_profile *p,
 			       int (*fn)(struct dso *d, uint64_t vaddr, uint64_t samples, void *ctx),
 			       void *ctx)

@@ -209,6 +209,14 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 	pe->event = s->event;
 	pe->nr_samples_all++;
 	pe->total_period_all += s->period;
+	if (p->data_addresses && (s->sample_type & S_ADDR) && s->addr) {
+		struct hent dk = { .addr = s->addr & ~(uint64_t)7,
+				   .ev = !!(s->data_src & MEM_SNOOP_HITM) };
+
+		err = hist_add(&p->data_addrs, &dk, 0, 1, NULL);
+		if (err)
+			return err;
+	}
 	/* (the waits a sample ends, whatever the filters keep: a wait is as long either way) */
 	if (p->locks && (err = offcpu_observe(p, s)))
 		return err;
@@ -319,9 +327,37 @@ static int on_sample(const struct mycl_sample *s, void *ctx)
 	return err;
 }
 
+/* opts.data_addresses: the first executable mapping of each file name. */
+static int first_map(struct mycl_profile *p, const struct mycl_mmap *m)
+{
+	const char *b = strrchr(m->filename, '/');
+	struct hent k = { .sym = machine_intern(p->m, b ? b + 1 : m->filename) };
+	uint32_t row;
+	int err;
+
+	if (!k.sym)
+		return -ENOMEM;
+	err = hist_add(&p->maps_seen, &k, 0, 1, &row);
+	if (err || p->maps_seen.ents[row].samples > 1)
+		return err;
+	if (ARRAY_GROW(p->first_maps, p->first_maps_cap, (size_t)row + 1))
+		return -ENOMEM;
+	p->first_maps[row].start = m->start;
+	p->first_maps[row].pgoff = m->pgoff;
+	return 0;
+}
+
 static int on_mmap(const struct mycl_mmap *m, void *ctx)
 {
-	return machine_mmap(((struct mycl_profile *)ctx)->m, m);
+	struct mycl_profile *p = ctx;
+
+	if (p->data_addresses && !(m->misc & (1 << 13)) /* PERF_RECORD_MISC_MMAP_DATA */) {
+		int err = first_map(p, m);
+
+		if (err)
+			return err;
+	}
+	return machine_mmap(p->m, m);
 }
 
 static int on_comm(const struct mycl_comm *c, void *ctx)
@@ -635,6 +671,7 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	p->annotate = OPTS_GET(opts, annotate, false);
 	p->timed_stacks = OPTS_GET(opts, timed_stacks, false) && p->want_tree;
 	p->call_sites = OPTS_GET(opts, call_sites, false) && p->want_tree;
+	p->data_addresses = OPTS_GET(opts, data_addresses, false);
 	if (OPTS_GET(opts, latency, false)) {
 		err = latency_init(p);
 		if (err) {
@@ -715,6 +752,9 @@ MYCL_API void mycl_profile__free(struct mycl_profile *p)
 	hist_free(&p->insns);
 	hist_free(&p->kinsns);
 	hist_free(&p->daddrs);
+	hist_free(&p->data_addrs);
+	hist_free(&p->maps_seen);
+	free(p->first_maps);
 	hist_free(&p->sites);
 	calltree_free(&p->tree);
 	chaincache_free(&p->chains);

@@ -64,6 +64,15 @@ struct mycl_profile {
 	 * fault fetching instructions).
 	 */
 	struct hist daddrs;
+	/*
+	 * opts.data_addresses: samples by data address (8-byte aligned; ev 1
+	 * for a HITM), and per file name (sym, interned) its first executable
+	 * mapping (first_maps[row]).
+	 */
+	bool data_addresses;
+	struct hist data_addrs, maps_seen;
+	struct { uint64_t start, pgoff; } *first_maps;
+	size_t first_maps_cap;
 	bool annotate;
 	struct lock_state *locks;	/* profile_locks.c, with opts.locks */
 	struct lock_rules *rules;	/* without opts.locks: opts.lock_rules read, for summaries */

@@ -788,14 +788,13 @@ static int for_each_share(struct ticket *t, int (*fn)(const struct mycl_share *s
 			  void (*on_err)(const char *msg, void *ctx), void *ctx)
 {
 	const char *const *bins = OPTS_GET(t->o, binaries, NULL);
-	const char *perf = mycl_perf_data__path(mycl_profile__perf_data(t->p));
 	size_t idx[2], n = bins ? 0 : main_binaries(t, idx, 2);
 	int shown = 0;
 	char path[4096];
 
 	for (size_t i = 0; bins ? bins[i] != NULL : i < n; i++) {
-		MYCL_OPTS(mycl_share_opts, so, .perf_data = strcmp(perf, "-") ? perf : NULL,
-			  .perf_time = mycl_perf_data__time(mycl_profile__perf_data(t->p)),
+		/* weighed by the report's own profile: the recording is read once */
+		MYCL_OPTS(mycl_share_opts, so, .profile = t->p,
 			  .archive = OPTS_GET(t->o, archive, NULL),
 			  .types = OPTS_GET(t->o, share_types, false));
 		struct mycl_share *s;

@@ -632,6 +632,10 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 		snprintf(errbuf, errlen, "%s", mycl_strerror(MYCL_ERR_OPTS));
 		return MYCL_ERR_OPTS;
 	}
+	if (OPTS_GET(o, perf_data, NULL) && OPTS_GET(o, profile, NULL)) {
+		snprintf(errbuf, errlen, "%s: weighed by a recording or by a profile, not both", path);
+		return -EINVAL;
+	}
 	*out = NULL;
 	so.debug_dir = dso_debug_dir(OPTS_GET(o, debug_dir, NULL));
 	so.archive = OPTS_GET(o, archive, NULL);
@@ -730,6 +734,8 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 	if (!err && OPTS_GET(o, perf_data, NULL))
 		err = share_weigh(s, OPTS_GET(o, perf_data, NULL), OPTS_GET(o, perf_time, NULL),
 				  errbuf, errlen);
+	else if (!err && OPTS_GET(o, profile, NULL))
+		err = share_weigh_profile(s, OPTS_GET(o, profile, NULL));
 	if (!err)
 		err = mycl_share__regroup(s, s->line_size);
 	if (err) {

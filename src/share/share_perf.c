@@ -17,8 +17,6 @@
 #include "profile_insns.h"
 #include "share_state.h"
 
-#define SNOOP_HITM (1ULL << 23)	/* PERF_MEM_SNOOP_HITM in perf_mem_data_src */
-#define S_ADDR (1ULL << 3)
 
 static bool same_binary(const struct dso *a, const struct dso *b)
 {
@@ -35,45 +33,19 @@ struct addr_ctx {
 	bool have_bias;
 };
 
-static int on_mmap(const struct mycl_mmap *m, void *arg)
-{
-	struct addr_ctx *c = arg;
-	const char *b = strrchr(m->filename, '/');
-
-	if (!c->have_bias && !strcmp(b ? b + 1 : m->filename, c->base) && !(m->misc & (1 << 13))) {
-		c->bias = dso_map_bias(c->s->dso, m->start, m->pgoff);
-		c->have_bias = true;
-	}
-	return 0;
-}
-
-static int bucket(struct mycl_share *s, uint64_t line, bool hitm)
+/* N samples on LINE, HITM of them HITMs. */
+static int bucket(struct mycl_share *s, uint64_t line, uint64_t n, uint64_t hitm)
 {
 	for (size_t i = 0; i < s->nr_buckets; i++)
 		if (s->buckets[i].line == line) {
-			s->buckets[i].samples++;
+			s->buckets[i].samples += n;
 			s->buckets[i].hitm += hitm;
 			return 0;
 		}
 	if (ARRAY_GROW(s->buckets, s->buckets_cap, s->nr_buckets + 1))
 		return -ENOMEM;
-	s->buckets[s->nr_buckets++] = (struct share_bucket){ line, 1, hitm };
+	s->buckets[s->nr_buckets++] = (struct share_bucket){ line, n, hitm };
 	return 0;
-}
-
-static int on_sample(const struct mycl_sample *smp, void *arg)
-{
-	struct addr_ctx *c = arg;
-	struct mycl_share *s = c->s;
-	uint64_t a = smp->addr;
-
-	if (!(smp->sample_type & S_ADDR) || !a)
-		return 0;
-	s->data_samples++;
-	/* In the binary's own data when its mapping is known: binary addresses. */
-	if (c->have_bias && a >= c->bias)
-		a -= c->bias;
-	return bucket(s, a & ~(uint64_t)(s->line_size - 1), smp->data_src & SNOOP_HITM);
 }
 
 /*
@@ -246,17 +218,70 @@ static int credit_chains(struct mycl_share *s, const struct mycl_profile *p)
 	return err;
 }
 
+/* The sampled data addresses, on lines: the binary's own data at its link-time addresses. */
+static int data_addr(uint64_t a, uint64_t samples, bool hitm, void *arg)
+{
+	struct addr_ctx *c = arg;
+
+	c->s->data_samples += samples;
+	if (c->have_bias && a >= c->bias)
+		a -= c->bias;
+	return bucket(c->s, a & ~(uint64_t)(c->s->line_size - 1), samples, hitm ? samples : 0);
+}
+
+/*
+ * P's samples credited to the variables and writers of S (the recording
+ * PATH, sliced by TIME): instructions, chains, and with data addresses the
+ * lines they fall on (the first executable mapping of the binary's file name
+ * gives its load bias).
+ */
+static int weigh(struct mycl_share *s, const struct mycl_profile *p, const char *path,
+		 const char *time, const struct mycl_perf_stats *stats)
+{
+	struct addr_ctx ac = { .s = s };
+	uint64_t start, pgoff;
+	int err;
+
+	mycl_profile_for_each_insn(p, credit_insn, s);
+	err = credit_chains(s, p);
+	s->recorded_name = NULL;	/* the profile's */
+	if (err)
+		return err;
+	if (!s->binary_samples && stats->nr_time_skipped)
+		mycl_log(&s->log, MYCL_WARN, "%s: no sample of time slice '%s' falls in %s (%" PRIu64
+			 " samples outside it): the ranking rests on its code alone", path, time,
+			 s->name, stats->nr_time_skipped);
+	else if (!s->binary_samples)
+		mycl_log(&s->log, MYCL_WARN, "%s: no sample falls in %s (build-id or name differs, or "
+			 "it did not run): the ranking rests on its code alone; record it running: "
+			 "perf record -g -p <pid of %s>", path, s->name, s->dso->short_name);
+	s->weighted = true;
+	/* The file name the recording knows it by: as shown when read from elsewhere (an archive). */
+	ac.base = strrchr(s->name, '/') ? strrchr(s->name, '/') + 1 : s->name;
+	if (mycl_profile_first_map(p, ac.base, &start, &pgoff)) {
+		ac.bias = dso_map_bias(s->dso, start, pgoff);
+		ac.have_bias = true;
+	}
+	return mycl_profile_for_each_data_addr(p, data_addr, &ac);
+}
+
+int share_weigh_profile(struct mycl_share *s, const struct mycl_profile *p)
+{
+	const struct mycl_perf_data *pd = mycl_profile__perf_data(p);
+
+	return weigh(s, p, mycl_perf_data__path(pd), mycl_perf_data__time(pd),
+		     mycl_perf_data__stats(pd));
+}
+
 int share_weigh(struct mycl_share *s, const char *path, const char *time, char *errbuf,
 		size_t len)
 {
 	MYCL_OPTS(mycl_perf_data_opts, popts, .time = time);
 	const char *self[] = { s->dso->path, NULL };
 	MYCL_OPTS(mycl_profile_opts, po, .annotate = true, .callgraph = true, .binaries = self,
-		  .call_sites = true);
+		  .call_sites = true, .data_addresses = true);
 	struct mycl_perf_data *pd;
 	struct mycl_profile *p;
-	struct addr_ctx ac = { .s = s };
-	struct mycl_record_ops ops = { .sz = sizeof(ops), .sample = on_sample, .mmap = on_mmap };
 	int err;
 
 	err = mycl_perf_data__open(path, &popts, &pd, errbuf, len);
@@ -268,35 +293,10 @@ int share_weigh(struct mycl_share *s, const char *path, const char *time, char *
 		mycl_perf_data__close(pd);
 		return err;
 	}
-	mycl_profile_for_each_insn(p, credit_insn, s);
-	err = credit_chains(s, p);
+	err = weigh(s, p, path, time, mycl_perf_data__stats(pd));
 	mycl_profile__free(p);
-	s->recorded_name = NULL;	/* the profile's */
-	if (err) {
-		mycl_perf_data__close(pd);
+	mycl_perf_data__close(pd);
+	if (err)
 		snprintf(errbuf, len, "%s: out of memory", path);
-		return err;
-	}
-	if (!s->binary_samples && mycl_perf_data__stats(pd)->nr_time_skipped)
-		mycl_log(&s->log, MYCL_WARN, "%s: no sample of time slice '%s' falls in %s (%" PRIu64
-			 " samples outside it): the ranking rests on its code alone", path, time,
-			 s->name, mycl_perf_data__stats(pd)->nr_time_skipped);
-	else if (!s->binary_samples)
-		mycl_log(&s->log, MYCL_WARN, "%s: no sample falls in %s (build-id or name differs, or "
-			 "it did not run): the ranking rests on its code alone; record it running: "
-			 "perf record -g -p <pid of %s>", path, s->name, s->dso->short_name);
-	mycl_perf_data__close(pd);
-	s->weighted = true;
-
-	/* A second pass for data addresses. */
-	err = mycl_perf_data__open(path, &popts, &pd, errbuf, len);
-	if (err)
-		return err;
-	/* The file name the recording knows it by: as shown when read from elsewhere (an archive). */
-	ac.base = strrchr(s->name, '/') ? strrchr(s->name, '/') + 1 : s->name;
-	err = mycl_perf_data__read(pd, &ops, &ac);
-	if (err)
-		snprintf(errbuf, len, "%s", mycl_perf_data__errmsg(pd));
-	mycl_perf_data__close(pd);
 	return err;
 }

@@ -275,6 +275,8 @@ int share_make_writers(struct mycl_share *s, struct callgraph *cg);
 /* share_perf.c: weights by the recording PERF_DATA, its samples in TIME (perf's --time; NULL: all). */
 int share_weigh(struct mycl_share *s, const char *perf_data, const char *time, char *errbuf,
 		size_t len);
+/* The same from a profile built with annotate, callgraph, call_sites and data_addresses. */
+int share_weigh_profile(struct mycl_share *s, const struct mycl_profile *p);
 /* share_dwarf.c */
 int share_dwarf_vars(struct mycl_share *s, const char *file, bool include_readonly);
 /* After the scan: variables only code without debug info touches are a linked library's. */
