@@ -20,7 +20,7 @@
 #include "mycl/share.h"
 #include "mycl/stat.h"
 #include "json.h"
-#include "report_priv.h"
+#include "report_parts.h"
 
 /* A binary's build facts, read on first use. */
 struct bin_facts {
