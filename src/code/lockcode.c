@@ -5,6 +5,7 @@
 #include "apinames.h"
 #include "disasm.h"
 #include "dso.h"
+#include "itable.h"
 #include "elfimage.h"
 #include "internal.h"
 #include "lockcode.h"
@@ -39,15 +40,17 @@ struct fn_entry {
 };
 
 struct shallow_kind {
-	uint64_t start;			/* 0: free slot */
+	uint64_t start;
 	uint8_t kind;
 };
 
 struct lock_cache {
-	struct fn_entry **tab;		/* open addressing on start */
+	struct fn_entry **tab;		/* found through index, by start */
 	size_t cap, nr;
-	struct shallow_kind *sh;	/* lock_code_kind_shallow's answers, open addressing */
+	struct itable index;
+	struct shallow_kind *sh;	/* lock_code_kind_shallow's answers, found through sh_index */
 	size_t sh_cap, sh_nr;
+	struct itable sh_index;
 	struct disasm *dis;		/* the binary's, opened once (done before recursing) */
 	bool dis_tried;
 };
@@ -68,42 +71,35 @@ static void cache_free(struct dso *d)
 
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->cap; i++)
-		if (c->tab[i]) {
-			free(c->tab[i]->c.loops);
-			free(c->tab[i]->c.calls);
-			free(c->tab[i]);
-		}
+	for (size_t i = 0; i < c->nr; i++) {
+		free(c->tab[i]->c.loops);
+		free(c->tab[i]->c.calls);
+		free(c->tab[i]);
+	}
 	free(c->tab);
+	itable_free(&c->index);
 	free(c->sh);
+	itable_free(&c->sh_index);
 	disasm_close(c->dis);
 	free(c);
 	d->spins = NULL;
 }
 
-static size_t slot_of(const struct lock_cache *c, uint64_t start)
+static uint64_t start_hash(uint64_t start)
 {
-	size_t i = (size_t)((start * 0x9e3779b97f4a7c15ULL) >> 20) & (c->cap - 1);
-
-	while (c->tab[i] && c->tab[i]->start != start)
-		i = (i + 1) & (c->cap - 1);
-	return i;
+	return (start * 0x9e3779b97f4a7c15ULL) >> 20;
 }
 
-static int cache_grow(struct lock_cache *c)
+static bool tab_hash(const void *ctx, size_t i, uint64_t *h)
 {
-	struct lock_cache n = { .cap = c->cap ? c->cap * 2 : 256 };
+	*h = start_hash(((const struct lock_cache *)ctx)->tab[i]->start);
+	return true;
+}
 
-	n.tab = calloc(n.cap, sizeof(*n.tab));
-	if (!n.tab)
-		return -ENOMEM;
-	for (size_t i = 0; i < c->cap; i++)
-		if (c->tab[i])
-			n.tab[slot_of(&n, c->tab[i]->start)] = c->tab[i];
-	free(c->tab);
-	c->tab = n.tab;
-	c->cap = n.cap;
-	return 0;
+static bool sh_hash(const void *ctx, size_t i, uint64_t *h)
+{
+	*h = start_hash(((const struct lock_cache *)ctx)->sh[i].start);
+	return true;
 }
 
 static const char *var_name(struct dso *d, uint64_t addr)
@@ -842,18 +838,17 @@ static struct fn_entry *entry_of(struct ctx *x, const struct sym *fn)
 
 	if (!c)
 		return NULL;
-	if ((c->nr + 1) * 2 > c->cap && cache_grow(c))
+	if (itable_full(&c->index, c->nr) && itable_grow(&c->index, c->nr, 256, tab_hash, c))
 		return NULL;
-	i = slot_of(c, fn->start);
-	if (c->tab[i])
-		return c->tab[i];
-	e = calloc(1, sizeof(*e));
-	if (!e)
+	itable_each(&c->index, start_hash(fn->start), i)
+		if (c->tab[c->index.slot[i]]->start == fn->start)
+			return c->tab[c->index.slot[i]];
+	if (ARRAY_GROW(c->tab, c->cap, c->nr + 1) || !(e = calloc(1, sizeof(*e))))
 		return NULL;
 	e->start = fn->start;
 	e->busy = true;
-	c->tab[i] = e;
-	c->nr++;
+	c->tab[c->nr] = e;
+	itable_put(&c->index, i, c->nr++);
 	analyse(x, fn, e);
 	e->busy = false;
 	return e;
@@ -871,33 +866,31 @@ const struct lock_code *lock_code_of(struct dso *d, const struct sym *fn, lock_n
 	return e ? &e->c : NULL;
 }
 
-/* The slot of START in C's shallow answers (free or START's); C->sh_cap is a power of two. */
-static struct shallow_kind *shallow_slot(struct lock_cache *c, uint64_t start)
+/* START's shallow answer in C, or NULL. */
+static struct shallow_kind *shallow_of(struct lock_cache *c, uint64_t start)
 {
-	size_t i = (size_t)((start * 0x9e3779b97f4a7c15ULL) >> 20) & (c->sh_cap - 1);
+	size_t i;
 
-	while (c->sh[i].start && c->sh[i].start != start)
-		i = (i + 1) & (c->sh_cap - 1);
-	return &c->sh[i];
+	if (c->sh_index.cap)
+		itable_each(&c->sh_index, start_hash(start), i)
+			if (c->sh[c->sh_index.slot[i]].start == start)
+				return &c->sh[c->sh_index.slot[i]];
+	return NULL;
 }
 
-/* Room for one more shallow answer; false when memory runs out. */
-static bool shallow_room(struct lock_cache *c)
+/* START's shallow answer KIND kept; memory running out loses it, nothing more. */
+static void shallow_keep(struct lock_cache *c, uint64_t start, uint8_t kind)
 {
-	struct lock_cache n = { .sh_cap = c->sh_cap ? c->sh_cap * 2 : 64 };
+	size_t i;
 
-	if ((c->sh_nr + 1) * 2 <= c->sh_cap)
-		return true;
-	n.sh = calloc(n.sh_cap, sizeof(*n.sh));
-	if (!n.sh)
-		return false;
-	for (size_t i = 0; i < c->sh_cap; i++)
-		if (c->sh[i].start)
-			*shallow_slot(&n, c->sh[i].start) = c->sh[i];
-	free(c->sh);
-	c->sh = n.sh;
-	c->sh_cap = n.sh_cap;
-	return true;
+	if ((itable_full(&c->sh_index, c->sh_nr) &&
+	     itable_grow(&c->sh_index, c->sh_nr, 64, sh_hash, c)) ||
+	    ARRAY_GROW(c->sh, c->sh_cap, c->sh_nr + 1))
+		return;
+	itable_each(&c->sh_index, start_hash(start), i)
+		;
+	c->sh[c->sh_nr] = (struct shallow_kind){ start, kind };
+	itable_put(&c->sh_index, i, c->sh_nr++);
 }
 
 uint8_t lock_code_kind_decoded(struct dso *d, const struct sym *fn)
@@ -917,24 +910,18 @@ uint8_t lock_code_kind_shallow(struct dso *d, const struct sym *fn)
 {
 	struct ctx x = { d, NULL, NULL, 0, true, false };
 	struct fn_entry e = { .start = fn ? fn->start : 0 };
-	struct shallow_kind *k = NULL;
+	const struct shallow_kind *k;
 
 	if (!d || !fn || !spins_of(d))
 		return LK_UNKNOWN;
 	/* One function is the row of each process that ran it: looked at once. */
-	if (fn->start && shallow_room(d->spins)) {
-		k = shallow_slot(d->spins, fn->start);
-		if (k->start)
-			return k->kind;
-	}
+	if (fn->start && (k = shallow_of(d->spins, fn->start)))
+		return k->kind;
 	analyse(&x, fn, &e);
 	free(e.c.loops);
 	free(e.c.calls);
-	if (k) {
-		k->start = fn->start;
-		k->kind = e.c.kind;
-		d->spins->sh_nr++;
-	}
+	if (fn->start)
+		shallow_keep(d->spins, fn->start, e.c.kind);
 	return e.c.kind;
 }
 

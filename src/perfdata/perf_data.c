@@ -509,7 +509,9 @@ MYCL_API void mycl_perf_data__close(struct mycl_perf_data *pd)
 	}
 	free(pd->events);
 	free(pd->ids);
+	itable_free(&pd->ids_index);
 	free(pd->reads);
+	itable_free(&pd->reads_index);
 	for (size_t i = 0; i < pd->info.nr_build_ids; i++)
 		free((char *)pd->build_ids[i].filename);
 	free(pd->build_ids);

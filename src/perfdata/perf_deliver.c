@@ -68,10 +68,17 @@ static void note_group(struct mycl_perf_data *pd, struct mycl_event *leader,
 	}
 }
 
-static size_t read_hash(uint64_t id, int32_t tid, size_t cap)
+static uint64_t read_hash(uint64_t id, int32_t tid)
 {
-	return (size_t)(((id ^ ((uint64_t)(uint32_t)tid << 32)) * 0x9E3779B97F4A7C15ULL) >> 17) &
-	       (cap - 1);
+	return ((id ^ ((uint64_t)(uint32_t)tid << 32)) * 0x9E3779B97F4A7C15ULL) >> 17;
+}
+
+static bool read_hash_at(const void *ctx, size_t i, uint64_t *h)
+{
+	const struct read_slot *r = &((const struct mycl_perf_data *)ctx)->reads[i];
+
+	*h = read_hash(r->id, r->tid);
+	return true;
 }
 
 /* The last READ value of counter (ID, TID), made 0 the first time; NULL: no memory. */
@@ -79,33 +86,20 @@ static uint64_t *read_last(struct mycl_perf_data *pd, uint64_t id, int32_t tid)
 {
 	size_t h;
 
-	if ((pd->nr_reads + 1) * 2 > pd->reads_cap) {
-		size_t ncap = pd->reads_cap ? pd->reads_cap * 2 : 64;
-		struct read_slot *n = calloc(ncap, sizeof(*n));
+	if (itable_full(&pd->reads_index, pd->nr_reads) &&
+	    itable_grow(&pd->reads_index, pd->nr_reads, 64, read_hash_at, pd))
+		return NULL;
+	itable_each(&pd->reads_index, read_hash(id, tid), h) {
+		struct read_slot *r = &pd->reads[pd->reads_index.slot[h]];
 
-		if (!n)
-			return NULL;
-		for (size_t i = 0; i < pd->reads_cap; i++) {
-			if (!pd->reads[i].used)
-				continue;
-			h = read_hash(pd->reads[i].id, pd->reads[i].tid, ncap);
-			while (n[h].used)
-				h = (h + 1) & (ncap - 1);
-			n[h] = pd->reads[i];
-		}
-		free(pd->reads);
-		pd->reads = n;
-		pd->reads_cap = ncap;
+		if (r->id == id && r->tid == tid)
+			return &r->last;
 	}
-	h = read_hash(id, tid, pd->reads_cap);
-	while (pd->reads[h].used) {
-		if (pd->reads[h].id == id && pd->reads[h].tid == tid)
-			return &pd->reads[h].last;
-		h = (h + 1) & (pd->reads_cap - 1);
-	}
-	pd->reads[h] = (struct read_slot){ .id = id, .tid = tid, .used = true };
-	pd->nr_reads++;
-	return &pd->reads[h].last;
+	if (ARRAY_GROW(pd->reads, pd->reads_cap, pd->nr_reads + 1))
+		return NULL;
+	pd->reads[pd->nr_reads] = (struct read_slot){ .id = id, .tid = tid };
+	itable_put(&pd->reads_index, h, pd->nr_reads);
+	return &pd->reads[pd->nr_reads++].last;
 }
 
 /*

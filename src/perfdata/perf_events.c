@@ -40,51 +40,41 @@ char *pd_strdup_owned(struct mycl_perf_data *pd, int slot, const char *s, size_t
 
 /* ---- events and ids ---- */
 
-static size_t id_hash(uint64_t id, size_t cap)
+static uint64_t id_hash(uint64_t id)
 {
-	return (size_t)((id * 0x9E3779B97F4A7C15ULL) >> 17) & (cap - 1);
+	return (id * 0x9E3779B97F4A7C15ULL) >> 17;
+}
+
+static bool id_hash_at(const void *ctx, size_t i, uint64_t *h)
+{
+	*h = id_hash(((const struct mycl_perf_data *)ctx)->ids[i].id);
+	return true;
 }
 
 int pd_add_id(struct mycl_perf_data *pd, uint64_t id, int idx)
 {
 	size_t h;
 
-	if ((pd->nr_ids + 1) * 2 > pd->ids_cap) {
-		size_t ncap = pd->ids_cap ? pd->ids_cap * 2 : 64;
-		struct id_slot *n = malloc(ncap * sizeof(*n));
+	if (itable_full(&pd->ids_index, pd->nr_ids) &&
+	    itable_grow(&pd->ids_index, pd->nr_ids, 64, id_hash_at, pd))
+		return -ENOMEM;
+	itable_each(&pd->ids_index, id_hash(id), h) {
+		struct id_slot *e = &pd->ids[pd->ids_index.slot[h]];
 
-		if (!n)
-			return -ENOMEM;
-		for (size_t i = 0; i < ncap; i++)
-			n[i].idx = -1;
-		for (size_t i = 0; i < pd->ids_cap; i++) {
-			if (pd->ids[i].idx < 0)
-				continue;
-			h = id_hash(pd->ids[i].id, ncap);
-			while (n[h].idx >= 0)
-				h = (h + 1) & (ncap - 1);
-			n[h] = pd->ids[i];
-		}
-		free(pd->ids);
-		pd->ids = n;
-		pd->ids_cap = ncap;
-	}
-	h = id_hash(id, pd->ids_cap);
-	while (pd->ids[h].idx >= 0) {
-		if (pd->ids[h].id == id) {
+		if (e->id == id) {
 			/* perf gives every id once: two events with one id are a damaged file. */
-			if (pd->ids[h].idx != idx && pd->nr_id_collisions++ == 0)
+			if (e->idx != idx && pd->nr_id_collisions++ == 0)
 				mycl_log(&pd->log, MYCL_WARN, "%s: sample id %" PRIu64 " belongs to "
 					 "events %d and %d: their samples cannot be told apart, all are "
-					 "counted for event %d", pd->path, id, pd->ids[h].idx, idx, idx);
-			pd->ids[h].idx = idx;
+					 "counted for event %d", pd->path, id, e->idx, idx, idx);
+			e->idx = idx;
 			return 0;
 		}
-		h = (h + 1) & (pd->ids_cap - 1);
 	}
-	pd->ids[h].id = id;
-	pd->ids[h].idx = idx;
-	pd->nr_ids++;
+	if (ARRAY_GROW(pd->ids, pd->ids_cap, pd->nr_ids + 1))
+		return -ENOMEM;
+	pd->ids[pd->nr_ids] = (struct id_slot){ .id = id, .idx = idx };
+	itable_put(&pd->ids_index, h, pd->nr_ids++);
 	return 0;
 }
 
@@ -92,14 +82,11 @@ struct id_slot *pd_id_slot(struct mycl_perf_data *pd, uint64_t id)
 {
 	size_t h;
 
-	if (!pd->ids_cap)
+	if (!pd->ids_index.cap)
 		return NULL;
-	h = id_hash(id, pd->ids_cap);
-	while (pd->ids[h].idx >= 0) {
-		if (pd->ids[h].id == id)
-			return &pd->ids[h];
-		h = (h + 1) & (pd->ids_cap - 1);
-	}
+	itable_each(&pd->ids_index, id_hash(id), h)
+		if (pd->ids[pd->ids_index.slot[h]].id == id)
+			return &pd->ids[pd->ids_index.slot[h]];
 	return NULL;
 }
 
@@ -115,7 +102,7 @@ struct event_priv *pd_event_by_id(struct mycl_perf_data *pd, uint64_t id)
 {
 	if (pd->nr_events == 1 || (pd->nr_events > 0 && pd->id_pos < 0 && pd->is_pos == 0))
 		return pd->events[0];
-	if (!pd->ids_cap)
+	if (!pd->nr_ids)
 		return pd->nr_events ? pd->events[0] : NULL;
 	return pd_event_by_id_exact(pd, id);
 }

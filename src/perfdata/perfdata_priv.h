@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <zstd.h>
+#include "itable.h"
 #include "mycl/perf_data.h"
 #include "cursor.h"
 #include "internal.h"
@@ -23,14 +24,13 @@ struct event_priv {
 
 struct id_slot {
 	uint64_t id;
-	int idx;			/* event index; -1: empty slot */
+	int idx;			/* event index */
 };
 
 /* The last READ value of one counter: an id, and with inherit, one thread's copy. */
 struct read_slot {
 	uint64_t id;
 	int32_t tid;			/* -1: the id's own counter */
-	bool used;
 	uint64_t last;
 };
 
@@ -84,10 +84,12 @@ struct mycl_perf_data {
 
 	struct event_priv **events;
 	size_t nr_events, events_cap;
-	struct id_slot *ids;		/* open-addressing map id -> event */
+	struct id_slot *ids;		/* id -> event, found through ids_index */
 	size_t ids_cap, nr_ids;
-	struct read_slot *reads;	/* open-addressing map (id, tid) -> last READ value */
+	struct itable ids_index;
+	struct read_slot *reads;	/* (id, tid) -> last READ value, found through reads_index */
 	size_t reads_cap, nr_reads;
+	struct itable reads_index;
 	int id_pos;			/* sample: u64 index of the id, -1: none */
 	int is_pos;			/* other records: u64s from the end, 0: none */
 

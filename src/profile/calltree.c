@@ -13,7 +13,7 @@ void calltree_init(struct calltree *t)
 void calltree_free(struct calltree *t)
 {
 	free(t->nodes);
-	free(t->index);
+	itable_free(&t->index);
 	free(t->roots);
 	memset(t, 0, sizeof(*t));
 }
@@ -79,33 +79,17 @@ int calltree_root(struct calltree *t, uint32_t key, uint32_t *root)
 	return 0;
 }
 
-int ct_index_grow(uint32_t **index, size_t *cap, size_t first_cap, const void *nodes, size_t nr,
-		  size_t stride, size_t parent_off)
+bool ct_node_hash(const void *ctx, size_t i, uint64_t *h)
 {
-	size_t ncap = *cap ? *cap * 2 : first_cap;
-	uint32_t *n = malloc(ncap * sizeof(*n));
+	const struct ct_nodes *c = ctx;
+	const char *node = (const char *)c->nodes + i * c->stride;
+	uint32_t parent;
 
-	if (!n)
-		return -ENOMEM;
-	mem_hint_large(n, ncap * sizeof(*n));	/* before the fill below touches it */
-	memset(n, 0xff, ncap * sizeof(*n));
-	for (size_t i = 0; i < nr; i++) {
-		const char *node = (const char *)nodes + i * stride;
-		uint32_t parent;
-		size_t h;
-
-		memcpy(&parent, node + parent_off, sizeof(parent));
-		if (parent == CT_NONE)
-			continue;
-		h = ct_child_hash(parent, (const struct ct_frame *)node) & (ncap - 1);
-		while (n[h] != CT_NONE)
-			h = (h + 1) & (ncap - 1);
-		n[h] = (uint32_t)i;
-	}
-	free(*index);
-	*index = n;
-	*cap = ncap;
-	return 0;
+	memcpy(&parent, node + c->parent_off, sizeof(parent));
+	if (parent == CT_NONE)
+		return false;
+	*h = ct_child_hash(parent, (const struct ct_frame *)node);
+	return true;
 }
 
 const char CT_CUT_NAME[] = "[call paths cut: memory bound]";
@@ -114,18 +98,17 @@ const char CT_CUT_NAME[] = "[call paths cut: memory bound]";
 static bool find_child(const struct calltree *t, uint32_t parent, const struct ct_frame *f,
 		       size_t *slot, uint32_t *child)
 {
-	size_t h = ct_child_hash(parent, f) & (t->index_cap - 1);
+	size_t s;
 
-	while (t->index[h] != CT_NONE) {
-		const struct ct_node *n = &t->nodes[t->index[h]];
+	itable_each(&t->index, ct_child_hash(parent, f), s) {
+		const struct ct_node *n = &t->nodes[t->index.slot[s]];
 
 		if (n->parent == parent && ct_frame_eq(&n->f, f)) {
-			*child = t->index[h];
+			*child = t->index.slot[s];
 			return true;
 		}
-		h = (h + 1) & (t->index_cap - 1);
 	}
-	*slot = h;
+	*slot = s;
 	return false;
 }
 
@@ -135,10 +118,12 @@ int calltree_child(struct calltree *t, uint32_t parent, const struct ct_frame *f
 	size_t h;
 	int err, rc = 0;
 
-	if ((t->nr + 1) * 2 > t->index_cap &&
-	    (err = ct_index_grow(&t->index, &t->index_cap, 4096, t->nodes, t->nr, sizeof(*t->nodes),
-				 offsetof(struct ct_node, parent))))
-		return err;
+	if (itable_full(&t->index, t->nr)) {
+		struct ct_nodes c = { t->nodes, sizeof(*t->nodes), offsetof(struct ct_node, parent) };
+
+		if ((err = itable_grow(&t->index, t->nr, 4096, ct_node_hash, &c)))
+			return err;
+	}
 	if (find_child(t, parent, f, &h, child))
 		return 0;
 	if (t->nr >= CT_NODE_LIMIT) {
@@ -156,7 +141,7 @@ int calltree_child(struct calltree *t, uint32_t parent, const struct ct_frame *f
 	err = new_node(t, parent, f, t->nodes[parent].key, child);
 	if (err)
 		return err;
-	t->index[h] = *child;
+	itable_put(&t->index, h, *child);
 	return rc;
 }
 

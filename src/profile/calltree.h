@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "itable.h"
 
 struct dso;
 
@@ -53,8 +54,7 @@ extern const char CT_CUT_NAME[];
 struct calltree {
 	struct ct_node *nodes;
 	size_t nr, cap;
-	uint32_t *index;		/* (parent, frame) -> node, open addressing */
-	size_t index_cap;
+	struct itable index;		/* (parent, frame) -> node */
 	uint32_t *roots;		/* root node per key */
 	size_t nr_roots, roots_cap;
 };
@@ -80,11 +80,14 @@ bool ct_frame_eq(const struct ct_frame *a, const struct ct_frame *b);
 /* The hash of (PARENT, F): a child node's key in an index. */
 uint64_t ct_child_hash(uint32_t parent, const struct ct_frame *f);
 /*
- * Doubles (or makes, FIRST_CAP slots) *INDEX, a (parent, frame) -> node index over NR nodes
- * of STRIDE bytes at NODES, each beginning with its struct ct_frame and holding its parent
- * (uint32_t, CT_NONE for roots) at PARENT_OFF.  0 or -ENOMEM.
+ * The hash of entry I of NODES (NR of them, STRIDE bytes apart, a ct_frame
+ * first and its parent at PARENT_OFF), for itable_grow: roots are not in
+ * the index.
  */
-int ct_index_grow(uint32_t **index, size_t *cap, size_t first_cap, const void *nodes, size_t nr,
-		  size_t stride, size_t parent_off);
+struct ct_nodes {
+	const void *nodes;
+	size_t stride, parent_off;
+};
+bool ct_node_hash(const void *ctx, size_t i, uint64_t *h);
 
 #endif

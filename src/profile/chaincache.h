@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "itable.h"
 
 struct chain_key {
 	uint64_t h1;			/* never 0: a free slot's */
@@ -39,8 +40,9 @@ struct chain_ent {
 #define CHAINCACHE_MAX_BYTES (32u << 20)
 
 struct chaincache {
-	struct chain_ent *ents;		/* open addressing on h1 */
+	struct chain_ent *ents;		/* found through index, by h1 */
 	size_t nr, cap;
+	struct itable index;
 	size_t nr_resets;		/* times it was emptied at its bound */
 	bool past_budget;		/* emptied when the call tree passed its budget */
 };

@@ -19,51 +19,33 @@ static uint64_t hent_hash(const struct hent *h)
 	return x ^ (x >> 31);
 }
 
-static int rehash(struct hist *p)
+static bool hash_at(const void *ctx, size_t i, uint64_t *h)
 {
-	size_t ncap = p->index_cap ? p->index_cap * 2 : 1024;
-	uint32_t *n = malloc(ncap * sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	mem_hint_large(n, ncap * sizeof(*n));	/* before the fill below touches it */
-	memset(n, 0xff, ncap * sizeof(*n));
-	for (size_t i = 0; i < p->nr; i++) {
-		size_t h = hent_hash(&p->ents[i]) & (ncap - 1);
-
-		while (n[h] != UINT32_MAX)
-			h = (h + 1) & (ncap - 1);
-		n[h] = (uint32_t)i;
-	}
-	free(p->index);
-	p->index = n;
-	p->index_cap = ncap;
-	return 0;
+	*h = hent_hash(&((const struct hist *)ctx)->ents[i]);
+	return true;
 }
 
 int hist_add_slow(struct hist *p, const struct hent *k, uint64_t period, uint64_t samples,
 		  uint32_t *idx)
 {
 	struct hent *e;
-	size_t h;
+	size_t s;
 
-	if ((p->nr + 1) * 2 > p->index_cap && rehash(p))
+	if (itable_full(&p->index, p->nr) && itable_grow(&p->index, p->nr, 1024, hash_at, p))
 		return -ENOMEM;
-	h = hent_hash(k) & (p->index_cap - 1);
-	while (p->index[h] != UINT32_MAX) {
-		e = &p->ents[p->index[h]];
+	itable_each(&p->index, hent_hash(k), s) {
+		e = &p->ents[p->index.slot[s]];
 		if (hent_key_eq(e, k)) {
-			p->last = p->index[h];
+			p->last = p->index.slot[s];
 			goto found;
 		}
-		h = (h + 1) & (p->index_cap - 1);
 	}
 	if (ARRAY_GROW(p->ents, p->cap, p->nr + 1))
 		return -ENOMEM;
 	e = &p->ents[p->nr];
 	*e = *k;
 	e->period = e->samples = 0;
-	p->index[h] = (uint32_t)p->nr;
+	itable_put(&p->index, s, p->nr);
 	p->last = p->nr++;
 found:
 	e->period += period;
@@ -75,22 +57,19 @@ found:
 
 const struct hent *hist_find(const struct hist *p, const struct hent *k)
 {
-	size_t h;
+	size_t s;
 
-	if (!p->index_cap)
+	if (!p->index.cap)
 		return NULL;
-	h = hent_hash(k) & (p->index_cap - 1);
-	while (p->index[h] != UINT32_MAX) {
-		if (hent_key_eq(&p->ents[p->index[h]], k))
-			return &p->ents[p->index[h]];
-		h = (h + 1) & (p->index_cap - 1);
-	}
+	itable_each(&p->index, hent_hash(k), s)
+		if (hent_key_eq(&p->ents[p->index.slot[s]], k))
+			return &p->ents[p->index.slot[s]];
 	return NULL;
 }
 
 void hist_free(struct hist *p)
 {
 	free(p->ents);
-	free(p->index);
+	itable_free(&p->index);
 	memset(p, 0, sizeof(*p));
 }

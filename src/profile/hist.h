@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "itable.h"
 
 struct dso;
 
@@ -29,8 +30,7 @@ struct hent {
 struct hist {
 	struct hent *ents;
 	size_t nr, cap;
-	uint32_t *index;		/* open addressing into ents, UINT32_MAX empty */
-	size_t index_cap;
+	struct itable index;		/* finds ents */
 	size_t last;			/* entry of the previous add: runs hit one row */
 };
 

@@ -160,8 +160,7 @@ struct vnode {
 struct vtree {
 	struct vnode *v;
 	size_t nr, cap;
-	uint32_t *index;		/* (parent, frame) -> node, open addressing; CT_NONE empty */
-	size_t index_cap;
+	struct itable index;		/* (parent, frame) -> node */
 };
 
 int vtree_root(struct vtree *t, const struct ct_frame *f);

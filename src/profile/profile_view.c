@@ -9,16 +9,17 @@ int vtree_child(struct vtree *t, uint32_t parent, const struct ct_frame *f, uint
 {
 	size_t h;
 
-	if ((t->nr + 1) * 2 > t->index_cap &&
-	    ct_index_grow(&t->index, &t->index_cap, 64, t->v, t->nr, sizeof(*t->v),
-			  offsetof(struct vnode, parent)))
-		return -ENOMEM;
-	h = ct_child_hash(parent, f) & (t->index_cap - 1);
-	for (; t->index[h] != CT_NONE; h = (h + 1) & (t->index_cap - 1)) {
-		const struct vnode *c = &t->v[t->index[h]];
+	if (itable_full(&t->index, t->nr)) {
+		struct ct_nodes c = { t->v, sizeof(*t->v), offsetof(struct vnode, parent) };
+
+		if (itable_grow(&t->index, t->nr, 64, ct_node_hash, &c))
+			return -ENOMEM;
+	}
+	itable_each(&t->index, ct_child_hash(parent, f), h) {
+		const struct vnode *c = &t->v[t->index.slot[h]];
 
 		if (c->parent == parent && ct_frame_eq(&c->f, f)) {
-			*out = t->index[h];
+			*out = t->index.slot[h];
 			return 0;
 		}
 	}
@@ -28,15 +29,14 @@ int vtree_child(struct vtree *t, uint32_t parent, const struct ct_frame *f, uint
 				      .next_sibling = t->v[parent].first_child };
 	t->v[parent].first_child = (uint32_t)t->nr;
 	t->v[parent].nr_children++;
-	t->index[h] = (uint32_t)t->nr;
+	itable_put(&t->index, h, t->nr);
 	*out = (uint32_t)t->nr++;
 	return 0;
 }
 
 int vtree_root(struct vtree *t, const struct ct_frame *f)
 {
-	t->index = NULL;
-	t->index_cap = 0;
+	t->index = (struct itable){ 0 };
 	t->v = calloc(16, sizeof(*t->v));
 	if (!t->v)
 		return -ENOMEM;
@@ -92,9 +92,8 @@ static int convert(const struct vtree *t, uint32_t i, struct mycl_cg_node *out)
 void vtree_free(struct vtree *t)
 {
 	free(t->v);
-	free(t->index);
+	itable_free(&t->index);
 	t->v = NULL;
-	t->index = NULL;
 }
 
 int vtree_finish(struct vtree *t, struct mycl_cg_node **out)
@@ -278,20 +277,15 @@ struct by_caller {
 		uint64_t period, samples;
 	} *e;
 	size_t nr;
-	uint32_t *index;		/* open addressing over E, UINT32_MAX empty */
-	size_t cap;
+	struct itable index;		/* finds E by parent */
 };
 
+/* Room for NODES groups, the table sized once for all of them. */
 static int by_caller_init(struct by_caller *g, size_t nodes)
 {
-	g->cap = 16;
-	while (g->cap < nodes * 2)
-		g->cap *= 2;
 	g->e = malloc((nodes ? nodes : 1) * sizeof(*g->e));
-	g->index = malloc(g->cap * sizeof(*g->index));
-	if (!g->e || !g->index)
+	if (itable_reserve(&g->index, nodes, 16) || !g->e)
 		return -ENOMEM;
-	memset(g->index, 0xff, g->cap * sizeof(*g->index));
 	return 0;
 }
 
@@ -299,22 +293,23 @@ static void by_caller_add(struct by_caller *g, const struct mycl_profile *p, uin
 			  uint64_t period, uint64_t samples)
 {
 	uint32_t parent = p->tree.nodes[node].parent;
-	size_t h = (parent * 0x9E3779B97F4A7C15ULL >> 32) & (g->cap - 1);
+	size_t h;
 
-	while (g->index[h] != UINT32_MAX && g->e[g->index[h]].parent != parent)
-		h = (h + 1) & (g->cap - 1);
-	if (g->index[h] == UINT32_MAX) {
-		g->index[h] = (uint32_t)g->nr;
+	itable_each(&g->index, parent * 0x9E3779B97F4A7C15ULL >> 32, h)
+		if (g->e[g->index.slot[h]].parent == parent)
+			break;
+	if (g->index.slot[h] == ITABLE_EMPTY) {
+		itable_put(&g->index, h, g->nr);
 		g->e[g->nr++] = (struct caller_sum){ parent, node, 0, 0 };
 	}
-	g->e[g->index[h]].period += period;
-	g->e[g->index[h]].samples += samples;
+	g->e[g->index.slot[h]].period += period;
+	g->e[g->index.slot[h]].samples += samples;
 }
 
 static void by_caller_free(struct by_caller *g)
 {
 	free(g->e);
-	free(g->index);
+	itable_free(&g->index);
 }
 
 MYCL_API int mycl_profile__row_graph_order(const struct mycl_profile *p, size_t ev,

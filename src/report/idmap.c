@@ -14,24 +14,12 @@ static uint64_t hash_bytes(const void *data, size_t n)
 	return h ^ (h >> 31);
 }
 
-static int rehash(struct idmap *m)
+static bool hash_at(const void *ctx, size_t e, uint64_t *h)
 {
-	size_t n = m->nslots ? m->nslots * 2 : 1024;
-	uint32_t *s = calloc(n, sizeof(*s));
+	const struct idmap *m = ctx;
 
-	if (!s)
-		return -1;
-	for (size_t e = 0; e < m->nr; e++) {
-		size_t k = hash_bytes(idmap_key(m, e + 1), m->klen[e]) & (n - 1);
-
-		while (s[k])
-			k = (k + 1) & (n - 1);
-		s[k] = (uint32_t)e + 1;
-	}
-	free(m->slots);
-	m->slots = s;
-	m->nslots = n;
-	return 0;
+	*h = hash_bytes(idmap_key(m, e + 1), m->klen[e]);
+	return true;
 }
 
 uint64_t idmap_get(struct idmap *m, const void *key, size_t n, bool *fresh)
@@ -39,10 +27,10 @@ uint64_t idmap_get(struct idmap *m, const void *key, size_t n, bool *fresh)
 	size_t k;
 
 	*fresh = false;
-	if ((m->nr + 1) * 2 > m->nslots && rehash(m))
+	if (itable_full(&m->index, m->nr) && itable_grow(&m->index, m->nr, 1024, hash_at, m))
 		return 0;
-	for (k = hash_bytes(key, n) & (m->nslots - 1); m->slots[k]; k = (k + 1) & (m->nslots - 1)) {
-		size_t e = m->slots[k] - 1;
+	itable_each(&m->index, hash_bytes(key, n), k) {
+		size_t e = m->index.slot[k];
 
 		if (m->klen[e] == n && !memcmp(idmap_key(m, e + 1), key, n))
 			return e + 1;
@@ -56,7 +44,7 @@ uint64_t idmap_get(struct idmap *m, const void *key, size_t n, bool *fresh)
 	m->off[m->nr] = m->keys_len;
 	m->klen[m->nr] = (uint32_t)n;
 	m->keys_len += n;
-	m->slots[k] = (uint32_t)m->nr + 1;
+	itable_put(&m->index, k, m->nr);
 	m->nr++;
 	*fresh = true;
 	return m->nr;
@@ -64,7 +52,7 @@ uint64_t idmap_get(struct idmap *m, const void *key, size_t n, bool *fresh)
 
 void idmap_free(struct idmap *m)
 {
-	free(m->slots);
+	itable_free(&m->index);
 	free(m->off);
 	free(m->klen);
 	free(m->keys);

@@ -10,10 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "itable.h"
 
 struct idmap {
-	uint32_t *slots;		/* entry + 1, open addressing */
-	size_t nslots;
+	struct itable index;		/* finds entries by key */
 	size_t *off;			/* entry -> its key's offset in keys */
 	uint32_t *klen;
 	size_t nr, cap, klen_cap;

@@ -11,6 +11,7 @@
 #include "apinames.h"
 #include "callgraph.h"
 #include "disasm.h"
+#include "itable.h"
 #include "disasm_ahead.h"
 #include "elfimage.h"
 #include "insn.h"
@@ -239,30 +240,36 @@ struct cfact {
 /* Those facts of each callee read, by its address (decoded once however many argrefs it has). */
 struct callee_facts {
 	struct callee_entry {
-		uint64_t fn;		/* 0: an empty slot (open addressing) */
+		uint64_t fn;
 		size_t first, nr;	/* its facts: F[FIRST .. FIRST + NR) */
-	} *tab;
+	} *tab;				/* found through index, by fn */
 	size_t cap, used;
+	struct itable index;
 	struct cfact *f;
 	size_t nr_f, cap_f;
 };
 
-/* FN's slot in TAB (of CAP, a power of two): its entry, or the empty one it would take. */
-static struct callee_entry *facts_slot(struct callee_entry *tab, size_t cap, uint64_t fn)
+static uint64_t fn_hash(uint64_t fn)
 {
-	size_t h = (size_t)((fn * 0x9e3779b97f4a7c15ULL) >> 20) & (cap - 1);
+	return (fn * 0x9e3779b97f4a7c15ULL) >> 20;
+}
 
-	while (tab[h].fn && tab[h].fn != fn)
-		h = (h + 1) & (cap - 1);
-	return &tab[h];
+static bool fn_hash_at(const void *ctx, size_t i, uint64_t *h)
+{
+	*h = fn_hash(((const struct callee_facts *)ctx)->tab[i].fn);
+	return true;
 }
 
 /* FN's entry, or NULL when its code was not read yet. */
 static const struct callee_entry *facts_of(const struct callee_facts *c, uint64_t fn)
 {
-	const struct callee_entry *e = c->cap ? facts_slot(c->tab, c->cap, fn) : NULL;
+	size_t h;
 
-	return e && e->fn == fn ? e : NULL;
+	if (c->index.cap)
+		itable_each(&c->index, fn_hash(fn), h)
+			if (c->tab[c->index.slot[h]].fn == fn)
+				return &c->tab[c->index.slot[h]];
+	return NULL;
 }
 
 /*
@@ -282,21 +289,12 @@ static bool other_way(const struct callee_facts *c, size_t first, const struct i
 /* FN's facts from its N instructions V; -ENOMEM. */
 static int facts_add(struct callee_facts *c, uint64_t fn, const struct insn *v, size_t n)
 {
-	size_t first = c->nr_f;
+	size_t first = c->nr_f, h;
 
-	if ((c->used + 1) * 2 > c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 1024;
-		struct callee_entry *nt = calloc(ncap, sizeof(*nt));
-
-		if (!nt)
-			return -ENOMEM;
-		for (size_t i = 0; i < c->cap; i++)
-			if (c->tab[i].fn)
-				*facts_slot(nt, ncap, c->tab[i].fn) = c->tab[i];
-		free(c->tab);
-		c->tab = nt;
-		c->cap = ncap;
-	}
+	if ((itable_full(&c->index, c->used) &&
+	     itable_grow(&c->index, c->used, 1024, fn_hash_at, c)) ||
+	    ARRAY_GROW(c->tab, c->cap, c->used + 1))
+		return -ENOMEM;
 	for (size_t k = 0; k < n; k++) {
 		const struct insn *in = &v[k];
 		/* (a jump out of the function's code: a tail call, its arguments handed as a call's) */
@@ -328,14 +326,20 @@ static int facts_add(struct callee_facts *c, uint64_t fn, const struct insn *v, 
 		memcpy(f->call_arg_pass, in->call_arg_pass, sizeof(f->call_arg_pass));
 		memcpy(f->call_arg, in->call_arg, sizeof(f->call_arg));
 	}
-	*facts_slot(c->tab, c->cap, fn) = (struct callee_entry){ fn, first, c->nr_f - first };
-	c->used++;
+	itable_each(&c->index, fn_hash(fn), h)
+		if (c->tab[c->index.slot[h]].fn == fn) {
+			c->tab[c->index.slot[h]] = (struct callee_entry){ fn, first, c->nr_f - first };
+			return 0;
+		}
+	c->tab[c->used] = (struct callee_entry){ fn, first, c->nr_f - first };
+	itable_put(&c->index, h, c->used++);
 	return 0;
 }
 
 static void facts_free(struct callee_facts *c)
 {
 	free(c->tab);
+	itable_free(&c->index);
 	free(c->f);
 }
 

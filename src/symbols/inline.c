@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <elfutils/libdw.h>
 #include "dso.h"
+#include "itable.h"
 #include "dwarf_scopes.h"
 #include "elfimage.h"
 #include "inline.h"
@@ -20,7 +21,6 @@
 struct inl_ent {
 	uint64_t vaddr;
 	uint32_t off, n;		/* names[off..off+n) */
-	bool used;
 	bool replaces;			/* the last name stands for the symbol itself */
 };
 
@@ -28,8 +28,9 @@ struct inline_cache {
 	Dwarf *dw;
 	Elf *elf;			/* dw's (dwarf_begin_elf: libelf's version global left alone) */
 	int fd;
-	struct inl_ent *ents;
+	struct inl_ent *ents;		/* found through index, by address */
 	size_t nr, cap;
+	struct itable index;
 	const char **names;
 	size_t nr_names, names_cap;
 	/* The units' address ranges, read when .debug_aranges does not answer (clang emits none). */
@@ -119,6 +120,7 @@ static void inline_cache_free(struct dso *d)
 	if (c->fd >= 0)
 		close(c->fd);
 	free(c->ents);
+	itable_free(&c->index);
 	free(c->names);
 	free(c->cus.v);
 	free(c->globals);
@@ -163,9 +165,15 @@ static bool cu_die_at(struct inline_cache *c, uint64_t vaddr, Dwarf_Die *cudie)
 	return r && dwarf_offdie(c->dw, r->die, cudie) != NULL;
 }
 
-static size_t slot(uint64_t vaddr, size_t cap)
+static uint64_t vaddr_hash(uint64_t vaddr)
 {
-	return (size_t)((vaddr * 0x9E3779B97F4A7C15ULL) >> 20) & (cap - 1);
+	return (vaddr * 0x9E3779B97F4A7C15ULL) >> 20;
+}
+
+static bool hash_at(const void *ctx, size_t i, uint64_t *h)
+{
+	*h = vaddr_hash(((const struct inline_cache *)ctx)->ents[i].vaddr);
+	return true;
 }
 
 static const char *scope_name(const struct inline_names *in, Dwarf_Die *scope, const char *base)
@@ -275,44 +283,32 @@ int inline_frames(const struct inline_names *in, struct dso *d, uint64_t vaddr, 
 	*replaces = false;
 	if (!c || !c->dw)
 		return 0;
-	if (c->cap) {
-		for (h = slot(vaddr, c->cap); c->ents[h].used; h = (h + 1) & (c->cap - 1))
-			if (c->ents[h].vaddr == vaddr) {
-				*n = c->ents[h].n < max ? c->ents[h].n : max;
-				*replaces = c->ents[h].replaces && *n == c->ents[h].n;
-				memcpy(names, c->names + c->ents[h].off, *n * sizeof(*names));
+	if (c->index.cap) {
+		itable_each(&c->index, vaddr_hash(vaddr), h) {
+			const struct inl_ent *e = &c->ents[c->index.slot[h]];
+
+			if (e->vaddr == vaddr) {
+				*n = e->n < max ? e->n : max;
+				*replaces = e->replaces && *n == e->n;
+				memcpy(names, c->names + e->off, *n * sizeof(*names));
 				return 0;
 			}
+		}
 	}
 	err = lookup(in, c, vaddr, base, found, MAX_INLINE, &nf, &repl);
 	if (err)
 		return err;
-	if ((c->nr + 1) * 2 > c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 1024;
-		struct inl_ent *t = calloc(ncap, sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		for (size_t i = 0; i < c->cap; i++) {
-			if (!c->ents[i].used)
-				continue;
-			for (h = slot(c->ents[i].vaddr, ncap); t[h].used; h = (h + 1) & (ncap - 1))
-				;
-			t[h] = c->ents[i];
-		}
-		free(c->ents);
-		c->ents = t;
-		c->cap = ncap;
-	}
-	if (ARRAY_GROW(c->names, c->names_cap, c->nr_names + nf + 1))
+	if ((itable_full(&c->index, c->nr) && itable_grow(&c->index, c->nr, 1024, hash_at, c)) ||
+	    ARRAY_GROW(c->ents, c->cap, c->nr + 1) ||
+	    ARRAY_GROW(c->names, c->names_cap, c->nr_names + nf + 1))
 		return -ENOMEM;
 	memcpy(c->names + c->nr_names, found, nf * sizeof(*found));
-	for (h = slot(vaddr, c->cap); c->ents[h].used; h = (h + 1) & (c->cap - 1))
+	itable_each(&c->index, vaddr_hash(vaddr), h)
 		;
-	c->ents[h] = (struct inl_ent){ .vaddr = vaddr, .off = (uint32_t)c->nr_names,
-				       .n = (uint32_t)nf, .used = true, .replaces = repl };
+	c->ents[c->nr] = (struct inl_ent){ .vaddr = vaddr, .off = (uint32_t)c->nr_names,
+					   .n = (uint32_t)nf, .replaces = repl };
+	itable_put(&c->index, h, c->nr++);
 	c->nr_names += nf;
-	c->nr++;
 	*n = nf < max ? nf : max;
 	*replaces = repl && *n == nf;
 	memcpy(names, found, *n * sizeof(*names));

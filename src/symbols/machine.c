@@ -6,26 +6,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dso_prefetch.h"
+#include "itable.h"
 #include "perf_abi.h"
 #include "machine.h"
 
+/* Interned strings: one copy of each, found by its text. */
 struct strpool {
-	char **slots;
-	size_t cap, nr;
+	char **strs;
+	size_t nr, cap;
+	struct itable index;
 };
 
-/* Indices into an array, 1-based (0: empty slot), by the hash of a name: equal names share a chain. */
+/* Indices 0..nr-1 into an array by the hash of a name: equal names share a run. */
 struct nameidx {
-	uint32_t *slots;
-	size_t cap, nr;
+	struct itable index;
+	size_t nr;
 };
 
 struct machine {
 	struct sym_opts opts;
 	const struct mycl_perf_info *info;
 	struct strpool strs;
-	struct thread **threads;	/* open addressing by tid */
+	struct thread **threads;	/* the latest of each tid, found through threads_index */
 	size_t threads_cap, nr_threads;
+	struct itable threads_index;
 	struct dso **dsos;
 	size_t nr_dsos, dsos_cap;
 	struct nameidx dso_paths;	/* dsos by path */
@@ -83,39 +87,26 @@ struct rslot {
 	uint64_t addr;
 };
 
+static bool str_hash_at(const void *ctx, size_t i, uint64_t *h)
+{
+	*h = str_hash(((const struct strpool *)ctx)->strs[i]);
+	return true;
+}
+
 const char *machine_intern(struct machine *m, const char *s)
 {
 	struct strpool *p = &m->strs;
 	size_t h;
 
-	if ((p->nr + 1) * 2 > p->cap) {
-		size_t ncap = p->cap ? p->cap * 2 : 256;
-		char **n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (size_t i = 0; i < p->cap; i++) {
-			if (!p->slots[i])
-				continue;
-			h = str_hash(p->slots[i]) & (ncap - 1);
-			while (n[h])
-				h = (h + 1) & (ncap - 1);
-			n[h] = p->slots[i];
-		}
-		free(p->slots);
-		p->slots = n;
-		p->cap = ncap;
-	}
-	h = str_hash(s) & (p->cap - 1);
-	while (p->slots[h]) {
-		if (!strcmp(p->slots[h], s))
-			return p->slots[h];
-		h = (h + 1) & (p->cap - 1);
-	}
-	p->slots[h] = strdup(s);
-	if (p->slots[h])
-		p->nr++;
-	return p->slots[h];
+	if (itable_full(&p->index, p->nr) && itable_grow(&p->index, p->nr, 256, str_hash_at, p))
+		return NULL;
+	itable_each(&p->index, str_hash(s), h)
+		if (!strcmp(p->strs[p->index.slot[h]], s))
+			return p->strs[p->index.slot[h]];
+	if (ARRAY_GROW(p->strs, p->cap, p->nr + 1) || !(p->strs[p->nr] = strdup(s)))
+		return NULL;
+	itable_put(&p->index, h, p->nr);
+	return p->strs[p->nr++];
 }
 
 const char *machine_intern_ctx(void *m, const char *s)
@@ -153,7 +144,7 @@ void machine_free(struct machine *m)
 		return;
 	kernel_prefetch_end(m, false);
 	dso_prefetch_end(m->up);
-	for (size_t i = 0; i < m->threads_cap; i++) {
+	for (size_t i = 0; i < m->nr_threads; i++) {
 		if (!m->threads[i])
 			continue;
 		maps_put(m->threads[i]->maps);
@@ -163,13 +154,15 @@ void machine_free(struct machine *m)
 	for (size_t i = 0; i < m->nr_dsos; i++)
 		dso_free(m->dsos[i]);
 	free(m->dsos);
-	free(m->dso_paths.slots);
-	free(m->bid_names.slots);
+	itable_free(&m->threads_index);
+	itable_free(&m->dso_paths.index);
+	itable_free(&m->bid_names.index);
 	maps_clear(&m->kmaps);
 	symtab_free(&m->dyn_ksyms);
-	for (size_t i = 0; i < m->strs.cap; i++)
-		free(m->strs.slots[i]);
-	free(m->strs.slots);
+	for (size_t i = 0; i < m->strs.nr; i++)
+		free(m->strs.strs[i]);
+	free(m->strs.strs);
+	itable_free(&m->strs.index);
 	free(m->rcache);
 	free(m);
 }
@@ -186,41 +179,37 @@ struct dso *machine_dso(const struct machine *m, size_t i)
 
 /* ---- DSOs ---- */
 
-static size_t nameidx_slot(uint64_t h, size_t cap)
+/* A name's hash in a nameidx. */
+static uint64_t nameidx_hash(uint64_t h)
 {
-	return (size_t)(h ^ h >> 29) & (cap - 1);
+	return h ^ h >> 29;
 }
 
-/* Adds index I (0-based) under HASH; NAME_OF gives an entry's name to rehash. */
+struct nameidx_ctx {
+	const char *(*name_of)(const struct machine *m, size_t i);
+	const struct machine *m;
+};
+
+static bool nameidx_hash_at(const void *ctx, size_t i, uint64_t *h)
+{
+	const struct nameidx_ctx *c = ctx;
+
+	*h = nameidx_hash(str_hash(c->name_of(c->m, i)));
+	return true;
+}
+
+/* Adds index I (the next: X->nr) under HASH; NAME_OF gives an entry's name to rehash. */
 static int nameidx_add(struct nameidx *x, uint64_t hash, size_t i,
 		       const char *(*name_of)(const struct machine *m, size_t i), const struct machine *m)
 {
+	struct nameidx_ctx c = { name_of, m };
 	size_t h;
 
-	if (i >= UINT32_MAX)
+	if (itable_full(&x->index, x->nr) && itable_grow(&x->index, x->nr, 64, nameidx_hash_at, &c))
 		return -ENOMEM;
-	if ((x->nr + 1) * 2 > x->cap) {
-		size_t ncap = x->cap ? x->cap * 2 : 64;
-		uint32_t *n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		for (size_t k = 0; k < x->cap; k++) {
-			if (!x->slots[k])
-				continue;
-			h = nameidx_slot(str_hash(name_of(m, x->slots[k] - 1)), ncap);
-			while (n[h])
-				h = (h + 1) & (ncap - 1);
-			n[h] = x->slots[k];
-		}
-		free(x->slots);
-		x->slots = n;
-		x->cap = ncap;
-	}
-	h = nameidx_slot(hash, x->cap);
-	while (x->slots[h])
-		h = (h + 1) & (x->cap - 1);
-	x->slots[h] = (uint32_t)(i + 1);
+	itable_each(&x->index, nameidx_hash(hash), h)
+		;
+	itable_put(&x->index, h, i);
 	x->nr++;
 	return 0;
 }
@@ -241,22 +230,22 @@ static struct dso *find_dso(struct machine *m, const char *path, bool kernel,
 	const struct nameidx *x = &m->dso_paths;
 	uint64_t hash = str_hash(path);
 	struct dso *d, *found = NULL;
-	size_t last = 0;
+	size_t h, last = 0;
 
 	/* The latest one of that path and kind whose build-id does not say it is another binary. */
-	for (size_t h = x->cap ? nameidx_slot(hash, x->cap) : 0; x->cap && x->slots[h];
-	     h = (h + 1) & (x->cap - 1)) {
-		size_t i = x->slots[h];
+	if (x->index.cap)
+		itable_each(&x->index, nameidx_hash(hash), h) {
+			size_t i = x->index.slot[h] + 1;
 
-		d = m->dsos[i - 1];
-		if (i <= last || d->kernel != kernel || strcmp(d->path, path))
-			continue;
-		if (bid_size && d->build_id_size &&
-		    (bid_size != d->build_id_size || memcmp(bid, d->build_id, bid_size)))
-			continue;	/* same path, another binary (rebuilt while recording) */
-		found = d;
-		last = i;
-	}
+			d = m->dsos[i - 1];
+			if (i <= last || d->kernel != kernel || strcmp(d->path, path))
+				continue;
+			if (bid_size && d->build_id_size &&
+			    (bid_size != d->build_id_size || memcmp(bid, d->build_id, bid_size)))
+				continue;	/* same path, another binary (rebuilt while recording) */
+			found = d;
+			last = i;
+		}
 	if (found)
 		return found;
 	if (ARRAY_GROW(m->dsos, m->dsos_cap, m->nr_dsos + 1))
@@ -284,6 +273,7 @@ static void attach_header_build_id(struct machine *m, struct dso *d)
 	const struct nameidx *x = &m->bid_names;
 	const struct mycl_build_id *first = NULL;
 	uint64_t hash;
+	size_t h;
 
 	if (d->build_id_size || d->status != DSO_PENDING)
 		return;
@@ -300,13 +290,14 @@ static void attach_header_build_id(struct machine *m, struct dso *d)
 		if (pass && (!d->kernel || strncmp(d->path, name, 17)))
 			break;
 		hash = str_hash(name);
-		for (size_t h = x->cap ? nameidx_slot(hash, x->cap) : 0; x->cap && x->slots[h];
-		     h = (h + 1) & (x->cap - 1)) {
-			const struct mycl_build_id *b = &m->info->build_ids[x->slots[h] - 1];
+		if (x->index.cap)
+			itable_each(&x->index, nameidx_hash(hash), h) {
+				const struct mycl_build_id *b = &m->info->build_ids[x->index.slot[h]];
 
-			if ((!first || b < first) && !strcmp(b->filename, name) && (!pass || b->pid == -1))
-				first = b;
-		}
+				if ((!first || b < first) && !strcmp(b->filename, name) &&
+				    (!pass || b->pid == -1))
+					first = b;
+			}
 	}
 	if (first)
 		dso_set_build_id(d, first->id, first->size);
@@ -440,54 +431,46 @@ static struct dso *kernel_dso(struct machine *m)
 
 /* ---- threads ---- */
 
-static size_t tid_slot(int32_t tid, size_t cap)
+static uint64_t tid_hash(int32_t tid)
 {
-	return ((uint32_t)tid * 2654435761u) & (cap - 1);
+	return (uint32_t)tid * 2654435761u;
+}
+
+static bool thread_hash_at(const void *ctx, size_t i, uint64_t *h)
+{
+	*h = tid_hash(((const struct machine *)ctx)->threads[i]->tid);
+	return true;
 }
 
 static struct thread *thread_lookup(struct machine *m, int32_t tid)
 {
 	size_t h;
 
-	if (!m->threads_cap)
+	if (!m->threads_index.cap)
 		return NULL;
-	h = tid_slot(tid, m->threads_cap);
-	while (m->threads[h]) {
-		if (m->threads[h]->tid == tid)
-			return m->threads[h];
-		h = (h + 1) & (m->threads_cap - 1);
-	}
+	itable_each(&m->threads_index, tid_hash(tid), h)
+		if (m->threads[m->threads_index.slot[h]]->tid == tid)
+			return m->threads[m->threads_index.slot[h]];
 	return NULL;
 }
 
+/* T as the thread of its tid, in place of the one before. */
 static int thread_store(struct machine *m, struct thread *t)
 {
 	size_t h;
 
-	if ((m->nr_threads + 1) * 2 > m->threads_cap) {
-		size_t ncap = m->threads_cap ? m->threads_cap * 2 : 256;
-		struct thread **n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		for (size_t i = 0; i < m->threads_cap; i++) {
-			if (!m->threads[i])
-				continue;
-			h = tid_slot(m->threads[i]->tid, ncap);
-			while (n[h])
-				h = (h + 1) & (ncap - 1);
-			n[h] = m->threads[i];
+	if (itable_full(&m->threads_index, m->nr_threads) &&
+	    itable_grow(&m->threads_index, m->nr_threads, 256, thread_hash_at, m))
+		return -ENOMEM;
+	itable_each(&m->threads_index, tid_hash(t->tid), h)
+		if (m->threads[m->threads_index.slot[h]]->tid == t->tid) {
+			m->threads[m->threads_index.slot[h]] = t;
+			return 0;
 		}
-		free(m->threads);
-		m->threads = n;
-		m->threads_cap = ncap;
-	}
-	h = tid_slot(t->tid, m->threads_cap);
-	while (m->threads[h] && m->threads[h]->tid != t->tid)
-		h = (h + 1) & (m->threads_cap - 1);
-	if (!m->threads[h])
-		m->nr_threads++;
-	m->threads[h] = t;
+	if (ARRAY_GROW(m->threads, m->threads_cap, m->nr_threads + 1))
+		return -ENOMEM;
+	m->threads[m->nr_threads] = t;
+	itable_put(&m->threads_index, h, m->nr_threads++);
 	return 0;
 }
 
