@@ -83,6 +83,12 @@ if r.returncode:
     fail('pkg-config --static --libs mycl (%s): %s' % (pcdir, r.stderr.strip()))
 libs = [w for w in r.stdout.split() if w != '-lmycl' and not w.startswith('-L')]
 exe = os.path.join(work, 'collide')
+# a sanitized build's archive calls the sanitizers' runtimes: the program links them too
+undef = subprocess.run(['nm', '-u', ar], capture_output=True, text=True).stdout
+if '__asan_' in undef:
+    libs = ['-fsanitize=address'] + libs
+if '__ubsan_' in undef:
+    libs = ['-fsanitize=undefined'] + libs
 r = subprocess.run(['cc', '-I', os.path.join(src, 'include'), prog, ar] + libs + ['-o', exe],
                    capture_output=True, text=True)
 if r.returncode:

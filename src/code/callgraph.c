@@ -57,9 +57,9 @@ static int start_cmp(const void *a, const void *b)
  * The functions: the symbol table's, and those .eh_frame_hdr lists that it
  * does not name (a stripped program's static functions), named by address.
  */
-static size_t start_slot(const struct callgraph *cg, uint64_t addr)
+static uint64_t start_hash(uint64_t addr)
 {
-	return (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> (64 - cg->hash_bits));
+	return (addr * 0x9e3779b97f4a7c15ULL) >> 32;
 }
 
 int callgraph_new(struct callgraph **out, const struct symtab *t, const struct elf_image *img)
@@ -125,19 +125,16 @@ int callgraph_new(struct callgraph **out, const struct symtab *t, const struct e
 	/* A symbol's size may run past an unnamed function: the next start ends it. */
 	cg->nr = n;
 	/* the starts by their hash: a call's callee found in one probe or two, not 15 */
-	while ((1ULL << cg->hash_bits) < 2 * (uint64_t)n + 2)
-		cg->hash_bits++;
-	cg->start_hash = calloc(1ULL << cg->hash_bits, sizeof(*cg->start_hash));
-	if (!cg->start_hash) {
+	if (itable_reserve(&cg->start_index, n, 16)) {
 		callgraph_free(cg);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
-		size_t mask = (1ULL << cg->hash_bits) - 1, h = start_slot(cg, cg->starts[i]);
+		size_t h;
 
-		while (cg->start_hash[h])
-			h = (h + 1) & mask;
-		cg->start_hash[h] = (uint32_t)(i + 1);
+		itable_each(&cg->start_index, start_hash(cg->starts[i]), h)
+			;
+		itable_put(&cg->start_index, h, i);
 	}
 	*out = cg;
 	return 0;
@@ -152,7 +149,7 @@ void callgraph_free(struct callgraph *cg)
 	free(cg->f);
 	free(cg->names);
 	free(cg->starts);
-	free(cg->start_hash);
+	itable_free(&cg->start_index);
 	free(cg->e);
 	free(cg->t);
 	free(cg->l);
@@ -202,11 +199,11 @@ uint32_t cg_func_starting(const struct callgraph *cg, uint64_t addr)
 		addr &= ~1ULL;
 	if (elf_image_machine(cg->img) != 21 /* EM_PPC64 */) {
 		/* (every function ends past its start: the one starting at ADDR holds it) */
-		size_t mask = (1ULL << cg->hash_bits) - 1;
+		size_t h;
 
-		for (size_t h = start_slot(cg, addr); cg->start_hash[h]; h = (h + 1) & mask)
-			if (cg->starts[cg->start_hash[h] - 1] == addr)
-				return cg->start_hash[h] - 1;
+		itable_each(&cg->start_index, start_hash(addr), h)
+			if (cg->starts[cg->start_index.slot[h]] == addr)
+				return cg->start_index.slot[h];
 		return NONE;
 	}
 	i = cg_func_at(cg, addr);

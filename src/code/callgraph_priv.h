@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "callgraph.h"
 #include "cfgcycles.h"
+#include "itable.h"
 
 #define NONE UINT32_MAX
 #define MAX_THREAD_DEPTH 3		/* calls down to pthread_create that count as starting threads */
@@ -102,8 +103,7 @@ struct callgraph {
 	struct cg_func *f;
 	size_t nr;
 	uint64_t *starts;
-	uint32_t *start_hash;		/* 1 + the function starting at an address, by its hash */
-	unsigned int hash_bits;
+	struct itable start_index;	/* the function starting at an address (starts[]) */
 	struct cg_edge *e;
 	size_t nr_e, e_cap;
 	struct cg_take *t;

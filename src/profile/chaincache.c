@@ -7,12 +7,10 @@
 
 uint32_t chaincache_get(const struct chaincache *c, const struct chain_key *k)
 {
-	size_t s;
-
-	if (!c->index.cap)
+	if (!c->cap)
 		return UINT32_MAX;
-	itable_each(&c->index, k->h1, s) {
-		const struct chain_ent *e = &c->ents[c->index.slot[s]];
+	for (size_t i = k->h1 & (c->cap - 1); c->ents[i].h1; i = (i + 1) & (c->cap - 1)) {
+		const struct chain_ent *e = &c->ents[i];
 
 		if (e->h1 == k->h1 && e->h2 == k->h2)
 			return e->node;
@@ -20,25 +18,31 @@ uint32_t chaincache_get(const struct chaincache *c, const struct chain_key *k)
 	return UINT32_MAX;
 }
 
-static bool hash_at(const void *ctx, size_t i, uint64_t *h)
+static void place(struct chain_ent *tab, size_t cap, const struct chain_ent *e)
 {
-	*h = ((const struct chaincache *)ctx)->ents[i].h1;
-	return true;
+	size_t i = e->h1 & (cap - 1);
+
+	while (tab[i].h1)
+		i = (i + 1) & (cap - 1);
+	tab[i] = *e;
 }
 
 void chaincache_clear(struct chaincache *c)
 {
-	if (c->index.cap)
-		memset(c->index.slot, 0xff, c->index.cap * sizeof(*c->index.slot));
+	if (c->cap)
+		memset(c->ents, 0, c->cap * sizeof(*c->ents));
 	c->nr = 0;
 }
 
 int chaincache_put(struct chaincache *c, const struct chain_key *k, uint32_t node)
 {
-	size_t s;
+	struct chain_ent e = { .h1 = k->h1, .h2 = k->h2, .node = node };
 
-	if (itable_full(&c->index, c->nr)) {
-		if (c->index.cap * 2 * sizeof(struct chain_ent) > CHAINCACHE_MAX_BYTES) {
+	if ((c->nr + 1) * 2 > c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 4096;
+		struct chain_ent *t;
+
+		if (ncap * sizeof(*t) > CHAINCACHE_MAX_BYTES) {
 			/*
 			 * Full: empty it, keeping the table.  On recordings with
 			 * millions of distinct chains (system-wide, processes coming
@@ -46,29 +50,35 @@ int chaincache_put(struct chaincache *c, const struct chain_key *k, uint32_t nod
 			 */
 			chaincache_clear(c);
 			c->nr_resets++;
-		} else if (itable_grow(&c->index, c->nr, 4096, hash_at, c)) {
-			return -ENOMEM;
+		} else {
+			t = calloc(ncap, sizeof(*t));
+			if (!t)
+				return -ENOMEM;
+			mem_hint_large(t, ncap * sizeof(*t));
+			for (size_t i = 0; i < c->cap; i++)
+				if (c->ents[i].h1)
+					place(t, ncap, &c->ents[i]);
+			free(c->ents);
+			c->ents = t;
+			c->cap = ncap;
 		}
 	}
 	/* (a key already there, which a walk from a suffix further out can meet: kept once) */
-	itable_each(&c->index, k->h1, s) {
-		struct chain_ent *e = &c->ents[c->index.slot[s]];
-
-		if (e->h1 == k->h1 && e->h2 == k->h2) {
-			e->node = node;
+	for (size_t i = e.h1 & (c->cap - 1);; i = (i + 1) & (c->cap - 1)) {
+		if (!c->ents[i].h1) {
+			c->ents[i] = e;
+			c->nr++;
+			return 0;
+		}
+		if (c->ents[i].h1 == e.h1 && c->ents[i].h2 == e.h2) {
+			c->ents[i].node = node;
 			return 0;
 		}
 	}
-	if (ARRAY_GROW(c->ents, c->cap, c->nr + 1))
-		return -ENOMEM;
-	c->ents[c->nr] = (struct chain_ent){ .h1 = k->h1, .h2 = k->h2, .node = node };
-	itable_put(&c->index, s, c->nr++);
-	return 0;
 }
 
 void chaincache_free(struct chaincache *c)
 {
 	free(c->ents);
-	itable_free(&c->index);
 	memset(c, 0, sizeof(*c));
 }

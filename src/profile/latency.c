@@ -36,14 +36,15 @@ struct cpu_now {
 
 /* A thread's state by its switch records and samples: on a CPU or not. */
 struct tstate {
-	int32_t tid;			/* -1: empty slot */
+	int32_t tid;
 	bool on;
 };
 
 struct latency_state {
 	int64_t running;		/* the switch count */
-	struct tstate *threads;		/* open addressing by tid */
+	struct tstate *threads;		/* found through threads_index, by tid */
 	size_t nr_threads, cap_threads;
+	struct itable threads_index;
 	bool switches, cpu_wide, cpus;
 	struct cpu_now *now;		/* per CPU number */
 	size_t nr_now;
@@ -72,6 +73,17 @@ int latency_init(struct mycl_profile *p)
 	return 0;
 }
 
+static uint64_t tid_hash(int32_t tid)
+{
+	return (size_t)tid * 2654435761u;
+}
+
+static bool tid_hash_at(const void *ctx, size_t i, uint64_t *h)
+{
+	*h = tid_hash(((const struct latency_state *)ctx)->threads[i].tid);
+	return true;
+}
+
 /* TID's state, made (off) on first use; NULL without memory or for tid < 0. */
 static struct tstate *thread_state(struct latency_state *l, int32_t tid)
 {
@@ -79,34 +91,17 @@ static struct tstate *thread_state(struct latency_state *l, int32_t tid)
 
 	if (tid < 0)
 		return NULL;
-	if (l->nr_threads * 2 >= l->cap_threads) {
-		size_t cap = l->cap_threads ? l->cap_threads * 2 : 256;
-		struct tstate *t = malloc(cap * sizeof(*t));
-
-		if (!t)
-			return NULL;
-		for (size_t i = 0; i < cap; i++)
-			t[i].tid = -1;
-		for (size_t i = 0; i < l->cap_threads; i++) {
-			if (l->threads[i].tid < 0)
-				continue;
-			h = (size_t)l->threads[i].tid * 2654435761u & (cap - 1);
-			while (t[h].tid >= 0)
-				h = (h + 1) & (cap - 1);
-			t[h] = l->threads[i];
-		}
-		free(l->threads);
-		l->threads = t;
-		l->cap_threads = cap;
-	}
-	h = (size_t)tid * 2654435761u & (l->cap_threads - 1);
-	while (l->threads[h].tid >= 0 && l->threads[h].tid != tid)
-		h = (h + 1) & (l->cap_threads - 1);
-	if (l->threads[h].tid < 0) {
-		l->threads[h] = (struct tstate){ .tid = tid };
-		l->nr_threads++;
-	}
-	return &l->threads[h];
+	if (itable_full(&l->threads_index, l->nr_threads) &&
+	    itable_grow(&l->threads_index, l->nr_threads, 256, tid_hash_at, l))
+		return NULL;
+	itable_each(&l->threads_index, tid_hash(tid), h)
+		if (l->threads[l->threads_index.slot[h]].tid == tid)
+			return &l->threads[l->threads_index.slot[h]];
+	if (ARRAY_GROW(l->threads, l->cap_threads, l->nr_threads + 1))
+		return NULL;
+	l->threads[l->nr_threads] = (struct tstate){ .tid = tid };
+	itable_put(&l->threads_index, h, l->nr_threads);
+	return &l->threads[l->nr_threads++];
 }
 
 /*
@@ -313,6 +308,7 @@ void latency_free(struct mycl_profile *p)
 	free(p->lat->lv_sample);
 	free(p->lat->now);
 	free(p->lat->threads);
+	itable_free(&p->lat->threads_index);
 	free(p->lat->all[0]);
 	free(p->lat->all[1]);
 	free(p->lat);

@@ -24,22 +24,31 @@ struct site_aux {
 	bool by_word;			/* OBJECT from the futex word the thread was on */
 };
 
-/* Answers remembered by key (a pointer and a number), open addressing. */
+/* Answers remembered by key (a pointer and a number). */
 struct memo_ent {
-	const void *k1;			/* NULL: empty */
+	const void *k1;
 	uint64_t k2;
 	const char *name;
 	int verdict;
 };
 
 struct memo {
-	struct memo_ent *v;
+	struct memo_ent *v;		/* found through index */
 	size_t nr, cap;
+	struct itable index;
 };
 
-static size_t memo_hash(const void *k1, uint64_t k2, size_t cap)
+static uint64_t memo_hash(const void *k1, uint64_t k2)
 {
-	return (size_t)((((uintptr_t)k1 >> 3) ^ k2) * 0x9e3779b97f4a7c15ULL >> 7) & (cap - 1);
+	return (((uintptr_t)k1 >> 3) ^ k2) * 0x9e3779b97f4a7c15ULL >> 7;
+}
+
+static bool memo_hash_at(const void *ctx, size_t i, uint64_t *h)
+{
+	const struct memo_ent *e = &((const struct memo *)ctx)->v[i];
+
+	*h = memo_hash(e->k1, e->k2);
+	return true;
 }
 
 /*
@@ -52,30 +61,18 @@ static struct memo_ent *memo_get(struct memo *m, const void *k1, uint64_t k2, bo
 	size_t i;
 
 	*found = false;
-	if (m->nr * 2 >= m->cap) {
-		struct memo n = { .cap = m->cap ? m->cap * 2 : 256, .nr = m->nr };
-
-		if (!(n.v = calloc(n.cap, sizeof(*n.v))))
-			return NULL;
-		for (size_t k = 0; k < m->cap; k++)
-			if (m->v[k].k1) {
-				for (i = memo_hash(m->v[k].k1, m->v[k].k2, n.cap); n.v[i].k1;
-				     i = (i + 1) & (n.cap - 1))
-					;
-				n.v[i] = m->v[k];
-			}
-		free(m->v);
-		*m = n;
-	}
-	for (i = memo_hash(k1, k2, m->cap); m->v[i].k1; i = (i + 1) & (m->cap - 1))
-		if (m->v[i].k1 == k1 && m->v[i].k2 == k2) {
+	if (itable_full(&m->index, m->nr) && itable_grow(&m->index, m->nr, 256, memo_hash_at, m))
+		return NULL;
+	itable_each(&m->index, memo_hash(k1, k2), i)
+		if (m->v[m->index.slot[i]].k1 == k1 && m->v[m->index.slot[i]].k2 == k2) {
 			*found = true;
-			return &m->v[i];
+			return &m->v[m->index.slot[i]];
 		}
-	m->v[i].k1 = k1;
-	m->v[i].k2 = k2;
-	m->nr++;
-	return &m->v[i];
+	if (ARRAY_GROW(m->v, m->cap, m->nr + 1))
+		return NULL;
+	m->v[m->nr] = (struct memo_ent){ .k1 = k1, .k2 = k2 };
+	itable_put(&m->index, i, m->nr);
+	return &m->v[m->nr++];
 }
 
 struct lock_state {
@@ -168,7 +165,9 @@ void profile_locks_free(struct mycl_profile *p)
 	free(p->locks->notes);
 	free(p->locks->spare);
 	free(p->locks->objects.v);
+	itable_free(&p->locks->objects.index);
 	free(p->locks->verdicts.v);
+	itable_free(&p->locks->verdicts.index);
 	free(p->locks);
 	p->locks = NULL;
 }

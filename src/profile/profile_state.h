@@ -32,8 +32,7 @@ struct timeline {
 	/* with opts.timed_stacks: samples per (bucket, call path) */
 	struct mycl_timed_stack *stacks;
 	size_t nr_stacks, cap_stacks;
-	uint32_t *st_index;		/* open addressing into stacks */
-	size_t st_cap;
+	struct itable st_index;		/* finds stacks by (bucket, call path) */
 	uint64_t st_width;		/* the width the stacks' buckets are in */
 };
 

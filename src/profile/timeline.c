@@ -68,66 +68,42 @@ static uint64_t st_hash(uint32_t bucket, uint32_t leaf)
 	return h ^ (h >> 29);
 }
 
-/* The timed stacks' index rebuilt (after a merge or to grow). */
-static int st_reindex(struct timeline *tl, size_t cap)
+static bool st_hash_at(const void *ctx, size_t i, uint64_t *h)
 {
-	uint32_t *idx = malloc(cap * sizeof(*idx));
+	const struct mycl_timed_stack *e = &((const struct timeline *)ctx)->stacks[i];
 
-	if (!idx)
-		return -ENOMEM;
-	memset(idx, 0xff, cap * sizeof(*idx));
-	for (size_t i = 0; i < tl->nr_stacks; i++) {
-		size_t h = st_hash(tl->stacks[i].bucket, tl->stacks[i].stack) & (cap - 1);
-
-		while (idx[h] != UINT32_MAX)
-			h = (h + 1) & (cap - 1);
-		idx[h] = (uint32_t)i;
-	}
-	free(tl->st_index);
-	tl->st_index = idx;
-	tl->st_cap = cap;
-	return 0;
+	*h = st_hash(e->bucket, e->stack);
+	return true;
 }
 
 /* After the width doubled: each stack's buckets merged pairwise. */
 static int st_merge(struct timeline *tl)
 {
-	size_t k = 0;
+	size_t k = 0, h;
 
 	for (size_t i = 0; i < tl->nr_stacks; i++)
 		tl->stacks[i].bucket /= 2;
 	/* equal (bucket, stack) pairs now: merged through a fresh index */
-	free(tl->st_index);
-	tl->st_index = NULL;
-	tl->st_cap = 0;
-	{
-		size_t cap = 64;
-		uint32_t *idx;
+	itable_free(&tl->st_index);
+	if (itable_reserve(&tl->st_index, tl->nr_stacks, 64))
+		return -ENOMEM;
+	for (size_t i = 0; i < tl->nr_stacks; i++) {
+		struct mycl_timed_stack *e = &tl->stacks[i];
 
-		while (cap < tl->nr_stacks * 2)
-			cap *= 2;
-		idx = malloc(cap * sizeof(*idx));
-		if (!idx)
-			return -ENOMEM;
-		memset(idx, 0xff, cap * sizeof(*idx));
-		for (size_t i = 0; i < tl->nr_stacks; i++) {
-			struct mycl_timed_stack *e = &tl->stacks[i];
-			size_t h = st_hash(e->bucket, e->stack) & (cap - 1);
+		itable_each(&tl->st_index, st_hash(e->bucket, e->stack), h) {
+			struct mycl_timed_stack *o = &tl->stacks[tl->st_index.slot[h]];
 
-			while (idx[h] != UINT32_MAX && (tl->stacks[idx[h]].bucket != e->bucket ||
-							tl->stacks[idx[h]].stack != e->stack))
-				h = (h + 1) & (cap - 1);
-			if (idx[h] != UINT32_MAX) {
-				tl->stacks[idx[h]].samples += e->samples;
-				continue;
-			}
-			tl->stacks[k] = *e;
-			idx[h] = (uint32_t)k++;
+			if (o->bucket == e->bucket && o->stack == e->stack)
+				break;
 		}
-		tl->nr_stacks = k;
-		tl->st_index = idx;
-		tl->st_cap = cap;
+		if (tl->st_index.slot[h] != ITABLE_EMPTY) {
+			tl->stacks[tl->st_index.slot[h]].samples += e->samples;
+			continue;
+		}
+		tl->stacks[k] = *e;
+		itable_put(&tl->st_index, h, k++);
 	}
+	tl->nr_stacks = k;
 	return 0;
 }
 
@@ -151,20 +127,16 @@ int timeline_stack(struct mycl_profile *p, size_t ev, uint64_t t, uint32_t leaf)
 		tl->st_width *= 2;
 	}
 	bucket = (uint32_t)(t > tl->start ? (t - tl->start) / tl->width : 0);
-	if (tl->nr_stacks * 2 >= tl->st_cap) {
-		err = st_reindex(tl, tl->st_cap ? tl->st_cap * 2 : 256);
-		if (err)
-			return err;
-	}
-	h = st_hash(bucket, leaf) & (tl->st_cap - 1);
-	while (tl->st_index[h] != UINT32_MAX) {
-		struct mycl_timed_stack *e = &tl->stacks[tl->st_index[h]];
+	if (itable_full(&tl->st_index, tl->nr_stacks) &&
+	    (err = itable_grow(&tl->st_index, tl->nr_stacks, 256, st_hash_at, tl)))
+		return err;
+	itable_each(&tl->st_index, st_hash(bucket, leaf), h) {
+		struct mycl_timed_stack *e = &tl->stacks[tl->st_index.slot[h]];
 
 		if (e->bucket == bucket && e->stack == leaf) {
 			e->samples++;
 			return 0;
 		}
-		h = (h + 1) & (tl->st_cap - 1);
 	}
 	if (tl->nr_stacks == tl->cap_stacks) {
 		size_t cap = tl->cap_stacks ? tl->cap_stacks * 2 : 256;
@@ -177,7 +149,7 @@ int timeline_stack(struct mycl_profile *p, size_t ev, uint64_t t, uint32_t leaf)
 	}
 	tl->stacks[tl->nr_stacks] = (struct mycl_timed_stack){ .bucket = bucket, .stack = leaf,
 								.samples = 1 };
-	tl->st_index[h] = (uint32_t)tl->nr_stacks++;
+	itable_put(&tl->st_index, h, tl->nr_stacks++);
 	return 0;
 }
 
@@ -197,7 +169,7 @@ void timeline_free(struct mycl_profile *p)
 		free(p->timelines[i].samples);
 		free(p->timelines[i].period);
 		free(p->timelines[i].stacks);
-		free(p->timelines[i].st_index);
+		itable_free(&p->timelines[i].st_index);
 	}
 	free(p->timelines);
 }

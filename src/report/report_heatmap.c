@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mycl/profile.h"
+#include "internal.h"
+#include "itable.h"
 #include "report_priv.h"
 
 /* S as a JavaScript string safe inside <script>: no quote, backslash, '<' or line break raw. */
@@ -31,10 +33,10 @@ static void js_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* Frame names, each written once: index by name (open addressing over the names seen). */
+/* Frame names, each written once: found by name through index. */
 struct names {
 	const char **name;
-	uint32_t *idx;
+	struct itable index;
 	size_t nr, cap;
 	char **owned;			/* names made here (unresolved frames), freed at the end */
 	size_t nr_owned;
@@ -49,41 +51,24 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
+static bool name_hash_at(const void *ctx, size_t i, uint64_t *h)
+{
+	*h = hash_str(((const struct names *)ctx)->name[i]);
+	return true;
+}
+
 static long name_id(struct names *n, const char *s)
 {
 	size_t h;
 
-	if (n->nr * 2 >= n->cap) {
-		size_t cap = n->cap ? n->cap * 2 : 1024;
-		uint32_t *idx = malloc(cap * sizeof(*idx));
-		const char **nm = realloc(n->name, cap * sizeof(*nm));
-
-		if (!idx || !nm) {
-			free(idx);
-			if (nm)
-				n->name = nm;
-			return -ENOMEM;
-		}
-		n->name = nm;
-		memset(idx, 0xff, cap * sizeof(*idx));
-		for (size_t i = 0; i < n->nr; i++) {
-			h = hash_str(n->name[i]) & (cap - 1);
-			while (idx[h] != UINT32_MAX)
-				h = (h + 1) & (cap - 1);
-			idx[h] = (uint32_t)i;
-		}
-		free(n->idx);
-		n->idx = idx;
-		n->cap = cap;
-	}
-	h = hash_str(s) & (n->cap - 1);
-	while (n->idx[h] != UINT32_MAX) {
-		if (!strcmp(n->name[n->idx[h]], s))
-			return n->idx[h];
-		h = (h + 1) & (n->cap - 1);
-	}
+	if ((itable_full(&n->index, n->nr) && itable_grow(&n->index, n->nr, 1024, name_hash_at, n)) ||
+	    ARRAY_GROW(n->name, n->cap, n->nr + 1))
+		return -ENOMEM;
+	itable_each(&n->index, hash_str(s), h)
+		if (!strcmp(n->name[n->index.slot[h]], s))
+			return n->index.slot[h];
 	n->name[n->nr] = s;
-	n->idx[h] = (uint32_t)n->nr;
+	itable_put(&n->index, h, n->nr);
 	return (long)n->nr++;
 }
 
@@ -271,7 +256,7 @@ int report_heatmap(FILE *f, const struct mycl_profile *p, size_t ev)
 		js_str(f, e.names.name[i]);
 	}
 	fprintf(f, "]}</script>\n<script>%s</script>\n", heat_script);
-	free(e.names.idx);
+	itable_free(&e.names.index);
 	free(e.names.name);
 	for (size_t i = 0; i < e.names.nr_owned; i++)
 		free(e.names.owned[i]);
