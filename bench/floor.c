@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "mycl/error.h"
 #include "mycl/perf_data.h"
 
 struct count {
@@ -46,17 +47,16 @@ static double once(const char *path, const struct mycl_record_ops *ops, struct c
 {
 	MYCL_OPTS(mycl_perf_data_opts, po);
 	struct mycl_perf_data *pd;
-	char err[512];
 	double t0 = now();
 	int rc;
 
-	if (mycl_perf_data__open(path, &po, &pd, err, sizeof(err))) {
-		fprintf(stderr, "floor: %s\n", err);
+	if ((rc = mycl_perf_data__open(path, &po, &pd))) {
+		fprintf(stderr, "floor: %s\n", mycl_errmsg(rc));
 		return -1;
 	}
 	rc = mycl_perf_data__read(pd, ops, c);
 	if (rc) {
-		fprintf(stderr, "floor: %s: %s\n", path, mycl_perf_data__errmsg(pd));
+		fprintf(stderr, "floor: %s\n", mycl_errmsg(rc));
 		mycl_perf_data__close(pd);
 		return -1;
 	}

@@ -235,12 +235,11 @@ const char *cli_home_debug(void)
 int cli_open_recording(const char *prog, const char *path,
 		       const struct mycl_perf_data_opts *popts, struct mycl_perf_data **pd)
 {
-	char errbuf[1024];
-	int err = mycl_perf_data__open(path, popts, pd, errbuf, sizeof(errbuf));
+	int err = mycl_perf_data__open(path, popts, pd);
 
 	if (!err)
 		return EXIT_OK;
-	fprintf(stderr, "%s: %s\n", prog, errbuf);
+	fprintf(stderr, "%s: %s\n", prog, mycl_errmsg(err));
 	/* the library's -EINVAL at open is the slice's; a file that cannot open is -errno */
 	if (err == -EINVAL && popts->time && *popts->time)
 		return EXIT_USAGE;
@@ -305,7 +304,7 @@ static char **recorded_build_ids(const char *const *recs, size_t nr_recs, size_t
 		struct mycl_perf_data *pd = NULL;
 		const struct mycl_perf_info *info;
 
-		if (!strcmp(recs[r], "-") || mycl_perf_data__open(recs[r], NULL, &pd, NULL, 0))
+		if (!strcmp(recs[r], "-") || mycl_perf_data__open(recs[r], NULL, &pd))
 			goto all;
 		info = mycl_perf_data__info(pd);
 		if (info->pipe_mode || !info->nr_build_ids) {
@@ -353,7 +352,6 @@ int cli_archive(const char *prog, const char *path, const char *const *recs, siz
 {
 	struct mycl_archive_opts ao = { .sz = sizeof(ao), .max_bytes = archive_max };
 	size_t slot = 0;
-	char err[1024];
 	int rc;
 
 	while (slot < sizeof(archives) / sizeof(archives[0]) && archives[slot])
@@ -363,12 +361,12 @@ int cli_archive(const char *prog, const char *path, const char *const *recs, siz
 		return EXIT_USAGE;
 	}
 	ao.build_ids = (const char *const *)recorded_build_ids(recs, nr_recs, &ao.nr_build_ids);
-	rc = mycl_archive__open(path, &ao, &archives[slot], err, sizeof(err));
+	rc = mycl_archive__open(path, &ao, &archives[slot]);
 	for (size_t i = 0; i < ao.nr_build_ids; i++)
 		free((char *)ao.build_ids[i]);
 	free((void *)ao.build_ids);
 	if (rc) {
-		fprintf(stderr, "%s: %s\n", prog, err);
+		fprintf(stderr, "%s: %s\n", prog, mycl_errmsg(rc));
 		return cli_exit_code(rc);
 	}
 	if (!slot)
@@ -766,11 +764,9 @@ int cli_read_stat(const char *prog, const char *path, const char *what, struct c
 	}
 	rc = mycl_stat__build(*pd, &so, st);
 	if (rc) {
-		const char *msg = mycl_perf_data__errmsg(*pd);
-
 		fprintf(stderr, "%s: %s%s: %s\n", prog, what, path, rc == MYCL_ERR_NO_SAMPLES ?
 			"a perf stat recording without counter values (perf stat was stopped before "
-			"it wrote them)" : msg[0] ? msg : mycl_strerror(rc));
+			"it wrote them)" : mycl_errmsg(rc));
 		return cli_exit_code(rc);
 	}
 	return EXIT_OK;

@@ -131,8 +131,6 @@ static int load(const char *path, const char *time, const struct mycl_profile_op
 		return rc;
 	}
 	if (rc) {
-		const char *msg = mycl_perf_data__errmsg(*pd);
-
 		if (rc == MYCL_ERR_NO_EVENT) {
 			fprintf(stderr, P ": %s: no event named '%s' in the recording; it has", path,
 				po->event);
@@ -140,7 +138,7 @@ static int load(const char *path, const char *time, const struct mycl_profile_op
 				fprintf(stderr, "%s '%s'", i ? "," : "", mycl_perf_data__event(*pd, i)->name);
 			fputc('\n', stderr);
 		} else {
-			fprintf(stderr, P ": %s: %s\n", path, msg[0] ? msg : mycl_strerror(rc));
+			fprintf(stderr, P ": %s: %s\n", path, mycl_errmsg(rc));
 		}
 		mycl_perf_data__close(*pd);
 		*pd = NULL;
@@ -158,7 +156,6 @@ static int share_diff(const char *b1, const char *b2, const char *base, const ch
 		      const struct mycl_diff_write_opts *wo, const char *format, const char *output,
 		      struct cli_log *lg)
 {
-	char err[600];
 	struct mycl_share *sa = NULL, *sb = NULL;
 	struct mycl_diff *d = NULL;
 	const char *name;
@@ -170,15 +167,15 @@ static int share_diff(const char *b1, const char *b2, const char *base, const ch
 		MYCL_OPTS(mycl_share_opts, so, .print = cli_print, .print_ctx = lg, .perf_data = base,
 			  .perf_time = times[0]);
 
-		rc = mycl_share__analyze(b1, &so, &sa, err, sizeof(err));
+		rc = mycl_share__analyze(b1, &so, &sa);
 		if (!rc) {
 			so.perf_data = new_p;
 			so.perf_time = times[1];
-			rc = mycl_share__analyze(b2, &so, &sb, err, sizeof(err));
+			rc = mycl_share__analyze(b2, &so, &sb);
 		}
 	}
 	if (rc) {
-		fprintf(stderr, P ": %s\n", err);
+		fprintf(stderr, P ": %s\n", mycl_errmsg(rc));
 		mycl_share__free(sa);
 		return rc == -EINVAL && (times[0] || times[1]) ? EXIT_USAGE : cli_exit_code(rc);
 	}
@@ -206,7 +203,7 @@ static bool is_stat(const char *path)
 	struct mycl_perf_data *pd;
 	bool yes;
 
-	if (!strcmp(path, "-") || mycl_perf_data__open(path, NULL, &pd, NULL, 0))
+	if (!strcmp(path, "-") || mycl_perf_data__open(path, NULL, &pd))
 		return false;
 	yes = mycl_perf_data__is_stat(pd);
 	mycl_perf_data__close(pd);

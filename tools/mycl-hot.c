@@ -525,13 +525,11 @@ static int stat_view(struct mycl_perf_data *pd, const struct cli_args *given, co
 		}
 	err = mycl_stat__build(pd, &so, &st);
 	if (err) {
-		const char *msg = mycl_perf_data__errmsg(pd);
-
 		if (err == MYCL_ERR_NO_SAMPLES)
 			fprintf(stderr, P ": %s: a perf stat recording without counter values (perf "
 				"stat was stopped before it wrote them)\n", mycl_perf_data__path(pd));
 		else
-			fprintf(stderr, P ": %s\n", msg[0] ? msg : mycl_strerror(err));
+			fprintf(stderr, P ": %s\n", mycl_errmsg(err));
 		return cli_exit_code(err);
 	}
 	if (html_file) {
@@ -1038,7 +1036,8 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (err) {
-		const char *msg = mycl_perf_data__errmsg(pd);
+		/* (mycl_strerror's own text: the call left no words of its own) */
+		bool words = mycl_errmsg(err) != mycl_strerror(err);
 
 		if (err == MYCL_ERR_NO_EVENT) {
 			fprintf(stderr, "mycl-hot: %s: no event named '%s' in the recording; it has",
@@ -1046,18 +1045,19 @@ int main(int argc, char **argv)
 			for (size_t i = 0; i < mycl_perf_data__nr_events(pd); i++)
 				fprintf(stderr, "%s '%s'", i ? "," : "", mycl_perf_data__event(pd, i)->name);
 			fputc('\n', stderr);
-		} else if (err == MYCL_ERR_NOT_RECORDED && !msg[0]) {
+		} else if (err == MYCL_ERR_NOT_RECORDED && !words) {
 			fprintf(stderr, "mycl-hot: %s: its samples carry no CPU number (perf record -a, -C "
 				"or --sample-cpu records one): %s cannot use it\n",
 				mycl_perf_data__path(pd), a->opts.cpus ? "--cpu" : "--sort cpu");
 			err = -EINVAL;
 		} else if (err == MYCL_ERR_BAD_RULES) {
-			fprintf(stderr, "mycl-hot: --lock-rules %s refused\n", a->opts.lock_rules);
+			fprintf(stderr, "mycl-hot: --lock-rules %s refused: %s\n", a->opts.lock_rules,
+				mycl_errmsg(err));
 			err = -EINVAL;
 		} else if (err == -EINVAL)
 			fprintf(stderr, "mycl-hot: --pid, --tid and --cpu take comma lists of numbers\n");
 		else
-			fprintf(stderr, "mycl-hot: %s\n", msg[0] ? msg : mycl_strerror(err));
+			fprintf(stderr, "mycl-hot: %s\n", mycl_errmsg(err));
 		rc = err == -EINVAL ? EXIT_USAGE : cli_exit_code(err);
 		mycl_perf_data__close(pd);
 		return rc;

@@ -255,8 +255,6 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	if (err) {
-		const char *msg = mycl_perf_data__errmsg(pd);
-
 		if (err == MYCL_ERR_NO_EVENT) {
 			fprintf(stderr, P ": %s: no event named '%s' in the recording; it has",
 				mycl_perf_data__path(pd), opts.event);
@@ -264,7 +262,7 @@ int main(int argc, char **argv)
 				fprintf(stderr, "%s '%s'", i ? "," : "", mycl_perf_data__event(pd, i)->name);
 			fputc('\n', stderr);
 		} else {
-			fprintf(stderr, P ": %s\n", msg[0] ? msg : mycl_strerror(err));
+			fprintf(stderr, P ": %s\n", mycl_errmsg(err));
 		}
 		rc = cli_exit_code(err);
 		mycl_perf_data__close(pd);

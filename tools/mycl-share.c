@@ -109,7 +109,6 @@ int main(int argc, char **argv)
 	bool what_if, json;
 	const char *dis, *output;
 	FILE *out = NULL;
-	char err[600] = "";
 	int rc;
 
 	cli_escape_std();
@@ -180,9 +179,9 @@ int main(int argc, char **argv)
 		if (cli_check_files("mycl-share", files, sizeof(files) / sizeof(files[0])))
 			return EXIT_USAGE;
 	}
-	rc = mycl_share__analyze(argv[optind], &o, &s, err, sizeof(err));
+	rc = mycl_share__analyze(argv[optind], &o, &s);
 	if (rc) {
-		fprintf(stderr, "mycl-share: %s\n", err[0] ? err : mycl_strerror(rc));
+		fprintf(stderr, "mycl-share: %s\n", mycl_errmsg(rc));
 		return rc == -EINVAL ? EXIT_USAGE : rc == MYCL_ERR_ELF ? EXIT_BAD_INPUT : cli_exit_code(rc);
 	}
 	if (output && !(out = cli_open_output(output))) {

@@ -41,15 +41,14 @@ struct mycl_archive_opts {
 /*
  * Reads the archive at PATH.  0, or a negative errno (cannot be read) or
  * MYCL_ERR_ARCHIVE (not a tarball, corrupt, unsupported compression, past
- * max_bytes) with a message naming the file and what is wrong in ERRBUF.
- * An archive that holds no build-id cache entry is refused the same way.
+ * max_bytes), mycl_errmsg() naming the file and what is wrong.  An archive
+ * that holds no build-id cache entry is refused the same way.
  */
 int mycl_archive__open(const char *path, const struct mycl_archive_opts *opts,
-		       struct mycl_archive **out, char *errbuf, size_t errbuf_len);
+		       struct mycl_archive **out);
 /* As above, from LEN bytes at BUF; NAME is used in messages. */
 int mycl_archive__open_mem(const void *buf, size_t len, const char *name,
-			   const struct mycl_archive_opts *opts, struct mycl_archive **out,
-			   char *errbuf, size_t errbuf_len);
+			   const struct mycl_archive_opts *opts, struct mycl_archive **out);
 /* Frees A; profiles built with it must be freed first. */
 void mycl_archive__close(struct mycl_archive *a);
 

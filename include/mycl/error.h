@@ -39,6 +39,17 @@ enum mycl_error {
  */
 const char *mycl_strerror(int err);
 
+/*
+ * The one channel of an error's words.  Every function returns 0 or a
+ * negative code; one that failed leaves what went wrong, naming the file and
+ * the place, here for the calling thread ("x.data: record at offset 0x120:
+ * size 4 below the header's 8").  ERR is the code the call returned: the
+ * words of that failure, or mycl_strerror(ERR) when it left none (and after
+ * another call of the library).  Valid until the thread's next call.
+ * Warnings and progress go to the print callback of the opts structs.
+ */
+const char *mycl_errmsg(int err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -309,12 +309,12 @@ struct mycl_perf_stats {
  * feature sections (or, in pipe mode, only the 16-byte header).  PATH may
  * be the directory perf record --threads writes: its 'data' file is the
  * header, its data.N files are read with it.
- * Returns 0 and sets *PD, or a negative code; ERRBUF (may be NULL) then
- * receives a message naming the file, the offset and what is wrong.
- * The caller owns *PD and frees it with mycl_perf_data__close().
+ * Returns 0 and sets *PD, or a negative code (mycl_errmsg(): the file, the
+ * offset and what is wrong).  The caller owns *PD and frees it with
+ * mycl_perf_data__close().
  */
 int mycl_perf_data__open(const char *path, const struct mycl_perf_data_opts *opts,
-			 struct mycl_perf_data **pd, char *errbuf, size_t errbuf_len);
+			 struct mycl_perf_data **pd);
 
 /*
  * Whether NAME (a file name, no directory) is one mycl_perf_data__open()
@@ -328,7 +328,7 @@ bool mycl_perf_data__dir_member(const char *name);
  * by __close or on failure).  NAME is used in messages.
  */
 int mycl_perf_data__open_fd(int fd, const char *name, const struct mycl_perf_data_opts *opts,
-			    struct mycl_perf_data **pd, char *errbuf, size_t errbuf_len);
+			    struct mycl_perf_data **pd);
 
 /* Frees PD; accepts NULL. */
 void mycl_perf_data__close(struct mycl_perf_data *pd);
@@ -336,12 +336,9 @@ void mycl_perf_data__close(struct mycl_perf_data *pd);
 /*
  * Reads every record once, in time order, calling OPS.  Can be called only
  * once per handle (a pipe cannot be re-read).  Returns 0, a callback's
- * non-zero value, or a negative code with mycl_perf_data__errmsg() set.
+ * non-zero value, or a negative code (mycl_errmsg() says what is wrong where).
  */
 int mycl_perf_data__read(struct mycl_perf_data *pd, const struct mycl_record_ops *ops, void *ctx);
-
-/* The last error's message ("" when none); owned by PD. */
-const char *mycl_perf_data__errmsg(const struct mycl_perf_data *pd);
 
 /* The file name given to __open; owned by PD. */
 const char *mycl_perf_data__path(const struct mycl_perf_data *pd);

@@ -249,7 +249,7 @@ struct mycl_profile;
 /*
  * Reads every record of PD (which must not have been read yet) and builds
  * the profile.  PD must outlive the profile.  Returns 0 or a negative code;
- * mycl_perf_data__errmsg(PD) tells what went wrong in the file.
+ * mycl_errmsg() tells what went wrong in the file.
  */
 int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_profile_opts *opts,
 			struct mycl_profile **out);

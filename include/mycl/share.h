@@ -199,10 +199,10 @@ struct mycl_share;
 
 /*
  * Analyses the ELF file PATH (its debug file is found by build-id or
- * debuglink).  0 or a negative code; ERRBUF gets the message.
+ * debuglink).  0 or a negative code (mycl_errmsg(): what is wrong).
  */
 int mycl_share__analyze(const char *path, const struct mycl_share_opts *opts,
-			struct mycl_share **out, char *errbuf, size_t errbuf_len);
+			struct mycl_share **out);
 void mycl_share__free(struct mycl_share *s);
 
 const char *mycl_share__arch(const struct mycl_share *s);

@@ -60,7 +60,7 @@ struct mycl_stat_interval {
 
 /*
  * Reads PD (not read before) as a perf stat recording.  0, -ENOMEM, a
- * reader's error (mycl_perf_data__errmsg()), or MYCL_ERR_NO_SAMPLES when it
+ * reader's error (mycl_errmsg()), or MYCL_ERR_NO_SAMPLES when it
  * holds no counter values (not a perf stat record file).
  */
 int mycl_stat__build(struct mycl_perf_data *pd, const struct mycl_stat_opts *opts,

@@ -383,7 +383,7 @@ static int sample_span(struct mycl_perf_data *pd, uint64_t *first, uint64_t *las
 				"sample times, which a pipe gives only at its end; give START,STOP "
 				"in seconds, or record to a file", pd->time_spec);
 	/* The same file once more, without the slice (perf record --no-buildid writes no times). */
-	if (fstat(pd->fd, &a) || mycl_perf_data__open(pd->path, &o, &again, NULL, 0))
+	if (fstat(pd->fd, &a) || mycl_perf_data__open(pd->path, &o, &again))
 		return pd_error(pd, -EINVAL, "time slice '%s': the header holds no first and last "
 				"sample times, and the file cannot be read twice to find them",
 				pd->time_spec);
@@ -419,14 +419,14 @@ static int time_slice(struct mycl_perf_data *pd, const char *spec)
 
 MYCL_API int mycl_perf_data__open_fd(int fd, const char *name,
 				     const struct mycl_perf_data_opts *opts,
-				     struct mycl_perf_data **out, char *errbuf, size_t errbuf_len)
+				     struct mycl_perf_data **out)
 {
 	struct mycl_perf_data *pd;
 	int err;
 
 	*out = NULL;
+	error_clear();
 	if (!OPTS_VALID(opts, mycl_perf_data_opts)) {
-		snprintf(errbuf, errbuf_len, "%s", mycl_strerror(MYCL_ERR_OPTS));
 		close(fd);
 		return MYCL_ERR_OPTS;
 	}
@@ -458,9 +458,8 @@ MYCL_API int mycl_perf_data__open_fd(int fd, const char *name,
 	if (!err && OPTS_GET(opts, time, NULL) && *OPTS_GET(opts, time, NULL))
 		err = time_slice(pd, OPTS_GET(opts, time, NULL));
 	if (err) {
-		if (errbuf && errbuf_len)
-			snprintf(errbuf, errbuf_len, "%s", pd->errmsg[0] ? pd->errmsg :
-				 mycl_strerror(err));
+		if (pd->errmsg[0])
+			error_set(err, "%s", pd->errmsg);
 		mycl_perf_data__close(pd);
 		return err;
 	}
@@ -469,14 +468,13 @@ MYCL_API int mycl_perf_data__open_fd(int fd, const char *name,
 }
 
 MYCL_API int mycl_perf_data__open(const char *path, const struct mycl_perf_data_opts *opts,
-				  struct mycl_perf_data **out, char *errbuf, size_t errbuf_len)
+				  struct mycl_perf_data **out)
 {
 	int fd;
 
-	if (!OPTS_VALID(opts, mycl_perf_data_opts)) {
-		snprintf(errbuf, errbuf_len, "%s", mycl_strerror(MYCL_ERR_OPTS));
+	error_clear();
+	if (!OPTS_VALID(opts, mycl_perf_data_opts))
 		return MYCL_ERR_OPTS;
-	}
 	if (!strcmp(path, "-")) {
 		fd = dup(0);
 		path = "<stdin>";
@@ -487,11 +485,10 @@ MYCL_API int mycl_perf_data__open(const char *path, const struct mycl_perf_data_
 		int err = -errno;
 
 		*out = NULL;
-		if (errbuf && errbuf_len)
-			snprintf(errbuf, errbuf_len, "%s: cannot open: %s", path, strerror(errno));
+		error_set(err, "%s: cannot open: %s", path, strerror(errno));
 		return err;
 	}
-	return mycl_perf_data__open_fd(fd, path, opts, out, errbuf, errbuf_len);
+	return mycl_perf_data__open_fd(fd, path, opts, out);
 }
 
 MYCL_API void mycl_perf_data__close(struct mycl_perf_data *pd)
@@ -529,10 +526,6 @@ MYCL_API void mycl_perf_data__close(struct mycl_perf_data *pd)
 	free(pd);
 }
 
-MYCL_API const char *mycl_perf_data__errmsg(const struct mycl_perf_data *pd)
-{
-	return pd->errmsg;
-}
 
 MYCL_API const char *mycl_perf_data__path(const struct mycl_perf_data *pd)
 {

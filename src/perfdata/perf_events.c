@@ -24,6 +24,7 @@ int pd_error(struct mycl_perf_data *pd, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(pd->errmsg + n, sizeof(pd->errmsg) - (size_t)n, fmt, ap);
 	va_end(ap);
+	error_set(err, "%s", pd->errmsg);
 	return err;
 }
 

@@ -752,6 +752,7 @@ MYCL_API int mycl_perf_data__read(struct mycl_perf_data *pd, const struct mycl_r
 	struct mycl_record_ops local = { .sz = sizeof(local) };
 	int err;
 
+	error_clear();
 	if (!OPTS_VALID(ops, mycl_record_ops))
 		return MYCL_ERR_OPTS;
 	if (pd->read_done)

@@ -557,6 +557,7 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 	const char *ev;
 	int err;
 
+	error_clear();
 	if (!OPTS_VALID(opts, mycl_profile_opts))
 		return MYCL_ERR_OPTS;
 	*out = NULL;
@@ -646,7 +647,7 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 
 		err = profile_locks_init(p, OPTS_GET(opts, lock_rules, NULL), msg, sizeof(msg));
 		if (err) {
-			mycl_log(&p->log, MYCL_WARN, "%s", msg);
+			error_set(err, "%s", msg);
 			mycl_profile__free(p);
 			return err;
 		}
@@ -656,7 +657,7 @@ MYCL_API int mycl_profile__build(struct mycl_perf_data *pd, const struct mycl_pr
 
 		err = profile_lock_rules_keep(p, OPTS_GET(opts, lock_rules, NULL), msg, sizeof(msg));
 		if (err) {
-			mycl_log(&p->log, MYCL_WARN, "%s", msg);
+			error_set(err, "%s", msg);
 			mycl_profile__free(p);
 			return err;
 		}

@@ -617,8 +617,9 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	return err;
 }
 
-MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts *o,
-				 struct mycl_share **out, char *errbuf, size_t errlen)
+/* mycl_share__analyze, its words in ERRBUF. */
+static int analyze(const char *path, const struct mycl_share_opts *o, struct mycl_share **out,
+		   char *errbuf, size_t errlen)
 {
 	struct sym_opts so = { .demangle = true };
 	const char *arch_opt = OPTS_GET(o, arch, NULL);
@@ -628,10 +629,8 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 	char *abs, why[200];
 	int err, kind;
 
-	if (!OPTS_VALID(o, mycl_share_opts)) {
-		snprintf(errbuf, errlen, "%s", mycl_strerror(MYCL_ERR_OPTS));
+	if (!OPTS_VALID(o, mycl_share_opts))
 		return MYCL_ERR_OPTS;
-	}
 	if (OPTS_GET(o, perf_data, NULL) && OPTS_GET(o, profile, NULL)) {
 		snprintf(errbuf, errlen, "%s: weighed by a recording or by a profile, not both", path);
 		return -EINVAL;
@@ -746,6 +745,19 @@ MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts 
 	}
 	*out = s;
 	return 0;
+}
+
+MYCL_API int mycl_share__analyze(const char *path, const struct mycl_share_opts *o,
+				 struct mycl_share **out)
+{
+	char why[1024] = "";
+	int err;
+
+	error_clear();
+	err = analyze(path, o, out, why, sizeof(why));
+	if (err && why[0])
+		error_set(err, "%s", why);
+	return err;
 }
 
 MYCL_API void mycl_share__free(struct mycl_share *s)

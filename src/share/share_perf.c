@@ -284,12 +284,14 @@ int share_weigh(struct mycl_share *s, const char *path, const char *time, char *
 	struct mycl_profile *p;
 	int err;
 
-	err = mycl_perf_data__open(path, &popts, &pd, errbuf, len);
-	if (err)
+	err = mycl_perf_data__open(path, &popts, &pd);
+	if (err) {
+		snprintf(errbuf, len, "%s", mycl_errmsg(err));
 		return err;
+	}
 	err = mycl_profile__build(pd, &po, &p);
 	if (err) {
-		snprintf(errbuf, len, "%s", mycl_perf_data__errmsg(pd));
+		snprintf(errbuf, len, "%s", mycl_errmsg(err));
 		mycl_perf_data__close(pd);
 		return err;
 	}

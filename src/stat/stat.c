@@ -391,6 +391,7 @@ MYCL_API int mycl_stat__build(struct mycl_perf_data *pd, const struct mycl_stat_
 	struct mycl_stat *st;
 	int err;
 
+	error_clear();
 	if (!OPTS_VALID(opts, mycl_stat_opts))
 		return MYCL_ERR_OPTS;
 	*out = NULL;

@@ -487,19 +487,18 @@ MYCL_API void mycl_archive__close(struct mycl_archive *a)
 
 MYCL_API int mycl_archive__open_mem(const void *buf, size_t len, const char *name,
 				    const struct mycl_archive_opts *opts,
-				    struct mycl_archive **out, char *errbuf, size_t errbuf_len)
+				    struct mycl_archive **out)
 {
 	const uint8_t *in = buf;
-	struct tar t = { .name = name, .err = errbuf, .errlen = errbuf_len, .fd = -1 };
+	char errbuf[1024] = "";
+	struct tar t = { .name = name, .err = errbuf, .errlen = sizeof(errbuf), .fd = -1 };
 	char detail[256] = "";
 	int rc;
 
-	if (!OPTS_VALID(opts, mycl_archive_opts)) {
-		snprintf(errbuf, errbuf_len, "%s", mycl_strerror(MYCL_ERR_OPTS));
+	error_clear();
+	if (!OPTS_VALID(opts, mycl_archive_opts))
 		return MYCL_ERR_OPTS;
-	}
 	*out = NULL;
-	errbuf[0] = '\0';
 	t.max = OPTS_GET(opts, max_bytes, 0);
 	if (!t.max)
 		t.max = DEFAULT_MAX;
@@ -540,7 +539,9 @@ MYCL_API int mycl_archive__open_mem(const void *buf, size_t len, const char *nam
 	free(t.next_link);
 	if (rc) {
 		if (rc == -ENOMEM && !errbuf[0])
-			snprintf(errbuf, errbuf_len, "%s: out of memory", name);
+			snprintf(errbuf, sizeof(errbuf), "%s: out of memory", name);
+		if (errbuf[0])
+			error_set(rc, "%s", errbuf);
 		mycl_archive__close(t.a);
 		return rc;
 	}
@@ -551,44 +552,44 @@ MYCL_API int mycl_archive__open_mem(const void *buf, size_t len, const char *nam
 }
 
 MYCL_API int mycl_archive__open(const char *path, const struct mycl_archive_opts *opts,
-				struct mycl_archive **out, char *errbuf, size_t errbuf_len)
+				struct mycl_archive **out)
 {
 	struct stat st;
 	void *map;
 	int fd, rc;
 
-	if (!OPTS_VALID(opts, mycl_archive_opts)) {
-		snprintf(errbuf, errbuf_len, "%s", mycl_strerror(MYCL_ERR_OPTS));
+	error_clear();
+	if (!OPTS_VALID(opts, mycl_archive_opts))
 		return MYCL_ERR_OPTS;
-	}
 	*out = NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st)) {
 		rc = -errno;
-		snprintf(errbuf, errbuf_len, "%s: %s", path, strerror(errno));
+		error_set(rc, "%s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return rc;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		snprintf(errbuf, errbuf_len, "%s: not a regular file", path);
-		return S_ISDIR(st.st_mode) ? -EISDIR : MYCL_ERR_ARCHIVE;
+		rc = S_ISDIR(st.st_mode) ? -EISDIR : MYCL_ERR_ARCHIVE;
+		error_set(rc, "%s: not a regular file", path);
+		return rc;
 	}
 	if (!st.st_size) {
 		close(fd);
-		snprintf(errbuf, errbuf_len, "%s: empty file", path);
+		error_set(MYCL_ERR_ARCHIVE, "%s: empty file", path);
 		return MYCL_ERR_ARCHIVE;
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED) {
 		rc = -errno;
-		snprintf(errbuf, errbuf_len, "%s: %s", path, strerror(errno));
+		error_set(rc, "%s: %s", path, strerror(errno));
 		return rc;
 	}
 	madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
-	rc = mycl_archive__open_mem(map, (size_t)st.st_size, path, opts, out, errbuf, errbuf_len);
+	rc = mycl_archive__open_mem(map, (size_t)st.st_size, path, opts, out);
 	munmap(map, (size_t)st.st_size);
 	return rc;
 }

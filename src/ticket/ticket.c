@@ -798,7 +798,6 @@ static int for_each_share(struct ticket *t, int (*fn)(const struct mycl_share *s
 			  .archive = OPTS_GET(t->o, archive, NULL),
 			  .types = OPTS_GET(t->o, share_types, false));
 		struct mycl_share *s;
-		char msg[512];
 		int rc;
 
 		if (bins) {
@@ -810,9 +809,9 @@ static int for_each_share(struct ticket *t, int (*fn)(const struct mycl_share *s
 			if (local_path(t, d, path, sizeof(path)))
 				so.name = d->path;
 		}
-		if (mycl_share__analyze(path, &so, &s, msg, sizeof(msg))) {
+		if ((rc = mycl_share__analyze(path, &so, &s))) {
 			if (on_err)
-				on_err(msg, ctx);
+				on_err(mycl_errmsg(rc), ctx);
 			continue;
 		}
 		rc = fn(s, ctx);

@@ -17,6 +17,13 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define ALIGN8(x) (((x) + 7) & ~(size_t)7)
 
+/*
+ * The calling thread's error words (mycl_errmsg): cleared when an entry point
+ * that can leave words starts, set where the failure is known.
+ */
+void error_clear(void);
+void error_set(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Where a module sends messages: the caller's callback, or nowhere. */
 struct logger {
 	mycl_print_fn print;

@@ -24,11 +24,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	MYCL_OPTS(mycl_archive_opts, o, .max_bytes = 16 << 20);
 	struct mycl_archive *a;
-	char err[512];
 	const struct mycl_archive_file *f;
+	int rc = mycl_archive__open_mem(data, size, "fuzz", &o, &a);
 
-	if (mycl_archive__open_mem(data, size, "fuzz", &o, &a, err, sizeof(err))) {
-		sink += strlen(err);
+	if (rc) {
+		sink += strlen(mycl_errmsg(rc));	/* the words made, read */
 		return 0;
 	}
 	for (size_t i = 0; (f = mycl_archive__file(a, i)); i++) {

@@ -17,7 +17,6 @@ static inline int fuzz_open_mode(const uint8_t *data, size_t size, int read_ahea
 				 struct mycl_perf_data **pd)
 {
 	MYCL_OPTS(mycl_perf_data_opts, o, .max_queue_bytes = 1 << 20, .read_ahead = read_ahead);
-	char err[256];
 	int fd = memfd_create("fuzz", 0);
 
 	if (fd < 0)
@@ -27,7 +26,7 @@ static inline int fuzz_open_mode(const uint8_t *data, size_t size, int read_ahea
 		return -1;
 	}
 	lseek(fd, 0, SEEK_SET);
-	return mycl_perf_data__open_fd(fd, "fuzz", &o, pd, err, sizeof(err));
+	return mycl_perf_data__open_fd(fd, "fuzz", &o, pd);
 }
 
 /*

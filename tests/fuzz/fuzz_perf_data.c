@@ -93,7 +93,7 @@ static void read_as_dir(const uint8_t *data, size_t size, uint32_t h)
 	MYCL_OPTS(mycl_perf_data_opts, o, .max_queue_bytes = 1 << 20);
 	uint64_t off = 0, len = 0;
 	struct mycl_perf_data *pd;
-	char dir[128], err[256];
+	char dir[128];
 	size_t cut;
 
 	snprintf(dir, sizeof(dir), "/tmp/mycl-fuzz-dir-%d", (int)getpid());
@@ -110,7 +110,7 @@ static void read_as_dir(const uint8_t *data, size_t size, uint32_t h)
 	put(dir, "data", data, size);
 	put(dir, "data.0", data + off, cut);
 	put(dir, "data.1", data + off + cut, (size_t)len - cut);
-	if (mycl_perf_data__open(dir, &o, &pd, err, sizeof(err)) == 0) {
+	if (mycl_perf_data__open(dir, &o, &pd) == 0) {
 		sink += (uint64_t)mycl_perf_data__read(pd, &ops, NULL);
 		mycl_perf_data__close(pd);
 	}

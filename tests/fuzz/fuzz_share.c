@@ -23,13 +23,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	MYCL_OPTS(mycl_share_opts, o, .debug_dir = "", .types = true);
 	MYCL_OPTS(mycl_share_write_opts, w, .max_lines = 5);
 	struct mycl_share *s;
-	char path[64], err[256];
+	char path[64];
+	int rc;
 	FILE *null;
 
 	/* mycl-share opens a binary by its path. */
 	if (fuzz_file("share", data, size, path, sizeof(path)))
 		return 0;
-	if (!mycl_share__analyze(path, &o, &s, err, sizeof(err))) {
+	if (!(rc = mycl_share__analyze(path, &o, &s))) {
 		null = fopen("/dev/null", "w");
 		if (null) {
 			/* the data types of the seeds' functions: DWARF types, locations, the walk */
@@ -54,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		mycl_share__free(s);
 	} else if (getenv("FUZZ_DEBUG")) {
-		fprintf(stderr, "fuzz_share: %s\n", err);
+		fprintf(stderr, "fuzz_share: %s\n", mycl_errmsg(rc));
 	}
 	return 0;
 }

@@ -42,15 +42,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	struct mycl_record_ops ops = { .sz = sizeof(ops), .sample = seed_sample };
 	const char *rec = getenv("MYCL_FUZZ_TRACE_DATA");
 	struct mycl_perf_data *pd;
-	char err[256];
+	int rc;
 
 	(void)argc;
 	(void)argv;
 	seed_dir = getenv("MYCL_FUZZ_WRITE_SEEDS");
 	if (!seed_dir || !rec)
 		return 0;
-	if (mycl_perf_data__open(rec, &o, &pd, err, sizeof(err))) {
-		fprintf(stderr, "fuzz_tracepoint: %s\n", err);
+	if ((rc = mycl_perf_data__open(rec, &o, &pd))) {
+		fprintf(stderr, "fuzz_tracepoint: %s\n", mycl_errmsg(rc));
 		exit(1);
 	}
 	seed_tracing = mycl_perf_data__tracing_data(pd, &seed_tracing_len);

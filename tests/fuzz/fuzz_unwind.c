@@ -76,12 +76,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	const char *rec = getenv("MYCL_FUZZ_UNWIND_DATA");
 	struct sym_opts so = { .symfs = getenv("MYCL_FUZZ_SYMFS") };
 	struct mycl_perf_data *pd;
-	char err[256];
 
 	(void)argc;
 	(void)argv;
 	seed_dir = getenv("MYCL_FUZZ_WRITE_SEEDS");
-	if (!rec || mycl_perf_data__open(rec, &o, &pd, err, sizeof(err))) {
+	if (!rec || mycl_perf_data__open(rec, &o, &pd)) {
 		fprintf(stderr, "fuzz_unwind: set MYCL_FUZZ_UNWIND_DATA to a dwarf recording\n");
 		exit(1);
 	}

@@ -46,8 +46,7 @@ static const struct mycl_record_ops ops = {
 /* Opens and reads PATH; returns the read's result, fills W and the handle. */
 static int read_file(const char *path, struct seen *w, struct mycl_perf_data **pdp)
 {
-	char err[512];
-	int rc = mycl_perf_data__open(path, NULL, pdp, err, sizeof(err));
+	int rc = mycl_perf_data__open(path, NULL, pdp);
 
 	memset(w, 0, sizeof(*w));
 	if (rc)
@@ -120,7 +119,7 @@ static void header_features_decoded(void **state)
 
 static void reads_a_real_pipe(void **state)
 {
-	char cmd[4200], err[512];
+	char cmd[4200];
 	struct mycl_perf_data *pd;
 	struct seen w = { 0 };
 	FILE *p;
@@ -129,8 +128,7 @@ static void reads_a_real_pipe(void **state)
 	snprintf(cmd, sizeof(cmd), "cat '%s'", fixture("hotloop.pipe.data"));
 	p = popen(cmd, "r");
 	assert_non_null(p);
-	assert_int_equal(mycl_perf_data__open_fd(dup(fileno(p)), "pipe", NULL, &pd, err,
-						 sizeof(err)), 0);
+	assert_int_equal(mycl_perf_data__open_fd(dup(fileno(p)), "pipe", NULL, &pd), 0);
 	assert_int_equal(mycl_perf_data__read(pd, &ops, &w), 0);
 	assert_true(w.samples > 100);
 	mycl_perf_data__close(pd);
@@ -142,26 +140,24 @@ static void rejects_what_is_not_perf_data(void **state)
 	const unsigned char gz[] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
 	const char *text = "this is not a perf.data file at all";
 	struct mycl_perf_data *pd = NULL;
-	char err[512];
 	const char *p;
 
 	(void)state;
 	p = write_tmp("", 0);
-	assert_int_equal(mycl_perf_data__open(p, NULL, &pd, err, sizeof(err)), MYCL_ERR_NOT_PERF_DATA);
+	assert_int_equal(mycl_perf_data__open(p, NULL, &pd), MYCL_ERR_NOT_PERF_DATA);
 	assert_null(pd);
-	assert_non_null(strstr(err, p));
+	assert_non_null(strstr(mycl_errmsg(MYCL_ERR_NOT_PERF_DATA), p));
 	unlink(p);
 	p = write_tmp(text, strlen(text));
-	assert_int_equal(mycl_perf_data__open(p, NULL, &pd, err, sizeof(err)), MYCL_ERR_NOT_PERF_DATA);
-	assert_non_null(strstr(err, "bad magic"));
+	assert_int_equal(mycl_perf_data__open(p, NULL, &pd), MYCL_ERR_NOT_PERF_DATA);
+	assert_non_null(strstr(mycl_errmsg(MYCL_ERR_NOT_PERF_DATA), "bad magic"));
 	unlink(p);
 	p = write_tmp(gz, sizeof(gz));
-	assert_int_equal(mycl_perf_data__open(p, NULL, &pd, err, sizeof(err)), MYCL_ERR_NOT_PERF_DATA);
-	assert_non_null(strstr(err, "gzip"));
+	assert_int_equal(mycl_perf_data__open(p, NULL, &pd), MYCL_ERR_NOT_PERF_DATA);
+	assert_non_null(strstr(mycl_errmsg(MYCL_ERR_NOT_PERF_DATA), "gzip"));
 	unlink(p);
-	assert_int_equal(mycl_perf_data__open("/nonexistent/perf.data", NULL, &pd, err, sizeof(err)),
-			 -ENOENT);
-	assert_non_null(strstr(err, "/nonexistent/perf.data"));
+	assert_int_equal(mycl_perf_data__open("/nonexistent/perf.data", NULL, &pd), -ENOENT);
+	assert_non_null(strstr(mycl_errmsg(-ENOENT), "/nonexistent/perf.data"));
 }
 
 /* Every prefix of a recording opens cleanly or fails cleanly: never a crash. */
@@ -220,8 +216,8 @@ static void corrupt_record_size_is_reported(void **state)
 	buf[off + 6] = buf[off + 7] = 0;
 	p = write_tmp(buf, len);
 	assert_int_equal(read_file(p, &w, &pd), MYCL_ERR_CORRUPT);
-	assert_non_null(strstr(mycl_perf_data__errmsg(pd), "offset 0x"));
-	assert_non_null(strstr(mycl_perf_data__errmsg(pd), p));
+	assert_non_null(strstr(mycl_errmsg(MYCL_ERR_CORRUPT), "offset 0x"));
+	assert_non_null(strstr(mycl_errmsg(MYCL_ERR_CORRUPT), p));
 	mycl_perf_data__close(pd);
 	unlink(p);
 	free(buf);

@@ -17,10 +17,8 @@ static struct mycl_profile *build(bool children)
 		  .children = children);
 	struct mycl_perf_data *pd;
 	struct mycl_profile *p = NULL;
-	char err[512];
 
-	assert_int_equal(mycl_perf_data__open(fixture("hotloop.g.data"), NULL, &pd, err,
-					      sizeof(err)), 0);
+	assert_int_equal(mycl_perf_data__open(fixture("hotloop.g.data"), NULL, &pd), 0);
 	assert_int_equal(mycl_profile__build(pd, &o, &p), 0);
 	return p;
 }

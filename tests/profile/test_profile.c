@@ -14,9 +14,8 @@ static struct mycl_profile *build(const char *file, struct mycl_profile_opts *o)
 {
 	struct mycl_perf_data *pd;
 	struct mycl_profile *p = NULL;
-	char err[512];
 
-	assert_int_equal(mycl_perf_data__open(fixture(file), NULL, &pd, err, sizeof(err)), 0);
+	assert_int_equal(mycl_perf_data__open(fixture(file), NULL, &pd), 0);
 	o->sz = sizeof(*o);
 	o->symfs = symfs;
 	o->buildid_dir = "";
@@ -131,11 +130,9 @@ static void unknown_event_is_an_error(void **state)
 	struct mycl_perf_data *pd;
 	struct mycl_profile *p = NULL;
 	MYCL_OPTS(mycl_profile_opts, o, .event = "cycles");
-	char err[512];
 
 	(void)state;
-	assert_int_equal(mycl_perf_data__open(fixture("two-events.data"), NULL, &pd, err,
-					      sizeof(err)), 0);
+	assert_int_equal(mycl_perf_data__open(fixture("two-events.data"), NULL, &pd), 0);
 	assert_int_equal(mycl_profile__build(pd, &o, &p), MYCL_ERR_NO_EVENT);
 	assert_null(p);
 	mycl_perf_data__close(pd);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "mycl/archive.h"
+#include "mycl/error.h"
 
 #define SMALL "1111111111111111111111111111111111111111"
 #define BIG "2222222222222222222222222222222222222222"
@@ -63,8 +64,9 @@ static int open_tarball(const char *const *want, size_t nr, uint64_t max, struct
 				       .nr_build_ids = nr };
 	size_t len;
 	uint8_t *buf = tarball(&len);
-	int rc = mycl_archive__open_mem(buf, len, "t.tar", &o, a, err, errlen);
+	int rc = mycl_archive__open_mem(buf, len, "t.tar", &o, a);
 
+	snprintf(err, errlen, "%s", rc ? mycl_errmsg(rc) : "");
 	free(buf);
 	return rc;
 }

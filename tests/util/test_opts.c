@@ -55,23 +55,19 @@ static void entry_points(void **state)
 	struct mycl_perf_data *pd = (void *)1;
 	struct mycl_share *s = (void *)1;
 	const struct mycl_archive *a = (void *)1;
-	char err[256];
 
 	(void)state;
 	/* zero in the newer field: the call goes on (and finds no file) */
-	assert_int_equal(mycl_perf_data__open(none, &po.known, &pd, err, sizeof(err)), -ENOENT);
-	assert_int_equal(mycl_share__analyze(none, &so.known, &s, err, sizeof(err)), -ENOENT);
-	assert_int_equal(mycl_archive__open(none, &ao.known, (struct mycl_archive **)&a, err,
-					    sizeof(err)), -ENOENT);
+	assert_int_equal(mycl_perf_data__open(none, &po.known, &pd), -ENOENT);
+	assert_int_equal(mycl_share__analyze(none, &so.known, &s), -ENOENT);
+	assert_int_equal(mycl_archive__open(none, &ao.known, (struct mycl_archive **)&a), -ENOENT);
 	assert_int_equal(mycl_tuning__set(&to.known), 0);
 
 	po.newer = so.newer = ao.newer = to.newer = 1;
-	err[0] = '\0';
-	assert_int_equal(mycl_perf_data__open(none, &po.known, &pd, err, sizeof(err)), MYCL_ERR_OPTS);
-	assert_string_equal(err, mycl_strerror(MYCL_ERR_OPTS));
-	assert_int_equal(mycl_share__analyze(none, &so.known, &s, err, sizeof(err)), MYCL_ERR_OPTS);
-	assert_int_equal(mycl_archive__open(none, &ao.known, (struct mycl_archive **)&a, err,
-					    sizeof(err)), MYCL_ERR_OPTS);
+	assert_int_equal(mycl_perf_data__open(none, &po.known, &pd), MYCL_ERR_OPTS);
+	assert_string_equal(mycl_errmsg(MYCL_ERR_OPTS), mycl_strerror(MYCL_ERR_OPTS));
+	assert_int_equal(mycl_share__analyze(none, &so.known, &s), MYCL_ERR_OPTS);
+	assert_int_equal(mycl_archive__open(none, &ao.known, (struct mycl_archive **)&a), MYCL_ERR_OPTS);
 	assert_int_equal(mycl_tuning__set(&to.known), MYCL_ERR_OPTS);
 	/* refused before the profile is looked at */
 	assert_int_equal(mycl_report__text(stdout, NULL, &ro.known), MYCL_ERR_OPTS);
