@@ -24,19 +24,10 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* hist.c's hash of a row's key, for libiberty's table. */
+/* hist.h's hash of a row's key, for libiberty's table. */
 static hashval_t row_hash(const void *p)
 {
-	const struct hent *h = p;
-	uint64_t x = (uint64_t)h->ev * 0x9E3779B97F4A7C15ULL;
-
-	x ^= (uintptr_t)h->comm * 0xC2B2AE3D27D4EB4FULL;
-	x ^= ((uint64_t)(uint32_t)h->pid << 32 | (uint32_t)h->tid) * 0x165667B19E3779F9ULL;
-	x ^= (uint64_t)h->cpu * 0x27D4EB2F165667C5ULL;
-	x ^= (uintptr_t)h->dso * 0x94D049BB133111EBULL;
-	x ^= ((uintptr_t)h->sym ^ h->addr) * 0xBF58476D1CE4E5B9ULL;
-	x ^= (uint64_t)(uint8_t)h->level;
-	return (hashval_t)(x ^ (x >> 31));
+	return (hashval_t)hent_hash(p);
 }
 
 static int row_eq(const void *a, const void *b)

@@ -401,12 +401,7 @@ int main(int argc, char **argv)
 	out = stdout;
 	if (!cli_parse(&opts, &diff_tool, &args.c, argc, argv, &rc))
 		return rc;
-	args.po.symfs = args.c.symfs;
-	args.po.kallsyms = args.c.kallsyms;
-	args.po.buildid_dir = args.c.buildid_dir;
-	args.po.debug_dir = args.c.debug_dir;
-	args.po.no_demangle = args.c.no_demangle;
-	args.po.jit_maps = args.c.jit_maps;
+	cli_profile_sources(&args.c, &args.po);
 	args.wo.wide = args.c.wide;
 	po = args.po;
 	dopts = args.dopts;

@@ -997,12 +997,7 @@ int main(int argc, char **argv)
 			 cli_opt_given(&given, "no-children"), "--no-children",
 			 "rows by inclusive or by self time?"))
 		return EXIT_USAGE;
-	a->opts.symfs = a->c.symfs;
-	a->opts.kallsyms = a->c.kallsyms;
-	a->opts.buildid_dir = a->c.buildid_dir;
-	a->opts.debug_dir = a->c.debug_dir;
-	a->opts.no_demangle = a->c.no_demangle;
-	a->opts.jit_maps = a->c.jit_maps;
+	cli_profile_sources(&a->c, &a->opts);
 	a->ropts.wide = a->c.wide;
 	aopts.prefix_map = a->c.prefix_map;
 	if ((rc = settle(a, argc, argv, &aopts)))

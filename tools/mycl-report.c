@@ -172,12 +172,8 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	if (!cli_parse(&cargs, &report_tool, &args.c, argc, argv, &rc))
 		return rc;
-	args.opts.symfs = args.to.symfs = args.c.symfs;
-	args.opts.kallsyms = args.c.kallsyms;
-	args.opts.buildid_dir = args.c.buildid_dir;
-	args.opts.debug_dir = args.c.debug_dir;
-	args.opts.no_demangle = args.c.no_demangle;
-	args.opts.jit_maps = args.c.jit_maps;
+	cli_profile_sources(&args.c, &args.opts);
+	args.to.symfs = args.c.symfs;
 	aopts.prefix_map = args.c.prefix_map;
 	lg = args.c.lg;
 	popts = args.popts;

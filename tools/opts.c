@@ -161,6 +161,16 @@ const struct cli_opt cli_opts_output[] = {
 	{ .name = NULL },
 };
 
+void cli_profile_sources(const struct cli_common *c, struct mycl_profile_opts *po)
+{
+	po->symfs = c->symfs;
+	po->kallsyms = c->kallsyms;
+	po->buildid_dir = c->buildid_dir;
+	po->debug_dir = c->debug_dir;
+	po->no_demangle = c->no_demangle;
+	po->jit_maps = c->jit_maps;
+}
+
 /* The row the option NAME stands for. */
 static int code_of(const struct cli_args *a, const char *name)
 {

@@ -103,6 +103,8 @@ bool cli_parse(struct cli_args *a, const struct cli_tool *t, struct cli_common *
 	       char **argv, int *status);
 /* Whether the option NAME was given. */
 bool cli_opt_given(const struct cli_args *a, const char *name);
+/* The shared symbol-source options into a profile's options. */
+void cli_profile_sources(const struct cli_common *c, struct mycl_profile_opts *po);
 /* --help's text, made from the rows. */
 void cli_usage(const struct cli_tool *t, FILE *f);
 

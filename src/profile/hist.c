@@ -6,18 +6,6 @@
 #include "hist.h"
 #include "internal.h"
 
-static uint64_t hent_hash(const struct hent *h)
-{
-	uint64_t x = (uint64_t)h->ev * 0x9E3779B97F4A7C15ULL;
-
-	x ^= (uintptr_t)h->comm * 0xC2B2AE3D27D4EB4FULL;
-	x ^= ((uint64_t)(uint32_t)h->pid << 32 | (uint32_t)h->tid) * 0x165667B19E3779F9ULL;
-	x ^= (uint64_t)h->cpu * 0x27D4EB2F165667C5ULL;
-	x ^= (uintptr_t)h->dso * 0x94D049BB133111EBULL;
-	x ^= ((uintptr_t)h->sym ^ h->addr) * 0xBF58476D1CE4E5B9ULL;
-	x ^= (uint64_t)(uint8_t)h->level;
-	return x ^ (x >> 31);
-}
 
 static bool hash_at(const void *ctx, size_t i, uint64_t *h)
 {
