@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""mycl-hot --format pprof decoded by two decoders that are not mycl's:
+"""mycl-hot --format pprof decoded by three decoders that are not mycl's:
 protoc --decode against profile.proto from Debian's golang-github-google-pprof-dev,
-and the npm package pprof-format (tests/browser/pprof.mjs).  On fixtures of
+Go's pprof itself (built from that package by .ci/test-setup: its -top totals and
+top function) and the npm package pprof-format (tests/browser/pprof.mjs).  On fixtures of
 frame-pointer and DWARF stacks, one and several threads: the totals of both
 sample types, the samples per pid label, and the mappings' build-ids must be
 mycl's own (mycl-hot --format json); DWARF stacks with inlined functions must
@@ -11,12 +12,14 @@ usage: pprof_checks.py MYCL_HOT DATA_DIR WORK_DIR"""
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
 hot, data, work = sys.argv[1:4]
 here = os.path.dirname(os.path.abspath(__file__))
 PROTO_DIR = '/usr/share/gocode/src/github.com/google/pprof/proto'
+GO_PPROF = shutil.which('pprof')
 os.makedirs(work, exist_ok=True)
 passed = failed = 0
 
@@ -93,6 +96,22 @@ for case in CASES:
     check(totals == want, f'{case}: protoc totals {totals} = mycl {want}')
     check(by_pid == pids, f'{case}: protoc samples per pid label = mycl -s pid ({len(pids)} pids)')
     check(bids <= build_ids, f'{case}: every sampled binary\'s build-id in a mapping')
+    # Go's pprof: the samples in all, and the function with the most (mycl's top row's)
+    if GO_PPROF:
+        top = subprocess.run([GO_PPROF, '-sample_index=0', '-top', '-nodefraction=0',
+                              '-nodecount=1000000', out], capture_output=True, text=True)
+        m = re.search(r'of (\d+) total', top.stdout)
+        first = re.search(r'^\s+\d+\s+[\d.]+%\s+[\d.]+%\s+\d+\s+[\d.]+%\s+(.*)$', top.stdout, re.M)
+        flat = mycl_json(path)
+        row = next(e for e in flat['events'] if e['samples'])['rows'][0]
+        # (an address no symbol covers: its binary's name and the address, as mycl's text)
+        name = row['symbol'] or row['dso'] + '+0x'
+        check(top.returncode == 0 and m and int(m.group(1)) == want[0] and first and
+              first.group(1).startswith(name) and (row['symbol'] or '+0x' in first.group(1)),
+              f'{case}: Go\'s pprof -top: {m.group(1) if m else "?"} samples, '
+              f'{first.group(1) if first else "?"} first = mycl {want[0]}, {name}')
+    else:
+        check(False, 'Go\'s pprof is not installed (.ci/test-setup builds it)')
     node = json.loads(subprocess.run(['node', os.path.join(here, 'browser', 'pprof.mjs'), out],
                                      check=True, capture_output=True).stdout)
     check(node['totals'] == want, f'{case}: pprof-format totals {node["totals"]} = mycl {want}')
