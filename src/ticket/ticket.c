@@ -652,7 +652,6 @@ static int types_section(struct ticket *t)
 	return err ? (free(capture_end(&c)), err) : captured(t, &c);
 }
 
-/* Where a recorded binary is on this machine: under the symfs when one was given. */
 /*
  * Where binary D is read here: the file its symbols were loaded with, else
  * under --symfs.  True when that is not the recorded path (under --symfs).
