@@ -3,8 +3,9 @@
  * The library's hash table: open addressing with linear probing over 32-bit
  * indices into the caller's array of entries.  The entries stay in their
  * array, in the order they came (what the reports walk); the table only
- * finds them.  Type-generic the way the kernel's and libbpf's hashtab.h
- * helpers are: the caller's hash and equality are inlined where it probes.
+ * finds them.  Type-generic the way the kernel's hashtable.h is
+ * (hash_for_each_possible): the caller's hash and equality are written, and
+ * inlined, where it probes.
  *
  *	size_t s;
  *
