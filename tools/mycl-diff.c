@@ -377,18 +377,14 @@ int main(int argc, char **argv)
 		.dopts = { .sz = sizeof(args.dopts) },
 		.wo = { .sz = sizeof(args.wo) },
 	};
+	struct diff_args *o = &args;
 	struct cli_log *lg = &args.c.lg;
-	struct mycl_profile_opts po;
-	struct mycl_diff_opts dopts;
-	struct mycl_diff_write_opts wo;
 	struct mycl_perf_data *pa = NULL, *pb = NULL;
 	struct mycl_profile *a = NULL, *b = NULL;
 	struct mycl_diff *d = NULL;
-	const char *format, *output, *flame, *share_bins, *archives;
 	char sb[4096] = "", ab[4096] = "";	/* --share's and --archive's first parts */
 	const char **times = args.times;
 	char names[2][4400];			/* the recordings' names with their slices */
-	bool types;
 	const char *sb2, *ab2;			/* their second (the first again when alone) */
 	const struct mycl_archive *arch_a = NULL, *arch_b = NULL;
 	FILE *out = NULL;
@@ -403,36 +399,27 @@ int main(int argc, char **argv)
 		return rc;
 	cli_profile_sources(&args.c, &args.po);
 	args.wo.wide = args.c.wide;
-	po = args.po;
-	dopts = args.dopts;
-	wo = args.wo;
-	format = args.c.format;
-	output = args.c.output;
-	flame = args.flame;
-	share_bins = args.share_bins;
-	archives = args.archives;
-	types = args.types;
 	if (optind + 2 != argc) {
 		fprintf(stderr, P ": two recordings, BASE and NEW\n");
 		cli_usage(&diff_tool, stderr);
 		return EXIT_USAGE;
 	}
-	if (cli_conflict(P, wo.wide, "--wide", strcmp(format, "text") != 0, "--format",
+	if (cli_conflict(P, o->wo.wide, "--wide", strcmp(o->c.format, "text") != 0, "--format",
 			 "--wide is for the text report") ||
-	    cli_conflict(P, wo.max_rows != 0, "--max-rows", !strcmp(format, "json"), "--format json",
-			 "the JSON document holds every row") ||
-	    cli_conflict(P, types, "--types", po.locks, "--locks", "one comparison at a time") ||
-	    cli_conflict(P, flame && output && !strcmp(flame, output), "--flamegraph", true,
-			 "-o", "they name the same file; give each its own") ||
-	    (po.symfs && !cli_is_dir(P, "--symfs", po.symfs)) ||
-	    (po.kallsyms && cli_check_kallsyms(P, po.kallsyms)))
+	    cli_conflict(P, o->wo.max_rows != 0, "--max-rows", !strcmp(o->c.format, "json"),
+			 "--format json", "the JSON document holds every row") ||
+	    cli_conflict(P, o->types, "--types", o->po.locks, "--locks", "one comparison at a time") ||
+	    cli_conflict(P, o->flame && o->c.output && !strcmp(o->flame, o->c.output),
+			 "--flamegraph", true, "-o", "they name the same file; give each its own") ||
+	    (o->po.symfs && !cli_is_dir(P, "--symfs", o->po.symfs)) ||
+	    (o->po.kallsyms && cli_check_kallsyms(P, o->po.kallsyms)))
 		return EXIT_USAGE;
 	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
 		fprintf(stderr, P ": only one recording can come from standard input\n");
 		return EXIT_USAGE;
 	}
-	sb2 = share_bins ? split_pair("--share", "BIN[,NEW_BIN]", share_bins, sb, sizeof(sb)) : NULL;
-	ab2 = archives ? split_pair("--archive", "BASE_ARCHIVE[,NEW_ARCHIVE]", archives, ab,
+	sb2 = o->share_bins ? split_pair("--share", "BIN[,NEW_BIN]", o->share_bins, sb, sizeof(sb)) : NULL;
+	ab2 = o->archives ? split_pair("--archive", "BASE_ARCHIVE[,NEW_ARCHIVE]", o->archives, ab,
 				    sizeof(ab)) : NULL;
 	{
 		const struct cli_file files[] = {
@@ -440,16 +427,16 @@ int main(int argc, char **argv)
 			{ sb[0] ? sb : NULL, "a --share binary", false },
 			{ sb2, "a --share binary", false },
 			{ ab[0] ? ab : NULL, "an --archive", false }, { ab2, "an --archive", false },
-			{ po.kallsyms, "the --kallsyms file", false },
-			{ output, "-o", true }, { flame, "--flamegraph", true },
+			{ o->po.kallsyms, "the --kallsyms file", false },
+			{ o->c.output, "-o", true }, { o->flame, "--flamegraph", true },
 		};
 
-		if ((share_bins && !sb2) || (archives && !ab2) ||
+		if ((o->share_bins && !sb2) || (o->archives && !ab2) ||
 		    cli_check_files(P, files, sizeof(files) / sizeof(files[0])))
 			return EXIT_USAGE;
 	}
-	wo.base_name = argv[optind];
-	wo.new_name = argv[optind + 1];
+	o->wo.base_name = argv[optind];
+	o->wo.new_name = argv[optind + 1];
 	for (int i = 0; i < 2; i++) {
 		/* an empty side reads all of its recording */
 		if (times[i] && !*times[i])
@@ -457,7 +444,7 @@ int main(int argc, char **argv)
 		if (times[i]) {
 			snprintf(names[i], sizeof(names[i]), "%s (--time %s)", argv[optind + i],
 				 times[i]);
-			*(i ? &wo.new_name : &wo.base_name) = names[i];
+			*(i ? &o->wo.new_name : &o->wo.base_name) = names[i];
 		}
 	}
 	{
@@ -482,29 +469,30 @@ int main(int argc, char **argv)
 						argv[optind], argv[optind + 1]);
 					return EXIT_USAGE;
 				}
-			return stat_diff(argv[optind], argv[optind + 1], &dopts, &wo, format, output,
+			return stat_diff(argv[optind], argv[optind + 1], &o->dopts, &o->wo, o->c.format, o->c.output,
 					 lg);
 		}
 	}
-	if (share_bins) {
-		if (cli_conflict(P, true, "--share", po.locks, "--locks", "one comparison at a time") ||
-		    cli_conflict(P, true, "--share", types, "--types", "one comparison at a time") ||
-		    cli_conflict(P, true, "--share", flame != NULL, "--flamegraph",
+	if (o->share_bins) {
+		if (cli_conflict(P, true, "--share", o->po.locks, "--locks", "one comparison at a time") ||
+		    cli_conflict(P, true, "--share", o->types, "--types", "one comparison at a time") ||
+		    cli_conflict(P, true, "--share", o->flame != NULL, "--flamegraph",
 				 "the flame graph is of call paths; run them apart") ||
 		    cli_conflict(P, true, "--share", !strcmp(argv[optind], "-") ||
 				 !strcmp(argv[optind + 1], "-"), "standard input",
 				 "each recording is read twice"))
 			return EXIT_USAGE;
-		return share_diff(sb, sb2, argv[optind], argv[optind + 1], times, &dopts, &wo,
-				  format, output, lg);
+		return share_diff(sb, sb2, argv[optind], argv[optind + 1], times, &o->dopts, &o->wo,
+				  o->c.format, o->c.output, lg);
 	}
-	rc = archives ? open_archives(ab, ab2, (const char *const *)argv + optind, &arch_a, &arch_b) : 0;
-	po.archive = arch_a;
+	rc = o->archives ? open_archives(ab, ab2, (const char *const *)argv + optind, &arch_a,
+					 &arch_b) : 0;
+	o->po.archive = arch_a;
 	if (!rc)
-		rc = load(argv[optind], times[0], &po, &pa, &a, lg->verbose);
-	po.archive = arch_b;
+		rc = load(argv[optind], times[0], &o->po, &pa, &a, lg->verbose);
+	o->po.archive = arch_b;
 	if (!rc)
-		rc = load(argv[optind + 1], times[1], &po, &pb, &b, lg->verbose);
+		rc = load(argv[optind + 1], times[1], &o->po, &pb, &b, lg->verbose);
 	if (!rc) {
 		const struct mycl_profile_event *ea = mycl_profile__event(a, 0);
 		const struct mycl_profile_event *eb = mycl_profile__event(b, 0);
@@ -517,48 +505,48 @@ int main(int argc, char **argv)
 								  : "its event");
 			rc = EXIT_NOTHING;
 		} else {
-			if (!same_kind(ea->event, eb->event) && !dopts.by_share) {
+			if (!same_kind(ea->event, eb->event) && !o->dopts.by_share) {
 				/* time against counts, or two counts of different things: no amount compares */
 				fprintf(stderr, P ": %s's first event is %s, %s's %s: they count different "
 					"things; give --event NAME of an event both recorded, or --by-share "
 					"to compare each symbol's share\n", argv[optind], ea->event->name,
 					argv[optind + 1], eb->event->name);
 				rc = EXIT_USAGE;
-			} else if (!po.event && strcmp(ea->event->name, eb->event->name)) {
+			} else if (!o->po.event && strcmp(ea->event->name, eb->event->name)) {
 				fprintf(stderr, P ": comparing %s's %s with %s's %s (--event to "
 					"choose)\n", argv[optind], ea->event->name, argv[optind + 1],
 					eb->event->name);
 			}
 			if (!rc)
-				rc = (types ? mycl_diff__build_types(a, 0, b, 0, &dopts, &d) :
-				      po.locks ? mycl_diff__build_locks(a, 0, b, 0, &dopts, &d) :
-				      mycl_diff__build(a, 0, b, 0, &dopts, &d)) ? EXIT_INTERNAL : EXIT_OK;
+				rc = (o->types ? mycl_diff__build_types(a, 0, b, 0, &o->dopts, &d) :
+				      o->po.locks ? mycl_diff__build_locks(a, 0, b, 0, &o->dopts, &d) :
+				      mycl_diff__build(a, 0, b, 0, &o->dopts, &d)) ? EXIT_INTERNAL : EXIT_OK;
 			if (rc == EXIT_INTERNAL)
 				fprintf(stderr, P ": out of memory\n");
 		}
 	}
-	if (!rc && output && !(out = cli_open_output(output))) {
-		fprintf(stderr, P ": cannot write %s: %s\n", output, strerror(errno));
+	if (!rc && o->c.output && !(out = cli_open_output(o->c.output))) {
+		fprintf(stderr, P ": cannot write %s: %s\n", o->c.output, strerror(errno));
 		rc = EXIT_INTERNAL;
 	}
 	if (!rc) {
-		int err = !strcmp(format, "json") ? mycl_diff__write_json(out, d, &wo) :
-			  !strcmp(format, "markdown") ? mycl_diff__write_markdown(out, d, &wo) :
-			  write_text(out, d, &wo);
+		int err = !strcmp(o->c.format, "json") ? mycl_diff__write_json(out, d, &o->wo) :
+			  !strcmp(o->c.format, "markdown") ? mycl_diff__write_markdown(out, d, &o->wo) :
+			  write_text(out, d, &o->wo);
 
-		rc = cli_finish_output(P, out, output, err);
+		rc = cli_finish_output(P, out, o->c.output, err);
 	}
-	if (!rc && flame) {
-		MYCL_OPTS(mycl_flame_opts, fo, .by_share = dopts.by_share, .by_period = !dopts.by_share);
-		FILE *f = cli_open_output(flame);
+	if (!rc && o->flame) {
+		MYCL_OPTS(mycl_flame_opts, fo, .by_share = o->dopts.by_share, .by_period = !o->dopts.by_share);
+		FILE *f = cli_open_output(o->flame);
 		int err;
 
 		if (!f) {
-			fprintf(stderr, P ": cannot write %s: %s\n", flame, strerror(errno));
+			fprintf(stderr, P ": cannot write %s: %s\n", o->flame, strerror(errno));
 			rc = EXIT_INTERNAL;
 		} else {
 			err = mycl_report__flamegraph_diff(f, a, 0, b, 0, &fo);
-			rc = cli_finish_file(P, f, "the flame graph", flame, err);
+			rc = cli_finish_file(P, f, "the flame graph", o->flame, err);
 		}
 	}
 	mycl_diff__free(d);

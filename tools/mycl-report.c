@@ -147,20 +147,14 @@ int main(int argc, char **argv)
 		.to = { .sz = sizeof(args.to), .home = getenv("HOME") },
 		.color = "auto",
 	};
-	struct cli_log lg;
+	struct report_args *a = &args;
 	struct cli_progress progress;
-	struct mycl_perf_data_opts popts;
-	struct mycl_profile_opts opts;
-	MYCL_OPTS(mycl_annotate_opts, aopts, .source_dirs = args.c.src_dirs,
-		  .prefix_map = args.c.prefix_map);
-	struct mycl_ticket_opts to;
-	const char *format, *output, *input, *color;
+	MYCL_OPTS(mycl_annotate_opts, aopts, .source_dirs = args.c.src_dirs);
+	const char *input;
 	const char *bins[MAX_BINS + 1] = { NULL };
 	struct mycl_perf_data *pd = NULL, *stat_pd = NULL;
 	struct mycl_stat *stat = NULL;
-	const char *stat_file;
 	struct mycl_profile *prof = NULL;
-	const char *archive;
 	bool use_colour;
 	size_t ev = SIZE_MAX;
 	FILE *out;
@@ -175,18 +169,7 @@ int main(int argc, char **argv)
 	cli_profile_sources(&args.c, &args.opts);
 	args.to.symfs = args.c.symfs;
 	aopts.prefix_map = args.c.prefix_map;
-	lg = args.c.lg;
-	popts = args.popts;
-	popts.print_ctx = &lg;
-	opts = args.opts;
-	opts.print_ctx = &lg;
-	to = args.to;
-	to.annotate_opts = &aopts;
-	format = args.c.format;
-	output = args.c.output;
-	color = args.color;
-	stat_file = args.stat_file;
-	archive = args.c.archive;
+	args.to.annotate_opts = &aopts;
 	if (optind >= argc) {
 		fprintf(stderr, P ": which recording? (mycl-report perf.data [BINARY...])\n");
 		return EXIT_USAGE;
@@ -200,23 +183,24 @@ int main(int argc, char **argv)
 		bins[i] = argv[optind];
 	}
 	if (bins[0])
-		to.binaries = opts.binaries = bins;
-	if (cli_conflict(P, !strcmp(color, "always"), "--color always", strcmp(format, "text") != 0,
+		a->to.binaries = a->opts.binaries = bins;
+	if (cli_conflict(P, !strcmp(a->color, "always"), "--color always",
+			 strcmp(a->c.format, "text") != 0,
 			 "--format", "colour is for the text report") ||
-	    cli_conflict(P, to.width != 0, "--width", !strcmp(format, "json"), "--format json",
+	    cli_conflict(P, a->to.width != 0, "--width", !strcmp(a->c.format, "json"), "--format json",
 			 "JSON has no columns") ||
-	    cli_conflict(P, to.no_share, "--no-share", bins[0] != NULL, "BINARY arguments",
+	    cli_conflict(P, a->to.no_share, "--no-share", bins[0] != NULL, "BINARY arguments",
 			 "the binaries are for the false-sharing section") ||
-	    cli_conflict(P, to.no_share, "--no-share", to.share_types, "--share-types",
+	    cli_conflict(P, a->to.no_share, "--no-share", a->to.share_types, "--share-types",
 			 "--share-types is for the false-sharing section") ||
-	    (opts.symfs && !cli_is_dir(P, "--symfs", opts.symfs)) ||
-	    (opts.kallsyms && cli_check_kallsyms(P, opts.kallsyms)))
+	    (a->opts.symfs && !cli_is_dir(P, "--symfs", a->opts.symfs)) ||
+	    (a->opts.kallsyms && cli_check_kallsyms(P, a->opts.kallsyms)))
 		return EXIT_USAGE;
 	{
 		struct cli_file files[MAX_BINS + 5] = {
-			{ input, "the recording", false }, { archive, "the --archive", false },
-			{ opts.kallsyms, "the --kallsyms file", false }, { output, "-o", true },
-			{ stat_file, "the --stat file", false },
+			{ input, "the recording", false }, { a->c.archive, "the --archive", false },
+			{ a->opts.kallsyms, "the --kallsyms file", false }, { a->c.output, "-o", true },
+			{ a->stat_file, "the --stat file", false },
 		};
 		size_t n = 5;
 
@@ -228,24 +212,24 @@ int main(int argc, char **argv)
 	for (size_t i = 0; bins[i]; i++)
 		if ((rc = binary_arg(bins[i])))
 			return rc;
-	if (archive && (rc = cli_archive(P, archive, &input, 1, &opts.archive)))
+	if (a->c.archive && (rc = cli_archive(P, a->c.archive, &input, 1, &a->opts.archive)))
 		return rc;
-	to.archive = opts.archive;
-	use_colour = !strcmp(color, "always") ||
-		     (!strcmp(color, "auto") && !output && isatty(1) && !getenv("NO_COLOR") &&
-		      !strcmp(format, "text"));
-	to.markdown = !strcmp(format, "markdown");
-	to.jira = !strcmp(format, "jira");
-	if (stat_file && (rc = cli_read_stat(P, stat_file, "--stat ", &lg, &stat_pd, &stat)))
+	a->to.archive = a->opts.archive;
+	use_colour = !strcmp(a->color, "always") ||
+		     (!strcmp(a->color, "auto") && !a->c.output && isatty(1) && !getenv("NO_COLOR") &&
+		      !strcmp(a->c.format, "text"));
+	a->to.markdown = !strcmp(a->c.format, "markdown");
+	a->to.jira = !strcmp(a->c.format, "jira");
+	if (a->stat_file && (rc = cli_read_stat(P, a->stat_file, "--stat ", &a->c.lg, &stat_pd, &stat)))
 		return rc;
-	to.stat = stat;
+	a->to.stat = stat;
 
-	cli_progress_setup(&progress, P, input, lg.verbose, &popts);
-	if ((rc = cli_open_recording(P, input, &popts, &pd)))
+	cli_progress_setup(&progress, P, input, a->c.lg.verbose, &a->popts);
+	if ((rc = cli_open_recording(P, input, &a->popts, &pd)))
 		return rc;
-	err = mycl_profile__build(pd, &opts, &prof);
+	err = mycl_profile__build(pd, &a->opts, &prof);
 	cli_progress_done(&progress);
-	if (!err && (rc = cli_time_empty(P, pd, popts.time))) {
+	if (!err && (rc = cli_time_empty(P, pd, a->popts.time))) {
 		mycl_profile__free(prof);
 		mycl_perf_data__close(pd);
 		return rc;
@@ -253,7 +237,7 @@ int main(int argc, char **argv)
 	if (err) {
 		if (err == MYCL_ERR_NO_EVENT) {
 			fprintf(stderr, P ": %s: no event named '%s' in the recording; it has",
-				mycl_perf_data__path(pd), opts.event);
+				mycl_perf_data__path(pd), a->opts.event);
 			for (size_t i = 0; i < mycl_perf_data__nr_events(pd); i++)
 				fprintf(stderr, "%s '%s'", i ? "," : "", mycl_perf_data__event(pd, i)->name);
 			fputc('\n', stderr);
@@ -273,15 +257,15 @@ int main(int argc, char **argv)
 		mycl_perf_data__close(pd);
 		return EXIT_NOTHING;
 	}
-	out = use_colour ? stdout : output ? cli_open_output(output) : stdout;
+	out = use_colour ? stdout : a->c.output ? cli_open_output(a->c.output) : stdout;
 	if (!out) {
-		fprintf(stderr, P ": cannot write %s: %s\n", output, strerror(errno));
+		fprintf(stderr, P ": cannot write %s: %s\n", a->c.output, strerror(errno));
 		mycl_profile__free(prof);
 		mycl_perf_data__close(pd);
 		return EXIT_INTERNAL;
 	}
-	if (!strcmp(format, "json")) {
-		err = mycl_report__ticket_json(out, prof, ev, &to);
+	if (!strcmp(a->c.format, "json")) {
+		err = mycl_report__ticket_json(out, prof, ev, &a->to);
 	} else if (use_colour) {
 		/* Escaped first, into memory; colour added after, straight to the terminal. */
 		char *text = NULL;
@@ -290,13 +274,13 @@ int main(int argc, char **argv)
 		int fd;
 		FILE *raw;
 
-		err = esc ? mycl_report__ticket(esc, prof, ev, &to) : -ENOMEM;
+		err = esc ? mycl_report__ticket(esc, prof, ev, &a->to) : -ENOMEM;
 		if (esc)
 			fclose(esc);
 		if (mem)
 			fclose(mem);
 		fflush(stdout);
-		raw = err ? NULL : output ? cli_create(output, "w") :
+		raw = err ? NULL : a->c.output ? cli_create(a->c.output, "w") :
 		      (fd = dup(1)) >= 0 ? fdopen(fd, "w") : NULL;
 		if (raw) {
 			colour_lines(raw, text);
@@ -306,9 +290,9 @@ int main(int argc, char **argv)
 		}
 		free(text);
 	} else {
-		err = mycl_report__ticket(out, prof, ev, &to);
+		err = mycl_report__ticket(out, prof, ev, &a->to);
 	}
-	rc = cli_finish_output(P, out, output, err);
+	rc = cli_finish_output(P, out, a->c.output, err);
 	mycl_profile__free(prof);
 	mycl_perf_data__close(pd);
 	mycl_stat__free(stat);

@@ -102,12 +102,9 @@ int main(int argc, char **argv)
 		.o = { .sz = sizeof(a.o), .print = cli_print, .print_ctx = &a.c.lg },
 		.wo = { .sz = sizeof(a.wo) },
 	};
-	struct mycl_share_opts o;
-	struct mycl_share_write_opts wo;
 	struct cli_args args;
 	struct mycl_share *s;
-	bool what_if, json;
-	const char *dis, *output;
+	bool json;
 	FILE *out = NULL;
 	int rc;
 
@@ -119,111 +116,107 @@ int main(int argc, char **argv)
 		return rc;
 	a.o.debug_dir = a.c.debug_dir;
 	a.wo.wide = a.c.wide;
-	o = a.o;
-	wo = a.wo;
-	what_if = a.what_if;
-	dis = a.dis;
-	output = a.c.output;
 	json = !strcmp(a.c.format, "json");
 	if (optind + 1 != argc) {
 		cli_usage(&share_tool, stderr);
 		return EXIT_USAGE;
 	}
-	if (cli_conflict("mycl-share", dis, "--disassemble", what_if || wo.symbol,
-			 what_if ? "--what-if" : "--symbol", "one report at a time") ||
-	    cli_conflict("mycl-share", what_if, "--what-if", wo.symbol != NULL, "--symbol",
+	if (cli_conflict("mycl-share", a.dis, "--disassemble", a.what_if || a.wo.symbol,
+			 a.what_if ? "--what-if" : "--symbol", "one report at a time") ||
+	    cli_conflict("mycl-share", a.what_if, "--what-if", a.wo.symbol != NULL, "--symbol",
 			 "--symbol already shows 64, 128 and 256 bytes") ||
-	    cli_conflict("mycl-share", o.line_size != 0, "--line-size", o.arch != NULL, "--arch",
+	    cli_conflict("mycl-share", a.o.line_size != 0, "--line-size", a.o.arch != NULL, "--arch",
 			 "both set the line size"))
 		return EXIT_USAGE;
-	if (o.perf_time && !o.perf_data) {
+	if (a.o.perf_time && !a.o.perf_data) {
 		fprintf(stderr, "mycl-share: --time picks samples of the --perf recording: give "
 			"--perf FILE too\n");
 		return EXIT_USAGE;
 	}
 	/* options a report would drop without a word */
-	if (what_if || wo.symbol) {
-		const char *rep = what_if ? "--what-if" : "--symbol";
+	if (a.what_if || a.wo.symbol) {
+		const char *rep = a.what_if ? "--what-if" : "--symbol";
 
-		if (cli_conflict("mycl-share", true, rep, o.line_size || o.arch,
-				 o.line_size ? "--line-size" : "--arch",
+		if (cli_conflict("mycl-share", true, rep, a.o.line_size || a.o.arch,
+				 a.o.line_size ? "--line-size" : "--arch",
 				 "it shows 64, 128 and 256 bytes, whatever the line size"))
 			return EXIT_USAGE;
 	}
-	if (cli_conflict("mycl-share", wo.type != NULL, "--type", wo.symbol || dis != NULL,
-			 wo.symbol ? "--symbol" : "--disassemble", "one report at a time") ||
-	    cli_conflict("mycl-share", wo.type != NULL, "--type", wo.all_lines || wo.max_lines || json,
-			 wo.all_lines ? "--all" : wo.max_lines ? "--max-lines" : "--format json",
+	if (cli_conflict("mycl-share", a.wo.type != NULL, "--type", a.wo.symbol || a.dis != NULL,
+			 a.wo.symbol ? "--symbol" : "--disassemble", "one report at a time") ||
+	    cli_conflict("mycl-share", a.wo.type != NULL, "--type",
+			 a.wo.all_lines || a.wo.max_lines || json,
+			 a.wo.all_lines ? "--all" : a.wo.max_lines ? "--max-lines" : "--format json",
 			 "--type prints one type's layout as text (--types --format json lists every "
 			 "flagged type's members)") ||
-	    cli_conflict("mycl-share", o.types && !wo.type, "--types", dis != NULL || wo.symbol,
-			 dis ? "--disassemble" : "--symbol", "one report at a time"))
+	    cli_conflict("mycl-share", a.o.types && !a.wo.type, "--types", a.dis != NULL || a.wo.symbol,
+			 a.dis ? "--disassemble" : "--symbol", "one report at a time"))
 		return EXIT_USAGE;
-	if (cli_conflict("mycl-share", wo.symbol != NULL, "--symbol", wo.all_lines || wo.max_lines,
-			 wo.all_lines ? "--all" : "--max-lines",
+	if (cli_conflict("mycl-share", a.wo.symbol != NULL, "--symbol", a.wo.all_lines || a.wo.max_lines,
+			 a.wo.all_lines ? "--all" : "--max-lines",
 			 "--symbol shows one variable's line and its neighbours") ||
-	    cli_conflict("mycl-share", dis != NULL, "--disassemble",
-			 wo.all_lines || wo.max_lines || json || wo.wide,
-			 wo.all_lines ? "--all" : wo.max_lines ? "--max-lines" :
+	    cli_conflict("mycl-share", a.dis != NULL, "--disassemble",
+			 a.wo.all_lines || a.wo.max_lines || json || a.wo.wide,
+			 a.wo.all_lines ? "--all" : a.wo.max_lines ? "--max-lines" :
 			 json ? "--format json" : "--wide",
 			 "the disassembly is one function's code, as text") ||
-	    cli_conflict("mycl-share", json, "--format json", wo.wide, "--wide",
+	    cli_conflict("mycl-share", json, "--format json", a.wo.wide, "--wide",
 			 "--wide is for the text report"))
 		return EXIT_USAGE;
 	{
 		const struct cli_file files[] = {
-			{ argv[optind], "the binary", false }, { o.perf_data, "the --perf recording", false },
-			{ output, "-o", true },
+			{ argv[optind], "the binary", false }, { a.o.perf_data, "the --perf recording", false },
+			{ a.c.output, "-o", true },
 		};
 
 		if (cli_check_files("mycl-share", files, sizeof(files) / sizeof(files[0])))
 			return EXIT_USAGE;
 	}
-	rc = mycl_share__analyze(argv[optind], &o, &s);
+	rc = mycl_share__analyze(argv[optind], &a.o, &s);
 	if (rc) {
 		fprintf(stderr, "mycl-share: %s\n", mycl_errmsg(rc));
 		return rc == -EINVAL ? EXIT_USAGE : rc == MYCL_ERR_ELF ? EXIT_BAD_INPUT : cli_exit_code(rc);
 	}
-	if (output && !(out = cli_open_output(output))) {
-		fprintf(stderr, "mycl-share: cannot write %s: %s\n", output, strerror(errno));
+	if (a.c.output && !(out = cli_open_output(a.c.output))) {
+		fprintf(stderr, "mycl-share: cannot write %s: %s\n", a.c.output, strerror(errno));
 		mycl_share__free(s);
 		return EXIT_INTERNAL;
 	}
-	if (dis) {
-		rc = mycl_share__disassemble(out, s, dis);
+	if (a.dis) {
+		rc = mycl_share__disassemble(out, s, a.dis);
 		if (rc == -ENOENT)
-			fprintf(stderr, "mycl-share: %s: no function named '%s'\n", argv[optind], dis);
+			fprintf(stderr, "mycl-share: %s: no function named '%s'\n", argv[optind], a.dis);
 		mycl_share__free(s);
-		return rc == -ENOENT ? (cli_abandon(out, output), EXIT_NOTHING)
-				     : cli_finish_output("mycl-share", out, output, rc);
+		return rc == -ENOENT ? (cli_abandon(out, a.c.output), EXIT_NOTHING)
+				     : cli_finish_output("mycl-share", out, a.c.output, rc);
 	}
-	if (what_if || wo.symbol) {
+	if (a.what_if || a.wo.symbol) {
 		/* The same variables at each line size (x86's adjacent-line prefetch pairs: 128). */
 		static const unsigned int sizes[] = { 64, 128, 256 };
 
 		for (size_t i = 0; i < 3 && !rc; i++) {
 			rc = mycl_share__regroup(s, sizes[i]);
 			if (!rc)
-				rc = json ? mycl_share__write_json(out, s, &wo)
-					  : mycl_share__write_text(out, s, &wo);
+				rc = json ? mycl_share__write_json(out, s, &a.wo)
+					  : mycl_share__write_text(out, s, &a.wo);
 			if (!json)
 				fputc('\n', out);
 		}
 	} else {
-		rc = json ? mycl_share__write_json(out, s, &wo) : mycl_share__write_text(out, s, &wo);
+		rc = json ? mycl_share__write_json(out, s, &a.wo) : mycl_share__write_text(out, s, &a.wo);
 	}
 	mycl_share__free(s);
-	if (rc == -ENOENT && wo.type) {
+	if (rc == -ENOENT && a.wo.type) {
 		fprintf(stderr, "mycl-share: %s: no struct, class or union named '%s' reached by its "
 			"code (mycl-share --types lists those written on hot paths)\n", argv[optind],
-			wo.type);
-		cli_abandon(out, output);
+			a.wo.type);
+		cli_abandon(out, a.c.output);
 		return EXIT_NOTHING;
 	}
 	if (rc == -ENOENT) {
-		fprintf(stderr, "mycl-share: %s: no variable named '%s'\n", argv[optind], wo.symbol);
-		cli_abandon(out, output);
+		fprintf(stderr, "mycl-share: %s: no variable named '%s'\n", argv[optind], a.wo.symbol);
+		cli_abandon(out, a.c.output);
 		return EXIT_NOTHING;
 	}
-	return cli_finish_output("mycl-share", out, output, rc);
+	return cli_finish_output("mycl-share", out, a.c.output, rc);
 }

@@ -458,9 +458,7 @@ MYCL_API int mycl_perf_data__open_fd(int fd, const char *name,
 	if (!err && OPTS_GET(opts, time, NULL) && *OPTS_GET(opts, time, NULL))
 		err = time_slice(pd, OPTS_GET(opts, time, NULL));
 	if (err) {
-		if (pd->errmsg[0])
-			error_set(err, "%s", pd->errmsg);
-		mycl_perf_data__close(pd);
+		mycl_perf_data__close(pd);	/* (pd_error left the words) */
 		return err;
 	}
 	*out = pd;

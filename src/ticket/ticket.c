@@ -398,12 +398,15 @@ static void heading(struct ticket *t, const char *title, const char *what)
 	}
 }
 
-static int captured(struct ticket *t, struct capture *c)
+/* C's text as a block of the ticket; ERR (the writer's) drops it and is returned. */
+static int captured(struct ticket *t, struct capture *c, int err)
 {
 	char *text = capture_end(c);
 
-	if (!text)
-		return -ENOMEM;
+	if (err || !text) {
+		free(text);
+		return err ? err : -ENOMEM;
+	}
 	block(t, text);
 	free(text);
 	return 0;
@@ -536,7 +539,7 @@ static int paths(struct ticket *t, const struct mycl_profile_event *pe, size_t k
 		mycl_cg_node__free(g);
 		done++;
 	}
-	return captured(t, &c);
+	return captured(t, &c, 0);
 }
 
 static int locks(struct ticket *t)
@@ -562,7 +565,7 @@ static int locks(struct ticket *t)
 	}
 	err = mycl_report__locks_text(c.f, r, 0.5);
 	mycl_lock_report__free(r);
-	return err ? (capture_end(&c), free(c.buf), err) : captured(t, &c);
+	return captured(t, &c, err);
 }
 
 static int ticket_annotation(const struct mycl_annotation *a, void *ctx)
@@ -574,11 +577,7 @@ static int ticket_annotation(const struct mycl_annotation *a, void *ctx)
 	if (!capture_begin(&c))
 		return -ENOMEM;
 	err = mycl_report__annotation_text(c.f, a, 5);
-	if (err) {
-		free(capture_end(&c));
-		return err;
-	}
-	return captured(t, &c);
+	return captured(t, &c, err);
 }
 
 static bool left_out(const struct mycl_hot_row *r, void *ctx);
@@ -604,7 +603,7 @@ static int waits(struct ticket *t)
 	}
 	err = mycl_report__waits_text(c.f, w, 2.0);
 	mycl_wait_report__free(w);
-	return err ? (free(capture_end(&c)), err) : captured(t, &c);
+	return captured(t, &c, err);
 }
 
 static void libraries_note(struct ticket *t, const char *what);
@@ -649,7 +648,7 @@ static int types_section(struct ticket *t)
 	}
 	err = mycl_report__data_types_text(c.f, dt, 1.0);
 	mycl_data_types__free(dt);
-	return err ? (free(capture_end(&c)), err) : captured(t, &c);
+	return captured(t, &c, err);
 }
 
 /*
@@ -832,11 +831,7 @@ static int share_text(const struct mycl_share *s, void *ctx)
 	if (!capture_begin(&c))
 		return -ENOMEM;
 	rc = mycl_share__write_text(c.f, s, &wo);
-	if (rc) {
-		free(capture_end(&c));
-		return rc;
-	}
-	return captured(t, &c);
+	return captured(t, &c, rc);
 }
 
 static void share_error(const char *msg, void *ctx)
@@ -893,7 +888,7 @@ static void build_section(struct ticket *t)
 		plain.f = c.f;
 		plain.jira = false;
 		build_lines(&plain, idx, n);
-		(void)captured(t, &c);
+		(void)captured(t, &c, 0);
 		return;
 	}
 	build_lines(t, idx, n);
@@ -1059,7 +1054,7 @@ static int ticket_text(FILE *f, const struct mycl_profile *p, size_t ev,
 		if (!err && before) {
 			heading(&t, "Over time", "How the samples spread over the recording: spikes, "
 				"idle gaps, and the slice that holds the busiest part.");
-			err = captured(&t, &c);
+			err = captured(&t, &c, err);
 		} else {
 			free(capture_end(&c));
 		}
@@ -1076,9 +1071,7 @@ static int ticket_text(FILE *f, const struct mycl_profile *p, size_t ev,
 		heading(&t, "Counters", line);
 		if (!capture_begin(&c))
 			return -ENOMEM;
-		err = mycl_report__stat_text(c.f, st, &so);
-		if (!err)
-			err = captured(&t, &c);
+		err = captured(&t, &c, mycl_report__stat_text(c.f, st, &so));
 		if (err)
 			return err;
 	}
@@ -1094,7 +1087,7 @@ static int ticket_text(FILE *f, const struct mycl_profile *p, size_t ev,
 		t.f = c.f;
 		flat(&t, pe, top);
 		t.f = f;
-		err = captured(&t, &c);
+		err = captured(&t, &c, 0);
 		if (err)
 			return err;
 	}
@@ -1131,7 +1124,7 @@ static int ticket_text(FILE *f, const struct mycl_profile *p, size_t ev,
 	if (!capture_begin(&c))
 		return -ENOMEM;
 	report_text_summary(c.f, p);
-	err = captured(&t, &c);
+	err = captured(&t, &c, 0);
 	if (err)
 		return err;
 	build_section(&t);
