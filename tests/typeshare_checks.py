@@ -16,7 +16,9 @@ False sharing inside types: mycl-share --types on tests/data/typeshare.
   - --type NAME lays a type out as pahole does (holes, padding, line
     boundaries, roles); unknown names and conflicting options are refused;
   - kiosk.data weighs the types: the sampled type ranks first;
-  - the same binary without debug info says so and flags nothing.
+  - the same binary without debug info says so and flags nothing;
+  - the walk on threads of its own (MYCL_TYPE_THREADS=on) gives the report it gives on the
+    calling thread alone, here and on mycl-share's own binary.
 
   - mycl-report --share-types carries the flagged types in its false-sharing section.
 
@@ -220,6 +222,36 @@ def main():
               r.stderr[-300:] + str(over_width(r.stdout)))
         r = run(report, "--share-types", "--no-share", os.path.join(d, "kiosk.data"))
         check("mycl-report --share-types with --no-share: refused", r.returncode == 1, r.stderr)
+
+    # The walk on threads (each with its own DWARF handle) and on the calling thread alone:
+    # the same report, on every build here and on a larger binary (this tool's own code).
+    for b in sorted(os.listdir(d)) + sorted(os.listdir(os.path.join(data, "types"))) + [share]:
+        path = b if os.path.isabs(b) else os.path.join(d if os.path.exists(os.path.join(d, b))
+                                                       else os.path.join(data, "types"), b)
+        if not re.search(r"\.(gcc|clang|g\+\+|clang\+\+|aarch64|split)-?O?[02]?$", b) and b != share:
+            continue
+        out = {}
+        for mode in ("on", "off", ""):
+            r = subprocess.run([share, "--types", "--all", "--format", "json", path],
+                               capture_output=True, text=True, timeout=600,
+                               env=dict(os.environ, MYCL_TYPE_THREADS=mode))
+            out[mode] = (r.returncode, r.stdout)
+        name = "mycl-share itself" if b == share else b
+        check(f"{name}: --types the same with the walk on threads and without",
+              out["on"] == out["off"] == out[""] and out["on"][0] == 0 and
+              '"types_walked_functions"' in out["on"][1],
+              (out["on"][0], out["off"][0], len(out["on"][1]), len(out["off"][1])))
+    if shutil.which("strace"):
+        # (the threads did start: a clone more with them than without)
+        clones = {}
+        for mode in ("on", "off"):
+            r = subprocess.run(["strace", "-f", "-qq", "-e", "trace=clone,clone3", share, "--types",
+                                "-q", kiosk], capture_output=True, text=True, timeout=600,
+                               env=dict(os.environ, MYCL_TYPE_THREADS=mode,
+                                        ASAN_OPTIONS="detect_leaks=0"))
+            clones[mode] = len(re.findall(r"\bclone3?\(", r.stderr))
+        check("MYCL_TYPE_THREADS=on starts the walk's threads, off none",
+              clones["on"] > clones["off"], clones)
 
     # Without debug info: said, nothing flagged.
     bare = os.path.join(work, "kiosk.bare")

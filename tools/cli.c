@@ -516,6 +516,8 @@ int cli_check_env(const char *prog)
 		{ "MYCL_SCAN_THREAD", { "on", "off", NULL }, offsetof(struct mycl_tuning, scan_thread) },
 		{ "MYCL_X86_QUICK", { "on", "off", NULL }, offsetof(struct mycl_tuning, x86_quick) },
 		{ "MYCL_CHAIN_CACHE", { "on", "off", NULL }, offsetof(struct mycl_tuning, chain_cache) },
+		{ "MYCL_TYPE_THREADS", { "on", "off", NULL },
+		  offsetof(struct mycl_tuning, type_threads) },
 		{ "MYCL_PROGRESS_AFTER", { NULL }, 0 },
 	};
 	struct mycl_tuning tuning = { .sz = sizeof(tuning) };

@@ -3,8 +3,9 @@
  * Switches for tests and measurements: which of two equal ways the library
  * takes where it would otherwise decide by itself (a thread or not, a fast
  * path or not).  Results never depend on them.  The tools set them from
- * MYCL_READ_AHEAD, MYCL_DECODE_AHEAD, MYCL_SCAN_THREAD, MYCL_X86_QUICK and
- * MYCL_CHAIN_CACHE (on or off); the library reads no environment.
+ * MYCL_READ_AHEAD, MYCL_DECODE_AHEAD, MYCL_SCAN_THREAD, MYCL_X86_QUICK,
+ * MYCL_CHAIN_CACHE and MYCL_TYPE_THREADS (on or off); the library reads no
+ * environment.
  */
 #ifndef MYCL_TUNING_H
 #define MYCL_TUNING_H
@@ -28,6 +29,8 @@ struct mycl_tuning {
 	int scan_thread;		/* a second thread walks a binary's code while it is decoded */
 	int x86_quick;			/* x86's length decoder before capstone's */
 	int chain_cache;		/* call chains resolved once per distinct chain */
+	int type_threads;		/* mycl-share --types walks functions on threads beside the
+					 * globals' scan */
 };
 
 /*

@@ -80,6 +80,8 @@ struct walk {
 	Dwarf_Die cu, fn;
 	bool have_fn, cxx;
 	bool naming;			/* the final pass: every string of each access (else the flow's) */
+	bool lean;			/* ... but types and members by their entries, expressions of
+					 * writes and loads only (datatype_memo_lean) */
 	uint16_t machine;
 	const struct insn *v;
 	size_t n;
@@ -101,12 +103,14 @@ struct walk {
 /*
  * What walks over one binary's functions find again and again, kept across
  * them (datatype_walk_memo): a type's entry and size by its offset, its
- * printed name, and the member path at an offset.  Direct-mapped: a slot
- * holds the last key hashed there.
+ * printed name, what a pointer type points to, the member path and the
+ * array element at an offset, and a global's entry by its symbol.
+ * Direct-mapped: a slot holds the last key hashed there.
  */
 #define MEMO_SLOTS 8192
 struct dt_memo {
 	Dwarf *dw;
+	bool lean;
 	struct memo_type {
 		Dwarf_Off key;		/* 0: empty */
 		bool ok;
@@ -131,11 +135,32 @@ struct dt_memo {
 		uint64_t msize;
 		char *path;
 	} path[MEMO_SLOTS];
+	struct memo_ptr {
+		Dwarf_Off key;		/* 0: empty */
+		Dwarf_Off pointee;	/* 0: the type is no pointer */
+	} ptr[MEMO_SLOTS];
+	struct memo_array {
+		Dwarf_Off key;		/* 0: empty */
+		int64_t off;
+		uint64_t es;
+	} array[MEMO_SLOTS];
+	struct memo_global {
+		uint64_t key;		/* the symbol's start; 0: empty */
+		bool ok, has_type;
+		Dwarf_Die die;
+		const char *name;	/* the debug info's or the symbol table's */
+		Dwarf_Off type;
+	} global[MEMO_SLOTS];
 };
 
 struct dt_memo *datatype_memo_new(void)
 {
 	return calloc(1, sizeof(struct dt_memo));
+}
+
+void datatype_memo_lean(struct dt_memo *m)
+{
+	m->lean = true;
 }
 
 void datatype_memo_free(struct dt_memo *m)
@@ -792,12 +817,23 @@ static bool fact_cfa(const struct fact *f, const struct state *s, int64_t *cfa_o
 /* A register holding a pointer variable: what it points to. */
 static struct rv ptr_of(struct walk *w, Dwarf_Off type, const char *expr, uint8_t where)
 {
+	struct memo_ptr *m = w->memo && type ? &w->memo->ptr[memo_hash(type)] : NULL;
+	Dwarf_Off pointee = 0;
 	Dwarf_Die t, p;
 
-	if (!dwarf_offdie(w->dw, type, &t) || !inline_strip_type(&t) || !is_pointer(&t) || !die_type(&t, &p))
+	if (m && m->key == type) {
+		pointee = m->pointee;
+	} else {
+		if (dwarf_offdie(w->dw, type, &t) && inline_strip_type(&t) && is_pointer(&t) &&
+		    die_type(&t, &p))
+			pointee = dwarf_dieoffset(&p);
+		if (m)
+			*m = (struct memo_ptr){ .key = type, .pointee = pointee };
+	}
+	if (!pointee)
 		return (struct rv){ .kind = R_UNKNOWN, .name = -1 };
 	return (struct rv){ .kind = R_PTR, .where = where, .name = name_id(w, expr),
-			    .type = dwarf_dieoffset(&p) };
+			    .type = pointee };
 }
 
 /*
@@ -942,7 +978,7 @@ static const char *expr_of(struct walk *w, const struct rv *b, const char *path)
 	return keep(w->out, s);
 }
 
-static uint64_t array_at(Dwarf_Die *type, int64_t off);
+static uint64_t array_at(struct walk *w, Dwarf_Die *type, int64_t off);
 
 /* The type entry at OFF, its size and whether it has members or elements: false when none. */
 static bool memo_type_at(struct walk *w, Dwarf_Off off, Dwarf_Die *t, uint64_t *size, bool *aggr)
@@ -1044,6 +1080,9 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 	bool load = loaded && (in->ty_op == TY_LOAD || in->ty_op == TY_ADD_LOAD) && in->ty_wide;
 	struct rv base = *b;
 
+	/* (the walk's own passes want only what a load puts in its register) */
+	if (!w->naming && !load)
+		return;
 	path[0] = '\0';
 	a->via_global = groot;
 	a->element = b->elem;
@@ -1057,7 +1096,7 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 	 * the offset falls in an array member, the index stepping through it
 	 * (b->items[i] of a flexible array).
 	 */
-	if (b->indexed && !b->obj && off >= 0 && array_at(&t, off)) {
+	if (b->indexed && !b->obj && off >= 0 && array_at(w, &t, off)) {
 		ix = true;
 		base.indexed = false;
 	} else if (b->indexed && !b->obj) {
@@ -1076,7 +1115,7 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 		a->unknown = "a char buffer read as a wider type: a cast";
 		return;
 	}
-	if (aggr && msize && (off < 0 || (uint64_t)off >= msize) && !array_at(&t, off)) {
+	if (aggr && msize && (off < 0 || (uint64_t)off >= msize) && !array_at(w, &t, off)) {
 		a->unknown = "an offset past the pointer's type: a container's member";
 		return;
 	}
@@ -1085,11 +1124,12 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 		int64_t k = msize ? off / (int64_t)msize : 0;
 
 		a->where = b->where ? b->where : DT_HEAP;
-		a->type = w->naming ? type_str(w, &t) : NULL;
+		a->type = !w->naming ? NULL : w->lean ? "" : type_str(w, &t);
 		a->member_type = a->type;
 		a->offset = off;
 		a->size = msize;
-		if (!name_of(w, b->name) || (!w->naming && !load))
+		if (!name_of(w, b->name) || (!w->naming && !load) ||
+		    (w->lean && !load && a->access == ACC_READ))
 			return;
 		if (b->obj && !off)
 			a->expr = keep(w->out, strdup(name_of(w, b->name)));
@@ -1120,13 +1160,15 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 		return;
 	}
 	a->where = b->where ? b->where : DT_HEAP;
-	a->type = type_str(w, &t);
+	a->type = w->lean ? "" : type_str(w, &t);
 	a->type_die = dwarf_dieoffset(&t);
-	a->member = path[0] ? keep(w->out, strdup(path[0] == '.' ? path + 1 : path)) : NULL;
-	a->member_type = type_str(w, &mt);
+	a->member = path[0] && !w->lean ? keep(w->out, strdup(path[0] == '.' ? path + 1 : path)) :
+		    NULL;
+	a->member_type = w->lean ? "" : type_str(w, &mt);
 	a->offset = path[0] ? moff : off;
 	a->size = msize;
-	a->expr = expr_of(w, &base, path);
+	a->expr = !w->lean || a->access != ACC_READ || (load && pointer_member(&mt)) ?
+		  expr_of(w, &base, path) : NULL;
 	{
 		/*
 		 * An array object (a global table of per-thread slots): its element
@@ -1138,11 +1180,12 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 
 		if (inline_strip_type(&st) && dwarf_tag(&st) == DW_TAG_array_type && die_type(&st, &et) &&
 		    (es = type_size(&et)) && close) {
-			a->type = type_str(w, &et);
+			a->type = w->lean ? "" : type_str(w, &et);
 			a->type_die = dwarf_dieoffset(&et);
 			a->element = true;
-			a->member = close[1] ? keep(w->out, strdup(close[1] == '.' ? close + 2 :
-								      close + 1)) : NULL;
+			a->member = close[1] && !w->lean ? keep(w->out, strdup(close[1] == '.' ?
+									   close + 2 : close + 1)) :
+				    NULL;
 			a->offset = a->offset % (int64_t)es;
 		}
 	}
@@ -1153,17 +1196,37 @@ static void name_in(struct walk *w, const struct insn *in, const struct rv *b, i
 static bool global_var(struct walk *w, uint64_t addr, struct var *g, uint64_t *start)
 {
 	const struct sym *s = symtab_find(&w->d->data_syms, addr);
+	struct memo_global *m = w->memo && s && s->start ? &w->memo->global[memo_hash(s->start)] :
+				NULL;
 	Dwarf_Attribute at;
 	Dwarf_Die t;
 
-	if (!s || inline_global_at(w->d, w->have_fn ? &w->cu : NULL, s->start, &g->die))
+	if (!s)
 		return false;
+	if (m && m->key == s->start) {
+		if (!m->ok)
+			return false;
+		*start = s->start;
+		g->die = m->die;
+		g->name = m->name;
+		g->has_type = m->has_type;
+		g->type = m->type;
+		return g->has_type;
+	}
+	if (inline_global_at(w->d, w->have_fn ? &w->cu : NULL, s->start, &g->die)) {
+		if (m)
+			*m = (struct memo_global){ .key = s->start, .ok = false };
+		return false;
+	}
 	*start = s->start;
 	g->name = dwarf_attr_integrate(&g->die, DW_AT_name, &at) ? dwarf_formstring(&at) : NULL;
 	if (!g->name)
 		g->name = s->name;
 	g->has_type = die_type(&g->die, &t);
 	g->type = g->has_type ? dwarf_dieoffset(&t) : 0;
+	if (m)
+		*m = (struct memo_global){ .key = s->start, .ok = true, .has_type = g->has_type,
+					   .die = g->die, .name = g->name, .type = g->type };
 	return g->has_type;
 }
 
@@ -1371,12 +1434,20 @@ static bool same_array(Dwarf_Die *type, int64_t a, int64_t b)
 }
 
 /* Whether byte OFF of TYPE is in an array member (a flexible one too): its element size. */
-static uint64_t array_at(Dwarf_Die *type, int64_t off)
+static uint64_t array_at(struct walk *w, Dwarf_Die *type, int64_t off)
 {
+	Dwarf_Off key = dwarf_dieoffset(type);
+	struct memo_array *m = w->memo && key ?
+			       &w->memo->array[memo_hash(key ^ ((uint64_t)off << 24))] : NULL;
 	uint64_t es = 0;
 
+	if (m && m->key == key && m->off == off)
+		return m->es;
 	/* (one walk of the members: whether, and the element's size) */
-	return same_array_es(type, off, off, &es) ? es : 0;
+	es = same_array_es(type, off, off, &es) ? es : 0;
+	if (m)
+		*m = (struct memo_array){ .key = key, .off = off, .es = es };
+	return es;
 }
 
 /* What A and B agree on. */
@@ -1402,7 +1473,7 @@ static struct rv meet(struct walk *w, const struct rv *a, const struct rv *b)
 
 		if (!dwarf_offdie(w->dw, a->type, &t))
 			return (struct rv){ .kind = R_UNKNOWN, .name = -1 };
-		uint64_t es = array_at(&t, a->off > b->off ? a->off : b->off);
+		uint64_t es = array_at(w, &t, a->off > b->off ? a->off : b->off);
 
 		if (same_array(&t, a->off, b->off) ||
 		    (es && !((a->off - b->off) % (int64_t)es))) {
@@ -1482,17 +1553,17 @@ static void clobber(struct state *s, uint64_t mask)
 			s->r[r] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
 }
 
-/* The state after instruction I, from the state before it (facts applied). */
-static void transfer(struct walk *w, size_t i, struct state *s)
+/*
+ * The state after instruction I, from the state before it (facts applied);
+ * DST: what its memory operand puts in a register (access_of's, under S).
+ */
+static void transfer_with(struct walk *w, size_t i, struct state *s, struct rv dst)
 {
 	const struct insn *in = &w->v[i];
 	int sp = w->machine == EM_AARCH64_ ? 31 : 7;
-	struct dt_access a;
-	struct rv dst;
 	int d = in->ty_dst ? in->ty_dst - 1 : -1;
 	int src = in->ty_src ? in->ty_src - 1 : -1;
 
-	access_of(w, i, in, s, &a, &dst);
 	/* A store to the frame: the slot now holds the register (a spill), or something else. */
 	if ((in->ty_op == TY_STORE || in->ty_op == TY_MEM) && in->ty_base &&
 	    s->r[in->ty_base - 1].kind == R_CFA && !in->ty_index) {
@@ -1622,6 +1693,16 @@ static void transfer(struct walk *w, size_t i, struct state *s)
 		if (b->kind == R_PTR || b->kind == R_CFA)
 			b->off += in->ty_imm;
 	}
+}
+
+/* The state after instruction I, from the state before it (facts applied). */
+static void transfer(struct walk *w, size_t i, struct state *s)
+{
+	struct dt_access a;
+	struct rv dst;
+
+	access_of(w, i, &w->v[i], s, &a, &dst);
+	transfer_with(w, i, s, dst);
 }
 
 static size_t index_of(const struct walk *w, uint64_t addr)
@@ -1797,7 +1878,8 @@ static bool cu_is_cxx(Dwarf_Die *cu)
 int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, size_t n,
 		       struct dt_result *out, struct dt_memo *memo)
 {
-	struct walk w = { .d = d, .machine = e_machine, .v = v, .n = n, .out = out, .memo = memo };
+	struct walk w = { .d = d, .machine = e_machine, .v = v, .n = n, .out = out, .memo = memo,
+			  .lean = memo && memo->lean };
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -1858,7 +1940,7 @@ int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, 
 			if (!w.have_fn && out->v[i].where == DT_HEAP && !out->v[i].expr &&
 			    !out->v[i].type)
 				out->v[i].unknown = "no debug info describes this function";
-			transfer(&w, i, &s);
+			transfer_with(&w, i, &s, dst);
 		}
 	}
 out:

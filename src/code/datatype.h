@@ -69,6 +69,12 @@ struct dt_memo *datatype_memo_new(void);
 void datatype_memo_free(struct dt_memo *m);
 int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, size_t n,
 		       struct dt_result *out, struct dt_memo *memo);
+/*
+ * Walks through M name what a reader of type entries needs (mycl-share
+ * --types): TYPE and MEMBER_TYPE "" rather than the types' names, MEMBER
+ * NULL, EXPR only for writes and loads; the rest as a full walk's.
+ */
+void datatype_memo_lean(struct dt_memo *m);
 
 /*
  * The variable of D at VADDR as instruction IN (decoded with

@@ -550,6 +550,13 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 		disasm_close(sc.d);
 		return err;
 	}
+	if (s->want_types)
+		err = share_types_start(s, img, sc.cg);
+	if (err) {
+		callgraph_free(sc.cg);
+		disasm_close(sc.d);
+		return err;
+	}
 	disasm_set_text(sc.d, false);
 	disasm_set_share_facts(sc.d, true);
 	disasm_set_starts(sc.d, starts, nstarts);
@@ -588,7 +595,7 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	if (!err)
 		share_one_thread(s, sc.cg);
 	if (!err && s->want_types)
-		err = share_types_scan(s, img, sc.cg);
+		err = share_types_scan(s, sc.cg);
 	if (!err) {
 		s->threaded = callgraph_threaded(sc.cg);
 		s->nr_entries = callgraph_nr_thread_entries(sc.cg);
@@ -601,6 +608,7 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 				callgraph_joined_elsewhere(sc.cg), buf, sizeof(buf))));
 		}
 	}
+	share_types_cancel(s);		/* (an error before the walk was joined) */
 	callgraph_free(sc.cg);
 	disasm_close(sc.d);
 	free(sc.args);

@@ -206,6 +206,7 @@ struct mycl_share {
 	size_t nr_marks;
 	/* Types (with types): their accesses by address, the types, their members. */
 	bool want_types, types_done;
+	struct share_twalk *twalk;	/* the walk under way (share_types_start) */
 	const char *shm_call;		/* it maps memory processes share, with this call (static) */
 	size_t types_walked;		/* functions walked */
 	bool split_dwarf;		/* its debug info is split (.dwo files): not read */
@@ -294,8 +295,16 @@ bool share_pointer_at(struct mycl_share *s, const struct mycl_share_var *v, uint
  */
 bool share_library_part(struct mycl_share *s, const struct mycl_share_var *v, uint64_t a,
 			uint64_t b);
-/* share_types.c: the types code reaches, walked while the call graph CG lives. */
-int share_types_scan(struct mycl_share *s, struct elf_image *img, struct callgraph *cg);
+/*
+ * share_types.c: the types code reaches.  The walk of every function starts
+ * on threads of their own once the call graph CG has its functions
+ * (share_types_start) and runs beside the globals' scan; share_types_scan
+ * joins it when CG is finished and judges.
+ */
+int share_types_start(struct mycl_share *s, struct elf_image *img, struct callgraph *cg);
+int share_types_scan(struct mycl_share *s, struct callgraph *cg);
+/* The walk under way stopped and dropped (the analysis failed before share_types_scan). */
+void share_types_cancel(struct mycl_share *s);
 /* A sample on the instruction at VADDR, to the member it touches. */
 void share_types_credit(struct mycl_share *s, uint64_t vaddr, uint64_t samples);
 /* share_typelines.c: the types judged at the analysis's line size. */

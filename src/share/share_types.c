@@ -9,6 +9,8 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +21,15 @@
 #include "elfimage.h"
 #include "inline.h"
 #include "insn.h"
+#include "mycl/tuning.h"
 #include "share_state.h"
 
 #define MAX_LEAVES 4096		/* members of one type unfolded: past it, the rest as one */
 #define MAX_DEPTH 8		/* nested structs and base classes unfolded */
 #define MAX_TYPE_SIZE (1u << 30)	/* a type larger is no object to lay out (corrupt DWARF) */
 #define MAX_FUNC_BYTES (1u << 20)	/* functions longer are not walked (the walk's own limit) */
+#define MAX_TYPE_THREADS 8
+#define CHUNKS_PER_THREAD 16
 
 /* ---- the layout of one type, from DWARF ---- */
 
@@ -444,49 +449,122 @@ static const char *func_name(struct mycl_share *s, struct callgraph *cg, uint64_
  * aarch64's out-of-line atomics (gcc's -moutline-atomics, the default on
  * Debian): a call to __aarch64_ldadd4_relax(v, p) and the like is an atomic
  * read-modify-write of what its pointer argument points to (x1; a
- * compare-and-swap's is x2): made a memory operand for the walk.
+ * compare-and-swap's is x2): made a memory operand for the walk.  The
+ * helpers' starts, found before the walk (the walk reads no call graph).
  */
-static void outline_atomic(struct insn *in, struct callgraph *cg)
+struct oatomic {
+	uint64_t start;
+	uint8_t op, bytes;		/* op: an index into ops, 5 the compare-and-swap */
+};
+
+static struct oatomic *outline_atomics(struct callgraph *cg, size_t *nr)
 {
 	static const char *const ops[] = { "ldadd", "ldset", "ldclr", "ldeor", "swp", "cas" };
-	const char *name = NULL, *p;
-	char *e;
-	unsigned long bytes;
+	const uint64_t *starts;
+	struct oatomic *v = NULL;
+	size_t n, cap = 0;
+
+	*nr = 0;
+	starts = callgraph_starts(cg, &n);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = NULL, *p;
+		char *e;
+		unsigned long bytes;
+
+		callgraph_func_end(cg, starts[i], &name);
+		if (!name || strncmp(name, "__aarch64_", 10))
+			continue;
+		p = name + 10;
+		for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+			size_t l = strlen(ops[k]);
+
+			if (strncmp(p, ops[k], l))
+				continue;
+			bytes = strtoul(p + l, &e, 10);
+			if (e == p + l || *e != '_' || (bytes != 1 && bytes != 2 && bytes != 4 &&
+							 bytes != 8 && bytes != 16))
+				break;
+			if (ARRAY_GROW(v, cap, *nr + 1)) {
+				free(v);
+				*nr = 0;
+				return NULL;
+			}
+			v[(*nr)++] = (struct oatomic){ starts[i], (uint8_t)k, (uint8_t)bytes };
+			break;
+		}
+	}
+	return v;
+}
+
+static void outline_atomic(struct insn *in, const struct oatomic *oa, size_t nr)
+{
+	size_t k;
 
 	if (!in->call || !in->target)
 		return;
-	callgraph_func_end(cg, in->target, &name);
-	if (!name || strncmp(name, "__aarch64_", 10))
+	k = PARTITION_POINT(0, nr, mid, oa[mid].start < in->target);
+	if (k >= nr || oa[k].start != in->target)
 		return;
-	p = name + 10;
-	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
-		size_t l = strlen(ops[k]);
-
-		if (strncmp(p, ops[k], l))
-			continue;
-		bytes = strtoul(p + l, &e, 10);
-		if (e == p + l || *e != '_' || (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8 &&
-						 bytes != 16))
-			return;
-		in->ty_op = TY_MEM;
-		in->ty_base = k == 5 ? 3 : 2;	/* x2, x1: DWARF's register plus one */
-		in->ty_index = 0;
-		in->ty_disp = 0;
-		in->ty_size = (uint8_t)bytes;
-		in->ty_access = ACC_RMW;
-		in->atomic = true;
-		in->counter_op = k == 0;
-		return;
-	}
+	in->ty_op = TY_MEM;
+	in->ty_base = oa[k].op == 5 ? 3 : 2;	/* x2, x1: DWARF's register plus one */
+	in->ty_index = 0;
+	in->ty_disp = 0;
+	in->ty_size = oa[k].bytes;
+	in->ty_access = ACC_RMW;
+	in->atomic = true;
+	in->counter_op = oa[k].op == 0;
 }
 
-static int function_accesses(struct mycl_share *s, struct disasm *d, struct elf_image *img,
-			     struct callgraph *cg, struct dt_memo *memo, uint64_t start, uint64_t end)
+/*
+ * The walk of every function, on as many threads as the process may use,
+ * while the globals' scan runs: the functions in runs of consecutive ones
+ * (chunks), each walked by one thread with a DWARF handle of its own
+ * (inline_twin), the accesses joined in the functions' order afterwards
+ * (share_types_scan), where what depends on the finished call graph is
+ * added.  What a chunk holds is what one thread walking them all finds: the
+ * output does not depend on the threads.
+ */
+struct tfn {
+	uint64_t start, end;
+};
+
+static const char *shared_memory_call(const struct mycl_share *s);
+
+struct tchunk {
+	size_t from, to;		/* fns[from..to) */
+	struct share_tacc *v;		/* heat, root, once, fname unset; expr: any write's, owned */
+	size_t n, cap;
+	size_t walked;
+};
+
+struct tworker {
+	struct share_twalk *tw;
+	struct dso *dso;		/* a twin of the analysis's, or (joining last) its own */
+	pthread_t tid;
+};
+
+struct share_twalk {
+	struct elf_image *img;
+	struct tfn *fns;
+	struct oatomic *oa;
+	size_t nr_oa;
+	struct tchunk *chunks;
+	size_t nr_chunks;
+	atomic_size_t next;
+	atomic_int err;
+	struct tworker k[MAX_TYPE_THREADS];
+	size_t nk;
+};
+
+/* The accesses of the function at [START, END) to members of types, into OUT. */
+static int function_accesses(struct tworker *k, struct disasm *d, struct dt_memo *memo,
+			     struct tchunk *out, uint64_t start, uint64_t end)
 {
-	const uint8_t *code = elf_image_code(img, start, end - start);
+	struct share_twalk *tw = k->tw;
+	uint16_t machine = elf_image_machine(tw->img);
+	const uint8_t *code = elf_image_code(tw->img, start, end - start);
 	struct insn *v = NULL;
 	struct dt_result r;
-	const char *fname = NULL;
 	size_t n = 0;
 	int err;
 
@@ -495,53 +573,257 @@ static int function_accesses(struct mycl_share *s, struct disasm *d, struct elf_
 	err = disasm_range(d, code, end - start, start, &v, &n);
 	if (err)
 		return err == -ENOMEM ? err : 0;
-	for (size_t i = 0; elf_image_machine(img) == 183 /* EM_AARCH64 */ && i < n; i++)
-		outline_atomic(&v[i], cg);
-	err = datatype_walk_memo(s->dso, elf_image_machine(img), v, n, &r, memo);
+	for (size_t i = 0; machine == 183 /* EM_AARCH64 */ && i < n; i++)
+		outline_atomic(&v[i], tw->oa, tw->nr_oa);
+	err = datatype_walk_memo(k->dso, machine, v, n, &r, memo);
 	if (err) {
 		free(v);
 		return err;
 	}
 	for (size_t i = 0; i < n && !err; i++) {
-		if (!fname && r.v[i].type_die && (r.v[i].where == DT_HEAP || r.v[i].where == DT_GLOBAL) &&
-		    !(fname = func_name(s, cg, start))) {
-			err = -ENOMEM;
-			break;
-		}
-	}
-	for (size_t i = 0; i < n && !err; i++) {
 		const struct dt_access *a = &r.v[i];
-		const char *expr = NULL;
+		char *expr = NULL;
 		uint8_t acc = a->access;
 
 		if ((a->where != DT_HEAP && a->where != DT_GLOBAL) || a->unknown || !a->type_die ||
 		    (acc != ACC_READ && acc != ACC_WRITE && acc != ACC_RMW) || a->offset < 0 ||
 		    a->offset > MAX_TYPE_SIZE)
 			continue;
-		if (ARRAY_GROW(s->taccs, s->taccs_cap, s->nr_taccs + 1)) {
+		if (ARRAY_GROW(out->v, out->cap, out->n + 1) ||
+		    (acc != ACC_READ && a->expr && !(expr = strdup(a->expr)))) {
 			err = -ENOMEM;
 			break;
 		}
-		if (acc != ACC_READ && a->expr && callgraph_heat(cg, v[i].addr) == HEAT_HOT &&
-		    !(expr = share_keep(s, strdup(a->expr)))) {
-			err = -ENOMEM;
-			break;
-		}
-		s->taccs[s->nr_taccs++] = (struct share_tacc){
-			.expr = acc != ACC_READ ? expr : NULL,
+		out->v[out->n++] = (struct share_tacc){
+			.expr = expr,
 			.addr = v[i].addr, .end = v[i].addr + v[i].size, .func = start,
-			.root = callgraph_thread_root(cg, v[i].addr), .die = a->type_die, .fname = fname,
+			.die = a->type_die,
 			.off = (uint32_t)a->offset, .size = (uint32_t)(a->size < 1u << 20 ? a->size : 0),
-			.access = acc, .heat = (uint8_t)callgraph_heat(cg, v[i].addr),
+			.access = acc,
 			.atomic = v[i].atomic,
 			.counter = (acc == ACC_RMW && v[i].counter_op) ||
 				   (acc == ACC_WRITE && stored_increment(v, &r, i)),
 			.element = a->element,
-			.via_global = a->via_global || a->where == DT_GLOBAL,
-			.once = callgraph_once_at(cg, v[i].addr) };
+			.via_global = a->via_global || a->where == DT_GLOBAL };
 	}
 	datatype_free(&r);
 	free(v);
+	return err;
+}
+
+/* Takes chunks until none is left (or a thread failed). */
+static void *types_worker(void *arg)
+{
+	struct tworker *k = arg;
+	struct share_twalk *tw = k->tw;
+	struct dt_memo *memo = datatype_memo_new();
+	struct disasm *d = NULL;
+	int err = memo ? disasm_for_image(&d, tw->img) : -ENOMEM;
+
+	if (!err) {
+		datatype_memo_lean(memo);
+		disasm_set_type_facts(d, true);
+		disasm_set_text(d, false);
+	}
+	while (!err && !atomic_load(&tw->err)) {
+		size_t c = atomic_fetch_add(&tw->next, 1);
+		struct tchunk *ch;
+
+		if (c >= tw->nr_chunks)
+			break;
+		ch = &tw->chunks[c];
+		for (size_t f = ch->from; f < ch->to && !err; f++) {
+			ch->walked++;
+			err = function_accesses(k, d, memo, ch, tw->fns[f].start, tw->fns[f].end);
+		}
+	}
+	if (err) {
+		int none = 0;
+
+		atomic_compare_exchange_strong(&tw->err, &none, err);
+	}
+	disasm_close(d);
+	datatype_memo_free(memo);
+	return NULL;
+}
+
+/* The functions to walk: those the debug info describes, within the walk's limits. */
+static struct tfn *types_functions(struct mycl_share *s, struct callgraph *cg, size_t *nr,
+				   uint64_t *bytes)
+{
+	size_t n;
+	const uint64_t *starts = callgraph_starts(cg, &n);
+	struct tfn *fns = malloc((n ? n : 1) * sizeof(*fns));
+
+	*nr = 0;
+	*bytes = 0;
+	for (size_t i = 0; fns && i < n; i++) {
+		uint64_t end = callgraph_func_end(cg, starts[i], NULL);
+
+		if (i + 1 < n && (!end || end > starts[i + 1]))
+			end = starts[i + 1];
+		if (!end || end <= starts[i] || end - starts[i] > MAX_FUNC_BYTES ||
+		    !described(s, starts[i], end))
+			continue;
+		fns[(*nr)++] = (struct tfn){ starts[i], end };
+		*bytes += end - starts[i];
+	}
+	return fns;
+}
+
+/* NR functions of BYTES in all into chunks of about equal code, for THREADS threads. */
+static struct tchunk *types_chunks(const struct tfn *fns, size_t nr, uint64_t bytes, int threads,
+				   size_t *nr_chunks)
+{
+	size_t want = threads > 1 ? (size_t)threads * CHUNKS_PER_THREAD : 1;
+	struct tchunk *ch = calloc(want, sizeof(*ch));
+	uint64_t done = 0;
+	size_t c = 0;
+
+	if (!ch)
+		return NULL;
+	for (size_t f = 0; f < nr; f++) {
+		done += fns[f].end - fns[f].start;
+		/* (a chunk ends where the code done passes its share of all) */
+		if (c + 1 < want && done * want >= bytes * (c + 1)) {
+			ch[c].to = f + 1;
+			ch[++c].from = f + 1;
+		}
+	}
+	ch[c].to = nr;
+	*nr_chunks = c + 1;
+	return ch;
+}
+
+static void twalk_free(struct share_twalk *tw)
+{
+	if (!tw)
+		return;
+	for (size_t c = 0; tw->chunks && c < tw->nr_chunks; c++) {
+		for (size_t i = 0; i < tw->chunks[c].n; i++)
+			free((char *)tw->chunks[c].v[i].expr);
+		free(tw->chunks[c].v);
+	}
+	free(tw->chunks);
+	free(tw->fns);
+	free(tw->oa);
+	free(tw);
+}
+
+int share_types_start(struct mycl_share *s, struct elf_image *img, struct callgraph *cg)
+{
+	struct share_twalk *tw;
+	int threads = cpus_available();
+	uint64_t bytes;
+	size_t nr;
+
+	s->types_done = true;
+	s->shm_call = shared_memory_call(s);
+	if (!inline_dwarf(s->dso))
+		return 0;
+	tw = calloc(1, sizeof(*tw));
+	if (!tw)
+		return -ENOMEM;
+	tw->img = img;
+	tw->fns = types_functions(s, cg, &nr, &bytes);
+	if (elf_image_machine(img) == 183 /* EM_AARCH64 */)
+		tw->oa = outline_atomics(cg, &tw->nr_oa);
+	if (threads > MAX_TYPE_THREADS)
+		threads = MAX_TYPE_THREADS;
+	/* (MYCL_TYPE_THREADS: off, none; on, at least two threads whatever the functions) */
+	if (tuning_get()->type_threads == MYCL_SWITCH_ON && threads < 2)
+		threads = 2;
+	else if (tuning_get()->type_threads == MYCL_SWITCH_OFF ||
+		 (tuning_get()->type_threads != MYCL_SWITCH_ON &&
+		  nr < (size_t)threads * CHUNKS_PER_THREAD))
+		threads = 1;
+	tw->chunks = tw->fns ? types_chunks(tw->fns, nr, bytes, threads, &tw->nr_chunks) : NULL;
+	if (!tw->chunks) {
+		twalk_free(tw);
+		return -ENOMEM;
+	}
+	atomic_init(&tw->next, 0);
+	atomic_init(&tw->err, 0);
+	s->twalk = tw;
+	/*
+	 * Threads with twins of the binary's DWARF from now on, while this one
+	 * scans for the globals; this one joins them when it is done
+	 * (share_types_scan).  One CPU: it walks alone then.
+	 */
+	for (int t = 1; t < threads; t++) {
+		struct tworker *k = &tw->k[tw->nk];
+
+		*k = (struct tworker){ .tw = tw, .dso = inline_twin(s->dso) };
+		if (!k->dso)
+			break;
+		if (pthread_create(&k->tid, NULL, types_worker, k)) {
+			inline_twin_free(k->dso);
+			break;
+		}
+		tw->nk++;
+	}
+	return 0;
+}
+
+/* Waits for the walk's threads (the analysis failed elsewhere, or joins). */
+static void types_stop(struct share_twalk *tw)
+{
+	for (size_t t = 0; t < tw->nk; t++) {
+		pthread_join(tw->k[t].tid, NULL);
+		inline_twin_free(tw->k[t].dso);
+	}
+	tw->nk = 0;
+}
+
+/* This thread's part of the walk, the threads' joined: the accesses into S->taccs. */
+static int walk_types(struct mycl_share *s, struct callgraph *cg)
+{
+	struct share_twalk *tw = s->twalk;
+	struct tworker self = { .tw = tw, .dso = s->dso };
+	int err;
+
+	types_worker(&self);
+	types_stop(tw);
+	err = atomic_load(&tw->err);
+	/* joined in the functions' order, each function's name kept once */
+	for (size_t c = 0; c < tw->nr_chunks && !err; c++) {
+		struct tchunk *ch = &tw->chunks[c];
+		const char *fname = NULL;
+		uint64_t func = 0;
+
+		s->types_walked += ch->walked;
+		if (ARRAY_GROW(s->taccs, s->taccs_cap, s->nr_taccs + ch->n)) {
+			err = -ENOMEM;
+			break;
+		}
+		for (size_t i = 0; i < ch->n && !err; i++) {
+			struct share_tacc t = ch->v[i];
+			uint8_t heat = (uint8_t)callgraph_heat(cg, t.addr);
+
+			ch->v[i].expr = NULL;
+			if (!fname || t.func != func) {
+				func = t.func;
+				if (!(fname = func_name(s, cg, func)))
+					err = -ENOMEM;
+			}
+			/* (a hot write's words kept) */
+			if (t.expr && heat != HEAT_HOT) {
+				free((char *)t.expr);
+				t.expr = NULL;
+			}
+			if (!err && t.expr && !(t.expr = share_keep(s, (char *)t.expr)))
+				err = -ENOMEM;
+			if (err) {
+				free((char *)t.expr);
+				break;
+			}
+			t.fname = fname;
+			t.heat = heat;
+			t.root = callgraph_thread_root(cg, t.addr);
+			t.once = callgraph_once_at(cg, t.addr);
+			s->taccs[s->nr_taccs++] = t;
+		}
+	}
 	return err;
 }
 
@@ -965,8 +1247,21 @@ static int order_by_type(struct mycl_share *s)
 	return 0;
 }
 
+void share_types_cancel(struct mycl_share *s)
+{
+	int none = 0;
+
+	if (!s->twalk)
+		return;
+	atomic_compare_exchange_strong(&s->twalk->err, &none, -ECANCELED);
+	types_stop(s->twalk);
+	twalk_free(s->twalk);
+	s->twalk = NULL;
+}
+
 void share_types_free(struct mycl_share *s)
 {
+	share_types_cancel(s);
 	free(s->taccs);
 	free(s->torder);
 	free(s->types);
@@ -1025,43 +1320,16 @@ static bool split_dwarf(Dwarf *dw)
  * Every function the debug info describes, walked for its data types: the
  * accesses of struct, class and union types, by member.
  */
-int share_types_scan(struct mycl_share *s, struct elf_image *img, struct callgraph *cg)
+int share_types_scan(struct mycl_share *s, struct callgraph *cg)
 {
-	const uint64_t *starts;
-	size_t n;
-	struct disasm *d;
-	struct dt_memo *memo;
 	Dwarf *dw = inline_dwarf(s->dso);
 	int err;
 
-	s->types_done = true;
-	s->shm_call = shared_memory_call(s);
-	if (!dw)
+	if (!s->twalk)
 		return 0;
-	memo = datatype_memo_new();
-	if (!memo)
-		return -ENOMEM;
-	err = disasm_for_image(&d, img);
-	if (err) {
-		datatype_memo_free(memo);
-		return err;
-	}
-	disasm_set_type_facts(d, true);
-	disasm_set_text(d, false);
-	starts = callgraph_starts(cg, &n);
-	for (size_t i = 0; i < n && !err; i++) {
-		uint64_t end = callgraph_func_end(cg, starts[i], NULL);
-
-		if (i + 1 < n && (!end || end > starts[i + 1]))
-			end = starts[i + 1];
-		if (!end || end <= starts[i] || end - starts[i] > MAX_FUNC_BYTES ||
-		    !described(s, starts[i], end))
-			continue;
-		s->types_walked++;
-		err = function_accesses(s, d, img, cg, memo, starts[i], end);
-	}
-	disasm_close(d);
-	datatype_memo_free(memo);
+	err = walk_types(s, cg);
+	twalk_free(s->twalk);
+	s->twalk = NULL;
 	if (!err)
 		s->split_dwarf = split_dwarf(dw);
 	if (!err)

@@ -40,6 +40,7 @@ struct inline_cache {
 	struct die_range *globals;	/* global variables by address (lo), for inline_global_at */
 	size_t nr_globals, globals_cap;
 	bool globals_read;
+	bool globals_borrowed;		/* a twin's: its dso's index (inline_twin), not freed here */
 };
 
 static void inline_cache_free(struct dso *d);
@@ -123,7 +124,8 @@ static void inline_cache_free(struct dso *d)
 	itable_free(&c->index);
 	free(c->names);
 	free(c->cus.v);
-	free(c->globals);
+	if (!c->globals_borrowed)
+		free(c->globals);
 	unit_scopes_free(c->units);
 	free(c);
 	d->inlines = NULL;
@@ -377,6 +379,50 @@ int inline_function_at(struct dso *d, uint64_t vaddr, Dwarf_Die *cu, Dwarf_Die *
 		}
 	free(scopes);
 	return err;
+}
+
+struct dso *inline_twin(struct dso *d)
+{
+	struct inline_cache *pc = cache_of(d), *c;
+	struct dso *t;
+	Dwarf_Die die;
+
+	if (!pc || !pc->dw)
+		return NULL;
+	/* what the twins share, made read only: the globals' index, the names settled */
+	if (!pc->globals_read)
+		inline_global_at(d, NULL, 0, &die);
+	symtab_settle_all(&d->data_syms);
+	t = malloc(sizeof(*t));
+	if (!t)
+		return NULL;
+	*t = *d;
+	t->inlines = NULL;
+	t->inlines_free = NULL;
+	t->inlines_tried = false;
+	t->spins = NULL;
+	t->spins_free = NULL;
+	t->syms.last = NULL;
+	t->data_syms.last = NULL;
+	c = cache_of(t);
+	if (!c || !c->dw) {
+		inline_twin_free(t);
+		return NULL;
+	}
+	c->globals = pc->globals;
+	c->nr_globals = pc->nr_globals;
+	c->globals_read = true;
+	c->globals_borrowed = true;
+	return t;
+}
+
+void inline_twin_free(struct dso *t)
+{
+	if (!t)
+		return;
+	if (t->inlines_free)
+		t->inlines_free(t);
+	free(t);
 }
 
 /* ---- where in a global an address falls: journal.append_mutex ---- */

@@ -43,6 +43,17 @@ Dwarf *inline_dwarf(struct dso *d);
 bool inline_strip_type(Dwarf_Die *t);
 /* The unit and the concrete function (DW_TAG_subprogram) holding VADDR: 0, or -ENOENT. */
 int inline_function_at(struct dso *d, uint64_t vaddr, Dwarf_Die *cu, Dwarf_Die *fn);
+/*
+ * D for another thread's reading of its DWARF (a libdw handle is one
+ * thread's): a dso sharing D's symbol tables, read only (their names
+ * settled here first), with a DWARF handle and caches of its own over the
+ * same file, and D's index of the globals.  For inline_function_at,
+ * inline_global_at, inline_dwarf and symtab_find of its data_syms, while D
+ * is not used nor changed elsewhere.  NULL without DWARF or memory; freed
+ * with inline_twin_free before D.
+ */
+struct dso *inline_twin(struct dso *d);
+void inline_twin_free(struct dso *t);
 
 /* The DIE of the global variable at START: in unit CU first (when not NULL), then in any. */
 int inline_global_at(struct dso *d, Dwarf_Die *cu, uint64_t start, Dwarf_Die *out);

@@ -343,6 +343,14 @@ void symtab_finish(struct symtab *t, uint64_t last_end)
 	t->sorted = true;
 }
 
+void symtab_settle_all(struct symtab *t)
+{
+	for (size_t i = 0; i < t->nr; i++) {
+		sym_settle(t, &t->syms[i]);
+		sym_demangle(t, &t->syms[i]);
+	}
+}
+
 const struct sym *symtab_find(const struct symtab *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->nr;

@@ -89,6 +89,8 @@ void symtab_share_text(struct symtab *t, const struct symtab *from);
  */
 void symtab_finish(struct symtab *t, uint64_t last_end);
 const struct sym *symtab_find(const struct symtab *t, uint64_t addr);
+/* Every name of T as symtab_find() would leave it: T then changes only its look-up cache. */
+void symtab_settle_all(struct symtab *t);
 void symtab_free(struct symtab *t);
 
 /* demangle_rust.c: a Rust name (legacy "_ZN...17h<hash>E" or v0 "_R...") as perf shows it, or NULL. */

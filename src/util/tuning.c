@@ -18,6 +18,7 @@ MYCL_API int mycl_tuning__set(const struct mycl_tuning *t)
 	tuning.scan_thread = OPTS_GET(t, scan_thread, MYCL_SWITCH_AUTO);
 	tuning.x86_quick = OPTS_GET(t, x86_quick, MYCL_SWITCH_AUTO);
 	tuning.chain_cache = OPTS_GET(t, chain_cache, MYCL_SWITCH_AUTO);
+	tuning.type_threads = OPTS_GET(t, type_threads, MYCL_SWITCH_AUTO);
 	return 0;
 }
 
