@@ -11,6 +11,7 @@
  */
 #include <dwarf.h>
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "dso.h"
 #include "inline.h"
 #include "internal.h"
+#include "itable.h"
 #include "symtab.h"
 
 #define EM_X86_64_ 62
@@ -54,6 +56,12 @@ struct state {
 	struct rv r[NR_REGS];
 	struct { int64_t off; struct rv v; } slot[NR_SLOTS];	/* CFA-relative spills */
 };
+
+/* *D = *S, the slots S does not use left out. */
+static inline void state_copy(struct state *d, const struct state *s)
+{
+	memcpy(d, s, offsetof(struct state, slot) + s->nr_slots * sizeof(s->slot[0]));
+}
 
 /* A variable or parameter of the function, and the scope it lives in. */
 struct var {
@@ -91,8 +99,12 @@ struct walk {
 	bool oom;			/* collect_vars ran out of memory */
 	struct fact **facts;		/* per instruction, ending with var UINT32_MAX; or NULL */
 	struct fact *fact_pool;		/* ... where they are */
+	bool *fact_once;		/* per instruction: its facts name no register twice */
 	char **names;
 	size_t nr_names, cap_names;
+	struct itable name_index;	/* the names by their words: each the first of its words */
+	bool *name_first;		/* per name: in the index (not a copy of an earlier one) */
+	size_t cap_first;
 	struct state *in;		/* per basic block, at its entry */
 	uint32_t *block_of;		/* per instruction: its block */
 	size_t *starts;			/* per block: its first instruction; then n */
@@ -196,18 +208,47 @@ static const char *keep(struct dt_result *r, char *s)
 	return s;
 }
 
+static bool name_hash_at(const void *ctx, size_t i, uint64_t *h)
+{
+	const struct walk *w = ctx;
+
+	*h = str_hash(w->names[i]);
+	return w->name_first[i];
+}
+
+/*
+ * S's number among the walk's names: the first name of the same words, or a
+ * new one (kept to NAME_MAX_LEN bytes: a longer S is never found again).
+ */
 static int32_t name_id(struct walk *w, const char *s)
 {
+	size_t slot, n = w->nr_names;
+	char *copy;
+
 	if (!s || !*s)
 		return -1;
-	for (size_t i = 0; i < w->nr_names; i++)
-		if (!strcmp(w->names[i], s))
-			return (int32_t)i;
-	if (w->nr_names >= INT16_MAX || ARRAY_GROW(w->names, w->cap_names, w->nr_names + 1))
+	if (strnlen(s, NAME_MAX_LEN + 1) <= NAME_MAX_LEN && w->name_index.cap) {
+		itable_each(&w->name_index, str_hash(s), slot)
+			if (!strcmp(w->names[w->name_index.slot[slot]], s))
+				return (int32_t)w->name_index.slot[slot];
+	}
+	if (n >= INT16_MAX || ARRAY_GROW(w->names, w->cap_names, n + 1) ||
+	    ARRAY_GROW(w->name_first, w->cap_first, n + 1) ||
+	    (itable_full(&w->name_index, n) &&
+	     itable_grow(&w->name_index, n, 64, name_hash_at, w)))
 		return -1;
-	w->names[w->nr_names] = strndup(s, NAME_MAX_LEN);
-	if (!w->names[w->nr_names])
+	copy = strndup(s, NAME_MAX_LEN);
+	if (!copy)
 		return -1;
+	w->names[n] = copy;
+	w->name_first[n] = true;
+	itable_each(&w->name_index, str_hash(copy), slot)
+		if (!strcmp(w->names[w->name_index.slot[slot]], copy)) {
+			w->name_first[n] = false;	/* (a long name cut to an earlier one's words) */
+			break;
+		}
+	if (w->name_first[n])
+		itable_put(&w->name_index, slot, n);
 	return (int32_t)w->nr_names++;
 }
 
@@ -258,12 +299,24 @@ static bool aggregate(Dwarf_Die *t)
 	       tag == DW_TAG_array_type;
 }
 
+/* snprintf(BUF, LEN, "%s", S) without a format to read (names are copied millions of times). */
+static size_t copy_str(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(s), k = n < len ? n : len - 1;
+
+	if (len) {
+		memcpy(buf, s, k);
+		buf[k] = '\0';
+	}
+	return n;
+}
+
 static void put(char *buf, size_t len, size_t *used, const char *s)
 {
-	int k = snprintf(buf + *used, len - *used, "%s", s);
+	size_t k = copy_str(buf + *used, len - *used, s);
 
 	if (k > 0)
-		*used = *used + (size_t)k < len ? *used + (size_t)k : len - 1;
+		*used = *used + k < len ? *used + k : len - 1;
 }
 
 /* The type's name as its language writes it: "struct cache", "Latch", "long *". */
@@ -638,10 +691,15 @@ static int frame_base_of(Dwarf_Op *ops, int64_t *off)
 	return -2;
 }
 
-/* One variable's place over [LO, HI), added to each instruction there. */
+/*
+ * One variable's place over instructions [FROM, TO): a register, a register
+ * plus an offset, or (FBREG) the frame base plus an offset.  SEQ: the order
+ * it was found in, which is the order of an instruction's facts.
+ */
 struct placed {
-	size_t insn;
-	struct fact f;
+	uint32_t from, to, seq;
+	bool fbreg;
+	struct fact f;			/* fbreg: off is the offset from the frame base */
 };
 
 struct placing {
@@ -665,43 +723,58 @@ static size_t first_at(const struct walk *w, uint64_t addr)
 }
 
 static int place(struct walk *w, struct placing *p, uint32_t var, const Dwarf_Op *ops, size_t len,
-		 uint64_t lo, uint64_t hi, const int16_t *fb, const int64_t *fb_off)
+		 uint64_t lo, uint64_t hi)
 {
-	int reg = -1;
+	struct placed r = { .f = { .var = var, .reg = -1 } };
+	size_t from, to;
 	int64_t off = 0;
+	int reg;
 
 	if (len != 1)
 		return 0;
 	reg = op_reg(&ops[0]);
 	if (reg >= NR_REGS)
 		return 0;
-	for (size_t i = first_at(w, lo); i < w->n && w->v[i].addr < hi; i++) {
-		struct fact f = { .var = var, .reg = (int16_t)reg };
+	if (reg >= 0) {
+		r.f.reg = (int16_t)reg;
+	} else if (ops[0].atom == DW_OP_fbreg) {
+		r.fbreg = true;
+		r.f.off = (int64_t)ops[0].number;
+	} else {
+		int b = op_breg(&ops[0], &off);
 
-		if (reg < 0 && ops[0].atom == DW_OP_fbreg) {
-			if (fb[i] < -1)
-				continue;
-			f.base = fb[i];
-			f.off = fb_off[i] + (int64_t)ops[0].number;
-		} else if (reg < 0) {
-			int b = op_breg(&ops[0], &off);
-
-			if (b < 0 || b >= NR_REGS)
-				return 0;
-			f.base = (int16_t)b;
-			f.off = off;
-		}
-		if (ARRAY_GROW(p->v, p->cap, p->nr + 1))
-			return -ENOMEM;
-		p->v[p->nr++] = (struct placed){ i, f };
+		if (b < 0 || b >= NR_REGS)
+			return 0;
+		r.f.base = (int16_t)b;
+		r.f.off = off;
 	}
+	from = first_at(w, lo);
+	to = from;
+	while (to < w->n && w->v[to].addr < hi)
+		to++;
+	if (to == from)
+		return 0;
+	if (ARRAY_GROW(p->v, p->cap, p->nr + 1))
+		return -ENOMEM;
+	r.from = (uint32_t)from;
+	r.to = (uint32_t)to;
+	r.seq = (uint32_t)p->nr;
+	p->v[p->nr++] = r;
 	return 0;
+}
+
+static int placed_by_from(const void *a, const void *b)
+{
+	const struct placed *x = a, *y = b;
+
+	return x->from != y->from ? (x->from < y->from ? -1 : 1) : (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 /*
  * The facts of every instruction: where each variable is (a register, a
- * frame slot) over the ranges its location list gives, once per variable
- * rather than once per variable and instruction.
+ * frame slot) over the ranges its location list gives.  Neighbouring
+ * instructions with the same variables in the same places share one list:
+ * a list is made where a range starts or ends or the frame base moves.
  */
 static int build_facts(struct walk *w)
 {
@@ -709,9 +782,13 @@ static int build_facts(struct walk *w)
 	Dwarf_Attribute at0;
 	Dwarf_Op *ops0;
 	size_t len0;
-	bool has_fb, one;
+	bool has_fb, one, any_fb = false;
 	int16_t *fb = malloc(w->n * sizeof(*fb));
 	int64_t *fb_off = malloc(w->n * sizeof(*fb_off));
+	struct placed **act = NULL;
+	size_t nact = 0, used = 0, cap = 0;
+	uint64_t regs;			/* the registers a list names */
+	size_t *list = NULL;		/* per instruction: its list's offset in the pool, or SIZE_MAX */
 	int err = 0;
 
 	if (!fb || !fb_off) {
@@ -747,55 +824,89 @@ static int build_facts(struct walk *w)
 				Dwarf_Addr rb, rlo, rhi;
 
 				while (!err && (r = dwarf_ranges(&v->scope, r, &rb, &rlo, &rhi)) > 0)
-					err = place(w, &p, (uint32_t)k, ops, len, rlo, rhi, fb, fb_off);
+					err = place(w, &p, (uint32_t)k, ops, len, rlo, rhi);
 			} else {
-				err = place(w, &p, (uint32_t)k, ops, len, lo, hi, fb, fb_off);
+				err = place(w, &p, (uint32_t)k, ops, len, lo, hi);
 			}
 		}
 	}
-	if (err)
+	if (err || !p.nr)
 		goto out;
-	/* by instruction, each instruction's in the order placed (a counting sort: stable) */
-	if (p.nr > 1) {
-		size_t *at = calloc(w->n + 1, sizeof(*at));
-		struct placed *sorted = malloc(p.nr * sizeof(*sorted));
-
-		if (!at || !sorted) {
-			free(at);
-			free(sorted);
-			err = -ENOMEM;
-			goto out;
-		}
-		for (size_t k = 0; k < p.nr; k++)
-			at[p.v[k].insn + 1]++;
-		for (size_t i = 0; i < w->n; i++)
-			at[i + 1] += at[i];
-		for (size_t k = 0; k < p.nr; k++)
-			sorted[at[p.v[k].insn]++] = p.v[k];
-		free(at);
-		free(p.v);
-		p.v = sorted;
-	}
-	/* each instruction's facts and an end mark, in one block */
-	w->fact_pool = malloc((p.nr + w->n) * sizeof(*w->fact_pool));
-	if (!w->fact_pool) {
+	for (size_t k = 0; k < p.nr; k++)
+		any_fb |= p.v[k].fbreg;
+	sort_array(p.v, p.nr, sizeof(*p.v), placed_by_from);
+	act = malloc(p.nr * sizeof(*act));
+	list = malloc(w->n * sizeof(*list));
+	w->fact_once = calloc(w->n, sizeof(*w->fact_once));
+	if (!act || !list || !w->fact_once) {
 		err = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0, k = 0, used = 0; i < w->n; i++) {
-		size_t from = k;
+	/* a sweep: the ranges open at each instruction, a new list where they change */
+	for (size_t i = 0, next = 0; i < w->n; i++) {
+		bool changed = !i || (any_fb && (fb[i] != fb[i - 1] || fb_off[i] != fb_off[i - 1]));
+		size_t o = 0;
 
-		while (k < p.nr && p.v[k].insn == i)
-			k++;
-		if (k == from)
+		/* (the open ranges kept in the order they were found: an instruction's facts') */
+		for (size_t a = 0; a < nact; a++)
+			if (act[a]->to > i)
+				act[o++] = act[a];
+		if (o < nact) {
+			nact = o;
+			changed = true;
+		}
+		for (; next < p.nr && p.v[next].from == i; next++) {
+			size_t a = nact++;
+
+			while (a && act[a - 1]->seq > p.v[next].seq) {
+				act[a] = act[a - 1];
+				a--;
+			}
+			act[a] = &p.v[next];
+			changed = true;
+		}
+		if (!changed) {
+			list[i] = list[i - 1];
+			w->fact_once[i] = w->fact_once[i - 1];
 			continue;
-		w->facts[i] = &w->fact_pool[used];
-		for (size_t j = from; j < k; j++)
-			w->fact_pool[used++] = p.v[j].f;
+		}
+		list[i] = SIZE_MAX;
+		if (!nact)
+			continue;
+		if (ARRAY_GROW(w->fact_pool, cap, used + nact + 1)) {
+			err = -ENOMEM;
+			goto out;
+		}
+		list[i] = used;
+		w->fact_once[i] = true;
+		regs = 0;
+		for (size_t a = 0; a < nact; a++) {
+			struct fact f = act[a]->f;
+
+			if (f.reg >= 0) {
+				w->fact_once[i] &= !(regs & (1ull << f.reg));
+				regs |= 1ull << f.reg;
+			}
+			if (act[a]->fbreg) {
+				if (fb[i] < -1)
+					continue;
+				f.base = fb[i];
+				f.off = fb_off[i] + act[a]->f.off;
+			}
+			w->fact_pool[used++] = f;
+		}
+		if (used == list[i]) {
+			list[i] = SIZE_MAX;	/* (only frame places, and no frame base here) */
+			continue;
+		}
 		w->fact_pool[used++] = (struct fact){ .var = UINT32_MAX };
 	}
+	for (size_t i = 0; i < w->n; i++)
+		w->facts[i] = list[i] == SIZE_MAX ? NULL : &w->fact_pool[list[i]];
 out:
 	free(p.v);
+	free(act);
+	free(list);
 	free(fb);
 	free(fb_off);
 	return err;
@@ -912,14 +1023,16 @@ static bool type_within_dwarf(struct walk *w, Dwarf_Off type, int64_t off, Dwarf
  * io_threads_pending[1].value): those are kept when they point at an object
  * of the variable's type.
  */
-static void apply_facts(struct walk *w, size_t i, struct state *s)
+#define ALL_REGS ((1ull << NR_REGS) - 1)
+
+static void apply_facts(struct walk *w, size_t i, struct state *s, uint64_t regs)
 {
 	for (const struct fact *f = w->facts[i]; f && f->var != UINT32_MAX; f++) {
 		struct var *v = &w->vars[f->var];
 		struct rv *r;
 		struct rv dw;
 
-		if (f->reg < 0)
+		if (f->reg < 0 || !(regs & (1ull << f->reg)))
 			continue;
 		r = &s->r[f->reg];
 		if (!v->held_known) {
@@ -938,6 +1051,19 @@ static void apply_facts(struct walk *w, size_t i, struct state *s)
 		}
 		*r = dw;
 	}
+}
+
+/*
+ * The registers whose facts instruction I must apply, the instruction
+ * before it in the same pass having written WROTE: where I has the same
+ * facts as it (one list) and no register twice, the others hold what those
+ * facts left them (applying one again changes nothing).  FIRST: I starts
+ * the pass through a block.
+ */
+static uint64_t facts_due(const struct walk *w, size_t i, bool first, uint64_t wrote)
+{
+	return first || !w->facts[i] || w->facts[i] != w->facts[i - 1] || !w->fact_once[i] ?
+	       ALL_REGS : wrote;
 }
 
 /* ---- naming an access ---- */
@@ -1021,7 +1147,7 @@ static void memo_path_at(struct walk *w, Dwarf_Die *type, int64_t off, uint64_t 
 					     *indexed)];
 		if (m->key == key && m->off == off && m->size == size && m->ix == *indexed &&
 		    m->path) {
-			*used = (size_t)snprintf(buf, len, "%s", m->path);
+			*used = copy_str(buf, len, m->path);
 			if (*used >= len)
 				*used = len - 1;
 			*mt = m->mt;
@@ -1502,7 +1628,7 @@ static bool merge(struct walk *w, size_t i, const struct state *s)
 	if (!d->seen) {
 		uint16_t visits = d->visits;
 
-		*d = *s;
+		state_copy(d, s);
 		d->visits = visits;
 		d->seen = true;
 		return true;
@@ -1556,13 +1682,23 @@ static void clobber(struct state *s, uint64_t mask)
 /*
  * The state after instruction I, from the state before it (facts applied);
  * DST: what its memory operand puts in a register (access_of's, under S).
+ * The registers it may have written.
  */
-static void transfer_with(struct walk *w, size_t i, struct state *s, struct rv dst)
+static uint64_t transfer_with(struct walk *w, size_t i, struct state *s, struct rv dst)
 {
 	const struct insn *in = &w->v[i];
 	int sp = w->machine == EM_AARCH64_ ? 31 : 7;
 	int d = in->ty_dst ? in->ty_dst - 1 : -1;
 	int src = in->ty_src ? in->ty_src - 1 : -1;
+	uint64_t wrote = (in->ty_clobbers & ALL_REGS) | 1ull << sp | 1ull << 6 |
+			 (in->call ? call_results(w->machine) : 0);
+
+	if (d >= 0 && d < NR_REGS)
+		wrote |= 1ull << d;
+	if (in->ty_src2 && in->ty_src2 - 1 < NR_REGS)
+		wrote |= 1ull << (in->ty_src2 - 1);
+	if (in->ty_base && in->ty_base - 1 < NR_REGS)
+		wrote |= 1ull << (in->ty_base - 1);
 
 	/* A store to the frame: the slot now holds the register (a spill), or something else. */
 	if ((in->ty_op == TY_STORE || in->ty_op == TY_MEM) && in->ty_base &&
@@ -1578,12 +1714,12 @@ static void transfer_with(struct walk *w, size_t i, struct state *s, struct rv d
 	if (in->call)
 		clobber(s, call_results(w->machine));
 	if (d >= NR_REGS)
-		return;
+		return wrote;
 	if (in->data && in->access == ACC_ADDR && d >= 0 && in->ty_op != TY_LOAD &&
 	    in->ty_op != TY_LEA) {
 		/* adrp and add :lo12: (aarch64): the register points into the global */
 		s->r[d] = dst;
-		return;
+		return wrote;
 	}
 	switch (in->ty_op) {
 	case TY_LOAD:
@@ -1693,16 +1829,17 @@ static void transfer_with(struct walk *w, size_t i, struct state *s, struct rv d
 		if (b->kind == R_PTR || b->kind == R_CFA)
 			b->off += in->ty_imm;
 	}
+	return wrote;
 }
 
 /* The state after instruction I, from the state before it (facts applied). */
-static void transfer(struct walk *w, size_t i, struct state *s)
+static uint64_t transfer(struct walk *w, size_t i, struct state *s)
 {
 	struct dt_access a;
 	struct rv dst;
 
 	access_of(w, i, &w->v[i], s, &a, &dst);
-	transfer_with(w, i, s, dst);
+	return transfer_with(w, i, s, dst);
 }
 
 static size_t index_of(const struct walk *w, uint64_t addr)
@@ -1744,16 +1881,25 @@ static int blocks(struct walk *w)
 		w->block_of[i] = (uint32_t)(w->nr_blocks - 1);
 	}
 	w->starts[w->nr_blocks] = w->n;
-	w->in = calloc(w->nr_blocks, sizeof(*w->in));
-	return w->in ? 0 : -ENOMEM;
+	/* (a block's state is written whole when first reached: only that mark cleared) */
+	w->in = malloc(w->nr_blocks * sizeof(*w->in));
+	if (!w->in)
+		return -ENOMEM;
+	for (size_t b = 0; b < w->nr_blocks; b++) {
+		w->in[b].seen = false;
+		w->in[b].visits = 0;
+	}
+	return 0;
 }
 
 /* The state at the end of block B, from its entry. */
 static void through(struct walk *w, size_t b, struct state *s)
 {
+	uint64_t wrote = ALL_REGS;
+
 	for (size_t i = w->starts[b]; i < w->starts[b + 1]; i++) {
-		apply_facts(w, i, s);
-		transfer(w, i, s);
+		apply_facts(w, i, s, facts_due(w, i, i == w->starts[b], wrote));
+		wrote = transfer(w, i, s);
 	}
 }
 
@@ -1772,13 +1918,13 @@ static bool seed_unreached(struct walk *w, size_t *stack, size_t *top, bool *que
 
 		if (!last->jump || last->target || !w->in[b].seen)
 			continue;
-		s = w->in[b];
+		state_copy(&s, &w->in[b]);
 		through(w, b, &s);
 		if (!at) {
 			at = malloc(sizeof(*at));
 			if (!at)
 				return false;
-			*at = s;
+			state_copy(at, &s);
 		} else {
 			for (int r = 0; r < NR_REGS; r++)
 				at->r[r] = meet(w, &at->r[r], &s.r[r]);
@@ -1831,7 +1977,7 @@ again:
 		queued[b] = false;
 		if (++w->in[b].visits > MAX_VISITS)
 			continue;
-		s = w->in[b];
+		state_copy(&s, &w->in[b]);
 		through(w, b, &s);
 		end = w->starts[b + 1];
 		in = &w->v[end - 1];
@@ -1925,26 +2071,30 @@ int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, 
 	/* The names, under each block's final state (unreached code: its facts alone). */
 	w.naming = true;
 	for (size_t b = 0; b < w.nr_blocks && !err; b++) {
-		struct state s = w.in[b];
+		struct state s;
+		uint64_t wrote = ALL_REGS;
 
-		if (!s.seen) {
+		if (w.in[b].seen) {
+			state_copy(&s, &w.in[b]);
+		} else {
+			memset(&s, 0, offsetof(struct state, slot));
 			for (int r = 0; r < NR_REGS; r++)
 				s.r[r] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
-			s.nr_slots = 0;
 		}
 		for (size_t i = w.starts[b]; i < w.starts[b + 1]; i++) {
 			struct rv dst;
 
-			apply_facts(&w, i, &s);
+			apply_facts(&w, i, &s, facts_due(&w, i, i == w.starts[b], wrote));
 			access_of(&w, i, &w.v[i], &s, &out->v[i], &dst);
 			if (!w.have_fn && out->v[i].where == DT_HEAP && !out->v[i].expr &&
 			    !out->v[i].type)
 				out->v[i].unknown = "no debug info describes this function";
-			transfer_with(&w, i, &s, dst);
+			wrote = transfer_with(&w, i, &s, dst);
 		}
 	}
 out:
 	free(w.fact_pool);
+	free(w.fact_once);
 	free(w.facts);
 	free(w.in);
 	free(w.block_of);
@@ -1953,6 +2103,8 @@ out:
 	for (size_t i = 0; i < w.nr_names; i++)
 		free(w.names[i]);
 	free(w.names);
+	free(w.name_first);
+	itable_free(&w.name_index);
 	if (err)
 		datatype_free(out);
 	return err;
@@ -1998,6 +2150,8 @@ int datatype_name_data(struct dso *d, uint64_t vaddr, const struct insn *in, str
 	for (size_t i = 0; i < w.nr_names; i++)
 		free(w.names[i]);
 	free(w.names);
+	free(w.name_first);
+	itable_free(&w.name_index);
 	return 0;
 }
 

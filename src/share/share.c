@@ -608,7 +608,7 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 				callgraph_joined_elsewhere(sc.cg), buf, sizeof(buf))));
 		}
 	}
-	share_types_cancel(s);		/* (an error before the walk was joined) */
+	share_types_end(s);
 	callgraph_free(sc.cg);
 	disasm_close(sc.d);
 	free(sc.args);

@@ -303,8 +303,11 @@ bool share_library_part(struct mycl_share *s, const struct mycl_share_var *v, ui
  */
 int share_types_start(struct mycl_share *s, struct elf_image *img, struct callgraph *cg);
 int share_types_scan(struct mycl_share *s, struct callgraph *cg);
-/* The walk under way stopped and dropped (the analysis failed before share_types_scan). */
-void share_types_cancel(struct mycl_share *s);
+/*
+ * The walk's threads joined (told to stop first when the analysis failed
+ * before share_types_scan) and its storage freed.
+ */
+void share_types_end(struct mycl_share *s);
 /* A sample on the instruction at VADDR, to the member it touches. */
 void share_types_credit(struct mycl_share *s, uint64_t vaddr, uint64_t samples);
 /* share_typelines.c: the types judged at the analysis's line size. */

@@ -29,7 +29,8 @@
 #define MAX_TYPE_SIZE (1u << 30)	/* a type larger is no object to lay out (corrupt DWARF) */
 #define MAX_FUNC_BYTES (1u << 20)	/* functions longer are not walked (the walk's own limit) */
 #define MAX_TYPE_THREADS 8
-#define CHUNKS_PER_THREAD 16
+#define CHUNKS_PER_THREAD 64	/* (the last ones short: the threads end together) */
+#define MIN_FUNCS_PER_THREAD 16
 
 /* ---- the layout of one type, from DWARF ---- */
 
@@ -532,6 +533,7 @@ static const char *shared_memory_call(const struct mycl_share *s);
 
 struct tchunk {
 	size_t from, to;		/* fns[from..to) */
+	uint64_t longest;		/* its longest function's bytes */
 	struct share_tacc *v;		/* heat, root, once, fname unset; expr: any write's, owned */
 	size_t n, cap;
 	size_t walked;
@@ -540,6 +542,7 @@ struct tchunk {
 struct tworker {
 	struct share_twalk *tw;
 	struct dso *dso;		/* a twin of the analysis's, or (joining last) its own */
+	bool twin;			/* DSO is a twin: the thread frees it when done */
 	pthread_t tid;
 };
 
@@ -550,8 +553,13 @@ struct share_twalk {
 	size_t nr_oa;
 	struct tchunk *chunks;
 	size_t nr_chunks;
+	size_t *order;			/* the chunks as taken: the longest functions first */
 	atomic_size_t next;
 	atomic_int err;
+	/* the threads still walking: the last one's done wakes the joining thread */
+	pthread_mutex_t lock;
+	pthread_cond_t done;
+	size_t walking;
 	struct tworker k[MAX_TYPE_THREADS];
 	size_t nk;
 };
@@ -631,7 +639,7 @@ static void *types_worker(void *arg)
 
 		if (c >= tw->nr_chunks)
 			break;
-		ch = &tw->chunks[c];
+		ch = &tw->chunks[tw->order[c]];
 		for (size_t f = ch->from; f < ch->to && !err; f++) {
 			ch->walked++;
 			err = function_accesses(k, d, memo, ch, tw->fns[f].start, tw->fns[f].end);
@@ -644,6 +652,15 @@ static void *types_worker(void *arg)
 	}
 	disasm_close(d);
 	datatype_memo_free(memo);
+	pthread_mutex_lock(&tw->lock);
+	if (k->twin && !--tw->walking)
+		pthread_cond_signal(&tw->done);
+	pthread_mutex_unlock(&tw->lock);
+	if (k->twin) {
+		/* (its DWARF freed here, while the others still walk) */
+		inline_twin_free(k->dso);
+		k->dso = NULL;
+	}
 	return NULL;
 }
 
@@ -684,6 +701,8 @@ static struct tchunk *types_chunks(const struct tfn *fns, size_t nr, uint64_t by
 		return NULL;
 	for (size_t f = 0; f < nr; f++) {
 		done += fns[f].end - fns[f].start;
+		if (fns[f].end - fns[f].start > ch[c].longest)
+			ch[c].longest = fns[f].end - fns[f].start;
 		/* (a chunk ends where the code done passes its share of all) */
 		if (c + 1 < want && done * want >= bytes * (c + 1)) {
 			ch[c].to = f + 1;
@@ -693,6 +712,16 @@ static struct tchunk *types_chunks(const struct tfn *fns, size_t nr, uint64_t by
 	ch[c].to = nr;
 	*nr_chunks = c + 1;
 	return ch;
+}
+
+static int by_longest(const void *a, const void *b, void *arg)
+{
+	const struct tchunk *ch = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (ch[x].longest != ch[y].longest)
+		return ch[x].longest > ch[y].longest ? -1 : 1;
+	return x < y ? -1 : x > y;
 }
 
 static void twalk_free(struct share_twalk *tw)
@@ -705,8 +734,11 @@ static void twalk_free(struct share_twalk *tw)
 		free(tw->chunks[c].v);
 	}
 	free(tw->chunks);
+	free(tw->order);
 	free(tw->fns);
 	free(tw->oa);
+	pthread_mutex_destroy(&tw->lock);
+	pthread_cond_destroy(&tw->done);
 	free(tw);
 }
 
@@ -735,15 +767,22 @@ int share_types_start(struct mycl_share *s, struct elf_image *img, struct callgr
 		threads = 2;
 	else if (tuning_get()->type_threads == MYCL_SWITCH_OFF ||
 		 (tuning_get()->type_threads != MYCL_SWITCH_ON &&
-		  nr < (size_t)threads * CHUNKS_PER_THREAD))
+		  nr < (size_t)threads * MIN_FUNCS_PER_THREAD))
 		threads = 1;
 	tw->chunks = tw->fns ? types_chunks(tw->fns, nr, bytes, threads, &tw->nr_chunks) : NULL;
-	if (!tw->chunks) {
+	tw->order = tw->chunks ? malloc(tw->nr_chunks * sizeof(*tw->order)) : NULL;
+	if (!tw->order) {
 		twalk_free(tw);
 		return -ENOMEM;
 	}
+	/* (a long function walked last would keep the others waiting) */
+	for (size_t c = 0; c < tw->nr_chunks; c++)
+		tw->order[c] = c;
+	qsort_r(tw->order, tw->nr_chunks, sizeof(*tw->order), by_longest, tw->chunks);
 	atomic_init(&tw->next, 0);
 	atomic_init(&tw->err, 0);
+	pthread_mutex_init(&tw->lock, NULL);
+	pthread_cond_init(&tw->done, NULL);
 	s->twalk = tw;
 	/*
 	 * Threads with twins of the binary's DWARF from now on, while this one
@@ -753,10 +792,12 @@ int share_types_start(struct mycl_share *s, struct elf_image *img, struct callgr
 	for (int t = 1; t < threads; t++) {
 		struct tworker *k = &tw->k[tw->nk];
 
-		*k = (struct tworker){ .tw = tw, .dso = inline_twin(s->dso) };
+		*k = (struct tworker){ .tw = tw, .dso = inline_twin(s->dso), .twin = true };
 		if (!k->dso)
 			break;
+		tw->walking++;
 		if (pthread_create(&k->tid, NULL, types_worker, k)) {
+			tw->walking--;
 			inline_twin_free(k->dso);
 			break;
 		}
@@ -768,10 +809,8 @@ int share_types_start(struct mycl_share *s, struct elf_image *img, struct callgr
 /* Waits for the walk's threads (the analysis failed elsewhere, or joins). */
 static void types_stop(struct share_twalk *tw)
 {
-	for (size_t t = 0; t < tw->nk; t++) {
+	for (size_t t = 0; t < tw->nk; t++)
 		pthread_join(tw->k[t].tid, NULL);
-		inline_twin_free(tw->k[t].dso);
-	}
 	tw->nk = 0;
 }
 
@@ -783,7 +822,11 @@ static int walk_types(struct mycl_share *s, struct callgraph *cg)
 	int err;
 
 	types_worker(&self);
-	types_stop(tw);
+	/* (the threads free their DWARF after they are done: joined later) */
+	pthread_mutex_lock(&tw->lock);
+	while (tw->walking)
+		pthread_cond_wait(&tw->done, &tw->lock);
+	pthread_mutex_unlock(&tw->lock);
 	err = atomic_load(&tw->err);
 	/* joined in the functions' order, each function's name kept once */
 	for (size_t c = 0; c < tw->nr_chunks && !err; c++) {
@@ -1247,7 +1290,7 @@ static int order_by_type(struct mycl_share *s)
 	return 0;
 }
 
-void share_types_cancel(struct mycl_share *s)
+void share_types_end(struct mycl_share *s)
 {
 	int none = 0;
 
@@ -1261,7 +1304,7 @@ void share_types_cancel(struct mycl_share *s)
 
 void share_types_free(struct mycl_share *s)
 {
-	share_types_cancel(s);
+	share_types_end(s);
 	free(s->taccs);
 	free(s->torder);
 	free(s->types);
@@ -1328,8 +1371,7 @@ int share_types_scan(struct mycl_share *s, struct callgraph *cg)
 	if (!s->twalk)
 		return 0;
 	err = walk_types(s, cg);
-	twalk_free(s->twalk);
-	s->twalk = NULL;
+	/* (the walk's threads joined and its storage freed with share_types_end) */
 	if (!err)
 		s->split_dwarf = split_dwarf(dw);
 	if (!err)

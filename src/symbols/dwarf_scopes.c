@@ -154,24 +154,32 @@ static int nested(Dwarf_Die *fn, uint64_t vaddr, Dwarf_Die *out, int max)
 	return n;
 }
 
-int unit_scopes_at(struct unit_scopes **setp, Dwarf *dw, Dwarf_Die *cu, uint64_t vaddr,
-		   Dwarf_Die **scopes)
+int unit_function_at(struct unit_scopes **setp, Dwarf *dw, Dwarf_Die *cu, uint64_t vaddr,
+		     Dwarf_Die *fn)
 {
 	struct unit_scopes *set = *setp;
 	struct unit_index *u;
-	Dwarf_Die fn, inner[MAX_NEST], *out;
 	const struct die_range *best;
-	int n;
 
-	*scopes = NULL;
 	if (!set && !(set = *setp = calloc(1, sizeof(*set))))
 		return -ENOMEM;
 	if (!(u = unit_of(set, cu)))
 		return -ENOMEM;
 	/* the innermost function holding it (nested functions, overlapping clones) */
 	best = die_ranges_find(&u->fns, vaddr, 16);
-	if (!best || !dwarf_offdie(dw, best->die, &fn))
-		return 0;
+	return best && dwarf_offdie(dw, best->die, fn) ? 1 : 0;
+}
+
+int unit_scopes_at(struct unit_scopes **setp, Dwarf *dw, Dwarf_Die *cu, uint64_t vaddr,
+		   Dwarf_Die **scopes)
+{
+	Dwarf_Die fn, inner[MAX_NEST], *out;
+	int n;
+
+	*scopes = NULL;
+	n = unit_function_at(setp, dw, cu, vaddr, &fn);
+	if (n <= 0)
+		return n;
 	n = nested(&fn, vaddr, inner, MAX_NEST);
 	out = malloc((size_t)(n + 1) * sizeof(*out));
 	if (!out)

@@ -48,6 +48,12 @@ const struct die_range *die_ranges_find(const struct die_ranges *r, uint64_t vad
  */
 int unit_scopes_at(struct unit_scopes **set, Dwarf *dw, Dwarf_Die *cu, uint64_t vaddr,
 		   Dwarf_Die **scopes);
+/*
+ * The last of those scopes alone: the innermost function of CU holding
+ * VADDR into *FN.  1, 0 when none holds it, or -ENOMEM.
+ */
+int unit_function_at(struct unit_scopes **set, Dwarf *dw, Dwarf_Die *cu, uint64_t vaddr,
+		     Dwarf_Die *fn);
 void unit_scopes_free(struct unit_scopes *set);
 
 #endif

@@ -362,14 +362,10 @@ int inline_function_at(struct dso *d, uint64_t vaddr, Dwarf_Die *cu, Dwarf_Die *
 
 	if (!c || !cu_die_at(c, vaddr, cu))
 		return -ENOENT;
-	n = unit_scopes_at(&c->units, c->dw, cu, vaddr, &scopes);
-	if (n < 0)
-		return n;
-	if (!n) {
-		free(scopes);
-		scopes = NULL;
-		n = dwarf_getscopes(cu, vaddr, &scopes);
-	}
+	n = unit_function_at(&c->units, c->dw, cu, vaddr, fn);
+	if (n)
+		return n < 0 ? n : 0;
+	n = dwarf_getscopes(cu, vaddr, &scopes);
 	/* The outermost function: the concrete one the symbol's code is. */
 	for (int i = n - 1; i >= 0; i--)
 		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
