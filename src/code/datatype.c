@@ -18,6 +18,7 @@
 #include <string.h>
 #include <elfutils/libdw.h>
 #include "datatype.h"
+#include "dwarf_locs.h"
 #include "dso.h"
 #include "inline.h"
 #include "internal.h"
@@ -109,7 +110,10 @@ struct walk {
 	uint32_t *block_of;		/* per instruction: its block */
 	size_t *starts;			/* per block: its first instruction; then n */
 	size_t nr_blocks;
+	uint32_t *jumps_to;		/* per block: the block its last instruction branches to, or
+					 * UINT32_MAX */
 	struct dt_memo *memo;		/* what earlier walks found of the types (or NULL) */
+	struct loc_reader *locs;	/* the location lists' reader (the memo's, or the walk's) */
 };
 
 /*
@@ -123,6 +127,7 @@ struct walk {
 struct dt_memo {
 	Dwarf *dw;
 	bool lean;
+	struct loc_reader locs;
 	struct memo_type {
 		Dwarf_Off key;		/* 0: empty */
 		bool ok;
@@ -179,6 +184,7 @@ void datatype_memo_free(struct dt_memo *m)
 {
 	if (!m)
 		return;
+	loc_reader_free(&m->locs);
 	for (size_t i = 0; i < MEMO_SLOTS; i++) {
 		free(m->type[i].name);
 		free(m->path[i].path);
@@ -749,9 +755,7 @@ static int place(struct walk *w, struct placing *p, uint32_t var, const Dwarf_Op
 		r.f.off = off;
 	}
 	from = first_at(w, lo);
-	to = from;
-	while (to < w->n && w->v[to].addr < hi)
-		to++;
+	to = hi > lo ? first_at(w, hi) : from;
 	if (to == from)
 		return 0;
 	if (ARRAY_GROW(p->v, p->cap, p->nr + 1))
@@ -814,10 +818,31 @@ static int build_facts(struct walk *w)
 		Dwarf_Op *ops;
 		size_t len;
 		ptrdiff_t it = 0;
+		int got;
 
 		if (!v->has_type || !dwarf_attr(&v->die, DW_AT_location, &at))
 			continue;
-		while (!err && (it = dwarf_getlocations(&at, it, &base, &lo, &hi, &ops, &len)) > 0) {
+		/* the list read from its bytes (dwarf_locs.h); libdw's reader where that does not */
+		got = loc_read(w->locs, &v->die, &at);
+		if (got == -ENOMEM) {
+			err = got;
+			break;
+		}
+		for (size_t e = 0; !got && e < w->locs->n && !err; e++) {
+			const struct loc_entry *le = &w->locs->v[e];
+
+			if (le->lo == 0 && le->hi == UINT64_MAX) {
+				ptrdiff_t r = 0;
+				Dwarf_Addr rb, rlo, rhi;
+
+				while (!err && (r = dwarf_ranges(&v->scope, r, &rb, &rlo, &rhi)) > 0)
+					err = place(w, &p, (uint32_t)k, &le->op, le->one, rlo, rhi);
+			} else {
+				err = place(w, &p, (uint32_t)k, &le->op, le->one, le->lo, le->hi);
+			}
+		}
+		while (got && !err &&
+		       (it = dwarf_getlocations(&at, it, &base, &lo, &hi, &ops, &len)) > 0) {
 			if (lo == 0 && hi == (Dwarf_Addr)-1) {
 				/* one expression: wherever the variable's scope is */
 				ptrdiff_t r = 0;
@@ -1674,9 +1699,8 @@ static uint64_t call_results(uint16_t machine)
 
 static void clobber(struct state *s, uint64_t mask)
 {
-	for (int r = 0; r < NR_REGS; r++)
-		if (mask & (1ull << r))
-			s->r[r] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
+	for (mask &= ALL_REGS; mask; mask &= mask - 1)
+		s->r[__builtin_ctzll(mask)] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
 }
 
 /*
@@ -1881,6 +1905,16 @@ static int blocks(struct walk *w)
 		w->block_of[i] = (uint32_t)(w->nr_blocks - 1);
 	}
 	w->starts[w->nr_blocks] = w->n;
+	w->jumps_to = malloc(w->nr_blocks * sizeof(*w->jumps_to));
+	if (!w->jumps_to)
+		return -ENOMEM;
+	for (size_t b = 0; b < w->nr_blocks; b++) {
+		const struct insn *in = &w->v[w->starts[b + 1] - 1];
+		size_t t;
+
+		w->jumps_to[b] = in->branch && !in->call && in->target &&
+				 (t = index_of(w, in->target)) != SIZE_MAX ? w->block_of[t] : UINT32_MAX;
+	}
 	/* (a block's state is written whole when first reached: only that mark cleared) */
 	w->in = malloc(w->nr_blocks * sizeof(*w->in));
 	if (!w->in)
@@ -1986,10 +2020,9 @@ again:
 			stack[top++] = w->block_of[end];
 			queued[w->block_of[end]] = true;
 		}
-		if (in->branch && !in->call && in->target && (t = index_of(w, in->target)) != SIZE_MAX &&
-		    merge(w, w->block_of[t], &s) && !queued[w->block_of[t]]) {
-			stack[top++] = w->block_of[t];
-			queued[w->block_of[t]] = true;
+		if ((t = w->jumps_to[b]) != UINT32_MAX && merge(w, t, &s) && !queued[t]) {
+			stack[top++] = t;
+			queued[t] = true;
 		}
 	}
 	if (!seeded) {
@@ -2026,6 +2059,7 @@ int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, 
 {
 	struct walk w = { .d = d, .machine = e_machine, .v = v, .n = n, .out = out, .memo = memo,
 			  .lean = memo && memo->lean };
+	struct loc_reader locs = { 0 };
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -2047,6 +2081,11 @@ int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, 
 			    (v[i].data && v[i].access && v[i].access != ACC_ADDR))
 				out->v[i] = (struct dt_access){ .where = DT_HEAP, .unknown = why };
 		return 0;
+	}
+	w.locs = memo ? &memo->locs : &locs;
+	if (w.locs->dw != w.dw) {
+		loc_reader_free(w.locs);
+		w.locs->dw = w.dw;
 	}
 	w.have_fn = inline_function_at(d, v[0].addr, &w.cu, &w.fn) == 0;
 	if (!w.have_fn)
@@ -2098,6 +2137,7 @@ out:
 	free(w.facts);
 	free(w.in);
 	free(w.block_of);
+	free(w.jumps_to);
 	free(w.starts);
 	free(w.vars);
 	for (size_t i = 0; i < w.nr_names; i++)
@@ -2105,6 +2145,7 @@ out:
 	free(w.names);
 	free(w.name_first);
 	itable_free(&w.name_index);
+	loc_reader_free(&locs);
 	if (err)
 		datatype_free(out);
 	return err;

@@ -84,6 +84,43 @@ static inline uint64_t cursor_u64(struct cursor *c)
 	return c->swap ? bswap_64(v) : v;
 }
 
+/* An unsigned LEB128 number (DWARF's); ->bad past the end or past 64 bits. */
+static inline uint64_t cursor_uleb128(struct cursor *c)
+{
+	uint64_t v = 0;
+
+	for (unsigned shift = 0; shift < 64; shift += 7) {
+		uint8_t b = cursor_u8(c);
+
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80) || c->bad)
+			return c->bad ? 0 : v;
+	}
+	c->bad = true;
+	return 0;
+}
+
+/* A signed LEB128 number; ->bad as cursor_uleb128. */
+static inline int64_t cursor_sleb128(struct cursor *c)
+{
+	uint64_t v = 0;
+
+	for (unsigned shift = 0; shift < 64; shift += 7) {
+		uint8_t b = cursor_u8(c);
+
+		if (c->bad)
+			return 0;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			if ((b & 0x40) && shift + 7 < 64)
+				v |= ~0ull << (shift + 7);
+			return (int64_t)v;
+		}
+	}
+	c->bad = true;
+	return 0;
+}
+
 /* Returns a pointer to N raw bytes (not swapped) and skips them, or NULL. */
 static inline const void *cursor_bytes(struct cursor *c, size_t n)
 {
