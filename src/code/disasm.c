@@ -1095,6 +1095,7 @@ out:
 struct collect {
 	struct insn *v;
 	size_t n, cap;
+	bool no_text;
 };
 
 static int collect_one(const struct insn *in, void *arg)
@@ -1110,14 +1111,20 @@ static int collect_one(const struct insn *in, void *arg)
 		c->v = nv;
 		c->cap = ncap;
 	}
-	c->v[c->n++] = *in;
+	if (c->no_text) {
+		/* (a third of an instruction is its text: not copied when there is none) */
+		memcpy(&c->v[c->n], in, offsetof(struct insn, text));
+		c->v[c->n++].text[0] = '\0';
+	} else {
+		c->v[c->n++] = *in;
+	}
 	return 0;
 }
 
 int disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		 struct insn **out, size_t *n)
 {
-	struct collect c = { 0 };
+	struct collect c = { .no_text = d->no_text };
 	int err = disasm_iter(d, code, len, addr, collect_one, &c);
 
 	if (err) {
@@ -1127,6 +1134,18 @@ int disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t add
 	*out = c.v;
 	*n = c.n;
 	return 0;
+}
+
+int disasm_range_into(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+		      struct insn **v, size_t *cap, size_t *n)
+{
+	struct collect c = { .v = *v, .cap = *cap, .no_text = d->no_text };
+	int err = disasm_iter(d, code, len, addr, collect_one, &c);
+
+	*v = c.v;
+	*cap = c.cap;
+	*n = err ? 0 : c.n;
+	return err;
 }
 
 void disasm_set_text(struct disasm *d, bool text)

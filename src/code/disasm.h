@@ -31,6 +31,12 @@ int disasm_for_image(struct disasm **out, const struct elf_image *img);
 int disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		 struct insn **out, size_t *n);
 /*
+ * The same into the caller's array *V of capacity *CAP, grown as needed and
+ * kept for the next range (a walk of every function allocates once).
+ */
+int disasm_range_into(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+		      struct insn **v, size_t *cap, size_t *n);
+/*
  * x86: the size of the one instruction at CODE (LEN bytes at ADDR) as
  * disasm_iter() decodes it; 0 when it cannot (disasm_iter skips a byte).
  * *FACTS (x86len.h): X86_FACT_LOCK when it is an exchange, compare-and-swap,

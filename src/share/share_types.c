@@ -543,6 +543,8 @@ struct tworker {
 	struct share_twalk *tw;
 	struct dso *dso;		/* a twin of the analysis's, or (joining last) its own */
 	bool twin;			/* DSO is a twin: the thread frees it when done */
+	struct insn *v;			/* the function decoded (kept from one to the next) */
+	size_t cap;
 	pthread_t tid;
 };
 
@@ -571,23 +573,22 @@ static int function_accesses(struct tworker *k, struct disasm *d, struct dt_memo
 	struct share_twalk *tw = k->tw;
 	uint16_t machine = elf_image_machine(tw->img);
 	const uint8_t *code = elf_image_code(tw->img, start, end - start);
-	struct insn *v = NULL;
+	struct insn *v;
 	struct dt_result r;
 	size_t n = 0;
 	int err;
 
 	if (!code)
 		return 0;
-	err = disasm_range(d, code, end - start, start, &v, &n);
+	err = disasm_range_into(d, code, end - start, start, &k->v, &k->cap, &n);
+	v = k->v;
 	if (err)
 		return err == -ENOMEM ? err : 0;
 	for (size_t i = 0; machine == 183 /* EM_AARCH64 */ && i < n; i++)
 		outline_atomic(&v[i], tw->oa, tw->nr_oa);
 	err = datatype_walk_memo(k->dso, machine, v, n, &r, memo);
-	if (err) {
-		free(v);
+	if (err)
 		return err;
-	}
 	for (size_t i = 0; i < n && !err; i++) {
 		const struct dt_access *a = &r.v[i];
 		char *expr = NULL;
@@ -615,7 +616,6 @@ static int function_accesses(struct tworker *k, struct disasm *d, struct dt_memo
 			.via_global = a->via_global || a->where == DT_GLOBAL };
 	}
 	datatype_free(&r);
-	free(v);
 	return err;
 }
 
@@ -652,6 +652,8 @@ static void *types_worker(void *arg)
 	}
 	disasm_close(d);
 	datatype_memo_free(memo);
+	free(k->v);
+	k->v = NULL;
 	pthread_mutex_lock(&tw->lock);
 	if (k->twin && !--tw->walking)
 		pthread_cond_signal(&tw->done);
