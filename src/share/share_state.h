@@ -113,6 +113,8 @@ struct share_tacc {
 	bool via_global;		/* in a global of the type, or reached through a pointer read
 					 * out of one */
 	bool once;			/* runs only past the test of a flag set once */
+	uint8_t walker;			/* the walk's thread that found it (whose DWARF lays out its
+					 * type) */
 };
 
 /* What the analysis keeps of a type beside what it shows. */
@@ -296,10 +298,10 @@ bool share_pointer_at(struct mycl_share *s, const struct mycl_share_var *v, uint
 bool share_library_part(struct mycl_share *s, const struct mycl_share_var *v, uint64_t a,
 			uint64_t b);
 /*
- * share_types.c: the types code reaches.  The walk of every function starts
- * on threads of their own once the call graph CG has its functions
- * (share_types_start) and runs beside the globals' scan; share_types_scan
- * joins it when CG is finished and judges.
+ * The types code reaches (share_typewalk.c, share_types.c).  The walk of
+ * every function starts on threads of their own once the call graph CG has
+ * its functions (share_types_start) and runs beside the globals' scan;
+ * share_types_scan joins it when CG is finished and judges.
  */
 int share_types_start(struct mycl_share *s, struct elf_image *img, struct callgraph *cg);
 int share_types_scan(struct mycl_share *s, struct callgraph *cg);
