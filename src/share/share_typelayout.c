@@ -141,16 +141,12 @@ static void type_words(Dwarf_Die *t, char *buf, size_t len, int depth)
 		return;
 	}
 	case DW_TAG_structure_type:
-		snprintf(buf, len, "struct %s", name ? name : "{...}");
-		return;
 	case DW_TAG_class_type:
-		snprintf(buf, len, "class %s", name ? name : "{...}");
-		return;
 	case DW_TAG_union_type:
-		snprintf(buf, len, "union %s", name ? name : "{...}");
-		return;
 	case DW_TAG_enumeration_type:
-		snprintf(buf, len, "enum %s", name ? name : "{...}");
+		snprintf(buf, len, "%s %s", tag == DW_TAG_structure_type ? "struct" :
+			 tag == DW_TAG_class_type ? "class" : tag == DW_TAG_union_type ? "union" : "enum",
+			 name ? name : "{...}");
 		return;
 	case DW_TAG_subroutine_type:
 		snprintf(buf, len, "function");
