@@ -575,70 +575,57 @@ void share_types_lay_out(struct mycl_share *s, Dwarf *dw, struct tlay *jobs, siz
 			const uint8_t *walker)
 {
 	struct share_twalk *tw = s->twalk;
-	size_t *count = NULL;
+	size_t parts = tw ? tw->nk + 1 : 1, from = 0;
+	uint64_t *order;
+	struct tlay *sorted;
 
-	if (tw && tw->nk)
-		count = calloc(tw->nk, sizeof(*count));
-	/* (each thread's jobs in a run of their own: sorted by walker, stably) */
-	for (size_t t = 0; count && t < tw->nk; t++)
+	/*
+	 * The jobs by the thread whose walk reached them (the joining one's
+	 * last), cut into equal runs, one per thread: most of each run on the
+	 * handle that read its units, none waiting on another's.
+	 */
+	order = parts > 1 ? malloc(n * sizeof(*order)) : NULL;
+	sorted = order ? malloc(n * sizeof(*sorted)) : NULL;
+	if (!sorted) {
+		free(order);
 		for (size_t i = 0; i < n; i++)
-			count[t] += walker[i] == t;
-	if (count) {
-		struct tlay *sorted = malloc(n * sizeof(*sorted));
-		size_t *at = malloc((tw->nk + 1) * sizeof(*at));
-		uint8_t *w = malloc(n ? n : 1);
-
-		if (sorted && at && w) {
-			at[0] = 0;
-			for (size_t t = 0; t < tw->nk; t++)
-				at[t + 1] = at[t] + count[t];
-			for (size_t i = 0, rest = at[tw->nk]; i < n; i++) {
-				size_t k = walker[i] < tw->nk ? at[walker[i]]++ : rest++;
-
-				sorted[k] = jobs[i];
-				w[k] = walker[i];
-			}
-			memcpy(jobs, sorted, n * sizeof(*jobs));
-			for (size_t t = 0, from = 0; t < tw->nk; t++) {
-				struct tworker *k = &tw->k[t];
-
-				k->jobs = jobs + from;
-				k->nr_jobs = count[t];
-				from += count[t];
-				pthread_mutex_lock(&tw->lock);
-				tw->laying++;
-				pthread_mutex_unlock(&tw->lock);
-				if (k->dso && !pthread_create(&k->lid, NULL, layout_worker, k)) {
-					k->laying = true;
-					continue;
-				}
-				/* (no thread: laid out here) */
-				pthread_mutex_lock(&tw->lock);
-				tw->laying--;
-				pthread_mutex_unlock(&tw->lock);
-				k->nr_jobs = 0;
-			}
-			/* this thread's own, and those no thread took */
-			for (size_t i = 0; i < n; i++)
-				if (w[i] >= tw->nk || !tw->k[w[i]].laying)
-					share_lay_out(dw, &jobs[i]);
-			pthread_mutex_lock(&tw->lock);
-			while (tw->laying)
-				pthread_cond_wait(&tw->done, &tw->lock);
-			pthread_mutex_unlock(&tw->lock);
-			free(sorted);
-			free(at);
-			free(w);
-			free(count);
-			return;
-		}
-		free(sorted);
-		free(at);
-		free(w);
-		free(count);
+			share_lay_out(dw, &jobs[i]);
+		return;
 	}
 	for (size_t i = 0; i < n; i++)
+		order[i] = (uint64_t)(walker[i] < tw->nk ? walker[i] : tw->nk) * n + i;
+	sort_array(order, n, sizeof(*order), u64_cmp);
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = jobs[order[i] % n];
+	memcpy(jobs, sorted, n * sizeof(*jobs));
+	free(sorted);
+	free(order);
+	for (size_t t = 0; t < tw->nk; t++) {
+		struct tworker *k = &tw->k[t];
+		size_t to = n * (t + 1) / parts;
+
+		k->jobs = jobs + from;
+		k->nr_jobs = to - from;
+		pthread_mutex_lock(&tw->lock);
+		tw->laying++;
+		pthread_mutex_unlock(&tw->lock);
+		if (k->dso && !pthread_create(&k->lid, NULL, layout_worker, k)) {
+			k->laying = true;
+			from = to;
+			continue;
+		}
+		/* (no thread: its run laid out here, with the last) */
+		pthread_mutex_lock(&tw->lock);
+		tw->laying--;
+		pthread_mutex_unlock(&tw->lock);
+		k->nr_jobs = 0;
+	}
+	for (size_t i = from; i < n; i++)
 		share_lay_out(dw, &jobs[i]);
+	pthread_mutex_lock(&tw->lock);
+	while (tw->laying)
+		pthread_cond_wait(&tw->done, &tw->lock);
+	pthread_mutex_unlock(&tw->lock);
 }
 
 void share_types_end(struct mycl_share *s)
