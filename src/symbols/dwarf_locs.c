@@ -27,7 +27,7 @@ static void read_sections(struct loc_reader *r)
 		    (sh.sh_flags & SHF_COMPRESSED) || !(name = elf_strptr(e, shstrndx, sh.sh_name)))
 			continue;
 		if (strcmp(name, ".debug_loc") && strcmp(name, ".debug_loclists") &&
-		    strcmp(name, ".debug_addr"))
+		    strcmp(name, ".debug_addr") && strcmp(name, ".debug_info"))
 			continue;
 		if (!(d = elf_getdata(scn, NULL)) || !d->d_buf)
 			continue;
@@ -37,6 +37,9 @@ static void read_sections(struct loc_reader *r)
 		} else if (!strcmp(name, ".debug_loclists")) {
 			r->loclists = d->d_buf;
 			r->loclists_len = d->d_size;
+		} else if (!strcmp(name, ".debug_info")) {
+			r->info = d->d_buf;
+			r->info_len = d->d_size;
 		} else {
 			r->addr = d->d_buf;
 			r->addr_len = d->d_size;
@@ -246,7 +249,12 @@ int loc_read(struct loc_reader *r, Dwarf_Die *var, Dwarf_Attribute *at)
 		/* an index into the offsets after the unit's DW_AT_loclists_base */
 		Dwarf_Word lbase, idx;
 
-		cursor_init(&c, at->valp, 10, swap);
+		/* (the index's bytes inside .debug_info, wherever the attribute is) */
+		if (!r->info || (const uint8_t *)at->valp < r->info ||
+		    (const uint8_t *)at->valp >= r->info + r->info_len)
+			return -ENOTSUP;
+		cursor_init(&c, at->valp, (size_t)(r->info + r->info_len - (const uint8_t *)at->valp),
+			    swap);
 		idx = cursor_uleb128(&c);
 		if (c.bad || !dwarf_attr(&cu, DW_AT_loclists_base, &ab) ||
 		    dwarf_formudata(&ab, &lbase) || lbase > sec_len ||

@@ -29,8 +29,8 @@ struct loc_entry {
 struct loc_reader {
 	Dwarf *dw;
 	bool read;
-	const uint8_t *loc, *loclists, *addr;
-	size_t loc_len, loclists_len, addr_len;
+	const uint8_t *loc, *loclists, *addr, *info;
+	size_t loc_len, loclists_len, addr_len, info_len;
 	struct loc_entry *v;	/* the last list read */
 	size_t n, cap;
 };
