@@ -66,6 +66,43 @@ static void strings_must_be_terminated(void **state)
 	assert_true(c.bad);
 }
 
+/* DWARF's LEB128 numbers: the spec's examples, sign extension, and the ends. */
+static void leb128(void **state)
+{
+	static const uint8_t u[] = { 2, 127, 0x80, 1, 0xe5, 0x8e, 0x26 };
+	static const uint8_t sv[] = { 2, 0x7e, 0xff, 0, 0x81, 0x7f, 0x80, 0x7f };
+	static const uint8_t cut[] = { 0x80, 0x80 };
+	static const uint8_t longer[] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+					  0xff, 0x01 };
+	struct cursor c;
+
+	(void)state;
+	cursor_init(&c, u, sizeof(u), false);
+	assert_int_equal(cursor_uleb128(&c), 2);
+	assert_int_equal(cursor_uleb128(&c), 127);
+	assert_int_equal(cursor_uleb128(&c), 128);
+	assert_int_equal(cursor_uleb128(&c), 624485);
+	assert_false(c.bad);
+	assert_int_equal(cursor_left(&c), 0);
+	cursor_init(&c, sv, sizeof(sv), false);
+	assert_int_equal(cursor_sleb128(&c), 2);
+	assert_int_equal(cursor_sleb128(&c), -2);
+	assert_int_equal(cursor_sleb128(&c), 127);
+	assert_int_equal(cursor_sleb128(&c), -127);
+	assert_int_equal(cursor_sleb128(&c), -128);
+	assert_false(c.bad);
+	/* a number cut by the end, and one past 64 bits: bad, 0 */
+	cursor_init(&c, cut, sizeof(cut), false);
+	assert_int_equal(cursor_uleb128(&c), 0);
+	assert_true(c.bad);
+	cursor_init(&c, longer, sizeof(longer), false);
+	assert_int_equal(cursor_uleb128(&c), 0);
+	assert_true(c.bad);
+	cursor_init(&c, cut, sizeof(cut), false);
+	assert_int_equal(cursor_sleb128(&c), 0);
+	assert_true(c.bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -73,6 +110,7 @@ int main(void)
 		cmocka_unit_test(swaps_when_asked),
 		cmocka_unit_test(overrun_sets_bad_and_stops),
 		cmocka_unit_test(strings_must_be_terminated),
+		cmocka_unit_test(leb128),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
