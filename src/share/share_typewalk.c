@@ -186,12 +186,13 @@ struct tchunk {
 struct tworker {
 	struct share_twalk *tw;
 	struct dso *dso;		/* a twin of the analysis's, or (joining last) its own */
-	bool twin;			/* DSO is a twin: the thread frees it when done */
+	bool twin;			/* DSO is a twin: freed after the layouts (share_types_lay_out)
+					 * or by share_types_end */
 	uint8_t id;			/* its index in the walk's threads, or SELF */
 	struct insn *v;			/* the function decoded (kept from one to the next) */
 	size_t cap;
 	pthread_t tid;
-	/* then the types its walk reached laid out with its DWARF (make_types) */
+	/* then a run of the types laid out with its DWARF (share_types_lay_out) */
 	pthread_t lid;
 	bool laying;
 	struct tlay *jobs;
@@ -476,7 +477,7 @@ int share_types_start(struct mycl_share *s, struct elf_image *img, struct callgr
 	return 0;
 }
 
-/* Waits for the walk's threads (the analysis failed elsewhere, or joins). */
+/* The walk's and the layouts' threads joined, the twins they did not free freed. */
 static void types_stop(struct share_twalk *tw)
 {
 	for (size_t t = 0; t < tw->nk; t++) {
@@ -492,7 +493,6 @@ static void types_stop(struct share_twalk *tw)
 	tw->nk = 0;
 }
 
-/* This thread's part of the walk, the threads' joined: the accesses into S->taccs. */
 int share_types_walked(struct mycl_share *s, struct callgraph *cg)
 {
 	struct share_twalk *tw = s->twalk;
@@ -548,7 +548,7 @@ int share_types_walked(struct mycl_share *s, struct callgraph *cg)
 	return err;
 }
 
-/* A walk's thread laying out the types its walk reached, then freeing its DWARF. */
+/* A walk's thread laying out its run of the types, then freeing its DWARF. */
 static void *layout_worker(void *arg)
 {
 	struct tworker *k = arg;
