@@ -1121,21 +1121,6 @@ static int collect_one(const struct insn *in, void *arg)
 	return 0;
 }
 
-int disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
-		 struct insn **out, size_t *n)
-{
-	struct collect c = { .no_text = d->no_text };
-	int err = disasm_iter(d, code, len, addr, collect_one, &c);
-
-	if (err) {
-		free(c.v);
-		return err;
-	}
-	*out = c.v;
-	*n = c.n;
-	return 0;
-}
-
 int disasm_range_into(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		      struct insn **v, size_t *cap, size_t *n)
 {
@@ -1145,6 +1130,21 @@ int disasm_range_into(struct disasm *d, const uint8_t *code, size_t len, uint64_
 	*v = c.v;
 	*cap = c.cap;
 	*n = err ? 0 : c.n;
+	return err;
+}
+
+int disasm_range(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+		 struct insn **out, size_t *n)
+{
+	size_t cap = 0;
+	int err;
+
+	*out = NULL;
+	err = disasm_range_into(d, code, len, addr, out, &cap, n);
+	if (err) {
+		free(*out);
+		*out = NULL;
+	}
 	return err;
 }
 

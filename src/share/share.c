@@ -545,12 +545,7 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 	starts = callgraph_starts(sc.cg, &nstarts);
 	/* (the walk on its own thread reads the image while scan_insn does: nothing left to fill in) */
 	err = elf_image_read_relocs(img);
-	if (err) {
-		callgraph_free(sc.cg);
-		disasm_close(sc.d);
-		return err;
-	}
-	if (s->want_types)
+	if (!err && s->want_types)
 		err = share_types_start(s, img, sc.cg);
 	if (err) {
 		callgraph_free(sc.cg);

@@ -186,9 +186,8 @@ struct tchunk {
 struct tworker {
 	struct share_twalk *tw;
 	struct dso *dso;		/* a twin of the analysis's, or (joining last) its own */
-	bool twin;			/* DSO is a twin: freed after the layouts (share_types_lay_out)
-					 * or by share_types_end */
-	uint8_t id;			/* its index in the walk's threads, or SELF */
+	uint8_t id;			/* its index in the walk's threads (DSO a twin, freed after
+					 * the layouts or by share_types_end), or SELF */
 	struct insn *v;			/* the function decoded (kept from one to the next) */
 	size_t cap;
 	pthread_t tid;
@@ -307,7 +306,7 @@ static void *types_worker(void *arg)
 	free(k->v);
 	k->v = NULL;
 	pthread_mutex_lock(&tw->lock);
-	if (k->twin && !--tw->walking)
+	if (k->id != SELF && !--tw->walking)
 		pthread_cond_signal(&tw->done);
 	pthread_mutex_unlock(&tw->lock);
 	return NULL;
@@ -462,8 +461,7 @@ int share_types_start(struct mycl_share *s, struct elf_image *img, struct callgr
 	for (int t = 1; t < threads; t++) {
 		struct tworker *k = &tw->k[tw->nk];
 
-		*k = (struct tworker){ .tw = tw, .dso = inline_twin(s->dso), .twin = true,
-				       .id = (uint8_t)tw->nk };
+		*k = (struct tworker){ .tw = tw, .dso = inline_twin(s->dso), .id = (uint8_t)tw->nk };
 		if (!k->dso)
 			break;
 		tw->walking++;
