@@ -107,6 +107,7 @@ struct walk {
 	bool *name_first;		/* per name: in the index (not a copy of an earlier one) */
 	size_t cap_first;
 	struct state *in;		/* per basic block, at its entry */
+	bool *named;			/* per block: its accesses named under that entry state */
 	uint32_t *block_of;		/* per instruction: its block */
 	size_t *starts;			/* per block: its first instruction; then n */
 	size_t nr_blocks;
@@ -1656,6 +1657,7 @@ static bool merge(struct walk *w, size_t i, const struct state *s)
 		state_copy(d, s);
 		d->visits = visits;
 		d->seen = true;
+		w->named[i] = false;
 		return true;
 	}
 	for (int r = 0; r < NR_REGS; r++) {
@@ -1681,6 +1683,8 @@ static bool merge(struct walk *w, size_t i, const struct state *s)
 		}
 		k++;
 	}
+	if (changed)
+		w->named[i] = false;
 	return changed;
 }
 
@@ -1917,7 +1921,8 @@ static int blocks(struct walk *w)
 	}
 	/* (a block's state is written whole when first reached: only that mark cleared) */
 	w->in = malloc(w->nr_blocks * sizeof(*w->in));
-	if (!w->in)
+	w->named = calloc(w->nr_blocks, sizeof(*w->named));
+	if (!w->in || !w->named)
 		return -ENOMEM;
 	for (size_t b = 0; b < w->nr_blocks; b++) {
 		w->in[b].seen = false;
@@ -1935,6 +1940,28 @@ static void through(struct walk *w, size_t b, struct state *s)
 		apply_facts(w, i, s, facts_due(w, i, i == w->starts[b], wrote));
 		wrote = transfer(w, i, s);
 	}
+}
+
+/*
+ * The same, naming each access on the way into the result (the flow's
+ * visits name as they go: a block's last visit is under its final entry
+ * state, unless the visits ran out).
+ */
+static void name_through(struct walk *w, size_t b, struct state *s)
+{
+	uint64_t wrote = ALL_REGS;
+
+	for (size_t i = w->starts[b]; i < w->starts[b + 1]; i++) {
+		struct dt_access *a = &w->out->v[i];
+		struct rv dst;
+
+		apply_facts(w, i, s, facts_due(w, i, i == w->starts[b], wrote));
+		access_of(w, i, &w->v[i], s, a, &dst);
+		if (!w->have_fn && a->where == DT_HEAP && !a->expr && !a->type)
+			a->unknown = "no debug info describes this function";
+		wrote = transfer_with(w, i, s, dst);
+	}
+	w->named[b] = true;
 }
 
 /*
@@ -2012,7 +2039,9 @@ again:
 		if (++w->in[b].visits > MAX_VISITS)
 			continue;
 		state_copy(&s, &w->in[b]);
-		through(w, b, &s);
+		w->naming = true;
+		name_through(w, b, &s);
+		w->naming = false;
 		end = w->starts[b + 1];
 		in = &w->v[end - 1];
 		if (!in->ret && !in->jump && end < w->n && merge(w, w->block_of[end], &s) &&
@@ -2107,12 +2136,17 @@ int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, 
 		err = blocks(&w);
 	if (!err)
 		err = run(&w);
-	/* The names, under each block's final state (unreached code: its facts alone). */
+	/*
+	 * The names of the blocks whose last visit was not under their final
+	 * state (the visits ran out) or that the walk did not reach (their
+	 * facts alone).
+	 */
 	w.naming = true;
 	for (size_t b = 0; b < w.nr_blocks && !err; b++) {
 		struct state s;
-		uint64_t wrote = ALL_REGS;
 
+		if (w.named[b])
+			continue;
 		if (w.in[b].seen) {
 			state_copy(&s, &w.in[b]);
 		} else {
@@ -2120,22 +2154,14 @@ int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, 
 			for (int r = 0; r < NR_REGS; r++)
 				s.r[r] = (struct rv){ .kind = R_UNKNOWN, .name = -1 };
 		}
-		for (size_t i = w.starts[b]; i < w.starts[b + 1]; i++) {
-			struct rv dst;
-
-			apply_facts(&w, i, &s, facts_due(&w, i, i == w.starts[b], wrote));
-			access_of(&w, i, &w.v[i], &s, &out->v[i], &dst);
-			if (!w.have_fn && out->v[i].where == DT_HEAP && !out->v[i].expr &&
-			    !out->v[i].type)
-				out->v[i].unknown = "no debug info describes this function";
-			wrote = transfer_with(&w, i, &s, dst);
-		}
+		name_through(&w, b, &s);
 	}
 out:
 	free(w.fact_pool);
 	free(w.fact_once);
 	free(w.facts);
 	free(w.in);
+	free(w.named);
 	free(w.block_of);
 	free(w.jumps_to);
 	free(w.starts);
