@@ -868,18 +868,26 @@ static int build_facts(struct walk *w)
 		err = -ENOMEM;
 		goto out;
 	}
-	/* a sweep: the ranges open at each instruction, a new list where they change */
-	for (size_t i = 0, next = 0; i < w->n; i++) {
+	/*
+	 * A sweep: the ranges open at each instruction, a new list where they
+	 * change.  ENDS: where the first of the open ones ends.
+	 */
+	for (size_t i = 0, next = 0, ends = SIZE_MAX; i < w->n; i++) {
 		bool changed = !i || (any_fb && (fb[i] != fb[i - 1] || fb_off[i] != fb_off[i - 1]));
-		size_t o = 0;
 
 		/* (the open ranges kept in the order they were found: an instruction's facts') */
-		for (size_t a = 0; a < nact; a++)
-			if (act[a]->to > i)
-				act[o++] = act[a];
-		if (o < nact) {
+		if (i >= ends) {
+			size_t o = 0;
+
+			ends = SIZE_MAX;
+			for (size_t a = 0; a < nact; a++)
+				if (act[a]->to > i) {
+					act[o++] = act[a];
+					if (act[a]->to < ends)
+						ends = act[a]->to;
+				}
+			changed |= o < nact;
 			nact = o;
-			changed = true;
 		}
 		for (; next < p.nr && p.v[next].from == i; next++) {
 			size_t a = nact++;
@@ -889,6 +897,8 @@ static int build_facts(struct walk *w)
 				a--;
 			}
 			act[a] = &p.v[next];
+			if (p.v[next].to < ends)
+				ends = p.v[next].to;
 			changed = true;
 		}
 		if (!changed) {

@@ -20,25 +20,44 @@ struct unit_scopes {
 	size_t nr, cap;
 };
 
-/* What may hold a function's definition: namespaces, modules, types (methods), functions. */
-static bool container(int tag)
+/*
+ * What may hold a function's definition: namespaces, modules, types
+ * (methods; not in C, whose types hold no functions), functions.
+ */
+static bool container(int tag, bool c)
 {
 	switch (tag) {
 	case DW_TAG_namespace:
 	case DW_TAG_module:
+	case DW_TAG_subprogram:
+		return true;
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
 	case DW_TAG_enumeration_type:
 	case DW_TAG_interface_type:
-	case DW_TAG_subprogram:
+		return !c;
+	default:
+		return false;
+	}
+}
+
+/* Whether unit CU is C's. */
+static bool c_unit(Dwarf_Die *cu)
+{
+	switch (dwarf_srclang(cu)) {
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_C99:
+	case DW_LANG_C11:
+	case 0x2c:	/* DW_LANG_C17 */
 		return true;
 	default:
 		return false;
 	}
 }
 
-static int index_children(struct unit_index *u, Dwarf_Die *parent, int depth)
+static int index_children(struct unit_index *u, Dwarf_Die *parent, int depth, bool c)
 {
 	Dwarf_Die child;
 
@@ -49,7 +68,10 @@ static int index_children(struct unit_index *u, Dwarf_Die *parent, int depth)
 
 		if (tag == DW_TAG_subprogram && die_ranges_add(&u->fns, &child))
 			return -ENOMEM;
-		if (container(tag) && index_children(u, &child, depth + 1))
+		/* (a function's declaration holds its parameters' alone) */
+		if (container(tag, c) &&
+		    !(tag == DW_TAG_subprogram && dwarf_hasattr(&child, DW_AT_declaration)) &&
+		    index_children(u, &child, depth + 1, c))
 			return -ENOMEM;
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return 0;
@@ -117,7 +139,7 @@ static struct unit_index *unit_of(struct unit_scopes *set, Dwarf_Die *cu)
 	u = &set->units[set->nr++];
 	memset(u, 0, sizeof(*u));
 	u->cu = off;
-	if (index_children(u, cu, 0)) {
+	if (index_children(u, cu, 0, c_unit(cu))) {
 		free(u->fns.v);
 		set->nr--;
 		return NULL;
