@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <elfutils/libdw.h>
+#include "dwarf_files.h"
 #include "elfimage.h"
 #include "share_state.h"
 
@@ -24,6 +25,7 @@ struct dctx {
 	size_t nr_symbols;		/* the variables from symbol tables, sorted */
 	size_t vtypes_cap, marks_cap;
 	size_t marks_from;		/* the marks of the variable being marked */
+	struct unit_files *files;	/* the names of declaration files */
 	bool dropped;			/* some were const: taken out after the walk */
 };
 
@@ -141,7 +143,7 @@ static bool mark_type(struct dctx *c, Dwarf_Die *type, uint64_t off, bool in_lib
 	}
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_class_type && tag != DW_TAG_union_type)
 		return true;
-	if (!in_lib && share_library_type(&peeled)) {
+	if (!in_lib && share_library_type(c->files, &peeled)) {
 		if (!add_mark(c, off, size, MARK_LIB))
 			return false;
 		in_lib = true;
@@ -359,6 +361,7 @@ int share_dwarf_vars(struct mycl_share *s, const char *file, bool readonly)
 	}
 	sort_array(s->vars, s->nr_vars, sizeof(*s->vars), sym_cmp);
 	c.nr_symbols = s->nr_vars;
+	c.files = unit_files_new(dw);	/* (none: libdw names the files) */
 	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 
@@ -373,6 +376,7 @@ int share_dwarf_vars(struct mycl_share *s, const char *file, bool readonly)
 		}
 		off = next;
 	}
+	unit_files_free(c.files);
 	dwarf_end(dw);
 	close(fd);
 	sort_array(s->vtypes, s->nr_vtypes, sizeof(*s->vtypes), vtype_cmp);

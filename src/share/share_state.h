@@ -316,8 +316,12 @@ void share_types_credit(struct mycl_share *s, uint64_t vaddr, uint64_t samples);
 void share_types_judge(struct mycl_share *s);
 void share_types_free(struct mycl_share *s);
 #include <elfutils/libdw.h>
-/* Whether TYPE is declared in a header of the system or the compiler, not the program's. */
-bool share_library_type(Dwarf_Die *type);
+struct unit_files;
+/*
+ * Whether TYPE is declared in a header of the system or the compiler, not
+ * the program's (FILES: the thread's reader of the handle's file names).
+ */
+bool share_library_type(struct unit_files *files, Dwarf_Die *type);
 /* What share_dwarf_vars kept of the variables' types, freed. */
 void share_dwarf_end(struct mycl_share *s);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <elfutils/libdw.h>
+#include "dwarf_files.h"
 #include "inline.h"
 #include "share_state.h"
 #include "share_typelayout.h"
@@ -183,7 +184,7 @@ static bool member_location(Dwarf_Die *m, uint64_t *off)
  * Whether T is a type for words several threads or processes touch at once:
  * _Atomic, std::atomic, or a struct holding one such word.
  */
-static bool sync_type(Dwarf_Die *t, int depth)
+static bool sync_type(struct unit_files *files, Dwarf_Die *t, int depth)
 {
 	Dwarf_Die s = *t, c, mt;
 	Dwarf_Attribute at;
@@ -207,7 +208,7 @@ static bool sync_type(Dwarf_Die *t, int depth)
 		return false;
 	n = dwarf_diename(&s);
 	if (n && (!strncmp(n, "atomic<", 7) || !strncmp(n, "__atomic_base<", 14) ||
-		  !strncmp(n, "atomic_", 7)) && share_library_type(&s))
+		  !strncmp(n, "atomic_", 7)) && share_library_type(files, &s))
 		return true;
 	if (depth > 2 || dwarf_child(&s, &c))
 		return false;
@@ -217,7 +218,7 @@ static bool sync_type(Dwarf_Die *t, int depth)
 		if (++members > 1)
 			return false;
 		sync = dwarf_attr_integrate(&c, DW_AT_type, &at) && dwarf_formref_die(&at, &mt) &&
-		       sync_type(&mt, depth + 1);
+		       sync_type(files, &mt, depth + 1);
 	} while (dwarf_siblingof(&c, &c) == 0);
 	return sync;
 }
@@ -240,7 +241,7 @@ static int add_leaf(struct flat *f, const char *name, Dwarf_Die *type, uint64_t 
 	f->v[f->n].type = strdup(tw);
 	f->v[f->n].off = off;
 	f->v[f->n].size = size;
-	f->v[f->n].sync = type && sync_type(type, 0);
+	f->v[f->n].sync = type && sync_type(f->files, type, 0);
 	if (!f->v[f->n].name || !f->v[f->n].type) {
 		free(f->v[f->n].name);
 		free(f->v[f->n].type);
@@ -304,7 +305,7 @@ static int flatten(struct flat *f, Dwarf_Die *t, uint64_t base, uint64_t limit, 
 		/* (a library's type, std::atomic or pthread_mutex_t: one member, its insides not ours) */
 		if (inline_strip_type(&st) && (dwarf_tag(&st) == DW_TAG_structure_type ||
 					dwarf_tag(&st) == DW_TAG_class_type) &&
-		    depth < MAX_DEPTH && size && !share_library_type(&st)) {
+		    depth < MAX_DEPTH && size && !share_library_type(f->files, &st)) {
 			size_t before = f->n;
 
 			err = flatten(f, &st, off, off + size, mname || !prefix[0] ? name : prefix,
@@ -332,13 +333,13 @@ static int leaf_cmp(const void *a, const void *b)
 
 
 /* Whether TYPE is declared in a header of the system or the compiler, not the program's. */
-bool share_library_type(Dwarf_Die *type)
+bool share_library_type(struct unit_files *files, Dwarf_Die *type)
 {
 	static const char *const dirs[] = { "/usr/include/", "/usr/lib/gcc/", "/usr/lib/llvm",
 					    "/usr/local/include/" };
 	/* (as clang writes them: /usr/bin/../lib/gcc/x86_64-linux-gnu/12/../../../../include/c++) */
 	static const char *const parts[] = { "/include/c++/", "/lib/gcc/", "/lib/llvm-" };
-	const char *f = dwarf_decl_file(type);
+	const char *f = unit_decl_file(files, type);
 
 	for (size_t i = 0; f && i < sizeof(dirs) / sizeof(dirs[0]); i++)
 		if (!strncmp(f, dirs[i], strlen(dirs[i])))
@@ -492,7 +493,7 @@ void share_flat_free(struct flat *f)
 }
 
 
-void share_lay_out(Dwarf *dw, struct tlay *l)
+void share_lay_out(Dwarf *dw, struct unit_files *files, struct tlay *l)
 {
 	Dwarf_Die st;
 	Dwarf_Attribute at;
@@ -500,11 +501,12 @@ void share_lay_out(Dwarf *dw, struct tlay *l)
 	if (!dwarf_offdie(dw, l->sdie, &st))
 		return;
 	l->found = true;
+	l->f.files = files;
 	l->err = layout(&st, l->size, &l->f, &l->padded_by);
 	if (l->err || !l->f.n)
 		return;
 	l->align = die_align(&st, 0);
 	l->align_declared = dwarf_hasattr_integrate(&st, DW_AT_alignment) ||
 			    dwarf_attr_integrate(&st, DW_AT_alignment, &at);
-	l->library = share_library_type(&st);
+	l->library = share_library_type(files, &st);
 }

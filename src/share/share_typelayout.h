@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <elfutils/libdw.h>
 
+struct unit_files;
+
 #define MAX_LEAVES 4096		/* members of one type unfolded: past it, the rest as one */
 #define MAX_TYPE_SIZE (1u << 30)	/* a type larger is no object to lay out (corrupt DWARF) */
 
@@ -29,6 +31,7 @@ struct flat {
 	size_t n, cap;
 	size_t visits;			/* members looked at: bounded, whatever the DWARF says */
 	bool truncated;
+	struct unit_files *files;	/* the thread's names of declaration files */
 };
 
 /* One type to lay out (SDIE, SIZE bytes; CAND: the caller's), and what its layout found. */
@@ -45,8 +48,11 @@ struct tlay {
 uint64_t share_die_size(Dwarf_Die *t);
 /* The name of the struct, class or union behind entry DIE, and that type: false when none. */
 bool share_type_name_of(Dwarf *dw, uint64_t die, Dwarf_Die *st, char *buf, size_t len);
-/* L laid out from DW (each thread its own handle): found, err, f and the rest set. */
-void share_lay_out(Dwarf *dw, struct tlay *l);
+/*
+ * L laid out from DW (each thread its own handle, FILES its reader of that
+ * handle's file names): found, err, f and the rest set.
+ */
+void share_lay_out(Dwarf *dw, struct unit_files *files, struct tlay *l);
 void share_flat_free(struct flat *f);
 
 #endif

@@ -17,6 +17,7 @@
 #include "callgraph.h"
 #include "datatype.h"
 #include "disasm.h"
+#include "dwarf_files.h"
 #include "elfimage.h"
 #include "inline.h"
 #include "insn.h"
@@ -552,9 +553,11 @@ static void *layout_worker(void *arg)
 	struct tworker *k = arg;
 	struct share_twalk *tw = k->tw;
 	Dwarf *dw = inline_dwarf(k->dso);
+	struct unit_files *files = unit_files_new(dw);
 
 	for (size_t i = 0; i < k->nr_jobs; i++)
-		share_lay_out(dw, &k->jobs[i]);
+		share_lay_out(dw, files, &k->jobs[i]);
+	unit_files_free(files);
 	pthread_mutex_lock(&tw->lock);
 	if (!--tw->laying)
 		pthread_cond_signal(&tw->done);
@@ -576,6 +579,7 @@ void share_types_lay_out(struct mycl_share *s, Dwarf *dw, struct tlay *jobs, siz
 	size_t parts = tw ? tw->nk + 1 : 1, from = 0;
 	uint64_t *order;
 	struct tlay *sorted;
+	struct unit_files *files = unit_files_new(dw);	/* (none: libdw names the files) */
 
 	/*
 	 * The jobs by the thread whose walk reached them (the joining one's
@@ -587,7 +591,8 @@ void share_types_lay_out(struct mycl_share *s, Dwarf *dw, struct tlay *jobs, siz
 	if (!sorted) {
 		free(order);
 		for (size_t i = 0; i < n; i++)
-			share_lay_out(dw, &jobs[i]);
+			share_lay_out(dw, files, &jobs[i]);
+		unit_files_free(files);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -619,7 +624,8 @@ void share_types_lay_out(struct mycl_share *s, Dwarf *dw, struct tlay *jobs, siz
 		k->nr_jobs = 0;
 	}
 	for (size_t i = from; i < n; i++)
-		share_lay_out(dw, &jobs[i]);
+		share_lay_out(dw, files, &jobs[i]);
+	unit_files_free(files);
 	pthread_mutex_lock(&tw->lock);
 	while (tw->laying)
 		pthread_cond_wait(&tw->done, &tw->lock);

@@ -170,4 +170,19 @@ static inline const char *cursor_str(struct cursor *c, size_t len)
 	return s;
 }
 
+/* A NUL-terminated string of any length, skipped with its NUL; NULL and ->bad when unended. */
+static inline const char *cursor_cstr(struct cursor *c)
+{
+	const char *s = (const char *)c->p;
+	const uint8_t *z = memchr(c->p, '\0', cursor_left(c));
+
+	if (!z) {
+		c->bad = true;
+		c->p = c->end;
+		return NULL;
+	}
+	c->p = z + 1;
+	return s;
+}
+
 #endif
