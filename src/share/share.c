@@ -525,33 +525,63 @@ static int count_refs(struct mycl_share *s, struct callgraph *cg, bool strict_te
 	return err;
 }
 
-static int scan_code(struct mycl_share *s, struct elf_image *img)
+/* What the scan made, and the types' walk, freed (SC zeroed or started). */
+static void scan_free(struct scan *sc)
+{
+	if (sc->s)
+		share_types_end(sc->s);
+	callgraph_free(sc->cg);
+	disasm_close(sc->d);
+	free(sc->args);
+	free(sc->rets);
+	free(sc->calls);
+	free(sc->ptrws);
+	free(sc->ptrsets);
+	free(sc->argstores);
+	free(sc->apcalls);
+	free(sc->prmstores);
+	free(sc->capfwds);
+	free(sc->dstores);
+	free(sc->fntakes);
+	memset(sc, 0, sizeof(*sc));
+}
+
+/*
+ * The scan's start: the call graph of the functions, and with --types the
+ * walk of their data types set going on other threads (it needs the
+ * functions and the code the debug info describes, s->dcode), to run while
+ * this one reads the variables and scans.
+ */
+static int scan_start(struct mycl_share *s, struct elf_image *img, struct scan *sc)
 {
 	/* x86: registers and flags are known, so a test is what the flags came from. */
-	struct scan sc = { .s = s, .img = img,
-			   .flags_known = elf_image_machine(img) == 62 /* EM_X86_64 */ ||
-					  elf_image_machine(img) == 3 /* EM_386 */ };
+	int err;
+
+	*sc = (struct scan){ .img = img,
+			     .flags_known = elf_image_machine(img) == 62 /* EM_X86_64 */ ||
+					    elf_image_machine(img) == 3 /* EM_386 */ };
+	err = disasm_for_image(&sc->d, img);
+	if (!err)
+		err = callgraph_new(&sc->cg, &s->dso->syms, img);
+	/* (the walk on its own thread reads the image while scan_insn does: nothing left to fill in) */
+	if (!err)
+		err = elf_image_read_relocs(img);
+	sc->s = s;
+	if (!err && s->want_types)
+		err = share_types_start(s, img, sc->cg);
+	if (err)
+		scan_free(sc);
+	return err;
+}
+
+static int scan_code(struct mycl_share *s, struct elf_image *img, struct scan *scp)
+{
+	struct scan sc = *scp;
 	const uint64_t *starts;
 	size_t nstarts;
-	int err = disasm_for_image(&sc.d, img);
+	int err;
 
-	if (err)
-		return err;
-	err = callgraph_new(&sc.cg, &s->dso->syms, img);
-	if (err) {
-		disasm_close(sc.d);
-		return err;
-	}
 	starts = callgraph_starts(sc.cg, &nstarts);
-	/* (the walk on its own thread reads the image while scan_insn does: nothing left to fill in) */
-	err = elf_image_read_relocs(img);
-	if (!err && s->want_types)
-		err = share_types_start(s, img, sc.cg);
-	if (err) {
-		callgraph_free(sc.cg);
-		disasm_close(sc.d);
-		return err;
-	}
 	disasm_set_text(sc.d, false);
 	disasm_set_share_facts(sc.d, true);
 	disasm_set_starts(sc.d, starts, nstarts);
@@ -603,20 +633,8 @@ static int scan_code(struct mycl_share *s, struct elf_image *img)
 				callgraph_joined_elsewhere(sc.cg), buf, sizeof(buf))));
 		}
 	}
-	share_types_end(s);
-	callgraph_free(sc.cg);
-	disasm_close(sc.d);
-	free(sc.args);
-	free(sc.rets);
-	free(sc.calls);
-	free(sc.ptrws);
-	free(sc.ptrsets);
-	free(sc.argstores);
-	free(sc.apcalls);
-	free(sc.prmstores);
-	free(sc.capfwds);
-	free(sc.dstores);
-	free(sc.fntakes);
+	scan_free(&sc);
+	memset(scp, 0, sizeof(*scp));
 	return err;
 }
 
@@ -629,6 +647,8 @@ static int analyze(const char *path, const struct mycl_share_opts *o, struct myc
 	unsigned int line = OPTS_GET(o, line_size, 0);
 	struct mycl_share *s;
 	struct elf_image *img;
+	struct share_dwarf *dh = NULL;
+	struct scan sc = { 0 };
 	char *abs, why[200];
 	int err, kind;
 
@@ -717,7 +737,15 @@ static int analyze(const char *path, const struct mycl_share_opts *o, struct myc
 		s->line_size = line;
 	err = share_symbol_vars(s, img, OPTS_GET(o, include_readonly, false));
 	if (!err && !OPTS_GET(o, no_dwarf, false) && s->dso->sym_path)
-		err = share_dwarf_vars(s, s->dso->sym_path, OPTS_GET(o, include_readonly, false));
+		err = share_dwarf_open(s, s->dso->sym_path, &dh);
+	/* (the types' walk runs from here, beside the variables' reading and the scan) */
+	if (!err)
+		err = scan_start(s, img, &sc);
+	if (!err && dh)
+		err = share_dwarf_vars(s, dh, OPTS_GET(o, include_readonly, false));
+	share_dwarf_close(dh);
+	if (err)
+		scan_free(&sc);
 	if (!err) {
 		size_t out_n = 0;
 
@@ -727,7 +755,7 @@ static int analyze(const char *path, const struct mycl_share_opts *o, struct myc
 			if (!out_n || s->vars[i].addr != s->vars[out_n - 1].addr)
 				s->vars[out_n++] = s->vars[i];
 		s->nr_vars = out_n;
-		err = scan_code(s, img);
+		err = scan_code(s, img, &sc);
 	}
 	share_dwarf_end(s);
 	/* Stores the symbols cannot name: a stripped program's own data. */

@@ -19,7 +19,7 @@
 
 struct dctx {
 	struct mycl_share *s;
-	size_t dcode_cap, described_cap;
+	size_t described_cap;
 	struct elf_image *img;
 	bool readonly;
 	size_t nr_symbols;		/* the variables from symbol tables, sorted */
@@ -344,43 +344,52 @@ static int vtype_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-int share_dwarf_vars(struct mycl_share *s, const char *file, bool readonly)
-{
-	struct dctx c = { .s = s, .img = dso_image(s->dso), .readonly = readonly };
-	Dwarf_Off off = 0, next;
-	size_t hsize;
+struct share_dwarf {
 	Dwarf *dw;
-	int fd = open_regular(file);
+	int fd;
+};
 
-	if (fd < 0 || !c.img)
-		return fd < 0 ? 0 : 0;
-	dw = dwarf_begin(fd, DWARF_C_READ);
-	if (!dw) {
+void share_dwarf_close(struct share_dwarf *h)
+{
+	if (!h)
+		return;
+	dwarf_end(h->dw);
+	close(h->fd);
+	free(h);
+}
+
+int share_dwarf_open(struct mycl_share *s, const char *file, struct share_dwarf **out)
+{
+	struct share_dwarf *h;
+	Dwarf_Off off = 0, next;
+	size_t hsize, cap = 0;
+	int fd;
+
+	*out = NULL;
+	if (!dso_image(s->dso) || (fd = open_regular(file)) < 0)
+		return 0;
+	h = calloc(1, sizeof(*h));
+	if (!h) {
 		close(fd);
+		return -ENOMEM;
+	}
+	h->fd = fd;
+	h->dw = dwarf_begin(fd, DWARF_C_READ);
+	if (!h->dw) {
+		share_dwarf_close(h);
 		return 0;	/* no DWARF: the symbol tables are all there is */
 	}
-	sort_array(s->vars, s->nr_vars, sizeof(*s->vars), sym_cmp);
-	c.nr_symbols = s->nr_vars;
-	c.files = unit_files_new(dw);	/* (none: libdw names the files) */
-	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+	while (dwarf_nextcu(h->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
+		Dwarf_Addr base, start, end;
+		ptrdiff_t r = 0;
 
-		if (dwarf_offdie(dw, off + hsize, &cu)) {
-			Dwarf_Addr base, start, end;
-			ptrdiff_t r = 0;
-
+		if (dwarf_offdie(h->dw, off + hsize, &cu))
 			while ((r = dwarf_ranges(&cu, r, &base, &start, &end)) > 0)
-				if (end > start && !ARRAY_GROW(s->dcode, c.dcode_cap, s->nr_dcode + 1))
+				if (end > start && !ARRAY_GROW(s->dcode, cap, s->nr_dcode + 1))
 					s->dcode[s->nr_dcode++] = (struct share_range){ start, end };
-			walk(&c, &cu, NULL, 0);
-		}
 		off = next;
 	}
-	unit_files_free(c.files);
-	dwarf_end(dw);
-	close(fd);
-	sort_array(s->vtypes, s->nr_vtypes, sizeof(*s->vtypes), vtype_cmp);
-	sort_array(s->described, s->nr_described, sizeof(*s->described), u64_cmp);
 	sort_array(s->dcode, s->nr_dcode, sizeof(*s->dcode), range_cmp);
 	if (s->nr_dcode) {
 		size_t k = 0;
@@ -395,6 +404,29 @@ int share_dwarf_vars(struct mycl_share *s, const char *file, bool readonly)
 		}
 		s->nr_dcode = k + 1;
 	}
+	*out = h;
+	return 0;
+}
+
+int share_dwarf_vars(struct mycl_share *s, struct share_dwarf *h, bool readonly)
+{
+	struct dctx c = { .s = s, .img = dso_image(s->dso), .readonly = readonly };
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	sort_array(s->vars, s->nr_vars, sizeof(*s->vars), sym_cmp);
+	c.nr_symbols = s->nr_vars;
+	c.files = unit_files_new(h->dw);	/* (none: libdw names the files) */
+	while (dwarf_nextcu(h->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(h->dw, off + hsize, &cu))
+			walk(&c, &cu, NULL, 0);
+		off = next;
+	}
+	unit_files_free(c.files);
+	sort_array(s->vtypes, s->nr_vtypes, sizeof(*s->vtypes), vtype_cmp);
+	sort_array(s->described, s->nr_described, sizeof(*s->described), u64_cmp);
 	if (c.dropped) {
 		size_t k = 0;
 

@@ -280,8 +280,15 @@ int share_weigh(struct mycl_share *s, const char *perf_data, const char *time, c
 		size_t len);
 /* The same from a profile built with annotate, callgraph, call_sites and data_addresses. */
 int share_weigh_profile(struct mycl_share *s, const struct mycl_profile *p);
-/* share_dwarf.c */
-int share_dwarf_vars(struct mycl_share *s, const char *file, bool include_readonly);
+/*
+ * share_dwarf.c: FILE's debug info opened and the code its units describe
+ * read (dcode); *OUT NULL when it has none.  Then its variables (the
+ * symbol tables' given names, types, marks), and closed.
+ */
+struct share_dwarf;
+int share_dwarf_open(struct mycl_share *s, const char *file, struct share_dwarf **out);
+int share_dwarf_vars(struct mycl_share *s, struct share_dwarf *h, bool include_readonly);
+void share_dwarf_close(struct share_dwarf *h);
 /* After the scan: variables only code without debug info touches are a linked library's. */
 void share_mark_linked(struct mycl_share *s);
 /*
