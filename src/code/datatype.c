@@ -94,6 +94,7 @@ struct walk {
 	uint16_t machine;
 	const struct insn *v;
 	size_t n;
+	uint64_t *addrs;		/* v's addresses alone (searched without v's cache misses) */
 	struct dt_result *out;
 	struct var *vars;
 	size_t nr_vars, cap_vars;
@@ -721,7 +722,7 @@ static size_t first_at(const struct walk *w, uint64_t addr)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (w->v[mid].addr < addr)
+		if (w->addrs[mid] < addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -1671,8 +1672,12 @@ static bool merge(struct walk *w, size_t i, const struct state *s)
 		return true;
 	}
 	for (int r = 0; r < NR_REGS; r++) {
-		struct rv m = meet(w, &d->r[r], &s->r[r]);
+		struct rv m;
 
+		/* (what nothing is known of stays so whatever meets it) */
+		if (d->r[r].kind == R_UNKNOWN)
+			continue;
+		m = meet(w, &d->r[r], &s->r[r]);
 		if (!rv_eq(&m, &d->r[r])) {
 			d->r[r] = m;
 			changed = true;
@@ -2131,10 +2136,13 @@ int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, 
 		memset(&w.cu, 0, sizeof(w.cu));
 	w.cxx = w.have_fn && cu_is_cxx(&w.cu);
 	w.facts = calloc(n, sizeof(*w.facts));
-	if (!w.facts) {
+	w.addrs = malloc(n * sizeof(*w.addrs));
+	if (!w.facts || !w.addrs) {
 		err = -ENOMEM;
 		goto out;
 	}
+	for (size_t i = 0; i < n; i++)
+		w.addrs[i] = v[i].addr;
 	if (w.have_fn)
 		collect_vars(&w, &w.fn, 0);
 	if (w.oom) {
@@ -2167,6 +2175,7 @@ int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, 
 		name_through(&w, b, &s);
 	}
 out:
+	free(w.addrs);
 	free(w.fact_pool);
 	free(w.fact_once);
 	free(w.facts);
