@@ -491,7 +491,8 @@ static int count_refs(struct mycl_share *s, struct callgraph *cg, bool strict_te
 		if ((r->access == ACC_WRITE || r->access == ACC_RMW) && set_once &&
 		    set_once[r->var] && h >= HEAT_WARM)
 			share_count_write_once(s, cg, v, SHARE_ONCE_FLAG, HEAT_WARM, r->addr,
-					       v->addr + r->off, r->counter, r->indexed, r->scale);
+					       v->addr + r->off, false, r->counter, r->indexed,
+					       r->scale);
 		/*
 		 * A value (no constant: a flag's toggles run as often as their
 		 * code; not the variable's own plus something: a counter tested
@@ -508,9 +509,10 @@ static int count_refs(struct mycl_share *s, struct callgraph *cg, bool strict_te
 		else if (strict_tests && r->access == ACC_WRITE && !r->konst && !r->counter && !r->self &&
 			 !r->indexed && !r->atomic && h == HEAT_HOT && callgraph_guarded(cg, r->addr))
 			share_count_write_once(s, cg, v, SHARE_ONCE_TESTED, HEAT_WARM, r->addr,
-					       v->addr + r->off, r->counter, r->indexed, r->scale);
+					       v->addr + r->off, false, r->counter, r->indexed,
+					       r->scale);
 		else if (r->access == ACC_WRITE || r->access == ACC_RMW)
-			share_count_write_at(s, cg, v, h, r->addr, v->addr + r->off, r->counter,
+			share_count_write_at(s, cg, v, h, r->addr, v->addr + r->off, false, r->counter,
 					     r->indexed, r->scale);
 		else if (r->access == ACC_READ && h >= HEAT_WARM) {
 			v->runtime_reads++, v->hot_reads += h == HEAT_HOT;
@@ -757,7 +759,6 @@ static int analyze(const char *path, const struct mycl_share_opts *o, struct myc
 		s->nr_vars = out_n;
 		err = scan_code(s, img, &sc);
 	}
-	share_dwarf_end(s);
 	/* Stores the symbols cannot name: a stripped program's own data. */
 	if (!err && s->unnamed_writes && !s->dso->symtab_full)
 		s->debug_hint = share_keep(s, pkg_debug_hint(s->dso->path));

@@ -480,6 +480,30 @@ bool share_pointer_at(struct mycl_share *s, const struct mycl_share_var *v, uint
 	return marked(s, t, off, off, MARK_PTR);
 }
 
+bool share_library_at(struct mycl_share *s, const struct mycl_share_var *v, uint64_t off,
+		      uint64_t *start, uint64_t *size)
+{
+	const struct share_vtype *t = vtype_of(s, v);
+	uint64_t base = 0;
+
+	if (!t)
+		return false;
+	if (t->stride) {
+		base = off - off % t->stride;
+		off %= t->stride;
+	}
+	for (uint32_t k = t->first; k < t->first + t->nr; k++) {
+		const struct share_mark *m = &s->marks[k];
+
+		if (m->kind == MARK_LIB && off >= m->off && off - m->off < m->size) {
+			*start = base + m->off;
+			*size = m->size;
+			return true;
+		}
+	}
+	return false;
+}
+
 bool share_library_part(struct mycl_share *s, const struct mycl_share_var *v, uint64_t a,
 			uint64_t b)
 {

@@ -83,7 +83,23 @@ static bool slots(const struct mycl_share *s, const struct mycl_share_var *v)
  * on the next variables' line): no writer on L.  Not when a hot write's
  * place is not known (a computed index, a sample) or none was placed.
  */
-static bool written_elsewhere(struct mycl_share *s, const struct mycl_share_line *l, size_t var)
+/*
+ * The part of variable VAR on line L, when VAR reaches past L (a member of
+ * a large struct: mysql_bin_log's 4,440 bytes span 70 lines): its hot
+ * writes that may land there (HOT: at a place on L, or at a place not
+ * known), those at a place on L (PLACED), the increments among them (not
+ * at a computed index: an array's slots), the first place written and the
+ * function writing it.
+ */
+struct part {
+	uint64_t hot, placed, counters, pcounters;
+	uint64_t where, func;		/* the first placed write on L, its function */
+	uint64_t cwhere, cfunc;		/* the first placed increment's */
+};
+
+/* False when VAR lies inside L, or its writes are known by the samples (or no memory). */
+static bool part_on(const struct mycl_share *s, const struct mycl_share_line *l, size_t var,
+		    struct part *p)
 {
 	const struct mycl_share_var *v = &s->vars[var];
 	uint64_t end = l->start + s->line_size;
@@ -92,9 +108,71 @@ static bool written_elsewhere(struct mycl_share *s, const struct mycl_share_line
 	if (!v->hot_writes || v->sampled_writes || !s->hot_anywhere || s->hot_anywhere[var] ||
 	    (v->addr >= l->start && v->addr + v->size <= end))
 		return false;
-	lo = PARTITION_POINT(0, s->nr_hotw, mid, s->hotw[mid].var < var ||
-			     (s->hotw[mid].var == var && s->hotw[mid].where < l->start));
-	return !(lo < s->nr_hotw && s->hotw[lo].var == var && s->hotw[lo].where < end);
+	memset(p, 0, sizeof(*p));
+	/* (by start: a member's range reaching L from a line before counts) */
+	lo = PARTITION_POINT(0, s->nr_hotw, mid, s->hotw[mid].var < var);
+	for (; lo < s->nr_hotw && s->hotw[lo].var == var && s->hotw[lo].where < end; lo++) {
+		const struct share_hotw *h = &s->hotw[lo];
+		uint64_t at = h->where > l->start ? h->where : l->start;
+
+		if (h->end <= l->start)
+			continue;
+		p->hot++;
+		p->counters += h->counter && !h->indexed;
+		if (h->anywhere)
+			continue;
+		if (!p->placed) {
+			p->where = at;
+			p->func = h->func;
+		}
+		if (h->counter && !p->pcounters) {
+			p->cwhere = at;
+			p->cfunc = h->func;
+		}
+		p->placed++;
+		p->pcounters += h->counter;
+	}
+	return true;
+}
+
+static bool written_elsewhere(struct mycl_share *s, const struct mycl_share_line *l, size_t var)
+{
+	struct part p;
+
+	return part_on(s, l, var, &p) && !p.hot;
+}
+
+/* What VAR's writes weigh on line L: those landing there when that is known. */
+static double line_write_weight(const struct mycl_share *s, const struct mycl_share_line *l,
+				size_t var)
+{
+	struct part p;
+
+	return part_on(s, l, var, &p) ? 8.0 * (double)p.hot + 4.0 * (double)p.counters :
+					 write_weight(&s->vars[var]);
+}
+
+/*
+ * The name of byte OFF of V in a finding: its member; inside a library's
+ * object (a std::deque's cursors, a mutex's words) that object, whose
+ * layout is not the program's to change.
+ */
+static const char *part_name(struct mycl_share *s, const struct mycl_share_var *v, uint64_t off)
+{
+	uint64_t lib, size;
+
+	if (share_library_at(s, v, off, &lib, &size))
+		return !lib && size >= v->size ? v->name : share_member_name(s, v, (uint32_t)lib);
+	return share_member_name(s, v, (uint32_t)off);
+}
+
+/* Why V's write in the function starting at FUNC runs when it does, from its writers. */
+static const char *writer_why(const struct mycl_share_var *v, uint64_t func)
+{
+	for (size_t i = 0; i < v->nr_writers; i++)
+		if (v->writers[i].addr == func)
+			return v->writers[i].why;
+	return NULL;
 }
 
 /* Written on hot paths, on line L: member K of L. */
@@ -208,6 +286,9 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 	double w = 0, r = 0;
 	uint64_t sw = 0, sr = 0;
 	const struct mycl_share_var *v;
+	struct part pt;
+	bool part, partial;
+	const char *vn;
 
 	l->samples = 0;
 	l->verdict = MYCL_SHARE_OK;
@@ -222,7 +303,7 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 		if (written_elsewhere(s, l, l->members[k]))
 			continue;
 		if (runtime_written(v)) {
-			w += write_weight(v);
+			w += line_write_weight(s, l, l->members[k]);
 			if (v->chain_samples && (ci == SIZE_MAX ||
 						 v->chain_samples > s->vars[ci].chain_samples))
 				ci = l->members[k];
@@ -230,8 +311,9 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 				nhot++;
 				if (!split && (split = split_on(s, l, l->members[k])))
 					nhot++;		/* two writers in one variable */
-				if (wi == SIZE_MAX || write_weight(v) + (double)v->sampled_writes * 100 >
-				    write_weight(&s->vars[wi]) + (double)s->vars[wi].sampled_writes * 100)
+				if (wi == SIZE_MAX ||
+				    line_write_weight(s, l, l->members[k]) + (double)v->sampled_writes * 100 >
+				    line_write_weight(s, l, wi) + (double)s->vars[wi].sampled_writes * 100)
 					wi = l->members[k];
 			}
 			if (slots(s, v) && slot == SIZE_MAX)
@@ -247,6 +329,18 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 		return;
 	v = &s->vars[wi];
 	in = inner_on(s, l, wi);
+	/* (a large variable's part on this line: its member written here, named so) */
+	part = part_on(s, l, wi, &pt);
+	/*
+	 * (named by the member written there, an increment's first; an
+	 * increment at a place not known: by the variable)
+	 */
+	partial = part && pt.placed && (!pt.counters || pt.pcounters);
+	if (partial && pt.pcounters) {
+		pt.where = pt.cwhere;
+		pt.func = pt.cfunc;
+	}
+	vn = partial ? part_name(s, v, pt.where - v->addr) : v->name;
 	if (nhot == 2 && split) {
 		const char *fa = split->fa, *fb = split->fb;
 
@@ -290,24 +384,29 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 			       "same ones, keep a copy per thread and sum when read", a->name,
 			       s->line_size, s->line_size);
 		l->score = w * 2.0 * (double)(s->line_size / e);
-	} else if (v->counter_writes && (v->atomics || v->hot_writes) &&
+	} else if (part ? pt.counters > 0 :
+		   v->counter_writes && (v->atomics || v->hot_writes) &&
 		   v->indexed_writes < v->hot_writes + v->warm_writes) {
 		/* (a single variable: slots of an array each a line wide are no shared counter) */
 		l->verdict = MYCL_SHARE_HOT_COUNTER;
 		l->why = in ? savef(s, "%s is a counter incremented while threads run, and %s, read on "
 				    "hot paths and never written then, is a member of the same %s on "
-				    "its line", in->mw, in->mr, v->name) :
+				    "its line", partial && pt.pcounters ? vn : in->mw, in->mr, v->name) :
 			 nr ? savef(s, "%s is a counter incremented while threads run; its line "
-				    "bounces between CPUs, and read-mostly %s %s on it", v->name,
+				    "bounces between CPUs, and read-mostly %s %s on it", vn,
 				    names(s, l, reader_here, SIZE_MAX), nr > 1 ? "sit" : "sits") :
 			 savef(s, "%s is a counter incremented while threads run: every increment "
-			       "takes its line from the other CPUs", v->name);
+			       "takes its line from the other CPUs", vn);
 		l->fix = in ? savef(s, "count per CPU or per thread and sum when read (sharded "
 				    "counter), kept out of %s; aligning %s whole would keep %s on "
 				    "the counter's line", v->name, v->name, in->mr) :
+			 partial ? savef(s, "count per CPU or per thread and sum when read (sharded "
+					 "counter); then give %s a line of its own inside %s "
+					 "(alignas(%u) on the member)", vn, v->name, s->line_size) :
 			 savef(s, "count per CPU or per thread and sum when read (sharded counter); "
 			       "then align %s to its own line (alignas(%u))", v->name, s->line_size);
-		l->score = w * (1.0 + r / 4.0) + 8.0 * (double)v->counter_writes;
+		l->score = w * (1.0 + r / 4.0) +
+			   8.0 * (double)(part ? pt.counters : v->counter_writes);
 	} else if (in) {
 		/* (written hot beside a member read hot: the variable's own line holds both) */
 		l->verdict = MYCL_SHARE_WRITER_WITH_READERS;
@@ -322,7 +421,7 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 	} else if (nr) {
 		l->verdict = MYCL_SHARE_WRITER_WITH_READERS;
 		l->why = savef(s, "%s is written while threads run and shares its %u-byte line with "
-			       "read-mostly %s", v->name, s->line_size, names(s, l, reader_here, SIZE_MAX));
+			       "read-mostly %s", vn, s->line_size, names(s, l, reader_here, SIZE_MAX));
 		l->fix = savef(s, "align %s to its own line (alignas(%u)), or move the read-mostly "
 			       "globals to a section of their own (MySQL bug 97777 / MDEV-21145)",
 			       v->name, s->line_size);
@@ -358,6 +457,21 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 		l->evidence = savef(s, "sampled: %" PRIu64 " on reads, none on writes; no writer of it "
 				    "on the recording's call chains; %s", sr, v->hot_path ? v->hot_path : "");
 		l->score = 1e8 + (double)sr + l->score / 1e6;
+	} else if (partial) {
+		const char *why = writer_why(v, pt.func);
+
+		l->evidence = savef(s, "code: %" PRIu64 " hot write%s of %" PRIu64 " to %s land%s on "
+				    "this line, at %s%s%s%s%s; %" PRIu64 " reads of the others",
+				    pt.placed, pt.placed == 1 ? "" : "s", v->hot_writes, v->name,
+				    pt.placed == 1 ? "s" : "", vn, why ? " (" : "", why ? why : "",
+				    why ? ")" : "", pt.hot > pt.placed ?
+				    savef(s, "; %" PRIu64 " more at places not known", pt.hot - pt.placed) :
+				    "", (uint64_t)r);
+	} else if (part) {
+		l->evidence = savef(s, "code: %" PRIu64 " hot write%s of %" PRIu64 " to %s may land on "
+				    "this line (at places not known: a computed index, a library "
+				    "call); %" PRIu64 " reads of the others", pt.hot,
+				    pt.hot == 1 ? "" : "s", v->hot_writes, v->name, (uint64_t)r);
 	} else {
 		l->evidence = savef(s, "code: %" PRIu64 " hot write%s of %s (%s), %" PRIu64
 				    " reads of the others", v->hot_writes, v->hot_writes == 1 ? "" : "s",
@@ -385,7 +499,7 @@ MYCL_API int mycl_share__regroup(struct mycl_share *s, unsigned int size)
 	s->lines = NULL;
 	s->members = NULL;
 	s->nr_lines = 0;
-	lv = malloc((2 * s->nr_vars + s->nr_hotw + 2 * s->nr_inner + 2 * s->nr_splits + 1) *
+	lv = malloc((2 * s->nr_vars + 2 * s->nr_hotw + 2 * s->nr_inner + 2 * s->nr_splits + 1) *
 		    sizeof(*lv));
 	if (!lv)
 		return -ENOMEM;
@@ -404,8 +518,15 @@ MYCL_API int mycl_share__regroup(struct mycl_share *s, unsigned int size)
 	 * threads, or written beside read ones, are (a 3,536-byte struct's
 	 * counter at +520): judged as lines of their own.
 	 */
-	for (size_t i = 0; i < s->nr_hotw; i++)
-		lv[n++] = (struct line_var){ s->hotw[i].where & ~(uint64_t)(size - 1), s->hotw[i].var };
+	for (size_t i = 0; i < s->nr_hotw; i++) {
+		uint64_t first = s->hotw[i].where & ~(uint64_t)(size - 1);
+		uint64_t last = (s->hotw[i].end - 1) & ~(uint64_t)(size - 1);
+
+		/* (a member written somewhere inside: its first and last lines, as a variable's) */
+		lv[n++] = (struct line_var){ first, s->hotw[i].var };
+		if (last != first)
+			lv[n++] = (struct line_var){ last, s->hotw[i].var };
+	}
 	for (size_t i = 0; i < s->nr_inner; i++) {
 		const struct mycl_share_var *v = &s->vars[s->inner[i].var];
 

@@ -48,7 +48,7 @@ static bool apart(const struct mw *a, const struct mw *ae, const struct mw *b, c
 	return true;
 }
 
-static const char *member_name(struct mycl_share *s, const struct mycl_share_var *v, uint32_t off)
+const char *share_member_name(struct mycl_share *s, const struct mycl_share_var *v, uint32_t off)
 {
 	char buf[160];
 
@@ -108,12 +108,34 @@ static bool inner_pair(const struct mycl_share *s, const struct ma *a, const str
 	return best != UINT64_MAX;
 }
 
-/* Two members the debug info names ("v.a", "v.b.c"), neither inside the other. */
+/* Whether A and B name elements of one array the same way ("v.id[24]", "v.id[25]"). */
+static bool same_but_index(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		if (*a == '[') {
+			while (*a && *a != ']')
+				a++;
+			while (*b && *b != ']')
+				b++;
+			if (!*a || !*b)
+				return !*a && !*b;
+		}
+		a++;
+		b++;
+	}
+	return !*a && !*b;
+}
+
+/*
+ * Two members the debug info names ("v.a", "v.b.c"), neither inside the
+ * other, nor elements of one array (a char buffer's bytes are one member).
+ */
 static bool distinct_members(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
 
-	if (strchr(a, '+') || strchr(b, '+') || !strchr(a, '.') || !strchr(b, '.'))
+	if (strchr(a, '+') || strchr(b, '+') || !strchr(a, '.') || !strchr(b, '.') ||
+	    same_but_index(a, b))
 		return false;
 	return strncmp(a, b, n) || (a[n] != '.' && b[n] != '.' && a[n] != '[' && b[n] != '[' &&
 				    la != lb);
@@ -162,8 +184,8 @@ static int inner_readers(struct mycl_share *s, struct callgraph *cg)
 			err = -ENOMEM;
 			break;
 		}
-		in.mw = member_name(s, &s->vars[in.var], in.w);
-		in.mr = member_name(s, &s->vars[in.var], in.r);
+		in.mw = share_member_name(s, &s->vars[in.var], in.w);
+		in.mr = share_member_name(s, &s->vars[in.var], in.r);
 		/*
 		 * Only members the debug info names, and two of them: without it
 		 * "+0x8" may lie inside what "+0x0" is (a lock the C library
@@ -234,8 +256,8 @@ int share_member_writers(struct mycl_share *s, struct callgraph *cg)
 			free(w);
 			return -ENOMEM;
 		}
-		best.ma = member_name(s, &s->vars[best.var], best.a);
-		best.mb = member_name(s, &s->vars[best.var], best.b);
+		best.ma = share_member_name(s, &s->vars[best.var], best.a);
+		best.mb = share_member_name(s, &s->vars[best.var], best.b);
 		/* (an unnamed function's "0x..." lives with the call graph: copied) */
 		best.fa = best.fa ? share_keep(s, strdup(best.fa)) : NULL;
 		best.fb = best.fb ? share_keep(s, strdup(best.fb)) : NULL;

@@ -97,11 +97,13 @@ struct scan {
 
 /*
  * One write to V, by when it runs (HEAT); AT explains where (for the hottest);
- * WHERE is the address written (0: not known, or at a computed index).
+ * WHERE is the address written (0: not known; INDEXED, the start of what is
+ * written at a computed index), SPREAD: or somewhere from WHERE on (a
+ * library function writing a buffer), within the member holding it.
  */
 void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
-		       enum cg_heat heat, uint64_t at, uint64_t where, bool counter, bool indexed,
-		       unsigned int width);
+		       enum cg_heat heat, uint64_t at, uint64_t where, bool spread, bool counter,
+		       bool indexed, unsigned int width);
 /*
  * The same for a write counted once while threads run (enum share_once
  * ONCE: a flag set once, or what runs only past its test): warm at most,
@@ -109,13 +111,13 @@ void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_s
  */
 void share_count_write_once(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
 			    uint8_t once, enum cg_heat heat, uint64_t at, uint64_t where,
-			    bool counter, bool indexed, unsigned int width);
+			    bool spread, bool counter, bool indexed, unsigned int width);
 /*
  * A write at AT (or the call at AT handing the variable on) as hot as HEAT:
  * counted, once when AT runs only past the test of a flag set once.
  */
 void share_count_write_at(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
-			  enum cg_heat heat, uint64_t at, uint64_t where, bool counter,
+			  enum cg_heat heat, uint64_t at, uint64_t where, bool spread, bool counter,
 			  bool indexed, unsigned int width);
 /*
  * The code of CALLEE, a function of the binary (not a library's), when it is

@@ -36,10 +36,19 @@ struct share_split {
 	const char *ma, *mb;		/* the members' names ("ring.head") */
 };
 
-/* A hot write of variable VAR at address WHERE (for the lines a large variable spans). */
+/*
+ * A hot write of variable VAR at address WHERE, or somewhere in [WHERE, END)
+ * (a member a library function writes), for the lines a large variable
+ * spans; in the function starting at FUNC; COUNTER: an increment.
+ */
 struct share_hotw {
 	uint32_t var;
-	uint64_t where;
+	bool counter;
+	bool anywhere;			/* its place not known: somewhere in the variable */
+	bool indexed;			/* ... at a computed index */
+	uint64_t where, end;		/* [where, end): a place, a member somewhere in it, or
+					 * (anywhere) the whole variable */
+	uint64_t func;
 };
 
 /*
@@ -297,6 +306,18 @@ void share_mark_linked(struct mycl_share *s);
  * cursor), it counts nothing.  False when not known.
  */
 bool share_pointer_at(struct mycl_share *s, const struct mycl_share_var *v, uint64_t off);
+/*
+ * share_members.c: the member of V at byte OFF as the debug info names it
+ * ("cfg.hits"), else V's name plus OFF; kept in S.
+ */
+const char *share_member_name(struct mycl_share *s, const struct mycl_share_var *v, uint32_t off);
+/*
+ * Whether byte OFF of V lies in an object of a type a system or compiler
+ * header declares (a std::deque, a pthread_mutex_t): its bytes [*START,
+ * *START + *SIZE) inside V.
+ */
+bool share_library_at(struct mycl_share *s, const struct mycl_share_var *v, uint64_t off,
+		      uint64_t *start, uint64_t *size);
 /*
  * Whether the innermost object inside V holding both offsets A and B is of a
  * type a system or compiler header declares (a std::deque's cursors): its

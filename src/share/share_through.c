@@ -14,6 +14,7 @@
 #include "itable.h"
 #include "disasm_ahead.h"
 #include "elfimage.h"
+#include "inline.h"
 #include "insn.h"
 #include "lockcode.h"
 #include "lockrules.h"
@@ -30,24 +31,42 @@ static int argref_cmp(const void *a, const void *b)
 }
 
 /*
- * Where V's hot writes land, for the lines V spans: an address, or, written
- * at a place not known (a computed index), anywhere in it.
+ * Where V's hot writes land, for the lines V spans: an address; written
+ * from WHERE on by a library function (SPREAD), somewhere in the member of V
+ * holding WHERE, as the debug info lays V out; anywhere in V when that is
+ * not known, or at a computed index (the index may hold a member's offset:
+ * gcc folds slots[i] into 8*(i+0x84) from the object's start).
  */
 static void place_hot_write(struct mycl_share *s, const struct mycl_share_var *v, uint64_t where,
-			    bool indexed)
+			    bool spread, bool indexed, bool counter, uint64_t func)
 {
 	uint32_t var = (uint32_t)(v - s->vars);
+	uint64_t end = where + 1, lo, hi;
+	bool anywhere;
 
-	if (!s->hot_anywhere) {
-		s->hot_anywhere = calloc(s->nr_vars ? s->nr_vars : 1, sizeof(*s->hot_anywhere));
-		if (!s->hot_anywhere)
-			return;		/* (then no line sets a part of V apart) */
+	if (!s->hot_anywhere &&
+	    !(s->hot_anywhere = calloc(s->nr_vars ? s->nr_vars : 1, sizeof(*s->hot_anywhere))))
+		return;		/* (then no line sets a part of V apart) */
+	/* (the members' extents from the debug info, when the analysis reads it) */
+	if (spread && !indexed && s->nr_dcode && where >= v->addr && where < v->addr + v->size &&
+	    !inline_member_extent(s->dso, v->addr, where - v->addr, &lo, &hi) && hi <= v->size) {
+		where = v->addr + lo;
+		end = v->addr + hi;
+		spread = false;
 	}
-	if (!where || indexed || where < v->addr || where >= v->addr + (v->size ? v->size : 1) ||
-	    ARRAY_GROW(s->hotw, s->hotw_cap, s->nr_hotw + 1))
-		s->hot_anywhere[var] = true;
+	anywhere = !where || spread || indexed || where < v->addr ||
+		   where >= v->addr + (v->size ? v->size : 1);
+	if (anywhere) {
+		where = v->addr;
+		end = v->addr + (v->size ? v->size : 1);
+	}
+	if (!ARRAY_GROW(s->hotw, s->hotw_cap, s->nr_hotw + 1))
+		s->hotw[s->nr_hotw++] = (struct share_hotw){ .var = var, .counter = counter,
+							     .anywhere = anywhere,
+							     .indexed = indexed, .where = where,
+							     .end = end, .func = func };
 	else
-		s->hotw[s->nr_hotw++] = (struct share_hotw){ var, where };
+		s->hot_anywhere[var] = true;	/* (no memory: no line sets a part of V apart) */
 }
 
 static int hotw_cmp(const void *a, const void *b)
@@ -56,7 +75,17 @@ static int hotw_cmp(const void *a, const void *b)
 
 	if (x->var != y->var)
 		return x->var < y->var ? -1 : 1;
-	return x->where < y->where ? -1 : x->where > y->where;
+	if (x->where != y->where)
+		return x->where < y->where ? -1 : 1;
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	if (x->anywhere != y->anywhere)
+		return x->anywhere - y->anywhere;
+	if (x->indexed != y->indexed)
+		return x->indexed - y->indexed;
+	return x->counter - y->counter;
 }
 
 void share_sort_hot_writes(struct mycl_share *s)
@@ -64,15 +93,29 @@ void share_sort_hot_writes(struct mycl_share *s)
 	sort_array(s->hotw, s->nr_hotw, sizeof(*s->hotw), hotw_cmp);
 }
 
+/*
+ * Whether byte OFF of V is a pointer: by the marks of its type (within
+ * their budget), else by its member's type in the debug info, when the
+ * analysis reads it (a 4,440-byte object's cursors past the budget).
+ */
+static bool pointer_at(struct mycl_share *s, const struct mycl_share_var *v, uint64_t off)
+{
+	return share_pointer_at(s, v, off) ||
+	       (s->nr_dcode && off < v->size && inline_member_pointer(s->dso, v->addr, off));
+}
+
 /* One write to V, by when it runs; AT explains where (for the hottest); WHERE: what it writes. */
 void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
-		       enum cg_heat heat, uint64_t at, uint64_t where, bool counter, bool indexed,
-		       unsigned int width)
+		       enum cg_heat heat, uint64_t at, uint64_t where, bool spread, bool counter,
+		       bool indexed, unsigned int width)
 {
 	char why[200];
 
 	if (heat == HEAT_HOT) {
-		place_hot_write(s, v, where, indexed);
+		/* (an add to a pointer moves it: a cursor, not a count) */
+		place_hot_write(s, v, where, spread, indexed,
+				counter && where >= v->addr && !pointer_at(s, v, where - v->addr),
+				callgraph_func_start(cg, at));
 		share_hot_access(s, cg, (size_t)(v - s->vars), at);
 	}
 	switch (heat) {
@@ -85,7 +128,7 @@ void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_s
 		v->spin_writes++;
 	if (heat == HEAT_HOT || heat == HEAT_WARM) {
 		/* (an add to a pointer moves it: a cursor, not a count) */
-		v->counter_writes += counter && !share_pointer_at(s, v, where - v->addr);
+		v->counter_writes += counter && !pointer_at(s, v, where - v->addr);
 		/*
 		 * A byte-scaled index is an offset computed into a struct, not an
 		 * element -- unless the debug info says the variable is an array
@@ -141,13 +184,13 @@ void share_one_thread(struct mycl_share *s, struct callgraph *cg)
 
 void share_count_write_once(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
 			    uint8_t once, enum cg_heat heat, uint64_t at, uint64_t where,
-			    bool counter, bool indexed, unsigned int width)
+			    bool spread, bool counter, bool indexed, unsigned int width)
 {
 	size_t before = s->nr_wrs;
 	bool explained = v->hot_path != NULL;
 
-	share_count_write(s, cg, v, heat > HEAT_WARM ? HEAT_WARM : heat, at, where, counter, indexed,
-			  width);
+	share_count_write(s, cg, v, heat > HEAT_WARM ? HEAT_WARM : heat, at, where, spread, counter,
+			  indexed, width);
 	if (s->nr_wrs > before)
 		s->wrs[before].once = once;
 	if (!explained && v->hot_path)
@@ -155,14 +198,14 @@ void share_count_write_once(struct mycl_share *s, struct callgraph *cg, struct m
 }
 
 void share_count_write_at(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
-			  enum cg_heat heat, uint64_t at, uint64_t where, bool counter,
+			  enum cg_heat heat, uint64_t at, uint64_t where, bool spread, bool counter,
 			  bool indexed, unsigned int width)
 {
 	if (heat >= HEAT_WARM && callgraph_once_at(cg, at))
-		share_count_write_once(s, cg, v, SHARE_ONCE_PAST, heat, at, where, counter, indexed,
-				       width);
+		share_count_write_once(s, cg, v, SHARE_ONCE_PAST, heat, at, where, spread, counter,
+				       indexed, width);
 	else
-		share_count_write(s, cg, v, heat, at, where, counter, indexed, width);
+		share_count_write(s, cg, v, heat, at, where, spread, counter, indexed, width);
 }
 
 size_t share_callees(const struct scan *sc, uint64_t target, uint64_t slot, uint16_t stride,
@@ -567,9 +610,12 @@ int share_callee_writes(struct scan *sc)
 
 			s->vars[lw].callee_writes++;
 			s->vars[lw].atomics += locks && a->arg == 0;
-			/* (the library writes the whole object, its size not known here: no place) */
-			share_count_write_at(s, sc->cg, &s->vars[lw], heat, a->call, 0, false, a->indexed,
-					     0);
+			/*
+			 * (the library writes the object at the address, its size not
+			 * known here: somewhere in the member holding it)
+			 */
+			share_count_write_at(s, sc->cg, &s->vars[lw], heat, a->call, a->addr, true,
+					     false, a->indexed, 0);
 			continue;
 		}
 		if (start != a->callee || !name || strchr(name, '@'))
@@ -657,7 +703,7 @@ int share_callee_writes(struct scan *sc)
 			s->vars[var].callee_writes++;
 			share_count_write_at(s, sc->cg, &s->vars[var], heat,
 					     a->own_heat ? v[k].addr : a->call,
-					     a->addr + (uint64_t)v[k].mem_prm_off, v[k].counter_op,
+					     a->addr + (uint64_t)v[k].mem_prm_off, false, v[k].counter_op,
 					     a->indexed || v[k].ix, 0);
 		}
 	}
@@ -850,7 +896,7 @@ int share_returned_writes(struct scan *sc)
 				s->vars[var].callee_writes++;
 				share_count_write_at(s, sc->cg, &s->vars[var],
 						     callgraph_heat(sc->cg, v[q].addr), v[q].addr, at,
-						     v[q].counter_op, c->indexed || v[q].indexed,
+						     false, v[q].counter_op, c->indexed || v[q].indexed,
 						     c->indexed ? 0 : v[q].scale);
 			}
 		}
@@ -908,7 +954,7 @@ void share_pointer_writes(struct scan *sc)
 				continue;
 			s->vars[var].callee_writes++;
 			share_count_write_at(s, sc->cg, &s->vars[var], callgraph_heat(sc->cg, w->at),
-					     w->at, t->target + (uint64_t)w->off, w->counter, t->indexed,
+					     w->at, t->target + (uint64_t)w->off, false, w->counter, t->indexed,
 					     0);
 		}
 	}

@@ -606,6 +606,90 @@ int inline_global_at(struct dso *d, Dwarf_Die *cu, uint64_t start, Dwarf_Die *ou
 	return -ENOENT;
 }
 
+bool inline_member_pointer(struct dso *d, uint64_t start, uint64_t off)
+{
+	struct inline_cache *c = cache_of(d);
+	Dwarf_Die var_die, type, child, mt;
+
+	if (!c || !c->dw || inline_global_at(d, NULL, start, &var_die) != 0 ||
+	    !type_of(&var_die, &type))
+		return false;
+	for (int depth = 0; depth < 16; depth++) {
+		int tag = dwarf_tag(&type);
+		bool in = false;
+
+		if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+		    tag == DW_TAG_rvalue_reference_type)
+			return true;
+		if (tag == DW_TAG_array_type) {
+			Dwarf_Word esize;
+
+			if (!type_of(&type, &mt) || dwarf_aggregate_size(&mt, &esize) != 0 || !esize)
+				return false;
+			off %= esize;
+			type = mt;
+			continue;
+		}
+		if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type &&
+		     tag != DW_TAG_union_type) || dwarf_child(&type, &child) != 0)
+			return false;
+		do {
+			Dwarf_Attribute at;
+			Dwarf_Word moff = 0, size;
+			int ct = dwarf_tag(&child);
+
+			if ((ct != DW_TAG_member && ct != DW_TAG_inheritance) ||
+			    (dwarf_attr(&child, DW_AT_data_member_location, &at) &&
+			     dwarf_formudata(&at, &moff) != 0) ||
+			    !type_of(&child, &mt) || dwarf_aggregate_size(&mt, &size) != 0 ||
+			    off < moff || off - moff >= size)
+				continue;
+			off -= moff;
+			type = mt;
+			in = true;
+			break;
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!in)
+			return false;
+	}
+	return false;
+}
+
+int inline_member_extent(struct dso *d, uint64_t start, uint64_t off, uint64_t *lo, uint64_t *hi)
+{
+	struct inline_cache *c = cache_of(d);
+	Dwarf_Die var_die, type, child, mt;
+	bool found = false;
+	int tag;
+
+	if (!c || !c->dw || inline_global_at(d, NULL, start, &var_die) != 0 ||
+	    !type_of(&var_die, &type))
+		return -ENOENT;
+	tag = dwarf_tag(&type);
+	if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type && tag != DW_TAG_union_type) ||
+	    dwarf_child(&type, &child) != 0)
+		return -ENOENT;
+	/* (every member holding it: a union's overlap, the widest extent of them) */
+	do {
+		Dwarf_Attribute at;
+		Dwarf_Word moff = 0, size;
+		int ct = dwarf_tag(&child);
+
+		if ((ct != DW_TAG_member && ct != DW_TAG_inheritance) ||
+		    (dwarf_attr(&child, DW_AT_data_member_location, &at) &&
+		     dwarf_formudata(&at, &moff) != 0) ||
+		    !type_of(&child, &mt) || dwarf_aggregate_size(&mt, &size) != 0 ||
+		    off < moff || off - moff >= size)
+			continue;
+		if (!found || moff < *lo)
+			*lo = moff;
+		if (!found || moff + size > *hi)
+			*hi = moff + size;
+		found = true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return found ? 0 : -ENOENT;
+}
+
 int inline_member_path(struct dso *d, const char *var, uint64_t start, uint64_t off, char *buf,
 		       size_t len)
 {

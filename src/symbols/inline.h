@@ -66,6 +66,15 @@ int inline_global_at(struct dso *d, Dwarf_Die *cu, uint64_t start, Dwarf_Die *ou
 int inline_member_path(struct dso *d, const char *var, uint64_t start, uint64_t off, char *buf,
 		       size_t len);
 /*
+ * The top-level member (or base class) of the struct, class or union global
+ * at START holding byte OFF: its bytes [*LO, *HI) inside the global (a
+ * union's members overlapping there: all of them).  0, or -ENOENT when the
+ * debug info does not say.
+ */
+int inline_member_extent(struct dso *d, uint64_t start, uint64_t off, uint64_t *lo, uint64_t *hi);
+/* Whether byte OFF of the global at START of D lies in a pointer, as its debug info says. */
+bool inline_member_pointer(struct dso *d, uint64_t start, uint64_t off);
+/*
  * The same inside what the global pointer VAR points to: "buf_pool->mutex";
  * past the first object, an element of the array it points into:
  * "MainLWLockArray[8]", "slots[4].note".

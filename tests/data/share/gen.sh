@@ -164,6 +164,10 @@ aarch64-linux-gnu-gcc -O2 -g -march=armv8.1-a -pthread -o lse.aarch64-lse lse.c
 gcc -O2 -g -pthread -o span.gcc-O2 span.c
 clang -O0 -g -pthread -o span.clang-O0 span.c
 aarch64-linux-gnu-gcc -O2 -g -pthread -o span.aarch64 span.c
+# A global object spanning many lines, written through its methods: judged member by member.
+g++ -O2 -g -pthread -o binlog.g++-O2 binlog.cc
+clang++ -O0 -g -pthread -o binlog.clang++-O0 binlog.cc
+aarch64-linux-gnu-g++ -O2 -g -pthread -o binlog.aarch64 binlog.cc
 # Loops paced by a sleep (a housekeeping thread), beside a worker that backs off.
 gcc -O2 -g -pthread -o paced.gcc-O2 paced.c
 clang -O0 -g -pthread -o paced.clang-O0 paced.c
@@ -212,7 +216,7 @@ g++ -O0 -g -pthread -o guard.g++-O0 guard.cc
 clang++ -O0 -g -pthread -o guard.clang++-O0 guard.cc
 g++ -O2 -g -pthread -o guard.g++-O2 guard.cc
 clang++ -O2 -g -pthread -o guard.clang++-O2 guard.cc
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* paced.* pacedcc.* napper.* lazy.* guard.* oncecall.* spawn.* callonce.* oneloop.*
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* binlog.* paced.* pacedcc.* napper.* lazy.* guard.* oncecall.* spawn.* callonce.* oneloop.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on

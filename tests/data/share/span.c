@@ -5,9 +5,10 @@
  * shares a line with read-mostly tail_reader, which no hot write touches (not
  * flagged there).  tail_hot's counter is in its last bytes, on a line with
  * read-mostly beside_tail (flagged).  stack_pool's lock (a mutex, written by
- * the C library, whose extent the code does not show) sits at its start: its
- * tail line with read-mostly after_pool stays flagged, as nothing tells the
- * mutex's bytes apart.
+ * the C library somewhere in its bytes) sits at its start: with the debug
+ * info, which gives the member's 40 bytes, its tail line with read-mostly
+ * after_pool is not written; without it the tail line stays flagged, as
+ * nothing tells the mutex's bytes apart.
  */
 #include <pthread.h>
 #include <stdlib.h>
