@@ -66,12 +66,12 @@ static int index_children(struct unit_index *u, Dwarf_Die *parent, int depth, bo
 	do {
 		int tag = dwarf_tag(&child);
 
+		/* (a declaration, of a function or a type, holds no code: a method's, its parameters) */
+		if (!container(tag, c) || dwarf_hasattr(&child, DW_AT_declaration))
+			continue;
 		if (tag == DW_TAG_subprogram && die_ranges_add(&u->fns, &child))
 			return -ENOMEM;
-		/* (a function's declaration holds its parameters' alone) */
-		if (container(tag, c) &&
-		    !(tag == DW_TAG_subprogram && dwarf_hasattr(&child, DW_AT_declaration)) &&
-		    index_children(u, &child, depth + 1, c))
+		if (index_children(u, &child, depth + 1, c))
 			return -ENOMEM;
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return 0;
