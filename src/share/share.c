@@ -591,6 +591,8 @@ static int scan_code(struct mycl_share *s, struct elf_image *img, struct scan *s
 	if (!err)
 		err = revisit(&sc, img);
 	disasm_set_starts(sc.d, NULL, 0);
+	/* (the walk's threads done with this analysis's DWARF handle: the counting reads it) */
+	share_types_ready(s);
 	if (!err)
 		err = callgraph_finish(sc.cg);
 	sort_array(s->refs, s->nr_refs, sizeof(*s->refs), ref_cmp);

@@ -332,6 +332,12 @@ bool share_library_part(struct mycl_share *s, const struct mycl_share_var *v, ui
  * share_types_scan joins it when CG is finished and judges.
  */
 int share_types_start(struct mycl_share *s, struct elf_image *img, struct callgraph *cg);
+/*
+ * Waits until the walk's threads have read the analysis's index of the
+ * globals (their first thread reads it with the analysis's DWARF handle):
+ * before this thread reads that DWARF again after share_types_start.
+ */
+void share_types_ready(struct mycl_share *s);
 int share_types_scan(struct mycl_share *s, struct callgraph *cg);
 /*
  * The walk's threads joined (told to stop first when the analysis failed

@@ -201,6 +201,9 @@ struct tworker {
 
 struct share_twalk {
 	struct elf_image *img;
+	struct dso *dso;		/* the analysis's, whose globals' index the twins borrow */
+	bool globals_ready;		/* ... read (by the first walking thread: under lock) */
+	pthread_cond_t ready;
 	struct tfn *fns;
 	struct oatomic *oa;
 	size_t nr_oa;
@@ -283,6 +286,18 @@ static void *types_worker(void *arg)
 		datatype_memo_lean(memo);
 		disasm_set_type_facts(d, true);
 		disasm_set_text(d, false);
+	}
+	/*
+	 * (the analysis's index of the globals, read by the first thread here
+	 * while the calling one reads the variables and scans: it waits for it
+	 * in share_types_ready before it reads that DWARF again)
+	 */
+	if (k->id != SELF) {
+		pthread_mutex_lock(&tw->lock);
+		inline_twin_globals(k->dso, tw->dso);
+		tw->globals_ready = true;
+		pthread_cond_broadcast(&tw->ready);
+		pthread_mutex_unlock(&tw->lock);
 	}
 	while (!err && !atomic_load(&tw->err)) {
 		size_t c = atomic_fetch_add(&tw->next, 1);
@@ -388,6 +403,7 @@ static void twalk_free(struct share_twalk *tw)
 	free(tw->oa);
 	pthread_mutex_destroy(&tw->lock);
 	pthread_cond_destroy(&tw->done);
+	pthread_cond_destroy(&tw->ready);
 	free(tw);
 }
 
@@ -427,6 +443,7 @@ int share_types_start(struct mycl_share *s, struct elf_image *img, struct callgr
 	if (!tw)
 		return -ENOMEM;
 	tw->img = img;
+	tw->dso = s->dso;
 	tw->fns = types_functions(s, cg, &nr, &bytes);
 	if (elf_image_machine(img) == 183 /* EM_AARCH64 */)
 		tw->oa = outline_atomics(cg, &tw->nr_oa);
@@ -453,6 +470,7 @@ int share_types_start(struct mycl_share *s, struct elf_image *img, struct callgr
 	atomic_init(&tw->err, 0);
 	pthread_mutex_init(&tw->lock, NULL);
 	pthread_cond_init(&tw->done, NULL);
+	pthread_cond_init(&tw->ready, NULL);
 	s->twalk = tw;
 	/*
 	 * Threads with twins of the binary's DWARF from now on, while this one
@@ -490,6 +508,18 @@ static void types_stop(struct share_twalk *tw)
 		k->dso = NULL;
 	}
 	tw->nk = 0;
+}
+
+void share_types_ready(struct mycl_share *s)
+{
+	struct share_twalk *tw = s->twalk;
+
+	if (!tw)
+		return;
+	pthread_mutex_lock(&tw->lock);
+	while (tw->nk && !tw->globals_ready)
+		pthread_cond_wait(&tw->ready, &tw->lock);
+	pthread_mutex_unlock(&tw->lock);
 }
 
 int share_types_walked(struct mycl_share *s, struct callgraph *cg)

@@ -381,13 +381,10 @@ struct dso *inline_twin(struct dso *d)
 {
 	struct inline_cache *pc = cache_of(d), *c;
 	struct dso *t;
-	Dwarf_Die die;
 
 	if (!pc || !pc->dw)
 		return NULL;
-	/* what the twins share, made read only: the globals' index, the names settled */
-	if (!pc->globals_read)
-		inline_global_at(d, NULL, 0, &die);
+	/* what the twins share, made read only: the names settled (the globals' index later) */
 	symtab_settle_all(&d->data_syms);
 	t = malloc(sizeof(*t));
 	if (!t)
@@ -405,11 +402,22 @@ struct dso *inline_twin(struct dso *d)
 		inline_twin_free(t);
 		return NULL;
 	}
+	return t;
+}
+
+void inline_twin_globals(struct dso *t, struct dso *d)
+{
+	struct inline_cache *pc = cache_of(d), *c = cache_of(t);
+	Dwarf_Die die;
+
+	if (!pc || !c)
+		return;
+	if (!pc->globals_read)
+		inline_global_at(d, NULL, 0, &die);
 	c->globals = pc->globals;
 	c->nr_globals = pc->nr_globals;
 	c->globals_read = true;
 	c->globals_borrowed = true;
-	return t;
 }
 
 void inline_twin_free(struct dso *t)

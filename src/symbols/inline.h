@@ -47,12 +47,18 @@ int inline_function_at(struct dso *d, uint64_t vaddr, Dwarf_Die *cu, Dwarf_Die *
  * D for another thread's reading of its DWARF (a libdw handle is one
  * thread's): a dso sharing D's symbol tables, read only (their names
  * settled here first), with a DWARF handle and caches of its own over the
- * same file, and D's index of the globals.  For inline_function_at,
- * inline_global_at, inline_dwarf and symtab_find of its data_syms, while D
- * is not used nor changed elsewhere.  NULL without DWARF or memory; freed
- * with inline_twin_free before D.
+ * same file.  For inline_function_at, inline_dwarf and symtab_find of its
+ * data_syms, while D's symbol tables are not changed elsewhere; for
+ * inline_global_at once it has D's index of the globals
+ * (inline_twin_globals).  NULL without DWARF or memory; freed with
+ * inline_twin_free before D.
  */
 struct dso *inline_twin(struct dso *d);
+/*
+ * D's index of the globals read (when not yet) and lent to its twin T: on
+ * T's thread, while nothing else reads D's DWARF.
+ */
+void inline_twin_globals(struct dso *t, struct dso *d);
 void inline_twin_free(struct dso *t);
 
 /* The DIE of the global variable at START: in unit CU first (when not NULL), then in any. */
