@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # What mycl-share --types adds to the globals' analysis on each BINARY (built
-# with debug info: build_postgres.sh, types_redis.sh's redis-server): wall
+# with debug info: build_postgres.sh, types_redis.sh's redis-server,
+# build_mariadb.sh's mariadbd): wall
 # time and peak RSS, best of RUNS, on every CPU the process may use, with the
 # types' walk on the calling thread alone (MYCL_TYPE_THREADS=off) and pinned
 # to one CPU; prints a row per binary and setting.  Asserts nothing (the
