@@ -614,6 +614,24 @@ int inline_global_at(struct dso *d, Dwarf_Die *cu, uint64_t start, Dwarf_Die *ou
 	return -ENOENT;
 }
 
+/*
+ * Whether entry CHILD of a struct, class or union is a member (or a base
+ * class) holding byte OFF: its type *MT, its offset *MOFF and size *SIZE.
+ */
+static bool member_holding(Dwarf_Die *child, uint64_t off, Dwarf_Die *mt, Dwarf_Word *moff,
+			   Dwarf_Word *size)
+{
+	Dwarf_Attribute at;
+	int ct = dwarf_tag(child);
+
+	*moff = 0;
+	return (ct == DW_TAG_member || ct == DW_TAG_inheritance) &&
+	       !(dwarf_attr(child, DW_AT_data_member_location, &at) &&
+		 dwarf_formudata(&at, moff) != 0) &&
+	       type_of(child, mt) && dwarf_aggregate_size(mt, size) == 0 &&
+	       off >= *moff && off - *moff < *size;
+}
+
 bool inline_member_pointer(struct dso *d, uint64_t start, uint64_t off)
 {
 	struct inline_cache *c = cache_of(d);
@@ -642,15 +660,9 @@ bool inline_member_pointer(struct dso *d, uint64_t start, uint64_t off)
 		     tag != DW_TAG_union_type) || dwarf_child(&type, &child) != 0)
 			return false;
 		do {
-			Dwarf_Attribute at;
-			Dwarf_Word moff = 0, size;
-			int ct = dwarf_tag(&child);
+			Dwarf_Word moff, size;
 
-			if ((ct != DW_TAG_member && ct != DW_TAG_inheritance) ||
-			    (dwarf_attr(&child, DW_AT_data_member_location, &at) &&
-			     dwarf_formudata(&at, &moff) != 0) ||
-			    !type_of(&child, &mt) || dwarf_aggregate_size(&mt, &size) != 0 ||
-			    off < moff || off - moff >= size)
+			if (!member_holding(&child, off, &mt, &moff, &size))
 				continue;
 			off -= moff;
 			type = mt;
@@ -679,15 +691,9 @@ int inline_member_extent(struct dso *d, uint64_t start, uint64_t off, uint64_t *
 		return -ENOENT;
 	/* (every member holding it: a union's overlap, the widest extent of them) */
 	do {
-		Dwarf_Attribute at;
-		Dwarf_Word moff = 0, size;
-		int ct = dwarf_tag(&child);
+		Dwarf_Word moff, size;
 
-		if ((ct != DW_TAG_member && ct != DW_TAG_inheritance) ||
-		    (dwarf_attr(&child, DW_AT_data_member_location, &at) &&
-		     dwarf_formudata(&at, &moff) != 0) ||
-		    !type_of(&child, &mt) || dwarf_aggregate_size(&mt, &size) != 0 ||
-		    off < moff || off - moff >= size)
+		if (!member_holding(&child, off, &mt, &moff, &size))
 			continue;
 		if (!found || moff < *lo)
 			*lo = moff;
