@@ -820,7 +820,7 @@ MYCL_API void mycl_share__free(struct mycl_share *s)
 	free(s->splits);
 	free(s->inner);
 	free(s->hotw);
-	free(s->hot_anywhere);
+	free(s->hot_any);
 	free(s->hot_root);
 	free(s->one_thread);
 	share_types_free(s);

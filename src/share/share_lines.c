@@ -78,18 +78,12 @@ static bool slots(const struct mycl_share *s, const struct mycl_share_var *v)
 }
 
 /*
- * A variable reaching past line L whose hot writes all land on its other
- * lines (a large object whose lock or counters lie at its start, its tail
- * on the next variables' line): no writer on L.  Not when a hot write's
- * place is not known (a computed index, a sample) or none was placed.
- */
-/*
  * The part of variable VAR on line L, when VAR reaches past L (a member of
  * a large struct: mysql_bin_log's 4,440 bytes span 70 lines): its hot
  * writes that may land there (HOT: at a place on L, or at a place not
  * known), those at a place on L (PLACED), the increments among them (not
- * at a computed index: an array's slots), the first place written and the
- * function writing it.
+ * at a computed index: an array's slots; PCOUNTERS: placed), the first
+ * place written and the function writing it.
  */
 struct part {
 	uint64_t hot, placed, counters, pcounters;
@@ -105,12 +99,17 @@ static bool part_on(const struct mycl_share *s, const struct mycl_share_line *l,
 	uint64_t end = l->start + s->line_size;
 	size_t lo;
 
-	if (!v->hot_writes || v->sampled_writes || !s->hot_anywhere || s->hot_anywhere[var] ||
+	if (!v->hot_writes || v->sampled_writes || !s->hot_any ||
 	    (v->addr >= l->start && v->addr + v->size <= end))
 		return false;
 	memset(p, 0, sizeof(*p));
+	/* (the writes whose place is not known may land anywhere in VAR) */
+	p->hot = s->hot_any[var].writes;
+	p->counters = s->hot_any[var].counters;
 	/* (by start: a member's range reaching L from a line before counts) */
-	lo = PARTITION_POINT(0, s->nr_hotw, mid, s->hotw[mid].var < var);
+	lo = PARTITION_POINT(0, s->nr_hotw, mid, s->hotw[mid].var < var ||
+			     (s->hotw[mid].var == var &&
+			      s->hotw[mid].where + s->hotw_span <= l->start));
 	for (; lo < s->nr_hotw && s->hotw[lo].var == var && s->hotw[lo].where < end; lo++) {
 		const struct share_hotw *h = &s->hotw[lo];
 		uint64_t at = h->where > l->start ? h->where : l->start;
@@ -118,9 +117,7 @@ static bool part_on(const struct mycl_share *s, const struct mycl_share_line *l,
 		if (h->end <= l->start)
 			continue;
 		p->hot++;
-		p->counters += h->counter && !h->indexed;
-		if (h->anywhere)
-			continue;
+		p->counters += h->counter;
 		if (!p->placed) {
 			p->where = at;
 			p->func = h->func;
@@ -135,6 +132,12 @@ static bool part_on(const struct mycl_share *s, const struct mycl_share_line *l,
 	return true;
 }
 
+/*
+ * A variable reaching past line L whose hot writes all land on its other
+ * lines (a large object whose lock or counters lie at its start, its tail
+ * on the next variables' line): no writer on L.  Not when a hot write's
+ * place is not known (a computed index, a sample).
+ */
 static bool written_elsewhere(struct mycl_share *s, const struct mycl_share_line *l, size_t var)
 {
 	struct part p;

@@ -39,15 +39,13 @@ struct share_split {
 /*
  * A hot write of variable VAR at address WHERE, or somewhere in [WHERE, END)
  * (a member a library function writes), for the lines a large variable
- * spans; in the function starting at FUNC; COUNTER: an increment.
+ * spans; in the function starting at FUNC; COUNTER: an increment.  (Those
+ * whose place is not known are counted per variable: hot_any.)
  */
 struct share_hotw {
 	uint32_t var;
 	bool counter;
-	bool anywhere;			/* its place not known: somewhere in the variable */
-	bool indexed;			/* ... at a computed index */
-	uint64_t where, end;		/* [where, end): a place, a member somewhere in it, or
-					 * (anywhere) the whole variable */
+	uint64_t where, end;		/* [where, end): a place, or a member somewhere in it */
 	uint64_t func;
 };
 
@@ -195,7 +193,9 @@ struct mycl_share {
 	size_t nr_inner, inner_cap;
 	struct share_hotw *hotw;	/* hot writes by place: by var, then where */
 	size_t nr_hotw, hotw_cap;
-	bool *hot_anywhere;		/* per var: a hot write whose place is not known */
+	/* per var: its hot writes whose place is not known, and the increments among them */
+	struct share_hotany { uint32_t writes, counters; } *hot_any;
+	uint64_t hotw_span;		/* the longest range of a placed hot write */
 	/*
 	 * Per var: the thread root of every hot access the code makes of it (0:
 	 * none yet, ROOT_MIXED: several or not known), and then whether that

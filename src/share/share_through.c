@@ -42,11 +42,9 @@ static void place_hot_write(struct mycl_share *s, const struct mycl_share_var *v
 {
 	uint32_t var = (uint32_t)(v - s->vars);
 	uint64_t end = where + 1, lo, hi;
-	bool anywhere;
 
-	if (!s->hot_anywhere &&
-	    !(s->hot_anywhere = calloc(s->nr_vars ? s->nr_vars : 1, sizeof(*s->hot_anywhere))))
-		return;		/* (then no line sets a part of V apart) */
+	if (!s->hot_any && !(s->hot_any = calloc(s->nr_vars ? s->nr_vars : 1, sizeof(*s->hot_any))))
+		return;		/* (then no line sets a part of a variable apart) */
 	/* (the members' extents from the debug info, when the analysis reads it) */
 	if (spread && !indexed && s->nr_dcode && where >= v->addr && where < v->addr + v->size &&
 	    !inline_member_extent(s->dso, v->addr, where - v->addr, &lo, &hi) && hi <= v->size) {
@@ -54,19 +52,18 @@ static void place_hot_write(struct mycl_share *s, const struct mycl_share_var *v
 		end = v->addr + hi;
 		spread = false;
 	}
-	anywhere = !where || spread || indexed || where < v->addr ||
-		   where >= v->addr + (v->size ? v->size : 1);
-	if (anywhere) {
-		where = v->addr;
-		end = v->addr + (v->size ? v->size : 1);
+	if (!where || spread || indexed || where < v->addr ||
+	    where >= v->addr + (v->size ? v->size : 1) ||
+	    ARRAY_GROW(s->hotw, s->hotw_cap, s->nr_hotw + 1)) {
+		/* (anywhere in V; so is a write there was no memory to place) */
+		s->hot_any[var].writes++;
+		s->hot_any[var].counters += counter && !indexed;
+		return;
 	}
-	if (!ARRAY_GROW(s->hotw, s->hotw_cap, s->nr_hotw + 1))
-		s->hotw[s->nr_hotw++] = (struct share_hotw){ .var = var, .counter = counter,
-							     .anywhere = anywhere,
-							     .indexed = indexed, .where = where,
-							     .end = end, .func = func };
-	else
-		s->hot_anywhere[var] = true;	/* (no memory: no line sets a part of V apart) */
+	if (end - where > s->hotw_span)
+		s->hotw_span = end - where;
+	s->hotw[s->nr_hotw++] = (struct share_hotw){ .var = var, .counter = counter,
+						     .where = where, .end = end, .func = func };
 }
 
 static int hotw_cmp(const void *a, const void *b)
@@ -81,10 +78,6 @@ static int hotw_cmp(const void *a, const void *b)
 		return x->func < y->func ? -1 : 1;
 	if (x->end != y->end)
 		return x->end < y->end ? -1 : 1;
-	if (x->anywhere != y->anywhere)
-		return x->anywhere - y->anywhere;
-	if (x->indexed != y->indexed)
-		return x->indexed - y->indexed;
 	return x->counter - y->counter;
 }
 
