@@ -7,6 +7,7 @@
 #include <string.h>
 #include "cursor.h"
 #include "dwarf_files.h"
+#include "dwarf_raw.h"
 #include "internal.h"
 
 #define MAX_DIRS 65536
@@ -60,37 +61,20 @@ void unit_files_free(struct unit_files *f)
 /* The sections the headers and their names live in (absent: compressed, not there). */
 static void read_sections(struct unit_files *f)
 {
+	static const char *const names[] = { ".debug_line", ".debug_line_str", ".debug_str" };
+	const uint8_t *buf[3];
+	size_t len[3];
 	Elf *e = dwarf_getelf(f->dw);
 	GElf_Ehdr eh;
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
 
 	f->read = true;
-	if (!e || !gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstrndx))
+	if (!e || !gelf_getehdr(e, &eh))
 		return;
 	f->swap = (eh.e_ident[EI_DATA] == ELFDATA2MSB) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
-		    (sh.sh_flags & SHF_COMPRESSED) || !(name = elf_strptr(e, shstrndx, sh.sh_name)) ||
-		    (strcmp(name, ".debug_line") && strcmp(name, ".debug_line_str") &&
-		     strcmp(name, ".debug_str")) ||
-		    !(d = elf_getdata(scn, NULL)) || !d->d_buf)
-			continue;
-		if (!strcmp(name, ".debug_line")) {
-			f->line = d->d_buf;
-			f->line_len = d->d_size;
-		} else if (!strcmp(name, ".debug_line_str")) {
-			f->line_str = d->d_buf;
-			f->line_str_len = d->d_size;
-		} else {
-			f->str = d->d_buf;
-			f->str_len = d->d_size;
-		}
-	}
+	dwarf_raw_sections(f->dw, names, 3, buf, len);
+	f->line = buf[0], f->line_len = len[0];
+	f->line_str = buf[1], f->line_str_len = len[1];
+	f->str = buf[2], f->str_len = len[2];
 }
 
 /* The string at OFF of section [SEC, SEC+LEN), or NULL. */

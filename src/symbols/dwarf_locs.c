@@ -6,45 +6,23 @@
 #include <string.h>
 #include "cursor.h"
 #include "dwarf_locs.h"
+#include "dwarf_raw.h"
 #include "internal.h"
 
 /* The sections of R->dw's file the lists live in (absent: compressed, hidden, not there). */
 static void read_sections(struct loc_reader *r)
 {
-	Elf *e = dwarf_getelf(r->dw);
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
+	static const char *const names[] = { ".debug_loc", ".debug_loclists", ".debug_addr",
+					     ".debug_info" };
+	const uint8_t *buf[4];
+	size_t len[4];
 
 	r->read = true;
-	if (!e || elf_getshdrstrndx(e, &shstrndx))
-		return;
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
-		    (sh.sh_flags & SHF_COMPRESSED) || !(name = elf_strptr(e, shstrndx, sh.sh_name)))
-			continue;
-		if (strcmp(name, ".debug_loc") && strcmp(name, ".debug_loclists") &&
-		    strcmp(name, ".debug_addr") && strcmp(name, ".debug_info"))
-			continue;
-		if (!(d = elf_getdata(scn, NULL)) || !d->d_buf)
-			continue;
-		if (!strcmp(name, ".debug_loc")) {
-			r->loc = d->d_buf;
-			r->loc_len = d->d_size;
-		} else if (!strcmp(name, ".debug_loclists")) {
-			r->loclists = d->d_buf;
-			r->loclists_len = d->d_size;
-		} else if (!strcmp(name, ".debug_info")) {
-			r->info = d->d_buf;
-			r->info_len = d->d_size;
-		} else {
-			r->addr = d->d_buf;
-			r->addr_len = d->d_size;
-		}
-	}
+	dwarf_raw_sections(r->dw, names, 4, buf, len);
+	r->loc = buf[0], r->loc_len = len[0];
+	r->loclists = buf[1], r->loclists_len = len[1];
+	r->addr = buf[2], r->addr_len = len[2];
+	r->info = buf[3], r->info_len = len[3];
 }
 
 /* The one operation of expression [P, P+LEN) into *OP when it is of the kinds decoded. */
