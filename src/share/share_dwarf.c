@@ -456,17 +456,18 @@ static const struct share_vtype *vtype_of(const struct mycl_share *s,
 	return lo < s->nr_vtypes && s->vtypes[lo].addr == v->addr ? &s->vtypes[lo] : NULL;
 }
 
-static bool marked(const struct mycl_share *s, const struct share_vtype *t, uint64_t a, uint64_t b,
-		   uint8_t kind)
+/* The first mark of KIND of type T holding both offsets A and B, or NULL. */
+static const struct share_mark *marked(const struct mycl_share *s, const struct share_vtype *t,
+				       uint64_t a, uint64_t b, uint8_t kind)
 {
 	for (uint32_t k = t->first; k < t->first + t->nr; k++) {
 		const struct share_mark *m = &s->marks[k];
 
 		if (m->kind == kind && a >= m->off && a - m->off < m->size && b >= m->off &&
 		    b - m->off < m->size)
-			return true;
+			return m;
 	}
-	return false;
+	return NULL;
 }
 
 bool share_pointer_at(struct mycl_share *s, const struct mycl_share_var *v, uint64_t off)
@@ -484,6 +485,7 @@ bool share_library_at(struct mycl_share *s, const struct mycl_share_var *v, uint
 		      uint64_t *start, uint64_t *size)
 {
 	const struct share_vtype *t = vtype_of(s, v);
+	const struct share_mark *m;
 	uint64_t base = 0;
 
 	if (!t)
@@ -492,16 +494,11 @@ bool share_library_at(struct mycl_share *s, const struct mycl_share_var *v, uint
 		base = off - off % t->stride;
 		off %= t->stride;
 	}
-	for (uint32_t k = t->first; k < t->first + t->nr; k++) {
-		const struct share_mark *m = &s->marks[k];
-
-		if (m->kind == MARK_LIB && off >= m->off && off - m->off < m->size) {
-			*start = base + m->off;
-			*size = m->size;
-			return true;
-		}
-	}
-	return false;
+	if (!(m = marked(s, t, off, off, MARK_LIB)))
+		return false;
+	*start = base + m->off;
+	*size = m->size;
+	return true;
 }
 
 bool share_library_part(struct mycl_share *s, const struct mycl_share_var *v, uint64_t a,

@@ -145,15 +145,6 @@ static bool written_elsewhere(struct mycl_share *s, const struct mycl_share_line
 	return part_on(s, l, var, &p) && !p.hot;
 }
 
-/* What VAR's writes weigh on line L: those landing there when that is known. */
-static double line_write_weight(const struct mycl_share *s, const struct mycl_share_line *l,
-				size_t var)
-{
-	struct part p;
-
-	return part_on(s, l, var, &p) ? 8.0 * (double)p.hot + 4.0 * (double)p.counters :
-					 write_weight(&s->vars[var]);
-}
 
 /*
  * The name of byte OFF of V in a finding: its member; inside a library's
@@ -289,8 +280,9 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 	double w = 0, r = 0;
 	uint64_t sw = 0, sr = 0;
 	const struct mycl_share_var *v;
-	struct part pt;
-	bool part, partial;
+	struct part pt = { 0 };
+	bool part = false, partial;
+	double wbest = 0;
 	const char *vn;
 
 	l->samples = 0;
@@ -298,15 +290,22 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 	l->score = 0;
 	l->why = l->fix = l->evidence = NULL;
 	for (size_t k = 0; k < l->nr_members; k++) {
+		struct part p = { 0 };
+		/* (a large variable's part on this line: the writes that may land here weigh) */
+		bool has = part_on(s, l, l->members[k], &p);
+
 		v = &s->vars[l->members[k]];
 		l->samples += v->samples;
 		sw += v->sampled_writes;
 		sr += v->sampled_reads;
 		/* (a large variable written hot only on its other line: neither writer nor reader) */
-		if (written_elsewhere(s, l, l->members[k]))
+		if (has && !p.hot)
 			continue;
 		if (runtime_written(v)) {
-			w += line_write_weight(s, l, l->members[k]);
+			double ww = has ? 8.0 * (double)p.hot + 4.0 * (double)p.counters :
+					  write_weight(v);
+
+			w += ww;
 			if (v->chain_samples && (ci == SIZE_MAX ||
 						 v->chain_samples > s->vars[ci].chain_samples))
 				ci = l->members[k];
@@ -314,10 +313,13 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 				nhot++;
 				if (!split && (split = split_on(s, l, l->members[k])))
 					nhot++;		/* two writers in one variable */
-				if (wi == SIZE_MAX ||
-				    line_write_weight(s, l, l->members[k]) + (double)v->sampled_writes * 100 >
-				    line_write_weight(s, l, wi) + (double)s->vars[wi].sampled_writes * 100)
+				ww += (double)v->sampled_writes * 100;
+				if (wi == SIZE_MAX || ww > wbest) {
 					wi = l->members[k];
+					wbest = ww;
+					part = has;
+					pt = p;
+				}
 			}
 			if (slots(s, v) && slot == SIZE_MAX)
 				slot = l->members[k];
@@ -332,8 +334,6 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 		return;
 	v = &s->vars[wi];
 	in = inner_on(s, l, wi);
-	/* (a large variable's part on this line: its member written here, named so) */
-	part = part_on(s, l, wi, &pt);
 	/*
 	 * (named by the member written there, an increment's first; an
 	 * increment at a place not known: by the variable)

@@ -103,12 +103,14 @@ void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_s
 		       bool indexed, unsigned int width)
 {
 	char why[200];
+	uint64_t func = callgraph_func_start(cg, at);
+	/* (an add to a pointer moves it: a cursor, not a count) */
+	bool cursor = counter && (heat == HEAT_HOT || heat == HEAT_WARM) &&
+		      pointer_at(s, v, where - v->addr);
 
 	if (heat == HEAT_HOT) {
-		/* (an add to a pointer moves it: a cursor, not a count) */
-		place_hot_write(s, v, where, spread, indexed,
-				counter && where >= v->addr && !pointer_at(s, v, where - v->addr),
-				callgraph_func_start(cg, at));
+		place_hot_write(s, v, where, spread, indexed, counter && where >= v->addr && !cursor,
+				func);
 		share_hot_access(s, cg, (size_t)(v - s->vars), at);
 	}
 	switch (heat) {
@@ -120,8 +122,7 @@ void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_s
 	if ((heat == HEAT_HOT || heat == HEAT_WARM) && callgraph_spinning(cg, at))
 		v->spin_writes++;
 	if (heat == HEAT_HOT || heat == HEAT_WARM) {
-		/* (an add to a pointer moves it: a cursor, not a count) */
-		v->counter_writes += counter && !pointer_at(s, v, where - v->addr);
+		v->counter_writes += counter && !cursor;
 		/*
 		 * A byte-scaled index is an offset computed into a struct, not an
 		 * element -- unless the debug info says the variable is an array
@@ -137,7 +138,7 @@ void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_s
 	if (!ARRAY_GROW(s->wrs, s->wrs_cap, s->nr_wrs + 1))
 		s->wrs[s->nr_wrs++] = (struct share_wr){ .var = (uint32_t)(v - s->vars),
 							 .heat = (uint8_t)heat, .count = 1,
-							 .func = callgraph_func_start(cg, at), .at = at };
+							 .func = func, .at = at };
 	/* The first hot write explains the variable; a warm one when there is no hot one. */
 	if ((heat == HEAT_HOT && v->hot_writes == 1) || (heat == HEAT_WARM && !v->hot_path))
 		v->hot_path = share_keep(s, strdup(callgraph_why(cg, at, why, sizeof(why))));

@@ -632,13 +632,21 @@ static bool member_holding(Dwarf_Die *child, uint64_t off, Dwarf_Die *mt, Dwarf_
 	       off >= *moff && off - *moff < *size;
 }
 
-bool inline_member_pointer(struct dso *d, uint64_t start, uint64_t off)
+/* The type of the global at START of D, typedefs and qualifiers taken off, into *TYPE. */
+static bool global_type(struct dso *d, uint64_t start, Dwarf_Die *type)
 {
 	struct inline_cache *c = cache_of(d);
-	Dwarf_Die var_die, type, child, mt;
+	Dwarf_Die var_die;
 
-	if (!c || !c->dw || inline_global_at(d, NULL, start, &var_die) != 0 ||
-	    !type_of(&var_die, &type))
+	return c && c->dw && inline_global_at(d, NULL, start, &var_die) == 0 &&
+	       type_of(&var_die, type);
+}
+
+bool inline_member_pointer(struct dso *d, uint64_t start, uint64_t off)
+{
+	Dwarf_Die type, child, mt;
+
+	if (!global_type(d, start, &type))
 		return false;
 	for (int depth = 0; depth < 16; depth++) {
 		int tag = dwarf_tag(&type);
@@ -677,13 +685,11 @@ bool inline_member_pointer(struct dso *d, uint64_t start, uint64_t off)
 
 int inline_member_extent(struct dso *d, uint64_t start, uint64_t off, uint64_t *lo, uint64_t *hi)
 {
-	struct inline_cache *c = cache_of(d);
-	Dwarf_Die var_die, type, child, mt;
+	Dwarf_Die type, child, mt;
 	bool found = false;
 	int tag;
 
-	if (!c || !c->dw || inline_global_at(d, NULL, start, &var_die) != 0 ||
-	    !type_of(&var_die, &type))
+	if (!global_type(d, start, &type))
 		return -ENOENT;
 	tag = dwarf_tag(&type);
 	if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type && tag != DW_TAG_union_type) ||

@@ -21,81 +21,67 @@
 #include <elfutils/libdw.h>
 #include "test_util.h"
 #include "dwarf_files.h"
+#include "dwarf_walk.h"
 
 struct tally {
 	size_t decls, named;
 };
 
-static void walk(struct unit_files *f, Dwarf_Die *parent, const char *path, struct tally *t,
-		 int depth)
+struct one_file {
+	struct unit_files *f;
+	const char *path;
+	struct tally t;
+};
+
+static void on_die(Dwarf_Die *die, void *ctx)
 {
-	Dwarf_Die c;
+	struct one_file *o = ctx;
+	const char *ours, *libdw;
 
-	if (depth > 64 || dwarf_child(parent, &c) != 0)
+	if (!dwarf_hasattr_integrate(die, DW_AT_decl_file))
 		return;
-	do {
-		if (dwarf_hasattr_integrate(&c, DW_AT_decl_file)) {
-			const char *ours = unit_decl_file(f, &c), *libdw = dwarf_decl_file(&c);
-
-			t->decls++;
-			t->named += ours != NULL;
-			if ((ours == NULL) != (libdw == NULL) || (ours && strcmp(ours, libdw))) {
-				fprintf(stderr, "%s: DIE %#lx: ours '%s', libdw '%s'\n", path,
-					(unsigned long)dwarf_dieoffset(&c), ours ? ours : "(none)",
-					libdw ? libdw : "(none)");
-				fail();
-			}
-		}
-		walk(f, &c, path, t, depth + 1);
-	} while (dwarf_siblingof(&c, &c) == 0);
+	ours = unit_decl_file(o->f, die);
+	libdw = dwarf_decl_file(die);
+	o->t.decls++;
+	o->t.named += ours != NULL;
+	if ((ours == NULL) != (libdw == NULL) || (ours && strcmp(ours, libdw))) {
+		fprintf(stderr, "%s: DIE %#lx: ours '%s', libdw '%s'\n", o->path,
+			(unsigned long)dwarf_dieoffset(die), ours ? ours : "(none)",
+			libdw ? libdw : "(none)");
+		fail();
+	}
 }
 
 static void check_file(const char *path, void *ctx)
 {
-	struct tally *all = ctx, t = { 0 };
+	struct tally *all = ctx;
+	struct one_file o = { .path = path };
 	int fd = open(path, O_RDONLY);
 	Dwarf *dw;
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-	struct unit_files *f;
 
 	assert_true(fd >= 0);
 	dw = dwarf_begin(fd, DWARF_C_READ);
 	assert_non_null(dw);
-	f = unit_files_new(dw);
-	assert_non_null(f);
-	while (dwarf_next_unit(dw, off, &next, &hsize, NULL, NULL, NULL, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu;
-
-		if (dwarf_offdie(dw, off + hsize, &cu))
-			walk(f, &cu, path, &t, 0);
-		off = next;
-	}
-	unit_files_free(f);
+	o.f = unit_files_new(dw);
+	assert_non_null(o.f);
+	dwarf_walk(dw, on_die, &o);
+	unit_files_free(o.f);
 	dwarf_end(dw);
 	close(fd);
-	printf("%s: %zu entries with a declaration file, %zu named\n", path, t.decls, t.named);
-	all->decls += t.decls;
-	all->named += t.named;
+	printf("%s: %zu entries with a declaration file, %zu named\n", path, o.t.decls,
+	       o.t.named);
+	all->decls += o.t.decls;
+	all->named += o.t.named;
 }
 
 static void fixtures(void **state)
 {
-	static const char *const names[] = {
-		"types/inventory.gcc-O2", "types/inventory.gcc-O0", "types/inventory.clang-O2",
-		"types/inventory.aarch64-O2", "types/depot.g++-O2", "types/depot.clang++-O0",
-		"types/faults.gcc-O2", "types/inventory.gcc-O2-dwarf4", "types/depot.clang++-O2-dwarf4",
-		"typeshare/kiosk.gcc-O2", "typeshare/kiosk.clang-O2",
-		"typeshare/kiosk.clang-O0", "typeshare/kiosk.split-O2", "typeshare/relay.clang++-O2",
-		"typeshare/relay.g++-O2", "typeshare/ledger.aarch64-O2", "locks/queue.clang",
-		"locks/backoff.gcc", "locks/backoff.clang-O0",
-	};
 	struct tally t = { 0 };
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (access(fixture(names[i]), R_OK) == 0)
-			check_file(fixture(names[i]), &t);
+	for (size_t i = 0; i < sizeof(dwarf_fixtures) / sizeof(dwarf_fixtures[0]); i++)
+		if (access(fixture(dwarf_fixtures[i]), R_OK) == 0)
+			check_file(fixture(dwarf_fixtures[i]), &t);
 	assert_true(t.named > 100);
 	for_each_listed("MYCL_TEST_FILES", check_file, &t);
 }

@@ -23,6 +23,7 @@
 #include <elfutils/libdw.h>
 #include "test_util.h"
 #include "dwarf_locs.h"
+#include "dwarf_walk.h"
 
 struct tally {
 	size_t vars, ours, libdws, entries, stopped;
@@ -99,70 +100,53 @@ static void compare_var(struct loc_reader *r, Dwarf_Die *die, const char *path, 
 	assert_int_equal(k, r->n);
 }
 
-static void walk(struct loc_reader *r, Dwarf_Die *parent, const char *path, struct tally *t,
-		 int depth)
+struct one_file {
+	struct loc_reader r;
+	const char *path;
+	struct tally t;
+};
+
+static void on_die(Dwarf_Die *die, void *ctx)
 {
-	Dwarf_Die c;
+	struct one_file *f = ctx;
+	int tag = dwarf_tag(die);
 
-	if (depth > 64 || dwarf_child(parent, &c) != 0)
-		return;
-	do {
-		int tag = dwarf_tag(&c);
-
-		if (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter)
-			compare_var(r, &c, path, t);
-		walk(r, &c, path, t, depth + 1);
-	} while (dwarf_siblingof(&c, &c) == 0);
+	if (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter)
+		compare_var(&f->r, die, f->path, &f->t);
 }
 
 static void check_file(const char *path, void *ctx)
 {
-	struct tally *all = ctx, t = { 0 };
+	struct tally *all = ctx;
+	struct one_file f = { .path = path };
 	int fd = open(path, O_RDONLY);
 	Dwarf *dw;
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-	struct loc_reader r = { 0 };
 
 	assert_true(fd >= 0);
 	dw = dwarf_begin(fd, DWARF_C_READ);
 	assert_non_null(dw);
-	r.dw = dw;
-	while (dwarf_next_unit(dw, off, &next, &hsize, NULL, NULL, NULL, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu;
-
-		if (dwarf_offdie(dw, off + hsize, &cu))
-			walk(&r, &cu, path, &t, 0);
-		off = next;
-	}
-	loc_reader_free(&r);
+	f.r.dw = dw;
+	dwarf_walk(dw, on_die, &f);
+	loc_reader_free(&f.r);
 	dwarf_end(dw);
 	close(fd);
 	printf("%s: %zu variables with a location, %zu read here (%zu ranges), %zu by libdw; "
-	       "%zu lists libdw stops in\n", path, t.vars, t.ours, t.entries, t.libdws, t.stopped);
-	all->vars += t.vars;
-	all->ours += t.ours;
-	all->entries += t.entries;
-	all->libdws += t.libdws;
+	       "%zu lists libdw stops in\n", path, f.t.vars, f.t.ours, f.t.entries, f.t.libdws,
+	       f.t.stopped);
+	all->vars += f.t.vars;
+	all->ours += f.t.ours;
+	all->entries += f.t.entries;
+	all->libdws += f.t.libdws;
 }
 
 static void fixtures(void **state)
 {
-	static const char *const names[] = {
-		"types/inventory.gcc-O2", "types/inventory.gcc-O0", "types/inventory.clang-O2",
-		"types/inventory.aarch64-O2", "types/depot.g++-O2", "types/depot.clang++-O0",
-		"types/faults.gcc-O2", "types/inventory.gcc-O2-dwarf4", "types/depot.clang++-O2-dwarf4",
-		"typeshare/kiosk.gcc-O2", "typeshare/kiosk.clang-O2",
-		"typeshare/kiosk.clang-O0", "typeshare/kiosk.split-O2", "typeshare/relay.clang++-O2",
-		"typeshare/relay.g++-O2", "typeshare/ledger.aarch64-O2", "locks/queue.clang",
-		"locks/backoff.gcc", "locks/backoff.clang-O0",
-	};
 	struct tally t = { 0 };
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (access(fixture(names[i]), R_OK) == 0)
-			check_file(fixture(names[i]), &t);
+	for (size_t i = 0; i < sizeof(dwarf_fixtures) / sizeof(dwarf_fixtures[0]); i++)
+		if (access(fixture(dwarf_fixtures[i]), R_OK) == 0)
+			check_file(fixture(dwarf_fixtures[i]), &t);
 	/* (the lists of optimized code, read here for the most part) */
 	assert_true(t.ours > t.libdws && t.entries > 100);
 	for_each_listed("MYCL_TEST_LOCS", check_file, &t);
