@@ -7,7 +7,8 @@ False sharing inside types: mycl-share --types on tests/data/typeshare.
     turnstile whose two atomics the cashiers and the auditor write) and relay.cc
     (two std::atomic counters of a class written by different threads, a
     template mailbox's head and tail, sessions of a derived class indexed by
-    worker), built by gcc and clang at -O0 and -O2 and for aarch64 (its
+    worker) and scorer.cc (a counter whose only writer is a lambda described
+    inside a block of the function that makes it), built by gcc and clang at -O0 and -O2 and for aarch64 (its
     out-of-line atomics): each finding on every build, the padded type not
     flagged at 64-byte lines and flagged at 128 (--what-if, aarch64);
   - solo.c, one thread and no atomics: nothing flagged;
@@ -103,6 +104,16 @@ def main():
         check(f"relay {build}: sessions indexed by worker, a base class's member named",
               s.get("verdict") == "slots" and "word" in members(s) and
               members(s).get("bytes", {}).get("element_writes", 0) > 0, s)
+
+    # scorer.cc: the counter's only writer a lambda described inside a block of its maker.
+    for build in ["g++-O2", "g++-O0", "clang++-O2", "aarch64-O2"]:
+        r, ts = types_json(share, os.path.join(d, "scorer." + build))
+        bm = members(ts.get("struct Board", {}))
+        check(f"scorer {build}: the lambda inside a block found as the counter's writer",
+              r.returncode == 0 and ts.get("struct Board", {}).get("verdict") == "writer_with_readers"
+              and bm.get("rounds", {}).get("role") == "written_hot" and
+              "operator()" in (bm.get("rounds", {}).get("writer") or "") and
+              bm.get("width", {}).get("role") == "read_mostly", ts.get("struct Board"))
 
     # A large global struct: the counter's line in its middle judged, not its every line.
     for build, ls in (("gcc-O2", 64), ("aarch64-O2", 128)):

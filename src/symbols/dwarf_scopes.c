@@ -12,7 +12,9 @@
 
 struct unit_index {
 	Dwarf_Off cu;
-	struct die_ranges fns;
+	struct die_ranges fns;		/* where compilers put functions: the unit, namespaces */
+	struct die_ranges all;		/* every function anywhere (after a miss in FNS) */
+	bool all_read;
 };
 
 struct unit_scopes {
@@ -21,43 +23,20 @@ struct unit_scopes {
 };
 
 /*
- * What may hold a function's definition: namespaces, modules, types
- * (methods; not in C, whose types hold no functions), functions.
+ * Where compilers write a function's definition (the entry with its code):
+ * the unit, namespaces and modules (rustc's, Fortran's), functions (nested
+ * ones, a local class's methods).  A method's definition is written at
+ * the unit's level and points at its declaration in the class, so a type's
+ * members are not read here: in a C++ unit they are most of the entries
+ * (every header's classes).  A definition anywhere else is found by
+ * index_all, after an address of the unit missed this index.
  */
-static bool container(int tag, bool c)
+static bool container(int tag)
 {
-	switch (tag) {
-	case DW_TAG_namespace:
-	case DW_TAG_module:
-	case DW_TAG_subprogram:
-		return true;
-	case DW_TAG_structure_type:
-	case DW_TAG_class_type:
-	case DW_TAG_union_type:
-	case DW_TAG_enumeration_type:
-	case DW_TAG_interface_type:
-		return !c;
-	default:
-		return false;
-	}
+	return tag == DW_TAG_namespace || tag == DW_TAG_module || tag == DW_TAG_subprogram;
 }
 
-/* Whether unit CU is C's. */
-static bool c_unit(Dwarf_Die *cu)
-{
-	switch (dwarf_srclang(cu)) {
-	case DW_LANG_C89:
-	case DW_LANG_C:
-	case DW_LANG_C99:
-	case DW_LANG_C11:
-	case 0x2c:	/* DW_LANG_C17 */
-		return true;
-	default:
-		return false;
-	}
-}
-
-static int index_children(struct unit_index *u, Dwarf_Die *parent, int depth, bool c)
+static int index_children(struct die_ranges *r, Dwarf_Die *parent, int depth)
 {
 	Dwarf_Die child;
 
@@ -66,13 +45,75 @@ static int index_children(struct unit_index *u, Dwarf_Die *parent, int depth, bo
 	do {
 		int tag = dwarf_tag(&child);
 
-		/* (a declaration, of a function or a type, holds no code: a method's, its parameters) */
-		if (!container(tag, c) || dwarf_hasattr(&child, DW_AT_declaration))
+		/* (a declaration holds no code: a function's, its parameters) */
+		if (!container(tag) || dwarf_hasattr(&child, DW_AT_declaration))
 			continue;
-		if (tag == DW_TAG_subprogram && die_ranges_add(&u->fns, &child))
+		if (tag == DW_TAG_subprogram && die_ranges_add(r, &child))
 			return -ENOMEM;
-		if (index_children(u, &child, depth + 1, c))
+		if (index_children(r, &child, depth + 1))
 			return -ENOMEM;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+/*
+ * What may hold a function's definition somewhere inside: scopes,
+ * functions, and the types declared inside a function (a type declared
+ * outside one holds its methods' declarations, their definitions written
+ * at the unit's level).
+ */
+static bool may_hold(int tag, bool in_fn)
+{
+	switch (tag) {
+	case DW_TAG_namespace:
+	case DW_TAG_module:
+	case DW_TAG_subprogram:
+	case DW_TAG_entry_point:
+	case DW_TAG_lexical_block:
+	case DW_TAG_try_block:
+	case DW_TAG_catch_block:
+	case DW_TAG_with_stmt:
+		return true;
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+	case DW_TAG_interface_type:
+		return in_fn;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Every function of the unit with code, under any scope or local type (a
+ * lambda's operator() inside its closure's type, inside a block of the
+ * function that makes it): what dwarf_getscopes() would find (it enters
+ * blocks and imported units; a function inside an inlined copy is written
+ * in the inlined function's own entry), read once per unit instead of at
+ * each miss.
+ */
+static int index_all(struct die_ranges *r, Dwarf_Die *parent, int depth, bool in_fn)
+{
+	Dwarf_Die child, unit;
+	Dwarf_Attribute at;
+
+	if (depth > MAX_NEST || dwarf_child(parent, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if ((tag == DW_TAG_subprogram || tag == DW_TAG_entry_point) &&
+		    die_ranges_add(r, &child))
+			return -ENOMEM;
+		if (tag == DW_TAG_imported_unit) {
+			if (dwarf_attr(&child, DW_AT_import, &at) && dwarf_formref_die(&at, &unit) &&
+			    index_all(r, &unit, depth + 1, false))
+				return -ENOMEM;
+		} else if (may_hold(tag, in_fn) && !dwarf_hasattr(&child, DW_AT_declaration) &&
+			   dwarf_haschildren(&child) &&
+			   index_all(r, &child, depth + 1, in_fn || tag == DW_TAG_subprogram)) {
+			return -ENOMEM;
+		}
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return 0;
 }
@@ -139,7 +180,7 @@ static struct unit_index *unit_of(struct unit_scopes *set, Dwarf_Die *cu)
 	u = &set->units[set->nr++];
 	memset(u, 0, sizeof(*u));
 	u->cu = off;
-	if (index_children(u, cu, 0, c_unit(cu))) {
+	if (index_children(&u->fns, cu, 0)) {
 		free(u->fns.v);
 		set->nr--;
 		return NULL;
@@ -189,6 +230,14 @@ int unit_function_at(struct unit_scopes **setp, Dwarf *dw, Dwarf_Die *cu, uint64
 		return -ENOMEM;
 	/* the innermost function holding it (nested functions, overlapping clones) */
 	best = die_ranges_find(&u->fns, vaddr, 16);
+	if (!best && !u->all_read) {
+		u->all_read = true;
+		if (index_all(&u->all, cu, 0, false))
+			return -ENOMEM;
+		die_ranges_sort(&u->all);
+	}
+	if (!best)
+		best = die_ranges_find(&u->all, vaddr, 16);
 	return best && dwarf_offdie(dw, best->die, fn) ? 1 : 0;
 }
 
@@ -217,8 +266,10 @@ void unit_scopes_free(struct unit_scopes *set)
 {
 	if (!set)
 		return;
-	for (size_t i = 0; i < set->nr; i++)
+	for (size_t i = 0; i < set->nr; i++) {
 		free(set->units[i].fns.v);
+		free(set->units[i].all.v);
+	}
 	free(set->units);
 	free(set);
 }

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The scopes at an address where libdw's dwarf_getscopes() finds none:
- * rustc (and other compilers of languages with modules) writes its functions
- * inside DW_TAG_namespace entries, which dwarf_getscopes() does not enter.
- * Per unit, an index of every function's address ranges, made the first
- * time an address of that unit needs it; then the inlined subroutines and
- * blocks inside the function holding the address.
+ * The scopes at an address, instead of libdw's dwarf_getscopes(), which
+ * walks the unit's entries at each call and does not enter namespaces
+ * (where rustc writes its functions).  Per unit, an index of the address
+ * ranges of the functions at the unit's level and in namespaces, made the
+ * first time an address of that unit needs it, and one of every function
+ * under any entry, made the first time an address misses the first; then
+ * the inlined subroutines and blocks inside the function holding the
+ * address.
  */
 #ifndef MYCL_DWARF_SCOPES_H
 #define MYCL_DWARF_SCOPES_H

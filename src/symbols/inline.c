@@ -237,16 +237,11 @@ static int lookup(const struct inline_names *in, struct inline_cache *c, uint64_
 	 * there, from an index of the unit's functions: dwarf_getscopes() goes
 	 * from an inlined instance to its abstract origin's scopes, so it gives
 	 * the innermost inlined function alone, and it does not enter namespaces
-	 * (rustc's functions).  It answers what the index does not hold.
+	 * (rustc's functions).
 	 */
 	nscopes = unit_scopes_at(&c->units, c->dw, &cudie, vaddr, &scopes);
 	if (nscopes < 0)
 		return nscopes;
-	if (!nscopes) {
-		free(scopes);
-		scopes = NULL;
-		nscopes = dwarf_getscopes(&cudie, vaddr, &scopes);
-	}
 	for (int i = 0; i < nscopes && *n < max; i++) {
 		const char *name;
 
@@ -357,24 +352,12 @@ Dwarf *inline_dwarf(struct dso *d)
 int inline_function_at(struct dso *d, uint64_t vaddr, Dwarf_Die *cu, Dwarf_Die *fn)
 {
 	struct inline_cache *c = cache_of(d);
-	Dwarf_Die *scopes = NULL;
-	int n, err = -ENOENT;
+	int n;
 
 	if (!c || !cu_die_at(c, vaddr, cu))
 		return -ENOENT;
 	n = unit_function_at(&c->units, c->dw, cu, vaddr, fn);
-	if (n)
-		return n < 0 ? n : 0;
-	n = dwarf_getscopes(cu, vaddr, &scopes);
-	/* The outermost function: the concrete one the symbol's code is. */
-	for (int i = n - 1; i >= 0; i--)
-		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
-			*fn = scopes[i];
-			err = 0;
-			break;
-		}
-	free(scopes);
-	return err;
+	return n < 0 ? n : n ? 0 : -ENOENT;
 }
 
 struct dso *inline_twin(struct dso *d)
