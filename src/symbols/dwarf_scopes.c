@@ -2,24 +2,36 @@
 /* The scopes at an address, through an index of each unit's functions (dwarf_scopes.h). */
 #include <dwarf.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dwarf_scopes.h"
 #include "internal.h"
+#include "itable.h"
 
 #define MAX_NEST	64	/* namespaces and types around a function, blocks inside one */
+
+enum { NOT_READ, READING, READ };
 
 struct unit_index {
 	Dwarf_Off cu;
 	struct die_ranges fns;		/* where compilers put functions: the unit, namespaces */
 	struct die_ranges all;		/* every function anywhere (after a miss in FNS) */
-	bool all_read;
+	uint8_t fns_state, all_state;	/* NOT_READ, READING (by one thread), READ */
 };
 
+/*
+ * The units' indexes, shared by the threads that read one file (each with
+ * its own Dwarf handle: an index holds entries' offsets): an index is read
+ * by the first thread that needs it, the others wait for it.
+ */
 struct unit_scopes {
-	struct unit_index *units;
+	pthread_mutex_t lock;
+	pthread_cond_t read;		/* an index left READING */
+	struct unit_index **units;	/* by the unit's offset through INDEX */
 	size_t nr, cap;
+	struct itable index;
 };
 
 /*
@@ -167,26 +179,77 @@ const struct die_range *die_ranges_find(const struct die_ranges *r, uint64_t vad
 	return NULL;
 }
 
-static struct unit_index *unit_of(struct unit_scopes *set, Dwarf_Die *cu)
+static bool unit_hash(const void *ctx, size_t i, uint64_t *h)
 {
-	Dwarf_Off off = dwarf_dieoffset(cu);
-	struct unit_index *u;
+	const struct unit_scopes *set = ctx;
 
-	for (size_t i = 0; i < set->nr; i++)
-		if (set->units[i].cu == off)
-			return &set->units[i];
+	*h = set->units[i]->cu * 0x9e3779b97f4a7c15ull >> 7;
+	return true;
+}
+
+/* The index of the unit at offset OFF, made empty if none is: under SET's lock. */
+static struct unit_index *unit_of(struct unit_scopes *set, Dwarf_Off off)
+{
+	uint64_t h = off * 0x9e3779b97f4a7c15ull >> 7;
+	struct unit_index *u;
+	size_t s;
+
+	if (set->index.cap)
+		itable_each(&set->index, h, s)
+			if (set->units[set->index.slot[s]]->cu == off)
+				return set->units[set->index.slot[s]];
 	if (ARRAY_GROW(set->units, set->cap, set->nr + 1))
 		return NULL;
-	u = &set->units[set->nr++];
-	memset(u, 0, sizeof(*u));
-	u->cu = off;
-	if (index_children(&u->fns, cu, 0)) {
-		free(u->fns.v);
-		set->nr--;
+	if (itable_full(&set->index, set->nr) &&
+	    itable_grow(&set->index, set->nr, 64, unit_hash, set))
 		return NULL;
-	}
-	die_ranges_sort(&u->fns);
+	if (!(u = calloc(1, sizeof(*u))))
+		return NULL;
+	u->cu = off;
+	itable_each(&set->index, h, s)
+		;
+	itable_put(&set->index, s, set->nr);
+	set->units[set->nr++] = u;
 	return u;
+}
+
+/*
+ * *STATE's index R of unit CU read (by this thread, or by the one reading
+ * it: waited for), with ALL's walk or with the functions' one: 0, -ENOMEM.
+ */
+static int read_once(struct unit_scopes *set, uint8_t *state, struct die_ranges *r,
+		     Dwarf_Die *cu, bool all)
+{
+	int err;
+
+	while (*state == READING)
+		pthread_cond_wait(&set->read, &set->lock);
+	if (*state == READ)
+		return 0;
+	*state = READING;
+	pthread_mutex_unlock(&set->lock);
+	err = all ? index_all(r, cu, 0, false) : index_children(r, cu, 0);
+	if (!err)
+		die_ranges_sort(r);
+	pthread_mutex_lock(&set->lock);
+	if (err) {
+		free(r->v);
+		memset(r, 0, sizeof(*r));
+	}
+	*state = err ? NOT_READ : READ;
+	pthread_cond_broadcast(&set->read);
+	return err;
+}
+
+struct unit_scopes *unit_scopes_new(void)
+{
+	struct unit_scopes *set = calloc(1, sizeof(*set));
+
+	if (!set)
+		return NULL;
+	pthread_mutex_init(&set->lock, NULL);
+	pthread_cond_init(&set->read, NULL);
+	return set;
 }
 
 /* Inside FN, the blocks and inlined subroutines holding VADDR, outermost first, into OUT. */
@@ -223,21 +286,26 @@ int unit_function_at(struct unit_scopes **setp, Dwarf *dw, Dwarf_Die *cu, uint64
 	struct unit_scopes *set = *setp;
 	struct unit_index *u;
 	const struct die_range *best;
+	int err;
 
-	if (!set && !(set = *setp = calloc(1, sizeof(*set))))
+	if (!set && !(set = *setp = unit_scopes_new()))
 		return -ENOMEM;
-	if (!(u = unit_of(set, cu)))
-		return -ENOMEM;
+	pthread_mutex_lock(&set->lock);
+	u = unit_of(set, dwarf_dieoffset(cu));
+	err = u ? read_once(set, &u->fns_state, &u->fns, cu, false) : -ENOMEM;
+	pthread_mutex_unlock(&set->lock);
+	if (err)
+		return err;
 	/* the innermost function holding it (nested functions, overlapping clones) */
 	best = die_ranges_find(&u->fns, vaddr, 16);
-	if (!best && !u->all_read) {
-		u->all_read = true;
-		if (index_all(&u->all, cu, 0, false))
-			return -ENOMEM;
-		die_ranges_sort(&u->all);
-	}
-	if (!best)
+	if (!best) {
+		pthread_mutex_lock(&set->lock);
+		err = read_once(set, &u->all_state, &u->all, cu, true);
+		pthread_mutex_unlock(&set->lock);
+		if (err)
+			return err;
 		best = die_ranges_find(&u->all, vaddr, 16);
+	}
 	return best && dwarf_offdie(dw, best->die, fn) ? 1 : 0;
 }
 
@@ -267,9 +335,13 @@ void unit_scopes_free(struct unit_scopes *set)
 	if (!set)
 		return;
 	for (size_t i = 0; i < set->nr; i++) {
-		free(set->units[i].fns.v);
-		free(set->units[i].all.v);
+		free(set->units[i]->fns.v);
+		free(set->units[i]->all.v);
+		free(set->units[i]);
 	}
 	free(set->units);
+	itable_free(&set->index);
+	pthread_mutex_destroy(&set->lock);
+	pthread_cond_destroy(&set->read);
 	free(set);
 }

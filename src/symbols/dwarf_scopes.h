@@ -56,6 +56,11 @@ int unit_scopes_at(struct unit_scopes **set, Dwarf *dw, Dwarf_Die *cu, uint64_t 
  */
 int unit_function_at(struct unit_scopes **set, Dwarf *dw, Dwarf_Die *cu, uint64_t vaddr,
 		     Dwarf_Die *fn);
+/*
+ * An empty set of the units' indexes, for several threads to share (each
+ * passing its own Dwarf handle of the same file); NULL.
+ */
+struct unit_scopes *unit_scopes_new(void);
 void unit_scopes_free(struct unit_scopes *set);
 
 #endif

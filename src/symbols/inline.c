@@ -37,6 +37,7 @@ struct inline_cache {
 	struct die_ranges cus;
 	bool cus_read;
 	struct unit_scopes *units;	/* functions inside namespaces (rustc's), indexed per unit */
+	bool units_borrowed;		/* a twin's: its dso's (inline_twin), not freed here */
 	struct die_range *globals;	/* global variables by address (lo), for inline_global_at */
 	size_t nr_globals, globals_cap;
 	bool globals_read;
@@ -126,7 +127,8 @@ static void inline_cache_free(struct dso *d)
 	free(c->cus.v);
 	if (!c->globals_borrowed)
 		free(c->globals);
-	unit_scopes_free(c->units);
+	if (!c->units_borrowed)
+		unit_scopes_free(c->units);
 	free(c);
 	d->inlines = NULL;
 }
@@ -381,10 +383,15 @@ struct dso *inline_twin(struct dso *d)
 	t->syms.last = NULL;
 	t->data_syms.last = NULL;
 	c = cache_of(t);
-	if (!c || !c->dw) {
+	/* (and the units' indexes, each read once by whichever thread needs it first) */
+	if (!pc->units)
+		pc->units = unit_scopes_new();
+	if (!c || !c->dw || !pc->units) {
 		inline_twin_free(t);
 		return NULL;
 	}
+	c->units = pc->units;
+	c->units_borrowed = true;
 	return t;
 }
 
