@@ -126,6 +126,23 @@ struct walk {
  * Direct-mapped: a slot holds the last key hashed there.
  */
 #define MEMO_SLOTS 8192
+
+/*
+ * The members of each struct, class and union named through, read once:
+ * by the type's entry (its address in the debug info: a type unit's
+ * entries have offsets of their own), each type's run of ROWS.
+ */
+struct member_cache {
+	struct member_set {
+		const void *addr;
+		size_t first, n;
+	} *sets;
+	size_t nr_sets, cap_sets;
+	struct itable set_index;
+	struct member_row *rows;
+	size_t nr_rows, cap_rows;
+};
+
 struct dt_memo {
 	Dwarf *dw;
 	bool lean;
@@ -170,7 +187,26 @@ struct dt_memo {
 		const char *name;	/* the debug info's or the symbol table's */
 		Dwarf_Off type;
 	} global[MEMO_SLOTS];
+	struct member_cache members;
 };
+
+/* A member (or base class) of a type, as naming an access at an offset needs it. */
+struct member_row {
+	Dwarf_Word off;
+	uint64_t size;
+	Dwarf_Die type;			/* its type (typedefs left on) */
+	const char *name;		/* a member's, or NULL */
+	bool member;			/* not a base class (DW_TAG_inheritance) */
+	bool bits;			/* a bit field */
+	bool flexible;			/* an array of no size: a flexible array member */
+};
+
+static void member_cache_free(struct member_cache *m)
+{
+	free(m->sets);
+	itable_free(&m->set_index);
+	free(m->rows);
+}
 
 struct dt_memo *datatype_memo_new(void)
 {
@@ -191,6 +227,7 @@ void datatype_memo_free(struct dt_memo *m)
 		free(m->type[i].name);
 		free(m->path[i].path);
 	}
+	member_cache_free(&m->members);
 	free(m);
 }
 
@@ -506,11 +543,82 @@ static void bit_fields(Dwarf_Die *t, int64_t base, int64_t off, uint64_t size, c
  * the address, so an array on the way is entered at "[i]".  SIZE: the bytes
  * accessed, to choose among a union's members.
  */
-static void path_at(Dwarf_Die *type, int64_t off, uint64_t size, bool *indexed, char *buf,
-		    size_t len, size_t *used, Dwarf_Die *mt, int64_t base, int64_t *moff,
-		    uint64_t *msize, int depth)
+static bool set_hash(const void *ctx, size_t i, uint64_t *h)
 {
-	Dwarf_Die t = *type, child, ct;
+	const struct member_cache *m = ctx;
+
+	*h = (uintptr_t)m->sets[i].addr * 0x9e3779b97f4a7c15ull >> 7;
+	return true;
+}
+
+/* The members of struct, class or union T into M's rows: their run, NULL (out of memory). */
+static const struct member_set *member_set_read(struct member_cache *m, Dwarf_Die *t)
+{
+	uint64_t h = (uintptr_t)t->addr * 0x9e3779b97f4a7c15ull >> 7;
+	struct member_set *set;
+	Dwarf_Die child;
+	size_t s;
+
+	if (m->set_index.cap)
+		itable_each(&m->set_index, h, s)
+			if (m->sets[m->set_index.slot[s]].addr == t->addr)
+				return &m->sets[m->set_index.slot[s]];
+	if (ARRAY_GROW(m->sets, m->cap_sets, m->nr_sets + 1) ||
+	    (itable_full(&m->set_index, m->nr_sets) &&
+	     itable_grow(&m->set_index, m->nr_sets, 256, set_hash, m)))
+		return NULL;
+	set = &m->sets[m->nr_sets];
+	*set = (struct member_set){ .addr = t->addr, .first = m->nr_rows };
+	if (dwarf_child(t, &child) == 0) {
+		do {
+			int ctag = dwarf_tag(&child);
+			struct member_row r = { .member = ctag == DW_TAG_member };
+
+			if ((ctag != DW_TAG_member && ctag != DW_TAG_inheritance) ||
+			    !member_offset(&child, &r.off) || !die_type(&child, &r.type))
+				continue;
+			/* (C++ static members have no offset: DW_AT_external, or DWARF 5's variable tag) */
+			if (dwarf_hasattr(&child, DW_AT_external))
+				continue;
+			r.size = type_size(&r.type);
+			r.flexible = !r.size && dwarf_tag(&r.type) == DW_TAG_array_type;
+			r.bits = r.member && dwarf_hasattr(&child, DW_AT_bit_size);
+			r.name = r.member ? dwarf_diename(&child) : NULL;
+			if (ARRAY_GROW(m->rows, m->cap_rows, m->nr_rows + 1)) {
+				m->nr_rows = set->first;
+				return NULL;
+			}
+			m->rows[m->nr_rows++] = r;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	set->n = m->nr_rows - set->first;
+	itable_each(&m->set_index, h, s)
+		;
+	itable_put(&m->set_index, s, m->nr_sets);
+	return &m->sets[m->nr_sets++];
+}
+
+/* The members of struct, class or union T, from the memo M or read here into TMP (freed by the caller). */
+static const struct member_row *members_of(struct dt_memo *memo, Dwarf_Die *t, size_t *n,
+					   struct member_cache *tmp)
+{
+	struct member_cache *m = memo ? &memo->members : NULL;
+	const struct member_set *set = m ? member_set_read(m, t) : NULL;
+
+	if (set) {
+		*n = set->n;
+		return m->rows + set->first;
+	}
+	set = member_set_read(tmp, t);
+	*n = set ? set->n : 0;
+	return set ? tmp->rows + set->first : NULL;
+}
+
+static void path_at(struct dt_memo *memo, Dwarf_Die *type, int64_t off, uint64_t size,
+		    bool *indexed, char *buf, size_t len, size_t *used, Dwarf_Die *mt, int64_t base,
+		    int64_t *moff, uint64_t *msize, int depth)
+{
+	Dwarf_Die t = *type, ct;
 	char tmp[48];
 	int tag;
 
@@ -518,27 +626,17 @@ static void path_at(Dwarf_Die *type, int64_t off, uint64_t size, bool *indexed, 
 		goto rest;
 	tag = dwarf_tag(&t);
 	if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type) {
-		Dwarf_Die best;
-		Dwarf_Word best_off = 0;
-		bool found = false;
+		struct member_cache own = { 0 };
+		const struct member_row *rows, *best = NULL;
+		size_t n;
 
-		if (off < 0 || dwarf_child(&t, &child) != 0)
+		if (off < 0)
 			goto rest;
-		do {
-			int ctag = dwarf_tag(&child);
-			Dwarf_Word mo;
-			uint64_t ms;
-			bool flexible;
+		rows = members_of(memo, &t, &n, &own);
+		for (size_t i = 0; i < n; i++) {
+			const struct member_row *r = &rows[i];
 
-			if ((ctag != DW_TAG_member && ctag != DW_TAG_inheritance) ||
-			    !member_offset(&child, &mo) || !die_type(&child, &ct))
-				continue;
-			/* (C++ static members have no offset: DW_AT_external, or DWARF 5's variable tag) */
-			if (dwarf_hasattr(&child, DW_AT_external))
-				continue;
-			ms = type_size(&ct);
-			flexible = !ms && dwarf_tag(&ct) == DW_TAG_array_type;
-			if ((uint64_t)off < mo || (!flexible && (uint64_t)off >= mo + ms))
+			if ((uint64_t)off < r->off || (!r->flexible && (uint64_t)off >= r->off + r->size))
 				continue;
 			/*
 			 * In a union, the member whose innermost part the access's size
@@ -547,42 +645,42 @@ static void path_at(Dwarf_Die *type, int64_t off, uint64_t size, bool *indexed, 
 			 * data after it).
 			 */
 			if (tag == DW_TAG_union_type) {
-				if (!found || inner_size(&ct, off - (int64_t)mo) == size) {
-					bool exact = found;
+				ct = r->type;
+				if (!best || inner_size(&ct, off - (int64_t)r->off) == size) {
+					bool exact = best;
 
-					best = child;
-					best_off = mo;
-					found = true;
+					best = r;
 					if (exact)
 						break;
 				}
-			} else if (flexible || (uint64_t)off + (size ? size : 1) <= mo + ms) {
-				best = child;
-				best_off = mo;
-				found = true;
+			} else if (r->flexible || (uint64_t)off + (size ? size : 1) <= r->off + r->size) {
+				best = r;
 				break;
-			} else if (!found) {
-				best = child;
-				best_off = mo;
-				found = true;
+			} else if (!best) {
+				best = r;
 			}
-		} while (dwarf_siblingof(&child, &child) == 0);
-		if (!found)
+		}
+		if (!best) {
+			member_cache_free(&own);
 			goto rest;
-		if (dwarf_tag(&best) == DW_TAG_member && dwarf_hasattr(&best, DW_AT_bit_size)) {
+		}
+		if (best->bits) {
 			/* bit fields: every one in the bytes accessed ({open,audited,zone}) */
 			put(buf, len, used, ".");
-			bit_fields(&t, (int64_t)best_off, off, size, buf, len, used);
-		} else if (dwarf_tag(&best) == DW_TAG_member && dwarf_diename(&best)) {
+			bit_fields(&t, (int64_t)best->off, off, size, buf, len, used);
+		} else if (best->name) {
 			put(buf, len, used, ".");
-			put(buf, len, used, dwarf_diename(&best));
+			put(buf, len, used, best->name);
 		}
-		die_type(&best, &ct);
+		ct = best->type;
 		*mt = ct;
-		*moff = base + (int64_t)best_off;
-		*msize = type_size(&ct);
-		path_at(&ct, off - (int64_t)best_off, size, indexed, buf, len, used, mt,
-			base + (int64_t)best_off, moff, msize, depth + 1);
+		*moff = base + (int64_t)best->off;
+		*msize = best->size;
+		base += (int64_t)best->off;
+		off -= (int64_t)best->off;
+		member_cache_free(&own);
+		path_at(memo, &ct, off, size, indexed, buf, len, used, mt, base, moff, msize,
+			depth + 1);
 		return;
 	}
 	if (tag == DW_TAG_array_type && die_type(&t, &ct)) {
@@ -602,8 +700,8 @@ static void path_at(Dwarf_Die *type, int64_t off, uint64_t size, bool *indexed, 
 		}
 		*mt = ct;
 		*msize = es;
-		path_at(&ct, off % (int64_t)es, size, indexed, buf, len, used, mt, *moff, moff, msize,
-			depth + 1);
+		path_at(memo, &ct, off % (int64_t)es, size, indexed, buf, len, used, mt, *moff, moff,
+			msize, depth + 1);
 		return;
 	}
 rest:
@@ -1197,7 +1295,7 @@ static void memo_path_at(struct walk *w, Dwarf_Die *type, int64_t off, uint64_t 
 	{
 		bool ix_in = *indexed;
 
-		path_at(type, off, size, indexed, buf, len, used, mt, 0, moff, msize, 0);
+		path_at(w->memo, type, off, size, indexed, buf, len, used, mt, 0, moff, msize, 0);
 		if (m) {
 			free(m->path);
 			*m = (struct memo_path){ .key = key, .off = off, .size = (uint8_t)size,
