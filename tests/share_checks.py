@@ -873,6 +873,27 @@ def binlog(tool, data):
                                 ctr[0]["evidence"] or ""), str(ctr and ctr[0]["evidence"]))
 
 
+def rwlatch(tool, data):
+    """tests/data/share/rwlatch.c: the program's own reader-writer latch (readers add 1 to its
+    word and subtract it again, a writer compares and swaps it) at the start of an object whose
+    bucket count every reader reads; an id allocator (fetch_add, and a maximum kept by
+    compare-and-swap, never subtracted) on a line of its own.  The latch's line is flagged as a
+    hot writer beside read-mostly data, naming the word, not as a counter to shard; the id's
+    line stays a counter."""
+    for name in ("rwlatch.gcc-O2", "rwlatch.clang-O2", "rwlatch.gcc-O0"):
+        doc = share_json(tool, os.path.join(data, "share", name))
+        by = {m["name"]: line for line in doc["lines"] for m in line["members"]}
+        tbl, ids = by.get("tbl", {}), by.get("ids", {})
+        check(f"{name}: the latch's word beside the bucket count: a hot writer, no counter",
+              tbl.get("verdict") == "writer_with_readers" and
+              (tbl.get("why") or "").startswith("tbl.latch.readers is written on hot paths") and
+              "tbl.buckets" in (tbl.get("why") or ""), str((tbl.get("verdict"), tbl.get("why"))))
+        check(f"{name}: the id kept by fetch_add and compare-and-swap stays a counter",
+              ids.get("verdict") == "hot_counter" and
+              (ids.get("why") or "").startswith("ids.next is a counter"),
+              str((ids.get("verdict"), ids.get("why"))))
+
+
 def decode_ahead(tool, data):
     """Capstone's decoding ahead on a second thread (code ranges of 256 KB and more) gives the
     report the decoding in the caller gives, byte for byte."""
@@ -1521,6 +1542,7 @@ def main():
     scan_thread(tool, data)
     span(tool, data)
     binlog(tool, data)
+    rwlatch(tool, data)
     paced(tool, data)
     napper(tool, data)
     lazy(tool, data)

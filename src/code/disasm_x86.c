@@ -55,6 +55,47 @@ static unsigned int x86_fam(const struct disasm *d, unsigned int reg)
 	return reg < NREGS ? d->x86_family[reg] : 0;
 }
 
+/*
+ * Whether add, sub, inc, dec or xadd CI subtracts: sub and dec, an add of a
+ * negative immediate, or of a register holding one (fetch_sub's
+ * mov $-1, %eax; lock xadd %eax, (%rdi)).
+ */
+static bool x86_decrement(const struct disasm *d, const cs_insn *ci)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	const cs_x86_op *src = &x->operands[0];
+	uint64_t v;
+
+	if (ci->id == X86_INS_SUB || ci->id == X86_INS_DEC)
+		return true;
+	if ((ci->id != X86_INS_ADD && ci->id != X86_INS_XADD) || x->op_count != 2 ||
+	    src->size < 1 || src->size > 8)
+		return false;
+	if (src->type == X86_OP_IMM)
+		v = (uint64_t)src->imm;
+	else if (src->type == X86_OP_REG && x86_fam(d, src->reg) && d->imm[x86_fam(d, src->reg)].known)
+		v = d->imm[x86_fam(d, src->reg)].v;
+	else
+		return false;
+	return (v >> (8 * src->size - 1)) & 1;
+}
+
+/* The kind of atomic instruction ID is (x86 locked, or xchg with memory). */
+static uint8_t x86_atomic_op(unsigned int id)
+{
+	switch (id) {
+	case X86_INS_XCHG:
+	case X86_INS_BTS:
+		return ATOM_XCHG;
+	case X86_INS_CMPXCHG:
+	case X86_INS_CMPXCHG8B:
+	case X86_INS_CMPXCHG16B:
+		return ATOM_CAS;
+	default:
+		return ATOM_ARITH;
+	}
+}
+
 /* What an instruction does that matters to locks: atomics, stores, system calls, arguments. */
 static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in, const uint16_t *rd,
 			   uint8_t nrd, const uint16_t *wr, uint8_t nwr)
@@ -88,25 +129,12 @@ static void x86_lock_facts(struct disasm *d, const cs_insn *ci, struct insn *in,
 		if (x86_fam(d, wr[i]))
 			in->regs_written |= 1u << x86_fam(d, wr[i]);
 	if (in->atomic) {
-		switch (ci->id) {
-		case X86_INS_XCHG:
-			in->atomic_op = ATOM_XCHG;
-			in->new_const = val > 0 && d->imm[val].known;
-			break;
-		case X86_INS_CMPXCHG:
-		case X86_INS_CMPXCHG8B:
-		case X86_INS_CMPXCHG16B:
-			in->atomic_op = ATOM_CAS;
-			in->new_const = ci->id == X86_INS_CMPXCHG && val > 0 && d->imm[val].known;
-			break;
-		case X86_INS_BTS:
-			in->atomic_op = ATOM_XCHG;
+		in->atomic_op = x86_atomic_op(ci->id);
+		/* (what it stores is a constant: a test-and-set's) */
+		if (ci->id == X86_INS_BTS)
 			in->new_const = true;
-			break;
-		default:
-			in->atomic_op = ATOM_ARITH;
-			break;
-		}
+		else if (ci->id == X86_INS_XCHG || ci->id == X86_INS_CMPXCHG)
+			in->new_const = val > 0 && d->imm[val].known;
 	}
 	if (ci->id == X86_INS_SYSCALL) {
 		in->syscall = true;
@@ -720,6 +748,9 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 		     (ci->id == X86_INS_XCHG && x->op_count == 2 &&
 		      (x->operands[0].type == X86_OP_MEM || x->operands[1].type == X86_OP_MEM));
 	in->exchange = in->atomic && ci->id == X86_INS_XCHG;
+	/* (x86_lock_facts says it with what it stores; mycl-share's counters, which kind) */
+	if (in->atomic && d->share_facts && !d->lock_facts)
+		in->atomic_op = x86_atomic_op(ci->id);
 	in->on_zero = ci->id == X86_INS_JE ? 1 : ci->id == X86_INS_JNE ? 2 : 0;
 	in->spin_hint = ci->id == X86_INS_PAUSE;
 	in->jump = ci->id == X86_INS_JMP;
@@ -946,9 +977,11 @@ void x86(struct disasm *d, const cs_insn *ci, struct insn *in)
 	if (d->machine == EM_386 && in->call)
 		i386_call(d, ci, in);
 	if (d->share_facts && (in->access == ACC_RMW || in->mem_prm_access == ACC_RMW ||
-			       in->via_access == ACC_RMW))
+			       in->via_access == ACC_RMW)) {
 		in->counter_op = ci->id == X86_INS_ADD || ci->id == X86_INS_SUB ||
 				 ci->id == X86_INS_INC || ci->id == X86_INS_DEC || ci->id == X86_INS_XADD;
+		in->decrement = x86_decrement(d, ci);
+	}
 	if (d->share_facts)
 		x86_counter(d, ci, in);
 	if (set_val && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&

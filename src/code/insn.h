@@ -61,6 +61,7 @@ struct insn {
 	/* x86_64, with disasm_set_share_facts (mycl-share): */
 	bool indexed;			/* data is where an indexed access starts: an array's element */
 	bool counter_op;		/* a read-modify-write that adds or subtracts (a counter) */
+	bool decrement;			/* ... that subtracts (x86_64: sub, dec, a negative add) */
 	bool store_self;		/* a store of what was loaded there, plus or minus something */
 	bool sets_flags;		/* x86_64, mycl-share: writes the flags a branch tests */
 	uint16_t scale;			/* ... the index's scale (x86: times what it was multiplied by) */

@@ -254,7 +254,7 @@ static int scan_insn(const struct insn *in, void *arg)
 		if (ARRAY_GROW(sc->ptrws, sc->ptrws_cap, sc->nr_ptrws + 1))
 			return -ENOMEM;
 		sc->ptrws[sc->nr_ptrws++] = (struct ptrw){ in->addr, ptr, in->via_off,
-							   in->counter_op };
+							   (uint8_t)share_write_kind(in) };
 	}
 	if ((in->call || tail) && in->target && in->call_arg_argptr) {
 		if (ARRAY_GROW(sc->apcalls, sc->apcalls_cap, sc->nr_apcalls + 1))
@@ -349,6 +349,7 @@ static int note_access(struct scan *sc, const struct insn *in, uint64_t data, lo
 		.addr = in->addr, .end = in->addr + in->size, .var = (uint32_t)v,
 		.off = (uint32_t)(data - s->vars[v].addr),
 		.access = in->access, .atomic = in->atomic, .counter = in->counter_op,
+		.kind = (uint8_t)share_write_kind(in),
 		.self = in->store_self, .indexed = in->indexed, .scale = in->scale,
 		.konst = in->store_const && in->access == ACC_WRITE, .val = in->store_val,
 		.once = sc->guard_fn && (in->access == ACC_WRITE || in->access == ACC_RMW) &&
@@ -458,6 +459,7 @@ static enum cg_heat ref_heat(const struct callgraph *cg, const struct share_ref 
 	return r->once ? HEAT_STARTUP : callgraph_heat(cg, r->addr);
 }
 
+
 /* Every reference counted by when it runs. */
 static int count_refs(struct mycl_share *s, struct callgraph *cg, bool strict_tests)
 {
@@ -491,7 +493,7 @@ static int count_refs(struct mycl_share *s, struct callgraph *cg, bool strict_te
 		if ((r->access == ACC_WRITE || r->access == ACC_RMW) && set_once &&
 		    set_once[r->var] && h >= HEAT_WARM)
 			share_count_write_once(s, cg, v, SHARE_ONCE_FLAG, HEAT_WARM, r->addr,
-					       v->addr + r->off, false, r->counter, r->indexed,
+					       v->addr + r->off, false, r->kind, r->indexed,
 					       r->scale);
 		/*
 		 * A value (no constant: a flag's toggles run as often as their
@@ -509,10 +511,10 @@ static int count_refs(struct mycl_share *s, struct callgraph *cg, bool strict_te
 		else if (strict_tests && r->access == ACC_WRITE && !r->konst && !r->counter && !r->self &&
 			 !r->indexed && !r->atomic && h == HEAT_HOT && callgraph_guarded(cg, r->addr))
 			share_count_write_once(s, cg, v, SHARE_ONCE_TESTED, HEAT_WARM, r->addr,
-					       v->addr + r->off, false, r->counter, r->indexed,
+					       v->addr + r->off, false, r->kind, r->indexed,
 					       r->scale);
 		else if (r->access == ACC_WRITE || r->access == ACC_RMW)
-			share_count_write_at(s, cg, v, h, r->addr, v->addr + r->off, false, r->counter,
+			share_count_write_at(s, cg, v, h, r->addr, v->addr + r->off, false, r->kind,
 					     r->indexed, r->scale);
 		else if (r->access == ACC_READ && h >= HEAT_WARM) {
 			v->runtime_reads++, v->hot_reads += h == HEAT_HOT;
@@ -615,7 +617,9 @@ static int scan_code(struct mycl_share *s, struct elf_image *img, struct scan *s
 		err = share_callee_writes(&sc);
 	if (!err) {
 		share_pointer_writes(&sc);
+		share_settle_swaps(s);
 		share_sort_hot_writes(s);
+		err = share_lock_word_readers(s, sc.cg);
 	}
 	if (!err)
 		err = share_make_writers(s, sc.cg);
@@ -821,6 +825,10 @@ MYCL_API void mycl_share__free(struct mycl_share *s)
 	free(s->inner);
 	free(s->hotw);
 	free(s->hot_any);
+	free(s->swaps);
+	free(s->downs);
+	free(s->incs);
+	free(s->lockw);
 	free(s->hot_root);
 	free(s->one_thread);
 	share_types_free(s);

@@ -235,6 +235,15 @@ static const struct share_split *split_on(const struct mycl_share *s,
 	return a >= l->start && b < l->start + s->line_size ? p : NULL;
 }
 
+/* The member of VAR at its first place incremented while threads run (no lock word's), or NULL. */
+static const char *counter_member(struct mycl_share *s, size_t var)
+{
+	size_t lo = PARTITION_POINT(0, s->nr_incs, mid, s->incs[mid].var < var);
+
+	return lo < s->nr_incs && s->incs[lo].var == var ?
+	       share_member_name(s, &s->vars[var], s->incs[lo].where - s->vars[var].addr) : NULL;
+}
+
 /* VAR's member written hot beside one only read, both on line L, or NULL. */
 static const struct share_inner *inner_on(const struct mycl_share *s,
 					  const struct mycl_share_line *l, size_t var)
@@ -391,10 +400,13 @@ static void judge(struct mycl_share *s, struct mycl_share_line *l)
 		   v->counter_writes && (v->atomics || v->hot_writes) &&
 		   v->indexed_writes < v->hot_writes + v->warm_writes) {
 		/* (a single variable: slots of an array each a line wide are no shared counter) */
+		const char *cm = in && !(partial && pt.pcounters) ? counter_member(s, wi) : NULL;
+
 		l->verdict = MYCL_SHARE_HOT_COUNTER;
 		l->why = in ? savef(s, "%s is a counter incremented while threads run, and %s, read on "
 				    "hot paths and never written then, is a member of the same %s on "
-				    "its line", partial && pt.pcounters ? vn : in->mw, in->mr, v->name) :
+				    "its line", partial && pt.pcounters ? vn : cm ? cm : in->mw, in->mr,
+				    v->name) :
 			 nr ? savef(s, "%s is a counter incremented while threads run; its line "
 				    "bounces between CPUs, and read-mostly %s %s on it", vn,
 				    names(s, l, reader_here, SIZE_MAX), nr > 1 ? "sit" : "sits") :

@@ -147,19 +147,52 @@ static bool distinct_members(const char *a, const char *b)
  * same code reads (struct config { bool enabled; ... long hits; }).  Moving
  * the whole variable to a line of its own mends nothing there.
  */
-static int inner_readers(struct mycl_share *s, struct callgraph *cg)
+static bool has_inner(const struct mycl_share *s, uint32_t var)
+{
+	for (size_t i = 0; i < s->nr_inner; i++)
+		if (s->inner[i].var == var)
+			return true;
+	return false;
+}
+
+/* Whether VAR has a place among the N lock words LW (by var). */
+static bool locked_var(const struct share_place *lw, size_t n, uint32_t var)
+{
+	size_t i = PARTITION_POINT(0, n, mid, lw[mid].var < var);
+
+	return i < n && lw[i].var == var;
+}
+
+/*
+ * (LW, N: only the variables of those lock words with no pair yet, each
+ * lock word a member written hot)
+ */
+static int inner_readers(struct mycl_share *s, struct callgraph *cg, const struct share_place *lw,
+			 size_t nlw)
 {
 	struct ma *m = NULL;
 	size_t n = 0, cap = 0;
 	int err = 0;
 
+	for (size_t i = 0; i < nlw; i++) {
+		const struct mycl_share_var *v = &s->vars[lw[i].var];
+
+		if (v->kind != MYCL_SHARE_VAR_PLAIN || v->size <= 8 || has_inner(s, lw[i].var))
+			continue;
+		if (ARRAY_GROW(m, cap, n + 1)) {
+			free(m);
+			return -ENOMEM;
+		}
+		m[n++] = (struct ma){ lw[i].var, (uint32_t)(lw[i].where - v->addr), true, true, false };
+	}
 	for (size_t i = 0; i < s->nr_refs; i++) {
 		const struct share_ref *r = &s->refs[i];
 		const struct mycl_share_var *v = &s->vars[r->var];
 		enum cg_heat h;
 
 		if (r->access == ACC_NONE || r->access == ACC_ADDR || r->indexed || r->once ||
-		    v->kind != MYCL_SHARE_VAR_PLAIN || v->size <= 8 || !v->hot_writes)
+		    v->kind != MYCL_SHARE_VAR_PLAIN || v->size <= 8 || !v->hot_writes ||
+		    (lw && (!locked_var(lw, nlw, r->var) || has_inner(s, r->var))))
 			continue;
 		if (ARRAY_GROW(m, cap, n + 1)) {
 			free(m);
@@ -264,5 +297,25 @@ int share_member_writers(struct mycl_share *s, struct callgraph *cg)
 		s->splits[s->nr_splits++] = best;
 	}
 	free(w);
-	return inner_readers(s, cg);
+	return inner_readers(s, cg, NULL, 0);
+}
+
+static int inner_cmp(const void *a, const void *b)
+{
+	const struct share_inner *x = a, *y = b;
+
+	return x->var < y->var ? -1 : x->var > y->var;
+}
+
+int share_lock_word_readers(struct mycl_share *s, struct callgraph *cg)
+{
+	size_t before = s->nr_inner;
+	int err;
+
+	if (!s->nr_lockw)
+		return 0;
+	err = inner_readers(s, cg, s->lockw, s->nr_lockw);
+	if (s->nr_inner > before)
+		sort_array(s->inner, s->nr_inner, sizeof(*s->inner), inner_cmp);
+	return err;
 }

@@ -56,7 +56,7 @@ struct scan {
 	struct callref { uint64_t caller, at, value, alt; bool indexed; } *calls;
 	size_t nr_calls, calls_cap;
 	/* Writes through what a pointer variable holds, and what is stored in such variables. */
-	struct ptrw { uint64_t at, ptr; int64_t off; bool counter; } *ptrws;
+	struct ptrw { uint64_t at, ptr; int64_t off; uint8_t kind; } *ptrws;
 	size_t nr_ptrws, ptrws_cap;
 	struct ptrset { uint64_t ptr, target; bool indexed; } *ptrsets;
 	size_t nr_ptrsets, ptrsets_cap;
@@ -96,13 +96,28 @@ struct scan {
 #define SHARE_ARG_PTR(fn) (INSN_ARG_KEY | ((fn) & 0x000fffffffffffffULL))
 
 /*
+ * What a write does (share_count_write's KIND): adds to the place (and
+ * subtracts), compares and swaps it, or neither.  An exchange is no swap
+ * here: a sequentially consistent store is one (xchg).
+ */
+enum { SHARE_W_COUNTER = 1, SHARE_W_SWAP = 2, SHARE_W_DOWN = 4 };
+
+static inline unsigned int share_write_kind(const struct insn *in)
+{
+	return (in->counter_op ? SHARE_W_COUNTER : 0) |
+	       (in->counter_op && in->decrement ? SHARE_W_DOWN : 0) |
+	       (in->atomic && in->atomic_op == ATOM_CAS ? SHARE_W_SWAP : 0);
+}
+
+/*
  * One write to V, by when it runs (HEAT); AT explains where (for the hottest);
  * WHERE is the address written (0: not known; INDEXED, the start of what is
  * written at a computed index), SPREAD: or somewhere from WHERE on (a
- * library function writing a buffer), within the member holding it.
+ * library function writing a buffer), within the member holding it; KIND,
+ * SHARE_W_* (an increment, a swap).
  */
 void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
-		       enum cg_heat heat, uint64_t at, uint64_t where, bool spread, bool counter,
+		       enum cg_heat heat, uint64_t at, uint64_t where, bool spread, unsigned int kind,
 		       bool indexed, unsigned int width);
 /*
  * The same for a write counted once while threads run (enum share_once
@@ -111,14 +126,20 @@ void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_s
  */
 void share_count_write_once(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
 			    uint8_t once, enum cg_heat heat, uint64_t at, uint64_t where,
-			    bool spread, bool counter, bool indexed, unsigned int width);
+			    bool spread, unsigned int kind, bool indexed, unsigned int width);
 /*
  * A write at AT (or the call at AT handing the variable on) as hot as HEAT:
  * counted, once when AT runs only past the test of a flag set once.
  */
 void share_count_write_at(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
-			  enum cg_heat heat, uint64_t at, uint64_t where, bool spread, bool counter,
+			  enum cg_heat heat, uint64_t at, uint64_t where, bool spread, unsigned int kind,
 			  bool indexed, unsigned int width);
+/*
+ * The increments of lock words (a place also subtracted from and compared
+ * and swapped: share_state.h's swaps) taken off the counters: before the
+ * hot writes are sorted.
+ */
+void share_settle_swaps(struct mycl_share *s);
 /*
  * The code of CALLEE, a function of the binary (not a library's), when it is
  * to be read for what it does with an address handed to it: at most 64 KB.

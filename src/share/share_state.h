@@ -15,6 +15,7 @@ struct share_ref {
 	uint8_t access;
 	bool atomic;
 	bool counter;			/* an increment (add, inc, atomic add) */
+	uint8_t kind;			/* SHARE_W_*: an increment, a decrement, a compare-and-swap */
 	bool self;			/* a store of what was loaded there, changed (x86_64) */
 	bool indexed;			/* at a computed index from the variable's start */
 	uint16_t scale;			/* ... the index's scale */
@@ -197,6 +198,16 @@ struct mycl_share {
 	struct share_hotany { uint32_t writes, counters; } *hot_any;
 	uint64_t hotw_span;		/* the longest range of a placed hot write */
 	/*
+	 * The places code compares and swaps, those it subtracts from, and
+	 * those threads add to: a place added to, subtracted from and swapped
+	 * is a lock word (a reader count beside the writer's bit), no counter to
+	 * shard; one only added to and swapped stays one (a maximum kept by
+	 * compare-and-swap beside fetch_add).  INCS by var and place, lock
+	 * words' taken out into LOCKW (share_settle_swaps).
+	 */
+	struct share_place { uint32_t var; uint64_t where; } *swaps, *downs, *incs, *lockw;
+	size_t nr_swaps, swaps_cap, nr_downs, downs_cap, nr_incs, incs_cap, nr_lockw, lockw_cap;
+	/*
 	 * Per var: the thread root of every hot access the code makes of it (0:
 	 * none yet, ROOT_MIXED: several or not known), and then whether that
 	 * root runs on one thread only (main, a thread started once).
@@ -282,6 +293,12 @@ enum mycl_share_kind var_kind(const struct elf_image *img, const struct elf_sect
 struct callgraph;
 /* share_members.c: the members of one variable that different threads write (splits). */
 int share_member_writers(struct mycl_share *s, struct callgraph *cg);
+/*
+ * The lock words' variables (share_settle_swaps) with no member written hot
+ * beside one read hot yet: the lock word's place counts as that writer (a
+ * latch taken through its methods, which -O0 leaves as calls).  -ENOMEM.
+ */
+int share_lock_word_readers(struct mycl_share *s, struct callgraph *cg);
 /* share_writers.c: the writer lists and wfuncs, from the writes in wrs (freed). */
 int share_make_writers(struct mycl_share *s, struct callgraph *cg);
 /* share_perf.c: weights by the recording PERF_DATA, its samples in TIME (perf's --time; NULL: all). */

@@ -81,6 +81,58 @@ static int hotw_cmp(const void *a, const void *b)
 	return x->counter - y->counter;
 }
 
+static int place_cmp(const void *a, const void *b)
+{
+	const struct share_place *x = a, *y = b;
+
+	if (x->var != y->var)
+		return x->var < y->var ? -1 : 1;
+	return x->where < y->where ? -1 : x->where > y->where;
+}
+
+static bool in_places(const struct share_place *p, size_t n, uint32_t var, uint64_t where)
+{
+	size_t i = PARTITION_POINT(0, n, mid, p[mid].var < var ||
+				   (p[mid].var == var && p[mid].where < where));
+
+	return i < n && p[i].var == var && p[i].where == where;
+}
+
+/* Whether the place WHERE of VAR is a lock word: swapped, and subtracted from. */
+static bool lock_word(const struct mycl_share *s, uint32_t var, uint64_t where)
+{
+	return in_places(s->swaps, s->nr_swaps, var, where) &&
+	       in_places(s->downs, s->nr_downs, var, where);
+}
+
+void share_settle_swaps(struct mycl_share *s)
+{
+	size_t kept = 0;
+
+	sort_array(s->incs, s->nr_incs, sizeof(*s->incs), place_cmp);
+	if (!s->nr_swaps || !s->nr_downs)
+		return;
+	sort_array(s->swaps, s->nr_swaps, sizeof(*s->swaps), place_cmp);
+	sort_array(s->downs, s->nr_downs, sizeof(*s->downs), place_cmp);
+	for (size_t i = 0; i < s->nr_incs; i++) {
+		if (!lock_word(s, s->incs[i].var, s->incs[i].where)) {
+			s->incs[kept++] = s->incs[i];
+			continue;
+		}
+		if (s->vars[s->incs[i].var].counter_writes)
+			s->vars[s->incs[i].var].counter_writes--;
+		/* (no memory: the lock word's readers are not looked for) */
+		if ((!s->nr_lockw || s->lockw[s->nr_lockw - 1].where != s->incs[i].where ||
+		     s->lockw[s->nr_lockw - 1].var != s->incs[i].var) &&
+		    !ARRAY_GROW(s->lockw, s->lockw_cap, s->nr_lockw + 1))
+			s->lockw[s->nr_lockw++] = s->incs[i];
+	}
+	s->nr_incs = kept;
+	for (size_t i = 0; i < s->nr_hotw; i++)
+		if (s->hotw[i].counter && lock_word(s, s->hotw[i].var, s->hotw[i].where))
+			s->hotw[i].counter = false;
+}
+
 void share_sort_hot_writes(struct mycl_share *s)
 {
 	sort_array(s->hotw, s->nr_hotw, sizeof(*s->hotw), hotw_cmp);
@@ -98,12 +150,22 @@ static bool pointer_at(struct mycl_share *s, const struct mycl_share_var *v, uin
 }
 
 /* One write to V, by when it runs; AT explains where (for the hottest); WHERE: what it writes. */
+/* (a place of V swapped or incremented, for share_settle_swaps; no memory: not kept) */
+static void keep_place(struct share_place **p, size_t *nr, size_t *cap,
+		       const struct mycl_share *s, const struct mycl_share_var *v, uint64_t where)
+{
+	if (where >= v->addr && where < v->addr + (v->size ? v->size : 1) &&
+	    !ARRAY_GROW(*p, *cap, *nr + 1))
+		(*p)[(*nr)++] = (struct share_place){ (uint32_t)(v - s->vars), where };
+}
+
 void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
-		       enum cg_heat heat, uint64_t at, uint64_t where, bool spread, bool counter,
+		       enum cg_heat heat, uint64_t at, uint64_t where, bool spread, unsigned int kind,
 		       bool indexed, unsigned int width)
 {
 	char why[200];
 	uint64_t func = callgraph_func_start(cg, at);
+	bool counter = kind & SHARE_W_COUNTER;
 	/* (an add to a pointer moves it: a cursor, not a count) */
 	bool cursor = counter && (heat == HEAT_HOT || heat == HEAT_WARM) &&
 		      pointer_at(s, v, where - v->addr);
@@ -121,8 +183,14 @@ void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_s
 	}
 	if ((heat == HEAT_HOT || heat == HEAT_WARM) && callgraph_spinning(cg, at))
 		v->spin_writes++;
+	if (kind & SHARE_W_SWAP)
+		keep_place(&s->swaps, &s->nr_swaps, &s->swaps_cap, s, v, where);
+	if (kind & SHARE_W_DOWN)
+		keep_place(&s->downs, &s->nr_downs, &s->downs_cap, s, v, where);
 	if (heat == HEAT_HOT || heat == HEAT_WARM) {
 		v->counter_writes += counter && !cursor;
+		if (counter && !cursor && !spread && !indexed)
+			keep_place(&s->incs, &s->nr_incs, &s->incs_cap, s, v, where);
 		/*
 		 * A byte-scaled index is an offset computed into a struct, not an
 		 * element -- unless the debug info says the variable is an array
@@ -178,12 +246,12 @@ void share_one_thread(struct mycl_share *s, struct callgraph *cg)
 
 void share_count_write_once(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
 			    uint8_t once, enum cg_heat heat, uint64_t at, uint64_t where,
-			    bool spread, bool counter, bool indexed, unsigned int width)
+			    bool spread, unsigned int kind, bool indexed, unsigned int width)
 {
 	size_t before = s->nr_wrs;
 	bool explained = v->hot_path != NULL;
 
-	share_count_write(s, cg, v, heat > HEAT_WARM ? HEAT_WARM : heat, at, where, spread, counter,
+	share_count_write(s, cg, v, heat > HEAT_WARM ? HEAT_WARM : heat, at, where, spread, kind,
 			  indexed, width);
 	if (s->nr_wrs > before)
 		s->wrs[before].once = once;
@@ -192,14 +260,14 @@ void share_count_write_once(struct mycl_share *s, struct callgraph *cg, struct m
 }
 
 void share_count_write_at(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
-			  enum cg_heat heat, uint64_t at, uint64_t where, bool spread, bool counter,
+			  enum cg_heat heat, uint64_t at, uint64_t where, bool spread, unsigned int kind,
 			  bool indexed, unsigned int width)
 {
 	if (heat >= HEAT_WARM && callgraph_once_at(cg, at))
-		share_count_write_once(s, cg, v, SHARE_ONCE_PAST, heat, at, where, spread, counter,
+		share_count_write_once(s, cg, v, SHARE_ONCE_PAST, heat, at, where, spread, kind,
 				       indexed, width);
 	else
-		share_count_write(s, cg, v, heat, at, where, spread, counter, indexed, width);
+		share_count_write(s, cg, v, heat, at, where, spread, kind, indexed, width);
 }
 
 size_t share_callees(const struct scan *sc, uint64_t target, uint64_t slot, uint16_t stride,
@@ -267,7 +335,7 @@ struct cfact {
 	int32_t call_arg_pass_off[6];
 	uint8_t call_arg_pass[6];
 	uint8_t mem_prm, mem_prm_access;
-	bool call, counter_op;
+	bool call, counter_op, decrement;
 	bool ix;			/* at a computed offset from the argument (insn.mem_prm_ix) */
 	uint64_t call_arg[6];		/* what each argument holds, when known (an entry's address) */
 	bool tail;			/* CALL: a jump out of the function's code, maybe a tail call */
@@ -357,7 +425,8 @@ static int facts_add(struct callee_facts *c, uint64_t fn, const struct insn *v, 
 				     in->mem_prm_off, { 0 }, { 0 },
 				     in->mem_prm_ix ? in->mem_prm_ix : in->mem_prm,
 				     in->mem_prm_ix ? (uint8_t)ACC_WRITE : in->mem_prm_access,
-				     call, in->counter_op, in->mem_prm_ix != 0, { 0 }, !in->call && call,
+				     call, in->counter_op, in->decrement, in->mem_prm_ix != 0, { 0 },
+				     !in->call && call,
 				     in->atomic ? in->atomic_op : 0 };
 		memcpy(f->call_arg_pass_off, in->call_arg_pass_off, sizeof(f->call_arg_pass_off));
 		memcpy(f->call_arg_pass, in->call_arg_pass, sizeof(f->call_arg_pass));
@@ -697,7 +766,10 @@ int share_callee_writes(struct scan *sc)
 			s->vars[var].callee_writes++;
 			share_count_write_at(s, sc->cg, &s->vars[var], heat,
 					     a->own_heat ? v[k].addr : a->call,
-					     a->addr + (uint64_t)v[k].mem_prm_off, false, v[k].counter_op,
+					     a->addr + (uint64_t)v[k].mem_prm_off, false,
+					     (v[k].counter_op ? SHARE_W_COUNTER : 0) |
+					     (v[k].counter_op && v[k].decrement ? SHARE_W_DOWN : 0) |
+					     (v[k].atomic_op == ATOM_CAS ? SHARE_W_SWAP : 0),
 					     a->indexed || v[k].ix, 0);
 		}
 	}
@@ -890,7 +962,8 @@ int share_returned_writes(struct scan *sc)
 				s->vars[var].callee_writes++;
 				share_count_write_at(s, sc->cg, &s->vars[var],
 						     callgraph_heat(sc->cg, v[q].addr), v[q].addr, at,
-						     false, v[q].counter_op, c->indexed || v[q].indexed,
+						     false, share_write_kind(&v[q]),
+						     c->indexed || v[q].indexed,
 						     c->indexed ? 0 : v[q].scale);
 			}
 		}
@@ -948,7 +1021,7 @@ void share_pointer_writes(struct scan *sc)
 				continue;
 			s->vars[var].callee_writes++;
 			share_count_write_at(s, sc->cg, &s->vars[var], callgraph_heat(sc->cg, w->at),
-					     w->at, t->target + (uint64_t)w->off, false, w->counter, t->indexed,
+					     w->at, t->target + (uint64_t)w->off, false, w->kind, t->indexed,
 					     0);
 		}
 	}

@@ -168,6 +168,10 @@ aarch64-linux-gnu-gcc -O2 -g -pthread -o span.aarch64 span.c
 g++ -O2 -g -pthread -o binlog.g++-O2 binlog.cc
 clang++ -O0 -g -pthread -o binlog.clang++-O0 binlog.cc
 aarch64-linux-gnu-g++ -O2 -g -pthread -o binlog.aarch64 binlog.cc
+# The program's own reader-writer latch (a lock word, no counter) beside an id counter.
+gcc -O2 -g -pthread -o rwlatch.gcc-O2 rwlatch.c
+clang -O2 -g -pthread -o rwlatch.clang-O2 rwlatch.c
+gcc -O0 -g -pthread -o rwlatch.gcc-O0 rwlatch.c
 # Loops paced by a sleep (a housekeeping thread), beside a worker that backs off.
 gcc -O2 -g -pthread -o paced.gcc-O2 paced.c
 clang -O0 -g -pthread -o paced.clang-O0 paced.c
@@ -216,7 +220,7 @@ g++ -O0 -g -pthread -o guard.g++-O0 guard.cc
 clang++ -O0 -g -pthread -o guard.clang++-O0 guard.cc
 g++ -O2 -g -pthread -o guard.g++-O2 guard.cc
 clang++ -O2 -g -pthread -o guard.clang++-O2 guard.cc
-ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* binlog.* paced.* pacedcc.* napper.* lazy.* guard.* oncecall.* spawn.* callonce.* oneloop.*
+ls -l truth.* server.* pool.* dispatch.* plain.* lockword.* ring.* tasks.* methods.* ptrvar.* modinit.* thrarg.* tlsptr.* accessor.* libwrite.* sigact.* virt.* omp.* perreq.* inner.* span.* binlog.* rwlatch.* paced.* pacedcc.* napper.* lazy.* guard.* oncecall.* spawn.* callonce.* oneloop.*
 # What a recording with call chains settles (chains.c): built with frame
 # pointers and recorded running.  The checks read what holds on any such
 # recording: the workload never sends "stats", serve_batch and run_get are on
