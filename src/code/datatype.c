@@ -547,14 +547,14 @@ static bool set_hash(const void *ctx, size_t i, uint64_t *h)
 {
 	const struct member_cache *m = ctx;
 
-	*h = (uintptr_t)m->sets[i].addr * 0x9e3779b97f4a7c15ull >> 7;
+	*h = u64_hash((uintptr_t)m->sets[i].addr);
 	return true;
 }
 
 /* The members of struct, class or union T into M's rows: their run, NULL (out of memory). */
 static const struct member_set *member_set_read(struct member_cache *m, Dwarf_Die *t)
 {
-	uint64_t h = (uintptr_t)t->addr * 0x9e3779b97f4a7c15ull >> 7;
+	uint64_t h = u64_hash((uintptr_t)t->addr);
 	struct member_set *set;
 	Dwarf_Die child;
 	size_t s;

@@ -40,7 +40,7 @@ struct memo {
 
 static uint64_t memo_hash(const void *k1, uint64_t k2)
 {
-	return (((uintptr_t)k1 >> 3) ^ k2) * 0x9e3779b97f4a7c15ULL >> 7;
+	return u64_hash(((uintptr_t)k1 >> 3) ^ k2);
 }
 
 static bool memo_hash_at(const void *ctx, size_t i, uint64_t *h)

@@ -183,14 +183,14 @@ static bool unit_hash(const void *ctx, size_t i, uint64_t *h)
 {
 	const struct unit_scopes *set = ctx;
 
-	*h = set->units[i]->cu * 0x9e3779b97f4a7c15ull >> 7;
+	*h = u64_hash(set->units[i]->cu);
 	return true;
 }
 
 /* The index of the unit at offset OFF, made empty if none is: under SET's lock. */
 static struct unit_index *unit_of(struct unit_scopes *set, Dwarf_Off off)
 {
-	uint64_t h = off * 0x9e3779b97f4a7c15ull >> 7;
+	uint64_t h = u64_hash(off);
 	struct unit_index *u;
 	size_t s;
 

@@ -58,6 +58,12 @@ static inline uint64_t str_hash(const char *s)
 	return h;
 }
 
+/* A key that is a number (an offset, an address) spread over the hash tables' low bits. */
+static inline uint64_t u64_hash(uint64_t k)
+{
+	return k * 0x9e3779b97f4a7c15ULL >> 7;
+}
+
 static inline const char *str_or(const char *s, const char *fallback)
 {
 	return s ? s : fallback;
