@@ -607,11 +607,11 @@ static const struct member_row *members_of(struct dt_memo *memo, Dwarf_Die *t, s
 
 	if (set) {
 		*n = set->n;
-		return m->rows + set->first;
+		return set->n ? m->rows + set->first : NULL;
 	}
 	set = member_set_read(tmp, t);
 	*n = set ? set->n : 0;
-	return set ? tmp->rows + set->first : NULL;
+	return *n ? tmp->rows + set->first : NULL;
 }
 
 static void path_at(struct dt_memo *memo, Dwarf_Die *type, int64_t off, uint64_t size,
