@@ -7,8 +7,10 @@ False sharing inside types: mycl-share --types on tests/data/typeshare.
     turnstile whose two atomics the cashiers and the auditor write) and relay.cc
     (two std::atomic counters of a class written by different threads, a
     template mailbox's head and tail, sessions of a derived class indexed by
-    worker) and scorer.cc (a counter whose only writer is a lambda described
-    inside a block of the function that makes it), built by gcc and clang at -O0 and -O2 and for aarch64 (its
+    worker), router.c (per-CPU and per-worker elements written through a local
+    pointer, which -O0 keeps in the frame) and scorer.cc (a counter whose only
+    writer is a lambda described inside a block of the function that makes
+    it), built by gcc and clang at -O0 and -O2 and for aarch64 (its
     out-of-line atomics): each finding on every build, the padded type not
     flagged at 64-byte lines and flagged at 128 (--what-if, aarch64);
   - solo.c, one thread and no atomics: nothing flagged;
@@ -104,6 +106,18 @@ def main():
         check(f"relay {build}: sessions indexed by worker, a base class's member named",
               s.get("verdict") == "slots" and "word" in members(s) and
               members(s).get("bytes", {}).get("element_writes", 0) > 0, s)
+
+    # router.c: per-CPU and per-worker elements reached through a local pointer (-O0: in the frame).
+    for build in ["gcc-O0", "clang-O0", "gcc-O2"]:
+        r, ts = types_json(share, os.path.join(d, "router." + build))
+        st, cn, sv = (ts.get(n, {}) for n in ("struct cpu_stats", "struct conn", "struct server"))
+        check(f"router {build}: per-CPU and per-worker elements through a local pointer: slots",
+              r.returncode == 0 and st.get("verdict") == "slots" and cn.get("verdict") == "slots" and
+              members(st).get("requests", {}).get("element_writes", 0) > 0,
+              (st.get("verdict"), cn.get("verdict")))
+        check(f"router {build}: the accepted count beside the limits",
+              sv.get("verdict") == "writer_with_readers" and "accepted" in (sv.get("why") or ""),
+              sv.get("why"))
 
     # scorer.cc: the counter's only writer a lambda described inside a block of its maker.
     for build in ["g++-O2", "g++-O0", "clang++-O2", "aarch64-O2"]:

@@ -1604,6 +1604,17 @@ static void access_of(struct walk *w, size_t i, const struct insn *in, struct st
 
 			name_in(w, in, &obj, inside, in->ty_index != 0, a, dst);
 			a->where = DT_STACK;
+			/*
+			 * (a pointer variable in memory, -O0's: what the flow stored
+			 * there this function, an array's element, stays one loaded)
+			 */
+			if (in->ty_op == TY_LOAD && in->ty_wide && !in->ty_index && !inside &&
+			    dst->kind == R_PTR && (sl = slot_of(s, off, false)) &&
+			    sl->kind == R_PTR && !sl->obj && (sl->indexed || sl->elem) &&
+			    sl->type == dst->type) {
+				dst->elem = true;
+				dst->groot |= sl->groot;
+			}
 			return;
 		}
 		if ((in->ty_op == TY_LOAD || in->ty_op == TY_ADD_LOAD) && in->ty_wide && !in->ty_index &&
