@@ -7,7 +7,8 @@ False sharing inside types: mycl-share --types on tests/data/typeshare.
     turnstile whose two atomics the cashiers and the auditor write) and relay.cc
     (two std::atomic counters of a class written by different threads, a
     template mailbox's head and tail, sessions of a derived class indexed by
-    worker), router.c (per-CPU and per-worker elements written through a local
+    worker), cache.cc (members in a base's tail padding, a lookup whose -O2
+    clone returns through a tail call), router.c (per-CPU and per-worker elements written through a local
     pointer, which -O0 keeps in the frame) and scorer.cc (a counter whose only
     writer is a lambda described inside a block of the function that makes
     it), built by gcc and clang at -O0 and -O2 and for aarch64 (its
@@ -118,6 +119,24 @@ def main():
         check(f"router {build}: the accepted count beside the limits",
               sv.get("verdict") == "writer_with_readers" and "accepted" in (sv.get("why") or ""),
               sv.get("why"))
+
+    # cache.cc: members in a base's tail padding; a lookup clone ending in a tail call.
+    for build in ["g++-O2", "clang++-O2", "g++-O0"]:
+        b = os.path.join(d, "cache." + build)
+        r, ts = types_json(share, b)
+        c = ts.get("struct Cache", {})
+        cm = members(c)
+        check(f"cache {build}: the lookup count beside the limits, written on hot paths",
+              r.returncode == 0 and c.get("verdict") == "writer_with_readers" and
+              cm.get("lookups", {}).get("role") == "written_hot", c.get("why"))
+        check(f"cache {build}: a member in the base's tail padding named as itself",
+              cm.get("capacity", {}).get("role") == "read_mostly" and
+              cm.get("kind", {}).get("hot_reads", 0) == 0,
+              (cm.get("capacity"), cm.get("kind")))
+        if build != "g++-O0":	# (-O0: the element comes back from vector::operator[]'s call)
+            bk = [t for n, t in ts.items() if n.startswith("struct Bucket<")]
+            check(f"cache {build}: per-thread buckets in a std::vector: slots",
+                  len(bk) == 1 and bk[0]["verdict"] == "slots", [t["verdict"] for t in bk])
 
     # scorer.cc: the counter's only writer a lambda described inside a block of its maker.
     for build in ["g++-O2", "g++-O0", "clang++-O2", "aarch64-O2"]:

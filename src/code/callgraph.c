@@ -367,7 +367,9 @@ int callgraph_insn(struct callgraph *cg, const struct insn *in)
 	/* Read again: only the loops are remade (callgraph_revisits). */
 	if (cg->revisit)
 		return 0;
-	if (in->ret)
+	/* (a tail call returns to the caller, unless what it jumps to never returns) */
+	if (in->ret || (in->jump && !in->call && callee != NONE && callee != c &&
+			!cg->f[callee].noreturn))
 		cg->f[c].has_ret = true;
 	if (callee != NONE && cg->f[callee].noreturn && (in->call || in->jump))
 		cg->f[c].calls_noreturn = true;

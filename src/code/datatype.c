@@ -632,6 +632,8 @@ static void path_at(struct dt_memo *memo, Dwarf_Die *type, int64_t off, uint64_t
 
 		if (off < 0)
 			goto rest;
+		bool whole = false;
+
 		rows = members_of(memo, &t, &n, &own);
 		for (size_t i = 0; i < n; i++) {
 			const struct member_row *r = &rows[i];
@@ -642,7 +644,9 @@ static void path_at(struct dt_memo *memo, Dwarf_Die *type, int64_t off, uint64_t
 			 * In a union, the member whose innermost part the access's size
 			 * fits; in a struct, the one holding the whole access (an empty
 			 * base class, std::allocator, sits at the same offset as the
-			 * data after it).
+			 * data after it), the last one starting of those: a class's
+			 * members may lie in its base's tail padding (a base with a
+			 * virtual table: 12 bytes of data, 16 of size).
 			 */
 			if (tag == DW_TAG_union_type) {
 				ct = r->type;
@@ -654,8 +658,9 @@ static void path_at(struct dt_memo *memo, Dwarf_Die *type, int64_t off, uint64_t
 						break;
 				}
 			} else if (r->flexible || (uint64_t)off + (size ? size : 1) <= r->off + r->size) {
-				best = r;
-				break;
+				if (!whole || r->off > best->off)
+					best = r;
+				whole = true;
 			} else if (!best) {
 				best = r;
 			}

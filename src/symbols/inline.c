@@ -470,14 +470,23 @@ static void member_path(Dwarf_Die *type, uint64_t off, char *buf, size_t len, si
 	} else if (!off && tag != DW_TAG_structure_type && tag != DW_TAG_class_type) {
 		return;		/* the start of the global itself */
 	} else if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type) {
+		Dwarf_Die best, bt;
+		Dwarf_Word best_off = 0;
+		bool found = false;
+		const char *name;
+
 		if (dwarf_child(type, &child) != 0)
 			goto rest;
+		/*
+		 * The member holding OFF; of several, the last starting: a class's
+		 * members may lie in its base's tail padding (a base with a virtual
+		 * table: 12 bytes of data, 16 of size).
+		 */
 		do {
 			Dwarf_Attribute at;
 			Dwarf_Word moff = 0;
 			Dwarf_Word size;
 			int ct = dwarf_tag(&child);
-			const char *name;
 
 			if (ct != DW_TAG_member && ct != DW_TAG_inheritance)
 				continue;
@@ -486,16 +495,22 @@ static void member_path(Dwarf_Die *type, uint64_t off, char *buf, size_t len, si
 				continue;
 			if (!type_of(&child, &mt) || dwarf_aggregate_size(&mt, &size) != 0)
 				continue;
-			if (off < moff || off >= moff + size)
+			if (off < moff || off >= moff + size || (found && moff <= best_off))
 				continue;
-			name = ct == DW_TAG_member ? dwarf_diename(&child) : NULL;
-			if (name) {
-				put(buf, len, used, ".");
-				put(buf, len, used, name);
-			}
-			member_path(&mt, off - moff, buf, len, used, depth + 1);
-			return;
+			best = child;
+			bt = mt;
+			best_off = moff;
+			found = true;
 		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!found)
+			goto rest;
+		name = dwarf_tag(&best) == DW_TAG_member ? dwarf_diename(&best) : NULL;
+		if (name) {
+			put(buf, len, used, ".");
+			put(buf, len, used, name);
+		}
+		member_path(&bt, off - best_off, buf, len, used, depth + 1);
+		return;
 	} else if (tag == DW_TAG_array_type) {
 		Dwarf_Word esize;
 
@@ -640,6 +655,8 @@ bool inline_member_pointer(struct dso *d, uint64_t start, uint64_t off)
 		return false;
 	for (int depth = 0; depth < 16; depth++) {
 		int tag = dwarf_tag(&type);
+		Dwarf_Word best_off = 0;
+		Dwarf_Die best;
 		bool in = false;
 
 		if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
@@ -657,18 +674,20 @@ bool inline_member_pointer(struct dso *d, uint64_t start, uint64_t off)
 		if ((tag != DW_TAG_structure_type && tag != DW_TAG_class_type &&
 		     tag != DW_TAG_union_type) || dwarf_child(&type, &child) != 0)
 			return false;
+		/* (of several holding it, the last starting: members in a base's tail padding) */
 		do {
 			Dwarf_Word moff, size;
 
-			if (!member_holding(&child, off, &mt, &moff, &size))
+			if (!member_holding(&child, off, &mt, &moff, &size) || (in && moff <= best_off))
 				continue;
-			off -= moff;
-			type = mt;
+			best_off = moff;
+			best = mt;
 			in = true;
-			break;
 		} while (dwarf_siblingof(&child, &child) == 0);
 		if (!in)
 			return false;
+		off -= best_off;
+		type = best;
 	}
 	return false;
 }

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Regenerates the fixtures of mycl-share --types (run as root on an x86_64
 # Debian 12 machine with gcc, clang, gcc-aarch64-linux-gnu and
-# g++-aarch64-linux-gnu): kiosk.c, solo.c, ledger.c, relay.cc, router.c and
-# scorer.cc built by gcc and clang at -O0 and -O2 and for aarch64, each with full
+# g++-aarch64-linux-gnu): kiosk.c, solo.c, ledger.c, relay.cc, router.c, cache.cc
+# and scorer.cc built by gcc and clang at -O0 and -O2 and for aarch64, each with full
 # debug info (and kiosk with split DWARF, its .dwo left out: only the skeleton is read); and kiosk.data, a
 # recording of the gcc -O2 build at /mycl-fixtures/kiosk (copied under
 # ../symfs so the tests find it wherever the checkout is).
@@ -23,6 +23,9 @@ aarch64-linux-gnu-gcc -O2 $fp -o ledger.aarch64-O2 ledger.c
 g++ -O2 $fp -o relay.g++-O2 relay.cc
 clang++ -O2 $fp -o relay.clang++-O2 relay.cc
 aarch64-linux-gnu-g++ -O2 $fp -o relay.aarch64-O2 relay.cc
+g++ -O2 $fp -o cache.g++-O2 cache.cc
+clang++ -O2 $fp -o cache.clang++-O2 cache.cc
+g++ -O0 $fp -o cache.g++-O0 cache.cc
 gcc -O0 $fp -o router.gcc-O0 router.c
 clang -O0 $fp -o router.clang-O0 router.c
 gcc -O2 $fp -o router.gcc-O2 router.c
