@@ -8,7 +8,8 @@ False sharing inside types: mycl-share --types on tests/data/typeshare.
     (two std::atomic counters of a class written by different threads, a
     template mailbox's head and tail, sessions of a derived class indexed by
     worker), cache.cc (members in a base's tail padding, a lookup whose -O2
-    clone returns through a tail call), router.c (per-CPU and per-worker elements written through a local
+    clone returns through a tail call), workers.c (each thread's element handed
+    to a function that writes it through its parameter), router.c (per-CPU and per-worker elements written through a local
     pointer, which -O0 keeps in the frame) and scorer.cc (a counter whose only
     writer is a lambda described inside a block of the function that makes
     it), built by gcc and clang at -O0 and -O2 and for aarch64 (its
@@ -137,6 +138,14 @@ def main():
             bk = [t for n, t in ts.items() if n.startswith("struct Bucket<")]
             check(f"cache {build}: per-thread buckets in a std::vector: slots",
                   len(bk) == 1 and bk[0]["verdict"] == "slots", [t["verdict"] for t in bk])
+
+    # workers.c: each thread's element handed to a function writing it through its parameter.
+    for build in ["gcc-O2", "gcc-O0", "clang-O0"]:
+        r, ts = types_json(share, os.path.join(d, "workers." + build))
+        ws = ts.get("struct worker_stat", {})
+        check(f"workers {build}: elements handed to a writer through its parameter: slots",
+              r.returncode == 0 and ws.get("verdict") == "slots" and
+              members(ws).get("jobs", {}).get("element_writes", 0) > 0, ws.get("why"))
 
     # scorer.cc: the counter's only writer a lambda described inside a block of its maker.
     for build in ["g++-O2", "g++-O0", "clang++-O2", "aarch64-O2"]:

@@ -88,6 +88,7 @@ struct walk {
 	Dwarf *dw;
 	Dwarf_Die cu, fn;
 	bool have_fn, cxx;
+	int32_t param_id[6];		/* the names of the function's first parameters (-1: none) */
 	bool naming;			/* the final pass: every string of each access (else the flow's) */
 	bool lean;			/* ... but types and members by their entries, expressions of
 					 * writes and loads only (datatype_memo_lean) */
@@ -753,6 +754,25 @@ static void collect_vars(struct walk *w, Dwarf_Die *scope, int depth)
 			collect_vars(w, &c, depth + 1);
 		}
 	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+/* The names of the function's first six parameters, by their order (the calling convention's). */
+static void param_names(struct walk *w)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die c;
+	int k = 0;
+
+	if (dwarf_child(&w->fn, &c) != 0)
+		return;
+	do {
+		const char *name;
+
+		if (dwarf_tag(&c) != DW_TAG_formal_parameter)
+			continue;
+		name = dwarf_attr_integrate(&c, DW_AT_name, &at) ? dwarf_formstring(&at) : NULL;
+		w->param_id[k++] = name ? name_id(w, name) : -1;
+	} while (k < 6 && dwarf_siblingof(&c, &c) == 0);
 }
 
 /* The single location expression of ATTR at PC: its operations, or 0. */
@@ -1647,6 +1667,40 @@ static void access_of(struct walk *w, size_t i, const struct insn *in, struct st
 		return;
 	}
 	name_in(w, in, b, b->off + in->ty_disp, in->ty_index != 0, a, dst);
+	/* (through a parameter as it came in: a caller may hand it an array's element) */
+	for (int k = 0; k < 6 && b->name >= 0 && !b->obj && !b->indexed && !b->elem; k++)
+		if (w->param_id[k] == b->name) {
+			a->param = (uint8_t)(k + 1);
+			break;
+		}
+}
+
+/*
+ * Call (or tail call) I's arguments that point to an array's element
+ * reached by index, under S: bit K for argument K.  The element's start
+ * only (&slots[i], not &slots[i].cv: a member of an element is no element
+ * of the member's type).
+ */
+static uint8_t element_args(const struct walk *w, const struct insn *in, const struct state *s,
+			    uint64_t *type)
+{
+	static const int x86_64[6] = { 5, 4, 1, 2, 8, 9 };	/* rdi, rsi, rdx, rcx, r8, r9 */
+	uint8_t mask = 0;
+
+	*type = 0;
+	if (!in->call && !(in->jump && in->target))
+		return 0;
+	for (int k = 0; k < 6; k++) {
+		int r = w->machine == EM_AARCH64_ ? k : x86_64[k];
+		const struct rv *v = &s->r[r];
+
+		if (v->kind != R_PTR || v->obj || !(v->indexed || v->elem) || v->off || !v->type ||
+		    (v->where != DT_HEAP && v->where != DT_GLOBAL) || (*type && v->type != *type))
+			continue;
+		mask |= (uint8_t)(1u << k);
+		*type = v->type;
+	}
+	return mask;
 }
 
 /* ---- the walk ---- */
@@ -2086,6 +2140,7 @@ static void name_through(struct walk *w, size_t b, struct state *s)
 
 		apply_facts(w, i, s, facts_due(w, i, i == w->starts[b], wrote));
 		access_of(w, i, &w->v[i], s, a, &dst);
+		a->elem_args = element_args(w, &w->v[i], s, &a->elem_type);
 		if (!w->have_fn && a->where == DT_HEAP && !a->expr && !a->type)
 			a->unknown = "no debug info describes this function";
 		wrote = transfer_with(w, i, s, dst);
@@ -2257,8 +2312,12 @@ int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, 
 	}
 	for (size_t i = 0; i < n; i++)
 		w.addrs[i] = v[i].addr;
-	if (w.have_fn)
+	for (int k = 0; k < 6; k++)
+		w.param_id[k] = -1;
+	if (w.have_fn) {
 		collect_vars(&w, &w.fn, 0);
+		param_names(&w);
+	}
 	if (w.oom) {
 		err = -ENOMEM;
 		goto out;

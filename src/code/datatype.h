@@ -40,6 +40,11 @@ struct dt_access {
 	bool element;			/* the object is an element of an array of TYPE, reached by index */
 	bool via_global;		/* the object is a global, or reached through a pointer read out
 					 * of one (directly or along a chain of pointers) */
+	uint8_t param;			/* reached through the function's parameter PARAM - 1 as it
+					 * came in (0: not) */
+	uint8_t elem_args;		/* a call (or tail call): bit K, its argument K points to an
+					 * element of an array, reached by index (&slots[id]) */
+	uint64_t elem_type;		/* ... the first such element's type entry */
 };
 
 /* One function's accesses, in the order of its instructions; strings owned by it. */

@@ -56,7 +56,8 @@ static bool arm64_is_x(unsigned int r)
 static void arm64_type_facts(const cs_insn *ci, struct insn *in, bool atomic)
 {
 	const cs_arm64 *a = &ci->detail->arm64;
-	const cs_arm64_op *mem = NULL, *imm = NULL, *r0 = NULL, *r1 = NULL, *r2 = NULL;
+	const cs_arm64_op *mem = NULL, *imm = NULL;
+	const cs_arm64_op *r0 = NULL, *r1 = NULL, *r2 = NULL, *r3 = NULL;
 	const char *m = ci->mnemonic;
 	int nreg = 0;
 
@@ -72,13 +73,15 @@ static void arm64_type_facts(const cs_insn *ci, struct insn *in, bool atomic)
 			mem = op;
 		else if (op->type == ARM64_OP_IMM || op->type == ARM64_OP_CIMM)
 			imm = op;
-		else if (op->type == ARM64_OP_REG && nreg < 3) {
+		else if (op->type == ARM64_OP_REG && nreg < 4) {
 			if (nreg == 0)
 				r0 = op;
 			else if (nreg == 1)
 				r1 = op;
-			else
+			else if (nreg == 2)
 				r2 = op;
+			else
+				r3 = op;
 			nreg++;
 		}
 		if (op->type == ARM64_OP_REG && (op->access & CS_AC_WRITE))
@@ -124,6 +127,18 @@ static void arm64_type_facts(const cs_insn *ci, struct insn *in, bool atomic)
 		} else {
 			in->ty_op = TY_MEM;
 		}
+	} else if ((ci->id == ARM64_INS_MADD || ci->id == ARM64_INS_SMADDL ||
+		    ci->id == ARM64_INS_UMADDL) && r3) {
+		/*
+		 * madd xd, xn, xm, xa: xa plus a product, &base[i] of an element's
+		 * size (capstone 4 marks no operand of it written)
+		 */
+		in->ty_op = TY_ADD_REG;
+		in->ty_dst = arm64_dwarf(r0->reg);
+		in->ty_wide = arm64_is_x(r0->reg);
+		in->ty_src = arm64_dwarf(r3->reg);
+		in->ty_src2 = arm64_dwarf(r1->reg);
+		in->ty_clobbers |= TY_REG_BIT(in->ty_dst);
 	} else if (r0 && (r0->access & CS_AC_WRITE)) {
 		in->ty_dst = arm64_dwarf(r0->reg);
 		in->ty_wide = arm64_is_x(r0->reg);

@@ -118,6 +118,7 @@ struct share_tacc {
 	uint8_t access, heat;		/* enum insn_access, enum cg_heat */
 	bool atomic, counter;
 	bool element;			/* of an array of the type, reached by index */
+	uint8_t param;			/* reached through its function's parameter PARAM - 1 (0: not) */
 	bool via_global;		/* in a global of the type, or reached through a pointer read
 					 * out of one */
 	bool once;			/* runs only past the test of a flag set once */

@@ -172,11 +172,37 @@ struct tfn {
 	uint64_t start, end;
 };
 
+/*
+ * A call handing its callee FN an array's element (&slots[id]) in the
+ * arguments of MASK, the element's type by name and size (KEY: the caller's
+ * and the callee's units describe it apart).
+ */
+struct ecall {
+	uint64_t fn;
+	uint64_t key;
+	uint8_t mask;
+};
+
+/* A type entry's name and size as one number (0: no name, or not found). */
+static uint64_t type_key(Dwarf *dw, uint64_t off)
+{
+	Dwarf_Die t;
+	Dwarf_Word size = 0;
+	const char *name;
+
+	if (!dw || !dwarf_offdie(dw, off, &t) || !inline_strip_type(&t) ||
+	    !(name = dwarf_diename(&t)) || dwarf_aggregate_size(&t, &size) != 0)
+		return 0;
+	return str_hash(name) ^ (size * 0x9e3779b97f4a7c15ULL);
+}
+
 struct tchunk {
 	size_t from, to;		/* fns[from..to) */
 	uint64_t longest;		/* its longest function's bytes */
 	struct share_tacc *v;		/* heat, root, once, fname unset; expr: any write's, owned */
 	size_t n, cap;
+	struct ecall *calls;		/* calls handing on an array's element */
+	size_t nr_calls, calls_cap;
 	size_t walked;
 	uint8_t walker;			/* the thread that walked it (SELF: the joining one) */
 };
@@ -248,6 +274,17 @@ static int function_accesses(struct tworker *k, struct disasm *d, struct dt_memo
 		char *expr = NULL;
 		uint8_t acc = a->access;
 
+		if (a->elem_args && v[i].target) {
+			uint64_t key = type_key(inline_dwarf(k->dso), a->elem_type);
+
+			if (key && ARRAY_GROW(out->calls, out->calls_cap, out->nr_calls + 1)) {
+				err = -ENOMEM;
+				break;
+			}
+			if (key)
+				out->calls[out->nr_calls++] = (struct ecall){ v[i].target, key,
+									      a->elem_args };
+		}
 		if ((a->where != DT_HEAP && a->where != DT_GLOBAL) || a->unknown || !a->type_die ||
 		    (acc != ACC_READ && acc != ACC_WRITE && acc != ACC_RMW) || a->offset < 0 ||
 		    a->offset > MAX_TYPE_SIZE)
@@ -266,7 +303,7 @@ static int function_accesses(struct tworker *k, struct disasm *d, struct dt_memo
 			.atomic = v[i].atomic,
 			.counter = (acc == ACC_RMW && v[i].counter_op) ||
 				   (acc == ACC_WRITE && stored_increment(v, &r, i)),
-			.element = a->element,
+			.element = a->element, .param = a->param,
 			.via_global = a->via_global || a->where == DT_GLOBAL };
 	}
 	datatype_free(&r);
@@ -396,6 +433,7 @@ static void twalk_free(struct share_twalk *tw)
 		for (size_t i = 0; i < tw->chunks[c].n; i++)
 			free((char *)tw->chunks[c].v[i].expr);
 		free(tw->chunks[c].v);
+		free(tw->chunks[c].calls);
 	}
 	free(tw->chunks);
 	free(tw->order);
@@ -522,10 +560,59 @@ void share_types_ready(struct mycl_share *s)
 	pthread_mutex_unlock(&tw->lock);
 }
 
+static int ecall_cmp(const void *a, const void *b)
+{
+	const struct ecall *x = a, *y = b;
+
+	if (x->fn != y->fn)
+		return x->fn < y->fn ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* Every chunk's calls handing on elements, by callee and type (the arguments' union). */
+static int element_calls(struct share_twalk *tw, struct ecall **out, size_t *nr)
+{
+	size_t n = 0, k = 0;
+
+	for (size_t c = 0; c < tw->nr_chunks; c++)
+		n += tw->chunks[c].nr_calls;
+	*out = NULL;
+	*nr = 0;
+	if (!n)
+		return 0;
+	if (!(*out = malloc(n * sizeof(**out))))
+		return -ENOMEM;
+	for (size_t c = 0; c < tw->nr_chunks; c++) {
+		memcpy(*out + k, tw->chunks[c].calls, tw->chunks[c].nr_calls * sizeof(**out));
+		k += tw->chunks[c].nr_calls;
+	}
+	sort_array(*out, n, sizeof(**out), ecall_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (*nr && (*out)[*nr - 1].fn == (*out)[i].fn && (*out)[*nr - 1].key == (*out)[i].key)
+			(*out)[*nr - 1].mask |= (*out)[i].mask;
+		else
+			(*out)[(*nr)++] = (*out)[i];
+	}
+	return 0;
+}
+
+/* Whether some call hands FN an element of an array of type KEY in its argument K. */
+static bool element_param(const struct ecall *calls, size_t nr, uint64_t fn, unsigned int k,
+			  uint64_t key)
+{
+	for (size_t i = PARTITION_POINT(0, nr, mid, calls[mid].fn < fn);
+	     i < nr && calls[i].fn == fn; i++)
+		if (calls[i].key == key && k < 8 && ((calls[i].mask >> k) & 1))
+			return true;
+	return false;
+}
+
 int share_types_walked(struct mycl_share *s, struct callgraph *cg)
 {
 	struct share_twalk *tw = s->twalk;
 	struct tworker self = { .tw = tw, .dso = s->dso, .id = SELF };
+	struct ecall *calls = NULL;
+	size_t nr_calls = 0;
 	int err;
 
 	types_worker(&self);
@@ -534,6 +621,8 @@ int share_types_walked(struct mycl_share *s, struct callgraph *cg)
 		pthread_cond_wait(&tw->done, &tw->lock);
 	pthread_mutex_unlock(&tw->lock);
 	err = atomic_load(&tw->err);
+	if (!err)
+		err = element_calls(tw, &calls, &nr_calls);
 	/* joined in the functions' order, each function's name kept once */
 	for (size_t c = 0; c < tw->nr_chunks && !err; c++) {
 		struct tchunk *ch = &tw->chunks[c];
@@ -568,12 +657,17 @@ int share_types_walked(struct mycl_share *s, struct callgraph *cg)
 			}
 			t.fname = fname;
 			t.walker = ch->walker;
+			/* (through a parameter some call hands an element of its type: one) */
+			t.element |= t.param && !t.element &&
+				     element_param(calls, nr_calls, t.func, t.param - 1,
+						   type_key(inline_dwarf(s->dso), t.die));
 			t.heat = heat;
 			t.root = callgraph_thread_root(cg, t.addr);
 			t.once = callgraph_once_at(cg, t.addr);
 			s->taccs[s->nr_taccs++] = t;
 		}
 	}
+	free(calls);
 	return err;
 }
 

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Regenerates the fixtures of mycl-share --types (run as root on an x86_64
 # Debian 12 machine with gcc, clang, gcc-aarch64-linux-gnu and
-# g++-aarch64-linux-gnu): kiosk.c, solo.c, ledger.c, relay.cc, router.c, cache.cc
-# and scorer.cc built by gcc and clang at -O0 and -O2 and for aarch64, each with full
+# g++-aarch64-linux-gnu): kiosk.c, solo.c, ledger.c, relay.cc, router.c, cache.cc,
+# workers.c and scorer.cc built by gcc and clang at -O0 and -O2 and for aarch64, each with full
 # debug info (and kiosk with split DWARF, its .dwo left out: only the skeleton is read); and kiosk.data, a
 # recording of the gcc -O2 build at /mycl-fixtures/kiosk (copied under
 # ../symfs so the tests find it wherever the checkout is).
@@ -29,6 +29,9 @@ g++ -O0 $fp -o cache.g++-O0 cache.cc
 gcc -O0 $fp -o router.gcc-O0 router.c
 clang -O0 $fp -o router.clang-O0 router.c
 gcc -O2 $fp -o router.gcc-O2 router.c
+gcc -O2 $fp -o workers.gcc-O2 workers.c
+gcc -O0 $fp -o workers.gcc-O0 workers.c
+clang -O0 $fp -o workers.clang-O0 workers.c
 g++ -O2 $fp -o scorer.g++-O2 scorer.cc
 g++ -O0 $fp -o scorer.g++-O0 scorer.cc
 clang++ -O2 $fp -o scorer.clang++-O2 scorer.cc
