@@ -193,7 +193,7 @@ static uint64_t type_key(Dwarf *dw, uint64_t off)
 	if (!dw || !dwarf_offdie(dw, off, &t) || !inline_strip_type(&t) ||
 	    !(name = dwarf_diename(&t)) || dwarf_aggregate_size(&t, &size) != 0)
 		return 0;
-	return str_hash(name) ^ (size * 0x9e3779b97f4a7c15ULL);
+	return str_hash(name) ^ u64_hash(size);
 }
 
 struct tchunk {
