@@ -583,6 +583,8 @@ static int element_calls(struct share_twalk *tw, struct ecall **out, size_t *nr)
 	if (!(*out = malloc(n * sizeof(**out))))
 		return -ENOMEM;
 	for (size_t c = 0; c < tw->nr_chunks; c++) {
+		if (!tw->chunks[c].nr_calls)
+			continue;
 		memcpy(*out + k, tw->chunks[c].calls, tw->chunks[c].nr_calls * sizeof(**out));
 		k += tw->chunks[c].nr_calls;
 	}
