@@ -629,12 +629,11 @@ static void path_at(struct dt_memo *memo, Dwarf_Die *type, int64_t off, uint64_t
 	if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type) {
 		struct member_cache own = { 0 };
 		const struct member_row *rows, *best = NULL;
+		bool whole = false;
 		size_t n;
 
 		if (off < 0)
 			goto rest;
-		bool whole = false;
-
 		rows = members_of(memo, &t, &n, &own);
 		for (size_t i = 0; i < n; i++) {
 			const struct member_row *r = &rows[i];
@@ -723,12 +722,22 @@ rest:
 static void collect_vars(struct walk *w, Dwarf_Die *scope, int depth)
 {
 	Dwarf_Die c;
+	int k = 0;		/* (depth 0: the function's parameters, in their order) */
 
 	if (depth > 16 || dwarf_child(scope, &c) != 0)
 		return;
 	do {
 		int tag = dwarf_tag(&c);
+		bool arg = !depth && tag == DW_TAG_formal_parameter && k < 6;
 
+		/* (the names of the first six: the calling convention's registers) */
+		if (arg) {
+			Dwarf_Attribute at;
+			const char *name = dwarf_attr_integrate(&c, DW_AT_name, &at) ?
+					   dwarf_formstring(&at) : NULL;
+
+			w->param_id[k++] = name ? name_id(w, name) : -1;
+		}
 		if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
 		    dwarf_hasattr(&c, DW_AT_location) && w->nr_vars < MAX_VARS) {
 			struct var *v;
@@ -754,25 +763,6 @@ static void collect_vars(struct walk *w, Dwarf_Die *scope, int depth)
 			collect_vars(w, &c, depth + 1);
 		}
 	} while (dwarf_siblingof(&c, &c) == 0);
-}
-
-/* The names of the function's first six parameters, by their order (the calling convention's). */
-static void param_names(struct walk *w)
-{
-	Dwarf_Attribute at;
-	Dwarf_Die c;
-	int k = 0;
-
-	if (dwarf_child(&w->fn, &c) != 0)
-		return;
-	do {
-		const char *name;
-
-		if (dwarf_tag(&c) != DW_TAG_formal_parameter)
-			continue;
-		name = dwarf_attr_integrate(&c, DW_AT_name, &at) ? dwarf_formstring(&at) : NULL;
-		w->param_id[k++] = name ? name_id(w, name) : -1;
-	} while (k < 6 && dwarf_siblingof(&c, &c) == 0);
 }
 
 /* The single location expression of ATTR at PC: its operations, or 0. */
@@ -2314,10 +2304,8 @@ int datatype_walk_memo(struct dso *d, uint16_t e_machine, const struct insn *v, 
 		w.addrs[i] = v[i].addr;
 	for (int k = 0; k < 6; k++)
 		w.param_id[k] = -1;
-	if (w.have_fn) {
+	if (w.have_fn)
 		collect_vars(&w, &w.fn, 0);
-		param_names(&w);
-	}
 	if (w.oom) {
 		err = -ENOMEM;
 		goto out;

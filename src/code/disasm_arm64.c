@@ -127,18 +127,6 @@ static void arm64_type_facts(const cs_insn *ci, struct insn *in, bool atomic)
 		} else {
 			in->ty_op = TY_MEM;
 		}
-	} else if ((ci->id == ARM64_INS_MADD || ci->id == ARM64_INS_SMADDL ||
-		    ci->id == ARM64_INS_UMADDL) && r3) {
-		/*
-		 * madd xd, xn, xm, xa: xa plus a product, &base[i] of an element's
-		 * size (capstone 4 marks no operand of it written)
-		 */
-		in->ty_op = TY_ADD_REG;
-		in->ty_dst = arm64_dwarf(r0->reg);
-		in->ty_wide = arm64_is_x(r0->reg);
-		in->ty_src = arm64_dwarf(r3->reg);
-		in->ty_src2 = arm64_dwarf(r1->reg);
-		in->ty_clobbers |= TY_REG_BIT(in->ty_dst);
 	} else if (r0 && (r0->access & CS_AC_WRITE)) {
 		in->ty_dst = arm64_dwarf(r0->reg);
 		in->ty_wide = arm64_is_x(r0->reg);
@@ -159,6 +147,12 @@ static void arm64_type_facts(const cs_insn *ci, struct insn *in, bool atomic)
 			in->ty_op = TY_ADD_REG;
 			in->ty_src = arm64_dwarf(r1->reg);
 			in->ty_src2 = arm64_dwarf(r2->reg);
+		} else if ((ci->id == ARM64_INS_MADD || ci->id == ARM64_INS_SMADDL ||
+			    ci->id == ARM64_INS_UMADDL) && r1 && r3) {
+			/* madd xd, xn, xm, xa: xa plus a product, &base[i] of an element's size */
+			in->ty_op = TY_ADD_REG;
+			in->ty_src = arm64_dwarf(r3->reg);
+			in->ty_src2 = arm64_dwarf(r1->reg);
 		}
 	}
 	if (in->ty_op == TY_LOAD && in->ty_dst)

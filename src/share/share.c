@@ -348,8 +348,7 @@ static int note_access(struct scan *sc, const struct insn *in, uint64_t data, lo
 	s->refs[s->nr_refs++] = (struct share_ref){
 		.addr = in->addr, .end = in->addr + in->size, .var = (uint32_t)v,
 		.off = (uint32_t)(data - s->vars[v].addr),
-		.access = in->access, .atomic = in->atomic, .counter = in->counter_op,
-		.kind = (uint8_t)share_write_kind(in),
+		.access = in->access, .atomic = in->atomic, .kind = (uint8_t)share_write_kind(in),
 		.self = in->store_self, .indexed = in->indexed, .scale = in->scale,
 		.konst = in->store_const && in->access == ACC_WRITE, .val = in->store_val,
 		.once = sc->guard_fn && (in->access == ACC_WRITE || in->access == ACC_RMW) &&
@@ -459,7 +458,6 @@ static enum cg_heat ref_heat(const struct callgraph *cg, const struct share_ref 
 	return r->once ? HEAT_STARTUP : callgraph_heat(cg, r->addr);
 }
 
-
 /* Every reference counted by when it runs. */
 static int count_refs(struct mycl_share *s, struct callgraph *cg, bool strict_tests)
 {
@@ -508,7 +506,8 @@ static int count_refs(struct mycl_share *s, struct callgraph *cg, bool strict_te
 		 * test is known to be of the variable's value (x86: the flags
 		 * computed from it; elsewhere any branch just after a read).
 		 */
-		else if (strict_tests && r->access == ACC_WRITE && !r->konst && !r->counter && !r->self &&
+		else if (strict_tests && r->access == ACC_WRITE && !r->konst &&
+			 !(r->kind & SHARE_W_COUNTER) && !r->self &&
 			 !r->indexed && !r->atomic && h == HEAT_HOT && callgraph_guarded(cg, r->addr))
 			share_count_write_once(s, cg, v, SHARE_ONCE_TESTED, HEAT_WARM, r->addr,
 					       v->addr + r->off, false, r->kind, r->indexed,

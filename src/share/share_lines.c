@@ -145,7 +145,6 @@ static bool written_elsewhere(struct mycl_share *s, const struct mycl_share_line
 	return part_on(s, l, var, &p) && !p.hot;
 }
 
-
 /*
  * The name of byte OFF of V in a finding: its member; inside a library's
  * object (a std::deque's cursors, a mutex's words) that object, whose

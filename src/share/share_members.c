@@ -147,12 +147,12 @@ static bool distinct_members(const char *a, const char *b)
  * same code reads (struct config { bool enabled; ... long hits; }).  Moving
  * the whole variable to a line of its own mends nothing there.
  */
+/* Whether VAR has a pair already (INNER by var, as the first pass made it). */
 static bool has_inner(const struct mycl_share *s, uint32_t var)
 {
-	for (size_t i = 0; i < s->nr_inner; i++)
-		if (s->inner[i].var == var)
-			return true;
-	return false;
+	size_t i = PARTITION_POINT(0, s->nr_inner, mid, s->inner[mid].var < var);
+
+	return i < s->nr_inner && s->inner[i].var == var;
 }
 
 /* Whether VAR has a place among the N lock words LW (by var). */

@@ -14,8 +14,8 @@ struct share_ref {
 	uint32_t var;
 	uint8_t access;
 	bool atomic;
-	bool counter;			/* an increment (add, inc, atomic add) */
-	uint8_t kind;			/* SHARE_W_*: an increment, a decrement, a compare-and-swap */
+	uint8_t kind;			/* SHARE_W_*: an increment (add, inc, atomic add), a
+					 * decrement, a compare-and-swap */
 	bool self;			/* a store of what was loaded there, changed (x86_64) */
 	bool indexed;			/* at a computed index from the variable's start */
 	uint16_t scale;			/* ... the index's scale */

@@ -149,7 +149,6 @@ static bool pointer_at(struct mycl_share *s, const struct mycl_share_var *v, uin
 	       (s->nr_dcode && off < v->size && inline_member_pointer(s->dso, v->addr, off));
 }
 
-/* One write to V, by when it runs; AT explains where (for the hottest); WHERE: what it writes. */
 /* (a place of V swapped or incremented, for share_settle_swaps; no memory: not kept) */
 static void keep_place(struct share_place **p, size_t *nr, size_t *cap,
 		       const struct mycl_share *s, const struct mycl_share_var *v, uint64_t where)
@@ -159,6 +158,7 @@ static void keep_place(struct share_place **p, size_t *nr, size_t *cap,
 		(*p)[(*nr)++] = (struct share_place){ (uint32_t)(v - s->vars), where };
 }
 
+/* One write to V, by when it runs; AT explains where (for the hottest); WHERE: what it writes. */
 void share_count_write(struct mycl_share *s, struct callgraph *cg, struct mycl_share_var *v,
 		       enum cg_heat heat, uint64_t at, uint64_t where, bool spread, unsigned int kind,
 		       bool indexed, unsigned int width)
@@ -335,7 +335,8 @@ struct cfact {
 	int32_t call_arg_pass_off[6];
 	uint8_t call_arg_pass[6];
 	uint8_t mem_prm, mem_prm_access;
-	bool call, counter_op, decrement;
+	bool call;
+	uint8_t kind;			/* share_write_kind's */
 	bool ix;			/* at a computed offset from the argument (insn.mem_prm_ix) */
 	uint64_t call_arg[6];		/* what each argument holds, when known (an entry's address) */
 	bool tail;			/* CALL: a jump out of the function's code, maybe a tail call */
@@ -425,7 +426,7 @@ static int facts_add(struct callee_facts *c, uint64_t fn, const struct insn *v, 
 				     in->mem_prm_off, { 0 }, { 0 },
 				     in->mem_prm_ix ? in->mem_prm_ix : in->mem_prm,
 				     in->mem_prm_ix ? (uint8_t)ACC_WRITE : in->mem_prm_access,
-				     call, in->counter_op, in->decrement, in->mem_prm_ix != 0, { 0 },
+				     call, (uint8_t)share_write_kind(in), in->mem_prm_ix != 0, { 0 },
 				     !in->call && call,
 				     in->atomic ? in->atomic_op : 0 };
 		memcpy(f->call_arg_pass_off, in->call_arg_pass_off, sizeof(f->call_arg_pass_off));
@@ -766,10 +767,7 @@ int share_callee_writes(struct scan *sc)
 			s->vars[var].callee_writes++;
 			share_count_write_at(s, sc->cg, &s->vars[var], heat,
 					     a->own_heat ? v[k].addr : a->call,
-					     a->addr + (uint64_t)v[k].mem_prm_off, false,
-					     (v[k].counter_op ? SHARE_W_COUNTER : 0) |
-					     (v[k].counter_op && v[k].decrement ? SHARE_W_DOWN : 0) |
-					     (v[k].atomic_op == ATOM_CAS ? SHARE_W_SWAP : 0),
+					     a->addr + (uint64_t)v[k].mem_prm_off, false, v[k].kind,
 					     a->indexed || v[k].ix, 0);
 		}
 	}

@@ -598,14 +598,24 @@ static int element_calls(struct share_twalk *tw, struct ecall **out, size_t *nr)
 	return 0;
 }
 
-/* Whether some call hands FN an element of an array of type KEY in its argument K. */
+/*
+ * Whether some call hands FN an element of an array of type DIE (read in
+ * DW only when some call hands FN an element there) in its argument K.
+ */
 static bool element_param(const struct ecall *calls, size_t nr, uint64_t fn, unsigned int k,
-			  uint64_t key)
+			  Dwarf *dw, uint64_t die)
 {
+	uint64_t key = 0;
+
 	for (size_t i = PARTITION_POINT(0, nr, mid, calls[mid].fn < fn);
-	     i < nr && calls[i].fn == fn; i++)
-		if (calls[i].key == key && k < 8 && ((calls[i].mask >> k) & 1))
+	     i < nr && calls[i].fn == fn; i++) {
+		if (k >= 8 || !((calls[i].mask >> k) & 1))
+			continue;
+		if (!key && !(key = type_key(dw, die)))
+			return false;
+		if (calls[i].key == key)
 			return true;
+	}
 	return false;
 }
 
@@ -662,7 +672,7 @@ int share_types_walked(struct mycl_share *s, struct callgraph *cg)
 			/* (through a parameter some call hands an element of its type: one) */
 			t.element |= t.param && !t.element &&
 				     element_param(calls, nr_calls, t.func, t.param - 1,
-						   type_key(inline_dwarf(s->dso), t.die));
+						   inline_dwarf(s->dso), t.die);
 			t.heat = heat;
 			t.root = callgraph_thread_root(cg, t.addr);
 			t.once = callgraph_once_at(cg, t.addr);
